@@ -1,0 +1,42 @@
+# Two commands: `make run` (install + start the server) and `make test` (install + lint + type-check + tests).
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HERMES_AGENT := hermes-agent==0.19.0
+
+.PHONY: run test lint typecheck pytest openapi client bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	# The real agent is a test oracle only; its hermes_state module needs just the standard library.
+	$(BIN)/pip install -q --no-deps $(HERMES_AGENT)
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/hermes serve
+
+lint: $(STAMP)
+	$(BIN)/ruff check app tests bench migrations
+	$(BIN)/ruff format --check app tests bench migrations
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest -n 2 -q
+
+test: lint typecheck pytest
+
+openapi: $(STAMP)
+	$(BIN)/python -m app.openapi_export openapi/openapi.json
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV)

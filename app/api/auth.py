@@ -1,0 +1,56 @@
+"""Bearer-token authentication: the token comes from HERMES_API_TOKEN or a 0600 file made on first start."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.errors import Unauthorized
+from app.settings import Settings
+
+_bearer = HTTPBearer(auto_error=False, description="Token from $HERMES_HOME/api_token or HERMES_API_TOKEN")
+
+
+def load_or_create_token(path: Path) -> str:
+    """Read the token file, creating it (mode 0600, never world-readable) when absent."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        token = path.read_text(encoding="utf-8").strip()
+        if token:
+            return token
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC, 0o600)
+    token = secrets.token_urlsafe(32)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(token + "\n")
+    os.chmod(path, 0o600)
+    return token
+
+
+def resolve_token(settings: Settings) -> str | None:
+    """The token this server accepts, or ``None`` when auth is disabled (loopback only)."""
+    if settings.auth_disabled:
+        return None
+    if settings.api_token is not None:
+        return settings.api_token.get_secret_value()
+    return load_or_create_token(settings.token_path)
+
+
+async def require_token(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> None:
+    """Reject the request unless it carries the server's bearer token (compared in constant time)."""
+    expected: str | None = request.app.state.api_token
+    if expected is None:
+        return
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise Unauthorized("Missing bearer token: send 'Authorization: Bearer <token>' ($HERMES_HOME/api_token).")
+    if not secrets.compare_digest(credentials.credentials.encode(), expected.encode()):
+        raise Unauthorized("Invalid bearer token.")

@@ -1,0 +1,184 @@
+"""RFC 9457 problem+json: the one shape every error response takes, and its OpenAPI description."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from app.errors import DatabaseBusy, HermesError
+from app.storage.connection import translate
+
+log = logging.getLogger(__name__)
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+_HTTP_CODES = {
+    404: ("not_found", "Not Found"),
+    405: ("method_not_allowed", "Method Not Allowed"),
+    406: ("not_acceptable", "Not Acceptable"),
+    413: ("payload_too_large", "Content Too Large"),
+    415: ("unsupported_media_type", "Unsupported Media Type"),
+}
+
+
+class ValidationIssue(BaseModel):
+    """One failed field check."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """The error body of every 4xx and 5xx response."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(default="about:blank", description="URI identifying the problem type")
+    title: str
+    status: int
+    detail: str = Field(description="A sentence a person can act on")
+    code: str = Field(description="Stable snake_case machine code")
+    request_id: str | None = None
+    errors: list[ValidationIssue] | None = None
+
+
+def problem_response(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    request: Request | None = None,
+    *,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """Render one problem+json response."""
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "request_id": getattr(request.state, "request_id", None) if request is not None else None,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return Response(
+        orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
+    )
+
+
+def render_error(exc: HermesError, request: Request | None) -> Response:
+    """Turn a domain error into its problem+json response."""
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, DatabaseBusy) else None
+    if exc.status == 401:
+        headers = {"WWW-Authenticate": "Bearer"}
+    return problem_response(
+        exc.status, exc.code, exc.title, exc.detail, request, headers=headers, **exc.extra
+    )
+
+
+def _validation_problem(request: Request, exc: RequestValidationError) -> Response:
+    issues = exc.errors()
+    for issue in issues:
+        if issue.get("type") == "json_invalid":
+            return problem_response(
+                400,
+                "invalid_json",
+                "Bad Request",
+                f"The request body is not valid JSON: {issue.get('ctx', {}).get('error', 'parse error')}.",
+                request,
+            )
+        if tuple(issue.get("loc", ())) == ("body",) and issue.get("type") in {
+            "model_attributes_type",
+            "dict_type",
+            "model_type",
+        }:
+            return problem_response(
+                400, "body_not_object", "Bad Request", "The request body must be a JSON object.", request
+            )
+    codes = {str(issue.get("type")) for issue in issues}
+    code = "invalid_text" if codes == {"invalid_text"} else "validation_error"
+    errors = [
+        {
+            "loc": [p if isinstance(p, int) else str(p) for p in issue.get("loc", ())],
+            "msg": str(issue.get("msg", "")),
+            "type": str(issue.get("type", "")),
+        }
+        for issue in issues
+    ]
+    first = errors[0] if errors else {"loc": [], "msg": "invalid input"}
+    where = ".".join(str(p) for p in first["loc"]) or "request"
+    detail = f"Invalid value at {where}: {first['msg']}"
+    if len(errors) > 1:
+        detail += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return problem_response(422, code, "Unprocessable Content", detail, request, errors=errors)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Register the handlers that make every error path answer problem+json."""
+
+    @app.exception_handler(HermesError)
+    async def _hermes(request: Request, exc: HermesError) -> Response:
+        return render_error(exc, request)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> Response:
+        return _validation_problem(request, exc)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "Error"))
+        detail = exc.detail if isinstance(exc.detail, str) else title
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = f"No such endpoint: {request.method} {request.url.path}"
+        return problem_response(exc.status_code, code, title, detail, request, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        mapped = translate(exc)
+        if mapped is not None:
+            return render_error(mapped, request)
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return problem_response(
+            500,
+            "internal_error",
+            "Internal Server Error",
+            "The server hit an unexpected error; it has been logged.",
+            request,
+        )
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` entries documenting problem+json bodies for the given statuses."""
+    descriptions = {
+        400: "Bad request (malformed JSON, non-object body, bad cursor)",
+        401: "Missing or invalid bearer token",
+        404: "Not found",
+        409: "Conflict",
+        412: "If-Match did not match the current ETag",
+        413: "Request body too large",
+        415: "Unsupported media type",
+        422: "Validation failed",
+        503: "Database locked by another process beyond the configured budget",
+        507: "Disk full; nothing was written",
+    }
+    return {
+        status: {
+            "model": Problem,
+            "description": descriptions.get(status, "Error"),
+            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        for status in statuses
+    }
+
+
+# Every authenticated operation can answer these.
+COMMON_ERRORS = (400, 401, 413, 422, 503)
+WRITE_ERRORS = (*COMMON_ERRORS, 507)

@@ -1,0 +1,61 @@
+"""Where a session came from: the platforms the agent knows, and the id format each one uses."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Source(StrEnum):
+    """Every session source the API accepts; anything else is 422 ``unknown_source``."""
+
+    cli = "cli"
+    tui = "tui"
+    telegram = "telegram"
+    discord = "discord"
+    slack = "slack"
+    whatsapp = "whatsapp"
+    signal = "signal"
+    matrix = "matrix"
+    mattermost = "mattermost"
+    email = "email"
+    sms = "sms"
+    dingtalk = "dingtalk"
+    feishu = "feishu"
+    wecom = "wecom"
+    weixin = "weixin"
+    bluebubbles = "bluebubbles"
+    qqbot = "qqbot"
+    homeassistant = "homeassistant"
+    webhook = "webhook"
+    api_server = "api_server"
+    acp = "acp"
+    cron = "cron"
+    batch = "batch"
+    tool = "tool"
+    subagent = "subagent"
+
+
+# Local sessions get 6 hex digits in their id, messaging platforms 8 (the agent's formats).
+LOCAL_SOURCES = frozenset({Source.cli, Source.tui})
+# Hidden from default listings and from search: machine-made sessions nobody resumes by hand.
+HIDDEN_SOURCES = frozenset({Source.tool, Source.subagent})
+MESSAGING_PLATFORMS = frozenset(
+    {
+        Source.telegram,
+        Source.discord,
+        Source.slack,
+        Source.whatsapp,
+        Source.signal,
+        Source.matrix,
+        Source.mattermost,
+        Source.email,
+        Source.sms,
+        Source.dingtalk,
+        Source.feishu,
+        Source.wecom,
+        Source.weixin,
+        Source.bluebubbles,
+        Source.qqbot,
+        Source.homeassistant,
+    }
+)

@@ -1,0 +1,58 @@
+"""Application factory: settings, storage lifecycle, middleware, error handlers and routers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+from fastapi.routing import APIRoute
+
+from app import __version__
+from app.api.auth import require_token, resolve_token
+from app.api.middleware import EdgeMiddleware
+from app.api.problem import install_handlers
+from app.api.routes import attachments, health, messages, sessions
+from app.settings import Settings
+from app.storage.database import Database
+
+log = logging.getLogger(__name__)
+
+
+def _operation_id(route: APIRoute) -> str:
+    # Routes are named "sessions-list" etc.; the name is the stable operationId clients are generated from.
+    return route.name
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the ASGI app. The database opens in the lifespan, so importing this module is side-effect free."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings).open()
+        app.state.db = db
+        try:
+            yield
+        finally:
+            db.close()
+
+    app = FastAPI(
+        title="hermes-sessions",
+        version=__version__,
+        summary="The Hermes agent's session history (state.db) as REST/JSON.",
+        lifespan=lifespan,
+        generate_unique_id_function=_operation_id,
+    )
+    app.state.settings = settings
+    app.state.api_token = resolve_token(settings)
+    app.state.idempotency_in_flight = set()
+    install_handlers(app)
+    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
+
+    app.include_router(health.router)
+    protected = [Depends(require_token)]
+    for module in (sessions, messages, attachments):
+        app.include_router(module.router, dependencies=protected)
+    return app

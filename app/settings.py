@@ -1,0 +1,72 @@
+"""Runtime configuration: one settings class, every variable prefixed ``HERMES_``."""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
+def _is_loopback(host: str) -> bool:
+    if host in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class Settings(BaseSettings):
+    """Everything the server reads from its environment.
+
+    ``HERMES_HOME`` defaults to ``~/.hermes`` exactly like the agent, so the
+    server opens the same ``state.db`` the agent writes.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="HERMES_", extra="ignore")
+
+    home: Path = Field(default_factory=lambda: Path.home() / ".hermes")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8643, ge=1, le=65535)
+    api_token: SecretStr | None = None
+    auth_disabled: bool = False
+
+    db_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
+    busy_timeout_ms: int = Field(default=5000, ge=0)
+    # How long a write may wait for another process's lock before the client gets 503.
+    write_lock_budget_s: float = Field(default=10.0, gt=0)
+    write_batch_max: int = Field(default=256, ge=1)
+    reader_threads: int = Field(default=8, ge=1, le=64)
+
+    max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    max_attachment_bytes: int = Field(default=25 * 1024 * 1024, ge=1024)
+
+    @model_validator(mode="after")
+    def _refuse_public_bind_without_auth(self) -> Settings:
+        if self.auth_disabled and not _is_loopback(self.host):
+            raise ValueError(
+                f"Refusing to bind {self.host} with authentication disabled: anyone on the network could "
+                "read and change every session. Bind 127.0.0.1 or enable auth (unset HERMES_AUTH_DISABLED)."
+            )
+        return self
+
+    @cached_property
+    def db_path(self) -> Path:
+        """The agent's database file."""
+        return self.home / "state.db"
+
+    @property
+    def token_path(self) -> Path:
+        """Where the generated bearer token lives (mode 0600)."""
+        return self.home / "api_token"
+
+    @property
+    def attachments_dir(self) -> Path:
+        """Content-addressed attachment store."""
+        return self.home / "attachments"

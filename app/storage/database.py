@@ -1,0 +1,84 @@
+"""The storage facade the services use: migrations at open, one writer, a pool of readers."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
+
+from app.settings import Settings
+from app.storage import migrate
+from app.storage.connection import open_connection
+from app.storage.readers import ReaderPool
+from app.storage.writer import Writer
+
+T = TypeVar("T")
+
+
+class Database:
+    """Owns state.db for this process. ``write`` goes through the group-commit writer, ``read`` through
+    per-thread read-only connections."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.path = settings.db_path
+        self._write_conn: sqlite3.Connection | None = None
+        self.writer: Writer | None = None
+        self.readers: ReaderPool | None = None
+
+    def open(self) -> Database:
+        """Create the directory, migrate the file, start the writer and the readers."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = open_connection(
+            self.path,
+            synchronous=self.settings.db_synchronous,
+            busy_timeout_ms=self.settings.busy_timeout_ms,
+        )
+        migrate.upgrade(conn, self.path)
+        self._write_conn = conn
+        self.writer = Writer(
+            conn,
+            batch_max=self.settings.write_batch_max,
+            lock_budget_s=self.settings.write_lock_budget_s,
+        )
+        self.writer.start()
+        self.readers = ReaderPool(
+            self.path,
+            threads=self.settings.reader_threads,
+            busy_timeout_ms=self.settings.busy_timeout_ms,
+        )
+        return self
+
+    def close(self) -> None:
+        """Drain pending writes, checkpoint (TRUNCATE) and close every connection."""
+        if self.writer is not None:
+            self.writer.stop()
+        if self.readers is not None:
+            self.readers.close()
+        if self._write_conn is not None:
+            try:
+                self._write_conn.execute("PRAGMA optimize")
+            except sqlite3.Error:
+                pass
+            self._write_conn.close()
+            self._write_conn = None
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(conn)`` inside the next group commit; returns after COMMIT."""
+        assert self.writer is not None, "database not open"
+        return await self.writer.write(fn)
+
+    def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Blocking ``write`` for code off the event loop (start-up tasks, tests)."""
+        assert self.writer is not None, "database not open"
+        return self.writer.write_sync(fn)
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(conn)`` in a short read transaction on a reader thread."""
+        assert self.readers is not None, "database not open"
+        return await self.readers.read(fn)
+
+    def read_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Blocking ``read`` for code off the event loop."""
+        assert self.readers is not None, "database not open"
+        return self.readers.read_sync(fn)

@@ -1,0 +1,85 @@
+"""Our own tables, beside the agent's. All carry the ``hs_`` prefix so they never collide with the agent's.
+
+The DDL here is what migration 0002 executes; the SQLModel classes describe the same tables for cold
+paths and for readers of the code. ``tests/storage/test_migrations.py`` checks that both agree.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Field, SQLModel
+
+OWN_TABLES_SQL = """
+CREATE TABLE IF NOT EXISTS hs_idempotency_keys (
+    key TEXT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    body_sha256 TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    response BLOB NOT NULL,
+    headers TEXT NOT NULL DEFAULT '{}',
+    created_at REAL NOT NULL,
+    PRIMARY KEY (key, method, path)
+);
+CREATE INDEX IF NOT EXISTS idx_hs_idempotency_created ON hs_idempotency_keys(created_at);
+
+CREATE TABLE IF NOT EXISTS hs_attachments (
+    id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    media_type TEXT NOT NULL,
+    filename TEXT,
+    path TEXT NOT NULL,
+    extracted_text TEXT,
+    created_at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS hs_message_attachments (
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    attachment_id TEXT NOT NULL REFERENCES hs_attachments(id),
+    position INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (message_id, attachment_id)
+);
+CREATE INDEX IF NOT EXISTS idx_hs_message_attachments_attachment ON hs_message_attachments(attachment_id);
+
+CREATE INDEX IF NOT EXISTS idx_hs_sessions_started_id ON sessions(started_at DESC, id DESC);
+"""
+
+
+class IdempotencyKey(SQLModel, table=True):
+    """A replayable response, stored in the same transaction as the effect it describes."""
+
+    __tablename__ = "hs_idempotency_keys"
+
+    key: str = Field(primary_key=True)
+    method: str = Field(primary_key=True)
+    path: str = Field(primary_key=True)
+    body_sha256: str
+    status: int
+    response: bytes
+    headers: str = "{}"
+    created_at: float
+
+
+class Attachment(SQLModel, table=True):
+    """An uploaded file, stored once by content hash under ``$HERMES_HOME/attachments``."""
+
+    __tablename__ = "hs_attachments"
+
+    id: str = Field(primary_key=True)
+    sha256: str = Field(unique=True)
+    size: int
+    media_type: str
+    filename: str | None = None
+    path: str
+    extracted_text: str | None = None
+    created_at: float
+
+
+class MessageAttachment(SQLModel, table=True):
+    """Link from a message to the attachments it references (bytes never enter message content)."""
+
+    __tablename__ = "hs_message_attachments"
+
+    message_id: int = Field(primary_key=True, foreign_key="messages.id")
+    attachment_id: str = Field(primary_key=True, foreign_key="hs_attachments.id")
+    position: int = 0

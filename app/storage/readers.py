@@ -1,0 +1,63 @@
+"""Read connections: one per worker thread, ``query_only``, each read in its own short transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from app.storage.connection import open_connection, translate
+
+T = TypeVar("T")
+
+
+class ReaderPool:
+    """Runs read functions on worker threads so SQLite never blocks the event loop."""
+
+    def __init__(self, path: Path, *, threads: int, busy_timeout_ms: int) -> None:
+        self._path = path
+        self._busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._all: list[sqlite3.Connection] = []
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hermes-read")
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = open_connection(self._path, busy_timeout_ms=self._busy_timeout_ms, query_only=True)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def read_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` in one read transaction on the calling thread's connection (a consistent snapshot)."""
+        conn = self._conn()
+        conn.execute("BEGIN")
+        try:
+            return fn(conn)
+        except sqlite3.Error as exc:
+            mapped = translate(exc)
+            if mapped is not None:
+                raise mapped from exc
+            raise
+        finally:
+            conn.execute("COMMIT")
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` on a reader thread and await the result."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self.read_sync, fn)
+
+    def close(self) -> None:
+        """Stop the threads and close every connection they opened."""
+        self._pool.shutdown(wait=True)
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()

@@ -1,0 +1,190 @@
+"""The single writer: one thread owns the write connection and commits queued work in groups.
+
+Each queued job runs inside its own SAVEPOINT so one failing request rolls back only itself; every caller
+is answered only after the COMMIT that contains its write, so an acknowledged write is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from app.errors import DatabaseBusy, HermesError
+from app.storage.connection import is_busy, translate
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+WriteFn = Callable[[sqlite3.Connection], Any]
+_STOP = object()
+_IDLE_CHECKPOINT_S = 2.0
+
+
+@dataclass
+class _Job:
+    fn: WriteFn
+    future: Future[Any] = field(default_factory=Future)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class Writer:
+    """Serialises every write of this process through one connection and one thread."""
+
+    def __init__(self, conn: sqlite3.Connection, *, batch_max: int, lock_budget_s: float) -> None:
+        self._conn = conn
+        self._batch_max = batch_max
+        self._lock_budget_s = lock_budget_s
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="hermes-writer", daemon=True)
+        self.commits = 0
+        self.jobs_committed = 0
+
+    def start(self) -> None:
+        """Start the writer thread."""
+        self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        """Whether the writer thread is running (used by /readyz)."""
+        return self._thread.is_alive()
+
+    def queue_depth(self) -> int:
+        """Jobs waiting for the next group commit."""
+        return self._queue.qsize()
+
+    def submit(self, fn: Callable[[sqlite3.Connection], T]) -> Future[T]:
+        """Queue ``fn(conn)``; the future resolves after the COMMIT that includes it."""
+        if not self._thread.is_alive():
+            raise RuntimeError("writer is not running")
+        job = _Job(fn)
+        self._queue.put(job)
+        return job.future
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` on the writer thread and await its committed result."""
+        return await asyncio.wrap_future(self.submit(fn))
+
+    def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Blocking variant for code that is not on the event loop."""
+        return self.submit(fn).result()
+
+    def stop(self) -> None:
+        """Drain everything queued, checkpoint, and stop the thread."""
+        if self._thread.is_alive():
+            self._queue.put(_STOP)
+            self._thread.join()
+
+    # -- writer thread -------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            try:
+                item = self._queue.get(timeout=_IDLE_CHECKPOINT_S)
+            except queue.Empty:
+                self._checkpoint("PASSIVE")
+                continue
+            if item is _STOP:
+                break
+            batch: list[_Job] = [item]
+            stop_after = False
+            while len(batch) < self._batch_max:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    stop_after = True
+                    break
+                batch.append(nxt)
+            self._run_batch(batch)
+            if stop_after:
+                break
+        self._checkpoint("TRUNCATE")
+
+    def _checkpoint(self, mode: str) -> None:
+        try:
+            self._conn.execute(f"PRAGMA wal_checkpoint({mode})")
+        except sqlite3.Error as exc:
+            log.debug("checkpoint %s skipped: %s", mode, exc)
+
+    def _begin(self) -> None:
+        deadline = time.monotonic() + self._lock_budget_s
+        while True:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
+
+    def _run_batch(self, batch: list[_Job]) -> None:
+        pending = batch
+        while pending:
+            pending = self._run_transaction(pending)
+
+    def _run_transaction(self, batch: list[_Job]) -> list[_Job]:
+        """Run as much of ``batch`` as one transaction allows; return jobs to retry in a new one."""
+        try:
+            self._begin()
+        except sqlite3.Error as exc:
+            err = translate(exc) or exc
+            if is_busy(exc):
+                err = DatabaseBusy(
+                    f"The database stayed locked by another process for {self._lock_budget_s:g} s; "
+                    "retry shortly.",
+                    retry_after=1,
+                )
+            self._fail(batch, err)
+            return []
+        done: list[_Job] = []
+        for index, job in enumerate(batch):
+            self._conn.execute("SAVEPOINT job")
+            try:
+                job.result = job.fn(self._conn)
+                self._conn.execute("RELEASE job")
+            except BaseException as exc:  # noqa: BLE001 - the job's caller receives it
+                if not self._conn.in_transaction:
+                    # SQLite aborted the whole transaction (disk full, I/O error): everything in this
+                    # group is lost, so fail the group and start the rest afresh.
+                    self._fail([*done, job], translate(exc) or exc)
+                    return batch[index + 1 :]
+                self._conn.execute("ROLLBACK TO job")
+                self._conn.execute("RELEASE job")
+                job.error = exc
+            done.append(job)
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            self._fail(done, translate(exc) or exc)
+            return []
+        self.commits += 1
+        self.jobs_committed += len(done)
+        for job in done:
+            if job.error is not None:
+                job.future.set_exception(_public(job.error))
+            else:
+                job.future.set_result(job.result)
+        return []
+
+    @staticmethod
+    def _fail(jobs: list[_Job], err: BaseException) -> None:
+        for job in jobs:
+            if not job.future.done():
+                job.future.set_exception(_public(err))
+
+
+def _public(exc: BaseException) -> BaseException:
+    if isinstance(exc, HermesError):
+        return exc
+    return translate(exc) or exc

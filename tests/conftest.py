@@ -1,0 +1,115 @@
+"""Shared fixtures: a real state.db in a temp HERMES_HOME, the app in-process, and a live server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+
+TOKEN = "test-token"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A fresh HERMES_HOME for one test."""
+    path = tmp_path / "hermes-home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def settings(home: Path) -> Settings:
+    """Settings pointing at the temp home, with a known token."""
+    return Settings(home=home, api_token=TOKEN)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """The app in-process (lifespan run), authenticated."""
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as c:
+        yield c
+
+
+@pytest.fixture
+def anon_client(settings: Settings) -> Iterator[TestClient]:
+    """The app in-process without credentials."""
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def free_port() -> int:
+    """An unused loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    """A real uvicorn process serving the app on loopback."""
+
+    base_url: str
+    home: Path
+    process: subprocess.Popen[bytes]
+
+    def client(self, **kwargs: object) -> httpx.Client:
+        """An authenticated httpx client for this server."""
+        return httpx.Client(
+            base_url=self.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30, **kwargs
+        )
+
+    def stop(self, sig: int = 15) -> None:
+        """Stop the server (SIGTERM by default, SIGKILL with ``sig=9``)."""
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+
+
+def start_live_server(home: Path, extra_env: dict[str, str] | None = None) -> LiveServer:
+    """Start ``hermes serve`` as a subprocess and wait until /healthz answers."""
+    port = free_port()
+    env = {**os.environ, "HERMES_HOME": str(home), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": str(port)}
+    env.update(extra_env or {})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli.main", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return LiveServer(base, home, proc)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not become ready in 30 s")
+
+
+@pytest.fixture
+def live_server(home: Path) -> Iterator[LiveServer]:
+    """A real server over loopback on the temp home."""
+    server = start_live_server(home)
+    try:
+        yield server
+    finally:
+        server.stop()
