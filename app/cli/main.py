@@ -7,6 +7,11 @@ import typer
 app = typer.Typer(help="Hermes sessions: talk to the hermes-sessions server.", no_args_is_help=True)
 
 
+@app.callback()
+def root() -> None:
+    """Hermes sessions over HTTP (server: `hermes serve`)."""
+
+
 @app.command()
 def serve(
     host: str | None = typer.Option(None, help="Bind address (default HERMES_HOST or 127.0.0.1)"),
