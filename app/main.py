@@ -13,7 +13,7 @@ from app import __version__
 from app.api.auth import require_token, resolve_token
 from app.api.middleware import EdgeMiddleware
 from app.api.problem import install_handlers
-from app.api.routes import attachments, health, messages, sessions
+from app.api.routes import attachments, health, lineage, messages, sessions
 from app.settings import Settings
 from app.storage.database import Database
 
@@ -53,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(health.router)
     protected = [Depends(require_token)]
-    for module in (sessions, messages, attachments):
+    # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
+    for module in (lineage, sessions, messages, attachments):
         app.include_router(module.router, dependencies=protected)
     return app

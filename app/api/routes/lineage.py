@@ -1,0 +1,7 @@
+"""Lineage endpoints: resolve, lineage, continuations, fork, recap (see API.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["lineage"])
