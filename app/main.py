@@ -26,7 +26,7 @@ def _operation_id(route: APIRoute) -> str:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the ASGI app. The database opens in the lifespan, so importing this module is side-effect free."""
+    """Build the ASGI app. The database opens in the lifespan, so importing this module has no effects."""
     settings = settings or Settings()
 
     @asynccontextmanager

@@ -51,6 +51,8 @@ async def require_token(
     if expected is None:
         return
     if credentials is None or credentials.scheme.lower() != "bearer":
-        raise Unauthorized("Missing bearer token: send 'Authorization: Bearer <token>' ($HERMES_HOME/api_token).")
+        raise Unauthorized(
+            "Missing bearer token: send 'Authorization: Bearer <token>' (see $HERMES_HOME/api_token)."
+        )
     if not secrets.compare_digest(credentials.credentials.encode(), expected.encode()):
         raise Unauthorized("Invalid bearer token.")

@@ -108,7 +108,8 @@ def _idempotency(
         ),
     ] = None,
 ) -> Idempotency:
-    if idempotency_key is not None and not (1 <= len(idempotency_key) <= 255 and idempotency_key.isprintable()):
+    valid = idempotency_key is None or (1 <= len(idempotency_key) <= 255 and idempotency_key.isprintable())
+    if not valid:
         raise BadRequest(
             "Idempotency-Key must be 1-255 printable characters.", code="invalid_idempotency_key"
         )

@@ -69,9 +69,7 @@ def problem_response(
         "request_id": getattr(request.state, "request_id", None) if request is not None else None,
     }
     body.update({k: v for k, v in extra.items() if v is not None})
-    return Response(
-        orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
-    )
+    return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
 def render_error(exc: HermesError, request: Request | None) -> Response:
@@ -138,7 +136,8 @@ def install_handlers(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else title
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"No such endpoint: {request.method} {request.url.path}"
-        return problem_response(exc.status_code, code, title, detail, request, headers=exc.headers)
+        headers = dict(exc.headers) if exc.headers else None
+        return problem_response(exc.status_code, code, title, detail, request, headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

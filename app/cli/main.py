@@ -33,7 +33,9 @@ def serve(
     except ValueError as exc:
         typer.echo(f"hermes serve: {exc}", err=True)
         raise typer.Exit(2) from exc
-    typer.echo(f"hermes-sessions on http://{settings.host}:{settings.port}  (db: {settings.db_path})", err=True)
+    typer.echo(
+        f"hermes-sessions on http://{settings.host}:{settings.port} (db: {settings.db_path})", err=True
+    )
     uvicorn.run(
         create_app(settings),
         host=settings.host,

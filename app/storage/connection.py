@@ -76,9 +76,7 @@ def translate(exc: BaseException) -> HermesError | None:
             "The disk holding state.db is full; nothing was written. Free some space and retry."
         )
     if is_busy(exc):
-        return DatabaseBusy(
-            "Another process is holding the database lock; retry shortly.", retry_after=1
-        )
+        return DatabaseBusy("Another process is holding the database lock; retry shortly.", retry_after=1)
     return None
 
 

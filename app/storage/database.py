@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from typing import TypeVar
@@ -56,10 +57,8 @@ class Database:
         if self.readers is not None:
             self.readers.close()
         if self._write_conn is not None:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 self._write_conn.execute("PRAGMA optimize")
-            except sqlite3.Error:
-                pass
             self._write_conn.close()
             self._write_conn = None
 

@@ -232,8 +232,7 @@ PLATFORM_MSG_INDEX_SQL = (
 )
 
 TITLE_INDEX_SQL = (
-    "CREATE UNIQUE INDEX IF NOT EXISTS idx_sessions_title_unique "
-    "ON sessions(title) WHERE title IS NOT NULL"
+    "CREATE UNIQUE INDEX IF NOT EXISTS idx_sessions_title_unique ON sessions(title) WHERE title IS NOT NULL"
 )
 
 # The text both FTS tables index for a message: content, tool name and raw tool-call JSON.

@@ -151,7 +151,7 @@ class Writer:
             try:
                 job.result = job.fn(self._conn)
                 self._conn.execute("RELEASE job")
-            except BaseException as exc:  # noqa: BLE001 - the job's caller receives it
+            except BaseException as exc:  # the job's caller receives it
                 if not self._conn.in_transaction:
                     # SQLite aborted the whole transaction (disk full, I/O error): everything in this
                     # group is lost, so fail the group and start the rest afresh.

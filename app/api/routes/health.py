@@ -49,7 +49,7 @@ async def readyz(db: DB, response: Response) -> Readiness:
     try:
         revision: str | None = await db.read(probe)
         reachable = True
-    except Exception:  # noqa: BLE001 - any failure means not ready
+    except Exception:  # any failure means not ready
         revision, reachable = None, False
     checks = {
         "database": reachable,
