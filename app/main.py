@@ -13,7 +13,16 @@ from app import __version__
 from app.api.auth import require_token, resolve_token
 from app.api.middleware import EdgeMiddleware
 from app.api.problem import install_handlers
-from app.api.routes import attachments, health, lineage, messages, sessions
+from app.api.routes import (
+    attachments,
+    health,
+    lineage,
+    maintenance,
+    messages,
+    search,
+    sessions,
+    transfer,
+)
 from app.settings import Settings
 from app.storage.database import Database
 
@@ -54,6 +63,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
-    for module in (lineage, sessions, messages, attachments):
+    for module in (lineage, sessions, messages, attachments, search, transfer, maintenance):
         app.include_router(module.router, dependencies=protected)
     return app

@@ -1,0 +1,7 @@
+"""Search endpoints (see API.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["search"])

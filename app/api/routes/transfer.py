@@ -1,0 +1,7 @@
+"""Transfer endpoints (see API.md)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["transfer"])
