@@ -1,0 +1,132 @@
+"""Request and response models of the sessions resource."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.schemas.common import SafeJSON, SafeText
+
+
+class Handoff(BaseModel):
+    """Where a live CLI session is being handed off to."""
+
+    state: str = Field(description="pending, running, completed or failed")
+    platform: str | None
+    error: str | None
+
+
+class SessionPublic(BaseModel):
+    """A session as the API shows it (``system_prompt`` only with ``include=system_prompt``)."""
+
+    id: str
+    title: str | None
+    source: str
+    user_id: str | None
+    model: str | None
+    model_config_: dict[str, Any] | None = Field(
+        alias="model_config", description="Provider settings snapshot"
+    )
+    parent_session_id: str | None
+    lineage_root_id: str = Field(description="First session of the compression lineage")
+    started_at: float
+    ended_at: float | None
+    end_reason: str | None
+    last_active: float = Field(description="Newest message time, else started_at")
+    preview: str = Field(description="First user message, newlines folded, 60 chars + '...'")
+    message_count: int
+    tool_call_count: int
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    reasoning_tokens: int
+    estimated_cost_usd: float | None
+    actual_cost_usd: float | None
+    api_call_count: int
+    archived: bool
+    session_key: str | None
+    chat_id: str | None
+    chat_type: str | None
+    thread_id: str | None
+    handoff: Handoff | None
+    has_system_prompt: bool
+    system_prompt: str | None = Field(default=None, description="Only with include=system_prompt")
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+
+
+class SessionPage(BaseModel):
+    """One page of sessions."""
+
+    items: list[SessionPublic]
+    next_cursor: str | None
+    has_more: bool
+
+
+class SessionCreate(BaseModel):
+    """Body of ``POST /sessions``."""
+
+    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+
+    id: SafeText | None = Field(default=None, description="Client-chosen id (≤ 256 chars, no '/', '..')")
+    source: SafeText = Field(default="api_server", description="Platform; unknown values are 422")
+    title: SafeText | None = None
+    system_prompt: SafeText | None = None
+    model: SafeText | None = None
+    model_config_: dict[str, SafeJSON] | None = Field(default=None, alias="model_config")
+    user_id: SafeText | None = None
+    parent_session_id: SafeText | None = None
+    session_key: SafeText | None = None
+    chat_id: SafeText | None = None
+    chat_type: SafeText | None = None
+    thread_id: SafeText | None = None
+
+
+class SessionUpdate(BaseModel):
+    """Body of ``PATCH /sessions/{id}``; only the members present are changed."""
+
+    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+
+    title: SafeText | None = Field(default=None, description="null clears the title")
+    archived: bool | None = None
+    model: SafeText | None = None
+    model_config_: dict[str, SafeJSON] | None = Field(default=None, alias="model_config")
+    end_reason: SafeText | None = Field(default=None, description="Ends the session; the first end wins")
+
+
+class SessionEnd(BaseModel):
+    """Body of ``POST /sessions/{id}/end``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    end_reason: SafeText = Field(min_length=1, max_length=200)
+
+
+class UsageMode(StrEnum):
+    """How usage counters apply."""
+
+    increment = "increment"
+    absolute = "absolute"
+
+
+class UsageUpdate(BaseModel):
+    """Body of ``POST /sessions/{id}/usage`` (the agent's ``update_token_counts``)."""
+
+    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+
+    mode: UsageMode = UsageMode.increment
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+    cache_read_tokens: int = Field(default=0, ge=0)
+    cache_write_tokens: int = Field(default=0, ge=0)
+    reasoning_tokens: int = Field(default=0, ge=0)
+    api_call_count: int = Field(default=0, ge=0)
+    estimated_cost_usd: float | None = Field(default=None, ge=0)
+    actual_cost_usd: float | None = Field(default=None, ge=0)
+    model: SafeText | None = Field(default=None, description="Recorded only when the session has none")
+    billing_provider: SafeText | None = None
+    billing_base_url: SafeText | None = None
+    billing_mode: SafeText | None = None

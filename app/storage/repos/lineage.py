@@ -1,0 +1,222 @@
+"""How sessions relate: branch, delegate and compression children, lineage roots and compression tips.
+
+The classification mirrors the agent's SQL (``_BRANCH_CHILD_SQL``, ``_COMPRESSION_CHILD_SQL``,
+``_delegate_from_json`` and ``get_compression_tip`` in ``hermes_state.py``) so both programs agree on which
+child is a continuation, which a branch and which a sub-agent run.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from enum import StrEnum
+
+# Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
+MAX_CHAIN_DEPTH = 100
+
+
+def delegate_marker_sql(alias: str = "s") -> str:
+    """SQL for the ``_delegate_from`` marker in ``model_config`` (NULL when absent)."""
+    return f"json_extract(COALESCE({alias}.model_config, '{{}}'), '$._delegate_from')"
+
+
+def branched_marker_sql(alias: str = "s") -> str:
+    """SQL for the ``_branched_from`` marker in ``model_config`` (NULL when absent)."""
+    return f"json_extract(COALESCE({alias}.model_config, '{{}}'), '$._branched_from')"
+
+
+def branch_child_sql(alias: str = "s") -> str:
+    """SQL predicate: the row is a /branch child (marker, or parent ended ``branched`` before it started)."""
+    return (
+        f"({branched_marker_sql(alias)} IS NOT NULL"
+        f" OR EXISTS (SELECT 1 FROM sessions bp WHERE bp.id = {alias}.parent_session_id"
+        f" AND bp.end_reason = 'branched' AND {alias}.started_at >= bp.ended_at))"
+    )
+
+
+def compression_child_sql(alias: str = "s") -> str:
+    """SQL predicate: the row continues a compression-ended parent (not a branch, delegate or tool run)."""
+    return (
+        f"(EXISTS (SELECT 1 FROM sessions cp WHERE cp.id = {alias}.parent_session_id"
+        f" AND cp.end_reason = 'compression')"
+        f" AND NOT {branch_child_sql(alias)}"
+        f" AND {delegate_marker_sql(alias)} IS NULL"
+        f" AND COALESCE({alias}.source, '') != 'tool')"
+    )
+
+
+def listable_sql(alias: str = "s") -> str:
+    """SQL predicate for default listings: roots and branch children; no delegates, no continuations."""
+    return (
+        f"(({alias}.parent_session_id IS NULL OR {branch_child_sql(alias)})"
+        f" AND {delegate_marker_sql(alias)} IS NULL)"
+    )
+
+
+class ChildKind(StrEnum):
+    """What a session is relative to its parent."""
+
+    root = "root"
+    branch = "branch"
+    delegate = "delegate"
+    compression = "compression"
+    other = "other"
+
+
+def child_kind(conn: sqlite3.Connection, session_id: str) -> ChildKind | None:
+    """Classify a session like the agent does; ``None`` when the session does not exist."""
+    row = conn.execute(
+        f"SELECT s.parent_session_id AS parent, {branch_child_sql()} AS is_branch,"
+        f" {delegate_marker_sql()} IS NOT NULL AS is_delegate,"
+        f" {compression_child_sql()} AS is_compression"
+        " FROM sessions s WHERE s.id = ?",
+        (session_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    if row["parent"] is None:
+        return ChildKind.root
+    if row["is_branch"]:
+        return ChildKind.branch
+    if row["is_delegate"]:
+        return ChildKind.delegate
+    if row["is_compression"]:
+        return ChildKind.compression
+    return ChildKind.other
+
+
+def compression_parent(conn: sqlite3.Connection, session_id: str) -> str | None:
+    """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
+    row = conn.execute(
+        f"SELECT s.parent_session_id FROM sessions s WHERE s.id = ? AND s.parent_session_id IS NOT NULL"
+        f" AND {compression_child_sql()}",
+        (session_id,),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def compression_ancestors(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
+    ancestors: list[str] = []
+    seen = {session_id}
+    current = session_id
+    for _ in range(MAX_CHAIN_DEPTH):
+        parent = compression_parent(conn, current)
+        if parent is None or parent in seen:
+            break
+        ancestors.append(parent)
+        seen.add(parent)
+        current = parent
+    return ancestors
+
+
+def lineage_root(conn: sqlite3.Connection, session_id: str) -> str:
+    """The first session of the conversation: walk up through compression parents (itself for a root)."""
+    ancestors = compression_ancestors(conn, session_id)
+    return ancestors[-1] if ancestors else session_id
+
+
+_NEXT_CONTINUATION_SQL = """
+SELECT child.id
+FROM sessions parent
+JOIN sessions child ON child.parent_session_id = parent.id
+WHERE parent.id = ?
+  AND parent.end_reason = 'compression'
+  AND json_extract(COALESCE(child.model_config, '{}'), '$._branched_from') IS NULL
+  AND json_extract(COALESCE(child.model_config, '{}'), '$._delegate_from') IS NULL
+  AND COALESCE(child.source, '') != 'tool'
+ORDER BY
+  CASE WHEN child.end_reason = 'compression' THEN 0 WHEN child.ended_at IS NULL THEN 1 ELSE 2 END,
+  COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = child.id), child.started_at) DESC,
+  child.started_at DESC,
+  child.id DESC
+LIMIT 1
+"""
+
+
+def next_continuation(conn: sqlite3.Connection, session_id: str) -> str | None:
+    """The continuation the agent would follow from this session (its preference order), or ``None``."""
+    row = conn.execute(_NEXT_CONTINUATION_SQL, (session_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _forward(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """Continuations after ``session_id`` in walking order (excluding it), depth-limited and loop-safe."""
+    chain: list[str] = []
+    seen = {session_id}
+    current = session_id
+    for _ in range(MAX_CHAIN_DEPTH):
+        child = next_continuation(conn, current)
+        if child is None or child in seen:
+            break
+        chain.append(child)
+        seen.add(child)
+        current = child
+    return chain
+
+
+def compression_tip(conn: sqlite3.Connection, session_id: str) -> str:
+    """The live end of the compression chain starting at ``session_id`` (itself when nothing continues it).
+
+    Same rules as the agent's ``get_compression_tip``: prefer a child that itself ended with
+    ``compression``, then an open child, then the most recently active; at most 100 steps.
+    """
+    forward = _forward(conn, session_id)
+    return forward[-1] if forward else session_id
+
+
+def compression_chain(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """The conversation through ``session_id``, root → tip: compression ancestors, itself, its tip walk."""
+    ancestors = compression_ancestors(conn, session_id)
+    chain = [*reversed(ancestors), session_id]
+    seen = set(chain)
+    chain.extend(sid for sid in _forward(conn, session_id) if sid not in seen)
+    return chain
+
+
+def is_compression_ancestor(conn: sqlite3.Connection, ancestor_id: str, descendant_id: str) -> bool:
+    """True when ``ancestor_id`` is reached from ``descendant_id`` through compression-ended parents.
+
+    This is the agent's ``_is_compression_ancestor`` edge (parent ended ``compression``), used for moving a
+    title from a hidden ancestor onto its continuation.
+    """
+    if not ancestor_id or not descendant_id or ancestor_id == descendant_id:
+        return False
+    row = conn.execute(
+        """
+        WITH RECURSIVE ancestors(id) AS (
+            SELECT ?
+            UNION
+            SELECT parent.id
+            FROM ancestors a
+            JOIN sessions child ON child.id = a.id
+            JOIN sessions parent ON parent.id = child.parent_session_id
+            WHERE EXISTS (SELECT 1 FROM sessions p WHERE p.id = child.parent_session_id
+                          AND p.end_reason = 'compression')
+        )
+        SELECT 1 FROM ancestors WHERE id = ? AND id != ? LIMIT 1
+        """,
+        (descendant_id, ancestor_id, descendant_id),
+    ).fetchone()
+    return row is not None
+
+
+def delegate_descendants(conn: sqlite3.Connection, parent_ids: list[str]) -> list[str]:
+    """Delegate (sub-agent) sessions to delete with ``parent_ids``, recursively (agent's collection rule).
+
+    A row belongs when its ``_delegate_from`` marker names a doomed session, or it carries a marker and its
+    parent is doomed. The parents themselves are never returned, even when markers loop back onto them.
+    """
+    marker = delegate_marker_sql("sessions")
+    seeds = {sid for sid in parent_ids if sid}
+    found = set(seeds)
+    frontier = list(seeds)
+    while frontier:
+        ph = ",".join("?" * len(frontier))
+        rows = conn.execute(
+            f"SELECT id FROM sessions WHERE {marker} IN ({ph})"
+            f" OR (parent_session_id IN ({ph}) AND {marker} IS NOT NULL)",
+            frontier + frontier,
+        ).fetchall()
+        frontier = [row[0] for row in rows if row[0] not in found]
+        found.update(frontier)
+    return sorted(found - seeds)

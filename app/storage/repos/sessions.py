@@ -1,0 +1,274 @@
+"""The ``sessions`` table: the public Session representation, inserts, updates, end/reopen and delete."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Any
+
+from app.errors import Conflict, Unprocessable
+from app.storage.repos.lineage import delegate_descendants, lineage_root
+from app.storage.repos.titles import set_title
+
+# Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,
+# stripped, then 60 characters + "..." when longer (see ``preview_from_raw``).
+PREVIEW_RAW_SQL = (
+    "COALESCE((SELECT SUBSTR(REPLACE(REPLACE(m.content, X'0A', ' '), X'0D', ' '), 1, 63)"
+    " FROM messages m WHERE m.session_id = {a}.id AND m.active = 1 AND m.role = 'user'"
+    " AND m.content IS NOT NULL ORDER BY m.timestamp, m.id LIMIT 1), '')"
+)
+LAST_ACTIVE_SQL = (
+    "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
+)
+
+# Every public column except the system prompt, which list queries must never copy out of the B-tree.
+_COLUMNS = (
+    "id",
+    "title",
+    "source",
+    "user_id",
+    "model",
+    "model_config",
+    "parent_session_id",
+    "started_at",
+    "ended_at",
+    "end_reason",
+    "message_count",
+    "tool_call_count",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+    "estimated_cost_usd",
+    "actual_cost_usd",
+    "api_call_count",
+    "archived",
+    "session_key",
+    "chat_id",
+    "chat_type",
+    "thread_id",
+    "handoff_state",
+    "handoff_platform",
+    "handoff_error",
+)
+_COUNTERS = (
+    "message_count",
+    "tool_call_count",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+    "api_call_count",
+)
+
+
+def public_select_sql(alias: str = "s") -> str:
+    """SELECT list producing everything :func:`row_to_public` needs (no ``system_prompt`` body)."""
+    cols = ", ".join(f"{alias}.{c}" for c in _COLUMNS)
+    return (
+        f"{cols}, ({alias}.system_prompt IS NOT NULL AND {alias}.system_prompt != '') AS has_system_prompt,"
+        f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw, {LAST_ACTIVE_SQL.format(a=alias)} AS last_active"
+    )
+
+
+def preview_from_raw(raw: str | None) -> str:
+    """The agent's preview rule applied to the SQL-cut first user message."""
+    text = (raw or "").strip()
+    if not text:
+        return ""
+    return text[:60] + ("..." if len(text) > 60 else "")
+
+
+def decode_model_config(raw: Any) -> dict[str, Any] | None:
+    """``model_config`` JSON text as an object; ``None`` when absent or not a JSON object."""
+    if raw is None or raw == "":
+        return None
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
+    """Build the public Session dict from a row selected with :func:`public_select_sql`."""
+    data: dict[str, Any] = {c: row[c] for c in _COLUMNS}
+    for counter in _COUNTERS:
+        data[counter] = int(data[counter] or 0)
+    data["model_config"] = decode_model_config(data["model_config"])
+    data["archived"] = bool(data["archived"])
+    state = data.pop("handoff_state")
+    platform = data.pop("handoff_platform")
+    error = data.pop("handoff_error")
+    data["handoff"] = None if state is None else {"state": state, "platform": platform, "error": error}
+    data["has_system_prompt"] = bool(row["has_system_prompt"])
+    data["preview"] = preview_from_raw(row["preview_raw"])
+    data["last_active"] = row["last_active"]
+    data["lineage_root_id"] = lineage_root_id
+    return data
+
+
+def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Whether a session row exists."""
+    return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+def fetch_session(
+    conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
+) -> dict[str, Any] | None:
+    """The public Session representation (API.md), or ``None`` when there is no such session.
+
+    With ``include_system_prompt`` the ``system_prompt`` member is added.
+    """
+    row = conn.execute(
+        f"SELECT {public_select_sql()} FROM sessions s WHERE s.id = ?", (session_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    public = row_to_public(row, lineage_root(conn, session_id))
+    if include_system_prompt:
+        prompt = conn.execute("SELECT system_prompt FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        public["system_prompt"] = prompt[0]
+    return public
+
+
+def encode_model_config(model_config: dict[str, Any] | None) -> str | None:
+    """Store ``model_config`` as the agent does: JSON text, NULL when empty."""
+    return json.dumps(model_config) if model_config else None
+
+
+def insert_session(
+    conn: sqlite3.Connection,
+    *,
+    session_id: str,
+    source: str,
+    title: str | None = None,
+    model: str | None = None,
+    model_config: dict[str, Any] | None = None,
+    system_prompt: str | None = None,
+    user_id: str | None = None,
+    parent_session_id: str | None = None,
+    session_key: str | None = None,
+    chat_id: str | None = None,
+    chat_type: str | None = None,
+    thread_id: str | None = None,
+    started_at: float | None = None,
+) -> None:
+    """Insert a new session row in the agent's format, then apply ``title`` with the title rules.
+
+    409 ``session_exists`` when the id is taken (the row is left unchanged); 422 ``parent_not_found``
+    for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
+    """
+    if session_exists(conn, session_id):
+        raise Conflict(f"Session already exists: {session_id}", code="session_exists", session_id=session_id)
+    if parent_session_id is not None and not session_exists(conn, parent_session_id):
+        raise Unprocessable(
+            f"Parent session not found: {parent_session_id}",
+            code="parent_not_found",
+            parent_session_id=parent_session_id,
+        )
+    conn.execute(
+        "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
+        " model, model_config, system_prompt, parent_session_id, started_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            session_id,
+            source,
+            user_id,
+            session_key,
+            chat_id,
+            chat_type,
+            thread_id,
+            model,
+            encode_model_config(model_config),
+            system_prompt,
+            parent_session_id,
+            time.time() if started_at is None else started_at,
+        ),
+    )
+    if title is not None:
+        set_title(conn, session_id, title)
+
+
+def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> bool:
+    """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
+    cursor = conn.execute(
+        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
+        (time.time(), end_reason, session_id),
+    )
+    return cursor.rowcount > 0
+
+
+def reopen_session(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Clear ``ended_at`` and ``end_reason``; ``False`` when the session is missing."""
+    cursor = conn.execute(
+        "UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ?", (session_id,)
+    )
+    return cursor.rowcount > 0
+
+
+def set_model(conn: sqlite3.Connection, session_id: str, model: str | None) -> None:
+    """Replace the session's model."""
+    conn.execute("UPDATE sessions SET model = ? WHERE id = ?", (model, session_id))
+
+
+def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: dict[str, Any] | None) -> None:
+    """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
+    conn.execute(
+        "UPDATE sessions SET model_config = ? WHERE id = ?", (encode_model_config(model_config), session_id)
+    )
+
+
+def set_archived(conn: sqlite3.Connection, session_id: str, archived: bool) -> None:
+    """Archive or unarchive the whole compression lineage, like the agent's ``set_session_archived``.
+
+    Lists show a compression root projected onto its tip, so archiving only one member would let the
+    other resurrect the conversation.
+    """
+    conn.execute(
+        """
+        WITH RECURSIVE
+          ancestors(id) AS (
+            SELECT ?
+            UNION
+            SELECT parent.id FROM ancestors a
+            JOIN sessions child ON child.id = a.id
+            JOIN sessions parent ON parent.id = child.parent_session_id
+            WHERE parent.end_reason = 'compression'
+          ),
+          descendants(id) AS (
+            SELECT ?
+            UNION
+            SELECT child.id FROM descendants d
+            JOIN sessions parent ON parent.id = d.id
+            JOIN sessions child ON child.parent_session_id = parent.id
+            WHERE parent.end_reason = 'compression'
+          )
+        UPDATE sessions SET archived = ?
+        WHERE id IN (SELECT id FROM ancestors UNION SELECT id FROM descendants)
+        """,
+        (session_id, session_id, 1 if archived else 0),
+    )
+
+
+def delete_session(conn: sqlite3.Connection, session_id: str) -> list[str] | None:
+    """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing.
+
+    Delegate (sub-agent) children go with it, recursively, messages included; compression and branch
+    children survive with ``parent_session_id = NULL``. FTS rows go through the agent's delete triggers;
+    ``session_model_usage`` rows are removed explicitly (also covered by its FK cascade).
+    """
+    if not session_exists(conn, session_id):
+        return None
+    delegates = delegate_descendants(conn, [session_id])
+    doomed = [*delegates, session_id]
+    ph = ",".join("?" * len(doomed))
+    conn.execute(f"DELETE FROM messages WHERE session_id IN ({ph})", doomed)
+    conn.execute(f"DELETE FROM session_model_usage WHERE session_id IN ({ph})", doomed)
+    # FK safety: anything else pointing at a doomed row (branches, continuations, untagged) is orphaned.
+    conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({ph})", doomed)
+    conn.execute(f"DELETE FROM sessions WHERE id IN ({ph})", doomed)
+    return doomed

@@ -1,0 +1,75 @@
+"""Session titles in the store: globally unique, sanitised like the agent, numbered within a lineage."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from app.domain.titles import TitleTooLong, like_escape, lineage_base, next_in_lineage, sanitize_title
+from app.errors import Conflict, Unprocessable
+from app.storage.repos.lineage import is_compression_ancestor
+
+
+def clean_title(title: str | None) -> str | None:
+    """Sanitise a requested title; ``None``/``""`` mean "no title".
+
+    Raises 422 ``title_too_long`` past 100 characters and 422 ``invalid_title`` when a non-empty input
+    is left with nothing printable (the agent would silently clear the title instead).
+    """
+    try:
+        cleaned = sanitize_title(title)
+    except TitleTooLong as exc:
+        raise Unprocessable(str(exc), code="title_too_long", max_length=100) from exc
+    if cleaned is None and title:
+        raise Unprocessable(
+            "Title is empty after cleanup. Please use printable characters.", code="invalid_title"
+        )
+    return cleaned
+
+
+def set_title(conn: sqlite3.Connection, session_id: str, title: str | None) -> bool:
+    """Set (or with ``None`` clear) a session's title; ``False`` when the session does not exist.
+
+    A title held by a compression ancestor of this session moves here (the ancestor's is cleared); one
+    held by any other session is 409 ``title_in_use`` naming the ``holder`` and a free
+    ``suggested_title``. Re-setting a session's own title is a no-op success.
+    """
+    cleaned = clean_title(title)
+    if cleaned is not None:
+        holder = conn.execute(
+            "SELECT id FROM sessions WHERE title = ? AND id != ?", (cleaned, session_id)
+        ).fetchone()
+        if holder is not None:
+            holder_id = str(holder[0])
+            if is_compression_ancestor(conn, holder_id, session_id):
+                conn.execute("UPDATE sessions SET title = NULL WHERE id = ?", (holder_id,))
+            else:
+                raise Conflict(
+                    f"Title '{cleaned}' is already in use by session {holder_id}",
+                    code="title_in_use",
+                    holder=holder_id,
+                    suggested_title=next_title_in_lineage(conn, cleaned),
+                )
+    cursor = conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (cleaned, session_id))
+    return cursor.rowcount > 0
+
+
+def next_title_in_lineage(conn: sqlite3.Connection, base_title: str) -> str:
+    """The next free title of a lineage: ``"T"`` if free, else ``"T #<max+1>"`` (agent's rule)."""
+    base = lineage_base(base_title)
+    rows = conn.execute(
+        "SELECT title FROM sessions WHERE title = ? OR title LIKE ? ESCAPE '\\'",
+        (base, f"{like_escape(base)} #%"),
+    ).fetchall()
+    return next_in_lineage(base, [str(row[0]) for row in rows])
+
+
+def resolve_by_title(conn: sqlite3.Connection, title: str) -> str | None:
+    """The session a title names: the newest (by ``started_at``) ``"title #N"``, else the exact title."""
+    numbered = conn.execute(
+        "SELECT id FROM sessions WHERE title LIKE ? ESCAPE '\\' ORDER BY started_at DESC LIMIT 1",
+        (f"{like_escape(title)} #%",),
+    ).fetchone()
+    if numbered is not None:
+        return str(numbered[0])
+    exact = conn.execute("SELECT id FROM sessions WHERE title = ?", (title,)).fetchone()
+    return None if exact is None else str(exact[0])
