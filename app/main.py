@@ -8,9 +8,11 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
+from prometheus_client import CollectorRegistry
 
 from app import __version__
 from app.api.auth import require_token, resolve_token
+from app.api.instrumentation import HttpMetrics, MetricsMiddleware, StorageCollector
 from app.api.middleware import EdgeMiddleware
 from app.api.problem import install_handlers
 from app.api.routes import (
@@ -19,6 +21,7 @@ from app.api.routes import (
     lineage,
     maintenance,
     messages,
+    metrics,
     search,
     sessions,
     transfer,
@@ -59,8 +62,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.idempotency_in_flight = set()
     install_handlers(app)
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
+    # Outermost, so refused bodies (413) and auth failures are counted too.
+    app.state.metrics_registry = registry = CollectorRegistry()
+    registry.register(StorageCollector(lambda: getattr(app.state, "db", None)))
+    app.add_middleware(MetricsMiddleware, metrics=HttpMetrics(registry))
 
     app.include_router(health.router)
+    app.include_router(metrics.router)
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     for module in (lineage, sessions, messages, attachments, search, transfer, maintenance):

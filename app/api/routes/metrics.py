@@ -1,0 +1,15 @@
+"""Prometheus scrape endpoint (no auth, like the health probes; kept out of the OpenAPI clients)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/metrics", name="health-metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """HTTP, writer and storage metrics in the Prometheus text format."""
+    registry: CollectorRegistry = request.app.state.metrics_registry
+    return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)

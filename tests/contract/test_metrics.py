@@ -1,0 +1,69 @@
+"""/metrics: Prometheus text, no auth, request counts by route template, writer and file figures."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def test_metrics_is_public_prometheus_text(anon_client: TestClient) -> None:
+    response = anon_client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    samples = _samples(response.text)
+    assert samples[("hermes_writer_alive", ())] == 1
+    assert samples[("hermes_database_bytes", ())] > 0
+    assert ("hermes_wal_bytes", ()) in samples
+    assert ("hermes_writer_queue_depth", ()) in samples
+    assert ("hermes_writer_commits_total", ()) in samples
+    assert ("hermes_writer_jobs_committed_total", ()) in samples
+
+
+def test_requests_are_counted_by_route_template_method_and_status(anon_client: TestClient) -> None:
+    anon_client.get("/healthz")
+    anon_client.get("/healthz")
+    anon_client.get("/no/such/path/at/all")
+    samples = _samples(anon_client.get("/metrics").text)
+    healthz = (("method", "GET"), ("route", "/healthz"), ("status", "200"))
+    assert samples[("hermes_http_requests_total", healthz)] == 2
+    unmatched = (("method", "GET"), ("route", "unmatched"), ("status", "404"))
+    assert samples[("hermes_http_requests_total", unmatched)] == 1
+    count = ("hermes_http_request_duration_seconds_count", (("method", "GET"), ("route", "/healthz")))
+    assert samples[count] == 2
+
+
+def test_path_parameters_are_labelled_by_template(anon_client: TestClient) -> None:
+    templated = [
+        route.path
+        for route in anon_client.app.routes  # type: ignore[attr-defined]
+        if isinstance(route, APIRoute) and "{" in route.path and "GET" in route.methods
+    ]
+    if not templated:
+        pytest.skip("no GET route with a path parameter is registered yet")
+    raw = re.sub(r"\{[^}]+\}", "raw-value-xyz", templated[0])
+    assert anon_client.get(raw).status_code == 401
+    samples = _samples(anon_client.get("/metrics").text)
+    key = ("hermes_http_requests_total", (("method", "GET"), ("route", templated[0]), ("status", "401")))
+    assert samples[key] == 1
+    assert not any("raw-value-xyz" in str(labels) for _, labels in samples)
+
+
+def test_writes_show_up_in_writer_counters(client: TestClient) -> None:
+    before = _samples(client.get("/metrics").text)[("hermes_writer_commits_total", ())]
+    db = client.app.state.db  # type: ignore[attr-defined]
+    db.write_sync(lambda conn: conn.execute("SELECT 1"))
+    after = _samples(client.get("/metrics").text)
+    assert after[("hermes_writer_commits_total", ())] >= before + 1
+    assert after[("hermes_writer_jobs_committed_total", ())] >= 1
