@@ -1,7 +1,248 @@
-"""Sessions endpoints (see API.md)."""
+"""Sessions endpoints (see API.md): create, list, get, patch, delete, end, reopen, usage."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any, Literal
+from urllib.parse import quote
+
+import orjson
+from fastapi import APIRouter, Body, Header, Query, Request, Response
+
+from app.api.deps import DB
+from app.api.idempotency import IdempotencyDep
+from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas.sessions import (
+    SessionCreate,
+    SessionEnd,
+    SessionPage,
+    SessionPublic,
+    SessionUpdate,
+    UsageMode,
+    UsageUpdate,
+)
+from app.domain.etag import session_etag
+from app.errors import BadRequest
+from app.services import sessions as svc
+from app.storage.repos.session_list import ListQuery
+from app.storage.repos.usage import Usage
 
 router = APIRouter(tags=["sessions"])
+
+MAX_LIST_LIMIT = 200
+
+IfMatch = Annotated[
+    str | None,
+    Header(alias="If-Match", description="Only act when the session's current ETag matches (else 412)"),
+]
+
+_ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
+
+
+def _json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """Serialise with orjson (non-ASCII unescaped) and skip response-model validation on hot paths."""
+    return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)
+
+
+def _session_response(public: dict[str, Any], status: int = 200) -> Response:
+    return _json(public, status, {"ETag": session_etag(public)})
+
+
+def _location(session_id: str) -> str:
+    return f"/sessions/{quote(session_id, safe='')}"
+
+
+@router.post(
+    "/sessions",
+    name="sessions-create",
+    status_code=201,
+    response_model=SessionPublic,
+    responses={
+        201: {"headers": {**_ETAG_HEADER, "Location": {"schema": {"type": "string"}}}},
+        **problem_responses(*WRITE_ERRORS, 409),
+    },
+)
+async def create_session(
+    db: DB, idem: IdempotencyDep, body: Annotated[SessionCreate | None, Body()] = None
+) -> Response:
+    """Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
+    ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``."""
+    data = body or SessionCreate()
+    new = svc.NewSession(
+        source=data.source,
+        id=data.id,
+        title=data.title,
+        system_prompt=data.system_prompt,
+        model=data.model,
+        model_config=data.model_config_,
+        user_id=data.user_id,
+        parent_session_id=data.parent_session_id,
+        session_key=data.session_key,
+        chat_id=data.chat_id,
+        chat_type=data.chat_type,
+        thread_id=data.thread_id,
+    )
+
+    def render(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+        return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
+
+    return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
+
+
+def _position(order: str, cursor: str) -> dict[str, Any]:
+    position = decode_cursor(f"sessions:{order}", cursor)
+    number: tuple[type, ...] = (int, float)
+    keys: dict[str, tuple[type, ...]] = {"s": number, "i": (str,)}
+    if order == "last_active":
+        keys["a"] = number
+    for key, kinds in keys.items():
+        value = position.get(key)
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+    return position
+
+
+@router.get(
+    "/sessions",
+    name="sessions-list",
+    response_model=SessionPage,
+    responses={
+        200: {"headers": {"Link": {"schema": {"type": "string"}}}},
+        **problem_responses(*COMMON_ERRORS),
+    },
+)
+async def list_sessions(
+    request: Request,
+    db: DB,
+    limit: Annotated[int, Query(ge=1, description="Page size 1-200 (larger values are clamped to 200)")] = 20,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+    source: Annotated[list[str] | None, Query(description="Only these sources (repeatable)")] = None,
+    exclude_source: Annotated[
+        list[str] | None, Query(description="Hide these sources (repeatable; default tool, subagent)")
+    ] = None,
+    status: Annotated[Literal["active", "ended", "all"], Query()] = "all",
+    include_children: Annotated[
+        bool, Query(description="Show compression and delegate children instead of folding lineages")
+    ] = False,
+    include_archived: bool = False,
+    order: Annotated[Literal["started", "last_active"], Query()] = "started",
+) -> Response:
+    """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
+    sources = tuple(source or ())
+    query = ListQuery(
+        limit=min(limit, MAX_LIST_LIMIT),
+        sources=sources,
+        exclude_sources=tuple(exclude_source) if exclude_source else svc.default_exclusions(sources),
+        status=status,
+        include_children=include_children,
+        include_archived=include_archived,
+        order=order,
+        after=_position(order, cursor) if cursor is not None else None,
+    )
+    page = await db.read(lambda conn: svc.list_page(conn, query))
+    next_cursor = encode_cursor(f"sessions:{order}", page.next_position) if page.next_position else None
+    response = _json({"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None})
+    set_next_link(request, response, next_cursor)
+    return response
+
+
+@router.get(
+    "/sessions/{session_id}",
+    name="sessions-get",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*COMMON_ERRORS, 404)},
+)
+async def get_session(
+    db: DB,
+    session_id: str,
+    include: Annotated[
+        Literal["system_prompt"] | None, Query(description="system_prompt: add the full system prompt")
+    ] = None,
+) -> Response:
+    """One session. 404 ``session_not_found``."""
+    public = await db.read(
+        lambda conn: svc.get_session(conn, session_id, include_system_prompt=include == "system_prompt")
+    )
+    return _session_response(public)
+
+
+@router.patch(
+    "/sessions/{session_id}",
+    name="sessions-update",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404, 409, 412)},
+)
+async def update_session(db: DB, session_id: str, body: SessionUpdate, if_match: IfMatch = None) -> Response:
+    """Change title (null clears; a title held by a compression ancestor moves here), archived, model,
+    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
+    ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``."""
+    changes = body.model_dump(include=body.model_fields_set)
+    if "model_config_" in changes:
+        changes["model_config"] = changes.pop("model_config_")
+    public = await db.write(lambda conn: svc.update_session(conn, session_id, changes, if_match))
+    return _session_response(public)
+
+
+@router.delete(
+    "/sessions/{session_id}",
+    name="sessions-delete",
+    status_code=204,
+    response_class=Response,
+    responses=problem_responses(*WRITE_ERRORS, 404, 412),
+)
+async def delete_session(db: DB, session_id: str, if_match: IfMatch = None) -> Response:
+    """Delete a session and its messages; delegate children go too, other children are orphaned."""
+    await db.write(lambda conn: svc.delete_session(conn, session_id, if_match))
+    return Response(status_code=204)
+
+
+@router.post(
+    "/sessions/{session_id}/end",
+    name="sessions-end",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404)},
+)
+async def end_session(db: DB, session_id: str, body: SessionEnd) -> Response:
+    """End a session; if it is already ended the first end_reason stays."""
+    public = await db.write(lambda conn: svc.end_session(conn, session_id, body.end_reason))
+    return _session_response(public)
+
+
+@router.post(
+    "/sessions/{session_id}/reopen",
+    name="sessions-reopen",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404)},
+)
+async def reopen_session(db: DB, session_id: str) -> Response:
+    """Clear ended_at and end_reason so the session can continue."""
+    public = await db.write(lambda conn: svc.reopen_session(conn, session_id))
+    return _session_response(public)
+
+
+@router.post(
+    "/sessions/{session_id}/usage",
+    name="sessions-usage",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404)},
+)
+async def add_usage(db: DB, session_id: str, body: UsageUpdate) -> Response:
+    """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
+    recorded when the session has none."""
+    usage = Usage(
+        input_tokens=body.input_tokens,
+        output_tokens=body.output_tokens,
+        cache_read_tokens=body.cache_read_tokens,
+        cache_write_tokens=body.cache_write_tokens,
+        reasoning_tokens=body.reasoning_tokens,
+        api_call_count=body.api_call_count,
+        estimated_cost_usd=body.estimated_cost_usd,
+        actual_cost_usd=body.actual_cost_usd,
+        model=body.model,
+        billing_provider=body.billing_provider,
+        billing_base_url=body.billing_base_url,
+        billing_mode=body.billing_mode,
+        absolute=body.mode is UsageMode.absolute,
+    )
+    public = await db.write(lambda conn: svc.add_usage(conn, session_id, usage))
+    return _session_response(public)

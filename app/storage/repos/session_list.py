@@ -1,0 +1,213 @@
+"""``GET /sessions``: keyset-paginated listing with the agent's visibility and compression-tip projection.
+
+The default order walks ``idx_hs_sessions_started_id`` (started_at DESC, id DESC) and stops after the page,
+so preview and ``last_active`` are only computed for the rows returned, whatever the size of the table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from app.storage.repos.lineage import compression_tip, lineage_root, listable_sql
+from app.storage.repos.sessions import LAST_ACTIVE_SQL, public_select_sql, row_to_public
+
+Status = Literal["active", "ended", "all"]
+Order = Literal["started", "last_active"]
+
+# Fields a projected root takes from its compression tip; it keeps its own started_at (and source etc.).
+_TIP_FIELDS = (
+    "id",
+    "title",
+    "ended_at",
+    "end_reason",
+    "message_count",
+    "tool_call_count",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+    "estimated_cost_usd",
+    "actual_cost_usd",
+    "api_call_count",
+    "last_active",
+    "preview",
+    "model",
+    "handoff",
+    "has_system_prompt",
+)
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """What to list; ``after`` is the decoded cursor position of the previous page's last row."""
+
+    limit: int = 20
+    sources: tuple[str, ...] = ()
+    exclude_sources: tuple[str, ...] = ()
+    status: Status = "all"
+    include_children: bool = False
+    include_archived: bool = False
+    order: Order = "started"
+    after: dict[str, Any] | None = None
+
+
+@dataclass
+class ListPage:
+    """A page of public sessions and the cursor position after its last row (``None`` on the last page)."""
+
+    items: list[dict[str, Any]] = field(default_factory=list)
+    next_position: dict[str, Any] | None = None
+
+
+def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if not q.include_children:
+        clauses.append(listable_sql("s"))
+    if q.sources:
+        clauses.append(f"s.source IN ({','.join('?' * len(q.sources))})")
+        params.extend(q.sources)
+    if q.exclude_sources:
+        clauses.append(f"s.source NOT IN ({','.join('?' * len(q.exclude_sources))})")
+        params.extend(q.exclude_sources)
+    if not q.include_archived:
+        clauses.append("s.archived = 0")
+    # With projection a compression-ended root stands for its tip, whose status is only known afterwards;
+    # such roots pass the SQL filter and the projected row is checked again in Python.
+    projecting = not q.include_children
+    if q.status == "active":
+        clauses.append(
+            "(s.ended_at IS NULL OR s.end_reason = 'compression')" if projecting else "s.ended_at IS NULL"
+        )
+    elif q.status == "ended":
+        clauses.append("s.ended_at IS NOT NULL")
+    return clauses, params
+
+
+def _status_ok(item: dict[str, Any], status: Status) -> bool:
+    if status == "active":
+        return item["ended_at"] is None
+    if status == "ended":
+        return item["ended_at"] is not None
+    return True
+
+
+def _fetch_started(
+    conn: sqlite3.Connection, q: ListQuery, after: dict[str, Any] | None, batch: int
+) -> list[sqlite3.Row]:
+    clauses, params = _filters(q)
+    if after is not None:
+        clauses.append("(s.started_at, s.id) < (?, ?)")
+        params.extend([after["s"], after["i"]])
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    sql = (
+        f"SELECT {public_select_sql()}, s.started_at AS sort_started FROM sessions s"
+        f" INDEXED BY idx_hs_sessions_started_id {where}"
+        " ORDER BY s.started_at DESC, s.id DESC LIMIT ?"
+    )
+    return conn.execute(sql, [*params, batch]).fetchall()
+
+
+def _fetch_last_active(
+    conn: sqlite3.Connection, q: ListQuery, after: dict[str, Any] | None, batch: int
+) -> list[sqlite3.Row]:
+    clauses, params = _filters(q)
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    # Effective activity of a listed row is the newest activity anywhere in its compression chain (the
+    # agent's rule), so an old conversation continued today sorts first. UNION (not UNION ALL) makes a
+    # cyclic chain terminate.
+    recurse = (
+        ""
+        if q.include_children
+        else """
+        UNION
+        SELECT c.root_id, child.id FROM chain c
+        JOIN sessions parent ON parent.id = c.cur_id
+        JOIN sessions child ON child.parent_session_id = c.cur_id
+        WHERE parent.end_reason = 'compression'
+          AND json_extract(COALESCE(child.model_config, '{}'), '$._branched_from') IS NULL
+          AND json_extract(COALESCE(child.model_config, '{}'), '$._delegate_from') IS NULL
+          AND COALESCE(child.source, '') != 'tool'"""
+    )
+    keyset = ""
+    key_params: list[Any] = []
+    if after is not None:
+        keyset = "WHERE (r.eff, s.started_at, s.id) < (?, ?, ?)"
+        key_params = [after["a"], after["s"], after["i"]]
+    sql = f"""
+        WITH RECURSIVE chain(root_id, cur_id) AS (
+            SELECT s.id, s.id FROM sessions s {where}{recurse}
+        ),
+        ranked(id, eff) AS (
+            SELECT c.root_id, MAX({LAST_ACTIVE_SQL.format(a="cs")})
+            FROM chain c JOIN sessions cs ON cs.id = c.cur_id
+            GROUP BY c.root_id
+        )
+        SELECT {public_select_sql()}, s.started_at AS sort_started, r.eff AS sort_active
+        FROM ranked r JOIN sessions s ON s.id = r.id
+        {keyset}
+        ORDER BY r.eff DESC, s.started_at DESC, s.id DESC
+        LIMIT ?
+    """
+    return conn.execute(sql, [*params, *key_params, batch]).fetchall()
+
+
+def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
+    position: dict[str, Any] = {"s": row["sort_started"], "i": row["id"]}
+    if order == "last_active":
+        position["a"] = row["sort_active"]
+    return position
+
+
+def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> dict[str, Any]:
+    """The list item for a row: raw, or (for a compression root) projected onto its tip."""
+    # Roots are their own lineage root; only children need the walk up.
+    root = row["id"] if row["parent_session_id"] is None else lineage_root(conn, row["id"])
+    item = row_to_public(row, root)
+    if not project or row["end_reason"] != "compression":
+        return item
+    tip_id = compression_tip(conn, row["id"])
+    if tip_id == row["id"]:
+        return item
+    tip_row = conn.execute(
+        f"SELECT {public_select_sql()} FROM sessions s WHERE s.id = ?", (tip_id,)
+    ).fetchone()
+    if tip_row is None:
+        return item
+    tip = row_to_public(tip_row, root)
+    item.update({key: tip[key] for key in _TIP_FIELDS})
+    item["lineage_root_id"] = root
+    return item
+
+
+def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
+    """One page: at most ``q.limit`` items, and the position to continue from when more exist.
+
+    Reads ``limit + 1`` matching rows so ``has_more`` is exact; never uses OFFSET or COUNT(*).
+    """
+    fetch = _fetch_started if q.order == "started" else _fetch_last_active
+    project = not q.include_children
+    # Only a status filter under projection can drop rows after SQL; otherwise one batch suffices.
+    refilter = project and q.status != "all"
+    batch = q.limit + 1
+    collected: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    after = q.after
+    while len(collected) <= q.limit:
+        rows = fetch(conn, q, after, batch)
+        for row in rows:
+            item = _present(conn, row, project)
+            if refilter and not _status_ok(item, q.status):
+                continue
+            collected.append((item, _position(row, q.order)))
+            if len(collected) > q.limit:
+                break
+        if len(rows) < batch or not rows:
+            break
+        after = _position(rows[-1], q.order)
+    page = ListPage(items=[item for item, _ in collected[: q.limit]])
+    if len(collected) > q.limit:
+        page.next_position = collected[q.limit - 1][1]
+    return page
