@@ -1,0 +1,116 @@
+"""The group-commit writer under failure: a bad job, a full disk, a lock held by another process, shutdown."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.errors import DatabaseBusy, StorageFull
+from app.settings import Settings
+from app.storage.database import Database
+
+
+def _open(home: Path, **overrides: object) -> Database:
+    return Database(Settings(home=home, api_token="t", **overrides)).open()  # type: ignore[arg-type]
+
+
+def _put(key: str, value: str = "v"):
+    return lambda c: c.execute("INSERT INTO state_meta (key, value) VALUES (?, ?)", (key, value)).rowcount
+
+
+def _keys(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return {r[0] for r in conn.execute("SELECT key FROM state_meta WHERE key LIKE 't-%'")}
+    finally:
+        conn.close()
+
+
+def test_failing_job_rolls_back_only_itself(home: Path) -> None:
+    db = _open(home)
+    try:
+        assert db.writer is not None
+        # Keep the writer busy so the next jobs queue up and commit as one group.
+        blocker = db.writer.submit(lambda c: time.sleep(0.3))
+
+        def bad(c: sqlite3.Connection) -> None:
+            c.execute("INSERT INTO state_meta (key, value) VALUES ('t-bad', 'x')")
+            raise ValueError("boom")
+
+        futures = [db.writer.submit(_put("t-a")), db.writer.submit(bad), db.writer.submit(_put("t-c"))]
+        dup = db.writer.submit(_put("t-a"))  # constraint violation inside the same group
+        commits_before = db.writer.commits
+        blocker.result()
+        assert futures[0].result() == 1
+        with pytest.raises(ValueError, match="boom"):
+            futures[1].result()
+        assert futures[2].result() == 1
+        with pytest.raises(sqlite3.IntegrityError):
+            dup.result()
+        assert db.writer.commits - commits_before <= 2
+        assert _keys(db.path) == {"t-a", "t-c"}
+    finally:
+        db.close()
+
+
+def test_disk_full_is_storage_full_and_file_stays_sound(home: Path) -> None:
+    db = _open(home)
+    try:
+        pages = db.write_sync(lambda c: c.execute("PRAGMA page_count").fetchone()[0])
+        db.write_sync(lambda c: c.execute(f"PRAGMA max_page_count={pages + 2}").fetchone())
+        db.write_sync(_put("t-small"))
+        with pytest.raises(StorageFull) as info:
+            db.write_sync(_put("t-huge", "x" * 2_000_000))
+        assert info.value.status == 507
+        db.write_sync(lambda c: c.execute("PRAGMA max_page_count=1073741823").fetchone())
+        db.write_sync(_put("t-after"))
+    finally:
+        db.close()
+    conn = sqlite3.connect(home / "state.db")
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    assert _keys(home / "state.db") == {"t-small", "t-after"}
+
+
+def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
+    db = _open(home, write_lock_budget_s=0.5, busy_timeout_ms=100)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3,sys,time\n"
+            f"c=sqlite3.connect({str(db.path)!r}, isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3); c.execute('COMMIT')",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        with pytest.raises(DatabaseBusy) as info:
+            db.write_sync(_put("t-blocked"))
+        assert info.value.status == 503
+        assert time.monotonic() - started < 2.5
+        holder.wait(timeout=10)
+        assert db.write_sync(_put("t-later")) == 1
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        db.close()
+    assert _keys(home / "state.db") == {"t-later"}
+
+
+def test_shutdown_leaves_truncated_wal(home: Path) -> None:
+    db = _open(home)
+    for i in range(50):
+        db.write_sync(_put(f"t-{i}", "y" * 1000))
+    db.close()
+    wal = home / "state.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    assert len(_keys(home / "state.db")) == 50
