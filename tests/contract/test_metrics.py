@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -45,11 +44,8 @@ def test_requests_are_counted_by_route_template_method_and_status(anon_client: T
 
 
 def test_path_parameters_are_labelled_by_template(anon_client: TestClient) -> None:
-    templated = [
-        route.path
-        for route in anon_client.app.routes  # type: ignore[attr-defined]
-        if isinstance(route, APIRoute) and "{" in route.path and "GET" in route.methods
-    ]
+    paths = anon_client.app.openapi()["paths"]  # type: ignore[attr-defined]
+    templated = [path for path, item in paths.items() if "{" in path and "get" in item]
     if not templated:
         pytest.skip("no GET route with a path parameter is registered yet")
     raw = re.sub(r"\{[^}]+\}", "raw-value-xyz", templated[0])
