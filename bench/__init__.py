@@ -1,0 +1,1 @@
+"""Benchmarks for hermes-sessions (run with `make bench`; never part of the test suite)."""

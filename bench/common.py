@@ -1,0 +1,161 @@
+"""Shared pieces of the benchmarks: percentiles, a live ``hermes serve`` process, and a lean HTTP client.
+
+The load generator shares two cores with the server, so it must cost far less per request than the server:
+``LeanClient`` speaks HTTP/1.1 keep-alive over a raw asyncio stream (no httpx, no header objects) and only
+parses the status line and ``content-length``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "bench-token"
+HERMES = Path(sys.executable).with_name("hermes")
+
+
+def percentile(values: list[float], pct: float) -> float:
+    """Nearest-rank percentile of ``values`` (``pct`` in 0..100)."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def median(values: list[float]) -> float:
+    """The median, NaN for no values."""
+    return statistics.median(values) if values else float("nan")
+
+
+def free_port() -> int:
+    """An unused loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def bench_home() -> Iterator[Path]:
+    """A throw-away HERMES_HOME (next to the cached stores, so copies stay on the same disk)."""
+    base = ROOT / "bench" / "data"
+    base.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=base, prefix="run-") as tmp:
+        yield Path(tmp)
+
+
+@dataclass
+class Server:
+    """A running ``hermes serve`` on loopback."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def base_url(self) -> str:
+        """Where it listens."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def client(self) -> httpx.Client:
+        """A convenience client for set-up calls (not for timed loops)."""
+        return httpx.Client(base_url=self.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+
+
+@contextmanager
+def serve(home: Path) -> Iterator[Server]:
+    """Start ``hermes serve`` on ``home`` (a real uvicorn process) and stop it with SIGTERM afterwards."""
+    port = free_port()
+    env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
+    env.pop("HERMES_HOST", None)
+    process = subprocess.Popen(
+        [str(HERMES), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    server = Server(port, process)
+    try:
+        deadline = time.monotonic() + 120  # migrations on a big store may take a moment
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"hermes serve exited with {process.returncode}")
+            try:
+                if httpx.get(f"{server.base_url}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("hermes serve did not become ready")
+            time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class LeanClient:
+    """One keep-alive HTTP/1.1 connection; ``request`` returns (status, body)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._auth = f"Authorization: Bearer {TOKEN}\r\n".encode()
+
+    async def connect(self) -> LeanClient:
+        """Open the connection."""
+        self._reader, self._writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return self
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        """Send one request and read the whole response."""
+        assert self._reader is not None and self._writer is not None
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n"
+        ).encode()
+        self._writer.write(head + self._auth + b"\r\n" + body)
+        raw = await self._reader.readuntil(b"\r\n\r\n")
+        status = int(raw[9:12])
+        length = 0
+        for line in raw.split(b"\r\n")[1:]:
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+                break
+        payload = await self._reader.readexactly(length) if length else b""
+        return status, payload
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self._writer is not None:
+            self._writer.close()
+
+
+def json_body(value: Any) -> bytes:
+    """Compact UTF-8 JSON."""
+    return orjson.dumps(value)
+
+
+def print_figures(title: str, figures: dict[str, Any]) -> None:
+    """One block of ``name: value`` lines, so each script's output reads on its own."""
+    print(f"\n== {title}")
+    width = max(map(len, figures))
+    for name, value in figures.items():
+        shown = f"{value:,.2f}" if isinstance(value, float) else str(value)
+        print(f"  {name.ljust(width)}  {shown}")
