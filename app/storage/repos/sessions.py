@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
@@ -65,8 +66,12 @@ _COUNTERS = (
 )
 
 
+@functools.cache
 def public_select_sql(alias: str = "s") -> str:
-    """SELECT list producing everything :func:`row_to_public` needs (no ``system_prompt`` body)."""
+    """SELECT list producing everything :func:`row_to_public` needs (no ``system_prompt`` body).
+
+    The public columns come first, in ``_COLUMNS`` order, which :func:`row_to_public` relies on.
+    """
     cols = ", ".join(f"{alias}.{c}" for c in _COLUMNS)
     return (
         f"{cols}, ({alias}.system_prompt IS NOT NULL AND {alias}.system_prompt != '') AS has_system_prompt,"
@@ -95,7 +100,8 @@ def decode_model_config(raw: Any) -> dict[str, Any] | None:
 
 def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
     """Build the public Session dict from a row selected with :func:`public_select_sql`."""
-    data: dict[str, Any] = {c: row[c] for c in _COLUMNS}
+    # Positional zip: the select list starts with _COLUMNS in order (faster than lookups by name).
+    data: dict[str, Any] = dict(zip(_COLUMNS, row, strict=False))
     for counter in _COUNTERS:
         data[counter] = int(data[counter] or 0)
     data["model_config"] = decode_model_config(data["model_config"])
