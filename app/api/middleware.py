@@ -45,18 +45,27 @@ class EdgeMiddleware:
 
         received = 0
         response_started = False
+        too_large = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, too_large
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body_bytes:
+                    too_large = True
                     raise _TooLarge
             return message
 
         async def send_with_headers(message: Message) -> None:
             nonlocal response_started
+            if too_large:
+                # FastAPI turns any exception while reading the body into its own 400; answer 413 instead
+                # and drop whatever the app rendered.
+                if not response_started:
+                    response_started = True
+                    await self._reject(send, rid)
+                return
             if message["type"] == "http.response.start":
                 response_started = True
                 headers = list(message.get("headers", []))
