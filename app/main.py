@@ -26,6 +26,8 @@ from app.api.routes import (
     sessions,
     transfer,
 )
+from app.config_file import load_auto_prune_config
+from app.services.auto_prune import AutoPruner
 from app.settings import Settings
 from app.storage.database import Database
 
@@ -45,9 +47,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings).open()
         app.state.db = db
+        app.state.auto_pruner = pruner = AutoPruner(db, load_auto_prune_config(settings))
+        pruner.start()
         try:
             yield
         finally:
+            await pruner.stop()
             db.close()
 
     app = FastAPI(

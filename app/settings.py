@@ -47,6 +47,17 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
     max_attachment_bytes: int = Field(default=25 * 1024 * 1024, ge=1024)
 
+    # Auto-prune (the agent's ``sessions:`` block of config.yaml). Unset here means "as config.yaml says";
+    # a value set here wins over the file. See app/config_file.py.
+    sessions_auto_prune: bool | None = None
+    sessions_retention_days: float | None = Field(default=None, ge=0)
+    sessions_vacuum_after_prune: bool | None = None
+    sessions_min_interval_hours: float | None = Field(default=None, ge=0)
+    # VACUUM after a prune only when at least this share of the file's pages is free.
+    sessions_vacuum_min_free_ratio: float | None = Field(default=None, ge=0, le=1)
+    # How often the in-server scheduler wakes to see whether a run is due.
+    auto_prune_check_s: float = Field(default=3600.0, gt=0)
+
     @model_validator(mode="after")
     def _refuse_public_bind_without_auth(self) -> Settings:
         if self.auth_disabled and not _is_loopback(self.host):
@@ -65,6 +76,21 @@ class Settings(BaseSettings):
     def token_path(self) -> Path:
         """Where the generated bearer token lives (mode 0600)."""
         return self.home / "api_token"
+
+    @property
+    def config_path(self) -> Path:
+        """The agent's config file (its ``sessions:`` block configures auto-prune)."""
+        return self.home / "config.yaml"
+
+    @property
+    def backups_dir(self) -> Path:
+        """Where ``POST /maintenance/backup`` writes consistent copies of state.db."""
+        return self.home / "backups"
+
+    @property
+    def sessions_dir(self) -> Path:
+        """The agent's legacy per-session transcript files (``<id>.jsonl``)."""
+        return self.home / "sessions"
 
     @property
     def attachments_dir(self) -> Path:

@@ -1,7 +1,152 @@
-"""Maintenance endpoints (see API.md)."""
+"""Stats, insights and maintenance endpoints (see API.md "Maintenance")."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from app.api.deps import DB
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas.maintenance import (
+    AutoPruneRunOut,
+    AutoPruneStatus,
+    BackupOut,
+    InsightsOut,
+    OptimizeOut,
+    PruneIn,
+    PruneOut,
+    StatsOut,
+    VacuumOut,
+)
+from app.services import maintenance as service
+from app.services.auto_prune import AutoPruner
 
 router = APIRouter(tags=["maintenance"])
+
+
+def get_auto_pruner(request: Request) -> AutoPruner:
+    """The process's auto-prune scheduler."""
+    pruner: AutoPruner = request.app.state.auto_pruner
+    return pruner
+
+
+Pruner = Annotated[AutoPruner, Depends(get_auto_pruner)]
+
+
+@router.get(
+    "/stats",
+    name="stats-get",
+    summary="Store statistics",
+    response_model=StatsOut,
+    responses=problem_responses(*COMMON_ERRORS),
+)
+async def get_stats(db: DB) -> dict[str, Any]:
+    """Sessions and messages, sessions per source (all of them), database, WAL, free-page and FTS bytes."""
+    return await service.stats(db)
+
+
+@router.get(
+    "/insights",
+    name="insights-get",
+    summary="Usage insights",
+    response_model=InsightsOut,
+    responses=problem_responses(*COMMON_ERRORS),
+)
+async def get_insights(
+    db: DB,
+    days: Annotated[
+        int, Query(ge=1, le=3650, description="window: sessions started in the last N days")
+    ] = 30,
+    source: Annotated[str | None, Query(description="only this source")] = None,
+) -> dict[str, Any]:
+    """Tokens and cost by day, model and source; top tools; activity by hour and weekday (UTC)."""
+    return await service.insights(db, days, source)
+
+
+@router.post(
+    "/maintenance/prune",
+    name="maintenance-prune",
+    summary="Prune old ended sessions",
+    response_model=PruneOut,
+    responses=problem_responses(*WRITE_ERRORS),
+)
+async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
+    """Delete ended sessions started more than `older_than_days` ago; open sessions are never touched.
+
+    Children of pruned sessions are orphaned (their `parent_session_id` becomes null), as the agent does.
+    Deletion runs in small batches so concurrent appends are not held up.
+    """
+    req = body or PruneIn()
+    result = await service.prune(db, req.older_than_days, req.source, req.dry_run)
+    return {
+        "dry_run": req.dry_run,
+        "pruned": result.pruned,
+        "messages": result.messages,
+        "cutoff": result.cutoff,
+        "reclaimable_bytes": result.reclaimable_bytes,
+        "ids": result.ids if req.dry_run else None,
+    }
+
+
+@router.post(
+    "/maintenance/vacuum",
+    name="maintenance-vacuum",
+    summary="VACUUM state.db",
+    response_model=VacuumOut,
+    responses=problem_responses(*WRITE_ERRORS, 409),
+)
+async def vacuum(db: DB) -> dict[str, Any]:
+    """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
+
+    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget).
+    """
+    return await service.vacuum(db)
+
+
+@router.post(
+    "/maintenance/optimize",
+    name="maintenance-optimize",
+    summary="FTS optimize + WAL checkpoint",
+    response_model=OptimizeOut,
+    responses=problem_responses(*WRITE_ERRORS),
+)
+async def optimize(db: DB) -> dict[str, Any]:
+    """Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed."""
+    return await service.optimize(db)
+
+
+@router.post(
+    "/maintenance/backup",
+    name="maintenance-backup",
+    summary="Back up state.db",
+    response_model=BackupOut,
+    responses=problem_responses(*WRITE_ERRORS, 409),
+)
+async def backup(db: DB) -> dict[str, Any]:
+    """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db`."""
+    return await service.backup(db)
+
+
+@router.get(
+    "/maintenance/auto-prune",
+    name="maintenance-auto-prune-status",
+    summary="Auto-prune status",
+    response_model=AutoPruneStatus,
+    responses=problem_responses(*COMMON_ERRORS),
+)
+async def auto_prune_status(pruner: Pruner) -> dict[str, Any]:
+    """Configuration (config.yaml `sessions:` + `HERMES_SESSIONS_*`) and the last run."""
+    return await pruner.status()
+
+
+@router.post(
+    "/maintenance/auto-prune/run",
+    name="maintenance-auto-prune-run",
+    summary="Run auto-prune if due",
+    response_model=AutoPruneRunOut,
+    responses=problem_responses(*WRITE_ERRORS),
+)
+async def auto_prune_run(pruner: Pruner) -> dict[str, Any]:
+    """One `maybe_auto_prune_and_vacuum`: skipped within `min_interval_hours` of any process's last run."""
+    return await pruner.run_once()

@@ -1,7 +1,145 @@
-"""Transfer endpoints (see API.md)."""
+"""Transfer endpoints: streamed JSONL export and import (see API.md "Export and import")."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import tempfile
+from typing import IO, Annotated, Any, cast
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import StreamingResponse
+from starlette.datastructures import UploadFile
+
+from app.api.deps import DB, AppSettings
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas.transfer import ImportResult
+from app.errors import BadRequest, UnsupportedMediaType
+from app.services import transfer as service
+from app.storage.repos.transfer import ExportFilter
 
 router = APIRouter(tags=["transfer"])
+
+JSONL_MEDIA_TYPE = "application/jsonl"
+_RAW_TYPES = {
+    "application/jsonl",
+    "application/x-ndjson",
+    "application/json",
+    "text/plain",
+    "application/octet-stream",
+}
+# Request bodies spill to disk past this size, so a large upload never sits in memory.
+_SPOOL_BYTES = 1024 * 1024
+
+OnConflictQuery = Annotated[
+    service.OnConflict,
+    Query(description="an id that already exists: skip that session, replace it, or refuse the whole file"),
+]
+DryRunQuery = Annotated[bool, Query(description="validate and count without writing anything")]
+
+_IMPORT_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "One session per line, as `GET /export.jsonl` or `hermes sessions export` write them; "
+        "either the raw file or a multipart upload with the file in the `file` field.",
+        "content": {
+            JSONL_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}},
+            "application/x-ndjson": {"schema": {"type": "string", "format": "binary"}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {"file": {"type": "string", "format": "binary"}},
+                }
+            },
+        },
+    }
+}
+
+
+@router.get(
+    "/export.jsonl",
+    name="export-sessions",
+    summary="Export sessions as JSONL (streamed)",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "One session per line: every session column, `last_active`, and `messages` "
+            "(active messages, `tool_calls` decoded, `model_config` kept as the agent's JSON string). "
+            "UTF-8, non-ASCII unescaped. Sessions in id order.",
+            "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}}},
+        },
+        **problem_responses(*COMMON_ERRORS, 404),
+    },
+)
+async def export_sessions(
+    db: DB,
+    source: Annotated[str | None, Query(description="only sessions of this source")] = None,
+    session_id: Annotated[str | None, Query(description="only this session (404 if missing)")] = None,
+    since: Annotated[
+        float | None,
+        Query(description="only sessions active (last message, else start) at or after this epoch time"),
+    ] = None,
+) -> StreamingResponse:
+    """Stream the export with constant memory, one short read transaction per chunk."""
+    await service.check_export_target(db, session_id)
+    flt = ExportFilter(source=source, session_id=session_id, since=since)
+    return StreamingResponse(
+        service.export_jsonl(db, flt),
+        media_type=JSONL_MEDIA_TYPE,
+        headers={"Content-Disposition": 'attachment; filename="hermes-sessions.jsonl"'},
+    )
+
+
+async def _body_file(request: Request) -> IO[bytes]:
+    content_type = request.headers.get("content-type", JSONL_MEDIA_TYPE).split(";")[0].strip().lower()
+    if content_type == "multipart/form-data":
+        form = await request.form()
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise BadRequest("The multipart body has no file in its `file` field.", code="missing_file")
+        await upload.seek(0)
+        return cast(IO[bytes], upload.file)
+    if content_type not in _RAW_TYPES:
+        raise UnsupportedMediaType(
+            f"Send JSONL ({JSONL_MEDIA_TYPE}) or a multipart/form-data upload, not {content_type}.",
+            code="unsupported_media_type",
+        )
+    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115 - returned to the caller
+    async for chunk in request.stream():
+        spool.write(chunk)
+    spool.seek(0)
+    return cast(IO[bytes], spool)
+
+
+@router.post(
+    "/import",
+    name="import-sessions",
+    summary="Import sessions from JSONL",
+    response_model=ImportResult,
+    openapi_extra=_IMPORT_BODY,
+    responses=problem_responses(*WRITE_ERRORS, 409, 415),
+)
+async def import_sessions(
+    request: Request, db: DB, on_conflict: OnConflictQuery = "skip", dry_run: DryRunQuery = False
+) -> dict[str, Any]:
+    """Import an export file; bad lines are reported by number and none of their session is written."""
+    stream = await _body_file(request)
+    try:
+        report = await service.import_stream(db, stream, on_conflict, dry_run)
+    finally:
+        stream.close()
+    return report.as_dict()
+
+
+@router.post(
+    "/import/transcripts",
+    name="import-transcripts",
+    summary="Import legacy per-session transcript files",
+    response_model=ImportResult,
+    responses=problem_responses(*WRITE_ERRORS, 409),
+)
+async def import_transcripts(
+    db: DB, settings: AppSettings, on_conflict: OnConflictQuery = "skip", dry_run: DryRunQuery = False
+) -> dict[str, Any]:
+    """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file."""
+    report = await service.import_transcripts(db, settings.sessions_dir, on_conflict, dry_run)
+    return report.as_dict()

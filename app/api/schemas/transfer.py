@@ -1,0 +1,37 @@
+"""Response bodies of the import endpoints (export is a JSONL stream, described in its route)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ImportIssueOut(BaseModel):
+    """Why one line (or legacy transcript file) was not imported; nothing of that session was written."""
+
+    line: int | None = Field(default=None, description="1-based line number in the uploaded file")
+    file: str | None = Field(default=None, description="transcript file name (legacy transcript import)")
+    session_id: str | None = None
+    code: str = Field(
+        description="invalid_json, invalid_line, invalid_session, invalid_text, session_exists, write_failed"
+    )
+    detail: str
+
+
+class ImportResult(BaseModel):
+    """Counts of one import."""
+
+    dry_run: bool
+    on_conflict: Literal["skip", "replace", "fail"]
+    lines: int = Field(description="non-blank lines (or transcript files) read")
+    imported: int = Field(description="new sessions written")
+    replaced: int = Field(description="existing sessions overwritten (on_conflict=replace)")
+    skipped: int = Field(description="existing sessions left alone (on_conflict=skip)")
+    failed: int = Field(description="lines not imported; the first 100 are in errors")
+    messages: int = Field(description="messages written")
+    linked: int = Field(description="parent links restored")
+    detached: int = Field(description="sessions whose parent is neither stored nor in the file")
+    message_ids_kept: int = Field(description="messages that kept their original id (ids are kept when free)")
+    errors: list[ImportIssueOut]
+    errors_truncated: bool

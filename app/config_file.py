@@ -1,0 +1,94 @@
+"""The ``sessions:`` block of ``$HERMES_HOME/config.yaml`` (the agent's), merged with ``HERMES_`` settings.
+
+```yaml
+sessions:
+  auto_prune: false
+  retention_days: 90
+  vacuum_after_prune: true
+  min_interval_hours: 24
+```
+
+A ``HERMES_SESSIONS_*`` variable wins over the file; the file wins over the defaults. A missing or broken
+file never stops the server: it logs a warning and the defaults apply.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AutoPruneConfig:
+    """Effective auto-prune configuration."""
+
+    enabled: bool = False
+    retention_days: float = 90.0
+    vacuum_after_prune: bool = True
+    min_interval_hours: float = 24.0
+    vacuum_min_free_ratio: float = 0.25
+    check_interval_s: float = 3600.0
+
+
+def _file_section(settings: Settings) -> dict[str, Any]:
+    path = settings.config_path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        log.warning("cannot read %s: %s; auto-prune uses defaults", path, exc)
+        return {}
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        log.warning("%s is not valid YAML (%s); auto-prune uses defaults", path, exc)
+        return {}
+    section = data.get("sessions") if isinstance(data, dict) else None
+    return section if isinstance(section, dict) else {}
+
+
+def _number(value: Any, default: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        return default
+    return float(value)
+
+
+def _flag(value: Any, default: bool) -> bool:
+    return value if isinstance(value, bool) else default
+
+
+def load_auto_prune_config(settings: Settings) -> AutoPruneConfig:
+    """Read config.yaml's ``sessions:`` block and apply the ``HERMES_SESSIONS_*`` overrides."""
+    base = AutoPruneConfig()
+    section = _file_section(settings)
+    enabled = _flag(section.get("auto_prune"), base.enabled)
+    retention = _number(section.get("retention_days"), base.retention_days)
+    vacuum = _flag(section.get("vacuum_after_prune"), base.vacuum_after_prune)
+    interval = _number(section.get("min_interval_hours"), base.min_interval_hours)
+    ratio = min(_number(section.get("vacuum_min_free_ratio"), base.vacuum_min_free_ratio), 1.0)
+    return AutoPruneConfig(
+        enabled=enabled if settings.sessions_auto_prune is None else settings.sessions_auto_prune,
+        retention_days=retention
+        if settings.sessions_retention_days is None
+        else settings.sessions_retention_days,
+        vacuum_after_prune=(
+            vacuum if settings.sessions_vacuum_after_prune is None else settings.sessions_vacuum_after_prune
+        ),
+        min_interval_hours=(
+            interval if settings.sessions_min_interval_hours is None else settings.sessions_min_interval_hours
+        ),
+        vacuum_min_free_ratio=(
+            ratio
+            if settings.sessions_vacuum_min_free_ratio is None
+            else settings.sessions_vacuum_min_free_ratio
+        ),
+        check_interval_s=settings.auto_prune_check_s,
+    )

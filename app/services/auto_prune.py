@@ -1,0 +1,198 @@
+"""The auto-prune scheduler: the agent's ``maybe_auto_prune_and_vacuum`` run inside the server.
+
+A run is due when ``state_meta['last_auto_prune']`` (the agent's own float marker, so both share one schedule)
+is missing, unparseable, or older than ``min_interval_hours``. Exactly one process runs it even when several
+servers share the file: the run is claimed by writing a lease row in a write transaction (``BEGIN IMMEDIATE``
+serialises the claimers), and the lease expires on its own if its holder dies. A run never raises: failures
+are recorded in the status, as the agent's returns ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from app.config_file import AutoPruneConfig
+from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
+from app.services import maintenance
+from app.storage.database import Database
+from app.storage.repos import maintenance as repo
+
+log = logging.getLogger(__name__)
+
+# A run that has not finished after this long is presumed dead and its lease may be taken over.
+LEASE_TTL_S = 6 * 3600.0
+
+
+@dataclass(frozen=True)
+class _Claim:
+    due: bool
+    reason: str | None
+
+
+class AutoPruner:
+    """Runs auto-prune at start-up and then every ``check_interval_s``, when enabled."""
+
+    def __init__(self, db: Database, config: AutoPruneConfig) -> None:
+        self.db = db
+        self.config = config
+        self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._task: asyncio.Task[None] | None = None
+        self._run_lock = asyncio.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the periodic task (no-op when ``sessions.auto_prune`` is off)."""
+        if self.config.enabled and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-prune")
+
+    async def stop(self) -> None:
+        """Cancel the periodic task and wait for it (a run in progress is abandoned; its lease expires)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    @property
+    def running(self) -> bool:
+        """Whether a run is in progress in this process."""
+        return self._run_lock.locked()
+
+    async def _loop(self) -> None:
+        while True:
+            await self.run_once()
+            await asyncio.sleep(self.config.check_interval_s)
+
+    # -- one run ---------------------------------------------------------------------------------
+
+    def _claim(self, conn: sqlite3.Connection, now: float) -> _Claim:
+        last = parse_marker(repo.get_meta(conn, repo.LAST_AUTO_PRUNE_KEY))
+        if not is_due(last, now, self.config.min_interval_hours):
+            return _Claim(False, "interval")
+        lease = _load(repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY))
+        if lease and lease.get("holder") != self.holder and float(lease.get("expires_at", 0)) > now:
+            return _Claim(False, "lease_held")
+        lease_row = {"holder": self.holder, "expires_at": now + LEASE_TTL_S}
+        repo.set_meta(conn, repo.AUTO_PRUNE_LEASE_KEY, orjson.dumps(lease_row).decode())
+        return _Claim(True, None)
+
+    def _finish(self, conn: sqlite3.Connection, now: float, status: dict[str, Any]) -> None:
+        # Like the agent: the marker records every completed attempt, even one that pruned nothing; a failed
+        # attempt leaves it alone so the next check retries (our loop checks hourly, not in a tight loop).
+        if "error" not in status:
+            repo.set_meta(conn, repo.LAST_AUTO_PRUNE_KEY, str(now))
+        repo.set_meta(conn, repo.AUTO_PRUNE_STATUS_KEY, orjson.dumps(status).decode())
+        lease = _load(repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY))
+        if lease and lease.get("holder") == self.holder:
+            repo.delete_meta(conn, repo.AUTO_PRUNE_LEASE_KEY)
+
+    async def run_once(self) -> dict[str, Any]:
+        """One ``maybe_auto_prune_and_vacuum``: ``{skipped, pruned, vacuumed[, reason][, error]}``."""
+        result: dict[str, Any] = {"skipped": False, "pruned": 0, "vacuumed": False}
+        if self._run_lock.locked():
+            return {**result, "skipped": True, "reason": "running"}
+        async with self._run_lock:
+            now = time.time()
+            try:
+                claim = await self.db.write(lambda conn: self._claim(conn, now))
+            except Exception as exc:  # never raise into start-up or the scheduler
+                log.warning("auto-prune could not check its schedule: %s", exc)
+                return {**result, "error": str(exc)}
+            if not claim.due:
+                return {**result, "skipped": True, "reason": claim.reason}
+            started = time.monotonic()
+            try:
+                pruned = await maintenance.prune(self.db, self.config.retention_days, None, dry_run=False)
+                result["pruned"] = pruned.pruned
+                result["messages"] = pruned.messages
+                if self.config.vacuum_after_prune and await self._vacuum_worth_it(pruned.pruned):
+                    await maintenance.vacuum(self.db)
+                    result["vacuumed"] = True
+                elif self.db.writer is not None and self.db.writer.queue_depth() == 0:
+                    # Idle: merge FTS segments and checkpoint, cheap when already merged.
+                    await maintenance.optimize(self.db)
+                    result["optimized"] = True
+            except Exception as exc:
+                log.warning("auto-prune failed: %s", exc)
+                result["error"] = str(exc)
+            status = {**result, "run_at": now, "duration_s": round(time.monotonic() - started, 3)}
+            try:
+                await self.db.write(lambda conn: self._finish(conn, now, status))
+            except Exception as exc:
+                log.warning("auto-prune could not record its run: %s", exc)
+                result.setdefault("error", str(exc))
+            if result["pruned"]:
+                log.info(
+                    "auto-prune: pruned %d session(s)%s", result["pruned"], " + VACUUM" * result["vacuumed"]
+                )
+            return result
+
+    async def _vacuum_worth_it(self, pruned: int) -> bool:
+        if pruned <= 0:
+            return False
+        pages = await self.db.read(repo.page_stats)
+        return vacuum_worth_it(
+            pruned, pages.freelist_count, pages.page_count, self.config.vacuum_min_free_ratio
+        )
+
+    # -- status ----------------------------------------------------------------------------------
+
+    async def status(self) -> dict[str, Any]:
+        """Configuration, the last run (from state_meta, shared with other processes) and the next one."""
+
+        def read(conn: sqlite3.Connection) -> tuple[str | None, str | None, str | None]:
+            return (
+                repo.get_meta(conn, repo.LAST_AUTO_PRUNE_KEY),
+                repo.get_meta(conn, repo.AUTO_PRUNE_STATUS_KEY),
+                repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY),
+            )
+
+        marker, raw_status, raw_lease = await self.db.read(read)
+        last = parse_marker(marker)
+        detail = _load(raw_status) or {}
+        # Our detail describes the marker only when written with it (the agent may have run since); a failed
+        # run leaves the marker untouched, so its detail is the newer one whenever it carries an error.
+        if detail.get("run_at") != last and not (
+            detail.get("error") and (last is None or detail["run_at"] > last)
+        ):
+            detail = {}
+        lease = _load(raw_lease)
+        now = time.time()
+        cfg = self.config
+        return {
+            "enabled": cfg.enabled,
+            "retention_days": cfg.retention_days,
+            "vacuum_after_prune": cfg.vacuum_after_prune,
+            "min_interval_hours": cfg.min_interval_hours,
+            "vacuum_min_free_ratio": cfg.vacuum_min_free_ratio,
+            "check_interval_s": cfg.check_interval_s,
+            "last_run_at": detail.get("run_at", last),
+            "last_run_marker": marker,
+            "next_run_at": next_due(last, now, cfg.min_interval_hours) if cfg.enabled else None,
+            "pruned": detail.get("pruned"),
+            "vacuumed": detail.get("vacuumed"),
+            "error": detail.get("error"),
+            "running": self.running
+            or bool(lease and float(lease.get("expires_at", 0)) > now and lease.get("holder")),
+        }
+
+
+def _load(raw: str | None) -> dict[str, Any] | None:
+    if not raw:
+        return None
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None

@@ -1,0 +1,215 @@
+"""SQL for stats, insights, prune, FTS maintenance and the ``state_meta`` bookkeeping the agent shares."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+FTS_TABLES = ("messages_fts", "messages_fts_trigram")
+
+# state_meta keys. ``last_auto_prune`` is the agent's own marker (a float string), so the agent and this
+# server keep one schedule; the ``hs_`` keys are ours and the agent ignores them.
+LAST_AUTO_PRUNE_KEY = "last_auto_prune"
+AUTO_PRUNE_STATUS_KEY = "hs_auto_prune_status"
+AUTO_PRUNE_LEASE_KEY = "hs_auto_prune_lease"
+
+
+def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
+    """``state_meta`` value for ``key`` (the agent's ``get_meta``)."""
+    row = conn.execute("SELECT value FROM state_meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    """Upsert ``state_meta`` exactly as the agent's ``set_meta`` does."""
+    conn.execute(
+        "INSERT INTO state_meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def delete_meta(conn: sqlite3.Connection, key: str) -> None:
+    """Remove one of our ``state_meta`` keys."""
+    conn.execute("DELETE FROM state_meta WHERE key = ?", (key,))
+
+
+# -- stats ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageStats:
+    """Page accounting of the main database file."""
+
+    page_size: int
+    page_count: int
+    freelist_count: int
+
+
+def page_stats(conn: sqlite3.Connection) -> PageStats:
+    """``page_size``, ``page_count`` and ``freelist_count`` of the main file."""
+    return PageStats(
+        page_size=conn.execute("PRAGMA page_size").fetchone()[0],
+        page_count=conn.execute("PRAGMA page_count").fetchone()[0],
+        freelist_count=conn.execute("PRAGMA freelist_count").fetchone()[0],
+    )
+
+
+def counts(conn: sqlite3.Connection) -> tuple[int, int, dict[str, int]]:
+    """Sessions, messages, and sessions per source (every source, not the agent's fixed five)."""
+    sessions = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    messages = conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    by_source = {
+        row[0]: row[1]
+        for row in conn.execute("SELECT source, COUNT(*) FROM sessions GROUP BY source ORDER BY 2 DESC, 1")
+    }
+    return sessions, messages, by_source
+
+
+def fts_bytes(conn: sqlite3.Connection) -> int | None:
+    """Bytes used by the FTS indexes' shadow tables, or ``None`` when SQLite lacks ``dbstat``."""
+    try:
+        row = conn.execute(
+            "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'messages\\_fts%' ESCAPE '\\'"
+        ).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return int(row[0])
+
+
+# -- insights ---------------------------------------------------------------------------------------
+
+_COST = "COALESCE(s.actual_cost_usd, s.estimated_cost_usd, 0)"
+_TOKEN_SUMS = (
+    "COUNT(*) AS sessions, COALESCE(SUM(s.message_count), 0) AS messages, "
+    "COALESCE(SUM(s.input_tokens), 0) AS input_tokens, COALESCE(SUM(s.output_tokens), 0) AS output_tokens, "
+    "COALESCE(SUM(s.cache_read_tokens), 0) AS cache_read_tokens, "
+    "COALESCE(SUM(s.cache_write_tokens), 0) AS cache_write_tokens, "
+    "COALESCE(SUM(s.reasoning_tokens), 0) AS reasoning_tokens, "
+    f"ROUND(COALESCE(SUM({_COST}), 0), 6) AS cost_usd"
+)
+
+
+def _window(since: float, source: str | None) -> tuple[str, list[Any]]:
+    where = "s.started_at >= ?"
+    params: list[Any] = [since]
+    if source is not None:
+        where += " AND s.source = ?"
+        params.append(source)
+    return where, params
+
+
+def usage_by(
+    conn: sqlite3.Connection, key_sql: str, since: float, source: str | None
+) -> list[dict[str, Any]]:
+    """Token and cost sums of the sessions started since ``since``, grouped by ``key_sql`` (a column)."""
+    where, params = _window(since, source)
+    sql = f"SELECT {key_sql} AS key, {_TOKEN_SUMS} FROM sessions s WHERE {where} GROUP BY 1 ORDER BY 1"
+    return [dict(row) for row in conn.execute(sql, params)]
+
+
+def top_tools(conn: sqlite3.Connection, since: float, source: str | None, limit: int) -> list[dict[str, Any]]:
+    """The most called tools (names from assistants' ``tool_calls``) in sessions started since ``since``."""
+    where, params = _window(since, source)
+    sql = (
+        "SELECT COALESCE(json_extract(j.value, '$.function.name'), json_extract(j.value, '$.name')) AS tool, "
+        "COUNT(*) AS calls FROM sessions s JOIN messages m ON m.session_id = s.id, json_each(m.tool_calls) j "
+        f"WHERE {where} AND m.tool_calls IS NOT NULL AND json_valid(m.tool_calls) "
+        "AND json_type(m.tool_calls) = 'array' GROUP BY 1 HAVING tool IS NOT NULL ORDER BY 2 DESC, 1 LIMIT ?"
+    )
+    return [dict(row) for row in conn.execute(sql, [*params, limit])]
+
+
+def activity(conn: sqlite3.Connection, fmt: str, since: float, source: str | None) -> dict[int, int]:
+    """Messages per ``strftime(fmt)`` bucket (``%H`` hour, ``%w`` weekday, UTC) since ``since``."""
+    where, params = _window(since, source)
+    sql = (
+        f"SELECT CAST(strftime('{fmt}', m.timestamp, 'unixepoch') AS INTEGER), COUNT(*) "
+        "FROM sessions s JOIN messages m ON m.session_id = s.id "
+        f"WHERE {where} AND m.timestamp >= ? GROUP BY 1"
+    )
+    return {row[0]: row[1] for row in conn.execute(sql, [*params, since])}
+
+
+# -- prune ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PruneCandidate:
+    """An ended session old enough to prune, with what deleting it frees."""
+
+    id: str
+    message_count: int
+    payload_bytes: int
+
+
+def _prune_where(cutoff: float, source: str | None) -> tuple[str, list[Any]]:
+    # The agent's rule ([A] prune_sessions): only ended sessions, by start time, optional exact source.
+    where = "s.ended_at IS NOT NULL AND s.started_at < ?"
+    params: list[Any] = [cutoff]
+    if source is not None:
+        where += " AND s.source = ?"
+        params.append(source)
+    return where, params
+
+
+def prune_candidates(conn: sqlite3.Connection, cutoff: float, source: str | None) -> list[PruneCandidate]:
+    """Every session the prune would delete, with its row count and stored payload size."""
+    where, params = _prune_where(cutoff, source)
+    sql = (
+        "SELECT s.id, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n, "
+        "COALESCE(LENGTH(CAST(s.system_prompt AS BLOB)), 0) "
+        "+ COALESCE(LENGTH(CAST(s.model_config AS BLOB)), 0) "
+        "+ COALESCE((SELECT SUM(COALESCE(LENGTH(CAST(m.content AS BLOB)), 0) "
+        "+ COALESCE(LENGTH(CAST(m.tool_calls AS BLOB)), 0) + COALESCE(LENGTH(CAST(m.reasoning AS BLOB)), 0) "
+        "+ COALESCE(LENGTH(CAST(m.api_content AS BLOB)), 0) + 64) FROM messages m "
+        "WHERE m.session_id = s.id), 0) AS bytes "
+        f"FROM sessions s WHERE {where} ORDER BY s.started_at, s.id"
+    )
+    return [PruneCandidate(r[0], r[1], r[2]) for r in conn.execute(sql, params)]
+
+
+def still_prunable(conn: sqlite3.Connection, ids: list[str], cutoff: float, source: str | None) -> list[str]:
+    """The ids that still qualify now (re-checked in the deleting transaction: a reopened session stays)."""
+    where, params = _prune_where(cutoff, source)
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(f"SELECT s.id FROM sessions s WHERE {where} AND s.id IN ({marks})", [*params, *ids])
+    return [r[0] for r in rows]
+
+
+def delete_messages_chunk(conn: sqlite3.Connection, session_id: str, limit: int) -> int:
+    """Delete up to ``limit`` of a session's messages (FTS rows go with them via the agent's triggers)."""
+    cur = conn.execute(
+        "DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE session_id = ? LIMIT ?)",
+        (session_id, limit),
+    )
+    return cur.rowcount
+
+
+def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:
+    """Delete sessions with their messages; children outside the set are orphaned (the agent's prune)."""
+    if not ids:
+        return 0
+    marks = ",".join("?" * len(ids))
+    conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({marks})", ids)
+    conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids)
+    # session_model_usage rows go by ON DELETE CASCADE (foreign_keys is on for our connections).
+    return conn.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids).rowcount
+
+
+def fts_tables(conn: sqlite3.Connection) -> list[str]:
+    """The agent's FTS tables present in this file."""
+    marks = ",".join("?" * len(FTS_TABLES))
+    rows = conn.execute(
+        f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ({marks})", FTS_TABLES
+    )
+    return sorted(r[0] for r in rows)
+
+
+def optimize_fts(conn: sqlite3.Connection) -> list[str]:
+    """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done."""
+    done = fts_tables(conn)
+    for table in done:
+        conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
+    return done

@@ -1,0 +1,75 @@
+"""Build test data with the real agent (hermes-agent 0.19.0) on the test's state.db."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import hermes_state
+
+DAY = 86400.0
+
+
+def agent_db(home: Path) -> hermes_state.SessionDB:
+    """The agent's SessionDB on ``home/state.db``."""
+    return hermes_state.SessionDB(db_path=home / "state.db")
+
+
+def make_session(
+    db: hermes_state.SessionDB,
+    sid: str,
+    *,
+    source: str = "cli",
+    messages: int = 3,
+    age_days: float = 0.0,
+    ended: bool = True,
+    parent: str | None = None,
+    title: str | None = None,
+    **kwargs: Any,
+) -> str:
+    """Create a session with ``messages`` user/assistant/tool messages, started ``age_days`` ago."""
+    db.create_session(sid, source, parent_session_id=parent, **kwargs)
+    for i in range(messages):
+        if i % 3 == 2:
+            db.append_message(sid, "tool", content=f"résultat {i} 東京", tool_call_id=f"c{i}", tool_name="terminal")
+        elif i % 3 == 1:
+            db.append_message(
+                sid,
+                "assistant",
+                content=f"answer {i}",
+                tool_calls=[{"id": f"c{i}", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}],
+                reasoning="thinking…",
+            )
+        else:
+            db.append_message(sid, "user", content=f"question {i} — naïve ✓ {sid}")
+    if title:
+        db.set_session_title(sid, title)
+    if ended:
+        db.end_session(sid, "cli_close")
+    if age_days:
+        shift = age_days * DAY
+        with sqlite3.connect(db.db_path) as conn:
+            conn.execute(
+                "UPDATE sessions SET started_at = started_at - ?, "
+                "ended_at = CASE WHEN ended_at IS NULL THEN NULL ELSE ended_at - ? END WHERE id = ?",
+                (shift, shift, sid),
+            )
+            conn.execute("UPDATE messages SET timestamp = timestamp - ? WHERE session_id = ?", (shift, sid))
+    return sid
+
+
+def rows(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """Query a state.db directly."""
+    conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute(sql, params)]
+    finally:
+        conn.close()
+
+
+def now() -> float:
+    """Current epoch seconds."""
+    return time.time()
