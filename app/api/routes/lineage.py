@@ -1,7 +1,175 @@
-"""Lineage endpoints: resolve, lineage, continuations, fork, recap (see API.md)."""
+"""Lineage endpoints: resolve, lineage, continuations, fork, recap (see API.md).
+
+Registered before the sessions router so the literal ``/sessions/resolve`` wins over ``/sessions/{id}``.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
+from urllib.parse import quote
+
+import orjson
+from fastapi import APIRouter, Body, Query, Response
+
+from app.api.deps import DB
+from app.api.idempotency import IdempotencyDep
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas.lineage import (
+    ContinuationCreate,
+    ForkCreate,
+    RecapPublic,
+    ResolvedSession,
+    SessionLineage,
+)
+from app.api.schemas.sessions import SessionPublic
+from app.domain.etag import session_etag
+from app.domain.recap import DEFAULT_EXCHANGES
+from app.errors import BadRequest
+from app.services import lineage as svc
+from app.services.sessions import parse_source
 
 router = APIRouter(tags=["lineage"])
+
+_ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
+_CREATED_HEADERS = {
+    **_ETAG_HEADER,
+    "Location": {"description": "The new session", "schema": {"type": "string"}},
+}
+
+
+def _json(body: Any, headers: dict[str, str] | None = None) -> Response:
+    """Serialise with orjson (non-ASCII unescaped)."""
+    return Response(orjson.dumps(body), media_type="application/json", headers=headers)
+
+
+def _created(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+    """201 with the new session, its ``Location`` and ``ETag``."""
+    location = f"/sessions/{quote(public['id'], safe='')}"
+    return 201, public, {"Location": location, "ETag": session_etag(public)}
+
+
+@router.get(
+    "/sessions/resolve",
+    name="sessions-resolve",
+    response_model=ResolvedSession,
+    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*COMMON_ERRORS, 404, 409)},
+)
+async def resolve_session(
+    db: DB,
+    ref: Annotated[
+        str | None, Query(description="Exact id, unique id prefix, or title (the newest 'title #N' wins)")
+    ] = None,
+    latest: Annotated[
+        bool, Query(description="Instead of ref: the most recently active session of `source`")
+    ] = False,
+    source: Annotated[
+        list[str] | None,
+        Query(description="With latest: only these sources (repeatable); default all but tool, subagent"),
+    ] = None,
+) -> Response:
+    """Find the session a user means, then follow compression continuations to the live tip.
+
+    Give exactly one of ``ref`` and ``latest=true`` (400 ``invalid_resolve_query`` otherwise).
+    Codes: 404 ``session_not_found``; 409 ``ambiguous_session_ref`` when an id prefix matches several
+    sessions (``candidates``: up to 10 ``{id, title}``, ``more``: whether others exist); 422
+    ``unknown_source``.
+    """
+    if latest == (ref is not None):
+        raise BadRequest("Give either ref or latest=true (not both).", code="invalid_resolve_query")
+    sources = tuple(parse_source(s).value for s in source or ())
+    resolution = await db.read(lambda conn: svc.resolve(conn, ref, latest=latest, sources=sources))
+    public = resolution.session
+    body = {**public, "matched_by": resolution.matched_by.value, "requested": resolution.requested}
+    return _json(body, {"ETag": session_etag(public)})
+
+
+@router.get(
+    "/sessions/{session_id}/lineage",
+    name="sessions-lineage",
+    response_model=SessionLineage,
+    responses=problem_responses(*COMMON_ERRORS, 404),
+)
+async def session_lineage(db: DB, session_id: str) -> Response:
+    """The compression chain containing the session, root → tip (each with ``end_reason``).
+
+    404 ``session_not_found``.
+    """
+    items = await db.read(lambda conn: svc.lineage(conn, session_id))
+    return _json({"items": items})
+
+
+@router.post(
+    "/sessions/{session_id}/continuations",
+    name="sessions-continue",
+    status_code=201,
+    response_model=SessionPublic,
+    responses={201: {"headers": _CREATED_HEADERS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
+)
+async def continue_session(
+    db: DB,
+    session_id: str,
+    idem: IdempotencyDep,
+    body: Annotated[ContinuationCreate | None, Body()] = None,
+) -> Response:
+    """Context compression in one transaction: end the session with ``compression`` and create its
+    continuation (same source and model, ``parent_session_id`` = this session, title ``base #N`` when
+    titled — a title that cannot be given leaves the child untitled), with the optional system prompt
+    and initial messages. Honours ``Idempotency-Key``.
+
+    Codes: 404 ``session_not_found``; 409 ``session_ended`` when it already ended for another reason.
+    """
+    data = body or ContinuationCreate()
+    continuation = svc.Continuation(system_prompt=data.system_prompt, messages=data.message_dicts())
+    return await idem.execute(
+        db, effect=lambda conn: svc.continue_session(conn, session_id, continuation), render=_created
+    )
+
+
+@router.post(
+    "/sessions/{session_id}/fork",
+    name="sessions-fork",
+    status_code=201,
+    response_model=SessionPublic,
+    responses={201: {"headers": _CREATED_HEADERS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
+)
+async def fork_session(
+    db: DB,
+    session_id: str,
+    idem: IdempotencyDep,
+    body: Annotated[ForkCreate | None, Body()] = None,
+) -> Response:
+    """Branch: end the session with ``branched`` (unless already ended) and create a child marked
+    ``model_config._branched_from`` holding a copy of its active messages (up to and including
+    ``message_id``), same source, model and system prompt, titled ``title`` or the next ``base #N``.
+    Honours ``Idempotency-Key``.
+
+    Codes: 404 ``session_not_found``, ``message_not_found``; 409 ``title_in_use`` for an explicit title;
+    422 ``title_too_long``, ``invalid_title``.
+    """
+    data = body or ForkCreate()
+    fork = svc.Fork(message_id=data.message_id, title=data.title)
+    return await idem.execute(
+        db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=_created
+    )
+
+
+@router.get(
+    "/sessions/{session_id}/recap",
+    name="sessions-recap",
+    response_model=RecapPublic,
+    responses=problem_responses(*COMMON_ERRORS, 404),
+)
+async def session_recap(
+    db: DB,
+    session_id: str,
+    exchanges: Annotated[
+        int, Query(ge=1, le=100, description="How many user/assistant exchanges to show")
+    ] = DEFAULT_EXCHANGES,
+) -> Response:
+    """The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
+    200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries and
+    the number ``omitted`` before them. 404 ``session_not_found``.
+    """
+    result = await db.read(lambda conn: svc.recap(conn, session_id, exchanges))
+    entries = [{"role": e.role, "text": e.text} for e in result.entries]
+    return _json({"entries": entries, "omitted": result.omitted})

@@ -1,0 +1,94 @@
+"""Request and response models of the lineage operations: resolve, lineage, continuations, fork, recap."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.schemas.common import SafeJSON, SafeText
+from app.api.schemas.sessions import SessionPublic
+from app.services.lineage import MatchedBy
+
+MAX_INITIAL_MESSAGES = 1000
+
+
+class ResolvedSession(SessionPublic):
+    """The session a reference resolved to (after following the compression chain to its tip)."""
+
+    matched_by: MatchedBy = Field(
+        description="id: exact id; prefix: unique id prefix; title: title (newest 'title #N'); "
+        "latest: most recently active session of the requested sources"
+    )
+    requested: str = Field(
+        description="The session the reference matched, before following compression continuations to "
+        "the tip (equal to id when nothing continues it)"
+    )
+
+
+class SessionLineage(BaseModel):
+    """The compression chain containing a session, root first, tip last."""
+
+    items: list[SessionPublic]
+
+
+class InitialMessage(BaseModel):
+    """A message written into a continuation, stored like an appended message."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: SafeJSON = Field(default=None, description="Text, or a list of multimodal parts")
+    tool_call_id: SafeText | None = None
+    tool_calls: list[dict[str, SafeJSON]] | None = Field(default=None, description="Assistant tool calls")
+    tool_name: SafeText | None = None
+    timestamp: float | None = Field(default=None, description="Epoch seconds; default now, in order")
+    token_count: int | None = Field(default=None, ge=0)
+    finish_reason: SafeText | None = None
+    reasoning: SafeText | None = None
+    reasoning_content: SafeText | None = None
+    reasoning_details: SafeJSON = None
+
+
+class ContinuationCreate(BaseModel):
+    """Body of ``POST /sessions/{id}/continuations`` (all optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system_prompt: SafeText | None = Field(default=None, description="System prompt of the continuation")
+    messages: list[InitialMessage] = Field(
+        default_factory=list,
+        max_length=MAX_INITIAL_MESSAGES,
+        description="The compressed conversation to start from (summary + tail), at most 1000",
+    )
+
+    def message_dicts(self) -> list[dict[str, Any]]:
+        """The messages as plain mappings for the storage layer."""
+        return [m.model_dump() for m in self.messages]
+
+
+class ForkCreate(BaseModel):
+    """Body of ``POST /sessions/{id}/fork`` (all optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message_id: int | None = Field(
+        default=None, ge=1, description="Copy the active messages up to and including this one"
+    )
+    title: SafeText | None = Field(
+        default=None, description="Title of the branch; default: the next 'base #N' of the parent's title"
+    )
+
+
+class RecapEntryPublic(BaseModel):
+    """One recap line."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
+class RecapPublic(BaseModel):
+    """The resume recap: the last entries and how many earlier ones were left out."""
+
+    entries: list[RecapEntryPublic]
+    omitted: int = Field(description="Entries before the shown ones ('... n earlier messages ...')")

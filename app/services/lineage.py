@@ -1,0 +1,224 @@
+"""Lineage use cases: resolving what a user typed to a session, the compression chain, context compression
+(continuations), branching (fork) and the resume recap. Each runs inside one reader or writer transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from app.domain.ids import new_session_id
+from app.domain.recap import Recap, build_recap
+from app.domain.sources import HIDDEN_SOURCES, Source
+from app.errors import Conflict, HermesError, NotFound
+from app.services.sessions import get_session, not_found
+from app.storage.repos import sessions as session_repo
+from app.storage.repos.lineage import compression_chain, compression_tip
+from app.storage.repos.lineage_messages import (
+    conversation_for_recap,
+    copy_active_messages,
+    insert_messages,
+    is_active_message,
+)
+from app.storage.repos.resolve import exact_id, ids_with_prefix, latest_session
+from app.storage.repos.titles import next_title_in_lineage, resolve_by_title, set_title
+
+# How many sessions an ambiguous prefix lists in the 409 body.
+MAX_CANDIDATES = 10
+COMPRESSION = "compression"
+BRANCHED = "branched"
+
+
+class MatchedBy(StrEnum):
+    """How a reference found its session."""
+
+    ID = "id"
+    PREFIX = "prefix"
+    TITLE = "title"
+    LATEST = "latest"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The session a reference resolved to, what it matched first, and how."""
+
+    session: dict[str, Any]
+    requested: str
+    matched_by: MatchedBy
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """What a context compression carries into the new child session."""
+
+    system_prompt: str | None = None
+    messages: Sequence[Mapping[str, Any]] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Fork:
+    """Where a branch is cut and what it is called."""
+
+    message_id: int | None = None
+    title: str | None = None
+
+
+def _match_ref(conn: sqlite3.Connection, ref: str) -> tuple[str, MatchedBy]:
+    """Exact id, then a unique id prefix, then a title (newest ``title #N`` of its lineage).
+
+    A prefix shared by several sessions is 409 ``ambiguous_session_ref`` unless the text is also a title.
+    """
+    found = exact_id(conn, ref)
+    if found is not None:
+        return found, MatchedBy.ID
+    candidates = ids_with_prefix(conn, ref, MAX_CANDIDATES + 1)
+    if len(candidates) == 1:
+        return candidates[0].id, MatchedBy.PREFIX
+    found = resolve_by_title(conn, ref) if ref else None
+    if found is not None:
+        return found, MatchedBy.TITLE
+    if candidates:
+        shown = candidates[:MAX_CANDIDATES]
+        raise Conflict(
+            f"'{ref}' matches several sessions; give more of the id.",
+            code="ambiguous_session_ref",
+            candidates=[{"id": c.id, "title": c.title} for c in shown],
+            more=len(candidates) > MAX_CANDIDATES,
+        )
+    raise NotFound(f"No session found matching '{ref}'.", code="session_not_found", ref=ref)
+
+
+def resolve(
+    conn: sqlite3.Connection, ref: str | None, *, latest: bool, sources: tuple[str, ...]
+) -> Resolution:
+    """Resolve ``ref`` (or, with ``latest``, the most recently active session of ``sources``), then
+    follow the compression chain to its tip: the session the user actually continues."""
+    if latest:
+        excluded = tuple(sorted(s.value for s in HIDDEN_SOURCES if s.value not in sources))
+        requested = latest_session(conn, sources, excluded)
+        if requested is None:
+            where = f" from {', '.join(sources)}" if sources else ""
+            raise NotFound(f"No previous session{where} found to continue.", code="session_not_found")
+        matched_by = MatchedBy.LATEST
+    else:
+        requested, matched_by = _match_ref(conn, ref or "")
+    tip = compression_tip(conn, requested)
+    return Resolution(session=get_session(conn, tip), requested=requested, matched_by=matched_by)
+
+
+def lineage(conn: sqlite3.Connection, session_id: str) -> list[dict[str, Any]]:
+    """The compression chain containing the session, root → tip, as public sessions."""
+    if not session_repo.session_exists(conn, session_id):
+        raise not_found(session_id)
+    return [get_session(conn, sid) for sid in compression_chain(conn, session_id)]
+
+
+def _child_id(conn: sqlite3.Connection, parent_source: str) -> str:
+    """A fresh id in the parent's format (8-hex messaging format for a source we do not know)."""
+    try:
+        source = Source(parent_source)
+    except ValueError:
+        source = Source.telegram
+    while True:
+        candidate = new_session_id(source)
+        if not session_repo.session_exists(conn, candidate):
+            return candidate
+
+
+def _title_next_in_lineage(conn: sqlite3.Connection, child_id: str, parent_title: str | None) -> None:
+    """Give the child ``base #N``; any title failure leaves it untitled (never fails the operation)."""
+    if parent_title is None:
+        return
+    conn.execute("SAVEPOINT lineage_title")
+    try:
+        set_title(conn, child_id, next_title_in_lineage(conn, parent_title))
+    except HermesError:
+        conn.execute("ROLLBACK TO lineage_title")
+    conn.execute("RELEASE lineage_title")
+
+
+def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
+    """Context compression: end the parent with ``compression`` and create its continuation.
+
+    The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
+    title of the lineage, and the optional system prompt and initial messages — all in this transaction.
+    409 ``session_ended`` when the parent was already ended for another reason.
+    """
+    parent = get_session(conn, session_id)
+    if parent["ended_at"] is not None and parent["end_reason"] != COMPRESSION:
+        raise Conflict(
+            f"Session {session_id} already ended ({parent['end_reason']}); reopen it before compressing.",
+            code="session_ended",
+            end_reason=parent["end_reason"],
+        )
+    session_repo.end_session(conn, session_id, COMPRESSION)
+    child_id = _child_id(conn, parent["source"])
+    session_repo.insert_session(
+        conn,
+        session_id=child_id,
+        source=parent["source"],
+        model=parent["model"],
+        system_prompt=continuation.system_prompt,
+        user_id=parent["user_id"],
+        parent_session_id=session_id,
+        session_key=parent["session_key"],
+        chat_id=parent["chat_id"],
+        chat_type=parent["chat_type"],
+        thread_id=parent["thread_id"],
+    )
+    _title_next_in_lineage(conn, child_id, parent["title"])
+    insert_messages(conn, child_id, continuation.messages)
+    return get_session(conn, child_id)
+
+
+def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[str, Any]:
+    """Branch: end the parent with ``branched`` (first end wins) and create a child marked
+    ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
+
+    An explicit ``title`` must be free (409 ``title_in_use``); otherwise the child takes the next title
+    of the parent's lineage when the parent has one. 404 ``message_not_found`` for a ``message_id`` that
+    is not an active message of the session.
+    """
+    parent = get_session(conn, session_id)
+    if fork.message_id is not None and not is_active_message(conn, session_id, fork.message_id):
+        raise NotFound(
+            f"Message {fork.message_id} is not an active message of session {session_id}.",
+            code="message_not_found",
+            message_id=fork.message_id,
+        )
+    system_prompt = conn.execute("SELECT system_prompt FROM sessions WHERE id = ?", (session_id,)).fetchone()[
+        0
+    ]
+    session_repo.end_session(conn, session_id, BRANCHED)
+    # A branch of a sub-agent run is the user's own conversation, not another delegate.
+    model_config = {k: v for k, v in (parent["model_config"] or {}).items() if k != "_delegate_from"}
+    model_config["_branched_from"] = session_id
+    child_id = _child_id(conn, parent["source"])
+    session_repo.insert_session(
+        conn,
+        session_id=child_id,
+        source=parent["source"],
+        title=fork.title,
+        model=parent["model"],
+        model_config=model_config,
+        system_prompt=system_prompt,
+        user_id=parent["user_id"],
+        parent_session_id=session_id,
+        session_key=parent["session_key"],
+        chat_id=parent["chat_id"],
+        chat_type=parent["chat_type"],
+        thread_id=parent["thread_id"],
+    )
+    if fork.title is None:
+        _title_next_in_lineage(conn, child_id, parent["title"])
+    copy_active_messages(conn, session_id, child_id, fork.message_id)
+    return get_session(conn, child_id)
+
+
+def recap(conn: sqlite3.Connection, session_id: str, exchanges: int) -> Recap:
+    """The resume recap of a session's active conversation."""
+    if not session_repo.session_exists(conn, session_id):
+        raise not_found(session_id)
+    return build_recap(conversation_for_recap(conn, session_id), exchanges)

@@ -1,0 +1,63 @@
+"""Finding a session from what a user types: an exact id, an id prefix, or the most recently active one."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from app.domain.titles import like_escape
+from app.storage.repos.sessions import LAST_ACTIVE_SQL
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A session an ambiguous reference could mean."""
+
+    id: str
+    title: str | None
+
+
+def exact_id(conn: sqlite3.Connection, ref: str) -> str | None:
+    """``ref`` when a session has exactly that id."""
+    row = conn.execute("SELECT id FROM sessions WHERE id = ?", (ref,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def ids_with_prefix(conn: sqlite3.Connection, prefix: str, limit: int) -> list[Candidate]:
+    """Sessions whose id starts with ``prefix`` (``\\``, ``%``, ``_`` taken literally), newest first.
+
+    The agent's ``resolve_session_id`` uses the same LIKE with ``ESCAPE '\\'``; ``limit`` bounds the scan
+    because only "one" versus "several" (and a few candidates to show) matters.
+    """
+    if not prefix:
+        return []
+    rows = conn.execute(
+        "SELECT id, title FROM sessions WHERE id LIKE ? ESCAPE '\\'"
+        " ORDER BY started_at DESC, id DESC LIMIT ?",
+        (f"{like_escape(prefix)}%", limit),
+    ).fetchall()
+    return [Candidate(str(row[0]), row[1]) for row in rows]
+
+
+def latest_session(
+    conn: sqlite3.Connection, sources: tuple[str, ...], exclude_sources: tuple[str, ...]
+) -> str | None:
+    """The most recently active session (newest message, else ``started_at``) among ``sources``.
+
+    An empty ``sources`` means every source except ``exclude_sources``.
+    """
+    where: list[str] = []
+    params: list[str] = []
+    if sources:
+        where.append(f"s.source IN ({','.join('?' * len(sources))})")
+        params.extend(sources)
+    if exclude_sources:
+        where.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(exclude_sources))})")
+        params.extend(exclude_sources)
+    clause = f"WHERE {' AND '.join(where)}" if where else ""
+    row = conn.execute(
+        f"SELECT s.id FROM sessions s {clause}"
+        f" ORDER BY {LAST_ACTIVE_SQL.format(a='s')} DESC, s.started_at DESC, s.id DESC LIMIT 1",
+        params,
+    ).fetchone()
+    return None if row is None else str(row[0])
