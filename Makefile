@@ -12,9 +12,10 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
 	# The real agent is a test oracle only; its hermes_state module needs just the standard library.
+	# It ships a `hermes` console script too, so it goes in first and ours (installed after) wins.
 	$(BIN)/pip install -q --no-deps $(HERMES_AGENT)
+	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -26,7 +26,9 @@ import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token"
-HERMES = Path(sys.executable).with_name("hermes")
+# `hermes serve` through its module: the agent package installs a `hermes` script of its own, and whichever
+# was installed last owns the name in the venv.
+HERMES_SERVE = [sys.executable, "-m", "app.cli.main", "serve"]
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -82,15 +84,15 @@ def serve(home: Path) -> Iterator[Server]:
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
     env.pop("HERMES_HOST", None)
-    process = subprocess.Popen(
-        [str(HERMES), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    log = (home / "server.log").open("wb")
+    process = subprocess.Popen(HERMES_SERVE, env=env, cwd=ROOT, stdout=log, stderr=log)
     server = Server(port, process)
     try:
         deadline = time.monotonic() + 120  # migrations on a big store may take a moment
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"hermes serve exited with {process.returncode}")
+                tail = (home / "server.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"hermes serve exited with {process.returncode}:\n{tail}")
             try:
                 if httpx.get(f"{server.base_url}/readyz", timeout=2).status_code == 200:
                     break
@@ -107,6 +109,7 @@ def serve(home: Path) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        log.close()
 
 
 class LeanClient:

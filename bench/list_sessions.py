@@ -1,0 +1,82 @@
+"""Listing sessions: HTTP ``GET /sessions?limit=20`` against the agent's ``SessionDB.list_sessions_rich``.
+
+Both read the same 50,000-session store; each figure is the median of many sequential calls after a warm-up
+(target: HTTP median <= 2x the in-process median).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.build_store import LARGE, StoreSpec, copy_store
+from bench.common import LeanClient, bench_home, median, percentile, print_figures, serve
+
+WARMUP = 20
+
+
+def agent_list(path: Path, calls: int) -> list[float]:
+    """Seconds per ``list_sessions_rich(limit=20)`` call, in this process."""
+    from hermes_state import SessionDB
+
+    db = SessionDB(db_path=path)
+    timings = []
+    for i in range(WARMUP + calls):
+        t0 = time.perf_counter()
+        rows = db.list_sessions_rich(limit=20)
+        if i >= WARMUP:
+            timings.append(time.perf_counter() - t0)
+    assert len(rows) == 20
+    db.close()
+    return timings
+
+
+async def _http_list(port: int, calls: int) -> list[float]:
+    client = await LeanClient(port).connect()
+    timings = []
+    for i in range(WARMUP + calls):
+        t0 = time.perf_counter()
+        status, body = await client.request("GET", "/sessions?limit=20")
+        if status != 200:
+            raise RuntimeError(f"GET /sessions answered {status}: {body[:300]!r}")
+        if i >= WARMUP:
+            timings.append(time.perf_counter() - t0)
+    client.close()
+    return timings
+
+
+def run(calls: int = 200, spec: StoreSpec = LARGE) -> dict[str, float]:
+    """Measure both on one copy of the store, print and return the figures."""
+    with bench_home() as home:
+        path = copy_store(spec, home)
+        agent = agent_list(path, calls)
+        with serve(home) as server:
+            http = asyncio.run(_http_list(server.port, calls))
+    figures = {
+        "agent_median_ms": median(agent) * 1000,
+        "agent_p99_ms": percentile(agent, 99) * 1000,
+        "http_median_ms": median(http) * 1000,
+        "http_p99_ms": percentile(http, 99) * 1000,
+    }
+    figures["http_over_agent"] = figures["http_median_ms"] / figures["agent_median_ms"]
+    print_figures(f"list sessions (limit=20), {spec.sessions:,} sessions, {calls} calls each", figures)
+    return figures
+
+
+def main() -> None:
+    """Command line: ``python bench/list_sessions.py [--calls N]``."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--calls", type=int, default=200)
+    args = parser.parse_args()
+    run(args.calls)
+
+
+if __name__ == "__main__":
+    main()
