@@ -6,7 +6,10 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +22,7 @@ def _open(home: Path, **overrides: object) -> Database:
     return Database(Settings(home=home, api_token="t", **overrides)).open()  # type: ignore[arg-type]
 
 
-def _put(key: str, value: str = "v"):
+def _put(key: str, value: str = "v") -> Callable[[sqlite3.Connection], int]:
     return lambda c: c.execute("INSERT INTO state_meta (key, value) VALUES (?, ?)", (key, value)).rowcount
 
 
@@ -42,7 +45,11 @@ def test_failing_job_rolls_back_only_itself(home: Path) -> None:
             c.execute("INSERT INTO state_meta (key, value) VALUES ('t-bad', 'x')")
             raise ValueError("boom")
 
-        futures = [db.writer.submit(_put("t-a")), db.writer.submit(bad), db.writer.submit(_put("t-c"))]
+        futures: list[Future[Any]] = [
+            db.writer.submit(_put("t-a")),
+            db.writer.submit(bad),
+            db.writer.submit(_put("t-c")),
+        ]
         dup = db.writer.submit(_put("t-a"))  # constraint violation inside the same group
         commits_before = db.writer.commits
         blocker.result()
