@@ -11,7 +11,7 @@ from app.domain.ids import new_session_id, session_id_problem
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import NotFound, PreconditionFailed, Unprocessable
 from app.storage.repos import sessions as repo
-from app.storage.repos.session_list import ListPage, ListQuery, list_sessions
+from app.storage.repos.session_list import ListPage, ListQuery, list_sessions_cached
 from app.storage.repos.titles import set_title
 from app.storage.repos.usage import Usage, record_usage
 
@@ -155,5 +155,5 @@ def default_exclusions(sources: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def list_page(conn: sqlite3.Connection, query: ListQuery) -> ListPage:
-    """One page of the session listing."""
-    return list_sessions(conn, query)
+    """One page of the session listing (memoised until the database changes)."""
+    return list_sessions_cached(conn, query)

@@ -188,3 +188,14 @@ def test_list_never_carries_system_prompt(client: TestClient) -> None:
     create(client, id="sp", system_prompt="secret")
     item = client.get("/sessions").json()["items"][0]
     assert "system_prompt" not in item and item["has_system_prompt"] is True
+
+
+def test_listing_follows_every_change(client: TestClient, agent: Any) -> None:
+    create(client, id="c1")
+    assert _item(client, "c1")["preview"] == ""
+    agent.append_message("c1", "user", "from the agent")
+    assert _item(client, "c1")["preview"] == "from the agent"
+    client.patch("/sessions/c1", json={"title": "Renamed"})
+    assert _item(client, "c1")["title"] == "Renamed"
+    agent.end_session("c1", "user_exit")
+    assert _item(client, "c1")["end_reason"] == "user_exit"

@@ -7,7 +7,9 @@ so preview and ``last_active`` are only computed for the rows returned, whatever
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from dataclasses import astuple, dataclass, field, replace
 from typing import Any, Literal
 
 from app.storage.repos.lineage import compression_tip, lineage_root, listable_sql
@@ -210,4 +212,31 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     page = ListPage(items=[item for item, _ in collected[: q.limit]])
     if len(collected) > q.limit:
         page.next_position = collected[q.limit - 1][1]
+    return page
+
+
+# Pages memoised per reader connection, valid while ``PRAGMA data_version`` is unchanged (it changes when any
+# other connection — our writer, the agent — commits), so repeated identical listings cost one pragma.
+_CACHE_SIZE = 32
+_cache_state = threading.local()
+
+
+def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
+    """:func:`list_sessions`, memoised until the database changes. Callers must not mutate the page.
+
+    Run it inside a read transaction: ``PRAGMA data_version`` then names the snapshot the query reads.
+    """
+    version = conn.execute("PRAGMA data_version").fetchone()[0]
+    state = getattr(_cache_state, "state", None)
+    if state is None or state[0] is not conn or state[1] != version:
+        state = (conn, version, OrderedDict())
+        _cache_state.state = state
+    cache: OrderedDict[tuple[Any, ...], ListPage] = state[2]
+    key = (astuple(replace(q, after=None)), tuple(sorted((q.after or {}).items())))
+    page = cache.get(key)
+    if page is None:
+        page = list_sessions(conn, q)
+        cache[key] = page
+        if len(cache) > _CACHE_SIZE:
+            cache.popitem(last=False)
     return page
