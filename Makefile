@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HERMES_AGENT := hermes-agent==0.19.0
 
-.PHONY: run test lint typecheck pytest openapi client bench clean
+.PHONY: run test lint typecheck pytest openapi client bench clean docker
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -41,3 +41,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+docker:
+	docker build -t hermes-sessions:latest .
