@@ -1,0 +1,101 @@
+"""Attachment rows (``hs_attachments``) and their links to messages (``hs_message_attachments``)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from app.errors import Unprocessable
+
+_REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
+
+
+def _ref(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "media_type": row["media_type"],
+        "size": row["size"],
+        "sha256": row["sha256"],
+        "filename": row["filename"],
+    }
+
+
+def upsert_attachment(
+    conn: sqlite3.Connection,
+    *,
+    attachment_id: str,
+    sha256: str,
+    size: int,
+    media_type: str,
+    filename: str | None,
+    path: str,
+    extracted_text: str | None,
+    created_at: float,
+) -> dict[str, Any]:
+    """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
+    conn.execute(
+        "INSERT INTO hs_attachments (id, sha256, size, media_type, filename, path, extracted_text, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO NOTHING",
+        (attachment_id, sha256, size, media_type, filename, path, extracted_text, created_at),
+    )
+    row = conn.execute(
+        "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments"
+        " WHERE sha256 = ?",
+        (sha256,),
+    ).fetchone()
+    return dict(row)
+
+
+def get_attachment(conn: sqlite3.Connection, attachment_id: str) -> dict[str, Any] | None:
+    """One attachment row (without its extracted text), or ``None``."""
+    row = conn.execute(
+        "SELECT id, sha256, size, media_type, filename, path FROM hs_attachments WHERE id = ?",
+        (attachment_id,),
+    ).fetchone()
+    return None if row is None else dict(row)
+
+
+def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Attachment refs by id; 422 ``unknown_attachment`` naming the ids that do not exist."""
+    wanted = list(dict.fromkeys(attachment_ids))
+    marks = ",".join("?" * len(wanted))
+    rows = conn.execute(f"SELECT {_REF_COLUMNS} FROM hs_attachments a WHERE a.id IN ({marks})", wanted)
+    found = {row["id"]: _ref(row) for row in rows}
+    missing = [a for a in wanted if a not in found]
+    if missing:
+        raise Unprocessable(
+            f"Unknown attachment id(s): {', '.join(missing)}. Upload them first with "
+            "POST /sessions/{session_id}/attachments.",
+            code="unknown_attachment",
+            attachment_ids=missing,
+        )
+    return found
+
+
+def link(conn: sqlite3.Connection, message_id: int, attachment_ids: Sequence[str]) -> None:
+    """Link a message to attachments, in the order given (duplicates collapse to the first)."""
+    conn.executemany(
+        "INSERT OR IGNORE INTO hs_message_attachments (message_id, attachment_id, position) VALUES (?, ?, ?)",
+        [(message_id, a, pos) for pos, a in enumerate(dict.fromkeys(attachment_ids))],
+    )
+
+
+def refs_for_messages(conn: sqlite3.Connection, message_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """Attachment refs of each message (only messages that have some), in link order."""
+    if not message_ids:
+        return {}
+    out: dict[int, list[dict[str, Any]]] = {}
+    # Chunked to stay under SQLite's bound-parameter limit on 1000-message pages.
+    for start in range(0, len(message_ids), 500):
+        chunk = list(message_ids[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            f"SELECT l.message_id, {_REF_COLUMNS} FROM hs_message_attachments l"
+            f" JOIN hs_attachments a ON a.id = l.attachment_id WHERE l.message_id IN ({marks})"
+            " ORDER BY l.message_id, l.position",
+            chunk,
+        )
+        for row in rows:
+            out.setdefault(row["message_id"], []).append(_ref(row))
+    return out

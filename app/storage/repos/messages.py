@@ -1,0 +1,229 @@
+"""Message rows in the agent's ``messages`` table: insert (with counters), page, window, fetch, rewind.
+
+Rows are written exactly as ``SessionDB._insert_message_rows`` writes them (list/dict content behind the
+``\\x00json:`` prefix, ``tool_calls`` / ``reasoning_details`` as ``json.dumps`` text, reasoning only on
+assistant rows, ``active = 1``, float timestamps strictly increasing within a batch), so the agent reads
+and rewrites them unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from app.domain.messages import (
+    assistant_text,
+    batch_timestamps,
+    decode_content,
+    decode_json_column,
+    encode_content,
+    tool_call_count,
+)
+from app.storage.repos import attachments as attachments_repo
+
+COLUMNS = (
+    "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "
+    "finish_reason, reasoning, reasoning_content, reasoning_details, active, compacted"
+)
+
+_INSERT_SQL = (
+    "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, "
+    "token_count, finish_reason, reasoning, reasoning_content, reasoning_details, active) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+)
+
+
+def insert_messages(conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Append ``messages`` to an existing session inside the caller's transaction; the stored messages.
+
+    Each message is a dict with ``role`` and optionally ``content`` (text, or a list/dict of multimodal
+    parts), ``tool_call_id``, ``tool_calls`` (list), ``tool_name``, ``timestamp`` (float epoch; default now,
+    kept strictly increasing across the batch), ``token_count``, ``finish_reason``, ``reasoning``,
+    ``reasoning_content``, ``reasoning_details`` (the last three assistant-only, empty values not stored)
+    and ``attachments`` (attachment ids; 422 ``unknown_attachment`` when one does not exist).
+
+    Bumps ``sessions.message_count`` by the number of rows and ``tool_call_count`` by the tool calls of
+    assistant rows. Text must already be validated (no NUL, no lone surrogate). The returned dicts have
+    the public message shape (see :func:`row_to_message`), built from the values written, in order.
+    """
+    wanted = [a for m in messages for a in (m.get("attachments") or ())]
+    refs = attachments_repo.refs_for_ids(conn, wanted) if wanted else {}
+    stamps = batch_timestamps([m.get("timestamp") for m in messages], time.time())
+    stored: list[dict[str, Any]] = []
+    calls_total = 0
+    for message, ts in zip(messages, stamps, strict=True):
+        role = message["role"]
+        content = message.get("content")
+        tool_calls = message.get("tool_calls") or None
+        reasoning = assistant_text(role, message.get("reasoning"))
+        reasoning_content = assistant_text(role, message.get("reasoning_content"))
+        details = message.get("reasoning_details") if role == "assistant" else None
+        details = details or None
+        cursor = conn.execute(
+            _INSERT_SQL,
+            (
+                session_id,
+                role,
+                encode_content(content),
+                message.get("tool_call_id"),
+                None if tool_calls is None else json.dumps(tool_calls),
+                message.get("tool_name"),
+                ts,
+                message.get("token_count"),
+                message.get("finish_reason"),
+                reasoning,
+                reasoning_content,
+                None if details is None else json.dumps(details),
+            ),
+        )
+        message_id = cursor.lastrowid
+        assert message_id is not None  # an INSERT always sets it
+        linked = list(dict.fromkeys(message.get("attachments") or ()))
+        if linked:
+            attachments_repo.link(conn, message_id, linked)
+        calls_total += tool_call_count(message)
+        stored.append(
+            {
+                "id": message_id,
+                "session_id": session_id,
+                "role": role,
+                "content": content,
+                "tool_call_id": message.get("tool_call_id"),
+                "tool_calls": tool_calls,
+                "tool_name": message.get("tool_name"),
+                "timestamp": ts,
+                "token_count": message.get("token_count"),
+                "finish_reason": message.get("finish_reason"),
+                "reasoning": reasoning,
+                "reasoning_content": reasoning_content,
+                "reasoning_details": details,
+                "attachments": [refs[a] for a in linked],
+                "active": True,
+                "compacted": False,
+            }
+        )
+    conn.execute(
+        "UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ? "
+        "WHERE id = ?",
+        (len(stored), calls_total, session_id),
+    )
+    return stored
+
+
+def row_to_message(row: sqlite3.Row, attachments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The public message of a stored row: content and JSON columns decoded, flags as booleans."""
+    return {
+        "id": row["id"],
+        "session_id": row["session_id"],
+        "role": row["role"],
+        "content": decode_content(row["content"]),
+        "tool_call_id": row["tool_call_id"],
+        "tool_calls": decode_json_column(row["tool_calls"], fallback=[]),
+        "tool_name": row["tool_name"],
+        "timestamp": row["timestamp"],
+        "token_count": row["token_count"],
+        "finish_reason": row["finish_reason"],
+        "reasoning": row["reasoning"] or None,
+        "reasoning_content": row["reasoning_content"] or None,
+        "reasoning_details": decode_json_column(row["reasoning_details"]),
+        "attachments": attachments or [],
+        "active": bool(row["active"]),
+        "compacted": bool(row["compacted"]),
+    }
+
+
+def to_messages(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[dict[str, Any]]:
+    """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
+    refs = attachments_repo.refs_for_messages(conn, [row["id"] for row in rows])
+    return [row_to_message(row, refs.get(row["id"])) for row in rows]
+
+
+def _filters(roles: Sequence[str], include_inactive: bool) -> tuple[str, list[Any]]:
+    sql = "" if include_inactive else " AND active = 1"
+    params: list[Any] = []
+    if roles:
+        sql += f" AND role IN ({','.join('?' * len(roles))})"
+        params.extend(roles)
+    return sql, params
+
+
+def page(
+    conn: sqlite3.Connection,
+    session_id: str,
+    *,
+    limit: int,
+    after: int | None = None,
+    before: int | None = None,
+    roles: Sequence[str] = (),
+    include_inactive: bool = False,
+) -> list[sqlite3.Row]:
+    """Up to ``limit + 1`` rows in id order: after ``after``, or the newest ones before ``before``, or
+    from the start. The extra row tells the caller there is more (in the paging direction)."""
+    where, params = _filters(roles, include_inactive)
+    if before is not None:
+        rows = conn.execute(
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id < ?{where} ORDER BY id DESC LIMIT ?",
+            [session_id, before, *params, limit + 1],
+        ).fetchall()
+        rows.reverse()
+        return rows
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id > ?{where} ORDER BY id LIMIT ?",
+        [session_id, after or 0, *params, limit + 1],
+    ).fetchall()
+
+
+def around(
+    conn: sqlite3.Connection,
+    session_id: str,
+    anchor_id: int,
+    *,
+    window: int,
+    roles: Sequence[str] = (),
+    include_inactive: bool = False,
+) -> tuple[list[sqlite3.Row], sqlite3.Row, list[sqlite3.Row]] | None:
+    """``window`` rows before the anchor, the anchor, ``window`` rows after (like the agent's
+    ``get_messages_around``); the filters apply to the neighbours, the anchor is always kept. ``None``
+    when the anchor is not a message of the session."""
+    anchor = fetch(conn, session_id, anchor_id)
+    if anchor is None:
+        return None
+    where, params = _filters(roles, include_inactive)
+    before = conn.execute(
+        f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id < ?{where} ORDER BY id DESC LIMIT ?",
+        [session_id, anchor_id, *params, window],
+    ).fetchall()
+    before.reverse()
+    after = conn.execute(
+        f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id > ?{where} ORDER BY id LIMIT ?",
+        [session_id, anchor_id, *params, window],
+    ).fetchall()
+    return before, anchor, after
+
+
+def fetch(conn: sqlite3.Connection, session_id: str, message_id: int) -> sqlite3.Row | None:
+    """One message row of a session (active or not), or ``None``."""
+    row: sqlite3.Row | None = conn.execute(
+        f"SELECT {COLUMNS} FROM messages WHERE id = ? AND session_id = ?", (message_id, session_id)
+    ).fetchone()
+    return row
+
+
+def rewind(conn: sqlite3.Connection, session_id: str, target_id: int) -> tuple[int, int | None]:
+    """Deactivate the target and every later active message of the session and bump ``rewind_count``,
+    as ``SessionDB.rewind_to_message`` does (``message_count`` is left alone, like the agent). Returns
+    ``(rewound_count, new_head_id)``; the caller has checked that the target is a user message."""
+    cursor = conn.execute(
+        "UPDATE messages SET active = 0 WHERE session_id = ? AND id >= ? AND active = 1",
+        (session_id, target_id),
+    )
+    conn.execute(
+        "UPDATE sessions SET rewind_count = COALESCE(rewind_count, 0) + 1 WHERE id = ?", (session_id,)
+    )
+    head = conn.execute(
+        "SELECT MAX(id) FROM messages WHERE session_id = ? AND active = 1", (session_id,)
+    ).fetchone()
+    return cursor.rowcount, head[0]

@@ -1,0 +1,171 @@
+"""POST /import and /import/transcripts — round trips both ways with the real agent (11.11 check 122)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.conftest import TOKEN
+from tests.lifecycle.helpers import agent_db, make_session, rows
+
+
+def _store(home: Path) -> None:
+    db = agent_db(home)
+    make_session(db, "root", messages=6, title="Projet ünïcode", model="m1", model_config={"t": 1})
+    make_session(db, "cont", messages=3, parent="root", title="Projet ünïcode #2")
+    make_session(db, "child-first", messages=2)
+    db.update_token_counts("root", input_tokens=100, output_tokens=50, estimated_cost_usd=0.25, model="m1")
+    db.close()
+
+
+def _import(client: TestClient, body: bytes, **params: str) -> dict:
+    r = client.post("/import", params=params, content=body, headers={"content-type": "application/jsonl"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _other_client(tmp_path: Path, name: str) -> TestClient:
+    home = tmp_path / name
+    home.mkdir()
+    return TestClient(create_app(Settings(home=home, api_token=TOKEN)), headers={"Authorization": f"Bearer {TOKEN}"})
+
+
+def test_round_trip_into_an_empty_store_is_identical(home: Path, client: TestClient, tmp_path: Path) -> None:
+    _store(home)
+    exported = client.get("/export.jsonl").content
+    with _other_client(tmp_path, "empty") as other:
+        report = _import(other, exported)
+        assert report["imported"] == 3 and report["failed"] == 0 and report["message_ids_kept"] == 11
+        assert other.get("/export.jsonl").content == exported
+        other_path = other.app.state.db.path  # type: ignore[attr-defined]
+    # Every column of both tables, message ids included, and the lineage link.
+    for table in ("sessions", "messages"):
+        assert rows(other_path, f"SELECT * FROM {table} ORDER BY 1") == rows(home / "state.db", f"SELECT * FROM {table} ORDER BY 1")
+    assert rows(other_path, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [{"parent_session_id": "root"}]
+
+
+def test_agent_export_all_imports_with_nothing_lost(home: Path, client: TestClient, tmp_path: Path) -> None:
+    src = tmp_path / "agent-home"
+    src.mkdir()
+    _store(src)
+    agent = agent_db(src)
+    original = agent.export_all()  # newest first: the child line comes before its parent
+    agent.close()
+    body = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in original).encode()
+    report = _import(client, body)
+    assert report["imported"] == 3 and report["linked"] == 1 and report["detached"] == 0
+    client.app.state.db.close()  # type: ignore[attr-defined]
+    mine = agent_db(home)
+    assert sorted(mine.export_all(), key=lambda s: s["id"]) == sorted(original, key=lambda s: s["id"])
+    mine.close()
+
+
+def test_our_export_is_read_back_by_the_agents_importer(home: Path, client: TestClient, tmp_path: Path) -> None:
+    _store(home)
+    exported = client.get("/export.jsonl").content
+    lines = [orjson.loads(x) for x in exported.splitlines()]
+    dst = tmp_path / "agent-dst"
+    dst.mkdir()
+    agent = agent_db(dst)
+    result = agent.import_sessions(lines)
+    assert result["ok"] and result["imported"] == 3 and result["detached"] == 0
+    for line in lines:
+        back = agent.export_session(line["id"])
+        assert back is not None
+        for key in ("source", "model", "model_config", "title", "started_at", "ended_at", "end_reason",
+                    "parent_session_id", "input_tokens", "estimated_cost_usd", "message_count"):
+            assert back[key] == line[key], key
+        strip = ("id", "session_id")
+        assert [{k: v for k, v in m.items() if k not in strip} for m in back["messages"]] == [
+            {k: v for k, v in m.items() if k not in strip} for m in line["messages"]
+        ]
+    agent.close()
+
+
+def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient) -> None:
+    good = {"id": "ok", "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "hi", "timestamp": 2.0}]}
+    bad_message = {"id": "bad", "source": "cli", "started_at": 1.0,
+                   "messages": [{"role": "user", "content": "x", "timestamp": 2.0}, {"content": "no role"}]}
+    nul = {"id": "nul", "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "a\u0000b"}]}
+    body = b"\n".join([orjson.dumps(good), b"{not json", orjson.dumps(bad_message), b"[1]", orjson.dumps(nul), b""])
+    report = _import(client, body)
+    assert report["imported"] == 1 and report["failed"] == 4
+    assert [(e["line"], e["code"]) for e in report["errors"]] == [
+        (2, "invalid_json"), (3, "invalid_session"), (4, "invalid_line"), (5, "invalid_text")
+    ]
+    assert report["errors"][1]["session_id"] == "bad"
+    path = client.app.state.db.path  # type: ignore[attr-defined]
+    assert [r["id"] for r in rows(path, "SELECT id FROM sessions")] == ["ok"]
+    assert rows(path, "SELECT COUNT(*) AS n FROM messages") == [{"n": 1}]
+
+
+def test_conflict_modes_and_dry_run(client: TestClient) -> None:
+    line = {"id": "s", "source": "cli", "started_at": 1.0, "title": "one",
+            "messages": [{"role": "user", "content": "v1", "timestamp": 2.0}]}
+    assert _import(client, orjson.dumps(line), dry_run="true")["imported"] == 1
+    path = client.app.state.db.path  # type: ignore[attr-defined]
+    assert rows(path, "SELECT COUNT(*) AS n FROM sessions") == [{"n": 0}]  # dry run wrote nothing
+    assert _import(client, orjson.dumps(line))["imported"] == 1
+    line2 = {**line, "title": "two", "messages": [{"role": "user", "content": "v2", "timestamp": 3.0}]}
+    assert _import(client, orjson.dumps(line2))["skipped"] == 1
+    r = client.post("/import", params={"on_conflict": "fail"}, content=orjson.dumps(line2))
+    assert r.status_code == 409 and r.json()["code"] == "session_exists"
+    assert r.json()["conflicts"] == [{"line": 1, "session_id": "s"}]
+    assert _import(client, orjson.dumps(line2), on_conflict="replace")["replaced"] == 1
+    assert rows(path, "SELECT title FROM sessions") == [{"title": "two"}]
+    assert rows(path, "SELECT content FROM messages") == [{"content": "v2"}]
+
+
+def test_message_ids_are_kept_only_when_free(client: TestClient) -> None:
+    a = {"id": "a", "source": "cli", "started_at": 1.0, "messages": [
+        {"id": 10, "role": "user", "content": "a1", "timestamp": 2.0},
+        {"id": 11, "role": "assistant", "content": "a2", "timestamp": 3.0}]}
+    b = {"id": "b", "source": "cli", "started_at": 1.0, "messages": [
+        {"id": 11, "role": "user", "content": "b1", "timestamp": 2.0},
+        {"id": 12, "role": "assistant", "content": "b2", "timestamp": 3.0}]}
+    report = _import(client, orjson.dumps(a) + b"\n" + orjson.dumps(b))
+    assert report["message_ids_kept"] == 2
+    path = client.app.state.db.path  # type: ignore[attr-defined]
+    got = rows(path, "SELECT id, session_id, content FROM messages ORDER BY id")
+    assert got[:2] == [{"id": 10, "session_id": "a", "content": "a1"}, {"id": 11, "session_id": "a", "content": "a2"}]
+    assert [r["content"] for r in got[2:]] == ["b1", "b2"] and got[2]["id"] > 11
+
+
+def test_multipart_upload_and_wrong_media_type(home: Path, client: TestClient, tmp_path: Path) -> None:
+    _store(home)
+    exported = client.get("/export.jsonl").content
+    with _other_client(tmp_path, "mp") as other:
+        r = other.post("/import", files={"file": ("backup.jsonl", exported, "application/jsonl")})
+        assert r.status_code == 200 and r.json()["imported"] == 3
+        r = other.post("/import", content=b"<x/>", headers={"content-type": "application/xml"})
+        assert r.status_code == 415
+
+
+def test_legacy_transcripts_import(home: Path, client: TestClient) -> None:
+    sessions = home / "sessions"
+    sessions.mkdir()
+    lines = [
+        {"role": "session_meta", "tools": [], "model": "gpt-x", "platform": "telegram", "timestamp": 1700000000.0},
+        {"role": "user", "content": "salut 東京", "timestamp": "2023-11-14T22:13:21"},
+        {"role": "assistant", "content": "bonjour", "timestamp": 1700000002.5,
+         "tool_calls": [{"id": "c", "function": {"name": "web", "arguments": "{}"}}]},
+    ]
+    (sessions / "20231114_221320_abc123.jsonl").write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n")
+    (sessions / "broken.jsonl").write_text('{"role": "user"}\nnot json\n')
+    r = client.post("/import/transcripts")
+    assert r.status_code == 200, r.text
+    report = r.json()
+    assert report["imported"] == 1 and report["failed"] == 1
+    assert report["errors"][0]["file"] == "broken.jsonl" and report["errors"][0]["line"] == 2
+    client.app.state.db.close()  # type: ignore[attr-defined]
+    agent = agent_db(home)
+    s = agent.export_session("20231114_221320_abc123")
+    assert s is not None and s["source"] == "telegram" and s["model"] == "gpt-x" and s["tool_call_count"] == 1
+    assert [m["role"] for m in s["messages"]] == ["session_meta", "user", "assistant"]
+    assert s["messages"][2]["tool_calls"][0]["function"]["name"] == "web"
+    agent.close()

@@ -1,0 +1,129 @@
+"""POST /maintenance/prune and VACUUM — reference checks 11.13 (131–134, 138) and file shrinking."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.services import maintenance
+from tests.lifecycle.helpers import agent_db, make_session, rows
+
+
+def _ids(home: Path) -> list[str]:
+    return [r["id"] for r in rows(home / "state.db", "SELECT id FROM sessions ORDER BY id")]
+
+
+def test_prune_only_old_ended_sessions(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    make_session(db, "A", age_days=100)
+    make_session(db, "B", age_days=10)
+    make_session(db, "C", age_days=200, ended=False)  # open: never pruned however old
+    db.close()
+    r = client.post("/maintenance/prune", json={"older_than_days": 90})
+    assert r.status_code == 200, r.text
+    assert r.json()["pruned"] == 1 and r.json()["ids"] is None
+    assert _ids(home) == ["B", "C"]
+    assert rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages WHERE session_id = 'A'") == [{"n": 0}]
+    fts = rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages_fts WHERE messages_fts MATCH 'question'")
+    assert fts == [{"n": 2}]  # A's FTS rows went with its messages
+
+
+def test_prune_default_is_90_days_and_source_filter(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    make_session(db, "tg", source="telegram", age_days=100)
+    make_session(db, "cli", source="cli", age_days=100)
+    db.close()
+    assert client.post("/maintenance/prune", json={"source": "telegram"}).json()["pruned"] == 1
+    assert _ids(home) == ["cli"]
+    assert client.post("/maintenance/prune").json()["pruned"] == 1  # no body: 90 days, every source
+
+
+def test_prune_chain_orphans_surviving_children(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    make_session(db, "A", age_days=200)
+    make_session(db, "B", parent="A", age_days=150)
+    make_session(db, "C", parent="B", age_days=5)
+    make_session(db, "D", parent="C", age_days=1)
+    db.close()
+    assert client.post("/maintenance/prune", json={"older_than_days": 90}).json()["pruned"] == 2
+    parents = {r["id"]: r["parent_session_id"] for r in rows(home / "state.db", "SELECT id, parent_session_id FROM sessions")}
+    assert parents == {"C": None, "D": "C"}
+
+
+def test_prune_whole_chain_when_all_old(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    make_session(db, "A", age_days=200)
+    make_session(db, "B", parent="A", age_days=150)
+    make_session(db, "C", parent="B", age_days=120)
+    db.close()
+    assert client.post("/maintenance/prune", json={"older_than_days": 90}).json()["pruned"] == 3
+    assert _ids(home) == []
+
+
+def test_dry_run_lists_candidates_and_deletes_nothing(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    make_session(db, "A", age_days=100, messages=5)
+    make_session(db, "B", age_days=100, ended=False)
+    db.close()
+    body = client.post("/maintenance/prune", json={"older_than_days": 90, "dry_run": True}).json()
+    assert body["dry_run"] and body["pruned"] == 1 and body["ids"] == ["A"] and body["messages"] == 5
+    assert body["reclaimable_bytes"] > 0
+    assert _ids(home) == ["A", "B"]
+
+
+def test_prune_in_small_batches(home: Path, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(maintenance, "PRUNE_BATCH_MESSAGES", 4)
+    db = agent_db(home)
+    make_session(db, "big", age_days=100, messages=13)  # drained chunk by chunk
+    for i in range(5):
+        make_session(db, f"s{i}", age_days=100, messages=2)
+    make_session(db, "keep", age_days=1)
+    db.close()
+    commits = client.app.state.db.writer.commits  # type: ignore[attr-defined]
+    body = client.post("/maintenance/prune", json={"older_than_days": 90}).json()
+    assert body["pruned"] == 6 and body["messages"] == 10  # 'big' lost its messages before its batch
+    assert client.app.state.db.writer.commits - commits >= 5  # type: ignore[attr-defined]
+    assert _ids(home) == ["keep"]
+    assert rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages") == [{"n": 3}]
+
+
+def test_prune_then_vacuum_shrinks_the_file(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    long_text = " ".join(f"mot{i} 東京{i}" for i in range(400))
+    for i in range(40):
+        sid = make_session(db, f"s{i:02d}", age_days=100 if i < 36 else 0, messages=0)
+        for j in range(10):
+            db.append_message(sid, "user", content=f"{long_text} {i} {j}")
+    db.close()
+    client.post("/maintenance/optimize")
+    before = os.path.getsize(home / "state.db")
+    fts_before = client.get("/stats").json()["fts_bytes"]
+    assert client.post("/maintenance/prune", json={"older_than_days": 90}).json()["pruned"] == 36
+    assert client.get("/stats").json()["freelist_bytes"] > 0
+    r = client.post("/maintenance/vacuum")
+    assert r.status_code == 200, r.text
+    after = os.path.getsize(home / "state.db")
+    assert after < before / 3, (before, after)
+    assert r.json()["wal_bytes"] == 0
+    stats = client.get("/stats").json()
+    assert stats["freelist_bytes"] == 0 and stats["fts_bytes"] < fts_before / 3
+    # Writer and readers survived the VACUUM.
+    hits = rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '東京3'")
+    assert hits[0]["n"] == 40
+    assert client.get("/stats").json()["sessions"] == 4
+
+
+def test_backup_is_a_consistent_copy(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    make_session(db, "s1", messages=4)
+    db.close()
+    r = client.post("/maintenance/backup")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    path = home / "backups" / body["name"]
+    assert path.exists() and body["bytes"] == path.stat().st_size
+    assert rows(path, "SELECT COUNT(*) AS n FROM messages") == [{"n": 4}]
+    assert agent_db(home).get_session("s1") is not None
