@@ -35,8 +35,10 @@ def upsert_attachment(
 ) -> dict[str, Any]:
     """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
     conn.execute(
-        "INSERT INTO hs_attachments (id, sha256, size, media_type, filename, path, extracted_text, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO NOTHING",
+        "INSERT INTO hs_attachments"
+        " (id, sha256, size, media_type, filename, path, extracted_text, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT(sha256) DO NOTHING",
         (attachment_id, sha256, size, media_type, filename, path, extracted_text, created_at),
     )
     row = conn.execute(
@@ -81,7 +83,9 @@ def link(conn: sqlite3.Connection, message_id: int, attachment_ids: Sequence[str
     )
 
 
-def refs_for_messages(conn: sqlite3.Connection, message_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+def refs_for_messages(
+    conn: sqlite3.Connection, message_ids: Sequence[int]
+) -> dict[int, list[dict[str, Any]]]:
     """Attachment refs of each message (only messages that have some), in link order."""
     if not message_ids:
         return {}

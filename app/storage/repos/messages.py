@@ -36,7 +36,9 @@ _INSERT_SQL = (
 )
 
 
-def insert_messages(conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def insert_messages(
+    conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Append ``messages`` to an existing session inside the caller's transaction; the stored messages.
 
     Each message is a dict with ``role`` and optionally ``content`` (text, or a list/dict of multimodal
