@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas.common import SafeJSON, SafeText
+from app.domain.sources import Source
 
 
 class Handoff(BaseModel):
@@ -72,7 +73,11 @@ class SessionCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", protected_namespaces=())
 
     id: SafeText | None = Field(default=None, description="Client-chosen id (≤ 256 chars, no '/', '..')")
-    source: SafeText = Field(default="api_server", description="Platform; unknown values are 422")
+    source: SafeText = Field(
+        default="api_server",
+        description="Platform; unknown values are 422 unknown_source",
+        json_schema_extra={"enum": [s.value for s in Source]},
+    )
     title: SafeText | None = None
     system_prompt: SafeText | None = None
     model: SafeText | None = None
