@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -131,12 +132,9 @@ def _title_next_in_lineage(conn: sqlite3.Connection, child_id: str, parent_title
     """Give the child ``base #N``; any title failure leaves it untitled (never fails the operation)."""
     if parent_title is None:
         return
-    conn.execute("SAVEPOINT lineage_title")
-    try:
+    # set_title validates and looks for a holder before it writes, so a refused title leaves nothing behind.
+    with contextlib.suppress(HermesError):
         set_title(conn, child_id, next_title_in_lineage(conn, parent_title))
-    except HermesError:
-        conn.execute("ROLLBACK TO lineage_title")
-    conn.execute("RELEASE lineage_title")
 
 
 def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
@@ -181,16 +179,13 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
     of the parent's lineage when the parent has one. 404 ``message_not_found`` for a ``message_id`` that
     is not an active message of the session.
     """
-    parent = get_session(conn, session_id)
+    parent = get_session(conn, session_id, include_system_prompt=True)
     if fork.message_id is not None and not is_active_message(conn, session_id, fork.message_id):
         raise NotFound(
             f"Message {fork.message_id} is not an active message of session {session_id}.",
             code="message_not_found",
             message_id=fork.message_id,
         )
-    system_prompt = conn.execute("SELECT system_prompt FROM sessions WHERE id = ?", (session_id,)).fetchone()[
-        0
-    ]
     session_repo.end_session(conn, session_id, BRANCHED)
     # A branch of a sub-agent run is the user's own conversation, not another delegate.
     model_config = {k: v for k, v in (parent["model_config"] or {}).items() if k != "_delegate_from"}
@@ -203,7 +198,7 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
         title=fork.title,
         model=parent["model"],
         model_config=model_config,
-        system_prompt=system_prompt,
+        system_prompt=parent["system_prompt"],
         user_id=parent["user_id"],
         parent_session_id=session_id,
         session_key=parent["session_key"],
