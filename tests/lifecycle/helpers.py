@@ -33,13 +33,17 @@ def make_session(
     db.create_session(sid, source, parent_session_id=parent, **kwargs)
     for i in range(messages):
         if i % 3 == 2:
-            db.append_message(sid, "tool", content=f"résultat {i} 東京", tool_call_id=f"c{i}", tool_name="terminal")
+            db.append_message(
+                sid, "tool", content=f"résultat {i} 東京", tool_call_id=f"c{i}", tool_name="terminal"
+            )
         elif i % 3 == 1:
             db.append_message(
                 sid,
                 "assistant",
                 content=f"answer {i}",
-                tool_calls=[{"id": f"c{i}", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}],
+                tool_calls=[
+                    {"id": f"c{i}", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}
+                ],
                 reasoning="thinking…",
             )
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import orjson
@@ -59,8 +60,6 @@ def test_export_filters_source_and_since(home: Path, client: TestClient) -> None
     make_session(db, "cli1", source="cli")
     db.close()
     assert [x["id"] for x in _lines(client, source="telegram")] == ["new", "old"]
-    import time
-
     assert [x["id"] for x in _lines(client, source="telegram", since=str(time.time() - 86400))] == ["new"]
 
 
@@ -70,7 +69,9 @@ def test_export_unknown_session_is_404(client: TestClient) -> None:
     assert r.json()["code"] == "session_not_found"
 
 
-def test_large_sessions_stream_in_pieces(home: Path, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_sessions_stream_in_pieces(
+    home: Path, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(transfer, "EXPORT_CHUNK_MESSAGES", 7)
     monkeypatch.setattr(transfer, "EXPORT_CHUNK_SESSIONS", 2)
     db = agent_db(home)

@@ -32,7 +32,9 @@ def _import(client: TestClient, body: bytes, **params: str) -> dict:
 def _other_client(tmp_path: Path, name: str) -> TestClient:
     home = tmp_path / name
     home.mkdir()
-    return TestClient(create_app(Settings(home=home, api_token=TOKEN)), headers={"Authorization": f"Bearer {TOKEN}"})
+    return TestClient(
+        create_app(Settings(home=home, api_token=TOKEN)), headers={"Authorization": f"Bearer {TOKEN}"}
+    )
 
 
 def test_round_trip_into_an_empty_store_is_identical(home: Path, client: TestClient, tmp_path: Path) -> None:
@@ -45,8 +47,12 @@ def test_round_trip_into_an_empty_store_is_identical(home: Path, client: TestCli
         other_path = other.app.state.db.path  # type: ignore[attr-defined]
     # Every column of both tables, message ids included, and the lineage link.
     for table in ("sessions", "messages"):
-        assert rows(other_path, f"SELECT * FROM {table} ORDER BY 1") == rows(home / "state.db", f"SELECT * FROM {table} ORDER BY 1")
-    assert rows(other_path, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [{"parent_session_id": "root"}]
+        assert rows(other_path, f"SELECT * FROM {table} ORDER BY 1") == rows(
+            home / "state.db", f"SELECT * FROM {table} ORDER BY 1"
+        )
+    assert rows(other_path, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [
+        {"parent_session_id": "root"}
+    ]
 
 
 def test_agent_export_all_imports_with_nothing_lost(home: Path, client: TestClient, tmp_path: Path) -> None:
@@ -65,7 +71,9 @@ def test_agent_export_all_imports_with_nothing_lost(home: Path, client: TestClie
     mine.close()
 
 
-def test_our_export_is_read_back_by_the_agents_importer(home: Path, client: TestClient, tmp_path: Path) -> None:
+def test_our_export_is_read_back_by_the_agents_importer(
+    home: Path, client: TestClient, tmp_path: Path
+) -> None:
     _store(home)
     exported = client.get("/export.jsonl").content
     lines = [orjson.loads(x) for x in exported.splitlines()]
@@ -77,8 +85,19 @@ def test_our_export_is_read_back_by_the_agents_importer(home: Path, client: Test
     for line in lines:
         back = agent.export_session(line["id"])
         assert back is not None
-        for key in ("source", "model", "model_config", "title", "started_at", "ended_at", "end_reason",
-                    "parent_session_id", "input_tokens", "estimated_cost_usd", "message_count"):
+        for key in (
+            "source",
+            "model",
+            "model_config",
+            "title",
+            "started_at",
+            "ended_at",
+            "end_reason",
+            "parent_session_id",
+            "input_tokens",
+            "estimated_cost_usd",
+            "message_count",
+        ):
             assert back[key] == line[key], key
         strip = ("id", "session_id")
         assert [{k: v for k, v in m.items() if k not in strip} for m in back["messages"]] == [
@@ -88,15 +107,34 @@ def test_our_export_is_read_back_by_the_agents_importer(home: Path, client: Test
 
 
 def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient) -> None:
-    good = {"id": "ok", "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "hi", "timestamp": 2.0}]}
-    bad_message = {"id": "bad", "source": "cli", "started_at": 1.0,
-                   "messages": [{"role": "user", "content": "x", "timestamp": 2.0}, {"content": "no role"}]}
-    nul = {"id": "nul", "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "a\u0000b"}]}
-    body = b"\n".join([orjson.dumps(good), b"{not json", orjson.dumps(bad_message), b"[1]", orjson.dumps(nul), b""])
+    good = {
+        "id": "ok",
+        "source": "cli",
+        "started_at": 1.0,
+        "messages": [{"role": "user", "content": "hi", "timestamp": 2.0}],
+    }
+    bad_message = {
+        "id": "bad",
+        "source": "cli",
+        "started_at": 1.0,
+        "messages": [{"role": "user", "content": "x", "timestamp": 2.0}, {"content": "no role"}],
+    }
+    nul = {
+        "id": "nul",
+        "source": "cli",
+        "started_at": 1.0,
+        "messages": [{"role": "user", "content": "a\u0000b"}],
+    }
+    body = b"\n".join(
+        [orjson.dumps(good), b"{not json", orjson.dumps(bad_message), b"[1]", orjson.dumps(nul), b""]
+    )
     report = _import(client, body)
     assert report["imported"] == 1 and report["failed"] == 4
     assert [(e["line"], e["code"]) for e in report["errors"]] == [
-        (2, "invalid_json"), (3, "invalid_session"), (4, "invalid_line"), (5, "invalid_text")
+        (2, "invalid_json"),
+        (3, "invalid_session"),
+        (4, "invalid_line"),
+        (5, "invalid_text"),
     ]
     assert report["errors"][1]["session_id"] == "bad"
     path = client.app.state.db.path  # type: ignore[attr-defined]
@@ -105,8 +143,13 @@ def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient) -> N
 
 
 def test_conflict_modes_and_dry_run(client: TestClient) -> None:
-    line = {"id": "s", "source": "cli", "started_at": 1.0, "title": "one",
-            "messages": [{"role": "user", "content": "v1", "timestamp": 2.0}]}
+    line = {
+        "id": "s",
+        "source": "cli",
+        "started_at": 1.0,
+        "title": "one",
+        "messages": [{"role": "user", "content": "v1", "timestamp": 2.0}],
+    }
     assert _import(client, orjson.dumps(line), dry_run="true")["imported"] == 1
     path = client.app.state.db.path  # type: ignore[attr-defined]
     assert rows(path, "SELECT COUNT(*) AS n FROM sessions") == [{"n": 0}]  # dry run wrote nothing
@@ -122,17 +165,32 @@ def test_conflict_modes_and_dry_run(client: TestClient) -> None:
 
 
 def test_message_ids_are_kept_only_when_free(client: TestClient) -> None:
-    a = {"id": "a", "source": "cli", "started_at": 1.0, "messages": [
-        {"id": 10, "role": "user", "content": "a1", "timestamp": 2.0},
-        {"id": 11, "role": "assistant", "content": "a2", "timestamp": 3.0}]}
-    b = {"id": "b", "source": "cli", "started_at": 1.0, "messages": [
-        {"id": 11, "role": "user", "content": "b1", "timestamp": 2.0},
-        {"id": 12, "role": "assistant", "content": "b2", "timestamp": 3.0}]}
+    a = {
+        "id": "a",
+        "source": "cli",
+        "started_at": 1.0,
+        "messages": [
+            {"id": 10, "role": "user", "content": "a1", "timestamp": 2.0},
+            {"id": 11, "role": "assistant", "content": "a2", "timestamp": 3.0},
+        ],
+    }
+    b = {
+        "id": "b",
+        "source": "cli",
+        "started_at": 1.0,
+        "messages": [
+            {"id": 11, "role": "user", "content": "b1", "timestamp": 2.0},
+            {"id": 12, "role": "assistant", "content": "b2", "timestamp": 3.0},
+        ],
+    }
     report = _import(client, orjson.dumps(a) + b"\n" + orjson.dumps(b))
     assert report["message_ids_kept"] == 2
     path = client.app.state.db.path  # type: ignore[attr-defined]
     got = rows(path, "SELECT id, session_id, content FROM messages ORDER BY id")
-    assert got[:2] == [{"id": 10, "session_id": "a", "content": "a1"}, {"id": 11, "session_id": "a", "content": "a2"}]
+    assert got[:2] == [
+        {"id": 10, "session_id": "a", "content": "a1"},
+        {"id": 11, "session_id": "a", "content": "a2"},
+    ]
     assert [r["content"] for r in got[2:]] == ["b1", "b2"] and got[2]["id"] > 11
 
 
@@ -150,12 +208,24 @@ def test_legacy_transcripts_import(home: Path, client: TestClient) -> None:
     sessions = home / "sessions"
     sessions.mkdir()
     lines = [
-        {"role": "session_meta", "tools": [], "model": "gpt-x", "platform": "telegram", "timestamp": 1700000000.0},
+        {
+            "role": "session_meta",
+            "tools": [],
+            "model": "gpt-x",
+            "platform": "telegram",
+            "timestamp": 1700000000.0,
+        },
         {"role": "user", "content": "salut 東京", "timestamp": "2023-11-14T22:13:21"},
-        {"role": "assistant", "content": "bonjour", "timestamp": 1700000002.5,
-         "tool_calls": [{"id": "c", "function": {"name": "web", "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "content": "bonjour",
+            "timestamp": 1700000002.5,
+            "tool_calls": [{"id": "c", "function": {"name": "web", "arguments": "{}"}}],
+        },
     ]
-    (sessions / "20231114_221320_abc123.jsonl").write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n")
+    (sessions / "20231114_221320_abc123.jsonl").write_text(
+        "\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n"
+    )
     (sessions / "broken.jsonl").write_text('{"role": "user"}\nnot json\n')
     r = client.post("/import/transcripts")
     assert r.status_code == 200, r.text

@@ -27,7 +27,9 @@ def test_prune_only_old_ended_sessions(home: Path, client: TestClient) -> None:
     assert r.json()["pruned"] == 1 and r.json()["ids"] is None
     assert _ids(home) == ["B", "C"]
     assert rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages WHERE session_id = 'A'") == [{"n": 0}]
-    fts = rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages_fts WHERE messages_fts MATCH 'question'")
+    fts = rows(
+        home / "state.db", "SELECT COUNT(*) AS n FROM messages_fts WHERE messages_fts MATCH 'question'"
+    )
     assert fts == [{"n": 2}]  # A's FTS rows went with its messages
 
 
@@ -49,7 +51,10 @@ def test_prune_chain_orphans_surviving_children(home: Path, client: TestClient) 
     make_session(db, "D", parent="C", age_days=1)
     db.close()
     assert client.post("/maintenance/prune", json={"older_than_days": 90}).json()["pruned"] == 2
-    parents = {r["id"]: r["parent_session_id"] for r in rows(home / "state.db", "SELECT id, parent_session_id FROM sessions")}
+    parents = {
+        r["id"]: r["parent_session_id"]
+        for r in rows(home / "state.db", "SELECT id, parent_session_id FROM sessions")
+    }
     assert parents == {"C": None, "D": "C"}
 
 
@@ -111,7 +116,10 @@ def test_prune_then_vacuum_shrinks_the_file(home: Path, client: TestClient) -> N
     stats = client.get("/stats").json()
     assert stats["freelist_bytes"] == 0 and stats["fts_bytes"] < fts_before / 3
     # Writer and readers survived the VACUUM.
-    hits = rows(home / "state.db", "SELECT COUNT(*) AS n FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '東京3'")
+    hits = rows(
+        home / "state.db",
+        "SELECT COUNT(*) AS n FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '東京3'",
+    )
     assert hits[0]["n"] == 40
     assert client.get("/stats").json()["sessions"] == 4
 
