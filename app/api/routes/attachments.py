@@ -1,7 +1,79 @@
-"""Attachments endpoints (see API.md)."""
+"""Attachments endpoints (see API.md): upload for a session, download by id."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+import orjson
+from fastapi import APIRouter, File, Response, UploadFile
+from fastapi.responses import FileResponse
+
+from app.api.deps import DB, AppSettings
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas.messages import AttachmentPublic
+from app.services import attachments as svc
 
 router = APIRouter(tags=["attachments"])
+
+
+@router.post(
+    "/sessions/{session_id}/attachments",
+    name="attachments-upload",
+    status_code=201,
+    response_model=AttachmentPublic,
+    responses={
+        201: {"headers": {"Location": {"schema": {"type": "string"}}}},
+        **problem_responses(*WRITE_ERRORS, 404, 415),
+    },
+)
+async def upload_attachment(
+    session_id: str, db: DB, settings: AppSettings, file: Annotated[UploadFile, File(description="The file")]
+) -> Response:
+    """Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
+    ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
+    ``text/*``, ``audio/*``, ``application/json``, ``application/pdf``, ``image/png|jpeg|gif|webp``; an
+    untyped (``application/octet-stream``) upload is recognised by its first bytes. Text types get
+    ``extracted_text`` (UTF-8, invalid bytes replaced, at most 100 000 characters). Codes: 404
+    ``session_not_found``; 413 ``payload_too_large``; 415 ``unsupported_media_type``."""
+    try:
+        stored = await svc.upload(
+            db,
+            settings.home,
+            session_id,
+            file.file,
+            declared_type=file.content_type,
+            filename=file.filename,
+            max_bytes=settings.max_attachment_bytes,
+        )
+    finally:
+        await file.close()
+    return Response(
+        orjson.dumps(stored),
+        status_code=201,
+        media_type="application/json",
+        headers={"Location": f"/attachments/{stored['id']}"},
+    )
+
+
+@router.get(
+    "/attachments/{attachment_id}",
+    name="attachments-get",
+    response_class=FileResponse,
+    responses={
+        200: {
+            "description": "The stored bytes with their media type",
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+        },
+        **problem_responses(*COMMON_ERRORS, 404),
+    },
+)
+async def download_attachment(attachment_id: str, db: DB, settings: AppSettings) -> FileResponse:
+    """The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
+    ``attachment_not_found``."""
+    row = await svc.find(db, settings.home, attachment_id)
+    return FileResponse(
+        settings.home / row["path"],
+        media_type=row["media_type"],
+        filename=row["filename"] or row["id"],
+        headers={"X-Content-Type-Options": "nosniff"},
+    )

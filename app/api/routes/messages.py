@@ -1,7 +1,161 @@
-"""Messages endpoints (see API.md)."""
+"""Messages endpoints (see API.md): append (single or batch), list, get, rewind."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Body, Path, Query, Request, Response
+
+from app.api.deps import DB
+from app.api.idempotency import IdempotencyDep
+from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas.messages import (
+    MAX_MESSAGE_ID,
+    AppendBody,
+    MessageBatch,
+    MessageItems,
+    MessagePage,
+    MessagePublic,
+    RewindRequest,
+    RewindResult,
+    Role,
+)
+from app.errors import BadRequest, Unprocessable
+from app.services import messages as svc
 
 router = APIRouter(tags=["messages"])
+
+_CURSOR_KIND = "messages"
+
+MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message id (1..2^63-1)")]
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    """orjson (non-ASCII unescaped), skipping response-model validation on hot paths."""
+    return Response(orjson.dumps(body), status_code=status, media_type="application/json")
+
+
+@router.post(
+    "/sessions/{session_id}/messages",
+    name="messages-append",
+    status_code=201,
+    response_model=MessageItems,
+    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+)
+async def append_messages(
+    session_id: str,
+    body: Annotated[AppendBody, Body()],
+    db: DB,
+    idem: IdempotencyDep,
+    reopen: Annotated[bool, Query(description="Reopen an ended session instead of answering 409")] = False,
+) -> Response:
+    """Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
+
+    Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the same
+    transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
+    (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
+    ``validation_error``, ``idempotency_key_reused``.
+    """
+    batch = body.messages if isinstance(body, MessageBatch) else [body]
+    messages = [m.model_dump(exclude_none=True) for m in batch]
+    return await idem.execute(
+        db,
+        effect=lambda conn: svc.append(conn, session_id, messages, reopen=reopen),
+        render=lambda items: (201, {"items": items}, {}),
+    )
+
+
+@router.get(
+    "/sessions/{session_id}/messages",
+    name="messages-list",
+    response_model=MessagePage,
+    responses={
+        200: {"headers": {"Link": {"description": "rel=next page", "schema": {"type": "string"}}}},
+        **problem_responses(*COMMON_ERRORS, 400, 404, 422),
+    },
+)
+async def list_messages(
+    request: Request,
+    session_id: str,
+    db: DB,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+    after: Annotated[int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Messages after this id")] = None,
+    before: Annotated[
+        int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="The newest messages before this id")
+    ] = None,
+    around: Annotated[
+        int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Anchor id: a window of messages around it")
+    ] = None,
+    window: Annotated[int, Query(ge=1, le=100, description="With around: messages on each side")] = 5,
+    role: Annotated[list[Role] | None, Query(description="Only these roles (repeatable)")] = None,
+    include_inactive: Annotated[bool, Query(description="Include rewound and compacted messages")] = False,
+) -> Response:
+    """Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
+    ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
+    ``invalid_cursor``; 404 ``session_not_found``, ``message_not_in_session``; 422 ``conflicting_parameters``.
+    """
+    if cursor is not None:
+        position = decode_cursor(_CURSOR_KIND, cursor)
+        after, before = _cursor_id(position, "after"), _cursor_id(position, "before")
+        if (after is None) == (before is None):
+            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+    if after is not None and before is not None:
+        raise Unprocessable("Use either after or before, not both.", code="conflicting_parameters")
+    if around is not None and (after is not None or before is not None):
+        raise Unprocessable(
+            "around cannot be combined with after, before or cursor.", code="conflicting_parameters"
+        )
+    query = svc.MessageQuery(
+        session_id=session_id,
+        limit=limit,
+        after=after,
+        before=before,
+        around=around,
+        window=window,
+        roles=tuple(dict.fromkeys(role or ())),
+        include_inactive=include_inactive,
+    )
+    page = await db.read(lambda conn: svc.list_messages(conn, query))
+    next_cursor = None if page.next_position is None else encode_cursor(_CURSOR_KIND, page.next_position)
+    response = _json(
+        {"items": page.items, "next_cursor": next_cursor, "has_more": page.has_more, **page.window}
+    )
+    set_next_link(request, response, next_cursor)
+    return response
+
+
+def _cursor_id(position: dict[str, Any], key: str) -> int | None:
+    value = position.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MESSAGE_ID:
+        raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+    return value
+
+
+@router.get(
+    "/sessions/{session_id}/messages/{message_id}",
+    name="messages-get",
+    response_model=MessagePublic,
+    responses=problem_responses(*COMMON_ERRORS, 404, 422),
+)
+async def get_message(session_id: str, message_id: MessageId, db: DB) -> Response:
+    """One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``."""
+    return _json(await db.read(lambda conn: svc.get_message(conn, session_id, message_id)))
+
+
+@router.post(
+    "/sessions/{session_id}/rewind",
+    name="messages-rewind",
+    response_model=RewindResult,
+    responses=problem_responses(*WRITE_ERRORS, 404),
+)
+async def rewind(session_id: str, body: RewindRequest, db: DB) -> Response:
+    """Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
+    from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
+    is unchanged, as in the agent. Codes: 404 ``session_not_found``, ``message_not_found``; 422
+    ``not_a_user_message``."""
+    return _json(await db.write(lambda conn: svc.rewind(conn, session_id, body.message_id)))

@@ -229,3 +229,17 @@ def rewind(conn: sqlite3.Connection, session_id: str, target_id: int) -> tuple[i
         "SELECT MAX(id) FROM messages WHERE session_id = ? AND active = 1", (session_id,)
     ).fetchone()
     return cursor.rowcount, head[0]
+
+
+def session_end_state(conn: sqlite3.Connection, session_id: str) -> tuple[bool, bool]:
+    """``(exists, ended)`` for a session, in one indexed lookup (the append hot path)."""
+    row = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return (False, False) if row is None else (True, row[0] is not None)
+
+
+def session_counters(conn: sqlite3.Connection, session_id: str) -> dict[str, int]:
+    """A session's ``message_count`` and ``rewind_count``."""
+    row = conn.execute(
+        "SELECT message_count, rewind_count FROM sessions WHERE id = ?", (session_id,)
+    ).fetchone()
+    return {"message_count": row["message_count"], "rewind_count": row["rewind_count"]}

@@ -1,0 +1,168 @@
+"""Request and response bodies of the messages and attachments endpoints."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic_core import PydanticCustomError
+
+from app.api.schemas.common import SafeJSON, SafeText
+from app.domain.text import find_invalid_char
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+MAX_BATCH = 1000
+MAX_MESSAGE_ID = 2**63 - 1
+
+
+def _walk_text(value: Any) -> Any:
+    """Refuse NUL / lone surrogates anywhere in the content with a single ``invalid_text`` error (a
+    per-member check inside the union would also report the members that did not match)."""
+    if isinstance(value, str):
+        problem = find_invalid_char(value)
+        if problem is not None:
+            raise PydanticCustomError("invalid_text", "text contains {problem}", {"problem": problem})
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _walk_text(key)
+            _walk_text(item)
+    elif isinstance(value, list):
+        for item in value:
+            _walk_text(item)
+    return value
+
+
+Content = Annotated[
+    str | list[Any] | dict[str, Any] | None,
+    AfterValidator(_walk_text),
+    Field(description="Text, or multimodal parts (a list/object stored with the agent's JSON encoding)"),
+]
+
+
+class MessageCreate(BaseModel):
+    """One message to append."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Role
+    content: Content = None
+    tool_call_id: SafeText | None = None
+    tool_calls: list[dict[str, SafeJSON]] | None = Field(
+        default=None, description="OpenAI-style tool calls; counted into tool_call_count on assistant rows"
+    )
+    tool_name: SafeText | None = None
+    timestamp: float | None = Field(
+        default=None, allow_inf_nan=False, description="Epoch seconds; default now (strictly increasing)"
+    )
+    token_count: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    finish_reason: SafeText | None = None
+    reasoning: SafeText | None = Field(default=None, description="Assistant only; empty is not stored")
+    reasoning_content: SafeText | None = Field(
+        default=None, description="Assistant only; empty is not stored"
+    )
+    reasoning_details: SafeJSON = Field(default=None, description="Assistant only; any JSON")
+    attachments: list[SafeText] | None = Field(
+        default=None, max_length=100, description="Ids of uploaded attachments to reference"
+    )
+
+
+class MessageBatch(BaseModel):
+    """Several messages appended in one transaction (all or nothing)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[MessageCreate] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, dict) and "messages" in value:
+        return "batch"
+    if isinstance(value, MessageBatch):
+        return "batch"
+    return "message"
+
+
+AppendBody = Annotated[
+    Annotated[MessageCreate, Tag("message")] | Annotated[MessageBatch, Tag("batch")],
+    Discriminator(_shape),
+]
+
+
+class AttachmentRef(BaseModel):
+    """An attachment referenced by a message."""
+
+    id: str
+    media_type: str
+    size: int
+    sha256: str
+    filename: str | None
+
+
+class MessagePublic(BaseModel):
+    """A stored message."""
+
+    id: int
+    session_id: str
+    role: str
+    content: Any = Field(description="Text, multimodal parts, or null")
+    tool_call_id: str | None
+    tool_calls: list[Any] | None
+    tool_name: str | None
+    timestamp: float
+    token_count: int | None
+    finish_reason: str | None
+    reasoning: str | None
+    reasoning_content: str | None
+    reasoning_details: Any = None
+    attachments: list[AttachmentRef]
+    active: bool = Field(description="False once rewound or compacted away")
+    compacted: bool = Field(description="True when archived by in-place compaction (still searchable)")
+
+
+class MessageItems(BaseModel):
+    """The messages an append stored, in order, with their ids."""
+
+    items: list[MessagePublic]
+
+
+class MessagePage(BaseModel):
+    """A page of messages in id order."""
+
+    items: list[MessagePublic]
+    next_cursor: str | None
+    has_more: bool
+    anchor_id: int | None = Field(default=None, description="With around: the anchor message id")
+    messages_before: int | None = Field(default=None, description="With around: neighbours returned before")
+    messages_after: int | None = Field(default=None, description="With around: neighbours returned after")
+
+
+class RewindRequest(BaseModel):
+    """Which user message to rewind to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message_id: int = Field(ge=1, le=MAX_MESSAGE_ID)
+
+
+class RewindResult(BaseModel):
+    """The outcome of a rewind."""
+
+    session_id: str
+    rewound_count: int = Field(description="Messages newly made inactive (0 when already rewound)")
+    new_head_id: int | None = Field(description="Last message still active, or null")
+    rewind_count: int = Field(description="The session's rewind counter after this rewind")
+    message_count: int = Field(description="Unchanged by a rewind, as in the agent")
+    target_message: MessagePublic = Field(description="The rewound user message (to pre-fill a prompt)")
+
+
+class AttachmentPublic(BaseModel):
+    """A stored attachment."""
+
+    id: str
+    path: str = Field(description="Relative to HERMES_HOME: attachments/<sha[:2]>/<sha>")
+    sha256: str
+    size: int
+    media_type: str
+    filename: str | None
+    extracted_text: str | None = Field(default=None, description="Only for text/* and application/json")

@@ -1,0 +1,94 @@
+"""Attachment use cases: upload (content-addressed, deduplicated, text extracted) and download lookup."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+import unicodedata
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from app.domain.messages import MAX_EXTRACTED_CHARS, extract_text, is_text_media, resolve_media_type
+from app.errors import NotFound
+from app.services.sessions import not_found
+from app.storage import blobs
+from app.storage.database import Database
+from app.storage.repos import attachments as repo
+from app.storage.repos.sessions import session_exists
+
+_MAX_FILENAME_CHARS = 255
+
+
+def attachment_id(sha256: str) -> str:
+    """Attachment ids derive from the content hash, so the same bytes always get the same id."""
+    return f"att_{sha256[:32]}"
+
+
+def clean_filename(name: str | None) -> str | None:
+    """The client's file name without directories, control characters or lone surrogates."""
+    if not name:
+        return None
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    kept = "".join(
+        ch for ch in base if unicodedata.category(ch) not in ("Cc", "Cs") and ch not in "\u2028\u2029"
+    )
+    return kept[:_MAX_FILENAME_CHARS] or None
+
+
+async def upload(
+    db: Database,
+    home: Path,
+    session_id: str,
+    source: BinaryIO,
+    *,
+    declared_type: str | None,
+    filename: str | None,
+    max_bytes: int,
+) -> dict[str, Any]:
+    """Store an uploaded file for a session; the public attachment (``id, path, sha256, size,
+    media_type, filename, extracted_text?``). 404 ``session_not_found``, 413, 415."""
+    if not await db.read(lambda conn: session_exists(conn, session_id)):
+        raise not_found(session_id)
+    blob = await asyncio.to_thread(
+        blobs.store,
+        home,
+        source,
+        max_bytes=max_bytes,
+        resolve_media_type=lambda head: resolve_media_type(declared_type, head),
+        declared_type=declared_type,
+    )
+    text = None
+    if is_text_media(blob.media_type):
+        head = await asyncio.to_thread(blobs.read_head, home, blob.relative_path, MAX_EXTRACTED_CHARS * 4)
+        text = extract_text(head)
+
+    def save(conn: sqlite3.Connection) -> dict[str, Any]:
+        return repo.upsert_attachment(
+            conn,
+            attachment_id=attachment_id(blob.sha256),
+            sha256=blob.sha256,
+            size=blob.size,
+            media_type=blob.media_type,
+            filename=clean_filename(filename),
+            path=blob.relative_path,
+            extracted_text=text,
+            created_at=time.time(),
+        )
+
+    row = await db.write(save)
+    if row["extracted_text"] is None:
+        del row["extracted_text"]
+    return row
+
+
+async def find(db: Database, home: Path, attachment_id_: str) -> dict[str, Any]:
+    """An attachment's row for download; 404 ``attachment_not_found`` (also when its file is gone)."""
+    row = await db.read(lambda conn: repo.get_attachment(conn, attachment_id_))
+    if row is None or not await asyncio.to_thread((home / row["path"]).is_file):
+        raise NotFound(
+            f"Attachment not found: {attachment_id_}",
+            code="attachment_not_found",
+            attachment_id=attachment_id_,
+        )
+    return row

@@ -1,0 +1,165 @@
+"""Message use cases: append (single or batch) with the session checks, list pages and windows, fetch,
+rewind. Every function runs inside one writer or reader job (it takes the connection)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import Conflict, NotFound, Unprocessable
+from app.services.sessions import not_found
+from app.storage.repos import messages as repo
+from app.storage.repos.sessions import reopen_session, session_exists
+
+
+def append(
+    conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]], *, reopen: bool
+) -> list[dict[str, Any]]:
+    """Append messages to a session in the caller's transaction; the stored messages with their ids.
+
+    404 ``session_not_found``; an ended session is 409 ``session_ended`` unless ``reopen`` (then it is
+    reopened in the same transaction).
+    """
+    exists, ended = repo.session_end_state(conn, session_id)
+    if not exists:
+        raise not_found(session_id)
+    if ended:
+        if not reopen:
+            raise Conflict(
+                f"Session {session_id} has ended; reopen it first or append with ?reopen=true.",
+                code="session_ended",
+                session_id=session_id,
+            )
+        reopen_session(conn, session_id)
+    return repo.insert_messages(conn, session_id, messages)
+
+
+@dataclass(frozen=True)
+class MessageQuery:
+    """What ``GET /sessions/{id}/messages`` asks for."""
+
+    session_id: str
+    limit: int = 100
+    after: int | None = None
+    before: int | None = None
+    around: int | None = None
+    window: int = 5
+    roles: tuple[str, ...] = ()
+    include_inactive: bool = False
+
+
+@dataclass
+class MessagePage:
+    """A page of messages; ``next_position`` is where the next page starts (``None`` at the end)."""
+
+    items: list[dict[str, Any]]
+    has_more: bool
+    next_position: dict[str, int] | None = None
+    window: dict[str, int] = field(default_factory=dict)
+
+
+def _require_session(conn: sqlite3.Connection, session_id: str) -> None:
+    if not session_exists(conn, session_id):
+        raise not_found(session_id)
+
+
+def list_messages(conn: sqlite3.Connection, query: MessageQuery) -> MessagePage:
+    """A page in id order (after a cursor, before a cursor, or from the start) or a window around an
+    anchor; 404 ``session_not_found`` / ``message_not_in_session``."""
+    _require_session(conn, query.session_id)
+    if query.around is not None:
+        return _window(conn, query, query.around)
+    rows = repo.page(
+        conn,
+        query.session_id,
+        limit=query.limit,
+        after=query.after,
+        before=query.before,
+        roles=query.roles,
+        include_inactive=query.include_inactive,
+    )
+    has_more = len(rows) > query.limit
+    if not has_more:
+        return MessagePage(repo.to_messages(conn, rows), False)
+    if query.before is not None:
+        rows = rows[1:]  # the surplus row is the oldest one
+        return MessagePage(repo.to_messages(conn, rows), True, {"before": rows[0]["id"]})
+    rows = rows[: query.limit]
+    return MessagePage(repo.to_messages(conn, rows), True, {"after": rows[-1]["id"]})
+
+
+def _window(conn: sqlite3.Connection, query: MessageQuery, anchor_id: int) -> MessagePage:
+    found = repo.around(
+        conn,
+        query.session_id,
+        anchor_id,
+        window=query.window,
+        roles=query.roles,
+        include_inactive=query.include_inactive,
+    )
+    if found is None:
+        raise NotFound(
+            f"around={anchor_id} is not a message of session {query.session_id}.",
+            code="message_not_in_session",
+            session_id=query.session_id,
+            message_id=anchor_id,
+        )
+    before, anchor, after = found
+    items = repo.to_messages(conn, [*before, anchor, *after])
+    return MessagePage(
+        items,
+        False,
+        None,
+        {"anchor_id": anchor_id, "messages_before": len(before), "messages_after": len(after)},
+    )
+
+
+def message_not_found(session_id: str, message_id: int) -> NotFound:
+    """The 404 for a message id that is not in the session."""
+    return NotFound(
+        f"Message {message_id} not found in session {session_id}.",
+        code="message_not_found",
+        session_id=session_id,
+        message_id=message_id,
+    )
+
+
+def get_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[str, Any]:
+    """One message of a session (active or not); 404 ``session_not_found`` / ``message_not_found``."""
+    row = repo.fetch(conn, session_id, message_id)
+    if row is None:
+        _require_session(conn, session_id)
+        raise message_not_found(session_id, message_id)
+    return repo.to_messages(conn, [row])[0]
+
+
+def rewind(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[str, Any]:
+    """Rewind a session to before one of its user messages (``SessionDB.rewind_to_message``).
+
+    The target and every later message become ``active = 0`` (kept on disk) and ``rewind_count`` goes
+    up by one even when nothing was left to deactivate. Returns ``session_id``, ``rewound_count``,
+    ``new_head_id``, ``rewind_count``, ``message_count`` and the target message (to pre-fill a prompt).
+    """
+    _require_session(conn, session_id)
+    row = repo.fetch(conn, session_id, message_id)
+    if row is None:
+        raise message_not_found(session_id, message_id)
+    if row["role"] != "user":
+        raise Unprocessable(
+            f"Rewind target must be a user message; message {message_id} is a {row['role']} message.",
+            code="not_a_user_message",
+            message_id=message_id,
+            role=row["role"],
+        )
+    rewound, head = repo.rewind(conn, session_id, message_id)
+    counts = repo.session_counters(conn, session_id)
+    target = repo.to_messages(conn, [repo.fetch(conn, session_id, message_id) or row])[0]
+    return {
+        "session_id": session_id,
+        "rewound_count": rewound,
+        "new_head_id": head,
+        "rewind_count": counts["rewind_count"],
+        "message_count": counts["message_count"],
+        "target_message": target,
+    }
