@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -17,12 +16,8 @@ from app.errors import Conflict, HermesError, NotFound
 from app.services.sessions import get_session, not_found
 from app.storage.repos import sessions as session_repo
 from app.storage.repos.lineage import compression_chain, compression_tip
-from app.storage.repos.lineage_messages import (
-    conversation_for_recap,
-    copy_active_messages,
-    insert_messages,
-    is_active_message,
-)
+from app.storage.repos.lineage_messages import conversation_for_recap, copy_active_messages, is_active_message
+from app.storage.repos.messages import insert_messages
 from app.storage.repos.resolve import exact_id, ids_with_prefix, latest_session
 from app.storage.repos.titles import next_title_in_lineage, resolve_by_title, set_title
 
@@ -55,7 +50,7 @@ class Continuation:
     """What a context compression carries into the new child session."""
 
     system_prompt: str | None = None
-    messages: Sequence[Mapping[str, Any]] = field(default_factory=tuple)
+    messages: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -167,7 +162,8 @@ def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Co
         thread_id=parent["thread_id"],
     )
     _title_next_in_lineage(conn, child_id, parent["title"])
-    insert_messages(conn, child_id, continuation.messages)
+    if continuation.messages:
+        insert_messages(conn, child_id, continuation.messages)
     return get_session(conn, child_id)
 
 

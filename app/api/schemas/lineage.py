@@ -6,11 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.schemas.common import SafeJSON, SafeText
+from app.api.schemas.common import SafeText
+from app.api.schemas.messages import MAX_BATCH, MessageCreate
 from app.api.schemas.sessions import SessionPublic
 from app.services.lineage import MatchedBy
-
-MAX_INITIAL_MESSAGES = 1000
 
 
 class ResolvedSession(SessionPublic):
@@ -32,34 +31,17 @@ class SessionLineage(BaseModel):
     items: list[SessionPublic]
 
 
-class InitialMessage(BaseModel):
-    """A message written into a continuation, stored like an appended message."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    role: Literal["system", "user", "assistant", "tool"]
-    content: SafeJSON = Field(default=None, description="Text, or a list of multimodal parts")
-    tool_call_id: SafeText | None = None
-    tool_calls: list[dict[str, SafeJSON]] | None = Field(default=None, description="Assistant tool calls")
-    tool_name: SafeText | None = None
-    timestamp: float | None = Field(default=None, description="Epoch seconds; default now, in order")
-    token_count: int | None = Field(default=None, ge=0)
-    finish_reason: SafeText | None = None
-    reasoning: SafeText | None = None
-    reasoning_content: SafeText | None = None
-    reasoning_details: SafeJSON = None
-
-
 class ContinuationCreate(BaseModel):
     """Body of ``POST /sessions/{id}/continuations`` (all optional)."""
 
     model_config = ConfigDict(extra="forbid")
 
     system_prompt: SafeText | None = Field(default=None, description="System prompt of the continuation")
-    messages: list[InitialMessage] = Field(
+    messages: list[MessageCreate] = Field(
         default_factory=list,
-        max_length=MAX_INITIAL_MESSAGES,
-        description="The compressed conversation to start from (summary + tail), at most 1000",
+        max_length=MAX_BATCH,
+        description="The compressed conversation to start from (summary + tail), at most 1000, each "
+        "as in POST /sessions/{id}/messages",
     )
 
     def message_dicts(self) -> list[dict[str, Any]]:
@@ -73,7 +55,7 @@ class ForkCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     message_id: int | None = Field(
-        default=None, ge=1, description="Copy the active messages up to and including this one"
+        default=None, ge=1, le=2**63 - 1, description="Copy the active messages up to and including this one"
     )
     title: SafeText | None = Field(
         default=None, description="Title of the branch; default: the next 'base #N' of the parent's title"

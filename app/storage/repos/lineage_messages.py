@@ -1,107 +1,20 @@
-"""Message rows written or read by lineage operations: a continuation's initial messages, a fork's copy,
-and the conversation a recap is built from.
-
-Rows are stored as the agent's ``SessionDB._insert_message_rows`` stores them: ``tool_calls`` and the other
-structured columns as JSON text, list content behind the ``\\x00json:`` prefix, ``active = 1``, float
-timestamps that strictly increase within one batch.
+"""Message rows read or copied by lineage operations: a fork's copy of its parent's conversation and the
+conversation a recap is built from. A continuation's initial messages use ``messages.insert_messages``.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-import time
-from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.storage.repos.transfer import CONTENT_JSON_PREFIX
+from app.domain.messages import decode_content, decode_json_column
 
-# Columns stored as JSON text when the caller gives a list or an object (the agent uses json.dumps).
-_JSON_COLUMNS = ("tool_calls", "reasoning_details")
-# Columns the agent keeps only on assistant rows.
-_ASSISTANT_ONLY = ("reasoning", "reasoning_content", "reasoning_details")
-_INSERT_COLUMNS = (
-    "role",
-    "content",
-    "tool_call_id",
-    "tool_calls",
-    "tool_name",
-    "timestamp",
-    "token_count",
-    "finish_reason",
-    "reasoning",
-    "reasoning_content",
-    "reasoning_details",
-)
 # Tool calls of one stored row, counted like the API's message append: assistant rows only.
 _TOOL_CALLS_OF_ROW_SQL = (
     "CASE WHEN role = 'assistant' AND tool_calls IS NOT NULL AND tool_calls != '' THEN"
     " CASE WHEN json_valid(tool_calls) AND json_type(tool_calls) = 'array'"
     " THEN json_array_length(tool_calls) ELSE 1 END ELSE 0 END"
 )
-
-
-def encode_content(content: Any) -> Any:
-    """Message content as the agent stores it: text as is, lists/objects as prefixed JSON text."""
-    if content is None or isinstance(content, str | int | float):
-        return content
-    return CONTENT_JSON_PREFIX + json.dumps(content)
-
-
-def decode_content(content: Any) -> Any:
-    """Reverse :func:`encode_content` (malformed JSON stays the raw text, like the agent)."""
-    if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
-        try:
-            return json.loads(content[len(CONTENT_JSON_PREFIX) :])
-        except ValueError:
-            return content
-    return content
-
-
-def _tool_call_count(message: Mapping[str, Any]) -> int:
-    calls = message.get("tool_calls")
-    if message.get("role") != "assistant" or not calls:
-        return 0
-    return len(calls) if isinstance(calls, list) else 1
-
-
-def insert_messages(
-    conn: sqlite3.Connection, session_id: str, messages: Sequence[Mapping[str, Any]]
-) -> list[int]:
-    """Append ``messages`` to a session and bump its counters; the new message ids in order.
-
-    Each message is a mapping with ``role`` and any of ``content``, ``tool_call_id``, ``tool_calls``,
-    ``tool_name``, ``timestamp``, ``token_count``, ``finish_reason``, ``reasoning``, ``reasoning_content``,
-    ``reasoning_details``. Without a timestamp a message gets "now", kept strictly after the previous one
-    so the batch keeps its order.
-    """
-    now = time.time()
-    ids: list[int] = []
-    tool_calls = 0
-    placeholders = ", ".join("?" * (len(_INSERT_COLUMNS) + 2))
-    sql = f"INSERT INTO messages (session_id, {', '.join(_INSERT_COLUMNS)}, active) VALUES ({placeholders})"
-    for message in messages:
-        role = message.get("role")
-        values: dict[str, Any] = {column: message.get(column) for column in _INSERT_COLUMNS}
-        if role != "assistant":
-            for column in _ASSISTANT_ONLY:
-                values[column] = None
-        for column in _JSON_COLUMNS:
-            values[column] = json.dumps(values[column]) if values[column] else None
-        values["content"] = encode_content(values["content"])
-        stamp = message.get("timestamp")
-        values["timestamp"] = float(stamp) if stamp is not None else now
-        cursor = conn.execute(sql, (session_id, *(values[c] for c in _INSERT_COLUMNS), 1))
-        ids.append(int(cursor.lastrowid or 0))
-        tool_calls += _tool_call_count(message)
-        now = max(now + 1e-6, values["timestamp"] + 1e-6)
-    if ids:
-        conn.execute(
-            "UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?"
-            " WHERE id = ?",
-            (len(ids), tool_calls, session_id),
-        )
-    return ids
 
 
 def is_active_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> bool:
@@ -166,11 +79,7 @@ def conversation_for_recap(conn: sqlite3.Connection, session_id: str) -> list[di
         " WHERE session_id = ? AND active = 1 AND role IN ('user', 'assistant') ORDER BY id",
         (session_id,),
     ).fetchall()
-    messages: list[dict[str, Any]] = []
-    for role, content, raw_calls in rows:
-        try:
-            calls = json.loads(raw_calls) if raw_calls else None
-        except ValueError:
-            calls = None
-        messages.append({"role": role, "content": decode_content(content), "tool_calls": calls})
-    return messages
+    return [
+        {"role": role, "content": decode_content(content), "tool_calls": decode_json_column(raw_calls)}
+        for role, content, raw_calls in rows
+    ]
