@@ -234,3 +234,113 @@ def test_body_too_large_live(live_server: LiveServer) -> None:
         assert_problem(resp, 413, "payload_too_large")
     with live_server.client() as c:
         assert c.get("/sessions").json()["items"] == []
+
+
+# --- messages -------------------------------------------------------------------------------------------
+
+HUGE_ID = "99999999999999999999"
+
+
+@pytest.fixture
+def session_id(fresh: TestClient) -> str:
+    """An open session to post messages into."""
+    resp = fresh.post("/sessions", json={"source": "cli"})
+    assert resp.status_code == 201, resp.text
+    return str(resp.json()["id"])
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"role": "user", "content": "a\\u0000b"}',
+        b'{"role": "user", "content": "\\ud800"}',
+        b'{"role": "user", "content": "ok", "tool_name": "x\\udc00"}',
+        b'{"messages": [{"role": "user", "content": "fine"}, {"role": "user", "content": "\\ud800x"}]}',
+    ],
+    ids=["nul", "lone-surrogate", "surrogate-tool-name", "batch-second-bad"],
+)
+def test_invalid_text_in_message(fresh: TestClient, settings: Settings, session_id: str, raw: bytes) -> None:
+    resp = fresh.post(
+        f"/sessions/{session_id}/messages", content=raw, headers={"Content-Type": "application/json"}
+    )
+    assert_problem(resp, 422, "invalid_text")
+    assert _count(settings, "messages") == 0
+    assert fresh.get(f"/sessions/{session_id}").json()["message_count"] == 0
+
+
+def test_message_for_missing_session(fresh: TestClient, settings: Settings) -> None:
+    resp = fresh.post("/sessions/no-such-session/messages", json={"role": "user", "content": "hi"})
+    assert_problem(resp, 404, "session_not_found", extra=MISSING)
+    _nothing_stored(settings)
+
+
+def test_message_body_not_object(fresh: TestClient, settings: Settings, session_id: str) -> None:
+    headers = {"Content-Type": "application/json"}
+    url = f"/sessions/{session_id}/messages"
+    assert_problem(fresh.post(url, content=b'[{"role": "user"}]', headers=headers), 400, "body_not_object")
+    assert_problem(fresh.post(url, content=b'{"role": "user",', headers=headers), 400, "invalid_json")
+    assert _count(settings, "messages") == 0
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"limit": 0}, {"limit": 1001}, {"limit": -5}, {"after": "x"}, {"window": -1, "around": 1}],
+    ids=["limit-0", "limit-1001", "limit-neg", "after-text", "window-neg"],
+)
+def test_message_list_parameters_out_of_range(
+    fresh: TestClient, session_id: str, params: dict[str, object]
+) -> None:
+    assert_problem(fresh.get(f"/sessions/{session_id}/messages", params=params), 422)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/sessions/{sid}/messages/" + HUGE_ID,
+        "/sessions/{sid}/messages?after=" + HUGE_ID,
+        "/sessions/{sid}/messages?before=" + HUGE_ID,
+        "/sessions/{sid}/messages?around=" + HUGE_ID,
+    ],
+    ids=["get", "after", "before", "around"],
+)
+def test_ids_beyond_sqlite_integer(fresh: TestClient, session_id: str, path: str) -> None:
+    resp = fresh.get(path.format(sid=session_id))
+    assert resp.status_code < 500, resp.text
+    assert_problem(resp, resp.status_code)
+    assert resp.status_code in (404, 422)
+
+
+def test_ids_beyond_sqlite_integer_in_bodies(fresh: TestClient, settings: Settings, session_id: str) -> None:
+    fresh.post(f"/sessions/{session_id}/messages", json={"role": "user", "content": "hi"})
+    for url, body in (
+        (f"/sessions/{session_id}/rewind", {"message_id": int(HUGE_ID)}),
+        (f"/sessions/{session_id}/fork", {"message_id": int(HUGE_ID)}),
+    ):
+        resp = fresh.post(url, json=body)
+        assert resp.status_code < 500, (url, resp.text)
+        assert_problem(resp, resp.status_code)
+    assert _count(settings, "messages") == 1
+    assert _count(settings, "sessions") == 1
+
+
+def test_message_idempotency(fresh: TestClient, settings: Settings, session_id: str) -> None:
+    url = f"/sessions/{session_id}/messages"
+    headers = {"Idempotency-Key": "append-1"}
+    first = fresh.post(url, json={"role": "user", "content": "once"}, headers=headers)
+    assert first.status_code == 201, first.text
+    again = fresh.post(url, json={"role": "user", "content": "once"}, headers=headers)
+    assert again.status_code == 201 and again.json() == first.json()
+    assert _count(settings, "messages") == 1
+    other = fresh.post(url, json={"role": "user", "content": "twice"}, headers=headers)
+    assert_problem(other, 422, "idempotency_key_reused")
+    assert _count(settings, "messages") == 1
+    assert fresh.get(f"/sessions/{session_id}").json()["message_count"] == 1
+
+
+def test_message_body_too_large(fresh: TestClient, settings: Settings, session_id: str) -> None:
+    big = b'{"role": "user", "content": "' + b"x" * (11 * 1024 * 1024) + b'"}'
+    resp = fresh.post(
+        f"/sessions/{session_id}/messages", content=big, headers={"Content-Type": "application/json"}
+    )
+    assert_problem(resp, 413, "payload_too_large")
+    assert _count(settings, "messages") == 0
