@@ -199,3 +199,24 @@ def test_listing_follows_every_change(client: TestClient, agent: Any) -> None:
     assert _item(client, "c1")["title"] == "Renamed"
     agent.end_session("c1", "user_exit")
     assert _item(client, "c1")["end_reason"] == "user_exit"
+
+
+def test_status_filter_pages_over_projected_chains(
+    client: TestClient, agent: Any, raw: sqlite3.Connection
+) -> None:
+    expected_active = []
+    for i in range(9):
+        root = f"r{i}"
+        create(client, id=root, source="cli")
+        set_started(raw, root, 100.0 + i)
+        agent.end_session(root, "compression")
+        tip = f"t{i}"
+        create(client, id=tip, source="cli", parent_session_id=root)
+        if i % 3 == 0:
+            agent.end_session(tip, "user_exit")
+        else:
+            expected_active.append(tip)
+    expected_active.reverse()
+    assert _walk(client, limit=2, status="active") == expected_active
+    assert _walk(client, limit=1, status="ended") == ["t6", "t3", "t0"]
+    assert _ids(client, status="active", limit=200) == expected_active
