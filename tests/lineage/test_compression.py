@@ -187,3 +187,17 @@ def test_cycles_and_very_long_chains_stop(client: TestClient, raw: sqlite3.Conne
     assert len(client.get("/sessions/chain_000/lineage").json()["items"]) == 101
     assert {i["id"] for i in client.get("/sessions/loop_a/lineage").json()["items"]} == {"loop_a", "loop_b"}
     assert client.get("/sessions/loop_b/recap").status_code == 200
+
+
+def test_failure_after_partial_writes_rolls_everything_back(
+    client: TestClient, raw: sqlite3.Connection
+) -> None:
+    # The unknown attachment is only found after the parent was ended and the child inserted.
+    root = create(client, source="cli", title="T")
+    body = {"messages": [{"role": "user", "content": "hi", "attachments": ["att_missing"]}]}
+    response = client.post(f"/sessions/{root['id']}/continuations", json=body)
+    assert response.status_code == 422, response.text
+    assert raw.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 1
+    assert raw.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+    assert raw.execute("SELECT end_reason, title FROM sessions").fetchone()[:] == (None, "T")
+    assert compress(client, root["id"])["title"] == "T #2"
