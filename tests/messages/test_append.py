@@ -1,0 +1,189 @@
+"""POST /sessions/{id}/messages: rows as the agent writes them, counters in the same transaction,
+all-or-nothing batches, ended sessions, bad text, idempotent retries (reference checks 29-33)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+from hermes_state import SessionDB
+
+from app.settings import Settings
+
+Raw = Callable[..., list[sqlite3.Row]]
+
+
+def _session(client: TestClient, sid: str) -> dict[str, Any]:
+    body: dict[str, Any] = client.get(f"/sessions/{sid}").json()
+    return body
+
+
+def test_user_then_assistant_in_id_order(client: TestClient, sid: str, settings: Settings) -> None:
+    """Check 29."""
+    first = client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "hi"})
+    second = client.post(f"/sessions/{sid}/messages", json={"role": "assistant", "content": "hello"})
+    assert first.status_code == second.status_code == 201
+    a, b = first.json()["items"][0], second.json()["items"][0]
+    assert b["id"] > a["id"]
+    listed = client.get(f"/sessions/{sid}/messages").json()["items"]
+    assert [(m["role"], m["content"]) for m in listed] == [("user", "hi"), ("assistant", "hello")]
+    assert listed == [a, b]  # the append response is the stored message
+    assert _session(client, sid)["message_count"] == 2
+    agent = SessionDB(db_path=settings.db_path)
+    try:
+        assert [(m["role"], m["content"]) for m in agent.get_messages(sid)] == [
+            ("user", "hi"),
+            ("assistant", "hello"),
+        ]
+        assert agent.get_session(sid)["message_count"] == 2
+    finally:
+        agent.close()
+
+
+def test_tool_calls_counted_on_assistant_only(client: TestClient, sid: str, raw: Raw) -> None:
+    """Checks 30 and 31."""
+    calls = [
+        {"id": f"c{i}", "type": "function", "function": {"name": "ls", "arguments": "{}"}} for i in range(3)
+    ]
+    r = client.post(
+        f"/sessions/{sid}/messages", json={"role": "assistant", "content": None, "tool_calls": calls}
+    )
+    assert r.status_code == 201
+    assert r.json()["items"][0]["tool_calls"] == calls
+    assert _session(client, sid)["tool_call_count"] == 3
+    results = [
+        {"role": "tool", "content": "ok", "tool_call_id": f"c{i}", "tool_name": "ls"} for i in range(3)
+    ]
+    assert client.post(f"/sessions/{sid}/messages", json={"messages": results}).status_code == 201
+    session = _session(client, sid)
+    assert (session["tool_call_count"], session["message_count"]) == (3, 4)
+    stored = raw("SELECT tool_calls FROM messages WHERE role = 'assistant'")[0]["tool_calls"]
+    assert isinstance(stored, str) and stored.startswith("[{")
+    got = client.get(f"/sessions/{sid}/messages", params={"role": "assistant"}).json()["items"][0]
+    assert got["tool_calls"] == calls
+
+
+def test_reasoning_assistant_only_and_empty_not_stored(client: TestClient, sid: str, raw: Raw) -> None:
+    """Check 33: empty reasoning is absent; reasoning is kept on assistant rows only."""
+    batch = [
+        {"role": "assistant", "content": "a", "reasoning": "", "reasoning_content": ""},
+        {"role": "assistant", "content": "b", "reasoning": "think", "reasoning_details": [{"k": 1}]},
+        {"role": "user", "content": "c", "reasoning": "nope"},
+    ]
+    items = client.post(f"/sessions/{sid}/messages", json={"messages": batch}).json()["items"]
+    assert [m["reasoning"] for m in items] == [None, "think", None]
+    assert items[1]["reasoning_details"] == [{"k": 1}]
+    rows = raw("SELECT reasoning, reasoning_content, reasoning_details FROM messages ORDER BY id")
+    assert [tuple(r) for r in rows] == [(None, None, None), ("think", None, '[{"k": 1}]'), (None, None, None)]
+
+
+def test_multimodal_content_uses_agent_encoding(
+    client: TestClient, sid: str, settings: Settings, raw: Raw
+) -> None:
+    parts = [{"type": "text", "text": "look ü"}, {"type": "image_url", "image_url": {"url": "data:x"}}]
+    item = client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": parts}).json()["items"][
+        0
+    ]
+    assert item["content"] == parts
+    assert raw("SELECT content FROM messages")[0]["content"].startswith("\x00json:[")
+    agent = SessionDB(db_path=settings.db_path)
+    try:
+        assert agent.get_messages(sid)[0]["content"] == parts
+    finally:
+        agent.close()
+    assert client.get(f"/sessions/{sid}/messages/{item['id']}").json()["content"] == parts
+
+
+def test_batch_timestamps_strictly_increase(client: TestClient, sid: str) -> None:
+    batch = [{"role": "user", "content": str(i)} for i in range(5)]
+    batch[2]["timestamp"] = 1_000.0  # explicit values are kept as given
+    items = client.post(f"/sessions/{sid}/messages", json={"messages": batch}).json()["items"]
+    stamps = [m["timestamp"] for m in items]
+    assert stamps[2] == 1_000.0
+    assert stamps[0] < stamps[1] and stamps[3] < stamps[4]
+    assert all(isinstance(t, float) for t in stamps)
+
+
+def test_batch_limits(client: TestClient, sid: str) -> None:
+    ok = client.post(
+        f"/sessions/{sid}/messages", json={"messages": [{"role": "user", "content": "x"}] * 1000}
+    )
+    assert ok.status_code == 201 and len(ok.json()["items"]) == 1000
+    too_many = client.post(
+        f"/sessions/{sid}/messages", json={"messages": [{"role": "user", "content": "x"}] * 1001}
+    )
+    assert too_many.status_code == 422
+    empty = client.post(f"/sessions/{sid}/messages", json={"messages": []})
+    assert empty.status_code == 422
+    assert _session(client, sid)["message_count"] == 1000
+
+
+def test_batch_is_all_or_nothing(client: TestClient, sid: str, raw: Raw) -> None:
+    batch = [
+        {"role": "user", "content": "fine"},
+        {"role": "assistant", "content": "x", "tool_calls": [{"id": "1"}], "attachments": ["att_missing"]},
+    ]
+    r = client.post(f"/sessions/{sid}/messages", json={"messages": batch})
+    assert r.status_code == 422 and r.json()["code"] == "unknown_attachment"
+    assert r.json()["attachment_ids"] == ["att_missing"]
+    assert raw("SELECT COUNT(*) FROM messages")[0][0] == 0
+    session = _session(client, sid)
+    assert (session["message_count"], session["tool_call_count"]) == (0, 0)
+
+
+def test_bad_role_and_unknown_field(client: TestClient, sid: str) -> None:
+    assert client.post(f"/sessions/{sid}/messages", json={"role": "robot", "content": "x"}).status_code == 422
+    assert client.post(f"/sessions/{sid}/messages", json={"role": "user", "colour": "x"}).status_code == 422
+    assert client.post(f"/sessions/{sid}/messages", json=[1]).status_code in (400, 422)
+
+
+def test_nul_and_lone_surrogate_rejected(client: TestClient, sid: str, raw: Raw) -> None:
+    nul = client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "a\x00b"})
+    assert nul.status_code == 422 and nul.json()["code"] == "invalid_text"
+    body = b'{"messages": [{"role": "user", "content": "ok"}, {"role": "user", "content": "x\\ud800y"}]}'
+    lone = client.post(
+        f"/sessions/{sid}/messages", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert lone.status_code == 422 and lone.json()["code"] == "invalid_text"
+    nested = client.post(
+        f"/sessions/{sid}/messages",
+        json={"role": "assistant", "tool_calls": [{"function": {"arguments": "\x00"}}]},
+    )
+    assert nested.status_code == 422 and nested.json()["code"] == "invalid_text"
+    assert raw("SELECT COUNT(*) FROM messages")[0][0] == 0
+
+
+def test_unknown_session_404(client: TestClient) -> None:
+    r = client.post("/sessions/nope/messages", json={"role": "user", "content": "x"})
+    assert r.status_code == 404 and r.json()["code"] == "session_not_found"
+
+
+def test_ended_session_409_unless_reopen(client: TestClient, sid: str) -> None:
+    assert client.post(f"/sessions/{sid}/end", json={"end_reason": "user_exit"}).status_code == 200
+    r = client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "x"})
+    assert r.status_code == 409 and r.json()["code"] == "session_ended"
+    assert _session(client, sid)["message_count"] == 0
+    ok = client.post(
+        f"/sessions/{sid}/messages", params={"reopen": "true"}, json={"role": "user", "content": "x"}
+    )
+    assert ok.status_code == 201
+    session = _session(client, sid)
+    assert session["ended_at"] is None and session["end_reason"] is None and session["message_count"] == 1
+
+
+def test_idempotent_retry_replays(client: TestClient, sid: str, raw: Raw) -> None:
+    body = {"messages": [{"role": "user", "content": "once"}, {"role": "assistant", "content": "only"}]}
+    headers = {"Idempotency-Key": "k-1"}
+    first = client.post(f"/sessions/{sid}/messages", json=body, headers=headers)
+    again = client.post(f"/sessions/{sid}/messages", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert raw("SELECT COUNT(*) FROM messages")[0][0] == 2
+    assert _session(client, sid)["message_count"] == 2
+    other = client.post(
+        f"/sessions/{sid}/messages", json={"role": "user", "content": "other"}, headers=headers
+    )
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
