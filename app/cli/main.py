@@ -1,48 +1,134 @@
-"""The ``hermes`` command. It talks to the server over HTTP; only ``serve`` starts the server itself."""
+"""The ``hermes`` command. It talks to the server over HTTP; only ``serve`` starts the server itself.
+
+``-c/--continue`` takes an optional value (``hermes -c`` or ``hermes -c "my project"``), which click cannot
+express; :func:`split_continue` rewrites ``-c NAME`` into a hidden ``--continue-name NAME`` first.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from typer import _click  # typer vendors click; its core classes take this Context
+from typer.core import TyperCommand, TyperGroup
 
-app = typer.Typer(help="Hermes sessions: talk to the hermes-sessions server.", no_args_is_help=True)
+from app.cli.commands import browse as _browse  # noqa: F401  (registers `sessions browse`)
+from app.cli.commands import resume as resume_cmds
+from app.cli.commands import sessions as sessions_cmds
+from app.cli.errors import EXIT_CODES_HELP, CliError
+from app.cli.output import note
+from app.cli.serve import serve
+
+_CONTINUE_FLAGS = ("-c", "--continue")
 
 
-@app.callback()
-def root() -> None:
-    """Hermes sessions over HTTP (server: `hermes serve`)."""
+def split_continue(args: list[str], commands: frozenset[str] = frozenset()) -> list[str]:
+    """Turn ``-c NAME`` / ``--continue NAME`` / ``--continue=NAME`` into ``--continue-name NAME``.
+
+    A following word is a name unless it is an option or (at the top level) a sub-command.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if arg.startswith("--continue="):
+            out += ["--continue-name", arg.split("=", 1)[1]]
+        elif arg in _CONTINUE_FLAGS:
+            nxt = args[i + 1] if i + 1 < len(args) else None
+            if nxt is not None and not nxt.startswith("-") and nxt not in commands:
+                out += ["--continue-name", nxt]
+                i += 1
+            else:
+                out.append(arg)
+        else:
+            out.append(arg)
+        i += 1
+    return out
 
 
-@app.command()
-def serve(
-    host: str | None = typer.Option(None, help="Bind address (default HERMES_HOST or 127.0.0.1)"),
-    port: int | None = typer.Option(None, help="Port (default HERMES_PORT or 8643)"),
+def _report(exc: CliError) -> typer.Exit:
+    note(exc.message)
+    return typer.Exit(int(exc.exit_code))
+
+
+class HermesGroup(TyperGroup):
+    """Root group: optional-value ``-c`` and :class:`CliError` → message on stderr + exit code."""
+
+    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, split_continue(args, frozenset(self.commands)))
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CliError as exc:
+            raise _report(exc) from exc
+
+
+class ChatCommand(TyperCommand):
+    """``hermes chat`` with the same optional-value ``-c``."""
+
+    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, split_continue(args))
+
+
+app = typer.Typer(
+    cls=HermesGroup,
+    help="Hermes sessions: talk to the hermes-sessions server (start it with `hermes serve`).",
+    epilog=EXIT_CODES_HELP.replace("\n", "\n\n"),
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(sessions_cmds.app, name="sessions")
+
+ContinueOpt = typer.Option(
+    False, "--continue", "-c", help="Resume the most recent CLI session, or the one named: -c NAME"
+)
+ContinueNameOpt = typer.Option(None, "--continue-name", hidden=True)
+ResumeOpt = typer.Option(
+    None, "--resume", "-r", help="Resume a session by id, unique prefix, title or 'latest'"
+)
+
+
+@app.callback(invoke_without_command=True)
+def root(
+    ctx: typer.Context,
+    continue_: bool = ContinueOpt,
+    continue_name: str | None = ContinueNameOpt,
+    resume: str | None = ResumeOpt,
 ) -> None:
-    """Start the server on $HERMES_HOME/state.db."""
-    import uvicorn
+    """Hermes sessions over HTTP. `hermes -c [NAME]` / `hermes -r ID` resume a session."""
+    if ctx.invoked_subcommand is not None:
+        if continue_ or continue_name is not None or resume is not None:
+            raise typer.BadParameter("-c/-r go before no sub-command (or use `hermes chat -c`)")
+        return
+    if not resume_cmds.run_resume(ctx, continue_, continue_name, resume):
+        typer.echo(ctx.get_help())
 
-    from app.main import create_app
-    from app.settings import Settings
 
-    overrides: dict[str, object] = {}
-    if host is not None:
-        overrides["host"] = host
-    if port is not None:
-        overrides["port"] = port
-    try:
-        settings = Settings(**overrides)  # type: ignore[arg-type]
-    except ValueError as exc:
-        typer.echo(f"hermes serve: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    typer.echo(
-        f"hermes-sessions on http://{settings.host}:{settings.port} (db: {settings.db_path})", err=True
-    )
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        timeout_graceful_shutdown=10,
-    )
+@app.command("chat", cls=ChatCommand)
+def chat(
+    ctx: typer.Context,
+    continue_: bool = ContinueOpt,
+    continue_name: str | None = ContinueNameOpt,
+    resume: str | None = ResumeOpt,
+) -> None:
+    """Resume a session (-c [NAME] / -r ID), or start a new CLI session."""
+    if not resume_cmds.run_resume(ctx, continue_, continue_name, resume):
+        resume_cmds.new(ctx, None)
+
+
+app.command("title")(resume_cmds.title)
+app.command("new")(resume_cmds.new)
+app.command("end")(resume_cmds.end)
+app.command("serve")(serve)
+
+
+@app.command("exit-codes")
+def exit_codes() -> None:
+    """Explain the exit codes."""
+    typer.echo(EXIT_CODES_HELP)
 
 
 def main() -> None:

@@ -1,0 +1,199 @@
+"""``hermes -c`` / ``-r`` (and ``hermes chat``), ``hermes title``, ``hermes new``, ``hermes end``:
+the agent's session commands, resolved through the API (reference §3.6-3.8, §6.1-6.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import typer
+
+from app.cli import formatting as fmt
+from app.cli.api import Api
+from app.cli.commands.common import active_messages, ambiguous
+from app.cli.context import CliEnv, get_env
+from app.cli.errors import ApiError, CliError, ExitCode
+from app.cli.output import err_console, note, say
+from app.cli.recap import recap_panel
+
+# The agent refuses to load a conversation this long into a terminal session.
+MAX_RESUME_MESSAGES = 20_000
+
+
+def _path(session_id: str) -> str:
+    return f"/sessions/{quote(session_id, safe='')}"
+
+
+def _resolve(api: Api, params: dict[str, Any], ref: str, not_found: list[str]) -> dict[str, Any]:
+    try:
+        resolved: dict[str, Any] = api.get("/sessions/resolve", feature="session lookup", params=params)
+    except ApiError as exc:
+        if exc.code == "ambiguous_session_ref":
+            raise ambiguous(exc, ref) from exc
+        if exc.status == 404 and exc.code == "session_not_found":
+            raise CliError("\n".join(not_found), ExitCode.ERROR) from exc
+        raise
+    return resolved
+
+
+def resolve_continue(api: Api, name: str | None) -> dict[str, Any]:
+    """``-c``: the most recently active CLI session, or the session ``name`` resolves to."""
+    if name is None:
+        return _resolve(
+            api,
+            {"latest": "true", "source": "cli"},
+            "",
+            ["No previous CLI session found to continue."],
+        )
+    return _resolve(
+        api,
+        {"ref": name},
+        name,
+        [f"No session found matching '{name}'.", "Use 'hermes sessions list' to see available sessions."],
+    )
+
+
+def resolve_resume(api: Api, ref: str) -> dict[str, Any]:
+    """``-r``: id, unique prefix, title, or ``latest`` (the most recently active session of any source)."""
+    params = {"latest": "true"} if ref == "latest" else {"ref": ref}
+    return _resolve(
+        api,
+        params,
+        ref,
+        [f"Session not found: {ref}", "Use a session ID from a previous CLI run (hermes sessions list)."],
+    )
+
+
+def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
+    """Reopen the resolved session, print the banner and recap on stderr and its id on stdout."""
+    api = env.api()
+    session_id = str(resolved["id"])
+    requested = resolved.get("requested")
+    if requested and requested != session_id:
+        note(
+            f"Session {requested} was compressed into {session_id}; resuming the descendant with your "
+            "transcript."
+        )
+    if int(resolved.get("message_count") or 0) > MAX_RESUME_MESSAGES:
+        raise CliError(
+            f"Session {session_id} has {resolved['message_count']} messages, more than the "
+            f"{MAX_RESUME_MESSAGES} a terminal session can load. Read it with `hermes sessions export`.",
+        )
+    messages = active_messages(api, session_id)
+    if resolved.get("ended_at") is not None:
+        api.send("POST", f"{_path(session_id)}/reopen", feature="sessions")
+    if not messages:
+        note(f"Session {session_id} found but has no messages. Starting fresh.")
+    else:
+        users, total = fmt.count_roles(messages)
+        note(fmt.resume_banner(session_id, resolved.get("title"), users, total))
+        if env.config.recap_enabled:
+            panel = recap_panel(api.get(f"{_path(session_id)}/recap", feature="recap"))
+            if panel is not None:
+                err_console().print(panel)
+    say(session_id)
+
+
+def run_resume(
+    ctx: typer.Context, continue_: bool, continue_name: str | None, resume_ref: str | None
+) -> bool:
+    """Handle ``-c [NAME]`` / ``-r REF``; ``False`` when neither was given."""
+    if not continue_ and continue_name is None and resume_ref is None:
+        return False
+    if resume_ref is not None and (continue_ or continue_name is not None):
+        raise typer.BadParameter("use either --continue or --resume, not both")
+    env = get_env(ctx)
+    api = env.api()
+    if resume_ref is not None:
+        resolved = resolve_resume(api, resume_ref)
+    else:
+        resolved = resolve_continue(api, continue_name)
+    resume(env, resolved)
+    return True
+
+
+def current_session(api: Api, ref: str | None) -> dict[str, Any]:
+    """The session ``title``/``new``/``end`` act on: ``--session`` or the most recent CLI session."""
+    if ref is not None:
+        return resolve_resume(api, ref)
+    return _resolve(
+        api,
+        {"latest": "true", "source": "cli"},
+        "",
+        ["No current CLI session. Start one with `hermes new`."],
+    )
+
+
+SessionOpt = typer.Option(
+    None, "--session", "-s", help="Session id, prefix or title (default: the most recent CLI session)"
+)
+
+
+def title(
+    ctx: typer.Context,
+    text: list[str] | None = typer.Argument(None, help="The new title; none: show the current one"),
+    session: str | None = SessionOpt,
+) -> None:
+    """Show or set the title of the current session (the agent's /title)."""
+    api = get_env(ctx).api()
+    current = current_session(api, session)
+    if not text:
+        say(f"  Session ID: {current['id']}")
+        if current.get("title"):
+            say(f"  Title: {current['title']}")
+        else:
+            say("  No title set. Usage: /title <your session title>")
+        return
+    wanted = " ".join(text)
+    if not wanted.strip():
+        raise CliError("  Title is empty after cleanup. Please use printable characters.", ExitCode.USAGE)
+    try:
+        updated = api.send("PATCH", _path(current["id"]), feature="sessions", json={"title": wanted})
+    except ApiError as exc:
+        if exc.status in (409, 422):
+            raise CliError(f"  {exc.message}", exc.exit_code) from exc
+        raise
+    if updated.get("title") is None:
+        raise CliError("  Title is empty after cleanup. Please use printable characters.", ExitCode.USAGE)
+    say(f"  Session title set: {updated['title']}")
+
+
+def new(
+    ctx: typer.Context,
+    name: list[str] | None = typer.Argument(None, help="Title of the new session"),
+) -> None:
+    """End the current CLI session (end_reason new_session) and start a new one (the agent's /new)."""
+    api = get_env(ctx).api()
+    try:
+        latest = api.get(
+            "/sessions/resolve", feature="session lookup", params={"latest": "true", "source": "cli"}
+        )
+    except ApiError as exc:
+        if exc.code != "session_not_found":
+            raise
+        latest = None
+    if latest is not None and latest.get("ended_at") is None:
+        api.send("POST", f"{_path(latest['id'])}/end", feature="sessions", json={"end_reason": "new_session"})
+    created = api.send("POST", "/sessions", feature="sessions", json={"source": "cli"})
+    wanted = " ".join(name or [])
+    if wanted.strip():
+        try:
+            created = api.send("PATCH", _path(created["id"]), feature="sessions", json={"title": wanted})
+            note(f"  Session title set: {created['title']}")
+        except ApiError as exc:
+            if exc.status not in (409, 422):
+                raise
+            note(f"  {exc.message}")
+    say(created["id"])
+
+
+def end(ctx: typer.Context, session: str | None = SessionOpt) -> None:
+    """End a session as the agent's CLI does on exit (end_reason cli_close) and print the epilogue."""
+    api = get_env(ctx).api()
+    current = current_session(api, session)
+    session_id = str(current["id"])
+    ended = api.send("POST", f"{_path(session_id)}/end", feature="sessions", json={"end_reason": "cli_close"})
+    users, total = fmt.count_roles(active_messages(api, session_id))
+    seconds = float(ended.get("ended_at") or 0) - float(ended.get("started_at") or 0)
+    for line in fmt.exit_epilogue(session_id, seconds, total, users, int(ended.get("tool_call_count") or 0)):
+        say(line)

@@ -1,0 +1,55 @@
+"""Where the CLI finds its server and token: environment first, then files under ``$HERMES_HOME``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+DEFAULT_URL = "http://127.0.0.1:8643"
+
+
+@dataclass(frozen=True)
+class CliConfig:
+    """The settings one CLI invocation runs with."""
+
+    url: str
+    token: str | None
+    home: Path
+    resume_display: str = "full"
+
+    @property
+    def recap_enabled(self) -> bool:
+        """``display.resume_display: minimal`` turns the "Previous Conversation" panel off."""
+        return self.resume_display != "minimal"
+
+
+def _read_token(home: Path) -> str | None:
+    try:
+        token = (home / "api_token").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return token or None
+
+
+def _resume_display(home: Path) -> str:
+    """``display.resume_display`` from the agent's config.yaml (``full`` when absent or unreadable)."""
+    try:
+        data = yaml.safe_load((home / "config.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return "full"
+    display = data.get("display") if isinstance(data, dict) else None
+    value = display.get("resume_display") if isinstance(display, dict) else None
+    return str(value).strip().lower() if value else "full"
+
+
+def load_config(env: Mapping[str, str] | None = None) -> CliConfig:
+    """Read ``HERMES_URL``, ``HERMES_API_TOKEN`` (else ``$HERMES_HOME/api_token``) and config.yaml."""
+    environ = os.environ if env is None else env
+    home = Path(environ.get("HERMES_HOME") or Path.home() / ".hermes").expanduser()
+    url = (environ.get("HERMES_URL") or DEFAULT_URL).rstrip("/")
+    token = environ.get("HERMES_API_TOKEN") or _read_token(home)
+    return CliConfig(url=url, token=token, home=home, resume_display=_resume_display(home))

@@ -1,0 +1,123 @@
+"""Pure text formatting of the agent's CLI output (reference §3.2-3.5, §3.8): no I/O here."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+EM_DASH = "—"
+STATS_SOURCES = ("cli", "telegram", "discord", "whatsapp", "slack")
+
+
+def relative_time(ts: float | None, now: float | None = None) -> str:
+    """The agent's ``_relative_time``: integer-truncated buckets, a local date past 7 days."""
+    if not ts:
+        return "?"
+    delta = (time.time() if now is None else now) - ts
+    if delta < 60:
+        return "just now"
+    if delta < 3600:
+        return f"{int(delta / 60)}m ago"
+    if delta < 86400:
+        return f"{int(delta / 3600)}h ago"
+    if delta < 172800:
+        return "yesterday"
+    if delta < 604800:
+        return f"{int(delta / 86400)}d ago"
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+
+
+def _preview(session: Mapping[str, Any]) -> str:
+    return str(session.get("preview") or "")
+
+
+def session_list_lines(sessions: Sequence[Mapping[str, Any]], now: float | None = None) -> list[str]:
+    """``hermes sessions list``: the titled layout when any row has a title, else the preview layout."""
+    if not sessions:
+        return ["No sessions found."]
+    if any(s.get("title") for s in sessions):
+        lines = [f"{'Title':<32} {'Preview':<40} {'Last Active':<13} ID", "─" * 110]
+        for s in sessions:
+            title = str(s["title"])[:30] if s.get("title") else EM_DASH
+            active = relative_time(s.get("last_active"), now)
+            lines.append(f"{title:<32} {_preview(s)[:38]:<40} {active:<13} {s['id']}")
+        return lines
+    lines = [f"{'Preview':<50} {'Last Active':<13} {'Src':<6} ID", "─" * 95]
+    for s in sessions:
+        active = relative_time(s.get("last_active"), now)
+        lines.append(f"{_preview(s)[:48]:<50} {active:<13} {s.get('source') or '':<6} {s['id']}")
+    return lines
+
+
+def browse_label(session: Mapping[str, Any]) -> str:
+    """Picker label: title, else preview, else id; longer than 50 → 47 characters + ``...``."""
+    title = str(session.get("title") or "").strip()
+    label = title or _preview(session).strip() or str(session["id"])
+    return label[:47] + "..." if len(label) > 50 else label
+
+
+def browse_line(index: int, session: Mapping[str, Any], now: float | None = None) -> str:
+    """One row of the numbered (non-TTY) browse list."""
+    active = relative_time(session.get("last_active"), now)
+    source = str(session.get("source") or "")[:6]
+    return f"  {index:>3}. {browse_label(session):<50}  {active:<10}  {source}"
+
+
+def browse_matches(session: Mapping[str, Any], query: str) -> bool:
+    """Type-to-filter: case-insensitive substring of title, preview, id or source."""
+    needle = query.lower()
+    fields = (session.get("title"), session.get("preview"), session.get("id"), session.get("source"))
+    return any(needle in str(value).lower() for value in fields if value)
+
+
+def stats_lines(stats: Mapping[str, Any]) -> list[str]:
+    """``hermes sessions stats``: totals, the fixed per-source list (non-zero only), file size in MB."""
+    by_source: Mapping[str, int] = stats.get("by_source") or {}
+    lines = [f"Total sessions: {stats['sessions']}", f"Total messages: {stats['messages']}"]
+    lines += [f"  {src}: {by_source[src]} sessions" for src in STATS_SOURCES if by_source.get(src, 0) > 0]
+    lines.append(f"Database size: {stats['database_bytes'] / (1024 * 1024):.1f} MB")
+    return lines
+
+
+def duration(seconds: float) -> str:
+    """``39s``, ``1m 6s``, ``1h 48m 26s``: leading zero units left out."""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h {minutes}m {secs}s"
+    if minutes:
+        return f"{minutes}m {secs}s"
+    return f"{secs}s"
+
+
+def exit_epilogue(session_id: str, seconds: float, messages: int, users: int, tool_calls: int) -> list[str]:
+    """What the CLI prints when a session is closed (reference §3.8)."""
+    return [
+        "Resume this session with:",
+        f"  hermes --resume {session_id}",
+        "",
+        f"{'Session:':<16}{session_id}",
+        f"{'Duration:':<16}{duration(seconds)}",
+        f"{'Messages:':<16}{messages} ({users} user, {tool_calls} tool calls)",
+    ]
+
+
+def resume_banner(session_id: str, title: str | None, users: int, total: int) -> str:
+    """``↻ Resumed session <id> "<title>" (<U> user message(s), <T> total messages)``."""
+    title_part = f' "{title}"' if title else ""
+    plural = "s" if users != 1 else ""
+    return (
+        f"↻ Resumed session {session_id}{title_part} ({users} user message{plural}, {total} total messages)"
+    )
+
+
+def count_roles(messages: Iterable[Mapping[str, Any]]) -> tuple[int, int]:
+    """(user messages, all messages) of a loaded conversation."""
+    users = total = 0
+    for message in messages:
+        total += 1
+        users += message.get("role") == "user"
+    return users, total

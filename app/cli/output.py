@@ -1,0 +1,78 @@
+"""Where output goes: data on stdout, diagnostics on stderr; JSON never escapes non-ASCII."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Any
+
+import typer
+from rich.console import Console
+
+
+class Format(StrEnum):
+    """How a data command prints its result."""
+
+    TEXT = "text"
+    JSON = "json"
+    JSONL = "jsonl"
+
+
+JsonOpt = typer.Option(False, "--json", help="Print one JSON document")
+JsonlOpt = typer.Option(False, "--jsonl", help="Print one JSON object per line")
+
+
+def pick_format(as_json: bool, as_jsonl: bool) -> Format:
+    """The chosen output format (``--json`` and ``--jsonl`` exclude each other: usage error)."""
+    if as_json and as_jsonl:
+        raise typer.BadParameter("use either --json or --jsonl, not both")
+    return Format.JSON if as_json else Format.JSONL if as_jsonl else Format.TEXT
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON with non-ASCII characters kept as they are."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def emit_json(value: Any) -> None:
+    """One JSON document on stdout."""
+    typer.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def emit_jsonl(items: Iterable[Any]) -> None:
+    """One JSON object per line on stdout."""
+    for item in items:
+        typer.echo(dumps(item))
+
+
+def say(line: str = "") -> None:
+    """A result line for people (stdout)."""
+    typer.echo(line)
+
+
+def note(line: str) -> None:
+    """A diagnostic line (stderr)."""
+    typer.echo(line, err=True)
+
+
+def err_console() -> Console:
+    """A rich console on the current stderr (looked up per call so test runners can capture it)."""
+    return Console(file=sys.stderr, highlight=False)
+
+
+def out_console() -> Console:
+    """A rich console on the current stdout."""
+    return Console(file=sys.stdout, highlight=False)
+
+
+def confirm(question: str) -> bool:
+    """Ask ``question`` (ending in ``[y/N] ``); only ``y``/``yes`` agree. End of input means no, so a
+    closed or empty stdin never hangs and never deletes anything."""
+    typer.echo(question, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        typer.echo()
+        return False
+    return line.strip().lower() in ("y", "yes")
