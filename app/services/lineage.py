@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from app.domain.ids import new_session_id
+from app.domain.ids import new_session_id, session_id_problem
 from app.domain.recap import Recap, build_recap
 from app.domain.sources import HIDDEN_SOURCES, Source
-from app.errors import Conflict, HermesError, NotFound
+from app.errors import Conflict, HermesError, NotFound, Unprocessable
 from app.services.sessions import get_session, not_found
 from app.storage.repos import sessions as session_repo
 from app.storage.repos.lineage import compression_chain, compression_tip
@@ -55,10 +55,11 @@ class Continuation:
 
 @dataclass(frozen=True)
 class Fork:
-    """Where a branch is cut and what it is called."""
+    """Where a branch is cut, what it is called and (optionally) its id."""
 
     message_id: int | None = None
     title: str | None = None
+    id: str | None = None
 
 
 def _match_ref(conn: sqlite3.Connection, ref: str) -> tuple[str, MatchedBy]:
@@ -171,11 +172,16 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 
+    A client-chosen ``id`` must be valid (422 ``invalid_session_id``) and free (409 ``session_exists``).
     An explicit ``title`` must be free (409 ``title_in_use``); otherwise the child takes the next title
     of the parent's lineage when the parent has one. 404 ``message_not_found`` for a ``message_id`` that
     is not an active message of the session.
     """
     parent = get_session(conn, session_id, include_system_prompt=True)
+    if fork.id is not None:
+        problem = session_id_problem(fork.id)
+        if problem is not None:
+            raise Unprocessable(problem, code="invalid_session_id")
     if fork.message_id is not None and not is_active_message(conn, session_id, fork.message_id):
         raise NotFound(
             f"Message {fork.message_id} is not an active message of session {session_id}.",
@@ -186,7 +192,7 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
     # A branch of a sub-agent run is the user's own conversation, not another delegate.
     model_config = {k: v for k, v in (parent["model_config"] or {}).items() if k != "_delegate_from"}
     model_config["_branched_from"] = session_id
-    child_id = _child_id(conn, parent["source"])
+    child_id = fork.id if fork.id is not None else _child_id(conn, parent["source"])
     session_repo.insert_session(
         conn,
         session_id=child_id,

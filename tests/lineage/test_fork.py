@@ -120,3 +120,13 @@ def test_fork_idempotency(client: TestClient, raw: sqlite3.Connection) -> None:
     assert raw.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 2
     reused = client.post(f"/sessions/{parent['id']}/fork", json={"title": "x"}, headers=headers)
     assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
+
+
+def test_fork_with_client_id(client: TestClient) -> None:
+    parent = create(client, source="cli")
+    child = client.post(f"/sessions/{parent['id']}/fork", json={"id": "my-branch"}).json()
+    assert child["id"] == "my-branch"
+    taken = client.post(f"/sessions/{parent['id']}/fork", json={"id": "my-branch"})
+    assert (taken.status_code, taken.json()["code"]) == (409, "session_exists")
+    bad = client.post(f"/sessions/{parent['id']}/fork", json={"id": "../etc"})
+    assert (bad.status_code, bad.json()["code"]) == (422, "invalid_session_id")

@@ -143,11 +143,12 @@ async def fork_session(
     ``message_id``), same source, model and system prompt, titled ``title`` or the next ``base #N``.
     Honours ``Idempotency-Key``.
 
-    Codes: 404 ``session_not_found``, ``message_not_found``; 409 ``title_in_use`` for an explicit title;
-    422 ``title_too_long``, ``invalid_title``.
+    Codes: 404 ``session_not_found``, ``message_not_found``; 409 ``session_exists`` for a taken ``id``,
+    ``title_in_use`` for an explicit title; 422 ``invalid_session_id``, ``title_too_long``,
+    ``invalid_title``.
     """
     data = body or ForkCreate()
-    fork = svc.Fork(message_id=data.message_id, title=data.title)
+    fork = svc.Fork(message_id=data.message_id, title=data.title, id=data.id)
     return await idem.execute(
         db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=_created
     )

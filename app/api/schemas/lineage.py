@@ -54,6 +54,9 @@ class ForkCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    id: SafeText | None = Field(
+        default=None, description="Client-chosen id of the branch (≤ 256 chars, no '/', '..'); default: new"
+    )
     message_id: int | None = Field(
         default=None, ge=1, le=2**63 - 1, description="Copy the active messages up to and including this one"
     )
