@@ -1,0 +1,87 @@
+"""CLI fixtures: the real commands through ``CliRunner``, over HTTP to the app in-process."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner, Result
+
+from app.cli.config import CliConfig
+from app.cli.context import CliEnv
+from app.cli.main import app
+from tests.conftest import TOKEN
+
+Run = Callable[..., Result]
+
+
+def invoke(env: CliEnv, *args: str, input: str | None = None) -> Result:
+    """Run ``hermes ARGS`` with ``env`` injected; stdin is ``input`` (never a TTY)."""
+    return CliRunner().invoke(app, list(args), obj=env, input=input)
+
+
+@pytest.fixture
+def run(client: TestClient, home: Path) -> Run:
+    """``run("sessions", "list")`` → the CliRunner result, against the app through ``client``."""
+
+    def _run(*args: str, input: str | None = None, resume_display: str = "full") -> Result:
+        config = CliConfig(url="http://testserver", token=TOKEN, home=home, resume_display=resume_display)
+        return invoke(CliEnv(config=config, http=client), *args, input=input)
+
+    return _run
+
+
+@dataclass
+class Seeder:
+    """Creates sessions and messages through the API."""
+
+    client: TestClient
+
+    def session(self, *, title: str | None = None, source: str = "cli", **fields: Any) -> dict[str, Any]:
+        """A new session (201)."""
+        body: dict[str, Any] = {"source": source, **fields}
+        if title is not None:
+            body["title"] = title
+        response = self.client.post("/sessions", json=body)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def messages(self, session_id: str, *messages: dict[str, Any]) -> list[dict[str, Any]]:
+        """Append messages (timestamps default to now, in order)."""
+        response = self.client.post(
+            f"/sessions/{quote(session_id, safe='')}/messages", json={"messages": list(messages)}
+        )
+        assert response.status_code == 201, response.text
+        return list(response.json()["items"])
+
+    def chat(self, session_id: str, pairs: int, *, at: float | None = None) -> None:
+        """``pairs`` user/assistant exchanges."""
+        base = time.time() if at is None else at
+        batch: list[dict[str, Any]] = []
+        for i in range(pairs):
+            batch.append({"role": "user", "content": f"question {i}", "timestamp": base + 2 * i})
+            batch.append({"role": "assistant", "content": f"answer {i}", "timestamp": base + 2 * i + 1})
+        self.messages(session_id, *batch)
+
+    def get(self, session_id: str) -> dict[str, Any]:
+        """The session as the API shows it now."""
+        return dict(self.client.get(f"/sessions/{quote(session_id, safe='')}").json())
+
+    def end(self, session_id: str, reason: str = "cli_close") -> None:
+        """End a session."""
+        response = self.client.post(
+            f"/sessions/{quote(session_id, safe='')}/end", json={"end_reason": reason}
+        )
+        assert response.status_code == 200, response.text
+
+
+@pytest.fixture
+def seed(client: TestClient) -> Seeder:
+    """The API seeder."""
+    return Seeder(client)
