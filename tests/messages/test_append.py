@@ -97,7 +97,7 @@ def test_multimodal_content_uses_agent_encoding(
 
 
 def test_batch_timestamps_strictly_increase(client: TestClient, sid: str) -> None:
-    batch = [{"role": "user", "content": str(i)} for i in range(5)]
+    batch: list[dict[str, Any]] = [{"role": "user", "content": str(i)} for i in range(5)]
     batch[2]["timestamp"] = 1_000.0  # explicit values are kept as given
     items = client.post(f"/sessions/{sid}/messages", json={"messages": batch}).json()["items"]
     stamps = [m["timestamp"] for m in items]
