@@ -11,9 +11,9 @@ from typing import Any
 
 from app.domain.ids import new_session_id, session_id_problem
 from app.domain.recap import Recap, build_recap
-from app.domain.sources import HIDDEN_SOURCES, Source
+from app.domain.sources import Source
 from app.errors import Conflict, HermesError, NotFound, Unprocessable
-from app.services.sessions import get_session, not_found
+from app.services.sessions import default_exclusions, get_session, not_found
 from app.storage.repos import sessions as session_repo
 from app.storage.repos.lineage import compression_chain, compression_tip
 from app.storage.repos.lineage_messages import conversation_for_recap, copy_active_messages, is_active_message
@@ -93,8 +93,7 @@ def resolve(
     """Resolve ``ref`` (or, with ``latest``, the most recently active session of ``sources``), then
     follow the compression chain to its tip: the session the user actually continues."""
     if latest:
-        excluded = tuple(sorted(s.value for s in HIDDEN_SOURCES if s.value not in sources))
-        requested = latest_session(conn, sources, excluded)
+        requested = latest_session(conn, sources, default_exclusions(sources))
         if requested is None:
             where = f" from {', '.join(sources)}" if sources else ""
             raise NotFound(f"No previous session{where} found to continue.", code="session_not_found")
