@@ -130,3 +130,21 @@ def test_fork_with_client_id(client: TestClient) -> None:
     assert (taken.status_code, taken.json()["code"]) == (409, "session_exists")
     bad = client.post(f"/sessions/{parent['id']}/fork", json={"id": "../etc"})
     assert (bad.status_code, bad.json()["code"]) == (422, "invalid_session_id")
+
+
+def test_fork_keeps_attachment_links(client: TestClient) -> None:
+    parent = create(client, source="cli")
+    upload = client.post(
+        f"/sessions/{parent['id']}/attachments", files={"file": ("notes.txt", b"hello notes", "text/plain")}
+    )
+    assert upload.status_code == 201, upload.text
+    attachment = upload.json()["id"]
+    appended = client.post(
+        f"/sessions/{parent['id']}/messages",
+        json={"messages": [{"role": "user", "content": "see file", "attachments": [attachment]}]},
+    )
+    assert appended.status_code == 201, appended.text
+    child = client.post(f"/sessions/{parent['id']}/fork", json={}).json()
+    items = client.get(f"/sessions/{child['id']}/messages").json()["items"]
+    assert [a["id"] for a in items[0]["attachments"]] == [attachment]
+    assert items[0]["id"] != appended.json()["items"][0]["id"]
