@@ -1,7 +1,121 @@
-"""Search endpoints (see API.md)."""
+"""Search endpoints (see API.md): ``GET /search`` and ``POST /search`` share one implementation."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Literal
+
+import orjson
+from fastapi import APIRouter, Query, Response
+
+from app.api.deps import DB
+from app.api.problem import COMMON_ERRORS, problem_responses
+from app.api.schemas.common import SafeText
+from app.api.schemas.search import SearchBody, SearchResponse
+from app.errors import Unprocessable
+from app.services import search as svc
 
 router = APIRouter(tags=["search"])
+
+_RESPONSES = problem_responses(*COMMON_ERRORS, 404, 409)
+_DESCRIPTION = (
+    "The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` → read;"
+    ' `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND, `"phrases"`,'
+    " `OR`, `NOT`, `prefix*`); anything else is made safe. Errors: 404 `session_not_found`,"
+    " 404 `message_not_in_session`, 409 `anchor_in_current_lineage` (scroll inside the caller's own lineage),"
+    " 422 `invalid_role`."
+)
+
+
+def _names(value: str | list[str] | None) -> tuple[str, ...] | None:
+    """Comma-separated and/or repeated names as a tuple (``None`` when none were given)."""
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else value
+    names = tuple(part.strip() for item in items for part in item.split(",") if part.strip())
+    return names or None
+
+
+def _request(body: SearchBody) -> svc.SearchRequest:
+    roles = _names(body.role)
+    if roles is not None:
+        unknown = sorted(set(roles) - svc.ROLES)
+        if unknown:
+            raise Unprocessable(
+                f"Unknown role(s): {', '.join(unknown)}; use {', '.join(sorted(svc.ROLES))}",
+                code="invalid_role",
+            )
+    return svc.SearchRequest(
+        q=body.q,
+        session_id=body.session_id,
+        around_message_id=body.around_message_id,
+        window=body.window,
+        limit=body.limit,
+        sort=svc.Sort(body.sort),
+        roles=roles or svc.DEFAULT_ROLES,
+        sources=_names(body.source),
+        exclude_sources=_names(body.exclude_source) or (),
+        current_session_id=body.current_session_id,
+        detail=svc.Detail(body.detail),
+    )
+
+
+async def _run(db: DB, body: SearchBody) -> Response:
+    request = _request(body)
+    result = await db.read(lambda conn: svc.search(conn, request))
+    return Response(orjson.dumps(result), media_type="application/json")
+
+
+@router.get(
+    "/search",
+    name="search-run",
+    response_model=SearchResponse,
+    responses=_RESPONSES,
+    description=_DESCRIPTION,
+)
+async def search_get(
+    db: DB,
+    q: Annotated[SafeText | None, Query(description="FTS5 query; selects discover")] = None,
+    session_id: Annotated[
+        SafeText | None, Query(description="Selects read, or scroll with an anchor")
+    ] = None,
+    around_message_id: Annotated[int | None, Query(description="Anchor message id; selects scroll")] = None,
+    window: Annotated[int, Query(description="Messages each side of the anchor (clamped to 1-20)")] = 5,
+    limit: Annotated[int, Query(description="Sessions for discover/browse (clamped to 1-50)")] = 3,
+    sort: Literal["relevance", "newest", "oldest"] = "relevance",
+    role: Annotated[
+        list[SafeText] | None, Query(description="Roles searched (comma-separated or repeated)")
+    ] = None,
+    source: Annotated[list[SafeText] | None, Query(description="Only these sources")] = None,
+    exclude_source: Annotated[list[SafeText] | None, Query(description="Not these sources")] = None,
+    current_session_id: Annotated[
+        SafeText | None, Query(description="Caller's session: its live lineage is excluded")
+    ] = None,
+    detail: Literal["adaptive", "full"] = "adaptive",
+) -> Response:
+    """Search past sessions (discover, scroll, read or browse)."""
+    body = SearchBody(
+        q=q,
+        session_id=session_id,
+        around_message_id=around_message_id,
+        window=window,
+        limit=limit,
+        sort=sort,
+        role=role,
+        source=source,
+        exclude_source=exclude_source,
+        current_session_id=current_session_id,
+        detail=detail,
+    )
+    return await _run(db, body)
+
+
+@router.post(
+    "/search",
+    name="search-post",
+    response_model=SearchResponse,
+    responses=_RESPONSES,
+    description=_DESCRIPTION,
+)
+async def search_post(db: DB, body: SearchBody) -> Response:
+    """Search past sessions with the arguments as a JSON body (same fields as ``GET /search``)."""
+    return await _run(db, body)

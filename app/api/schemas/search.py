@@ -1,0 +1,141 @@
+"""Request and response bodies of ``/search`` (the four shapes of the agent's ``session_search``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.schemas.common import SafeText
+
+Names = SafeText | list[SafeText]
+
+
+class SearchBody(BaseModel):
+    """``POST /search``: the same fields as the query parameters of ``GET /search``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    q: SafeText | None = Field(default=None, description="FTS5 query; selects discover")
+    session_id: SafeText | None = Field(default=None, description="Selects read, or scroll with an anchor")
+    around_message_id: int | None = Field(default=None, description="Anchor message id; selects scroll")
+    window: int = Field(default=5, description="Messages each side of the anchor (clamped to 1-20)")
+    limit: int = Field(default=3, description="Sessions for discover/browse (clamped to 1-50)")
+    sort: Literal["relevance", "newest", "oldest"] = "relevance"
+    role: Names | None = Field(default=None, description="Roles searched (comma-separated or a list)")
+    source: Names | None = Field(default=None, description="Only sessions of these sources")
+    exclude_source: Names | None = Field(default=None, description="Not sessions of these sources")
+    current_session_id: SafeText | None = Field(
+        default=None, description="Caller's session: lineage excluded"
+    )
+    detail: Literal["adaptive", "full"] = "adaptive"
+
+
+class SearchMessage(BaseModel):
+    """A message inside a search result (tool fields only when set)."""
+
+    id: int
+    role: str
+    content: Any = Field(description="Text (or multimodal parts); may be empty, never absent")
+    timestamp: float
+    tool_name: str | None = None
+    tool_calls: list[Any] | None = None
+    tool_call_id: str | None = None
+    anchor: bool | None = Field(default=None, description="True on the anchor / matching message")
+    content_truncated: bool | None = Field(default=None, description="detail=adaptive cut the content")
+    original_content_chars: int | None = None
+
+
+class SessionMeta(BaseModel):
+    """The session a scroll or read shows."""
+
+    title: str | None
+    source: str | None
+    model: str | None
+    started_at: float | None
+
+
+class DiscoverResult(BaseModel):
+    """The best hit of one lineage, with its window and the session's bookends."""
+
+    session_id: str = Field(description="The session holding the hit")
+    title: str | None
+    source: str | None
+    model: str | None
+    started_at: float | None
+    snippet: str = Field(description="Matched text marked >>>like this<<<")
+    match_message_id: int
+    matched_role: str
+    bookend_start: list[SearchMessage] = Field(
+        description="≤3 first user/assistant messages before the window"
+    )
+    messages: list[SearchMessage] = Field(description="±window around the hit; the hit has anchor=true")
+    bookend_end: list[SearchMessage] = Field(description="≤3 last user/assistant messages after the window")
+    messages_before: int
+    messages_after: int
+    parent_session_id: str | None = Field(default=None, description="Lineage root, when not session_id")
+
+
+class DiscoverResponse(BaseModel):
+    """``q`` given: at most ``limit`` sessions, one per lineage."""
+
+    mode: Literal["discover"]
+    query: str
+    results: list[DiscoverResult]
+    count: int
+    scan_capped: bool = Field(
+        description="A short-term substring scan stopped at its cap (1,000,000 messages) before the oldest"
+    )
+    message: str | None = None
+
+
+class BrowseResult(BaseModel):
+    """A recently active root session."""
+
+    session_id: str
+    title: str | None
+    source: str | None
+    started_at: float | None
+    last_active: float | None
+    message_count: int
+    preview: str
+
+
+class BrowseResponse(BaseModel):
+    """No arguments: the most recently active sessions."""
+
+    mode: Literal["browse"]
+    results: list[BrowseResult]
+    count: int
+    message: str
+
+
+class ScrollResponse(BaseModel):
+    """``session_id`` + ``around_message_id``: a window, no bookends."""
+
+    mode: Literal["scroll"]
+    session_id: str
+    around_message_id: int
+    session_meta: SessionMeta
+    window: int
+    messages: list[SearchMessage]
+    messages_before: int
+    messages_after: int
+    warning: str | None = Field(default=None, description="Set when the anchor's session was rebound")
+
+
+class ReadResponse(BaseModel):
+    """``session_id`` alone: every message, or the first 20 and last 10 of longer sessions."""
+
+    mode: Literal["read"]
+    session_id: str
+    session_meta: SessionMeta
+    message_count: int
+    truncated: bool
+    messages: list[SearchMessage]
+    message: str | None = None
+
+
+SearchResponse = Annotated[
+    DiscoverResponse | ScrollResponse | ReadResponse | BrowseResponse, Field(discriminator="mode")
+]

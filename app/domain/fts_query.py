@@ -1,0 +1,186 @@
+"""Turning what a user types into a safe search plan.
+
+The sanitiser reproduces the agent's ``SessionDB._sanitize_fts5_query`` rule for rule (the reference's
+§1.13.1 and the exact outputs of check 93), so the same text means the same FTS5 query in both programs.
+On top of it, :func:`plan` picks the engine:
+
+* ``fts``: the word index ``messages_fts`` with the sanitised query (implicit AND, ``"phrases"``, ``OR``,
+  ``NOT``, ``prefix*``); :func:`literal_fallback` is the retry when FTS5 still rejects the syntax;
+* ``trigram``: the substring index ``messages_fts_trigram`` when the query holds text the word index cannot
+  match (see :mod:`app.domain.scripts`) and every term has at least three characters;
+* ``scan``: a bounded substring scan for shorter terms (one- and two-character CJK words), which no FTS5
+  index can serve.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from app.domain.scripts import needs_substring_search
+
+MAX_QUERY_CHARS = 2048
+# Trigram tables match substrings of at least this many characters; shorter terms need the scan.
+TRIGRAM_MIN_CHARS = 3
+OPERATORS = frozenset({"AND", "OR", "NOT"})
+
+_SPECIAL = re.compile(r'[+{}():"^]')
+_STARS = re.compile(r"\*+")
+_LEADING_STAR = re.compile(r"(^|\s)\*")
+_LEADING_OP = re.compile(r"(?i)^(AND|OR|NOT)\b\s*")
+_TRAILING_OP = re.compile(r"(?i)\s+(AND|OR|NOT)\s*$")
+_JOINED_WORD = re.compile(r"\b(\w+(?:[._-]\w+)+)\b")
+_TOKEN = re.compile(r'"[^"]*"|\S+')
+_WORD_CHAR = re.compile(r"\w")
+
+
+def sanitize(query: str) -> str:
+    """The agent's FTS5 sanitiser: keep balanced phrases, drop special characters and dangling operators,
+    quote dotted/hyphenated/underscored words. Truncates to :data:`MAX_QUERY_CHARS` first."""
+    query = query[:MAX_QUERY_CHARS]
+    # Protect balanced "phrases" behind placeholders; a linear scan, so no regex backtracking.
+    phrases: list[str] = []
+    pieces: list[str] = []
+    i = 0
+    while i < len(query):
+        ch = query[i]
+        if ch != '"':
+            pieces.append(ch)
+            i += 1
+            continue
+        end = query.find('"', i + 1)
+        if end == -1:
+            pieces.append(" ")
+            i += 1
+            continue
+        phrases.append(query[i : end + 1])
+        pieces.append(f"\x00Q{len(phrases) - 1}\x00")
+        i = end + 1
+    text = _SPECIAL.sub(" ", "".join(pieces))
+    text = _STARS.sub("*", text)
+    text = _LEADING_STAR.sub(r"\1", text)
+    text = _LEADING_OP.sub("", text.strip())
+    text = _TRAILING_OP.sub("", text.strip())
+    text = _JOINED_WORD.sub(r'"\1"', text)
+    for index, phrase in enumerate(phrases):
+        text = text.replace(f"\x00Q{index}\x00", phrase)
+    return text.strip()
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def literal_fallback(sanitized: str) -> str:
+    """Every term as a quoted phrase, operators dropped: the retry when FTS5 rejects the sanitised syntax
+    (``a AND OR b``, stray punctuation). A trailing ``*`` stays a prefix; punctuation-only tokens go."""
+    parts: list[str] = []
+    for token in _TOKEN.findall(sanitized):
+        if token in OPERATORS:
+            continue
+        prefix = token.endswith("*") and not token.startswith('"')
+        body = token.strip('"').rstrip("*")
+        if not _WORD_CHAR.search(body):
+            continue
+        parts.append(_quote(body) + ("*" if prefix else ""))
+    return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """Rows containing every ``include`` term and none of the ``exclude`` terms (substring semantics)."""
+
+    include: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+
+
+class Engine(StrEnum):
+    """Which index (or scan) answers a query."""
+
+    empty = "empty"
+    fts = "fts"
+    trigram = "trigram"
+    scan = "scan"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How to run one query: the engine, its MATCH text (FTS engines) and the substring clauses (OR-ed)."""
+
+    engine: Engine
+    match: str = ""
+    fallback: str = ""
+    clauses: tuple[Clause, ...] = ()
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """Every positive term, for snippets."""
+        return tuple(term for clause in self.clauses for term in clause.include)
+
+
+def substring_clauses(sanitized: str) -> tuple[Clause, ...]:
+    """Parse a sanitised query as ``OR`` of ``AND``-groups with ``NOT`` terms, each term a literal
+    substring (quotes and a trailing prefix ``*`` removed). Groups without a positive term are dropped."""
+    clauses: list[Clause] = []
+    include: list[str] = []
+    exclude: list[str] = []
+    negate = False
+    for token in [*_TOKEN.findall(sanitized), "OR"]:
+        if token == "OR":
+            if include:
+                clauses.append(Clause(tuple(include), tuple(exclude)))
+            include, exclude, negate = [], [], False
+            continue
+        if token == "AND":
+            continue
+        if token == "NOT":
+            negate = True
+            continue
+        term = token.strip('"').rstrip("*").strip()
+        if term:
+            (exclude if negate else include).append(term)
+        negate = False
+    return tuple(clauses)
+
+
+def trigram_match(clauses: tuple[Clause, ...]) -> str:
+    """The clauses as a trigram-table MATCH: ``("a" AND "b" NOT ("c")) OR ("d")``."""
+    groups: list[str] = []
+    for clause in clauses:
+        group = " AND ".join(_quote(term) for term in clause.include)
+        if clause.exclude:
+            group = f"({group}) NOT ({' OR '.join(_quote(term) for term in clause.exclude)})"
+        groups.append(f"({group})")
+    return " OR ".join(groups)
+
+
+def plan(query: str) -> Plan:
+    """Choose the engine for a user query (see the module docstring)."""
+    sanitized = sanitize(query)
+    if not sanitized:
+        return Plan(Engine.empty)
+    if not needs_substring_search(sanitized):
+        return Plan(Engine.fts, match=sanitized, fallback=literal_fallback(sanitized))
+    clauses = substring_clauses(sanitized)
+    if not clauses:
+        return Plan(Engine.empty)
+    terms = [term for clause in clauses for term in (*clause.include, *clause.exclude)]
+    if all(len(term) >= TRIGRAM_MIN_CHARS for term in terms):
+        return Plan(Engine.trigram, match=trigram_match(clauses), clauses=clauses)
+    return Plan(Engine.scan, clauses=clauses)
+
+
+def literal_snippet(text: str, terms: tuple[str, ...], before: int = 40, width: int = 120) -> str:
+    """A snippet around the first term found in ``text``, marked ``>>>term<<<`` like FTS5's ``snippet()``
+    (for scan hits, which have no FTS snippet). Falls back to the head of the text."""
+    for term in terms:
+        at = text.find(term)
+        if at < 0:
+            continue
+        start = max(0, at - before)
+        end = min(len(text), max(at + len(term), start + width))
+        head = "..." if start > 0 else ""
+        tail = "..." if end < len(text) else ""
+        return f"{head}{text[start:at]}>>>{term}<<<{text[at + len(term) : end]}{tail}"
+    return text[:width] + ("..." if len(text) > width else "")

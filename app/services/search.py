@@ -1,0 +1,451 @@
+"""Search over past sessions: the four shapes of the agent's ``session_search`` tool.
+
+``discover`` (a query) returns at most ``limit`` sessions, one per lineage, each with the best hit, a window
+around it and the session's bookends. ``scroll`` returns a window around a message, ``read`` a whole
+(head + tail) session and ``browse`` the most recently active sessions.
+
+How discover stays cheap on a large store (the reference's engineering notes, B.4): bm25 costs per matching
+row, so ranking every match of a common term before the limit is what made broad queries slow. Matches are
+therefore taken in rowid tiers of :data:`RANK_TIER` (newest first) and ranked within a tier; the next tier is
+only read when the earlier ones did not yield ``limit`` sessions. A query with fewer matches than one tier
+(the usual case for specific terms) is ranked exactly like the agent's. ``sort=newest|oldest`` walks the
+matches in id order and stops as soon as the limit is filled. Terms no FTS5 index can match (one- and
+two-character CJK words, single emoji) are found by a substring scan over id ranges, newest first, in
+growing chunks that stop once the limit is filled, capped at :data:`SCAN_CAP` messages per request
+(``scan_capped`` tells the caller the cap was hit).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from app.domain.fts_query import Engine, Plan, literal_snippet, plan
+from app.domain.messages import decode_content, decode_json_column
+from app.domain.sources import HIDDEN_SOURCES
+from app.errors import Conflict, NotFound
+from app.storage.repos import search as repo
+from app.storage.repos.lineage import compression_ancestors
+from app.storage.repos.sessions import preview_from_raw
+
+DEFAULT_LIMIT = 3
+MAX_LIMIT = 50
+DEFAULT_WINDOW = 5
+MAX_WINDOW = 20
+BOOKEND = 3
+READ_HEAD = 20
+READ_TAIL = 10
+WINDOW_CAP = 4000
+BOOKEND_CAP = 1200
+RANK_TIER = 1000
+ORDERED_CHUNK = 200
+SCAN_FIRST_CHUNK = 2000
+SCAN_MAX_CHUNK = 64000
+SCAN_CAP = 1_000_000
+ROLES = frozenset({"system", "user", "assistant", "tool"})
+DEFAULT_ROLES = ("user", "assistant")
+# The agent's hidden sources, plus ``kanban`` which newer agents write and also hide.
+SEARCH_HIDDEN = (*sorted(HIDDEN_SOURCES), "kanban")
+_NO_ROWID_LIMIT = 2**63 - 1
+NO_MATCH_MESSAGE = "No matching sessions found."
+
+
+class Sort(StrEnum):
+    """Order of message hits before lineage de-duplication."""
+
+    relevance = "relevance"
+    newest = "newest"
+    oldest = "oldest"
+
+
+class Detail(StrEnum):
+    """``adaptive`` caps message sizes; ``full`` returns them whole."""
+
+    adaptive = "adaptive"
+    full = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """Validated search arguments; the shape follows from which are present."""
+
+    q: str | None = None
+    session_id: str | None = None
+    around_message_id: int | None = None
+    window: int = DEFAULT_WINDOW
+    limit: int = DEFAULT_LIMIT
+    sort: Sort = Sort.relevance
+    roles: tuple[str, ...] = DEFAULT_ROLES
+    sources: tuple[str, ...] | None = None
+    exclude_sources: tuple[str, ...] = ()
+    current_session_id: str | None = None
+    detail: Detail = Detail.adaptive
+
+
+def clamp(value: int, low: int, high: int) -> int:
+    """``value`` forced into ``[low, high]`` (the tool clamps rather than rejects)."""
+    return max(low, min(value, high))
+
+
+def search(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+    """Run the shape the arguments select: scroll, read, browse or discover (the tool's priority order)."""
+    session_id = (req.session_id or "").strip()
+    if session_id and req.around_message_id is not None:
+        return scroll(conn, req, session_id, req.around_message_id)
+    if session_id:
+        return read(conn, req, session_id)
+    if not req.q or not req.q.strip():
+        return browse(conn, req)
+    return discover(conn, req)
+
+
+class _Lineage:
+    """Lineage roots by the agent's rule (walk every ``parent_session_id`` link), memoised per request."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._roots: dict[str, str] = {}
+
+    def root(self, session_id: str) -> str:
+        """The lineage root; loop-safe and depth-capped like the agent's ``_resolve_to_parent``."""
+        cached = self._roots.get(session_id)
+        if cached is not None:
+            return cached
+        seen = {session_id}
+        current = session_id
+        for _ in range(repo.MAX_PARENT_DEPTH):
+            parent = repo.parent_of(self._conn, current)
+            if parent is None or parent in seen:
+                break
+            if parent in self._roots:
+                current = self._roots[parent]
+                break
+            seen.add(parent)
+            current = parent
+        for member in seen:
+            self._roots[member] = current
+        return current
+
+
+def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | None) -> repo.HitFilter:
+    return repo.HitFilter(
+        roles=roles,
+        sources=req.sources,
+        exclude_sources=(*SEARCH_HIDDEN, *req.exclude_sources),
+        cron=cron,
+    )
+
+
+def _is_query_error(exc: sqlite3.OperationalError) -> bool:
+    """FTS5 syntax errors (not lock or I/O trouble, which must surface as 503 and friends)."""
+    text = str(exc).lower()
+    return not any(word in text for word in ("locked", "busy", "disk", "i/o", "readonly"))
+
+
+@dataclass(slots=True)
+class _HitStream:
+    """Message hits for one plan, produced lazily in bounded chunks."""
+
+    conn: sqlite3.Connection
+    plan: Plan
+    sort: Sort
+    match: str = ""
+    scan_capped: bool = False
+    broken: bool = False
+
+    @property
+    def table(self) -> str:
+        """The FTS table this plan queries."""
+        return repo.TRIGRAM_TABLE if self.plan.engine is Engine.trigram else repo.FTS_TABLE
+
+    def hits(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+        """Hits passing ``filt`` in the request's order."""
+        if self.plan.engine is Engine.empty:
+            return iter(())
+        if self.plan.engine is Engine.scan:
+            return self._scan(filt)
+        if not self._choose_match():
+            return iter(())
+        return self._ranked(filt) if self.sort is Sort.relevance else self._ordered(filt)
+
+    def _choose_match(self) -> bool:
+        """Use the sanitised query, or the all-literal fallback when FTS5 still rejects its syntax."""
+        if self.match or self.broken:
+            return not self.broken
+        for candidate in (self.plan.match, self.plan.fallback):
+            if not candidate:
+                continue
+            try:
+                repo.window_floor(self.conn, self.table, candidate, 1, 1)
+            except sqlite3.OperationalError as exc:
+                if not _is_query_error(exc):
+                    raise
+                continue
+            self.match = candidate
+            return True
+        self.broken = True
+        return False
+
+    def _ranked(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+        below = _NO_ROWID_LIMIT
+        while True:
+            floor = repo.window_floor(self.conn, self.table, self.match, below, RANK_TIER)
+            yield from repo.ranked_window(self.conn, self.table, self.match, floor, below, filt)
+            if floor == 0:
+                return
+            below = floor
+
+    def _ordered(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+        newest = self.sort is Sort.newest
+        after: int | None = _NO_ROWID_LIMIT if newest else -1
+        while after is not None:
+            hits, after = repo.ordered_chunk(
+                self.conn, self.table, self.match, after, newest, ORDERED_CHUNK, filt
+            )
+            yield from hits
+
+    def _scan(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+        low, high = repo.id_bounds(self.conn)
+        newest = self.sort is not Sort.oldest
+        size, scanned = SCAN_FIRST_CHUNK, 0
+        cursor = high + 1 if newest else low
+        while (cursor > low) if newest else (cursor <= high):
+            if scanned >= SCAN_CAP:
+                self.scan_capped = True
+                return
+            lo, hi = (max(low, cursor - size), cursor) if newest else (cursor, min(high + 1, cursor + size))
+            yield from repo.scan_chunk(self.conn, self.plan.clauses, lo, hi, newest, filt)
+            scanned += hi - lo
+            cursor = lo if newest else hi
+            size = min(size * 2, SCAN_MAX_CHUNK)
+
+
+def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
+    if cap is None or not isinstance(text, str) or len(text) <= cap:
+        return text, None
+    return text[:cap], len(text)
+
+
+def shape_message(row: sqlite3.Row, anchor_id: int | None = None, cap: int | None = None) -> dict[str, Any]:
+    """A message as search shows it: id, role, content (always), timestamp, tool fields when set, the
+    anchor flag, and the truncation markers when ``cap`` cut the content."""
+    content, original = _cap(decode_content(row["content"]), cap)
+    entry: dict[str, Any] = {
+        "id": row["id"],
+        "role": row["role"],
+        "content": content,
+        "timestamp": row["timestamp"],
+    }
+    if row["tool_name"]:
+        entry["tool_name"] = row["tool_name"]
+    tool_calls = decode_json_column(row["tool_calls"], fallback=[])
+    if tool_calls:
+        entry["tool_calls"] = tool_calls
+    if row["tool_call_id"]:
+        entry["tool_call_id"] = row["tool_call_id"]
+    if anchor_id is not None and row["id"] == anchor_id:
+        entry["anchor"] = True
+    if original is not None:
+        entry["content_truncated"] = True
+        entry["original_content_chars"] = original
+    return entry
+
+
+def _caps(detail: Detail) -> tuple[int | None, int | None]:
+    return (WINDOW_CAP, BOOKEND_CAP) if detail is Detail.adaptive else (None, None)
+
+
+def _meta(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "title": row.get("title"),
+        "source": row.get("source"),
+        "model": row.get("model"),
+        "started_at": row.get("started_at"),
+    }
+
+
+def _pick(
+    conn: sqlite3.Connection, req: SearchRequest, stream: _HitStream, limit: int
+) -> dict[str, repo.Hit]:
+    """Best hit per lineage, ``limit`` lineages, interactive sources before cron, current lineage out."""
+    lineage = _Lineage(conn)
+    current = (req.current_session_id or "").strip() or None
+    current_root = lineage.root(current) if current else None
+    # Compression ancestors of the current session left the live context: their hits stay findable.
+    released = set(compression_ancestors(conn, current)) if current else set()
+    picked: dict[str, repo.Hit] = {}
+    roles = req.roles or None
+    for cron in (False, True):
+        for hit in stream.hits(_hit_filter(req, cron, roles)):
+            root = lineage.root(hit.session_id)
+            in_context = hit.session_id == current or root == current_root
+            if in_context and not hit.compacted and hit.session_id not in released:
+                continue
+            if root not in picked:
+                picked[root] = hit
+                if len(picked) >= limit:
+                    return picked
+    return picked
+
+
+def _snippet(conn: sqlite3.Connection, stream: _HitStream, hit: repo.Hit) -> str:
+    if stream.plan.engine is Engine.scan:
+        content, tool_name, tool_calls = repo.message_text(conn, hit.id)
+        text = next(
+            (t for t in (content, tool_name, tool_calls) if any(x in t for x in stream.plan.terms)), ""
+        )
+        return literal_snippet(text or content, stream.plan.terms)
+    return (repo.fts_snippet(conn, stream.table, stream.match, hit.id) or "").strip()
+
+
+def _discover_entry(
+    conn: sqlite3.Connection, req: SearchRequest, stream: _HitStream, root: str, hit: repo.Hit, window: int
+) -> dict[str, Any]:
+    window_cap, bookend_cap = _caps(req.detail)
+    meta = repo.session_meta(conn, root) or repo.session_meta(conn, hit.session_id) or {}
+    rows, before, after = repo.around(conn, hit.session_id, hit.id, window)
+    start, end = repo.bookends(conn, hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
+    entry: dict[str, Any] = {
+        "session_id": hit.session_id,
+        "title": meta.get("title"),
+        "source": meta.get("source") or hit.source,
+        "model": meta.get("model"),
+        "started_at": meta.get("started_at"),
+        "snippet": _snippet(conn, stream, hit),
+        "match_message_id": hit.id,
+        "matched_role": hit.role,
+        "bookend_start": [shape_message(r, cap=bookend_cap) for r in start],
+        # Tool chatter around the hit is dropped from the window; the anchor itself always stays.
+        "messages": [
+            shape_message(r, hit.id, window_cap)
+            for r in rows
+            if r["id"] == hit.id or r["role"] in DEFAULT_ROLES
+        ],
+        "bookend_end": [shape_message(r, cap=bookend_cap) for r in end],
+        "messages_before": before,
+        "messages_after": after,
+    }
+    if root != hit.session_id:
+        entry["parent_session_id"] = root
+    return entry
+
+
+def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+    """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
+    limit = clamp(req.limit, 1, MAX_LIMIT)
+    window = clamp(req.window, 1, MAX_WINDOW)
+    stream = _HitStream(conn, plan(req.q or ""), req.sort)
+    picked = _pick(conn, req, stream, limit)
+    results = [_discover_entry(conn, req, stream, root, hit, window) for root, hit in picked.items()]
+    body: dict[str, Any] = {
+        "mode": "discover",
+        "query": req.q,
+        "results": results,
+        "count": len(results),
+        "scan_capped": stream.scan_capped,
+    }
+    if not results:
+        body["message"] = NO_MATCH_MESSAGE
+    return body
+
+
+def _session_or_404(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+    meta = repo.session_meta(conn, session_id)
+    if meta is None:
+        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
+    return meta
+
+
+def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor: int) -> dict[str, Any]:
+    """A window of ``±window`` messages around ``anchor`` (no bookends), rebound to the lineage member
+    that owns the anchor when the caller named another member of the same lineage."""
+    window = clamp(req.window, 1, MAX_WINDOW)
+    meta = _session_or_404(conn, session_id)
+    lineage = _Lineage(conn)
+    current = (req.current_session_id or "").strip()
+    if current and lineage.root(current) == lineage.root(session_id):
+        raise Conflict(
+            "scroll rejected: anchor lives in the current session lineage (already in your active context)",
+            code="anchor_in_current_lineage",
+        )
+    owner = repo.session_of_message(conn, anchor)
+    warning = None
+    if owner != session_id:
+        if owner is None or lineage.root(owner) != lineage.root(session_id):
+            raise NotFound(
+                f"around_message_id {anchor} not in session_id {session_id}", code="message_not_in_session"
+            )
+        warning = f"around_message_id {anchor} lives in {owner} (same lineage as {session_id}); rebound"
+        session_id = owner
+        meta = _session_or_404(conn, owner)
+    rows, before, after = repo.around(conn, session_id, anchor, window)
+    window_cap, _ = _caps(req.detail)
+    body: dict[str, Any] = {
+        "mode": "scroll",
+        "session_id": session_id,
+        "around_message_id": anchor,
+        "session_meta": _meta(meta),
+        "window": window,
+        "messages": [shape_message(r, anchor, window_cap) for r in rows],
+        "messages_before": before,
+        "messages_after": after,
+    }
+    if warning:
+        body["warning"] = warning
+    return body
+
+
+def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[str, Any]:
+    """The session's active messages: all when ≤ 30, else the first 20 and last 10 (``truncated``)."""
+    meta = _session_or_404(conn, session_id)
+    rows = repo.active_messages(conn, session_id)
+    total = len(rows)
+    truncated = total > READ_HEAD + READ_TAIL
+    shown = [*rows[:READ_HEAD], *rows[-READ_TAIL:]] if truncated else rows
+    window_cap, _ = _caps(req.detail)
+    body: dict[str, Any] = {
+        "mode": "read",
+        "session_id": session_id,
+        "session_meta": _meta(meta),
+        "message_count": total,
+        "truncated": truncated,
+        "messages": [shape_message(r, cap=window_cap) for r in shown],
+    }
+    if truncated:
+        body["message"] = (
+            f"Session has {total} messages; showing first {READ_HEAD} + last {READ_TAIL}. "
+            "Pass around_message_id (any id above) to scroll the middle."
+        )
+    return body
+
+
+def browse(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+    """The most recently active root sessions, without the caller's own lineage."""
+    limit = clamp(req.limit, 1, MAX_LIMIT)
+    skip: list[str] = []
+    current = (req.current_session_id or "").strip()
+    if current:
+        skip = [current, _Lineage(conn).root(current)]
+    rows = repo.browse(conn, limit, skip, _hit_filter(req, None, None))
+    results = [
+        {
+            "session_id": r["id"],
+            "title": r["title"] or None,
+            "source": r["source"],
+            "started_at": r["started_at"],
+            "last_active": r["last_active"],
+            "message_count": int(r["message_count"] or 0),
+            "preview": preview_from_raw(r["preview_raw"]),
+        }
+        for r in rows
+    ]
+    return {
+        "mode": "browse",
+        "results": results,
+        "count": len(results),
+        "message": f"Showing {len(results)} most recent sessions. Pass a query= to search, "
+        "or session_id+around_message_id to scroll.",
+    }

@@ -1,0 +1,291 @@
+"""SQL for search: FTS5 hits in bounded chunks, substring scans, anchored windows, bookends, browse.
+
+Only reads the agent's tables (``messages``, ``sessions``, ``messages_fts``, ``messages_fts_trigram``).
+Every hit query is bounded: ranked queries rank one rowid window of matches at a time (bm25 costs per
+matching row, so ranking every match of a common term before the limit is what makes broad queries slow),
+ordered queries and scans walk rowid ranges and stop as soon as the caller has enough sessions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.fts_query import Clause
+from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
+
+FTS_TABLE = "messages_fts"
+TRIGRAM_TABLE = "messages_fts_trigram"
+_TABLES = frozenset({FTS_TABLE, TRIGRAM_TABLE})
+# Rewound rows (taken back by the user) are never found; compaction-archived rows are (agent's rule).
+_VISIBLE = "(m.active = 1 OR m.compacted = 1)"
+# Content prefixes of compaction summaries, which never serve as bookends.
+_SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
+_HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
+_MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
+MAX_PARENT_DEPTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class HitFilter:
+    """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both."""
+
+    roles: tuple[str, ...] | None = None
+    sources: tuple[str, ...] | None = None
+    exclude_sources: tuple[str, ...] = ()
+    cron: bool | None = None
+
+    def sql(self) -> tuple[str, list[Any]]:
+        """The WHERE fragment (starting with AND) and its parameters."""
+        parts = [_VISIBLE]
+        params: list[Any] = []
+        if self.roles:
+            parts.append(f"m.role IN ({','.join('?' * len(self.roles))})")
+            params.extend(self.roles)
+        if self.sources is not None:
+            parts.append(f"s.source IN ({','.join('?' * len(self.sources))})")
+            params.extend(self.sources)
+        if self.exclude_sources:
+            parts.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(self.exclude_sources))})")
+            params.extend(self.exclude_sources)
+        if self.cron is True:
+            parts.append("s.source = 'cron'")
+        elif self.cron is False:
+            parts.append("COALESCE(s.source, '') != 'cron'")
+        return " AND " + " AND ".join(parts), params
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One matching message."""
+
+    id: int
+    session_id: str
+    role: str
+    source: str | None
+    compacted: bool
+
+
+def _hits(rows: Sequence[sqlite3.Row]) -> list[Hit]:
+    return [Hit(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4])) for r in rows]
+
+
+def _table(table: str) -> str:
+    if table not in _TABLES:
+        raise ValueError(f"not a search table: {table}")
+    return table
+
+
+def window_floor(conn: sqlite3.Connection, table: str, match: str, below: int, size: int) -> int:
+    """The smallest rowid among the ``size`` newest matches below ``below`` (0 when fewer remain).
+
+    Reads rowids only (no ranking), so it is cheap even for a term in every message."""
+    t = _table(table)
+    row = conn.execute(
+        f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        (match, below, size - 1),
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def ranked_window(
+    conn: sqlite3.Connection, table: str, match: str, floor: int, below: int, filt: HitFilter
+) -> list[Hit]:
+    """Matches with ``floor <= rowid < below`` passing ``filt``, best bm25 rank first."""
+    t = _table(table)
+    where, params = filt.sql()
+    # CROSS JOIN keeps the FTS table as the outer loop: it alone can narrow the rows.
+    rows = conn.execute(
+        f"SELECT {_HIT_COLUMNS} FROM {t} CROSS JOIN messages m ON m.id = {t}.rowid"
+        f" CROSS JOIN sessions s ON s.id = m.session_id"
+        f" WHERE {t} MATCH ? AND {t}.rowid >= ? AND {t}.rowid < ?{where} ORDER BY {t}.rank",
+        (match, floor, below, *params),
+    ).fetchall()
+    return _hits(rows)
+
+
+def ordered_chunk(
+    conn: sqlite3.Connection, table: str, match: str, after: int, newest: bool, size: int, filt: HitFilter
+) -> tuple[list[Hit], int | None]:
+    """Up to ``size`` matches past rowid ``after`` in id order (newest or oldest first) that pass ``filt``.
+
+    Returns the hits and the rowid to continue from (``None`` when the matches are exhausted)."""
+    t = _table(table)
+    where, params = filt.sql()
+    op, order = ("<", "DESC") if newest else (">", "ASC")
+    rowids = [
+        int(r[0])
+        for r in conn.execute(
+            f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid {op} ? ORDER BY rowid {order} LIMIT ?",
+            (match, after, size),
+        ).fetchall()
+    ]
+    if not rowids:
+        return [], None
+    hits = _hits(
+        conn.execute(
+            f"SELECT {_HIT_COLUMNS} FROM messages m CROSS JOIN sessions s ON s.id = m.session_id"
+            f" WHERE m.id IN ({','.join('?' * len(rowids))}){where} ORDER BY m.id {order}",
+            (*rowids, *params),
+        ).fetchall()
+    )
+    return hits, (rowids[-1] if len(rowids) == size else None)
+
+
+def _contains_sql(negate: bool) -> str:
+    # instr() is literal (no LIKE wildcards to escape) and stops at the first occurrence.
+    expr = "(instr(m.content, ?) OR instr(m.tool_name, ?) OR instr(m.tool_calls, ?))"
+    return f"NOT COALESCE({expr}, 0)" if negate else expr
+
+
+def _clauses_sql(clauses: Sequence[Clause]) -> tuple[str, list[Any]]:
+    groups: list[str] = []
+    params: list[Any] = []
+    for clause in clauses:
+        parts = []
+        for term in clause.include:
+            parts.append(_contains_sql(False))
+            params.extend((term, term, term))
+        for term in clause.exclude:
+            parts.append(_contains_sql(True))
+            params.extend((term, term, term))
+        groups.append("(" + " AND ".join(parts) + ")")
+    return "(" + " OR ".join(groups) + ")", params
+
+
+def scan_chunk(
+    conn: sqlite3.Connection, clauses: Sequence[Clause], lo: int, hi: int, newest: bool, filt: HitFilter
+) -> list[Hit]:
+    """Messages with ``lo <= id < hi`` containing the clauses' substrings, in id order."""
+    expr, expr_params = _clauses_sql(clauses)
+    where, params = filt.sql()
+    order = "DESC" if newest else "ASC"
+    rows = conn.execute(
+        f"SELECT {_HIT_COLUMNS} FROM messages m CROSS JOIN sessions s ON s.id = m.session_id"
+        f" WHERE m.id >= ? AND m.id < ? AND {expr}{where} ORDER BY m.id {order}",
+        (lo, hi, *expr_params, *params),
+    ).fetchall()
+    return _hits(rows)
+
+
+def id_bounds(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Smallest and largest message id (0, 0 when there are none)."""
+    row = conn.execute("SELECT MIN(id), MAX(id) FROM messages").fetchone()
+    return (int(row[0] or 0), int(row[1] or 0))
+
+
+def fts_snippet(conn: sqlite3.Connection, table: str, match: str, rowid: int) -> str | None:
+    """FTS5 ``snippet()`` of one matching row, marked ``>>>``/``<<<`` like the agent's."""
+    t = _table(table)
+    row = conn.execute(
+        f"SELECT snippet({t}, 0, '>>>', '<<<', '...', 40) FROM {t} WHERE {t} MATCH ? AND rowid = ?",
+        (match, rowid),
+    ).fetchone()
+    return None if row is None else row[0]
+
+
+def message_text(conn: sqlite3.Connection, message_id: int) -> tuple[str, str, str]:
+    """Raw ``content``, ``tool_name`` and ``tool_calls`` text of a message (empty strings for NULL)."""
+    row = conn.execute(
+        "SELECT content, tool_name, tool_calls FROM messages WHERE id = ?", (message_id,)
+    ).fetchone()
+    if row is None:
+        return "", "", ""
+    return tuple(str(v) if v is not None else "" for v in row)  # type: ignore[return-value]
+
+
+def parent_of(conn: sqlite3.Connection, session_id: str) -> str | None:
+    """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
+    row = conn.execute("SELECT parent_session_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return None if row is None or not row[0] else str(row[0])
+
+
+def session_meta(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
+    """The session fields search shows, or ``None`` when the session does not exist."""
+    row = conn.execute(
+        "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ?",
+        (session_id,),
+    ).fetchone()
+    return None if row is None else dict(row)
+
+
+def session_of_message(conn: sqlite3.Connection, message_id: int) -> str | None:
+    """The session owning a message id, or ``None``."""
+    row = conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def around(
+    conn: sqlite3.Connection, session_id: str, anchor: int, window: int
+) -> tuple[list[sqlite3.Row], int, int]:
+    """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
+    plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
+    before = conn.execute(
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id <= ?"
+        f" AND (id = ? OR {_VISIBLE}) ORDER BY id DESC LIMIT ?",
+        (session_id, anchor, anchor, window + 1),
+    ).fetchall()
+    after = conn.execute(
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id > ? AND {_VISIBLE}"
+        " ORDER BY id ASC LIMIT ?",
+        (session_id, anchor, window),
+    ).fetchall()
+    return [*reversed(before), *after], max(0, len(before) - 1), len(after)
+
+
+def bookends(
+    conn: sqlite3.Connection, session_id: str, first_id: int, last_id: int, count: int
+) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+    """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
+    never compaction summaries (both in id order)."""
+    summary = " AND ".join(f"substr(content, 1, {len(p)}) != ?" for p in _SUMMARY_PREFIXES)
+    base = (
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND role IN ('user', 'assistant')"
+        f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
+    )
+    start = conn.execute(
+        f"{base} AND id < ? ORDER BY id ASC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, first_id, count)
+    ).fetchall()
+    end = conn.execute(
+        f"{base} AND id > ? ORDER BY id DESC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, last_id, count)
+    ).fetchall()
+    return start, list(reversed(end))
+
+
+def active_messages(conn: sqlite3.Connection, session_id: str) -> list[sqlite3.Row]:
+    """Every active message of a session in id order (the agent's ``get_messages``)."""
+    return conn.execute(
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND active = 1 ORDER BY id",
+        (session_id,),
+    ).fetchall()
+
+
+_BROWSE_SQL = (
+    "SELECT s.id, s.title, s.source, s.started_at, {last_active} AS last_active, s.message_count,"
+    " {preview} AS preview_raw FROM sessions s"
+    " WHERE s.parent_session_id IS NULL AND s.id NOT IN ({skip}){where}"
+    " ORDER BY last_active DESC, s.id DESC LIMIT ?"
+)
+
+
+def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitFilter) -> list[sqlite3.Row]:
+    """Most recently active root sessions (children are never browsed), minus ``skip``."""
+    where_parts: list[str] = []
+    params: list[Any] = []
+    if filt.sources is not None:
+        where_parts.append(f"s.source IN ({','.join('?' * len(filt.sources))})")
+        params.extend(filt.sources)
+    if filt.exclude_sources:
+        where_parts.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(filt.exclude_sources))})")
+        params.extend(filt.exclude_sources)
+    skip_ids = list(skip) or [""]
+    where = "".join(f" AND {p}" for p in where_parts)
+    sql = _BROWSE_SQL.format(
+        last_active=LAST_ACTIVE_SQL.format(a="s"),
+        preview=PREVIEW_RAW_SQL.format(a="s"),
+        skip=",".join("?" * len(skip_ids)),
+        where=where,
+    )
+    return conn.execute(sql, (*skip_ids, *params, limit)).fetchall()
