@@ -371,21 +371,28 @@ class Importer:
     async def _write(self, batch: list[_Prepared]) -> list[_Outcome]:
         def job(conn: sqlite3.Connection) -> list[_Outcome]:
             outcomes: list[_Outcome] = []
-            for item in batch:
-                conn.execute("SAVEPOINT import_session")
-                try:
-                    outcome = self._import_one(conn, item)
-                except sqlite3.Error as exc:
-                    if not conn.in_transaction:
-                        raise  # the whole transaction is gone (disk full, I/O): the writer reports it
-                    conn.execute("ROLLBACK TO import_session")
-                    ref = item.ref
-                    issue = ImportIssue(
-                        "write_failed", str(exc), ref.get("line"), ref.get("file"), item.session_id
-                    )
-                    outcome = _Outcome("failed", item, issue=issue)
-                conn.execute("RELEASE import_session")
-                outcomes.append(outcome)
+            suspended = repo.suspend_fts_insert_triggers(conn)
+            try:
+                for item in batch:
+                    conn.execute("SAVEPOINT import_session")
+                    try:
+                        outcome = self._import_one(conn, item)
+                    except sqlite3.Error as exc:
+                        if not conn.in_transaction:
+                            raise  # the whole transaction is gone (disk full, I/O): the writer reports it
+                        conn.execute("ROLLBACK TO import_session")
+                        ref = item.ref
+                        issue = ImportIssue(
+                            "write_failed", str(exc), ref.get("line"), ref.get("file"), item.session_id
+                        )
+                        outcome = _Outcome("failed", item, issue=issue)
+                    conn.execute("RELEASE import_session")
+                    outcomes.append(outcome)
+            finally:
+                # After an aborted transaction SQLite has already put the triggers back.
+                if conn.in_transaction:
+                    written = [o.prepared.session_id for o in outcomes if o.kind in ("imported", "replaced")]
+                    repo.restore_fts_insert_triggers(conn, suspended, [] if self.dry_run else written)
             if self.dry_run:
                 raise _DryRun(outcomes)
             return outcomes

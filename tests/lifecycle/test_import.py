@@ -53,6 +53,13 @@ def test_round_trip_into_an_empty_store_is_identical(home: Path, client: TestCli
     assert rows(other_path, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [
         {"parent_session_id": "root"}
     ]
+    # The FTS indexes hold the same documents and the agent's triggers are all still in place.
+    for query in (
+        "SELECT rowid, content FROM messages_fts ORDER BY rowid",
+        "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'naïve' ORDER BY rowid",
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+    ):
+        assert rows(other_path, query) == rows(home / "state.db", query)
 
 
 def test_agent_export_all_imports_with_nothing_lost(home: Path, client: TestClient, tmp_path: Path) -> None:
