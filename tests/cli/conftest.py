@@ -22,8 +22,9 @@ Run = Callable[..., Result]
 
 
 def invoke(env: CliEnv, *args: str, input: str | None = None) -> Result:
-    """Run ``hermes ARGS`` with ``env`` injected; stdin is ``input`` (never a TTY)."""
-    return CliRunner().invoke(app, list(args), obj=env, input=input)
+    """Run ``hermes ARGS`` with ``env`` injected; stdin is ``input`` (never a TTY). Rich panels get a
+    wide terminal so recap lines are not wrapped."""
+    return CliRunner().invoke(app, list(args), obj=env, input=input, env={"COLUMNS": "400"})
 
 
 @pytest.fixture
