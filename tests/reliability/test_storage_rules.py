@@ -1,0 +1,120 @@
+"""Reference checks 11.1: journal mode rules, concurrent appends, a foreign lock seen through HTTP."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.storage.connection import apply_wal
+from tests.api.problem_assert import assert_problem
+from tests.compat.legacy import adopt_file, fts_ok
+from tests.conftest import TOKEN, LiveServer, start_live_server
+from tests.reliability.appenders import Appenders
+
+
+class _NoWal:
+    """A connection whose filesystem refuses WAL, like NFS/SMB mounts do."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str) -> Any:
+        if sql.replace(" ", "").upper() == "PRAGMAJOURNAL_MODE=WAL":
+            raise sqlite3.OperationalError("locking protocol")
+        return self.conn.execute(sql)
+
+
+def test_wal_refused_falls_back_to_delete(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    conn = sqlite3.connect(tmp_path / "nfs.db")
+    try:
+        with caplog.at_level(logging.WARNING):
+            mode = apply_wal(_NoWal(conn), "nfs.db")  # type: ignore[arg-type]
+        assert mode == "delete"
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert len([r for r in caplog.records if "WAL unavailable" in r.getMessage()]) == 1
+    finally:
+        conn.close()
+
+
+def test_existing_wal_file_is_never_switched(home: Path) -> None:
+    path = home / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    adopt_file(home)
+    adopt_file(home)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_delete_mode_file_is_switched_to_wal(home: Path) -> None:
+    path = home / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute("CREATE TABLE scratch (x)")
+    conn.close()
+    adopt_file(home)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_ten_threads_hundred_appends_each(live_server: LiveServer, home: Path) -> None:
+    with live_server.client() as c:
+        sessions = [c.post("/sessions", json={"source": "cli"}).json()["id"] for _ in range(10)]
+    runs = [Appenders(live_server.base_url, sid, threads=1, limit=100).start() for sid in sessions]
+    for run in runs:
+        run.join()
+    for run in runs:
+        assert run.statuses == {201: 100}
+    conn = sqlite3.connect(home / "state.db")
+    try:
+        counts = dict(
+            conn.execute("SELECT session_id, COUNT(*) FROM messages GROUP BY session_id").fetchall()
+        )
+        recorded = dict(conn.execute("SELECT id, message_count FROM sessions").fetchall())
+    finally:
+        conn.close()
+    assert counts == dict.fromkeys(sessions, 100)
+    assert recorded == counts
+    fts_ok(home / "state.db")
+
+
+def test_foreign_lock_is_503_database_busy(home: Path) -> None:
+    server = start_live_server(home, {"HERMES_WRITE_LOCK_BUDGET_S": "0.5", "HERMES_BUSY_TIMEOUT_MS": "100"})
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3,sys,time\n"
+            f"c=sqlite3.connect({str(home / 'state.db')!r}, isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3); c.execute('COMMIT')",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        resp = httpx.post(f"{server.base_url}/sessions", json={}, headers=headers, timeout=10)
+
+        assert_problem(resp, 503, "database_busy")
+        assert int(resp.headers["retry-after"]) >= 1
+        # Reads are not blocked by a writer.
+        assert httpx.get(f"{server.base_url}/sessions", headers=headers, timeout=10).status_code == 200
+        holder.wait(timeout=10)
+        assert (
+            httpx.post(f"{server.base_url}/sessions", json={}, headers=headers, timeout=10).status_code == 201
+        )
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        server.stop()
