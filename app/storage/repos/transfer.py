@@ -103,27 +103,45 @@ def _last_id_in_page(conn: sqlite3.Connection, flt: ExportFilter, after_id: str,
     return row[0] if row and row[0] is not None else None
 
 
-def _decode_message(row: sqlite3.Row) -> dict[str, Any]:
+def _decode_messages(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     # Mirrors SessionDB.get_messages: content un-prefixed and decoded, tool_calls decoded ([] if corrupt).
-    msg = dict(row)
-    content = msg.get("content")
-    if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
-        with contextlib.suppress(orjson.JSONDecodeError):
-            msg["content"] = orjson.loads(content[len(CONTENT_JSON_PREFIX) :])
-    tool_calls = msg.get("tool_calls")
-    if tool_calls:
-        try:
-            msg["tool_calls"] = orjson.loads(tool_calls)
-        except orjson.JSONDecodeError:
-            msg["tool_calls"] = []
-    return msg
+    out = []
+    for row in rows:
+        msg = dict(zip(cols, row, strict=True))
+        content = msg.get("content")
+        if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
+            with contextlib.suppress(orjson.JSONDecodeError):
+                msg["content"] = orjson.loads(content[len(CONTENT_JSON_PREFIX) :])
+        tool_calls = msg.get("tool_calls")
+        if tool_calls:
+            try:
+                msg["tool_calls"] = orjson.loads(tool_calls)
+            except orjson.JSONDecodeError:
+                msg["tool_calls"] = []
+        out.append(msg)
+    return out
 
 
-def _message_rows(conn: sqlite3.Connection, session_id: str, after_id: int, limit: int) -> list[sqlite3.Row]:
-    return conn.execute(
-        "SELECT * FROM messages WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id LIMIT ?",
-        (session_id, after_id, limit),
-    ).fetchall()
+class _Messages:
+    """One page of a session's active messages, as tuples (much cheaper than ``sqlite3.Row`` dicts)."""
+
+    def __init__(self, conn: sqlite3.Connection, session_id: str, after_id: int, limit: int) -> None:
+        cur = conn.cursor()
+        cur.row_factory = None
+        cur.execute(
+            "SELECT * FROM messages WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id LIMIT ?",
+            (session_id, after_id, limit),
+        )
+        self.cols = [d[0] for d in cur.description]
+        self.rows: list[tuple[Any, ...]] = cur.fetchall()
+
+    def encoded(self, count: int) -> bytes:
+        """The first ``count`` messages as comma-separated JSON objects (one orjson call)."""
+        return orjson.dumps(_decode_messages(self.cols, self.rows[:count]))[1:-1]
+
+    def last_id(self, count: int) -> int:
+        """Id of the ``count``-th message."""
+        return int(self.rows[count - 1][self.cols.index("id")])
 
 
 def export_chunk(
@@ -143,17 +161,16 @@ def export_chunk(
     budget = max_messages
     if cursor.open_session_id is not None:
         sid = cursor.open_session_id
-        rows = _message_rows(conn, sid, cursor.after_message_id, budget + 1)
-        more = len(rows) > budget
-        rows = rows[:budget]
-        if rows:
+        page = _Messages(conn, sid, cursor.after_message_id, budget + 1)
+        count = min(len(page.rows), budget)
+        if count:
             out += b","
-            out += b",".join(orjson.dumps(_decode_message(r)) for r in rows)
-        if more:
-            return bytes(out), ExportCursor(sid, sid, rows[-1]["id"])
+            out += page.encoded(count)
+        if len(page.rows) > budget:
+            return bytes(out), ExportCursor(sid, sid, page.last_id(count))
         out += b"]}\n"
         cursor = ExportCursor(after_session_id=sid)
-        budget -= len(rows)
+        budget -= count
     sessions = _session_page(conn, flt, cursor.after_session_id, max_sessions)
     page_end = _last_id_in_page(conn, flt, cursor.after_session_id, max_sessions)
     if page_end is None:
@@ -161,15 +178,15 @@ def export_chunk(
     for session in sessions:
         sid = session["id"]
         head = orjson.dumps(dict(session))
-        rows = _message_rows(conn, sid, 0, max(budget, 1) + 1)
-        more = len(rows) > max(budget, 1)
-        rows = rows[: max(budget, 1)]
+        allowed = max(budget, 1)
+        page = _Messages(conn, sid, 0, allowed + 1)
+        count = min(len(page.rows), allowed)
         out += head[:-1]
         out += b',"messages":['
-        out += b",".join(orjson.dumps(_decode_message(r)) for r in rows)
-        budget -= len(rows)
-        if more:
-            return bytes(out), ExportCursor(sid, sid, rows[-1]["id"])
+        out += page.encoded(count)
+        budget -= count
+        if len(page.rows) > allowed:
+            return bytes(out), ExportCursor(sid, sid, page.last_id(count))
         out += b"]}\n"
         if budget <= 0 and sid != page_end:
             return bytes(out), ExportCursor(after_session_id=sid)
