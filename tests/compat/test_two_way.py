@@ -191,3 +191,39 @@ def test_api_writes_read_identically_by_agent(client: TestClient, settings: Sett
         agent.close()
     assert client.get(_url(sid)).json()["message_count"] == 5
     fts_ok(settings.db_path)
+
+
+def test_api_lineage_read_identically_by_agent(client: TestClient, settings: Settings) -> None:
+    root = client.post("/sessions", json={"source": "cli", "title": "Long task"}).json()["id"]
+    _post_messages(client, root, [{"role": "user", "content": "start the long task"}])
+    resp = client.post(
+        f"{_url(root)}/continuations",
+        json={"messages": [{"role": "user", "content": "[summary] the long task so far"}]},
+    )
+    assert resp.status_code == 201, resp.text
+    child = resp.json()["id"]
+    branch = client.post(f"{_url(child)}/fork", json={})
+    assert branch.status_code == 201, branch.text
+    branch_id = branch.json()["id"]
+
+    agent = hermes_state.SessionDB(db_path=settings.db_path)
+    try:
+        parent, cont = agent.get_session(root), agent.get_session(child)
+        assert parent["end_reason"] == "compression" and parent["ended_at"] is not None
+        assert cont["parent_session_id"] == root
+        assert cont["title"] == "Long task #2"
+        assert [m["content"] for m in agent.get_messages(child)] == ["[summary] the long task so far"]
+        forked = agent.get_session(branch_id)
+        assert forked["parent_session_id"] == child
+        assert agent.get_session(child)["end_reason"] == "branched"
+        assert [m["content"] for m in agent.get_messages(branch_id)] == ["[summary] the long task so far"]
+        # The agent resolves the base title to the newest of the lineage, and numbers the next one after it.
+        assert agent.resolve_session_by_title("Long task") == branch_id
+        assert agent.get_next_title_in_lineage("Long task") == f"Long task #{_number(forked['title']) + 1}"
+    finally:
+        agent.close()
+    fts_ok(settings.db_path)
+
+
+def _number(title: str) -> int:
+    return int(title.rsplit("#", 1)[1])
