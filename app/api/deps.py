@@ -10,13 +10,13 @@ from app.settings import Settings
 from app.storage.database import Database
 
 
-def get_db(request: Request) -> Database:
+async def get_db(request: Request) -> Database:
     """The process's open database."""
     db: Database = request.app.state.db
     return db
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     """The settings the app was created with."""
     settings: Settings = request.app.state.settings
     return settings

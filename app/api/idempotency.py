@@ -98,7 +98,7 @@ def _response(outcome: _Outcome) -> Response:
     return Response(outcome.body, status_code=outcome.status, media_type="application/json", headers=headers)
 
 
-def _idempotency(
+async def _idempotency(
     request: Request,
     idempotency_key: Annotated[
         str | None,
