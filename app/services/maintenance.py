@@ -25,8 +25,11 @@ from app.storage.connection import open_connection
 from app.storage.database import Database
 from app.storage.repos import maintenance as repo
 
-# Messages deleted per writer job: small enough that an append queued behind one waits a few ms.
-PRUNE_BATCH_MESSAGES = 2000
+# Messages deleted per writer job. Deleting a message costs about as much as indexing it (both FTS indexes
+# must remove its tokens), so jobs stay small: an append queued behind one waits tens of ms at most.
+PRUNE_BATCH_MESSAGES = 200
+# Pause between prune jobs so appends queued meanwhile commit in a group of their own, not behind the next.
+PRUNE_PAUSE_S = 0.002
 # One VACUUM / backup at a time per process (they each rewrite the whole file).
 _exclusive = threading.Lock()
 
@@ -173,6 +176,7 @@ async def prune(db: Database, older_than_days: float, source: str | None, dry_ru
             return keep, n
 
         deleted, messages = await db.write(delete)
+        await asyncio.sleep(PRUNE_PAUSE_S)
         result.pruned += len(deleted)
         result.messages += messages
         result.ids.extend(deleted)
@@ -186,7 +190,7 @@ async def _drain_messages(db: Database, session_id: str, limit: float, source: s
         return repo.delete_messages_chunk(conn, session_id, PRUNE_BATCH_MESSAGES)
 
     while await db.write(chunk) >= PRUNE_BATCH_MESSAGES:
-        pass
+        await asyncio.sleep(PRUNE_PAUSE_S)
 
 
 # -- VACUUM, optimize, checkpoint, backup -------------------------------------------------------------
