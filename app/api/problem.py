@@ -93,11 +93,13 @@ def _validation_problem(request: Request, exc: RequestValidationError) -> Respon
                 f"The request body is not valid JSON: {issue.get('ctx', {}).get('error', 'parse error')}.",
                 request,
             )
-        if tuple(issue.get("loc", ())) == ("body",) and issue.get("type") in {
-            "model_attributes_type",
-            "dict_type",
-            "model_type",
-        }:
+        loc = tuple(issue.get("loc", ()))
+        # The whole body is refused either at ("body",) or, for a tagged union of body shapes, at
+        # ("body", <tag>) with the body itself as the failing input.
+        whole_body = loc == ("body",) or (
+            loc[:1] == ("body",) and len(loc) == 2 and issue.get("input") is exc.body
+        )
+        if whole_body and issue.get("type") in {"model_attributes_type", "dict_type", "model_type"}:
             return problem_response(
                 400, "body_not_object", "Bad Request", "The request body must be a JSON object.", request
             )

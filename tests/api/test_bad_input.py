@@ -344,3 +344,12 @@ def test_message_body_too_large(fresh: TestClient, settings: Settings, session_i
     )
     assert_problem(resp, 413, "payload_too_large")
     assert _count(settings, "messages") == 0
+
+
+def test_nested_non_object_is_validation_error(fresh: TestClient, settings: Settings) -> None:
+    assert_problem(fresh.post("/sessions", json={"model_config": [1, 2]}), 422, "validation_error")
+    _nothing_stored(settings)
+    sid = fresh.post("/sessions", json={}).json()["id"]
+    resp = fresh.post(f"/sessions/{sid}/messages", json={"messages": [["user", "hi"]]})
+    assert_problem(resp, 422, "validation_error")
+    assert _count(settings, "messages") == 0
