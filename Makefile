@@ -36,6 +36,10 @@ test: lint typecheck pytest
 openapi: $(STAMP)
 	$(BIN)/python -m app.openapi_export openapi/openapi.json
 
+# The generated Python client (the generator runs in its own venv: it pins an older typer than ours).
+client: $(STAMP)
+	$(BIN)/python openapi/generate_client.py openapi/client
+
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 

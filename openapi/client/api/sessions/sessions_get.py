@@ -1,0 +1,224 @@
+from http import HTTPStatus
+from typing import Any, Literal
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.session_public import SessionPublic
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    session_id: str,
+    *,
+    include: Literal["system_prompt"] | None | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_include: Literal["system_prompt"] | None | Unset
+    if isinstance(include, Unset):
+        json_include = UNSET
+    else:
+        json_include = include
+    params["include"] = json_include
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/sessions/{session_id}".format(
+            session_id=quote(str(session_id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | SessionPublic | None:
+    if response.status_code == 200:
+        response_200 = SessionPublic.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | SessionPublic]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    include: Literal["system_prompt"] | None | Unset = UNSET,
+) -> Response[Problem | SessionPublic]:
+    """Sessions-Get
+
+     One session. 404 ``session_not_found``.
+
+    Args:
+        session_id (str):
+        include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
+            prompt
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SessionPublic]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        include=include,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    include: Literal["system_prompt"] | None | Unset = UNSET,
+) -> Problem | SessionPublic | None:
+    """Sessions-Get
+
+     One session. 404 ``session_not_found``.
+
+    Args:
+        session_id (str):
+        include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
+            prompt
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SessionPublic
+    """
+
+    return sync_detailed(
+        session_id=session_id,
+        client=client,
+        include=include,
+    ).parsed
+
+
+async def asyncio_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    include: Literal["system_prompt"] | None | Unset = UNSET,
+) -> Response[Problem | SessionPublic]:
+    """Sessions-Get
+
+     One session. 404 ``session_not_found``.
+
+    Args:
+        session_id (str):
+        include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
+            prompt
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SessionPublic]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        include=include,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    include: Literal["system_prompt"] | None | Unset = UNSET,
+) -> Problem | SessionPublic | None:
+    """Sessions-Get
+
+     One session. 404 ``session_not_found``.
+
+    Args:
+        session_id (str):
+        include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
+            prompt
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SessionPublic
+    """
+
+    return (
+        await asyncio_detailed(
+            session_id=session_id,
+            client=client,
+            include=include,
+        )
+    ).parsed
