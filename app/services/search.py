@@ -371,7 +371,8 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
             "scroll rejected: anchor lives in the current session lineage (already in your active context)",
             code="anchor_in_current_lineage",
         )
-    owner = repo.session_of_message(conn, anchor)
+    # Ids beyond SQLite's 64-bit integers cannot exist (and cannot even be bound as parameters).
+    owner = repo.session_of_message(conn, anchor) if -_NO_ROWID_LIMIT <= anchor <= _NO_ROWID_LIMIT else None
     warning = None
     if owner != session_id:
         if owner is None or lineage.root(owner) != lineage.root(session_id):

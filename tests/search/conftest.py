@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ def agent(home: Path) -> Iterator[SessionDB]:
 def add_session(
     agent: SessionDB,
     session_id: str,
-    turns: list[Turn],
+    turns: Sequence[Turn],
     *,
     source: str = "cli",
     parent: str | None = None,

@@ -151,3 +151,9 @@ def test_non_ascii_not_escaped(client: TestClient, agent: SessionDB) -> None:
 
 def test_requires_auth(anon_client: TestClient) -> None:
     assert anon_client.get("/search").status_code == 401
+
+
+def test_scroll_anchor_beyond_64_bits(client: TestClient, agent: SessionDB) -> None:
+    add_session(agent, "s1", _chat(2))
+    response = client.get("/search", params={"session_id": "s1", "around_message_id": 10**30})
+    assert (response.status_code, response.json()["code"]) == (404, "message_not_in_session")
