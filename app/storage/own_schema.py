@@ -83,3 +83,10 @@ class MessageAttachment(SQLModel, table=True):
     message_id: int = Field(primary_key=True, foreign_key="messages.id")
     attachment_id: str = Field(primary_key=True, foreign_key="hs_attachments.id")
     position: int = 0
+
+
+MESSAGES_PAGING_INDEX_SQL = (
+    "CREATE INDEX IF NOT EXISTS idx_hs_messages_session_id ON messages(session_id, id)"
+)
+"""Keyset paging of one session's messages (``WHERE session_id = ? AND id > ? ORDER BY id``) without
+reading and sorting the whole session; migration 0003 creates it."""

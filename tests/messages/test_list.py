@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from app.settings import Settings
 
 
 def _fill(client: TestClient, sid: str, n: int) -> list[int]:
@@ -115,3 +118,18 @@ def test_get_one_message(client: TestClient, sid: str) -> None:
     gone = client.get(f"/sessions/nope/messages/{ids[0]}")
     assert gone.status_code == 404 and gone.json()["code"] == "session_not_found"
     assert client.get(f"/sessions/{sid}/messages/0").status_code == 422
+
+
+def test_paging_uses_the_session_id_index(client: TestClient, sid: str, settings: Settings) -> None:
+    """Pages seek by (session_id, id) instead of sorting the whole session."""
+    _fill(client, sid, 3)
+    conn = sqlite3.connect(settings.db_path)
+    try:
+        plan = conn.execute(
+            "EXPLAIN QUERY PLAN SELECT id, content FROM messages WHERE session_id = ? AND id > ? "
+            "AND active = 1 ORDER BY id LIMIT ?",
+            (sid, 0, 10),
+        ).fetchall()
+    finally:
+        conn.close()
+    assert "idx_hs_messages_session_id" in " ".join(str(row[3]) for row in plan)

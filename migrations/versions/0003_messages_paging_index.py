@@ -1,0 +1,26 @@
+"""Index for keyset paging of a session's messages by id.
+
+Revision ID: 0003_messages_paging_index
+Revises: 0002_hermes_sessions_tables
+"""
+
+from alembic import op
+
+from app.storage.own_schema import MESSAGES_PAGING_INDEX_SQL
+
+revision = "0003_messages_paging_index"
+down_revision = "0002_hermes_sessions_tables"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Create ``idx_hs_messages_session_id`` on the agent's ``messages`` table (its columns untouched)."""
+    conn = op.get_bind().connection.driver_connection
+    conn.execute(MESSAGES_PAGING_INDEX_SQL)
+
+
+def downgrade() -> None:
+    """Drop only what this revision created."""
+    conn = op.get_bind().connection.driver_connection
+    conn.execute("DROP INDEX IF EXISTS idx_hs_messages_session_id")
