@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, seed, settings
 from schemathesis import checks as st_checks
+from schemathesis.python import asgi
 from schemathesis.specs.openapi import checks as oa_checks
 
 from app.main import create_app
@@ -20,6 +24,15 @@ _HOME = Path(tempfile.mkdtemp(prefix="hermes-fuzz-"))
 app = create_app(Settings(home=_HOME, api_token=TOKEN))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 schema.config.generation.update(max_examples=12, database="none")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_app() -> Iterator[None]:
+    """Stop the app schemathesis started (closing state.db) and remove its home after the module."""
+    yield
+    asgi.shutdown_lifespans()
+    shutil.rmtree(_HOME, ignore_errors=True)
+
 
 CHECKS = [
     st_checks.not_a_server_error,
