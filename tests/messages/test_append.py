@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
 from app.settings import Settings
+from tests.conftest import LiveServer
 
 Raw = Callable[..., list[sqlite3.Row]]
 
@@ -187,3 +189,42 @@ def test_idempotent_retry_replays(client: TestClient, sid: str, raw: Raw) -> Non
         f"/sessions/{sid}/messages", json={"role": "user", "content": "other"}, headers=headers
     )
     assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+
+
+def test_agent_and_server_interleave(client: TestClient, sid: str, settings: Settings) -> None:
+    """The agent appends to the same file between our appends; both views and counters agree."""
+    client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "from api"})
+    agent = SessionDB(db_path=settings.db_path)
+    try:
+        agent.append_message(sid, "assistant", "from agent", tool_calls=[{"id": "x"}])
+    finally:
+        agent.close()
+    client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "again"})
+    items = client.get(f"/sessions/{sid}/messages").json()["items"]
+    assert [m["content"] for m in items] == ["from api", "from agent", "again"]
+    assert items[1]["tool_calls"] == [{"id": "x"}]
+    session = _session(client, sid)
+    assert (session["message_count"], session["tool_call_count"]) == (3, 1)
+
+
+def test_concurrent_appends_over_http(live_server: LiveServer) -> None:
+    """16 clients appending at once over loopback: every append acknowledged, counted and ordered."""
+    with live_server.client() as c:
+        session_id = c.post("/sessions", json={"source": "cli"}).json()["id"]
+
+    def worker(n: int) -> list[int]:
+        with live_server.client() as c:
+            out = []
+            for i in range(10):
+                r = c.post(f"/sessions/{session_id}/messages", json={"role": "user", "content": f"{n}-{i}"})
+                assert r.status_code == 201
+                out.append(r.json()["items"][0]["id"])
+            return out
+
+    with ThreadPoolExecutor(16) as pool:
+        per_client = list(pool.map(worker, range(16)))
+    assert all(ids == sorted(ids) for ids in per_client)
+    with live_server.client() as c:
+        assert c.get(f"/sessions/{session_id}").json()["message_count"] == 160
+        listed = c.get(f"/sessions/{session_id}/messages", params={"limit": 1000}).json()["items"]
+    assert sorted(m["id"] for m in listed) == sorted(i for ids in per_client for i in ids)
