@@ -81,7 +81,7 @@ class PruneIn(BaseModel):
     """Which ended sessions to delete."""
 
     older_than_days: float = Field(
-        default=90, ge=0, description="sessions started more than this many days ago"
+        default=90, ge=0, le=1_000_000, description="sessions started more than this many days ago"
     )
     source: SafeText | None = Field(default=None, description="only this source (exact)")
     dry_run: bool = False
