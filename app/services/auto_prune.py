@@ -48,6 +48,8 @@ class AutoPruner:
         self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._task: asyncio.Task[None] | None = None
         self._run_lock = asyncio.Lock()
+        # The result of the last run_once in this process (None until one has finished).
+        self.last_result: dict[str, Any] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -99,44 +101,46 @@ class AutoPruner:
 
     async def run_once(self) -> dict[str, Any]:
         """One ``maybe_auto_prune_and_vacuum``: ``{skipped, pruned, vacuumed[, reason][, error]}``."""
-        result: dict[str, Any] = {"skipped": False, "pruned": 0, "vacuumed": False}
         if self._run_lock.locked():
-            return {**result, "skipped": True, "reason": "running"}
+            return {"skipped": True, "pruned": 0, "vacuumed": False, "reason": "running"}
         async with self._run_lock:
-            now = time.time()
-            try:
-                claim = await self.db.write(lambda conn: self._claim(conn, now))
-            except Exception as exc:  # never raise into start-up or the scheduler
-                log.warning("auto-prune could not check its schedule: %s", exc)
-                return {**result, "error": str(exc)}
-            if not claim.due:
-                return {**result, "skipped": True, "reason": claim.reason}
-            started = time.monotonic()
-            try:
-                pruned = await maintenance.prune(self.db, self.config.retention_days, None, dry_run=False)
-                result["pruned"] = pruned.pruned
-                result["messages"] = pruned.messages
-                if self.config.vacuum_after_prune and await self._vacuum_worth_it(pruned.pruned):
-                    await maintenance.vacuum(self.db)
-                    result["vacuumed"] = True
-                elif self.db.writer is not None and self.db.writer.queue_depth() == 0:
-                    # Idle: merge FTS segments and checkpoint, cheap when already merged.
-                    await maintenance.optimize(self.db)
-                    result["optimized"] = True
-            except Exception as exc:
-                log.warning("auto-prune failed: %s", exc)
-                result["error"] = str(exc)
-            status = {**result, "run_at": now, "duration_s": round(time.monotonic() - started, 3)}
-            try:
-                await self.db.write(lambda conn: self._finish(conn, now, status))
-            except Exception as exc:
-                log.warning("auto-prune could not record its run: %s", exc)
-                result.setdefault("error", str(exc))
-            if result["pruned"]:
-                log.info(
-                    "auto-prune: pruned %d session(s)%s", result["pruned"], " + VACUUM" * result["vacuumed"]
-                )
-            return result
+            self.last_result = await self._run()
+            return self.last_result
+
+    async def _run(self) -> dict[str, Any]:
+        result: dict[str, Any] = {"skipped": False, "pruned": 0, "vacuumed": False}
+        now = time.time()
+        try:
+            claim = await self.db.write(lambda conn: self._claim(conn, now))
+        except Exception as exc:  # never raise into start-up or the scheduler
+            log.warning("auto-prune could not check its schedule: %s", exc)
+            return {**result, "error": str(exc)}
+        if not claim.due:
+            return {**result, "skipped": True, "reason": claim.reason}
+        started = time.monotonic()
+        try:
+            pruned = await maintenance.prune(self.db, self.config.retention_days, None, dry_run=False)
+            result["pruned"] = pruned.pruned
+            result["messages"] = pruned.messages
+            if self.config.vacuum_after_prune and await self._vacuum_worth_it(pruned.pruned):
+                await maintenance.vacuum(self.db)
+                result["vacuumed"] = True
+            elif self.db.writer is not None and self.db.writer.queue_depth() == 0:
+                # Idle: merge FTS segments and checkpoint, cheap when already merged.
+                await maintenance.optimize(self.db)
+                result["optimized"] = True
+        except Exception as exc:
+            log.warning("auto-prune failed: %s", exc)
+            result["error"] = str(exc)
+        status = {**result, "run_at": now, "duration_s": round(time.monotonic() - started, 3)}
+        try:
+            await self.db.write(lambda conn: self._finish(conn, now, status))
+        except Exception as exc:
+            log.warning("auto-prune could not record its run: %s", exc)
+            result.setdefault("error", str(exc))
+        if result["pruned"]:
+            log.info("auto-prune: pruned %d session(s)%s", result["pruned"], " + VACUUM" * result["vacuumed"])
+        return result
 
     async def _vacuum_worth_it(self, pruned: int) -> bool:
         if pruned <= 0:

@@ -31,7 +31,16 @@ def pruning(home: Path) -> Iterator[TestClient]:
     db.set_meta("last_auto_prune", str(time.time()))  # start-up run sees the interval and skips
     db.close()
     with _client(home, sessions_vacuum_min_free_ratio=0.0) as c:
+        _wait_for_startup_run(c)
         yield c
+
+
+def _wait_for_startup_run(client: TestClient) -> None:
+    pruner = client.app.state.auto_pruner  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 10
+    while pruner.last_result is None:
+        assert time.monotonic() < deadline, "the start-up run did not happen"
+        time.sleep(0.02)
 
 
 def _marker(home: Path) -> str | None:
