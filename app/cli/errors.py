@@ -11,7 +11,8 @@ EXIT_CODES_HELP = """Exit codes:
   3  not found (unknown session id, prefix or title)
   4  authentication failed (set HERMES_API_TOKEN or check $HERMES_HOME/api_token)
   5  conflict (title in use, ambiguous prefix, changed concurrently)
-  6  server unreachable (start it with `hermes serve`)"""
+  6  server unreachable (start it with `hermes serve`)
+  130  interrupted (Ctrl-C)"""
 
 
 class ExitCode(IntEnum):
@@ -24,6 +25,7 @@ class ExitCode(IntEnum):
     AUTH = 4
     CONFLICT = 5
     UNREACHABLE = 6
+    INTERRUPTED = 130
 
 
 class CliError(Exception):

@@ -12,10 +12,11 @@ import typer
 from typer import _click  # typer vendors click; its core classes take this Context
 from typer.core import TyperCommand, TyperGroup
 
-from app.cli.commands import browse as _browse  # noqa: F401  (registers `sessions browse`)
+# Imported for their side effect: each registers its commands on the `sessions` group.
+from app.cli.commands import browse, maintenance, search, transfer  # noqa: F401
 from app.cli.commands import resume as resume_cmds
 from app.cli.commands import sessions as sessions_cmds
-from app.cli.errors import EXIT_CODES_HELP, CliError
+from app.cli.errors import EXIT_CODES_HELP, CliError, ExitCode
 from app.cli.output import note
 from app.cli.serve import serve
 
@@ -65,6 +66,8 @@ class HermesGroup(TyperGroup):
             return super().invoke(ctx)
         except CliError as exc:
             raise _report(exc) from exc
+        except KeyboardInterrupt as exc:
+            raise _report(CliError("Interrupted.", ExitCode.INTERRUPTED)) from exc
 
 
 class ChatCommand(TyperCommand):

@@ -111,3 +111,46 @@ def test_browse_numbered_fallback_resumes_the_choice(run: Run, seed: Seeder) -> 
 
 def test_browse_empty(run: Run) -> None:
     assert run("sessions", "browse").stdout == "No sessions found.\n"
+
+
+def test_picker_filters_moves_selects_and_escapes() -> None:
+    from app.cli.commands.browse import Picker
+
+    sessions = [
+        {"id": "s1", "title": "Docker setup", "preview": "", "source": "cli"},
+        {"id": "s2", "title": None, "preview": "kubernetes pods", "source": "telegram"},
+        {"id": "s3", "title": "Dockerfile lint", "preview": "", "source": "cli"},
+    ]
+    picker = Picker(sessions)
+    picker.press("down")
+    picker.press("down")
+    picker.press("down")
+    assert picker.selected == 2
+    for key in "dock":
+        picker.press(key)
+    assert [s["id"] for s in picker.shown()] == ["s1", "s3"] and picker.selected == 0
+    picker.press("backspace")
+    assert picker.query == "doc"
+    picker.press("esc")
+    assert (picker.query, picker.done) == ("", False)
+    picker.press("t")
+    picker.press("e")
+    picker.press("l")
+    picker.press("enter")
+    assert (picker.done, picker.chosen) == (True, "s2")
+    quitter = Picker(sessions)
+    quitter.press("up")
+    quitter.press("esc")
+    assert (quitter.done, quitter.chosen) == (True, None)
+    nothing = Picker(sessions, query="zzz")
+    nothing.press("enter")
+    assert not nothing.done
+
+
+def test_interrupt_exits_130(home: Path) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise KeyboardInterrupt
+
+    http = httpx.Client(base_url="http://x", transport=httpx.MockTransport(handler))
+    result = invoke(CliEnv(CliConfig(url="http://x", token="t", home=home), http=http), "sessions", "stats")
+    assert (result.exit_code, result.stderr) == (130, "Interrupted.\n")

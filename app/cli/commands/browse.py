@@ -4,6 +4,7 @@ filter, arrows, Enter, Esc clears then exits); a numbered list with a prompt oth
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import typer
@@ -13,10 +14,6 @@ from app.cli.commands.resume import resolve_resume, resume
 from app.cli.commands.sessions import app, fetch_sessions
 from app.cli.context import get_env
 from app.cli.output import say
-
-_ESC = 27
-_ENTER = (10, 13)
-_BACKSPACE = (8, 127)
 
 
 def numbered_pick(sessions: list[dict[str, Any]]) -> str | None:
@@ -42,50 +39,90 @@ def numbered_pick(sessions: list[dict[str, Any]]) -> str | None:
         say(f"  Invalid selection. Enter 1-{len(sessions)} or q to cancel.")
 
 
+@dataclass
+class Picker:
+    """State of the interactive picker, kept apart from curses so its key handling is testable.
+
+    Keys: ``up``, ``down``, ``enter``, ``esc``, ``backspace`` or one printable character.
+    """
+
+    sessions: list[dict[str, Any]]
+    query: str = ""
+    selected: int = 0
+    done: bool = False
+    chosen: str | None = None
+
+    def shown(self) -> list[dict[str, Any]]:
+        """The sessions matching the filter."""
+        if not self.query:
+            return self.sessions
+        return [s for s in self.sessions if fmt.browse_matches(s, self.query)]
+
+    def press(self, key: str) -> None:
+        """Apply one key: move, filter, select (Enter), clear the filter then quit (Esc, or q unfiltered)."""
+        shown = self.shown()
+        if key == "up":
+            self.selected = max(0, self.selected - 1)
+        elif key == "down":
+            self.selected = max(0, min(len(shown) - 1, self.selected + 1))
+        elif key == "enter":
+            if shown:
+                self.done, self.chosen = True, str(shown[min(self.selected, len(shown) - 1)]["id"])
+        elif key == "esc" or (key == "q" and not self.query):
+            if self.query and key == "esc":
+                self.query, self.selected = "", 0
+            else:
+                self.done = True
+        elif key == "backspace":
+            self.query, self.selected = self.query[:-1], 0
+        elif len(key) == 1 and key.isprintable():
+            self.query, self.selected = self.query + key, 0
+
+
+def _key_name(key: int | str) -> str:
+    import curses
+
+    names = {
+        curses.KEY_UP: "up",
+        curses.KEY_DOWN: "down",
+        curses.KEY_ENTER: "enter",
+        curses.KEY_BACKSPACE: "backspace",
+        "\n": "enter",
+        "\r": "enter",
+        "\x1b": "esc",
+        "\b": "backspace",
+        "\x7f": "backspace",
+    }
+    return names.get(key, key if isinstance(key, str) else "")
+
+
 def curses_pick(sessions: list[dict[str, Any]]) -> str | None:
     """The interactive picker (needs a terminal on stdin and stdout)."""
     import curses
 
-    def run(screen: Any) -> str | None:
+    picker = Picker(sessions)
+
+    def run(screen: Any) -> None:
         curses.curs_set(0)
-        query, selected, top = "", 0, 0
-        while True:
-            shown = [s for s in sessions if fmt.browse_matches(s, query)] if query else sessions
-            selected = min(selected, max(0, len(shown) - 1))
+        top = 0
+        while not picker.done:
+            shown = picker.shown()
             height, width = screen.getmaxyx()
             rows = max(1, height - 3)
-            top = min(max(top, selected - rows + 1), selected)
+            top = min(max(top, picker.selected - rows + 1), picker.selected)
             screen.erase()
-            header = f" Filter: {query}_   (↑/↓ move, Enter resume, Esc clear/quit)"
+            header = f" Filter: {picker.query}_   (↑/↓ move, Enter resume, Esc clear/quit)"
             screen.addnstr(0, 0, header, width - 1, curses.A_BOLD)
             for offset, session in enumerate(shown[top : top + rows]):
-                line = fmt.browse_line(top + offset + 1, session)
-                attr = curses.A_REVERSE if top + offset == selected else curses.A_NORMAL
-                screen.addnstr(offset + 2, 0, line, width - 1, attr)
+                attr = curses.A_REVERSE if top + offset == picker.selected else curses.A_NORMAL
+                screen.addnstr(offset + 2, 0, fmt.browse_line(top + offset + 1, session), width - 1, attr)
             if not shown:
                 screen.addnstr(2, 0, "  No sessions match.", width - 1)
             screen.refresh()
-            key = screen.get_wch()
-            if key == curses.KEY_UP:
-                selected = max(0, selected - 1)
-            elif key == curses.KEY_DOWN:
-                selected = min(len(shown) - 1, selected + 1)
-            elif key in _ENTER or key in ("\n", "\r"):
-                if shown:
-                    return str(shown[selected]["id"])
-            elif key == _ESC or key == "\x1b":
-                if not query:
-                    return None
-                query, selected = "", 0
-            elif key in _BACKSPACE or key in ("\b", "\x7f", curses.KEY_BACKSPACE):
-                query = query[:-1]
-            elif key == "q" and not query:
-                return None
-            elif isinstance(key, str) and key.isprintable():
-                query, selected = query + key, 0
+            picker.press(_key_name(screen.get_wch()))
 
-    result: str | None = curses.wrapper(run)
-    return result
+    curses.wrapper(run)
+    return picker.chosen
 
 
 @app.command("browse")

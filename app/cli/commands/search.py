@@ -1,0 +1,50 @@
+"""``hermes sessions search QUERY``: the discover mode of ``GET /search``, one hit per conversation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from app.cli import formatting as fmt
+from app.cli.commands.sessions import app
+from app.cli.context import get_env
+from app.cli.output import Format, JsonlOpt, JsonOpt, emit_json, emit_jsonl, pick_format, say
+
+
+def _search_lines(data: dict[str, Any]) -> list[str]:
+    results = data.get("results") or []
+    if not results:
+        return ["No matches."]
+    lines = []
+    for hit in results:
+        title = hit.get("title") or fmt.EM_DASH
+        when = fmt.relative_time(hit.get("started_at"))
+        lines.append(f"{hit['session_id']}  {title}  [{hit.get('source') or '?'}]  {when}")
+        if hit.get("snippet"):
+            lines.append(f"    {' '.join(str(hit['snippet']).split())}")
+    return lines
+
+
+@app.command("search")
+def search(
+    ctx: typer.Context,
+    query: str = typer.Argument(..., help='Words to find (FTS5 syntax: "phrases", OR, NOT, prefix*)'),
+    limit: int = typer.Option(10, "--limit", min=1, max=50, help="Sessions to return (1-50)"),
+    source: str | None = typer.Option(None, "--source", help="Only this source"),
+    as_json: bool = JsonOpt,
+    as_jsonl: bool = JsonlOpt,
+) -> None:
+    """Full-text search over messages; one result per conversation."""
+    out = pick_format(as_json, as_jsonl)
+    params: dict[str, Any] = {"q": query, "limit": limit}
+    if source:
+        params["source"] = source
+    data = get_env(ctx).api().get("/search", feature="search", params=params)
+    if out is Format.JSON:
+        emit_json(data)
+    elif out is Format.JSONL:
+        emit_jsonl(data.get("results") or [])
+    else:
+        for line in _search_lines(data):
+            say(line)
