@@ -121,3 +121,21 @@ def test_shutdown_leaves_truncated_wal(home: Path) -> None:
     wal = home / "state.db-wal"
     assert not wal.exists() or wal.stat().st_size == 0
     assert len(_keys(home / "state.db")) == 50
+
+
+def test_idle_writer_checkpoints_the_wal(home: Path) -> None:
+    db = _open(home)
+    try:
+        size_before = db.path.stat().st_size
+        for i in range(50):
+            db.write_sync(_put(f"t-{i}", "z" * 4000))
+        assert db.path.stat().st_size < size_before + 150_000, (
+            "pages reached the main file without a checkpoint"
+        )
+        # Only a checkpoint copies pages from the WAL into the main file; the writer runs one when idle.
+        deadline = time.monotonic() + 6
+        while db.path.stat().st_size < size_before + 150_000 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert db.path.stat().st_size >= size_before + 150_000
+    finally:
+        db.close()
