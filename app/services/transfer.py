@@ -139,6 +139,11 @@ class ImportReport:
         }
 
 
+def _is_title_conflict(exc: sqlite3.Error) -> bool:
+    # The agent keeps titles unique (a partial unique index); another session already has this one.
+    return isinstance(exc, sqlite3.IntegrityError) and "title" in str(exc)
+
+
 class _DryRun(Exception):
     """Raised at the end of a dry-run writer job so everything it did rolls back."""
 
@@ -275,7 +280,7 @@ def _prepare(
     except repo.RowError as exc:
         return ImportIssue("invalid_session", str(exc), line, file, sid)
     ids = [m.get("id") for m in messages]
-    keep = all(isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in ids)
+    keep = all(isinstance(i, int) and not isinstance(i, bool) and 0 < i <= repo.INT64_MAX for i in ids)
     kept_ids = [int(i) for i in ids if isinstance(i, int)] if keep else None
     return _Prepared(record.ref, sid, session, rows, kept_ids, parent or None)
 
@@ -382,9 +387,8 @@ class Importer:
                             raise  # the whole transaction is gone (disk full, I/O): the writer reports it
                         conn.execute("ROLLBACK TO import_session")
                         ref = item.ref
-                        issue = ImportIssue(
-                            "write_failed", str(exc), ref.get("line"), ref.get("file"), item.session_id
-                        )
+                        code = "title_in_use" if _is_title_conflict(exc) else "write_failed"
+                        issue = ImportIssue(code, str(exc), ref.get("line"), ref.get("file"), item.session_id)
                         outcome = _Outcome("failed", item, issue=issue)
                     conn.execute("RELEASE import_session")
                     outcomes.append(outcome)

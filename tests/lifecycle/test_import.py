@@ -246,3 +246,27 @@ def test_legacy_transcripts_import(home: Path, client: TestClient) -> None:
     assert [m["role"] for m in s["messages"]] == ["session_meta", "user", "assistant"]
     assert s["messages"][2]["tool_calls"][0]["function"]["name"] == "web"
     agent.close()
+
+
+def test_edge_values_are_line_errors_never_500(client: TestClient) -> None:
+    base = {"source": "cli", "started_at": 1.0}
+    lines = [
+        {**base, "id": "big", "messages": [{"role": "user", "content": "x", "token_count": 2**70}]},
+        {**base, "id": "bigid", "messages": [{"id": 2**70, "role": "user", "content": "x"}]},
+        {**base, "id": "cfg", "model_config": "not json", "messages": []},
+        {**base, "id": "t1", "title": "Same title", "messages": []},
+        {**base, "id": "t2", "title": "Same title", "messages": []},
+        {**base, "id": "ts", "started_at": "yesterday", "messages": []},
+        {**base, "id": "", "messages": []},
+    ]
+    body = b"\n".join(json.dumps(x).encode() for x in lines)
+    report = _import(client, body)
+    codes = {e.get("session_id"): e["code"] for e in report["errors"]}
+    assert codes == {
+        "big": "invalid_session",
+        "cfg": "invalid_session",
+        "t2": "title_in_use",
+        "ts": "invalid_session",
+        None: "invalid_session",
+    }
+    assert report["imported"] == 2  # bigid (new message id) and t1

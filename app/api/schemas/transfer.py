@@ -14,7 +14,8 @@ class ImportIssueOut(BaseModel):
     file: str | None = Field(default=None, description="transcript file name (legacy transcript import)")
     session_id: str | None = None
     code: str = Field(
-        description="invalid_json, invalid_line, invalid_session, invalid_text, session_exists, write_failed"
+        description="invalid_json, invalid_line, invalid_session, invalid_text, session_exists, "
+        "title_in_use, write_failed"
     )
     detail: str
 

@@ -31,6 +31,7 @@ _JSON_TEXT_MESSAGE_COLUMNS = (
 )
 # Columns the agent's import resets (live runtime state, not history); we carry everything else.
 _LIVE_SESSION_COLUMNS = frozenset({"parent_session_id"})
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -211,11 +212,11 @@ def _coerce(column: str, declared: str, value: Any) -> Any:
     if "INT" in declared:
         if isinstance(value, bool):
             return int(value)
-        if isinstance(value, int):
-            return value
         if isinstance(value, float) and value.is_integer():
-            return int(value)
-        raise RowError(f"{column} must be an integer")
+            value = int(value)
+        if isinstance(value, int) and INT64_MIN <= value <= INT64_MAX:
+            return value
+        raise RowError(f"{column} must be a 64-bit integer")
     if "REAL" in declared or "FLOA" in declared or "DOUB" in declared:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise RowError(f"{column} must be a number")
