@@ -217,13 +217,26 @@ def _rebuild_model_usage_with_task(conn: sqlite3.Connection) -> None:
 
 
 def _migrate_data(conn: sqlite3.Connection, stored_version: int) -> None:
-    """The agent's version-gated row migrations, each run only when the file predates its gate."""
-    if stored_version < 16:
-        _tag_delegate_children(conn)
-    if stored_version < 20:
-        _seed_model_usage(conn)
-    if stored_version < 22:
-        _rebuild_model_usage_with_task(conn)
+    """The agent's version-gated row migrations, each run only when the file predates its gate.
+
+    Like the agent, a step that fails is logged and skipped rather than refusing to open the file; unlike
+    the agent, each step runs in its own savepoint so a failure never leaves it half-applied.
+    """
+    steps = (
+        (16, _tag_delegate_children),
+        (20, _seed_model_usage),
+        (22, _rebuild_model_usage_with_task),
+    )
+    for gate, step in steps:
+        if stored_version >= gate:
+            continue
+        conn.execute("SAVEPOINT hermes_data_migration")
+        try:
+            step(conn)
+        except sqlite3.OperationalError as exc:
+            conn.execute("ROLLBACK TO hermes_data_migration")
+            log.warning("Agent v%d data migration skipped: %s", gate, exc)
+        conn.execute("RELEASE hermes_data_migration")
 
 
 def adopt(conn: sqlite3.Connection) -> None:
