@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from pathlib import Path
 
 import hermes_state
+import pytest
 
 from tests.compat.legacy import adopt_file, build_v10, fts_ok, open_db, schema_objects, table_rows
 
@@ -212,3 +214,23 @@ def test_v15_delegate_children_tagged(home: Path) -> None:
     conn.close()
     assert json.loads(cfg)["_delegate_from"] == "parent"
     assert root_cfg is None
+
+
+def test_failing_data_migration_is_skipped_not_fatal(home: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = home / "state.db"
+    _usage_file(path)
+    _downgrade(path, 15)
+    conn = sqlite3.connect(path)
+    # Malformed JSON makes the agent's v16 json_set fail; the agent logs nothing and moves on, so do we.
+    conn.execute("UPDATE sessions SET model_config = '{not json' WHERE id = 'child'")
+    conn.commit()
+    conn.close()
+    with caplog.at_level(logging.WARNING):
+        adopt_file(home)
+    assert any("v16" in r.getMessage() for r in caplog.records)
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(22,)]
+    assert conn.execute("SELECT model_config FROM sessions WHERE id='child'").fetchone()[0] == "{not json"
+    # Later steps still ran.
+    assert conn.execute("SELECT COUNT(*) FROM session_model_usage").fetchone()[0] == 1
+    conn.close()
