@@ -8,13 +8,14 @@ On top of it, :func:`plan` picks the engine:
   ``NOT``, ``prefix*``); :func:`literal_fallback` is the retry when FTS5 still rejects the syntax;
 * ``trigram``: the substring index ``messages_fts_trigram`` when the query holds text the word index cannot
   match (see :mod:`app.domain.scripts`) and every term has at least three characters;
-* ``scan``: a bounded substring scan for shorter terms (one- and two-character CJK words), which no FTS5
-  index can serve.
+* ``scan``: shorter terms (one- and two-character CJK words). The service turns two-character terms back
+  into a trigram query with :func:`expand_short_terms`; a bounded substring scan answers the rest.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -106,12 +107,16 @@ class Engine(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """How to run one query: the engine, its MATCH text (FTS engines) and the substring clauses (OR-ed)."""
+    """How to run one query: the engine, its MATCH text (FTS engines) and the substring clauses (OR-ed).
+
+    ``literal_snippets``: the MATCH highlights whole trigrams, not the user's terms, so snippets are cut
+    from the text instead (expanded short terms)."""
 
     engine: Engine
     match: str = ""
     fallback: str = ""
     clauses: tuple[Clause, ...] = ()
+    literal_snippets: bool = False
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -144,15 +149,51 @@ def substring_clauses(sanitized: str) -> tuple[Clause, ...]:
     return tuple(clauses)
 
 
-def trigram_match(clauses: tuple[Clause, ...]) -> str:
-    """The clauses as a trigram-table MATCH: ``("a" AND "b" NOT ("c")) OR ("d")``."""
+def short_terms(clauses: tuple[Clause, ...]) -> tuple[str, ...]:
+    """Terms too short for a trigram match (each needs :func:`expand_short_terms`)."""
+    terms = (term for clause in clauses for term in (*clause.include, *clause.exclude))
+    return tuple(dict.fromkeys(t for t in terms if len(t) < TRIGRAM_MIN_CHARS))
+
+
+def _term_match(term: str, expansions: Mapping[str, Sequence[str]]) -> str | None:
+    if term not in expansions:
+        return _quote(term)
+    trigrams = expansions[term]
+    if not trigrams:
+        return None
+    return "(" + " OR ".join(_quote(t) for t in trigrams) + ")"
+
+
+def trigram_match(clauses: tuple[Clause, ...], expansions: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The clauses as a trigram-table MATCH: ``("a" AND "b" NOT ("c")) OR ("d")``.
+
+    A term listed in ``expansions`` becomes the OR of the indexed trigrams starting with it; with none it
+    occurs nowhere, so its clause (or exclusion) is dropped. Empty when no clause can match."""
+    expansions = expansions or {}
     groups: list[str] = []
     for clause in clauses:
-        group = " AND ".join(_quote(term) for term in clause.include)
-        if clause.exclude:
-            group = f"({group}) NOT ({' OR '.join(_quote(term) for term in clause.exclude)})"
+        include = [_term_match(term, expansions) for term in clause.include]
+        if any(part is None for part in include):
+            continue
+        exclude = [part for part in (_term_match(t, expansions) for t in clause.exclude) if part is not None]
+        group = " AND ".join(part for part in include if part is not None)
+        if exclude:
+            group = f"({group}) NOT ({' OR '.join(exclude)})"
         groups.append(f"({group})")
     return " OR ".join(groups)
+
+
+def expand_short_terms(scan: Plan, expansions: Mapping[str, Sequence[str]]) -> Plan:
+    """A ``scan`` plan answered from the trigram index instead, given every short term's trigrams.
+
+    Complete for two-character terms because the indexed text is ``content || ' ' || tool_name || ' ' ||
+    tool_calls`` (tool calls end in JSON punctuation): every occurrence is followed by at least one more
+    character, so it starts some trigram. Not for one-character terms: one that ends a tool name of a
+    message without tool calls is followed by a single space."""
+    match = trigram_match(scan.clauses, expansions)
+    if not match:
+        return Plan(Engine.empty)
+    return Plan(Engine.trigram, match=match, clauses=scan.clauses, literal_snippets=True)
 
 
 def plan(query: str) -> Plan:

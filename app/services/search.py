@@ -9,10 +9,14 @@ row, so ranking every match of a common term before the limit is what made broad
 therefore taken in rowid tiers of :data:`RANK_TIER` (newest first) and ranked within a tier; the next tier is
 only read when the earlier ones did not yield ``limit`` sessions. A query with fewer matches than one tier
 (the usual case for specific terms) is ranked exactly like the agent's. ``sort=newest|oldest`` walks the
-matches in id order and stops as soon as the limit is filled. Terms no FTS5 index can match (one- and
-two-character CJK words, single emoji) are found by a substring scan over id ranges, newest first, in
-growing chunks that stop once the limit is filled, capped at :data:`SCAN_CAP` messages per request
-(``scan_capped`` tells the caller the cap was hit).
+matches in id order and stops as soon as the limit is filled.
+
+Two-character terms (most CJK words) are shorter than a trigram. They are expanded into the indexed
+trigrams that start with them (a range scan of the trigram index's term list, ``hs_trigram_vocab``)
+and answered from the trigram index like longer terms. One-character terms, and two-character terms that
+expand to more than :data:`MAX_EXPANSION` trigrams, fall back to a substring scan
+over id ranges, newest first, in growing chunks that stop once the limit is filled, capped at
+:data:`SCAN_CAP` messages per request (``scan_capped`` tells the caller the cap was hit).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from app.domain.fts_query import Engine, Plan, literal_snippet, plan
+from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.domain.messages import decode_content, decode_json_column
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import Conflict, NotFound
@@ -45,6 +49,8 @@ ORDERED_CHUNK = 200
 SCAN_FIRST_CHUNK = 2000
 SCAN_MAX_CHUNK = 64000
 SCAN_CAP = 1_000_000
+# A short term expanding to more indexed trigrams than this (a very common single character) is scanned.
+MAX_EXPANSION = 200
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 DEFAULT_ROLES = ("user", "assistant")
 # The agent's hidden sources, plus ``kanban`` which newer agents write and also hide.
@@ -223,6 +229,25 @@ class _HitStream:
             size = min(size * 2, SCAN_MAX_CHUNK)
 
 
+def _index_plan(conn: sqlite3.Connection, scan: Plan) -> Plan:
+    """Serve two-character terms from the trigram index when their expansion is small; otherwise (and for
+    one-character terms) keep the bounded scan."""
+    if scan.engine is not Engine.scan:
+        return scan
+    expansions: dict[str, list[str]] = {}
+    terms = short_terms(scan.clauses)
+    # A single character at the very end of a tool name (no tool calls after it) starts no trigram, so
+    # one-character terms keep the scan; two-character terms always start one (see expand_short_terms).
+    if any(len(term) < 2 for term in terms):
+        return scan
+    for term in terms:
+        trigrams = repo.trigrams_starting_with(conn, term.lower(), MAX_EXPANSION)
+        if trigrams is None:
+            return scan
+        expansions[term] = trigrams
+    return expand_short_terms(scan, expansions)
+
+
 def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
     if cap is None or not isinstance(text, str) or len(text) <= cap:
         return text, None
@@ -292,7 +317,7 @@ def _pick(
 
 
 def _snippet(conn: sqlite3.Connection, stream: _HitStream, hit: repo.Hit) -> str:
-    if stream.plan.engine is Engine.scan:
+    if stream.plan.engine is Engine.scan or stream.plan.literal_snippets:
         content, tool_name, tool_calls = repo.message_text(conn, hit.id)
         text = next(
             (t for t in (content, tool_name, tool_calls) if any(x in t for x in stream.plan.terms)), ""
@@ -337,7 +362,7 @@ def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     window = clamp(req.window, 1, MAX_WINDOW)
-    stream = _HitStream(conn, plan(req.q or ""), req.sort)
+    stream = _HitStream(conn, _index_plan(conn, plan(req.q or "")), req.sort)
     picked = _pick(conn, req, stream, limit)
     results = [_discover_entry(conn, req, stream, root, hit, window) for root, hit in picked.items()]
     body: dict[str, Any] = {

@@ -90,3 +90,10 @@ MESSAGES_PAGING_INDEX_SQL = (
 )
 """Keyset paging of one session's messages (``WHERE session_id = ? AND id > ? ORDER BY id``) without
 reading and sorting the whole session; migration 0003 creates it."""
+
+TRIGRAM_VOCAB_SQL = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS hs_trigram_vocab USING fts5vocab(messages_fts_trigram, row)"
+)
+"""A read-only view of the agent's trigram index terms (no storage of its own). Search expands a one- or
+two-character term into the indexed trigrams that start with it (a range scan of the term list), so short
+CJK terms are answered from the index instead of a scan of every message; migration 0004 creates it."""

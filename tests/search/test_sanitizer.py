@@ -7,7 +7,7 @@ from hermes_state import SessionDB
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.fts_query import MAX_QUERY_CHARS, Engine, literal_fallback, plan, sanitize
+from app.domain.fts_query import MAX_QUERY_CHARS, Engine, expand_short_terms, literal_fallback, plan, sanitize
 
 EXACT = [
     ("hello AND", "hello"),
@@ -73,3 +73,16 @@ def test_fallback_quotes_every_term_and_drops_operators() -> None:
 )
 def test_engine_choice(query: str, engine: Engine) -> None:
     assert plan(query).engine is engine
+
+
+def test_short_term_expansion() -> None:
+    scan = plan("广西 OR 桂林 NOT 山水")
+    assert scan.engine is Engine.scan
+    expanded = expand_short_terms(scan, {"广西": ["广西桂", "广西 "], "桂林": [], "山水": ["山水画"]})
+    assert expanded.engine is Engine.trigram
+    assert expanded.literal_snippets
+    # 桂林 occurs nowhere, so its clause drops out.
+    assert expanded.match == '(("广西桂" OR "广西 "))'
+    assert expand_short_terms(plan("桂林"), {"桂林": []}).engine is Engine.empty
+    both = expand_short_terms(plan("广西 NOT 山水"), {"广西": ["广西桂"], "山水": ["山水画"]})
+    assert both.match == '((("广西桂")) NOT (("山水画")))'

@@ -101,6 +101,16 @@ def test_short_terms_never_find_rewound_rows(client: TestClient, agent: SessionD
     assert {h["session_id"] for h in agent.search_messages("通信")} == {"s1"}
 
 
+def test_short_terms_served_from_trigram_index(client: TestClient, agent: SessionDB) -> None:
+    add_session(agent, "end", [("user", "结尾是通信")])  # the term ends the content
+    add_session(agent, "tool", [("user", "x"), {"role": "tool", "content": "y", "tool_name": "通信"}])
+    add_session(agent, "upper", [("user", "Ab 案 in caps")])
+    assert found(search(client, q="通信", role="user,tool", limit=10)) == ["tool", "end"]
+    assert found(search(client, q="案", limit=10)) == ["upper"]
+    assert found(search(client, q="信", limit=10)) == ["end"]
+    assert search(client, q="无")["count"] == 0
+
+
 def test_short_term_in_tool_name_has_snippet(client: TestClient, agent: SessionDB) -> None:
     add_session(agent, "s1", [("user", "run it"), {"role": "tool", "content": "done", "tool_name": "查"}])
     (result,) = search(client, q="查", role="tool")["results"]
@@ -110,7 +120,9 @@ def test_short_term_in_tool_name_has_snippet(client: TestClient, agent: SessionD
 def test_short_term_scan_walks_chunks_and_stops(
     client: TestClient, agent: SessionDB, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Small chunks: the scan still reaches old matches, fills the limit, and the cap is reported."""
+    """Short terms too common to expand are scanned: small chunks still reach old matches and fill the
+    limit, and the cap is reported."""
+    monkeypatch.setattr(svc, "MAX_EXPANSION", 0)
     monkeypatch.setattr(svc, "SCAN_FIRST_CHUNK", 2)
     monkeypatch.setattr(svc, "SCAN_MAX_CHUNK", 4)
     add_session(agent, "old", [("user", "通信")])

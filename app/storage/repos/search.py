@@ -19,6 +19,9 @@ from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 FTS_TABLE = "messages_fts"
 TRIGRAM_TABLE = "messages_fts_trigram"
 _TABLES = frozenset({FTS_TABLE, TRIGRAM_TABLE})
+TRIGRAM_VOCAB = "hs_trigram_vocab"
+# Sorts after every UTF-8 string that starts with a given prefix (the term list compares bytes).
+_MAX_CHAR = "\U0010ffff"
 # Rewound rows (taken back by the user) are never found; compaction-archived rows are (agent's rule).
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 # Content prefixes of compaction summaries, which never serve as bookends.
@@ -168,6 +171,21 @@ def scan_chunk(
         (lo, hi, *expr_params, *params),
     ).fetchall()
     return _hits(rows)
+
+
+def trigrams_starting_with(conn: sqlite3.Connection, prefix: str, cap: int) -> list[str] | None:
+    """Indexed trigrams beginning with ``prefix`` (a range scan of the term list), or ``None`` when there
+    are more than ``cap`` or the term list view is missing (then the caller scans instead)."""
+    try:
+        rows = conn.execute(
+            f"SELECT term FROM {TRIGRAM_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
+            (prefix, prefix + _MAX_CHAR, cap + 1),
+        ).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return None
+        raise
+    return None if len(rows) > cap else [str(r[0]) for r in rows]
 
 
 def id_bounds(conn: sqlite3.Connection) -> tuple[int, int]:
