@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.services import maintenance
+from tests.conftest import LiveServer
 from tests.lifecycle.helpers import agent_db, make_session, rows
 
 
@@ -135,3 +137,48 @@ def test_backup_is_a_consistent_copy(home: Path, client: TestClient) -> None:
     assert path.exists() and body["bytes"] == path.stat().st_size
     assert rows(path, "SELECT COUNT(*) AS n FROM messages") == [{"n": 4}]
     assert agent_db(home).get_session("s1") is not None
+
+
+def test_writes_and_reads_keep_working_around_vacuum(home: Path, client: TestClient) -> None:
+    db = agent_db(home)
+    for i in range(20):
+        make_session(db, f"s{i:02d}", messages=10, age_days=100 if i < 15 else 0)
+    db.close()
+    client.post("/maintenance/prune", json={"older_than_days": 90})
+    database = client.app.state.db  # type: ignore[attr-defined]
+    stop = threading.Event()
+    written: list[int] = []
+
+    def writer() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            database.write_sync(
+                lambda c, n=n: c.execute("INSERT OR REPLACE INTO state_meta VALUES ('hs_t', ?)", (n,))
+            )
+            written.append(n)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert client.post("/maintenance/vacuum").status_code == 200
+        assert client.post("/maintenance/vacuum").status_code == 200
+    finally:
+        stop.set()
+        thread.join()
+    assert written and rows(home / "state.db", "SELECT value FROM state_meta WHERE key = 'hs_t'") == [
+        {"value": str(written[-1])}
+    ]
+    assert client.get("/stats").json()["sessions"] == 5
+
+
+def test_live_server_streams_the_export(live_server: LiveServer) -> None:
+    db = agent_db(live_server.home)
+    for i in range(3):
+        make_session(db, f"s{i}", messages=4)
+    db.close()
+    with live_server.client() as http, http.stream("GET", "/export.jsonl") as resp:
+        assert resp.status_code == 200
+        assert resp.headers.get("transfer-encoding") == "chunked"
+        body = b"".join(resp.iter_bytes())
+    assert body.count(b"\n") == 3
