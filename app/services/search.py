@@ -45,6 +45,8 @@ READ_TAIL = 10
 WINDOW_CAP = 4000
 BOOKEND_CAP = 1200
 RANK_TIER = 1000
+# Ranked rowids are filtered (joined to messages and sessions) this many at a time, in rank order.
+FILTER_BATCH = 100
 ORDERED_CHUNK = 200
 SCAN_FIRST_CHUNK = 2000
 SCAN_MAX_CHUNK = 64000
@@ -199,7 +201,9 @@ class _HitStream:
         below = _NO_ROWID_LIMIT
         while True:
             floor = repo.window_floor(self.conn, self.table, self.match, below, RANK_TIER)
-            yield from repo.ranked_window(self.conn, self.table, self.match, floor, below, filt)
+            ranked = repo.ranked_rowids(self.conn, self.table, self.match, floor, below)
+            for start in range(0, len(ranked), FILTER_BATCH):
+                yield from repo.hits_for(self.conn, ranked[start : start + FILTER_BATCH], filt)
             if floor == 0:
                 return
             below = floor

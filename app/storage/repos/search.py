@@ -93,20 +93,31 @@ def window_floor(conn: sqlite3.Connection, table: str, match: str, below: int, s
     return 0 if row is None else int(row[0])
 
 
-def ranked_window(
-    conn: sqlite3.Connection, table: str, match: str, floor: int, below: int, filt: HitFilter
-) -> list[Hit]:
-    """Matches with ``floor <= rowid < below`` passing ``filt``, best bm25 rank first."""
+def ranked_rowids(conn: sqlite3.Connection, table: str, match: str, floor: int, below: int) -> list[int]:
+    """Rowids of the matches with ``floor <= rowid < below``, best bm25 rank first.
+
+    The FTS table alone: ranking is the cost that grows with the matches, so nothing else (joins,
+    filters, row building) is paid per match here; :func:`hits_for` then filters in rank order."""
     t = _table(table)
-    where, params = filt.sql()
-    # CROSS JOIN keeps the FTS table as the outer loop: it alone can narrow the rows.
     rows = conn.execute(
-        f"SELECT {_HIT_COLUMNS} FROM {t} CROSS JOIN messages m ON m.id = {t}.rowid"
-        f" CROSS JOIN sessions s ON s.id = m.session_id"
-        f" WHERE {t} MATCH ? AND {t}.rowid >= ? AND {t}.rowid < ?{where} ORDER BY {t}.rank",
-        (match, floor, below, *params),
+        f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rank",
+        (match, floor, below),
     ).fetchall()
-    return _hits(rows)
+    return [int(r[0]) for r in rows]
+
+
+def hits_for(conn: sqlite3.Connection, rowids: Sequence[int], filt: HitFilter) -> list[Hit]:
+    """The messages among ``rowids`` that pass ``filt``, in the order of ``rowids``."""
+    if not rowids:
+        return []
+    where, params = filt.sql()
+    rows = conn.execute(
+        f"SELECT {_HIT_COLUMNS} FROM messages m CROSS JOIN sessions s ON s.id = m.session_id"
+        f" WHERE m.id IN ({','.join('?' * len(rowids))}){where}",
+        (*rowids, *params),
+    ).fetchall()
+    position = {rowid: i for i, rowid in enumerate(rowids)}
+    return sorted(_hits(rows), key=lambda hit: position[hit.id])
 
 
 def ordered_chunk(
@@ -116,7 +127,6 @@ def ordered_chunk(
 
     Returns the hits and the rowid to continue from (``None`` when the matches are exhausted)."""
     t = _table(table)
-    where, params = filt.sql()
     op, order = ("<", "DESC") if newest else (">", "ASC")
     rowids = [
         int(r[0])
@@ -127,14 +137,7 @@ def ordered_chunk(
     ]
     if not rowids:
         return [], None
-    hits = _hits(
-        conn.execute(
-            f"SELECT {_HIT_COLUMNS} FROM messages m CROSS JOIN sessions s ON s.id = m.session_id"
-            f" WHERE m.id IN ({','.join('?' * len(rowids))}){where} ORDER BY m.id {order}",
-            (*rowids, *params),
-        ).fetchall()
-    )
-    return hits, (rowids[-1] if len(rowids) == size else None)
+    return hits_for(conn, rowids, filt), (rowids[-1] if len(rowids) == size else None)
 
 
 def _contains_sql(negate: bool) -> str:
