@@ -23,7 +23,15 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import INSERT_MESSAGE, LARGE, SMALL, StoreSpec, copy_store, message_row
-from bench.common import LeanClient, bench_home, json_body, percentile, print_figures, serve
+from bench.common import (
+    LeanClient,
+    bench_home,
+    json_body,
+    percentile,
+    print_figures,
+    process_cpu_seconds,
+    serve,
+)
 from bench.corpus import Corpus
 
 CONCURRENCY = 16
@@ -53,20 +61,25 @@ def agent_appends(spec: StoreSpec, n: int) -> dict[str, float]:
         for turn in batch[:50]:  # warm the caches the way the server's warm-up does
             db.append_message(sid, **turn)
         latencies = []
-        maintenance = 0.0
+        maintenance = maintenance_cpu = 0.0
+        cpu_started = time.process_time()
         started = time.perf_counter()
         for turn in batch:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             db.append_message(sid, **turn)
             spent = time.perf_counter() - t0
             latencies.append(spent)
             # Every 1000th write the agent runs an FTS 'optimize' (a full index merge) inline.
             if db._write_count % db._OPTIMIZE_EVERY_N_WRITES == 0:
                 maintenance += spent
+                maintenance_cpu += time.process_time() - c0
         elapsed = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
         db.close()
     return {
         "msgs_per_s": n / elapsed,
+        "cpu_ms_per_msg": cpu / n * 1000,
+        "steady_cpu_ms_per_msg": (cpu - maintenance_cpu) / n * 1000,
         "steady_msgs_per_s": n / (elapsed - maintenance),
         "fts_optimize_s": maintenance,
         "p50_ms": percentile(latencies, 50) * 1000,
@@ -88,7 +101,9 @@ async def _create_sessions(port: int, n: int) -> list[str]:
     return ids
 
 
-async def _single_append_load(port: int, duration: float, warmup: float) -> tuple[int, float, list[float]]:
+async def _single_append_load(
+    port: int, pid: int, duration: float, warmup: float
+) -> tuple[int, float, list[float], float]:
     sessions = await _create_sessions(port, CONCURRENCY)
     bodies = [json_body(t) for t in turns(4000, seed=23)]
     latencies: list[float] = []
@@ -119,8 +134,15 @@ async def _single_append_load(port: int, duration: float, warmup: float) -> tupl
         finally:
             client.close()
 
-    await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)))
-    return counted, duration, latencies
+    async def cpu_meter() -> float:
+        # The server's CPU time over the measured window: a load-independent cost per message.
+        await asyncio.sleep(max(0.0, measure_from - clock()))
+        before = process_cpu_seconds(pid)
+        await asyncio.sleep(max(0.0, stop_at - clock()))
+        return process_cpu_seconds(pid) - before
+
+    *_, cpu = await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)), cpu_meter())
+    return counted, duration, latencies, cpu
 
 
 def server_single_appends(spec: StoreSpec, duration: float) -> dict[str, float]:
@@ -128,9 +150,11 @@ def server_single_appends(spec: StoreSpec, duration: float) -> dict[str, float]:
     with bench_home() as home:
         copy_store(spec, home)
         with serve(home) as server:
-            counted, elapsed, latencies = _run(_single_append_load(server.port, duration, warmup=1.0))
+            load = _single_append_load(server.port, server.process.pid, duration, warmup=1.0)
+            counted, elapsed, latencies, cpu = _run(load)
     return {
         "msgs_per_s": counted / elapsed,
+        "server_cpu_ms_per_msg": cpu / counted * 1000,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
     }
@@ -229,6 +253,9 @@ def run(duration: float = 8.0, agent_n: int = 2000, n_batches: int = 11) -> dict
         "agent_p50_ms": agent["p50_ms"],
         "agent_p99_ms": agent["p99_ms"],
         "server_msgs_per_s": large["msgs_per_s"],
+        "server_cpu_ms_per_msg": large["server_cpu_ms_per_msg"],
+        "agent_cpu_ms_per_msg": agent["cpu_ms_per_msg"],
+        "agent_steady_cpu_ms_per_msg": agent["steady_cpu_ms_per_msg"],
         "server_p50_ms": large["p50_ms"],
         "server_p99_ms": large["p99_ms"],
         "server_vs_agent": large["ratio_to_agent_steady"],

@@ -45,6 +45,12 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux ``/proc``), threads included."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     """An unused loopback port."""
     with socket.socket() as s:
@@ -88,7 +94,7 @@ def serve(home: Path) -> Iterator[Server]:
     process = subprocess.Popen(HERMES_SERVE, env=env, cwd=ROOT, stdout=log, stderr=log)
     server = Server(port, process)
     try:
-        deadline = time.monotonic() + 120  # migrations on a big store may take a moment
+        deadline = time.monotonic() + 300  # migrations on a big store may take a while on a busy machine
         while True:
             if process.poll() is not None:
                 tail = (home / "server.log").read_text(errors="replace")[-2000:]
@@ -99,7 +105,8 @@ def serve(home: Path) -> Iterator[Server]:
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError("hermes serve did not become ready")
+                tail = (home / "server.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"hermes serve did not become ready:\n{tail}")
             time.sleep(0.1)
         yield server
     finally:

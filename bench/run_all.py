@@ -7,6 +7,7 @@ the same store), so the ratios hold on any machine even when the absolute number
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,13 +32,15 @@ def main() -> None:
         ensure(spec)
     a = append.run(args.duration)
     ls = list_sessions.run()
+    load = os.getloadavg()[0]
     rows = [
         "| benchmark | hermes-sessions | baseline (same run) | ratio | target | met |",
         "|---|---|---|---|---|---|",
         _row(
             f"single appends, 16 clients, {LARGE.messages:,} stored",
-            f"{a['server_msgs_per_s']:,.0f} msg/s",
-            f"{a['agent_msgs_per_s']:,.0f} msg/s (agent append_message)",
+            f"{a['server_msgs_per_s']:,.0f} msg/s ({a['server_cpu_ms_per_msg']:.2f} ms CPU/msg)",
+            f"{a['agent_steady_msgs_per_s']:,.0f} msg/s steady, {a['agent_msgs_per_s']:,.0f} with its FTS "
+            f"optimize ({a['agent_steady_cpu_ms_per_msg']:.2f} / {a['agent_cpu_ms_per_msg']:.2f} ms CPU/msg)",
             a["server_vs_agent"],
             ">= 10x",
             a["server_vs_agent"] >= 10,
@@ -67,16 +70,24 @@ def main() -> None:
             a["batch_vs_raw"] >= 0.5,
         ),
         _row(
-            f"GET /sessions?limit=20, {LARGE.sessions:,} sessions (median)",
-            f"{ls['http_median_ms']:.2f} ms",
-            f"{ls['agent_median_ms']:.2f} ms (list_sessions_rich)",
-            ls["http_over_agent"],
+            f"GET /sessions?limit=20, {LARGE.sessions:,} sessions, repeated (median)",
+            f"{ls['repeat_http_median_ms']:.2f} ms",
+            f"{ls['repeat_agent_median_ms']:.2f} ms (list_sessions_rich)",
+            ls["repeat_http_over_agent"],
             "<= 2x",
-            ls["http_over_agent"] <= 2,
+            ls["repeat_http_over_agent"] <= 2,
+        ),
+        _row(
+            "same, each call after another connection's commit (median)",
+            f"{ls['after_write_http_median_ms']:.2f} ms",
+            f"{ls['after_write_agent_median_ms']:.2f} ms (list_sessions_rich)",
+            ls["after_write_http_over_agent"],
+            "<= 2x",
+            ls["after_write_http_over_agent"] <= 2,
         ),
     ]
     print("\n" + "\n".join(rows))
-    print(f"\n(total {time.perf_counter() - started:.0f} s)")
+    print(f"\n(total {time.perf_counter() - started:.0f} s; 1-minute load average at the end {load:.1f})")
 
 
 if __name__ == "__main__":
