@@ -38,6 +38,7 @@ def corpus(agent: SessionDB) -> SessionDB:
     ("query", "expected"),
     [
         ("记忆断裂", "s_zh"),  # 4 characters: trigram index
+        ("记忆断", "s_zh"),  # 3 characters: trigram index
         ("通信协议", "s_zh"),
         ("通信", "s_zh"),  # 2 characters: bounded scan
         ("记", "s_zh"),  # 1 character
@@ -134,3 +135,13 @@ def test_short_term_scan_walks_chunks_and_stops(
     capped = search(client, q="通信", limit=10)
     assert capped["scan_capped"] is True
     assert capped["count"] == 0
+
+
+def test_two_character_terms_sorted_and_ranked(client: TestClient, agent: SessionDB) -> None:
+    add_session(agent, "a", [("user", "第一次讨论通信")])
+    add_session(agent, "b", [("user", "通信通信通信，全是通信")])
+    add_session(agent, "c", [("user", "最后一次通信")])
+    assert found(search(client, q="通信", sort="newest", limit=10)) == ["c", "b", "a"]
+    assert found(search(client, q="通信", sort="oldest", limit=10)) == ["a", "b", "c"]
+    assert sorted(found(search(client, q="通信", limit=10))) == ["a", "b", "c"]
+    assert {"a", "b", "c"} <= {h["session_id"] for h in agent.search_messages("通信", limit=100)}
