@@ -27,9 +27,9 @@ from app.storage.repos import maintenance as repo
 
 # Messages deleted per writer job. Deleting a message costs about as much as indexing it (both FTS indexes
 # must remove its tokens), so jobs stay small: an append queued behind one waits tens of ms at most.
-PRUNE_BATCH_MESSAGES = 200
+PRUNE_BATCH_MESSAGES = 64
 # Pause between prune jobs so appends queued meanwhile commit in a group of their own, not behind the next.
-PRUNE_PAUSE_S = 0.002
+PRUNE_PAUSE_S = 0.005
 # One VACUUM / backup at a time per process (they each rewrite the whole file).
 _exclusive = threading.Lock()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,8 +26,8 @@ from app.storage.repos import transfer as repo
 
 OnConflict = Literal["skip", "replace", "fail"]
 
-EXPORT_CHUNK_SESSIONS = 64
-EXPORT_CHUNK_MESSAGES = 4000
+EXPORT_CHUNK_SESSIONS = 128
+EXPORT_CHUNK_MESSAGES = 8000
 # A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
 # enough that live appends queued behind it wait only milliseconds.
 IMPORT_BATCH_MESSAGES = 4000
@@ -45,20 +45,31 @@ async def check_export_target(db: Database, session_id: str | None) -> None:
 
 
 async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[bytes]:
-    """Yield the export in chunks of whole or partial lines, one read transaction per chunk."""
-    cursor: repo.ExportCursor | None = repo.ExportCursor()
-    while cursor is not None:
+    """Yield the export in chunks of whole or partial lines, one read transaction per chunk.
 
-        def chunk(
-            conn: sqlite3.Connection, current: repo.ExportCursor = cursor
-        ) -> tuple[bytes, repo.ExportCursor | None]:
-            return repo.export_chunk(
-                conn, flt, current, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
+    The next chunk is read on a reader thread while the current one is being sent, so SQLite and the
+    socket work at the same time; at most two chunks are in memory.
+    """
+
+    def read(cursor: repo.ExportCursor) -> Awaitable[tuple[bytes, repo.ExportCursor | None]]:
+        return db.read(
+            lambda conn: repo.export_chunk(
+                conn, flt, cursor, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
             )
+        )
 
-        data, cursor = await db.read(chunk)
-        if data:
-            yield data
+    pending: asyncio.Future[tuple[bytes, repo.ExportCursor | None]] | None = asyncio.ensure_future(
+        read(repo.ExportCursor())
+    )
+    try:
+        while pending is not None:
+            data, cursor = await pending
+            pending = asyncio.ensure_future(read(cursor)) if cursor is not None else None
+            if data:
+                yield data
+    finally:
+        if pending is not None:  # the client went away mid-stream
+            pending.cancel()
 
 
 # -- import -----------------------------------------------------------------------------------------
