@@ -148,9 +148,9 @@ def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | 
 
 
 def _is_query_error(exc: sqlite3.OperationalError) -> bool:
-    """FTS5 syntax errors (not lock or I/O trouble, which must surface as 503 and friends)."""
-    text = str(exc).lower()
-    return not any(word in text for word in ("locked", "busy", "disk", "i/o", "readonly"))
+    """FTS5 query errors are plain ``SQLITE_ERROR``; lock and I/O trouble have codes of their own and must
+    surface (503 and friends). The message is not inspected: it quotes the user's text."""
+    return getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_ERROR) == sqlite3.SQLITE_ERROR
 
 
 @dataclass(slots=True)

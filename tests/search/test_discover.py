@@ -284,3 +284,10 @@ def test_hidden_sources_never_appear(client: TestClient, agent: SessionDB) -> No
     assert search(client, q="mongoose")["count"] == 0
     assert search(client, q="mongoose", source="tool")["count"] == 0
     assert found(search(client)) == []
+
+
+def test_syntax_error_quoting_scary_words_is_still_a_query_error(
+    client: TestClient, agent: SessionDB
+) -> None:
+    add_session(agent, "s1", [("user", "disk locked busy")])
+    assert found(search(client, q="disk AND OR locked")) == ["s1"]
