@@ -47,8 +47,8 @@ def file_sizes(db: Database) -> tuple[int, int]:
     return size(str(path)), size(f"{path}-wal")
 
 
-async def stats(db: Database) -> dict[str, Any]:
-    """Counts for every source plus database, WAL, free-page and FTS bytes."""
+async def stats(db: Database, include_fts: bool = False) -> dict[str, Any]:
+    """Counts for every source plus database, WAL and free-page bytes (FTS bytes on request: a page walk)."""
 
     def read(conn: sqlite3.Connection) -> dict[str, Any]:
         sessions, messages, by_source = repo.counts(conn)
@@ -60,7 +60,7 @@ async def stats(db: Database) -> dict[str, Any]:
             "page_size": pages.page_size,
             "page_count": pages.page_count,
             "freelist_bytes": pages.freelist_count * pages.page_size,
-            "fts_bytes": repo.fts_bytes(conn),
+            "fts_bytes": repo.fts_bytes(conn) if include_fts else None,
         }
 
     out = await db.read(read)

@@ -107,7 +107,7 @@ def test_prune_then_vacuum_shrinks_the_file(home: Path, client: TestClient) -> N
     db.close()
     client.post("/maintenance/optimize")
     before = os.path.getsize(home / "state.db")
-    fts_before = client.get("/stats").json()["fts_bytes"]
+    fts_before = client.get("/stats", params={"include_fts": "true"}).json()["fts_bytes"]
     assert client.post("/maintenance/prune", json={"older_than_days": 90}).json()["pruned"] == 36
     assert client.get("/stats").json()["freelist_bytes"] > 0
     r = client.post("/maintenance/vacuum")
@@ -115,7 +115,7 @@ def test_prune_then_vacuum_shrinks_the_file(home: Path, client: TestClient) -> N
     after = os.path.getsize(home / "state.db")
     assert after < before / 3, (before, after)
     assert r.json()["wal_bytes"] == 0
-    stats = client.get("/stats").json()
+    stats = client.get("/stats", params={"include_fts": "true"}).json()
     assert stats["freelist_bytes"] == 0 and stats["fts_bytes"] < fts_before / 3
     # Writer and readers survived the VACUUM.
     hits = rows(

@@ -23,7 +23,8 @@ def test_stats_counts_every_source_and_sizes(home: Path, client: TestClient) -> 
     assert body["sessions"] == 4 and body["messages"] == 6
     assert body["by_source"] == {"cli": 2, "cron": 1, "signal": 1}
     assert body["database_bytes"] == os.path.getsize(home / "state.db")
-    assert body["wal_bytes"] >= 0 and body["freelist_bytes"] >= 0 and body["fts_bytes"] > 0
+    assert body["wal_bytes"] >= 0 and body["freelist_bytes"] >= 0 and body["fts_bytes"] is None
+    assert client.get("/stats", params={"include_fts": "true"}).json()["fts_bytes"] > 0
 
 
 def test_insights_tokens_cost_tools_and_activity(home: Path, client: TestClient) -> None:

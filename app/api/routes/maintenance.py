@@ -41,9 +41,15 @@ Pruner = Annotated[AutoPruner, Depends(get_auto_pruner)]
     response_model=StatsOut,
     responses=problem_responses(*COMMON_ERRORS),
 )
-async def get_stats(db: DB) -> dict[str, Any]:
-    """Sessions and messages, sessions per source (all of them), database, WAL, free-page and FTS bytes."""
-    return await service.stats(db)
+async def get_stats(
+    db: DB,
+    include_fts: Annotated[
+        bool,
+        Query(description="also measure the FTS indexes' size (walks their pages: slower on big stores)"),
+    ] = False,
+) -> dict[str, Any]:
+    """Sessions and messages, sessions per source (all of them), database, WAL and free-page bytes."""
+    return await service.stats(db, include_fts)
 
 
 @router.get(

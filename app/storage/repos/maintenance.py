@@ -68,14 +68,26 @@ def counts(conn: sqlite3.Connection) -> tuple[int, int, dict[str, int]]:
 
 
 def fts_bytes(conn: sqlite3.Connection) -> int | None:
-    """Bytes used by the FTS indexes' shadow tables, or ``None`` when SQLite lacks ``dbstat``."""
+    """Bytes used by the FTS indexes' shadow tables, or ``None`` when SQLite lacks ``dbstat``.
+
+    ``dbstat`` walks every page of each table named, so this costs a read of the indexes.
+    """
+    names = [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'messages\\_fts%' ESCAPE '\\'"
+        )
+    ]
+    total = 0
     try:
-        row = conn.execute(
-            "SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'messages\\_fts%' ESCAPE '\\'"
-        ).fetchone()
+        for name in names:
+            row = conn.execute(
+                "SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE", (name,)
+            ).fetchone()
+            total += int(row[0] or 0) if row else 0
     except sqlite3.OperationalError:
         return None
-    return int(row[0])
+    return total
 
 
 # -- insights ---------------------------------------------------------------------------------------
