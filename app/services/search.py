@@ -431,10 +431,8 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
 def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[str, Any]:
     """The session's active messages: all when ≤ 30, else the first 20 and last 10 (``truncated``)."""
     meta = _session_or_404(conn, session_id)
-    rows = repo.active_messages(conn, session_id)
-    total = len(rows)
+    total, shown = repo.head_and_tail(conn, session_id, READ_HEAD, READ_TAIL)
     truncated = total > READ_HEAD + READ_TAIL
-    shown = [*rows[:READ_HEAD], *rows[-READ_TAIL:]] if truncated else rows
     window_cap, _ = _caps(req.detail)
     body: dict[str, Any] = {
         "mode": "read",

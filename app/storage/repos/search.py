@@ -275,12 +275,23 @@ def bookends(
     return start, list(reversed(end))
 
 
-def active_messages(conn: sqlite3.Connection, session_id: str) -> list[sqlite3.Row]:
-    """Every active message of a session in id order (the agent's ``get_messages``)."""
-    return conn.execute(
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND active = 1 ORDER BY id",
-        (session_id,),
-    ).fetchall()
+def head_and_tail(
+    conn: sqlite3.Connection, session_id: str, head: int, tail: int
+) -> tuple[int, list[sqlite3.Row]]:
+    """How many active messages a session has, and all of them when at most ``head + tail``, else the
+    first ``head`` and the last ``tail`` (id order; the agent's ``get_messages`` rows), without loading the
+    middle of a long session."""
+    base = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND active = 1"
+    total = int(
+        conn.execute(
+            "SELECT COUNT(*) FROM messages WHERE session_id = ? AND active = 1", (session_id,)
+        ).fetchone()[0]
+    )
+    if total <= head + tail:
+        return total, conn.execute(f"{base} ORDER BY id", (session_id,)).fetchall()
+    first = conn.execute(f"{base} ORDER BY id LIMIT ?", (session_id, head)).fetchall()
+    last = conn.execute(f"{base} ORDER BY id DESC LIMIT ?", (session_id, tail)).fetchall()
+    return total, [*first, *reversed(last)]
 
 
 _BROWSE_SQL = (
