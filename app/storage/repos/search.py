@@ -294,11 +294,13 @@ def head_and_tail(
     return total, [*first, *reversed(last)]
 
 
+# Order and limit first (last activity only), then build previews for the few rows returned.
 _BROWSE_SQL = (
-    "SELECT s.id, s.title, s.source, s.started_at, {last_active} AS last_active, s.message_count,"
-    " {preview} AS preview_raw FROM sessions s"
+    "SELECT s.id, s.title, s.source, s.started_at, t.last_active, s.message_count, {preview} AS preview_raw"
+    " FROM (SELECT s.id AS id, {last_active} AS last_active FROM sessions s"
     " WHERE s.parent_session_id IS NULL AND s.id NOT IN ({skip}){where}"
-    " ORDER BY last_active DESC, s.id DESC LIMIT ?"
+    " ORDER BY last_active DESC, s.id DESC LIMIT ?) t"
+    " JOIN sessions s ON s.id = t.id ORDER BY t.last_active DESC, s.id DESC"
 )
 
 
