@@ -26,8 +26,8 @@ from app.storage.repos import transfer as repo
 
 OnConflict = Literal["skip", "replace", "fail"]
 
-EXPORT_CHUNK_SESSIONS = 128
-EXPORT_CHUNK_MESSAGES = 8000
+EXPORT_CHUNK_SESSIONS = 64
+EXPORT_CHUNK_MESSAGES = 2000
 # A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
 # enough that live appends queued behind it wait only milliseconds.
 IMPORT_BATCH_MESSAGES = 4000

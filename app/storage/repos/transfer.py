@@ -62,7 +62,7 @@ def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
 
 def _session_page(
     conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
-) -> list[sqlite3.Row]:
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     # last_active is the listing extra the agent's export_all carries (latest message, else started_at).
     clauses = ["s.id > ?"]
     params: list[Any] = [after_id]
@@ -85,7 +85,10 @@ def _session_page(
         params.extend([flt.since, flt.since])
     else:
         params.append(limit)
-    return conn.execute(sql, params).fetchall()
+    cur = conn.cursor()
+    cur.row_factory = None
+    cur.execute(sql, params)
+    return [d[0] for d in cur.description], cur.fetchall()
 
 
 def _last_id_in_page(conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int) -> str | None:
@@ -136,6 +139,22 @@ class _Messages:
         self.cols = [d[0] for d in cur.description]
         self.rows: list[tuple[Any, ...]] = cur.fetchall()
 
+    @classmethod
+    def for_sessions(cls, conn: sqlite3.Connection, session_ids: list[str], limit: int) -> _Messages:
+        """Active messages of several sessions in one query, ordered by session then id."""
+        page = cls.__new__(cls)
+        cur = conn.cursor()
+        cur.row_factory = None
+        marks = ",".join("?" * len(session_ids))
+        cur.execute(
+            f"SELECT * FROM messages WHERE session_id IN ({marks}) AND active = 1 "
+            "ORDER BY session_id, id LIMIT ?",
+            [*session_ids, limit],
+        )
+        page.cols = [d[0] for d in cur.description]
+        page.rows = cur.fetchall()
+        return page
+
     def encoded(self, count: int) -> bytes:
         """The first ``count`` messages as comma-separated JSON objects (one orjson call)."""
         return orjson.dumps(_decode_messages(self.cols, self.rows[:count]))[1:-1]
@@ -172,26 +191,34 @@ def export_chunk(
         out += b"]}\n"
         cursor = ExportCursor(after_session_id=sid)
         budget -= count
-    sessions = _session_page(conn, flt, cursor.after_session_id, max_sessions)
+    cols, sessions = _session_page(conn, flt, cursor.after_session_id, max_sessions)
     page_end = _last_id_in_page(conn, flt, cursor.after_session_id, max_sessions)
     if page_end is None:
         return bytes(out), None
+    if not sessions:
+        return bytes(out), ExportCursor(after_session_id=page_end)
+    id_at = cols.index("id")
+    allowed = max(budget, 1)
+    msgs = _Messages.for_sessions(conn, [row[id_at] for row in sessions], allowed + 1)
+    truncated = len(msgs.rows) > allowed
+    rows = msgs.rows[:allowed]
+    sid_at, mid_at = msgs.cols.index("session_id"), msgs.cols.index("id")
+    by_session: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        by_session.setdefault(row[sid_at], []).append(row)
+    last_sid = rows[-1][sid_at] if rows else None
+    parts: list[bytes] = [bytes(out)]
     for session in sessions:
-        sid = session["id"]
-        head = orjson.dumps(dict(session))
-        allowed = max(budget, 1)
-        page = _Messages(conn, sid, 0, allowed + 1)
-        count = min(len(page.rows), allowed)
-        out += head[:-1]
-        out += b',"messages":['
-        out += page.encoded(count)
-        budget -= count
-        if len(page.rows) > allowed:
-            return bytes(out), ExportCursor(sid, sid, page.last_id(count))
-        out += b"]}\n"
-        if budget <= 0 and sid != page_end:
-            return bytes(out), ExportCursor(after_session_id=sid)
-    return bytes(out), ExportCursor(after_session_id=page_end)
+        sid = session[id_at]
+        mine = by_session.get(sid, [])
+        parts.append(orjson.dumps(dict(zip(cols, session, strict=True)))[:-1])
+        parts.append(b',"messages":[')
+        parts.append(orjson.dumps(_decode_messages(msgs.cols, mine))[1:-1])
+        if truncated and sid == last_sid:
+            # The budget ran out inside this session: the next chunk continues its message list.
+            return b"".join(parts), ExportCursor(sid, sid, int(mine[-1][mid_at]))
+        parts.append(b"]}\n")
+    return b"".join(parts), ExportCursor(after_session_id=page_end)
 
 
 # -- import -----------------------------------------------------------------------------------------
