@@ -257,34 +257,39 @@ def prune_under_load(spec: StoreSpec) -> dict[str, float]:
     }
 
 
-def run(spec: StoreSpec, import_messages: int) -> dict[str, dict[str, Any]]:
-    """All three measurements; returns their figures."""
+def run(spec: StoreSpec, import_messages: int, parts: set[str]) -> dict[str, dict[str, Any]]:
+    """The measurements named in ``parts`` (export, import, prune); returns their figures."""
     out: dict[str, dict[str, Any]] = {}
-    with bench_home() as home:
-        path = copy_store(spec, home)
-        agent_bytes, agent_s = agent_export(path)
-        keep = home / "export-head.jsonl"
-        ours = server_export(home, keep, import_messages)
-        out["export"] = {
-            "store_mb": path.stat().st_size / 1e6,
-            "agent_mb": agent_bytes / 1e6,
-            "agent_mb_per_s": agent_bytes / agent_s / 1e6,
-            "server_mb": ours["bytes"] / 1e6,
-            "server_mb_per_s": ours["bytes"] / ours["seconds"] / 1e6,
-            "ratio": (ours["bytes"] / ours["seconds"]) / (agent_bytes / agent_s),
-            "server_anon_rss_start_mb": ours["rss_start_mb"],
-            "server_anon_rss_growth_mb": ours["rss_growth_mb"],
-            "server_mmap_file_rss_growth_mb": ours["rss_file_growth_mb"],
-        }
-        imported = server_import(keep)
-        baseline = agent_import(keep)
-        out["import"] = {
-            "messages": imported["messages"],
-            "server_msgs_per_s": imported["messages"] / imported["seconds"],
-            "agent_msgs_per_s": baseline["messages"] / baseline["seconds"] if baseline["seconds"] else 0.0,
-            "agent_sessions_over_its_cap": baseline["sessions_over_cap"],
-        }
-    out["prune"] = prune_under_load(spec)
+    if parts & {"export", "import"}:
+        with bench_home() as home:
+            path = copy_store(spec, home)
+            agent_bytes, agent_s = agent_export(path)
+            keep = home / "export-head.jsonl"
+            ours = server_export(home, keep, import_messages)
+            out["export"] = {
+                "store_mb": path.stat().st_size / 1e6,
+                "agent_mb": agent_bytes / 1e6,
+                "agent_mb_per_s": agent_bytes / agent_s / 1e6,
+                "server_mb": ours["bytes"] / 1e6,
+                "server_mb_per_s": ours["bytes"] / ours["seconds"] / 1e6,
+                "ratio": (ours["bytes"] / ours["seconds"]) / (agent_bytes / agent_s),
+                "server_anon_rss_start_mb": ours["rss_start_mb"],
+                "server_anon_rss_growth_mb": ours["rss_growth_mb"],
+                "server_mmap_file_rss_growth_mb": ours["rss_file_growth_mb"],
+            }
+            if "import" in parts:
+                imported = server_import(keep)
+                baseline = agent_import(keep)
+                out["import"] = {
+                    "messages": imported["messages"],
+                    "server_msgs_per_s": imported["messages"] / imported["seconds"],
+                    "agent_msgs_per_s": baseline["messages"] / baseline["seconds"]
+                    if baseline["seconds"]
+                    else 0.0,
+                    "agent_sessions_over_its_cap": baseline["sessions_over_cap"],
+                }
+    if "prune" in parts:
+        out["prune"] = prune_under_load(spec)
     return out
 
 
@@ -295,9 +300,10 @@ def main() -> None:
     )
     parser.add_argument("--store", choices=[SMALL.name, LARGE.name], default=LARGE.name)
     parser.add_argument("--import-messages", type=int, default=100_000)
+    parser.add_argument("--parts", default="export,import,prune", help="comma-separated: export,import,prune")
     args = parser.parse_args()
     spec = LARGE if args.store == LARGE.name else SMALL
-    for title, figures in run(spec, args.import_messages).items():
+    for title, figures in run(spec, args.import_messages, set(args.parts.split(","))).items():
         print_figures(f"lifecycle: {title} ({spec.name})", figures)
 
 
