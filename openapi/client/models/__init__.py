@@ -1,13 +1,67 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .attachment_public import AttachmentPublic
+from .attachment_ref import AttachmentRef
+from .auto_prune_run_out import AutoPruneRunOut
+from .auto_prune_status import AutoPruneStatus
+from .backup_out import BackupOut
+from .body_attachments_upload import BodyAttachmentsUpload
+from .browse_response import BrowseResponse
+from .browse_result import BrowseResult
+from .checkpoint_out import CheckpointOut
+from .continuation_create import ContinuationCreate
+from .day_usage import DayUsage
+from .discover_response import DiscoverResponse
+from .discover_result import DiscoverResult
+from .fork_create import ForkCreate
 from .handoff import Handoff
 from .health import Health
+from .hour_activity import HourActivity
+from .import_issue_out import ImportIssueOut
+from .import_result import ImportResult
+from .import_result_on_conflict import ImportResultOnConflict
+from .import_sessions_files_body import ImportSessionsFilesBody
+from .import_sessions_on_conflict import ImportSessionsOnConflict
+from .import_transcripts_on_conflict import ImportTranscriptsOnConflict
+from .insights_out import InsightsOut
+from .matched_by import MatchedBy
+from .message_batch import MessageBatch
+from .message_create import MessageCreate
+from .message_create_content_type_2 import MessageCreateContentType2
+from .message_create_role import MessageCreateRole
+from .message_create_tool_calls_type_0_item import MessageCreateToolCallsType0Item
+from .message_items import MessageItems
+from .message_page import MessagePage
+from .message_public import MessagePublic
+from .messages_list_role_type_0_item import MessagesListRoleType0Item
+from .model_usage import ModelUsage
+from .optimize_out import OptimizeOut
 from .problem import Problem
+from .prune_in import PruneIn
+from .prune_out import PruneOut
+from .read_response import ReadResponse
 from .readiness import Readiness
 from .readiness_checks import ReadinessChecks
+from .recap_entry_public import RecapEntryPublic
+from .recap_entry_public_role import RecapEntryPublicRole
+from .recap_public import RecapPublic
+from .resolved_session import ResolvedSession
+from .resolved_session_model_config_type_0 import ResolvedSessionModelConfigType0
+from .rewind_request import RewindRequest
+from .rewind_result import RewindResult
+from .scroll_response import ScrollResponse
+from .search_body import SearchBody
+from .search_body_detail import SearchBodyDetail
+from .search_body_sort import SearchBodySort
+from .search_message import SearchMessage
+from .search_run_detail import SearchRunDetail
+from .search_run_sort import SearchRunSort
 from .session_create import SessionCreate
 from .session_create_model_config_type_0 import SessionCreateModelConfigType0
+from .session_create_source import SessionCreateSource
 from .session_end import SessionEnd
+from .session_lineage import SessionLineage
+from .session_meta import SessionMeta
 from .session_page import SessionPage
 from .session_public import SessionPublic
 from .session_public_model_config_type_0 import SessionPublicModelConfigType0
@@ -15,19 +69,80 @@ from .session_update import SessionUpdate
 from .session_update_model_config_type_0 import SessionUpdateModelConfigType0
 from .sessions_list_order import SessionsListOrder
 from .sessions_list_status import SessionsListStatus
+from .source_usage import SourceUsage
+from .stats_out import StatsOut
+from .stats_out_by_source import StatsOutBySource
+from .tool_count import ToolCount
 from .usage_mode import UsageMode
+from .usage_row import UsageRow
 from .usage_update import UsageUpdate
+from .vacuum_out import VacuumOut
 from .validation_issue import ValidationIssue
+from .weekday_activity import WeekdayActivity
 
 __all__ = (
+    "AttachmentPublic",
+    "AttachmentRef",
+    "AutoPruneRunOut",
+    "AutoPruneStatus",
+    "BackupOut",
+    "BodyAttachmentsUpload",
+    "BrowseResponse",
+    "BrowseResult",
+    "CheckpointOut",
+    "ContinuationCreate",
+    "DayUsage",
+    "DiscoverResponse",
+    "DiscoverResult",
+    "ForkCreate",
     "Handoff",
     "Health",
+    "HourActivity",
+    "ImportIssueOut",
+    "ImportResult",
+    "ImportResultOnConflict",
+    "ImportSessionsFilesBody",
+    "ImportSessionsOnConflict",
+    "ImportTranscriptsOnConflict",
+    "InsightsOut",
+    "MatchedBy",
+    "MessageBatch",
+    "MessageCreate",
+    "MessageCreateContentType2",
+    "MessageCreateRole",
+    "MessageCreateToolCallsType0Item",
+    "MessageItems",
+    "MessagePage",
+    "MessagePublic",
+    "MessagesListRoleType0Item",
+    "ModelUsage",
+    "OptimizeOut",
     "Problem",
+    "PruneIn",
+    "PruneOut",
+    "ReadResponse",
     "Readiness",
     "ReadinessChecks",
+    "RecapEntryPublic",
+    "RecapEntryPublicRole",
+    "RecapPublic",
+    "ResolvedSession",
+    "ResolvedSessionModelConfigType0",
+    "RewindRequest",
+    "RewindResult",
+    "ScrollResponse",
+    "SearchBody",
+    "SearchBodyDetail",
+    "SearchBodySort",
+    "SearchMessage",
+    "SearchRunDetail",
+    "SearchRunSort",
     "SessionCreate",
     "SessionCreateModelConfigType0",
+    "SessionCreateSource",
     "SessionEnd",
+    "SessionLineage",
+    "SessionMeta",
     "SessionPage",
     "SessionPublic",
     "SessionPublicModelConfigType0",
@@ -35,7 +150,14 @@ __all__ = (
     "SessionUpdateModelConfigType0",
     "SessionsListOrder",
     "SessionsListStatus",
+    "SourceUsage",
+    "StatsOut",
+    "StatsOutBySource",
+    "ToolCount",
     "UsageMode",
+    "UsageRow",
     "UsageUpdate",
+    "VacuumOut",
     "ValidationIssue",
+    "WeekdayActivity",
 )

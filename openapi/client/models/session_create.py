@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.session_create_source import SessionCreateSource
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -26,7 +27,8 @@ class SessionCreate:
         model_config (None | SessionCreateModelConfigType0 | Unset):
         parent_session_id (None | str | Unset):
         session_key (None | str | Unset):
-        source (str | Unset): Platform; unknown values are 422 Default: 'api_server'.
+        source (SessionCreateSource | Unset): Platform; unknown values are 422 unknown_source Default:
+            SessionCreateSource.API_SERVER.
         system_prompt (None | str | Unset):
         thread_id (None | str | Unset):
         title (None | str | Unset):
@@ -40,7 +42,7 @@ class SessionCreate:
     model_config: None | SessionCreateModelConfigType0 | Unset = UNSET
     parent_session_id: None | str | Unset = UNSET
     session_key: None | str | Unset = UNSET
-    source: str | Unset = "api_server"
+    source: SessionCreateSource | Unset = SessionCreateSource.API_SERVER
     system_prompt: None | str | Unset = UNSET
     thread_id: None | str | Unset = UNSET
     title: None | str | Unset = UNSET
@@ -93,7 +95,9 @@ class SessionCreate:
         else:
             session_key = self.session_key
 
-        source = self.source
+        source: str | Unset = UNSET
+        if not isinstance(self.source, Unset):
+            source = self.source.value
 
         system_prompt: None | str | Unset
         if isinstance(self.system_prompt, Unset):
@@ -226,7 +230,12 @@ class SessionCreate:
 
         session_key = _parse_session_key(d.pop("session_key", UNSET))
 
-        source = d.pop("source", UNSET)
+        _source = d.pop("source", UNSET)
+        source: SessionCreateSource | Unset
+        if isinstance(_source, Unset):
+            source = UNSET
+        else:
+            source = SessionCreateSource(_source)
 
         def _parse_system_prompt(data: object) -> None | str | Unset:
             if data is None:

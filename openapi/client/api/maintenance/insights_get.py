@@ -1,0 +1,214 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.insights_out import InsightsOut
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    days: int | Unset = 30,
+    source: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["days"] = days
+
+    json_source: None | str | Unset
+    if isinstance(source, Unset):
+        json_source = UNSET
+    else:
+        json_source = source
+    params["source"] = json_source
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/insights",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> InsightsOut | Problem | None:
+    if response.status_code == 200:
+        response_200 = InsightsOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[InsightsOut | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    days: int | Unset = 30,
+    source: None | str | Unset = UNSET,
+) -> Response[InsightsOut | Problem]:
+    """Usage insights
+
+     Tokens and cost by day, model and source; top tools; activity by hour and weekday (UTC).
+
+    Args:
+        days (int | Unset): window: sessions started in the last N days Default: 30.
+        source (None | str | Unset): only this source
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[InsightsOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        days=days,
+        source=source,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    days: int | Unset = 30,
+    source: None | str | Unset = UNSET,
+) -> InsightsOut | Problem | None:
+    """Usage insights
+
+     Tokens and cost by day, model and source; top tools; activity by hour and weekday (UTC).
+
+    Args:
+        days (int | Unset): window: sessions started in the last N days Default: 30.
+        source (None | str | Unset): only this source
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        InsightsOut | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        days=days,
+        source=source,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    days: int | Unset = 30,
+    source: None | str | Unset = UNSET,
+) -> Response[InsightsOut | Problem]:
+    """Usage insights
+
+     Tokens and cost by day, model and source; top tools; activity by hour and weekday (UTC).
+
+    Args:
+        days (int | Unset): window: sessions started in the last N days Default: 30.
+        source (None | str | Unset): only this source
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[InsightsOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        days=days,
+        source=source,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    days: int | Unset = 30,
+    source: None | str | Unset = UNSET,
+) -> InsightsOut | Problem | None:
+    """Usage insights
+
+     Tokens and cost by day, model and source; top tools; activity by hour and weekday (UTC).
+
+    Args:
+        days (int | Unset): window: sessions started in the last N days Default: 30.
+        source (None | str | Unset): only this source
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        InsightsOut | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            days=days,
+            source=source,
+        )
+    ).parsed

@@ -1,0 +1,292 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.message_batch import MessageBatch
+from ...models.message_create import MessageCreate
+from ...models.message_items import MessageItems
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    session_id: str,
+    *,
+    body: MessageBatch | MessageCreate,
+    reopen: bool | Unset = False,
+    idempotency_key: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    params: dict[str, Any] = {}
+
+    params["reopen"] = reopen
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/sessions/{session_id}/messages".format(
+            session_id=quote(str(session_id), safe=""),
+        ),
+        "params": params,
+    }
+
+    if isinstance(body, MessageCreate):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> MessageItems | Problem | None:
+    if response.status_code == 201:
+        response_201 = MessageItems.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 507:
+        response_507 = Problem.from_dict(response.json())
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[MessageItems | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: MessageBatch | MessageCreate,
+    reopen: bool | Unset = False,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[MessageItems | Problem]:
+    """Messages-Append
+
+     Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
+
+    Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the
+    same
+    transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
+    (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
+    ``validation_error``, ``idempotency_key_reused``.
+
+    Args:
+        session_id (str):
+        reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
+        idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
+            first response
+        body (MessageBatch | MessageCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MessageItems | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        body=body,
+        reopen=reopen,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: MessageBatch | MessageCreate,
+    reopen: bool | Unset = False,
+    idempotency_key: None | str | Unset = UNSET,
+) -> MessageItems | Problem | None:
+    """Messages-Append
+
+     Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
+
+    Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the
+    same
+    transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
+    (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
+    ``validation_error``, ``idempotency_key_reused``.
+
+    Args:
+        session_id (str):
+        reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
+        idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
+            first response
+        body (MessageBatch | MessageCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MessageItems | Problem
+    """
+
+    return sync_detailed(
+        session_id=session_id,
+        client=client,
+        body=body,
+        reopen=reopen,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: MessageBatch | MessageCreate,
+    reopen: bool | Unset = False,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[MessageItems | Problem]:
+    """Messages-Append
+
+     Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
+
+    Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the
+    same
+    transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
+    (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
+    ``validation_error``, ``idempotency_key_reused``.
+
+    Args:
+        session_id (str):
+        reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
+        idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
+            first response
+        body (MessageBatch | MessageCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MessageItems | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        body=body,
+        reopen=reopen,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: MessageBatch | MessageCreate,
+    reopen: bool | Unset = False,
+    idempotency_key: None | str | Unset = UNSET,
+) -> MessageItems | Problem | None:
+    """Messages-Append
+
+     Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
+
+    Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the
+    same
+    transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
+    (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
+    ``validation_error``, ``idempotency_key_reused``.
+
+    Args:
+        session_id (str):
+        reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
+        idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
+            first response
+        body (MessageBatch | MessageCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MessageItems | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            session_id=session_id,
+            client=client,
+            body=body,
+            reopen=reopen,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,238 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    source: None | str | Unset = UNSET,
+    session_id: None | str | Unset = UNSET,
+    since: float | None | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_source: None | str | Unset
+    if isinstance(source, Unset):
+        json_source = UNSET
+    else:
+        json_source = source
+    params["source"] = json_source
+
+    json_session_id: None | str | Unset
+    if isinstance(session_id, Unset):
+        json_session_id = UNSET
+    else:
+        json_session_id = session_id
+    params["session_id"] = json_session_id
+
+    json_since: float | None | Unset
+    if isinstance(since, Unset):
+        json_since = UNSET
+    else:
+        json_since = since
+    params["since"] = json_since
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/export.jsonl",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    source: None | str | Unset = UNSET,
+    session_id: None | str | Unset = UNSET,
+    since: float | None | Unset = UNSET,
+) -> Response[Problem]:
+    """Export sessions as JSONL (streamed)
+
+     Stream the export with constant memory, one short read transaction per chunk.
+
+    Args:
+        source (None | str | Unset): only sessions of this source
+        session_id (None | str | Unset): only this session (404 if missing)
+        since (float | None | Unset): only sessions active (last message, else start) at or after
+            this epoch time
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem]
+    """
+
+    kwargs = _get_kwargs(
+        source=source,
+        session_id=session_id,
+        since=since,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    source: None | str | Unset = UNSET,
+    session_id: None | str | Unset = UNSET,
+    since: float | None | Unset = UNSET,
+) -> Problem | None:
+    """Export sessions as JSONL (streamed)
+
+     Stream the export with constant memory, one short read transaction per chunk.
+
+    Args:
+        source (None | str | Unset): only sessions of this source
+        session_id (None | str | Unset): only this session (404 if missing)
+        since (float | None | Unset): only sessions active (last message, else start) at or after
+            this epoch time
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        source=source,
+        session_id=session_id,
+        since=since,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    source: None | str | Unset = UNSET,
+    session_id: None | str | Unset = UNSET,
+    since: float | None | Unset = UNSET,
+) -> Response[Problem]:
+    """Export sessions as JSONL (streamed)
+
+     Stream the export with constant memory, one short read transaction per chunk.
+
+    Args:
+        source (None | str | Unset): only sessions of this source
+        session_id (None | str | Unset): only this session (404 if missing)
+        since (float | None | Unset): only sessions active (last message, else start) at or after
+            this epoch time
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem]
+    """
+
+    kwargs = _get_kwargs(
+        source=source,
+        session_id=session_id,
+        since=since,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    source: None | str | Unset = UNSET,
+    session_id: None | str | Unset = UNSET,
+    since: float | None | Unset = UNSET,
+) -> Problem | None:
+    """Export sessions as JSONL (streamed)
+
+     Stream the export with constant memory, one short read transaction per chunk.
+
+    Args:
+        source (None | str | Unset): only sessions of this source
+        session_id (None | str | Unset): only this session (404 if missing)
+        since (float | None | Unset): only sessions active (last message, else start) at or after
+            this epoch time
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            source=source,
+            session_id=session_id,
+            since=since,
+        )
+    ).parsed

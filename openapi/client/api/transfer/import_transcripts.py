@@ -1,0 +1,228 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.import_result import ImportResult
+from ...models.import_transcripts_on_conflict import ImportTranscriptsOnConflict
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
+    dry_run: bool | Unset = False,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_on_conflict: str | Unset = UNSET
+    if not isinstance(on_conflict, Unset):
+        json_on_conflict = on_conflict.value
+
+    params["on_conflict"] = json_on_conflict
+
+    params["dry_run"] = dry_run
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/import/transcripts",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ImportResult | Problem | None:
+    if response.status_code == 200:
+        response_200 = ImportResult.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 507:
+        response_507 = Problem.from_dict(response.json())
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ImportResult | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
+    dry_run: bool | Unset = False,
+) -> Response[ImportResult | Problem]:
+    """Import legacy per-session transcript files
+
+     Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+
+    Args:
+        on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
+            session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
+        dry_run (bool | Unset): validate and count without writing anything Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ImportResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        on_conflict=on_conflict,
+        dry_run=dry_run,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
+    dry_run: bool | Unset = False,
+) -> ImportResult | Problem | None:
+    """Import legacy per-session transcript files
+
+     Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+
+    Args:
+        on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
+            session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
+        dry_run (bool | Unset): validate and count without writing anything Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ImportResult | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        on_conflict=on_conflict,
+        dry_run=dry_run,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
+    dry_run: bool | Unset = False,
+) -> Response[ImportResult | Problem]:
+    """Import legacy per-session transcript files
+
+     Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+
+    Args:
+        on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
+            session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
+        dry_run (bool | Unset): validate and count without writing anything Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ImportResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        on_conflict=on_conflict,
+        dry_run=dry_run,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
+    dry_run: bool | Unset = False,
+) -> ImportResult | Problem | None:
+    """Import legacy per-session transcript files
+
+     Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+
+    Args:
+        on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
+            session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
+        dry_run (bool | Unset): validate and count without writing anything Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ImportResult | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            on_conflict=on_conflict,
+            dry_run=dry_run,
+        )
+    ).parsed

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class MessagesListRoleType0Item(StrEnum):
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+    USER = "user"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="PruneOut")
+
+
+@_attrs_define
+class PruneOut:
+    """What the prune deleted (or would delete).
+
+    Attributes:
+        cutoff (float): sessions started before this epoch time qualified
+        dry_run (bool):
+        ids (list[str] | None): the candidates (dry run only)
+        messages (int):
+        pruned (int): sessions deleted (dry run: that would be deleted)
+        reclaimable_bytes (int): stored payload of the pruned sessions (estimate, before VACUUM)
+    """
+
+    cutoff: float
+    dry_run: bool
+    ids: list[str] | None
+    messages: int
+    pruned: int
+    reclaimable_bytes: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        cutoff = self.cutoff
+
+        dry_run = self.dry_run
+
+        ids: list[str] | None
+        if isinstance(self.ids, list):
+            ids = self.ids
+
+        else:
+            ids = self.ids
+
+        messages = self.messages
+
+        pruned = self.pruned
+
+        reclaimable_bytes = self.reclaimable_bytes
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "cutoff": cutoff,
+                "dry_run": dry_run,
+                "ids": ids,
+                "messages": messages,
+                "pruned": pruned,
+                "reclaimable_bytes": reclaimable_bytes,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        cutoff = d.pop("cutoff")
+
+        dry_run = d.pop("dry_run")
+
+        def _parse_ids(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                ids_type_0 = cast(list[str], data)
+
+                return ids_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        ids = _parse_ids(d.pop("ids"))
+
+        messages = d.pop("messages")
+
+        pruned = d.pop("pruned")
+
+        reclaimable_bytes = d.pop("reclaimable_bytes")
+
+        prune_out = cls(
+            cutoff=cutoff,
+            dry_run=dry_run,
+            ids=ids,
+            messages=messages,
+            pruned=pruned,
+            reclaimable_bytes=reclaimable_bytes,
+        )
+
+        prune_out.additional_properties = d
+        return prune_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,452 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.matched_by import MatchedBy
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.handoff import Handoff
+    from ..models.resolved_session_model_config_type_0 import ResolvedSessionModelConfigType0
+
+
+T = TypeVar("T", bound="ResolvedSession")
+
+
+@_attrs_define
+class ResolvedSession:
+    """The session a reference resolved to (after following the compression chain to its tip).
+
+    Attributes:
+        actual_cost_usd (float | None):
+        api_call_count (int):
+        archived (bool):
+        cache_read_tokens (int):
+        cache_write_tokens (int):
+        chat_id (None | str):
+        chat_type (None | str):
+        end_reason (None | str):
+        ended_at (float | None):
+        estimated_cost_usd (float | None):
+        handoff (Handoff | None):
+        has_system_prompt (bool):
+        id (str):
+        input_tokens (int):
+        last_active (float): Newest message time, else started_at
+        lineage_root_id (str): First session of the compression lineage
+        matched_by (MatchedBy): How a reference found its session.
+        message_count (int):
+        model (None | str):
+        model_config (None | ResolvedSessionModelConfigType0): Provider settings snapshot
+        output_tokens (int):
+        parent_session_id (None | str):
+        preview (str): First user message, newlines folded, 60 chars + '...'
+        reasoning_tokens (int):
+        requested (str): The session the reference matched, before following compression continuations to the tip (equal
+            to id when nothing continues it)
+        session_key (None | str):
+        source (str):
+        started_at (float):
+        thread_id (None | str):
+        title (None | str):
+        tool_call_count (int):
+        user_id (None | str):
+        system_prompt (None | str | Unset): Only with include=system_prompt
+    """
+
+    actual_cost_usd: float | None
+    api_call_count: int
+    archived: bool
+    cache_read_tokens: int
+    cache_write_tokens: int
+    chat_id: None | str
+    chat_type: None | str
+    end_reason: None | str
+    ended_at: float | None
+    estimated_cost_usd: float | None
+    handoff: Handoff | None
+    has_system_prompt: bool
+    id: str
+    input_tokens: int
+    last_active: float
+    lineage_root_id: str
+    matched_by: MatchedBy
+    message_count: int
+    model: None | str
+    model_config: None | ResolvedSessionModelConfigType0
+    output_tokens: int
+    parent_session_id: None | str
+    preview: str
+    reasoning_tokens: int
+    requested: str
+    session_key: None | str
+    source: str
+    started_at: float
+    thread_id: None | str
+    title: None | str
+    tool_call_count: int
+    user_id: None | str
+    system_prompt: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.handoff import Handoff
+        from ..models.resolved_session_model_config_type_0 import ResolvedSessionModelConfigType0
+
+        actual_cost_usd: float | None
+        actual_cost_usd = self.actual_cost_usd
+
+        api_call_count = self.api_call_count
+
+        archived = self.archived
+
+        cache_read_tokens = self.cache_read_tokens
+
+        cache_write_tokens = self.cache_write_tokens
+
+        chat_id: None | str
+        chat_id = self.chat_id
+
+        chat_type: None | str
+        chat_type = self.chat_type
+
+        end_reason: None | str
+        end_reason = self.end_reason
+
+        ended_at: float | None
+        ended_at = self.ended_at
+
+        estimated_cost_usd: float | None
+        estimated_cost_usd = self.estimated_cost_usd
+
+        handoff: dict[str, Any] | None
+        if isinstance(self.handoff, Handoff):
+            handoff = self.handoff.to_dict()
+        else:
+            handoff = self.handoff
+
+        has_system_prompt = self.has_system_prompt
+
+        id = self.id
+
+        input_tokens = self.input_tokens
+
+        last_active = self.last_active
+
+        lineage_root_id = self.lineage_root_id
+
+        matched_by = self.matched_by.value
+
+        message_count = self.message_count
+
+        model: None | str
+        model = self.model
+
+        model_config: dict[str, Any] | None
+        if isinstance(self.model_config, ResolvedSessionModelConfigType0):
+            model_config = self.model_config.to_dict()
+        else:
+            model_config = self.model_config
+
+        output_tokens = self.output_tokens
+
+        parent_session_id: None | str
+        parent_session_id = self.parent_session_id
+
+        preview = self.preview
+
+        reasoning_tokens = self.reasoning_tokens
+
+        requested = self.requested
+
+        session_key: None | str
+        session_key = self.session_key
+
+        source = self.source
+
+        started_at = self.started_at
+
+        thread_id: None | str
+        thread_id = self.thread_id
+
+        title: None | str
+        title = self.title
+
+        tool_call_count = self.tool_call_count
+
+        user_id: None | str
+        user_id = self.user_id
+
+        system_prompt: None | str | Unset
+        if isinstance(self.system_prompt, Unset):
+            system_prompt = UNSET
+        else:
+            system_prompt = self.system_prompt
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "actual_cost_usd": actual_cost_usd,
+                "api_call_count": api_call_count,
+                "archived": archived,
+                "cache_read_tokens": cache_read_tokens,
+                "cache_write_tokens": cache_write_tokens,
+                "chat_id": chat_id,
+                "chat_type": chat_type,
+                "end_reason": end_reason,
+                "ended_at": ended_at,
+                "estimated_cost_usd": estimated_cost_usd,
+                "handoff": handoff,
+                "has_system_prompt": has_system_prompt,
+                "id": id,
+                "input_tokens": input_tokens,
+                "last_active": last_active,
+                "lineage_root_id": lineage_root_id,
+                "matched_by": matched_by,
+                "message_count": message_count,
+                "model": model,
+                "model_config": model_config,
+                "output_tokens": output_tokens,
+                "parent_session_id": parent_session_id,
+                "preview": preview,
+                "reasoning_tokens": reasoning_tokens,
+                "requested": requested,
+                "session_key": session_key,
+                "source": source,
+                "started_at": started_at,
+                "thread_id": thread_id,
+                "title": title,
+                "tool_call_count": tool_call_count,
+                "user_id": user_id,
+            }
+        )
+        if system_prompt is not UNSET:
+            field_dict["system_prompt"] = system_prompt
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.handoff import Handoff
+        from ..models.resolved_session_model_config_type_0 import ResolvedSessionModelConfigType0
+
+        d = dict(src_dict)
+
+        def _parse_actual_cost_usd(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        actual_cost_usd = _parse_actual_cost_usd(d.pop("actual_cost_usd"))
+
+        api_call_count = d.pop("api_call_count")
+
+        archived = d.pop("archived")
+
+        cache_read_tokens = d.pop("cache_read_tokens")
+
+        cache_write_tokens = d.pop("cache_write_tokens")
+
+        def _parse_chat_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        chat_id = _parse_chat_id(d.pop("chat_id"))
+
+        def _parse_chat_type(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        chat_type = _parse_chat_type(d.pop("chat_type"))
+
+        def _parse_end_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        end_reason = _parse_end_reason(d.pop("end_reason"))
+
+        def _parse_ended_at(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        ended_at = _parse_ended_at(d.pop("ended_at"))
+
+        def _parse_estimated_cost_usd(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        estimated_cost_usd = _parse_estimated_cost_usd(d.pop("estimated_cost_usd"))
+
+        def _parse_handoff(data: object) -> Handoff | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                handoff_type_0 = Handoff.from_dict(data)
+
+                return handoff_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Handoff | None, data)
+
+        handoff = _parse_handoff(d.pop("handoff"))
+
+        has_system_prompt = d.pop("has_system_prompt")
+
+        id = d.pop("id")
+
+        input_tokens = d.pop("input_tokens")
+
+        last_active = d.pop("last_active")
+
+        lineage_root_id = d.pop("lineage_root_id")
+
+        matched_by = MatchedBy(d.pop("matched_by"))
+
+        message_count = d.pop("message_count")
+
+        def _parse_model(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        model = _parse_model(d.pop("model"))
+
+        def _parse_model_config(data: object) -> None | ResolvedSessionModelConfigType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                model_config_type_0 = ResolvedSessionModelConfigType0.from_dict(data)
+
+                return model_config_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ResolvedSessionModelConfigType0, data)
+
+        model_config = _parse_model_config(d.pop("model_config"))
+
+        output_tokens = d.pop("output_tokens")
+
+        def _parse_parent_session_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        parent_session_id = _parse_parent_session_id(d.pop("parent_session_id"))
+
+        preview = d.pop("preview")
+
+        reasoning_tokens = d.pop("reasoning_tokens")
+
+        requested = d.pop("requested")
+
+        def _parse_session_key(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        session_key = _parse_session_key(d.pop("session_key"))
+
+        source = d.pop("source")
+
+        started_at = d.pop("started_at")
+
+        def _parse_thread_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        thread_id = _parse_thread_id(d.pop("thread_id"))
+
+        def _parse_title(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        title = _parse_title(d.pop("title"))
+
+        tool_call_count = d.pop("tool_call_count")
+
+        def _parse_user_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        user_id = _parse_user_id(d.pop("user_id"))
+
+        def _parse_system_prompt(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        system_prompt = _parse_system_prompt(d.pop("system_prompt", UNSET))
+
+        resolved_session = cls(
+            actual_cost_usd=actual_cost_usd,
+            api_call_count=api_call_count,
+            archived=archived,
+            cache_read_tokens=cache_read_tokens,
+            cache_write_tokens=cache_write_tokens,
+            chat_id=chat_id,
+            chat_type=chat_type,
+            end_reason=end_reason,
+            ended_at=ended_at,
+            estimated_cost_usd=estimated_cost_usd,
+            handoff=handoff,
+            has_system_prompt=has_system_prompt,
+            id=id,
+            input_tokens=input_tokens,
+            last_active=last_active,
+            lineage_root_id=lineage_root_id,
+            matched_by=matched_by,
+            message_count=message_count,
+            model=model,
+            model_config=model_config,
+            output_tokens=output_tokens,
+            parent_session_id=parent_session_id,
+            preview=preview,
+            reasoning_tokens=reasoning_tokens,
+            requested=requested,
+            session_key=session_key,
+            source=source,
+            started_at=started_at,
+            thread_id=thread_id,
+            title=title,
+            tool_call_count=tool_call_count,
+            user_id=user_id,
+            system_prompt=system_prompt,
+        )
+
+        resolved_session.additional_properties = d
+        return resolved_session
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
