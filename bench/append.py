@@ -141,8 +141,9 @@ async def _single_append_load(
         await asyncio.sleep(max(0.0, stop_at - clock()))
         return process_cpu_seconds(pid) - before
 
-    *_, cpu = await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)), cpu_meter())
-    return counted, duration, latencies, cpu
+    meter = asyncio.ensure_future(cpu_meter())
+    await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)))
+    return counted, duration, latencies, await meter
 
 
 def server_single_appends(spec: StoreSpec, duration: float) -> dict[str, float]:

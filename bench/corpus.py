@@ -142,7 +142,7 @@ class Conversation:
 
     def tool_round(self) -> list[dict[str, Any]]:
         """An assistant turn calling one or two tools, and the tools' outputs."""
-        calls = []
+        calls: list[dict[str, Any]] = []
         for _ in range(self.rng.choice((1, 1, 1, 2))):
             self.call_seq += 1
             name = self.rng.choice(TOOL_NAMES)
