@@ -52,11 +52,13 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
     """
 
     def read(cursor: repo.ExportCursor) -> Awaitable[tuple[bytes, repo.ExportCursor | None]]:
-        return db.read(
-            lambda conn: repo.export_chunk(
-                conn, flt, cursor, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
-            )
-        )
+        def chunk(conn: sqlite3.Connection) -> tuple[bytes, repo.ExportCursor | None]:
+            with repo.small_page_cache(conn):
+                return repo.export_chunk(
+                    conn, flt, cursor, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
+                )
+
+        return db.read(chunk)
 
     pending: asyncio.Future[tuple[bytes, repo.ExportCursor | None]] | None = asyncio.ensure_future(
         read(repo.ExportCursor())

@@ -12,7 +12,7 @@ import contextlib
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,6 +162,18 @@ class _Messages:
     def last_id(self, count: int) -> int:
         """Id of the ``count``-th message."""
         return int(self.rows[count - 1][self.cols.index("id")])
+
+
+@contextlib.contextmanager
+def small_page_cache(conn: sqlite3.Connection, kib: int = 2048) -> Iterator[None]:
+    """Cap this connection's page cache while streaming: an export reads every page exactly once, so a big
+    cache would only fill with pages never read again (the reader's usual cache returns afterwards)."""
+    (previous,) = conn.execute("PRAGMA cache_size").fetchone()
+    conn.execute(f"PRAGMA cache_size=-{int(kib)}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA cache_size={int(previous)}")
 
 
 def export_chunk(
