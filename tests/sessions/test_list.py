@@ -168,7 +168,9 @@ def test_has_more_exact_and_limits(client: TestClient) -> None:
     exact = client.get("/sessions", params={"limit": 3}).json()
     assert exact["has_more"] is False and len(exact["items"]) == 3
     assert client.get("/sessions", params={"limit": 2}).json()["has_more"] is True
-    assert client.get("/sessions", params={"limit": 500}).status_code == 200
+    # Out-of-range limits are refused, not silently clamped (bad input gets a clear error).
+    assert client.get("/sessions", params={"limit": 201}).status_code == 422
+    assert client.get("/sessions", params={"limit": 200}).status_code == 200
     assert client.get("/sessions", params={"limit": 0}).status_code == 422
     assert len(client.get("/sessions").json()["items"]) == 3
 

@@ -114,7 +114,7 @@ def _position(order: str, cursor: str) -> dict[str, Any]:
 async def list_sessions(
     request: Request,
     db: DB,
-    limit: Annotated[int, Query(ge=1, description="Page size 1-200 (larger values are clamped to 200)")] = 20,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")] = 20,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     source: Annotated[list[str] | None, Query(description="Only these sources (repeatable)")] = None,
     exclude_source: Annotated[
@@ -130,7 +130,7 @@ async def list_sessions(
     """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
     sources = tuple(source or ())
     query = ListQuery(
-        limit=min(limit, MAX_LIST_LIMIT),
+        limit=limit,
         sources=sources,
         exclude_sources=tuple(exclude_source) if exclude_source else svc.default_exclusions(sources),
         status=status,
