@@ -33,5 +33,6 @@ def serve(
         host=settings.host,
         port=settings.port,
         log_level="info",
+        access_log=settings.access_log,
         timeout_graceful_shutdown=10,
     )
