@@ -149,7 +149,7 @@ def sync_detailed(
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
     Args:
-        limit (int | Unset): Page size 1-200 (larger values are clamped to 200) Default: 20.
+        limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
@@ -203,7 +203,7 @@ def sync(
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
     Args:
-        limit (int | Unset): Page size 1-200 (larger values are clamped to 200) Default: 20.
+        limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
@@ -252,7 +252,7 @@ async def asyncio_detailed(
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
     Args:
-        limit (int | Unset): Page size 1-200 (larger values are clamped to 200) Default: 20.
+        limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
@@ -304,7 +304,7 @@ async def asyncio(
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
     Args:
-        limit (int | Unset): Page size 1-200 (larger values are clamped to 200) Default: 20.
+        limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
