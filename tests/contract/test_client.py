@@ -62,7 +62,6 @@ def test_generated_client_drives_a_live_server(live_server: LiveServer) -> None:
 
         if "messages-append" in operations:
             from openapi.client.api.messages import messages_append
-
             from openapi.client.models import MessageBatch
 
             batch = MessageBatch.from_dict(
