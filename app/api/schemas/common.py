@@ -17,22 +17,22 @@ def _check_text(value: str) -> str:
     return value
 
 
-def _check_nested(value: Any) -> Any:
+def check_text_tree(value: Any) -> Any:
     """Walk JSON-like structures (tool calls, model_config) and refuse bad text anywhere inside."""
     if isinstance(value, str):
         return _check_text(value)
     if isinstance(value, dict):
         for k, v in value.items():
-            _check_nested(k)
-            _check_nested(v)
+            check_text_tree(k)
+            check_text_tree(v)
     elif isinstance(value, list):
         for item in value:
-            _check_nested(item)
+            check_text_tree(item)
     return value
 
 
 SafeText = Annotated[str, AfterValidator(_check_text)]
 """A string with no NUL and no lone surrogate (422 ``invalid_text`` otherwise)."""
 
-SafeJSON = Annotated[Any, BeforeValidator(_check_nested)]
+SafeJSON = Annotated[Any, BeforeValidator(check_text_tree)]
 """Any JSON value whose strings are all :data:`SafeText`."""

@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
-from pydantic_core import PydanticCustomError
 
-from app.api.schemas.common import SafeJSON, SafeText
-from app.domain.text import find_invalid_char
+from app.api.schemas.common import SafeJSON, SafeText, check_text_tree
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -16,26 +14,11 @@ MAX_BATCH = 1000
 MAX_MESSAGE_ID = 2**63 - 1
 
 
-def _walk_text(value: Any) -> Any:
-    """Refuse NUL / lone surrogates anywhere in the content with a single ``invalid_text`` error (a
-    per-member check inside the union would also report the members that did not match)."""
-    if isinstance(value, str):
-        problem = find_invalid_char(value)
-        if problem is not None:
-            raise PydanticCustomError("invalid_text", "text contains {problem}", {"problem": problem})
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _walk_text(key)
-            _walk_text(item)
-    elif isinstance(value, list):
-        for item in value:
-            _walk_text(item)
-    return value
-
-
 Content = Annotated[
     str | list[Any] | dict[str, Any] | None,
-    AfterValidator(_walk_text),
+    # One walk over the whole value, so a bad character gives a single ``invalid_text`` error instead of
+    # one per union member.
+    AfterValidator(check_text_tree),
     Field(description="Text, or multimodal parts (a list/object stored with the agent's JSON encoding)"),
 ]
 
