@@ -1,4 +1,4 @@
-"""The ``sessions:`` block of ``$HERMES_HOME/config.yaml`` (the agent's), merged with ``HERMES_`` settings.
+"""The ``sessions:`` and ``titles:`` blocks of ``$HERMES_HOME/config.yaml``, merged with ``HERMES_`` settings.
 
 ```yaml
 sessions:
@@ -6,10 +6,12 @@ sessions:
   retention_days: 90
   vacuum_after_prune: true
   min_interval_hours: 24
+titles:
+  auto: true
 ```
 
-A ``HERMES_SESSIONS_*`` variable wins over the file; the file wins over the defaults. A missing or broken
-file never stops the server: it logs a warning and the defaults apply.
+A ``HERMES_SESSIONS_*`` (or ``HERMES_TITLES_AUTO``) variable wins over the file; the file wins over the
+defaults. A missing or broken file never stops the server: it logs a warning and the defaults apply.
 """
 
 from __future__ import annotations
@@ -37,21 +39,21 @@ class AutoPruneConfig:
     check_interval_s: float = 3600.0
 
 
-def _file_section(settings: Settings) -> dict[str, Any]:
+def _file_section(settings: Settings, name: str = "sessions") -> dict[str, Any]:
     path = settings.config_path
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        log.warning("cannot read %s: %s; auto-prune uses defaults", path, exc)
+        log.warning("cannot read %s: %s; defaults apply", path, exc)
         return {}
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        log.warning("%s is not valid YAML (%s); auto-prune uses defaults", path, exc)
+        log.warning("%s is not valid YAML (%s); defaults apply", path, exc)
         return {}
-    section = data.get("sessions") if isinstance(data, dict) else None
+    section = data.get(name) if isinstance(data, dict) else None
     return section if isinstance(section, dict) else {}
 
 
@@ -92,3 +94,10 @@ def load_auto_prune_config(settings: Settings) -> AutoPruneConfig:
         ),
         check_interval_s=settings.auto_prune_check_s,
     )
+
+
+def load_titles_auto(settings: Settings) -> bool:
+    """Whether sessions get automatic titles: ``HERMES_TITLES_AUTO``, else ``titles.auto``, else on."""
+    if settings.titles_auto is not None:
+        return settings.titles_auto
+    return _flag(_file_section(settings, "titles").get("auto"), True)

@@ -26,8 +26,10 @@ from app.api.routes import (
     sessions,
     transfer,
 )
-from app.config_file import load_auto_prune_config
+from app.config_file import load_auto_prune_config, load_titles_auto
 from app.services.auto_prune import AutoPruner
+from app.services.titling.generators import build_generator
+from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.database import Database
 
@@ -49,9 +51,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.auto_pruner = pruner = AutoPruner(db, load_auto_prune_config(settings))
         pruner.start()
+        app.state.auto_titler = titler = AutoTitler(
+            db, build_generator(settings), enabled=load_titles_auto(settings)
+        )
+        titler.start()
         try:
             yield
         finally:
+            await titler.stop()
             await pruner.stop()
             db.close()
 

@@ -61,6 +61,14 @@ class Settings(BaseSettings):
     # How often the in-server scheduler wakes to see whether a run is due.
     auto_prune_check_s: float = Field(default=3600.0, gt=0)
 
+    # Automatic session titles (config.yaml ``titles: {auto: ...}``); a value set here wins over the file.
+    titles_auto: bool | None = None
+    # An OpenAI-compatible chat-completions endpoint proposing titles; unset means the local generator.
+    aux_model_url: str | None = None
+    aux_model: str | None = None
+    aux_api_key: SecretStr | None = None
+    aux_timeout_s: float = Field(default=10.0, gt=0)
+
     @model_validator(mode="after")
     def _refuse_public_bind_without_auth(self) -> Settings:
         if self.auth_disabled and not _is_loopback(self.host):

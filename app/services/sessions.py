@@ -12,6 +12,7 @@ from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import NotFound, PreconditionFailed, Unprocessable
 from app.storage.repos import sessions as repo
 from app.storage.repos.session_list import ListPage, ListQuery, list_sessions_cached
+from app.storage.repos.title_sources import record_title_source
 from app.storage.repos.titles import set_title
 from app.storage.repos.usage import Usage, record_usage
 
@@ -107,6 +108,8 @@ def update_session(
     _check_if_match(conn, session_id, if_match)
     if "title" in changes:
         set_title(conn, session_id, changes["title"])
+        # Even a cleared title counts: a person decided, so the automatic titler keeps out.
+        record_title_source(conn, session_id, "user")
     if changes.get("archived") is not None:
         repo.set_archived(conn, session_id, bool(changes["archived"]))
     if "model" in changes:

@@ -97,3 +97,14 @@ TRIGRAM_VOCAB_SQL = (
 """A read-only view of the agent's trigram index terms (no storage of its own). Search expands a one- or
 two-character term into the indexed trigrams that start with it (a range scan of the term list), so short
 CJK terms are answered from the index instead of a scan of every message; migration 0004 creates it."""
+
+SESSION_TITLES_SQL = """
+CREATE TABLE IF NOT EXISTS hs_session_titles (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    title_source TEXT NOT NULL CHECK (title_source IN ('user', 'auto')),
+    generator TEXT,
+    created_at REAL NOT NULL
+)
+"""
+"""Who set a session's title (a person or the automatic titler) and which generator proposed it. A row
+also means "never auto-title this session again"; migration 0005 creates it."""

@@ -45,6 +45,7 @@ def _json(body: Any, status: int = 200) -> Response:
     responses=problem_responses(*WRITE_ERRORS, 404, 409),
 )
 async def append_messages(
+    request: Request,
     session_id: str,
     body: Annotated[AppendBody, Body()],
     db: DB,
@@ -60,11 +61,14 @@ async def append_messages(
     """
     batch = body.messages if isinstance(body, MessageBatch) else [body]
     messages = [m.model_dump(exclude_none=True) for m in batch]
-    return await idem.execute(
+    response = await idem.execute(
         db,
         effect=lambda conn: svc.append(conn, session_id, messages, reopen=reopen),
         render=lambda items: (201, {"items": items}, {}),
     )
+    # After commit, off the request path: the titler works in its own task and this response never waits.
+    request.app.state.auto_titler.notify(session_id)
+    return response
 
 
 @router.get(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +24,9 @@ class SessionPublic(BaseModel):
 
     id: str
     title: str | None
+    title_source: Literal["user", "auto"] | None = Field(
+        default=None, description="Who set the title: a person, the automatic titler, or unknown/none"
+    )
     source: str
     user_id: str | None
     model: str | None

@@ -10,6 +10,7 @@ from typing import Any
 
 from app.errors import Conflict, Unprocessable
 from app.storage.repos.lineage import delegate_descendants, lineage_root
+from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
 
 # Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,
@@ -75,7 +76,9 @@ def public_select_sql(alias: str = "s") -> str:
     cols = ", ".join(f"{alias}.{c}" for c in _COLUMNS)
     return (
         f"{cols}, ({alias}.system_prompt IS NOT NULL AND {alias}.system_prompt != '') AS has_system_prompt,"
-        f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw, {LAST_ACTIVE_SQL.format(a=alias)} AS last_active"
+        f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw,"
+        f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
+        f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source"
     )
 
 
@@ -114,6 +117,7 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
     data["preview"] = preview_from_raw(row["preview_raw"])
     data["last_active"] = row["last_active"]
     data["lineage_root_id"] = lineage_root_id
+    data["title_source"] = row["title_source"]
     return data
 
 
@@ -197,6 +201,7 @@ def insert_session(
     )
     if title is not None:
         set_title(conn, session_id, title)
+        record_title_source(conn, session_id, "user")
 
 
 def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> bool:

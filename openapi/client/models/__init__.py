@@ -47,6 +47,7 @@ from .recap_entry_public_role import RecapEntryPublicRole
 from .recap_public import RecapPublic
 from .resolved_session import ResolvedSession
 from .resolved_session_model_config_type_0 import ResolvedSessionModelConfigType0
+from .resolved_session_title_source_type_0 import ResolvedSessionTitleSourceType0
 from .rewind_request import RewindRequest
 from .rewind_result import RewindResult
 from .scroll_response import ScrollResponse
@@ -65,6 +66,7 @@ from .session_meta import SessionMeta
 from .session_page import SessionPage
 from .session_public import SessionPublic
 from .session_public_model_config_type_0 import SessionPublicModelConfigType0
+from .session_public_title_source_type_0 import SessionPublicTitleSourceType0
 from .session_update import SessionUpdate
 from .session_update_model_config_type_0 import SessionUpdateModelConfigType0
 from .sessions_list_order import SessionsListOrder
@@ -128,6 +130,7 @@ __all__ = (
     "RecapPublic",
     "ResolvedSession",
     "ResolvedSessionModelConfigType0",
+    "ResolvedSessionTitleSourceType0",
     "RewindRequest",
     "RewindResult",
     "ScrollResponse",
@@ -146,6 +149,7 @@ __all__ = (
     "SessionPage",
     "SessionPublic",
     "SessionPublicModelConfigType0",
+    "SessionPublicTitleSourceType0",
     "SessionUpdate",
     "SessionUpdateModelConfigType0",
     "SessionsListOrder",

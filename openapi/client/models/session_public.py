@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.session_public_title_source_type_0 import SessionPublicTitleSourceType0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ class SessionPublic:
         tool_call_count (int):
         user_id (None | str):
         system_prompt (None | str | Unset): Only with include=system_prompt
+        title_source (None | SessionPublicTitleSourceType0 | Unset): Who set the title: a person, the automatic titler,
+            or unknown/none
     """
 
     actual_cost_usd: float | None
@@ -85,6 +88,7 @@ class SessionPublic:
     tool_call_count: int
     user_id: None | str
     system_prompt: None | str | Unset = UNSET
+    title_source: None | SessionPublicTitleSourceType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -177,6 +181,14 @@ class SessionPublic:
         else:
             system_prompt = self.system_prompt
 
+        title_source: None | str | Unset
+        if isinstance(self.title_source, Unset):
+            title_source = UNSET
+        elif isinstance(self.title_source, SessionPublicTitleSourceType0):
+            title_source = self.title_source.value
+        else:
+            title_source = self.title_source
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -215,6 +227,8 @@ class SessionPublic:
         )
         if system_prompt is not UNSET:
             field_dict["system_prompt"] = system_prompt
+        if title_source is not UNSET:
+            field_dict["title_source"] = title_source
 
         return field_dict
 
@@ -380,6 +394,23 @@ class SessionPublic:
 
         system_prompt = _parse_system_prompt(d.pop("system_prompt", UNSET))
 
+        def _parse_title_source(data: object) -> None | SessionPublicTitleSourceType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                title_source_type_0 = SessionPublicTitleSourceType0(data)
+
+                return title_source_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SessionPublicTitleSourceType0 | Unset, data)
+
+        title_source = _parse_title_source(d.pop("title_source", UNSET))
+
         session_public = cls(
             actual_cost_usd=actual_cost_usd,
             api_call_count=api_call_count,
@@ -412,6 +443,7 @@ class SessionPublic:
             tool_call_count=tool_call_count,
             user_id=user_id,
             system_prompt=system_prompt,
+            title_source=title_source,
         )
 
         session_public.additional_properties = d

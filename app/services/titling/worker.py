@@ -1,0 +1,107 @@
+"""The in-process auto-titler: appends notify it after commit; one worker task titles sessions in order.
+
+Appends never wait for it. Each session is looked at with one cheap read; a session that is titled (or was
+titled before) is remembered so later appends to it cost nothing here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from app.errors import HermesError
+from app.services.titling.generators import TitleGenerator
+from app.storage.database import Database
+from app.storage.repos.title_sources import apply_auto_title, is_settled, untitled_first_exchange
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Bounds memory on a long-running server with many sessions; forgetting only costs one read later.
+_SETTLED_MAX = 50_000
+_QUEUE_MAX = 10_000
+
+
+class AutoTitler:
+    """Queue of session ids to consider for an automatic title, drained by one background task."""
+
+    def __init__(self, db: Database, generator: TitleGenerator, *, enabled: bool = True) -> None:
+        self.db = db
+        self.generator = generator
+        self.enabled = enabled
+        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=_QUEUE_MAX)
+        self._pending: set[str] = set()
+        self._settled: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the worker task (no-op when automatic titles are off)."""
+        if self.enabled and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-title")
+
+    async def stop(self) -> None:
+        """Cancel the worker and wait for it; queued sessions are simply not titled this run."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def notify(self, session_id: str) -> None:
+        """A message was appended to ``session_id`` and committed; never blocks, never raises."""
+        if self._task is None or session_id in self._settled or session_id in self._pending:
+            return
+        try:
+            self._queue.put_nowait(session_id)
+        except asyncio.QueueFull:
+            return  # a later append to the session notifies again
+        self._pending.add(session_id)
+
+    async def _loop(self) -> None:
+        while True:
+            session_id = await self._queue.get()
+            self._pending.discard(session_id)
+            try:
+                await self.title_once(session_id)
+            except (HermesError, OSError) as exc:
+                log.warning("auto-title of %s failed: %s", session_id, exc)
+            except Exception:
+                log.exception("auto-title of %s failed", session_id)
+
+    async def title_once(self, session_id: str) -> str | None:
+        """Title the session if it is due; the title set, or ``None``."""
+        exchange = await _uncancelled(self.db.read(lambda conn: untitled_first_exchange(conn, session_id)))
+        if exchange is None:
+            if await _uncancelled(self.db.read(lambda conn: is_settled(conn, session_id))):
+                self._settle(session_id)
+            return None
+        proposal = await self.generator.generate(exchange.user, exchange.assistant)
+        name = self.generator.name
+        title = await _uncancelled(
+            self.db.write(lambda conn: apply_auto_title(conn, session_id, proposal, name))
+        )
+        self._settle(session_id)
+        return title
+
+    def _settle(self, session_id: str) -> None:
+        if len(self._settled) >= _SETTLED_MAX:
+            self._settled.clear()
+        self._settled.add(session_id)
+
+
+async def _uncancelled(call: Awaitable[T]) -> T:
+    """Await a database call to its end even when the worker is cancelled meanwhile, then re-raise.
+
+    A database job abandoned mid-flight would leave the writer thread resolving a cancelled future;
+    finishing it first keeps shutdown clean (the job is short, the slow part is the generator).
+    """
+    task = asyncio.ensure_future(call)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task
+        raise

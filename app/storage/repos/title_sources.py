@@ -1,0 +1,91 @@
+"""``hs_session_titles``: who set a session's title, the first exchange to title, and the auto-title write."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from app.storage.repos.titles import clean_title, next_title_in_lineage
+
+TITLE_SOURCE_SQL = (
+    "(SELECT t.title_source FROM hs_session_titles t WHERE t.session_id = {a}.id AND {a}.title IS NOT NULL)"
+)
+"""Correlated primary-key lookup for session lists: ``user``/``auto``, NULL when untitled or unknown."""
+
+
+@dataclass(frozen=True)
+class FirstExchange:
+    """The first active user message and first active assistant reply with text of a session."""
+
+    user: str
+    assistant: str
+
+
+def record_title_source(
+    conn: sqlite3.Connection, session_id: str, source: str, generator: str | None = None
+) -> None:
+    """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
+    conn.execute(
+        "INSERT INTO hs_session_titles (session_id, title_source, generator, created_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT(session_id) DO UPDATE SET title_source = excluded.title_source,"
+        " generator = excluded.generator, created_at = excluded.created_at",
+        (session_id, source, generator, time.time()),
+    )
+
+
+def _first_text(conn: sqlite3.Connection, session_id: str, role: str) -> str | None:
+    row = conn.execute(
+        "SELECT content FROM messages WHERE session_id = ? AND role = ? AND active = 1"
+        " AND content IS NOT NULL AND TRIM(content) != '' ORDER BY timestamp, id LIMIT 1",
+        (session_id, role),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def untitled_first_exchange(conn: sqlite3.Connection, session_id: str) -> FirstExchange | None:
+    """The exchange to title, or ``None`` when the session is titled, was titled before, or lacks one."""
+    row = conn.execute(
+        "SELECT s.title IS NULL AND NOT EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
+        " FROM sessions s WHERE s.id = ?",
+        (session_id,),
+    ).fetchone()
+    if row is None or not row[0]:
+        return None
+    user = _first_text(conn, session_id, "user")
+    assistant = _first_text(conn, session_id, "assistant") if user is not None else None
+    if user is None or assistant is None:
+        return None
+    return FirstExchange(user=user, assistant=assistant)
+
+
+def is_settled(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Whether the session will never need an auto-title (gone, titled, or titled before)."""
+    row = conn.execute(
+        "SELECT s.title IS NOT NULL OR EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
+        " FROM sessions s WHERE s.id = ?",
+        (session_id,),
+    ).fetchone()
+    return row is None or bool(row[0])
+
+
+def apply_auto_title(conn: sqlite3.Connection, session_id: str, title: str, generator: str) -> str | None:
+    """Set a generated title if the session is still untitled and was never titled; the title set or None.
+
+    Re-checked inside the writer job, so a title a person set while the generator ran wins. A taken title
+    gets the next free `` #N`` of its lineage instead of failing.
+    """
+    if is_settled(conn, session_id):
+        return None
+    cleaned = clean_title(title)
+    if cleaned is None:
+        return None
+    final = next_title_in_lineage(conn, cleaned)
+    if len(final) > 100:
+        # The " #N" suffix pushed a long title past the limit: shorten the base and number again.
+        final = next_title_in_lineage(conn, cleaned[: 100 - len(final) + len(cleaned)].rstrip())
+    if len(final) > 100:
+        return None
+    conn.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (final, session_id))
+    record_title_source(conn, session_id, "auto", generator)
+    return final

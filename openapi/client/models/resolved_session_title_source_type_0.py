@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class ResolvedSessionTitleSourceType0(StrEnum):
+    AUTO = "auto"
+    USER = "user"
+
+    def __str__(self) -> str:
+        return str(self.value)
