@@ -1,0 +1,1 @@
+"""Automatic session titles (issue 6)."""

@@ -1,0 +1,160 @@
+"""Automatic titles through the API: background, once, never over a person's title, numbered on collision."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from hermes_state import SessionDB
+
+from app.main import create_app
+from app.settings import Settings
+from tests.conftest import TOKEN
+from tests.titles.chat_server import Behaviour, chat_server
+
+USER = "How do I configure nginx as a reverse proxy for my Django app?"
+ASSISTANT = "Add a location block with proxy_pass pointing at gunicorn."
+
+
+@contextmanager
+def _client(home: Path, **settings: Any) -> Iterator[TestClient]:
+    app = create_app(Settings(home=home, api_token=TOKEN, **settings))
+    with TestClient(app, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+        yield client
+
+
+@contextmanager
+def _endpoint_client(home: Path, behaviour: Behaviour) -> Iterator[TestClient]:
+    with chat_server(behaviour) as url, _client(home, aux_model_url=url, aux_model="m") as client:
+        yield client
+
+
+def _exchange(client: TestClient, sid: str) -> None:
+    batch = {"messages": [{"role": "user", "content": USER}, {"role": "assistant", "content": ASSISTANT}]}
+    assert client.post(f"/sessions/{sid}/messages", json=batch).status_code == 201
+
+
+def _session(client: TestClient, sid: str) -> dict[str, Any]:
+    body: dict[str, Any] = client.get(f"/sessions/{sid}").json()
+    return body
+
+
+def _wait(predicate: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.02)
+
+
+def _new(client: TestClient, **body: Any) -> str:
+    response = client.post("/sessions", json=body)
+    assert response.status_code == 201
+    return str(response.json()["id"])
+
+
+def test_local_title_after_first_exchange(home: Path) -> None:
+    with _client(home) as client:
+        sid = _new(client)
+        assert (
+            client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": USER}).status_code
+            == 201
+        )
+        time.sleep(0.2)
+        assert _session(client, sid)["title"] is None  # no assistant reply yet
+        client.post(f"/sessions/{sid}/messages", json={"role": "assistant", "content": ASSISTANT})
+        _wait(lambda: _session(client, sid)["title"] is not None)
+        session = _session(client, sid)
+        assert session["title_source"] == "auto"
+        assert "nginx" in session["title"].casefold()
+        listed = client.get("/sessions").json()["items"]
+        assert [s["title_source"] for s in listed if s["id"] == sid] == ["auto"]
+    # The agent reads the generated title like any other.
+    assert SessionDB(db_path=home / "state.db").get_session_title(sid) == session["title"]
+
+
+def test_append_returns_before_the_title_exists(home: Path) -> None:
+    behaviour = Behaviour(title="Slow Title", delay_s=0.8)
+    with _endpoint_client(home, behaviour) as client:
+        sid = _new(client)
+        started = time.monotonic()
+        _exchange(client, sid)
+        assert time.monotonic() - started < 0.6  # the append did not wait for the generator
+        assert _session(client, sid)["title"] is None
+        _wait(lambda: _session(client, sid)["title"] == "Slow Title")
+        assert _session(client, sid)["title_source"] == "auto"
+
+
+def test_manual_title_set_while_generating_wins(home: Path) -> None:
+    behaviour = Behaviour(title="Generated Title", delay_s=0.6)
+    with _endpoint_client(home, behaviour) as client:
+        sid = _new(client)
+        _exchange(client, sid)
+        _wait(lambda: bool(behaviour.requests))  # the generator is running now
+        assert client.patch(f"/sessions/{sid}", json={"title": "Mine"}).status_code == 200
+        assert behaviour.served.wait(5)
+        time.sleep(0.3)  # let the writer job run
+        session = _session(client, sid)
+        assert (session["title"], session["title_source"]) == ("Mine", "user")
+
+
+def test_collision_gets_the_next_number(home: Path) -> None:
+    with _endpoint_client(home, Behaviour(title="Quarterly Report")) as client:
+        taken = _new(client, title="Quarterly Report")
+        assert _session(client, taken)["title_source"] == "user"
+        sid = _new(client)
+        _exchange(client, sid)
+        _wait(lambda: _session(client, sid)["title"] is not None)
+        assert _session(client, sid)["title"] == "Quarterly Report #2"
+        third = _new(client)
+        _exchange(client, third)
+        _wait(lambda: _session(client, third)["title"] is not None)
+        assert _session(client, third)["title"] == "Quarterly Report #3"
+
+
+def test_once_per_session(home: Path) -> None:
+    behaviour = Behaviour(title="First Title")
+    with _endpoint_client(home, behaviour) as client:
+        sid = _new(client)
+        _exchange(client, sid)
+        _wait(lambda: _session(client, sid)["title"] == "First Title")
+        # The agent clears the title behind our back; more exchanges must not title it again.
+        SessionDB(db_path=home / "state.db").set_session_title(sid, "")
+        assert _session(client, sid)["title"] is None
+        _exchange(client, sid)
+        _exchange(client, sid)
+        time.sleep(0.3)
+        assert _session(client, sid)["title"] is None
+        assert len(behaviour.requests) == 1
+
+
+def test_session_created_with_title_is_never_auto_titled(home: Path) -> None:
+    behaviour = Behaviour()
+    with _endpoint_client(home, behaviour) as client:
+        sid = _new(client, title="Chosen")
+        _exchange(client, sid)
+        time.sleep(0.3)
+        assert _session(client, sid)["title"] == "Chosen"
+        assert behaviour.requests == []
+
+
+def test_config_file_titles_auto_false_disables(home: Path) -> None:
+    (home / "config.yaml").write_text("titles:\n  auto: false\n", encoding="utf-8")
+    with _client(home) as client:
+        sid = _new(client)
+        _exchange(client, sid)
+        time.sleep(0.3)
+        session = _session(client, sid)
+        assert (session["title"], session["title_source"]) == (None, None)
+
+
+def test_env_setting_wins_over_the_file(home: Path) -> None:
+    (home / "config.yaml").write_text("titles:\n  auto: true\n", encoding="utf-8")
+    with _client(home, titles_auto=False) as client:
+        sid = _new(client)
+        _exchange(client, sid)
+        time.sleep(0.3)
+        assert _session(client, sid)["title"] is None
