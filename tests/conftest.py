@@ -33,7 +33,8 @@ def home(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(home: Path) -> Settings:
     """Settings pointing at the temp home, with a known token."""
-    return Settings(home=home, api_token=TOKEN)
+    # Automatic titles would race with tests asserting exact titles; tests/titles turns them on.
+    return Settings(home=home, api_token=TOKEN, titles_auto=False)
 
 
 @pytest.fixture
@@ -82,6 +83,7 @@ def start_live_server(home: Path, extra_env: dict[str, str] | None = None) -> Li
     """Start ``hermes serve`` as a subprocess and wait until /healthz answers."""
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": str(port)}
+    env.setdefault("HERMES_TITLES_AUTO", "false")  # as in the settings fixture; extra_env may turn it on
     env.update(extra_env or {})
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli.main", "serve"],
