@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,12 @@ def _wait(predicate: Callable[[], bool], timeout_s: float = 5.0) -> None:
         time.sleep(0.02)
 
 
+def _generator(home: Path, sid: str) -> str | None:
+    with closing(sqlite3.connect(home / "state.db")) as conn:
+        row = conn.execute("SELECT generator FROM hs_session_titles WHERE session_id = ?", (sid,)).fetchone()
+    return None if row is None else row[0]
+
+
 def _new(client: TestClient, **body: Any) -> str:
     response = client.post("/sessions", json=body)
     assert response.status_code == 201
@@ -70,6 +77,7 @@ def test_local_title_after_first_exchange(home: Path) -> None:
         session = _session(client, sid)
         assert session["title_source"] == "auto"
         assert "nginx" in session["title"].casefold()
+        assert _generator(home, sid) == "local"
         listed = client.get("/sessions").json()["items"]
         assert [s["title_source"] for s in listed if s["id"] == sid] == ["auto"]
     # The agent reads the generated title like any other.
@@ -86,6 +94,7 @@ def test_append_returns_before_the_title_exists(home: Path) -> None:
         assert _session(client, sid)["title"] is None
         _wait(lambda: _session(client, sid)["title"] == "Slow Title")
         assert _session(client, sid)["title_source"] == "auto"
+        assert _generator(home, sid) == "endpoint"
 
 
 def test_manual_title_set_while_generating_wins(home: Path) -> None:

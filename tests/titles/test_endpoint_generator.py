@@ -24,10 +24,13 @@ LOCAL = local_title(USER, ASSISTANT)
 
 
 def _generate(url: str, timeout_s: float = 2.0, key: str | None = "k-123") -> str:
+    """The title generated; asserts the generator recorded matches where it came from."""
     generator = EndpointTitleGenerator(
         chat_completions_url(url), "tiny-model", key, timeout_s, LocalTitleGenerator()
     )
-    return asyncio.run(generator.generate(USER, ASSISTANT))
+    proposal = asyncio.run(generator.generate(USER, ASSISTANT))
+    assert proposal.generator == ("local" if proposal.title == LOCAL else "endpoint")
+    return proposal.title
 
 
 def test_success_uses_the_reply_and_sends_the_protocol() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
@@ -25,12 +26,20 @@ _TRAILING = " .,;:!?。！？，；：…-"
 _PREFIX = re.compile(r"^\s*(?:title|titre|tiêu đề|标题)\s*[:：]\s*", re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class Proposal:
+    """A proposed title and the generator that actually produced it (``local`` after a fallback)."""
+
+    title: str
+    generator: str
+
+
 class TitleGenerator(Protocol):
     """Proposes a title for a session's first exchange."""
 
     name: str
 
-    async def generate(self, user: str, assistant: str) -> str:
+    async def generate(self, user: str, assistant: str) -> Proposal:
         """A clean title (passes ``sanitize_title``); never raises."""
         ...
 
@@ -40,9 +49,9 @@ class LocalTitleGenerator:
 
     name = "local"
 
-    async def generate(self, user: str, assistant: str) -> str:
+    async def generate(self, user: str, assistant: str) -> Proposal:
         """See :func:`app.domain.auto_title.local_title`."""
-        return local_title(user, assistant)
+        return Proposal(local_title(user, assistant), self.name)
 
 
 def clean_reply(reply: Any) -> str | None:
@@ -75,14 +84,16 @@ class EndpointTitleGenerator:
         self._timeout = timeout_s
         self._fallback = fallback
 
-    async def generate(self, user: str, assistant: str) -> str:
+    async def generate(self, user: str, assistant: str) -> Proposal:
         """The endpoint's title, else the fallback's (HTTP error, timeout, bad JSON or a reply unfit)."""
         try:
             title = await self._ask(user, assistant)
         except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
             log.info("title endpoint failed (%s: %s); using the local generator", type(exc).__name__, exc)
             title = None
-        return title if title is not None else await self._fallback.generate(user, assistant)
+        if title is None:
+            return await self._fallback.generate(user, assistant)
+        return Proposal(title, self.name)
 
     async def _ask(self, user: str, assistant: str) -> str | None:
         payload = {

@@ -80,9 +80,8 @@ class AutoTitler:
                 self._settle(session_id)
             return None
         proposal = await self.generator.generate(exchange.user, exchange.assistant)
-        name = self.generator.name
         title = await _uncancelled(
-            self.db.write(lambda conn: apply_auto_title(conn, session_id, proposal, name))
+            self.db.write(lambda conn: apply_auto_title(conn, session_id, proposal.title, proposal.generator))
         )
         self._settle(session_id)
         return title
