@@ -147,6 +147,10 @@ class Writer:
             return []
         done: list[_Job] = []
         for index, job in enumerate(batch):
+            # A caller that gave up (its task was cancelled) before the job started gets nothing written;
+            # once running, the future can no longer be cancelled, so a started write is always answered.
+            if not job.future.set_running_or_notify_cancel():
+                continue
             self._conn.execute("SAVEPOINT job")
             try:
                 job.result = job.fn(self._conn)

@@ -1,0 +1,43 @@
+"""A caller cancelled while its write is queued must not kill the writer thread."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+from app.settings import Settings
+from app.storage.database import Database
+
+
+def test_cancelled_queued_write_is_skipped_and_writer_survives(tmp_path: Path) -> None:
+    db = Database(Settings(home=tmp_path, api_token="t")).open()
+    gate = threading.Event()
+    try:
+
+        def slow(conn: sqlite3.Connection) -> None:
+            gate.wait(5)
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO state_meta(key, value) VALUES ('cancelled', 'x')")
+
+        async def scenario() -> None:
+            blocker = asyncio.ensure_future(db.write(slow))
+            await asyncio.sleep(0.05)  # the writer is now inside ``slow``
+            victim = asyncio.ensure_future(db.write(insert))
+            await asyncio.sleep(0.05)
+            victim.cancel()
+            gate.set()
+            await blocker
+            await db.write(
+                lambda conn: conn.execute("INSERT INTO state_meta(key, value) VALUES ('after', 'y')")
+            )
+
+        asyncio.run(scenario())
+        assert db.writer is not None and db.writer.alive
+        keys = db.read_sync(lambda conn: [r[0] for r in conn.execute("SELECT key FROM state_meta")])
+        assert "after" in keys and "cancelled" not in keys
+    finally:
+        gate.set()
+        db.close()
