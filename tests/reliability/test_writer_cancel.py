@@ -30,9 +30,10 @@ def test_cancelled_queued_write_is_skipped_and_writer_survives(tmp_path: Path) -
             victim.cancel()
             gate.set()
             await blocker
-            await db.write(
+            after = db.write(
                 lambda conn: conn.execute("INSERT INTO state_meta(key, value) VALUES ('after', 'y')")
             )
+            await asyncio.wait_for(after, timeout=5)  # a dead writer would hang here forever
 
         asyncio.run(scenario())
         assert db.writer is not None and db.writer.alive
