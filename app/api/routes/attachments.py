@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import orjson
 from fastapi import APIRouter, File, Response, UploadFile
 from fastapi.responses import FileResponse
 
 from app.api.deps import DB, AppSettings
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
 from app.api.schemas.messages import AttachmentPublic
 from app.services import attachments as svc
 
@@ -47,12 +47,7 @@ async def upload_attachment(
         )
     finally:
         await file.close()
-    return Response(
-        orjson.dumps(stored),
-        status_code=201,
-        media_type="application/json",
-        headers={"Location": f"/attachments/{stored['id']}"},
-    )
+    return json_response(stored, 201, {"Location": f"/attachments/{stored['id']}"})
 
 
 @router.get(

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
-import orjson
 from fastapi import APIRouter, Body, Query, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
 from app.api.schemas.lineage import (
     ContinuationCreate,
     ForkCreate,
@@ -35,11 +35,6 @@ _CREATED_HEADERS = {
     **_ETAG_HEADER,
     "Location": {"description": "The new session", "schema": {"type": "string"}},
 }
-
-
-def _json(body: Any, headers: dict[str, str] | None = None) -> Response:
-    """Serialise with orjson (non-ASCII unescaped)."""
-    return Response(orjson.dumps(body), media_type="application/json", headers=headers)
 
 
 def _created(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
@@ -80,7 +75,7 @@ async def resolve_session(
     resolution = await db.read(lambda conn: svc.resolve(conn, ref, latest=latest, sources=sources))
     public = resolution.session
     body = {**public, "matched_by": resolution.matched_by.value, "requested": resolution.requested}
-    return _json(body, {"ETag": session_etag(public)})
+    return json_response(body, headers={"ETag": session_etag(public)})
 
 
 @router.get(
@@ -95,7 +90,7 @@ async def session_lineage(db: DB, session_id: str) -> Response:
     404 ``session_not_found``.
     """
     items = await db.read(lambda conn: svc.lineage(conn, session_id))
-    return _json({"items": items})
+    return json_response({"items": items})
 
 
 @router.post(
@@ -173,4 +168,4 @@ async def session_recap(
     """
     result = await db.read(lambda conn: svc.recap(conn, session_id, exchanges))
     entries = [{"role": e.role, "text": e.text} for e in result.entries]
-    return _json({"entries": entries, "omitted": result.omitted})
+    return json_response({"entries": entries, "omitted": result.omitted})

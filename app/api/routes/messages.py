@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
 from app.api.schemas.messages import (
     MAX_MESSAGE_ID,
     AppendBody,
@@ -30,11 +30,6 @@ router = APIRouter(tags=["messages"])
 _CURSOR_KIND = "messages"
 
 MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message id (1..2^63-1)")]
-
-
-def _json(body: Any, status: int = 200) -> Response:
-    """orjson (non-ASCII unescaped), skipping response-model validation on hot paths."""
-    return Response(orjson.dumps(body), status_code=status, media_type="application/json")
 
 
 @router.post(
@@ -124,7 +119,7 @@ async def list_messages(
     )
     page = await db.read(lambda conn: svc.list_messages(conn, query))
     next_cursor = None if page.next_position is None else encode_cursor(_CURSOR_KIND, page.next_position)
-    response = _json(
+    response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": page.has_more, **page.window}
     )
     set_next_link(request, response, next_cursor)
@@ -148,7 +143,7 @@ def _cursor_id(position: dict[str, Any], key: str) -> int | None:
 )
 async def get_message(session_id: str, message_id: MessageId, db: DB) -> Response:
     """One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``."""
-    return _json(await db.read(lambda conn: svc.get_message(conn, session_id, message_id)))
+    return json_response(await db.read(lambda conn: svc.get_message(conn, session_id, message_id)))
 
 
 @router.post(
@@ -162,4 +157,4 @@ async def rewind(session_id: str, body: RewindRequest, db: DB) -> Response:
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
     is unchanged, as in the agent. Codes: 404 ``session_not_found``, ``message_not_found``; 422
     ``not_a_user_message``."""
-    return _json(await db.write(lambda conn: svc.rewind(conn, session_id, body.message_id)))
+    return json_response(await db.write(lambda conn: svc.rewind(conn, session_id, body.message_id)))

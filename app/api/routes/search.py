@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-import orjson
 from fastapi import APIRouter, Query, Response
 
 from app.api.deps import DB
 from app.api.problem import COMMON_ERRORS, problem_responses
+from app.api.responses import json_response
 from app.api.schemas.common import SafeText
 from app.api.schemas.search import SearchBody, SearchResponse
 from app.errors import Unprocessable
@@ -62,7 +62,7 @@ def _request(body: SearchBody) -> svc.SearchRequest:
 async def _run(db: DB, body: SearchBody) -> Response:
     request = _request(body)
     result = await db.read(lambda conn: svc.search(conn, request))
-    return Response(orjson.dumps(result), media_type="application/json")
+    return json_response(result)
 
 
 @router.get(

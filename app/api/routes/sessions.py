@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-import orjson
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
@@ -39,13 +39,8 @@ IfMatch = Annotated[
 _ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
 
 
-def _json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """Serialise with orjson (non-ASCII unescaped) and skip response-model validation on hot paths."""
-    return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)
-
-
 def _session_response(public: dict[str, Any], status: int = 200) -> Response:
-    return _json(public, status, {"ETag": session_etag(public)})
+    return json_response(public, status, {"ETag": session_etag(public)})
 
 
 def _location(session_id: str) -> str:
@@ -141,7 +136,9 @@ async def list_sessions(
     )
     page = await db.read(lambda conn: svc.list_page(conn, query))
     next_cursor = encode_cursor(f"sessions:{order}", page.next_position) if page.next_position else None
-    response = _json({"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None})
+    response = json_response(
+        {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+    )
     set_next_link(request, response, next_cursor)
     return response
 
