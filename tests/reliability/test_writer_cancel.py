@@ -28,6 +28,9 @@ def test_cancelled_queued_write_is_skipped_and_writer_survives(tmp_path: Path) -
             victim = asyncio.ensure_future(db.write(insert))
             await asyncio.sleep(0.05)
             victim.cancel()
+            # The cancellation reaches the writer's future on the next loop iteration; let it land before the
+            # writer moves on (a cancel that arrives after the job started is correctly ignored).
+            await asyncio.sleep(0.05)
             gate.set()
             await blocker
             after = db.write(
