@@ -1,7 +1,6 @@
-"""Export (streamed JSONL, the agent's ``hermes sessions export`` line format) and import.
+"""Import of JSONL (the agent's ``hermes sessions export`` line format) and legacy transcripts.
 
-Export pages by session id with one short read transaction per chunk, so memory stays flat and checkpoints
-keep running however big the store is. Import parses on a worker thread and writes a group of sessions per
+Import parses on a worker thread and writes a group of sessions per
 writer job, each session inside its own SAVEPOINT: a bad line is reported by number and nothing of that
 session is written, while the other lines go in.
 """
@@ -11,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,61 +19,18 @@ from typing import IO, Any, Literal
 import orjson
 
 from app.domain.text import find_invalid_char
-from app.errors import Conflict, NotFound
+from app.errors import Conflict
 from app.storage.database import Database
+from app.storage.repos import sessions as session_repo
 from app.storage.repos import transfer as repo
 
 OnConflict = Literal["skip", "replace", "fail"]
 
-EXPORT_CHUNK_SESSIONS = 64
-EXPORT_CHUNK_MESSAGES = 2000
 # A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
 # enough that live appends queued behind it wait only milliseconds.
 IMPORT_BATCH_MESSAGES = 4000
 IMPORT_BATCH_SESSIONS = 200
 MAX_REPORTED_ERRORS = 100
-
-
-# -- export -----------------------------------------------------------------------------------------
-
-
-async def check_export_target(db: Database, session_id: str | None) -> None:
-    """404 before the stream starts when a single session is asked for and does not exist."""
-    if session_id is not None and not await db.read(lambda conn: repo.session_exists(conn, session_id)):
-        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
-
-
-async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[bytes]:
-    """Yield the export in chunks of whole or partial lines, one read transaction per chunk.
-
-    The next chunk is read on a reader thread while the current one is being sent, so SQLite and the
-    socket work at the same time; at most two chunks are in memory.
-    """
-
-    def read(cursor: repo.ExportCursor) -> Awaitable[tuple[bytes, repo.ExportCursor | None]]:
-        def chunk(conn: sqlite3.Connection) -> tuple[bytes, repo.ExportCursor | None]:
-            with repo.small_page_cache(conn):
-                return repo.export_chunk(
-                    conn, flt, cursor, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
-                )
-
-        return db.read(chunk)
-
-    pending: asyncio.Future[tuple[bytes, repo.ExportCursor | None]] | None = asyncio.ensure_future(
-        read(repo.ExportCursor())
-    )
-    try:
-        while pending is not None:
-            data, cursor = await pending
-            pending = asyncio.ensure_future(read(cursor)) if cursor is not None else None
-            if data:
-                yield data
-    finally:
-        if pending is not None:  # the client went away mid-stream
-            pending.cancel()
-
-
-# -- import -----------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -368,7 +324,7 @@ class Importer:
             self._pending_parents[prepared.session_id] = prepared.parent_id
 
     def _import_one(self, conn: sqlite3.Connection, item: _Prepared) -> _Outcome:
-        exists = repo.session_exists(conn, item.session_id)
+        exists = session_repo.session_exists(conn, item.session_id)
         if exists and self.on_conflict != "replace":
             if self.on_conflict == "fail":
                 issue = ImportIssue(
@@ -431,7 +387,7 @@ class Importer:
             linked = 0
             for child, parent in pending.items():
                 if self.dry_run:
-                    linked += parent in self._imported or repo.session_exists(conn, parent)
+                    linked += parent in self._imported or session_repo.session_exists(conn, parent)
                 else:
                     linked += repo.link_parent(conn, child, parent)
             return linked

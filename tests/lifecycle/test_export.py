@@ -10,7 +10,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from app.services import transfer
+from app.services import export
 from tests.lifecycle.helpers import agent_db, make_session
 
 
@@ -72,8 +72,8 @@ def test_export_unknown_session_is_404(client: TestClient) -> None:
 def test_large_sessions_stream_in_pieces(
     home: Path, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transfer, "EXPORT_CHUNK_MESSAGES", 7)
-    monkeypatch.setattr(transfer, "EXPORT_CHUNK_SESSIONS", 2)
+    monkeypatch.setattr(export, "EXPORT_CHUNK_MESSAGES", 7)
+    monkeypatch.setattr(export, "EXPORT_CHUNK_SESSIONS", 2)
     db = agent_db(home)
     for i in range(5):
         make_session(db, f"s{i}", messages=[0, 30, 7, 8, 1][i])

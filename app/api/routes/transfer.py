@@ -13,8 +13,9 @@ from app.api.deps import DB, AppSettings
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.schemas.transfer import ImportResult
 from app.errors import BadRequest, UnsupportedMediaType
+from app.services import export as export_service
 from app.services import transfer as service
-from app.storage.repos.transfer import ExportFilter
+from app.storage.repos.export import ExportFilter
 
 router = APIRouter(tags=["transfer"])
 
@@ -80,10 +81,10 @@ async def export_sessions(
     ] = None,
 ) -> StreamingResponse:
     """Stream the export with constant memory, one short read transaction per chunk."""
-    await service.check_export_target(db, session_id)
+    await export_service.check_export_target(db, session_id)
     flt = ExportFilter(source=source, session_id=session_id, since=since)
     return StreamingResponse(
-        service.export_jsonl(db, flt),
+        export_service.export_jsonl(db, flt),
         media_type=JSONL_MEDIA_TYPE,
         headers={"Content-Disposition": 'attachment; filename="hermes-sessions.jsonl"'},
     )
