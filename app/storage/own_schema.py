@@ -108,3 +108,73 @@ CREATE TABLE IF NOT EXISTS hs_session_titles (
 """
 """Who set a session's title (a person or the automatic titler) and which generator proposed it. A row
 also means "never auto-title this session again"; migration 0005 creates it."""
+
+HANDOFF_EVENTS_SQL = """
+CREATE TABLE IF NOT EXISTS hs_platforms (
+    platform TEXT PRIMARY KEY,
+    enabled INTEGER NOT NULL DEFAULT 0,
+    home_chat_id TEXT,
+    home_name TEXT,
+    threads INTEGER NOT NULL DEFAULT 0,
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS hs_handoffs (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    worker TEXT,
+    thread TEXT,
+    requested_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS hs_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    type TEXT NOT NULL,
+    session_id TEXT,
+    data TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_hs_events_session ON hs_events(session_id, id);
+"""
+"""Gateway platform settings, where a handed-off session now lives, and the durable event log.
+
+The handoff *state* stays in the agent's ``sessions.handoff_*`` columns (the agent's gateway may drive it
+through its own ``SessionDB``); ``hs_handoffs`` only adds what those columns have no room for. Events have
+no foreign key: a session's events outlive it until retention removes them. Migration 0006 creates these."""
+
+
+class Platform(SQLModel, table=True):
+    """A messaging platform's gateway settings (``/sethome`` writes the home channel)."""
+
+    __tablename__ = "hs_platforms"
+
+    platform: str = Field(primary_key=True)
+    enabled: bool = False
+    home_chat_id: str | None = None
+    home_name: str | None = None
+    threads: bool = False
+    updated_at: float
+
+
+class Handoff(SQLModel, table=True):
+    """What a handoff adds to the agent's columns: the claiming worker and where the session now lives."""
+
+    __tablename__ = "hs_handoffs"
+
+    session_id: str = Field(primary_key=True, foreign_key="sessions.id")
+    worker: str | None = None
+    thread: str | None = None
+    requested_at: float
+    updated_at: float
+
+
+class Event(SQLModel, table=True):
+    """One durable event, written in the same transaction as its effect; ``id`` is the SSE event id."""
+
+    __tablename__ = "hs_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    type: str
+    session_id: str | None = Field(default=None, index=True)
+    data: str
+    created_at: float
