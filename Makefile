@@ -29,7 +29,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck pytest
 

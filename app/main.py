@@ -6,12 +6,13 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.routing import APIRoute
 from prometheus_client import CollectorRegistry
 
 from app import __version__
 from app.api.auth import require_token, resolve_token
+from app.api.fast_append import FastAppend
 from app.api.instrumentation import HttpMetrics, MetricsMiddleware, StorageCollector
 from app.api.middleware import EdgeMiddleware
 from app.api.problem import install_handlers
@@ -73,11 +74,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.api_token = resolve_token(settings)
     app.state.idempotency_in_flight = set()
     install_handlers(app)
-    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
-    # Outermost, so refused bodies (413) and auth failures are counted too.
-    app.state.metrics_registry = registry = CollectorRegistry()
-    registry.register(StorageCollector(lambda: getattr(app.state, "db", None)))
-    app.add_middleware(MetricsMiddleware, metrics=HttpMetrics(registry))
 
     app.include_router(health.router)
     app.include_router(metrics.router)
@@ -85,4 +81,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     for module in (lineage, sessions, messages, attachments, search, transfer, maintenance):
         app.include_router(module.router, dependencies=protected)
+
+    # Middleware added first sits innermost. The append fast path sits inside the edge (request ids, body
+    # limit, security headers) and the metrics, like every routed request.
+    app.add_middleware(FastAppend, route=_route_named(messages.router, "messages-append"))
+    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
+    # Outermost, so refused bodies (413) and auth failures are counted too.
+    app.state.metrics_registry = registry = CollectorRegistry()
+    registry.register(StorageCollector(lambda: getattr(app.state, "db", None)))
+    app.add_middleware(MetricsMiddleware, metrics=HttpMetrics(registry))
     return app
+
+
+def _route_named(router: APIRouter, name: str) -> APIRoute:
+    return next(r for r in router.routes if isinstance(r, APIRoute) and r.name == name)

@@ -19,6 +19,9 @@ from app.main import create_app
 from app.settings import Settings
 from tests.conftest import TOKEN
 
+# The closing guard reads the database the fuzzing filled: both must run in one xdist worker, in order.
+pytestmark = pytest.mark.xdist_group("schemathesis")
+
 # One app for the whole module: schemathesis starts its lifespan (opening state.db) on first use.
 _HOME = Path(tempfile.mkdtemp(prefix="hermes-fuzz-"))
 app = create_app(Settings(home=_HOME, api_token=TOKEN))

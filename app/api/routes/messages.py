@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
@@ -15,6 +17,7 @@ from app.api.schemas.messages import (
     MAX_MESSAGE_ID,
     AppendBody,
     MessageBatch,
+    MessageCreate,
     MessageItems,
     MessagePage,
     MessagePublic,
@@ -30,6 +33,20 @@ router = APIRouter(tags=["messages"])
 _CURSOR_KIND = "messages"
 
 MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message id (1..2^63-1)")]
+
+
+def append_effect(
+    session_id: str, body: MessageCreate | MessageBatch, *, reopen: bool
+) -> Callable[[sqlite3.Connection], list[dict[str, Any]]]:
+    """The writer job of an append (shared with the fast path in ``app.api.fast_append``)."""
+    batch = body.messages if isinstance(body, MessageBatch) else [body]
+    messages = [m.model_dump(exclude_none=True) for m in batch]
+    return lambda conn: svc.append(conn, session_id, messages, reopen=reopen)
+
+
+def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """Status, body and headers of a successful append."""
+    return 201, {"items": items}, {}
 
 
 @router.post(
@@ -54,12 +71,8 @@ async def append_messages(
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
     ``validation_error``, ``idempotency_key_reused``.
     """
-    batch = body.messages if isinstance(body, MessageBatch) else [body]
-    messages = [m.model_dump(exclude_none=True) for m in batch]
     response = await idem.execute(
-        db,
-        effect=lambda conn: svc.append(conn, session_id, messages, reopen=reopen),
-        render=lambda items: (201, {"items": items}, {}),
+        db, effect=append_effect(session_id, body, reopen=reopen), render=render_appended
     )
     # After commit, off the request path: the titler works in its own task and this response never waits.
     request.app.state.auto_titler.notify(session_id)
