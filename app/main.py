@@ -18,17 +18,21 @@ from app.api.middleware import EdgeMiddleware
 from app.api.problem import install_handlers
 from app.api.routes import (
     attachments,
+    events,
+    handoff,
     health,
     lineage,
     maintenance,
     messages,
     metrics,
+    platforms,
     search,
     sessions,
     transfer,
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
 from app.services.auto_prune import AutoPruner
+from app.services.events import EventHub, EventPruner
 from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
@@ -56,9 +60,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             db, build_generator(settings), enabled=load_titles_auto(settings)
         )
         titler.start()
+        app.state.event_hub = hub = EventHub(db, poll_s=settings.events_poll_s)
+        await hub.start()
+        event_pruner = EventPruner(
+            db,
+            retention_days=settings.events_retention_days,
+            max_rows=settings.events_max_rows,
+            interval_s=settings.events_prune_interval_s,
+        )
+        event_pruner.start()
         try:
             yield
         finally:
+            await event_pruner.stop()
+            await hub.stop()
             await titler.stop()
             await pruner.stop()
             db.close()
@@ -79,7 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(metrics.router)
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
-    for module in (lineage, sessions, messages, attachments, search, transfer, maintenance):
+    modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
+    for module in (*modules, platforms, handoff, events):
         app.include_router(module.router, dependencies=protected)
 
     # Middleware added first sits innermost. The append fast path sits inside the edge (request ids, body

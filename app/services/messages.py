@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.errors import Conflict, NotFound, Unprocessable
+from app.services.events import EventType, emit, emit_messages
 from app.services.sessions import not_found
 from app.storage.repos import messages as repo
 from app.storage.repos.sessions import reopen_session, session_exists
@@ -32,7 +33,15 @@ def append(
                 session_id=session_id,
             )
         reopen_session(conn, session_id)
-    return repo.insert_messages(conn, session_id, messages)
+        emit(
+            conn,
+            EventType.session_updated,
+            session_id,
+            {"session_id": session_id, "fields": ["ended_at", "end_reason"]},
+        )
+    stored = repo.insert_messages(conn, session_id, messages)
+    emit_messages(conn, session_id, stored)
+    return stored
 
 
 @dataclass(frozen=True)

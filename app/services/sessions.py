@@ -10,6 +10,7 @@ from app.domain.etag import if_match_satisfied, parse_if_match, session_etag
 from app.domain.ids import new_session_id, session_id_problem
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import NotFound, PreconditionFailed, Unprocessable
+from app.services.events import EventType, emit
 from app.storage.repos import sessions as repo
 from app.storage.repos.session_list import ListPage, ListQuery, list_sessions_cached
 from app.storage.repos.title_sources import record_title_source
@@ -116,9 +117,19 @@ def update_session(
         repo.set_model(conn, session_id, changes["model"])
     if "model_config" in changes:
         repo.set_model_config(conn, session_id, changes["model_config"])
-    if changes.get("end_reason") is not None:
-        repo.end_session(conn, session_id, changes["end_reason"])
+    ended = changes.get("end_reason") is not None and repo.end_session(
+        conn, session_id, changes["end_reason"]
+    )
+    fields = sorted(k for k in changes if k != "end_reason")
+    if fields:
+        emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
+    if ended:
+        _emit_ended(conn, session_id, changes["end_reason"])
     return get_session(conn, session_id)
+
+
+def _emit_ended(conn: sqlite3.Connection, session_id: str, end_reason: str) -> None:
+    emit(conn, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": end_reason})
 
 
 def delete_session(conn: sqlite3.Connection, session_id: str, if_match: str | None) -> list[str]:
@@ -132,7 +143,9 @@ def delete_session(conn: sqlite3.Connection, session_id: str, if_match: str | No
 
 def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> dict[str, Any]:
     """End a session (first end wins) and return it."""
-    if not repo.end_session(conn, session_id, end_reason) and not repo.session_exists(conn, session_id):
+    if repo.end_session(conn, session_id, end_reason):
+        _emit_ended(conn, session_id, end_reason)
+    elif not repo.session_exists(conn, session_id):
         raise not_found(session_id)
     return get_session(conn, session_id)
 
@@ -141,6 +154,8 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
     """Clear the end state of a session and return it."""
     if not repo.reopen_session(conn, session_id):
         raise not_found(session_id)
+    fields = ["ended_at", "end_reason"]
+    emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
     return get_session(conn, session_id)
 
 

@@ -1,0 +1,124 @@
+"""Server-Sent Events (see API.md "Events"): the whole store or one session, replayable by event id."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel
+
+from app.api.deps import DB, AppSettings
+from app.api.problem import COMMON_ERRORS, problem_responses
+from app.api.schemas.events import HandoffUpdated, MessageCreated, SessionEnded, SessionUpdated
+from app.errors import BadRequest
+from app.services import events as svc
+from app.services.sessions import get_session
+
+router = APIRouter(tags=["events"])
+
+SSE_MEDIA_TYPE = "text/event-stream"
+_STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+LastEventIdHeader = Annotated[
+    str | None,
+    Header(alias="Last-Event-ID", description="Replay events after this id (sent by reconnecting clients)"),
+]
+LastEventIdQuery = Annotated[
+    str | None,
+    Query(description="Same as the Last-Event-ID header, for clients that cannot set headers"),
+]
+
+
+def _payload_schemas() -> dict[str, Any]:
+    models: dict[str, type[BaseModel]] = {
+        "message.created": MessageCreated,
+        "session.updated": SessionUpdated,
+        "session.ended": SessionEnded,
+        "handoff.updated": HandoffUpdated,
+    }
+    return {name: model.model_json_schema() for name, model in models.items()}
+
+
+_SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "An endless `text/event-stream`. Each event has `id:` (monotonic, durable), `event:` "
+        "(message.created, session.updated, session.ended, handoff.updated) and `data:` (one JSON object, "
+        "see x-event-payloads). `: keepalive` comments come after 15 s of silence. Without a last event "
+        "id only new events are sent. Handoff changes made by the agent's own SessionDB are not events.",
+        "content": {SSE_MEDIA_TYPE: {"schema": {"type": "string"}, "x-event-payloads": _payload_schemas()}},
+    },
+}
+
+
+def _last_event_id(header: str | None, query: str | None) -> int | None:
+    value = header if header is not None else query
+    if value is None or value.strip() == "":
+        return None
+    try:
+        parsed = int(value.strip())
+    except ValueError:
+        parsed = -1
+    if parsed < 0:
+        raise BadRequest(
+            f"Last-Event-ID must be an event id (a non-negative integer), not {value!r}.",
+            code="invalid_last_event_id",
+        )
+    return parsed
+
+
+def _hub(request: Request) -> svc.EventHub:
+    hub: svc.EventHub = request.app.state.event_hub
+    return hub
+
+
+def _response(
+    request: Request, db: DB, settings: AppSettings, session_id: str | None, last: int | None
+) -> StreamingResponse:
+    frames = svc.stream(
+        db,
+        _hub(request),
+        session_id=session_id,
+        last_id=last,
+        keepalive_s=settings.events_keepalive_s,
+    )
+    return StreamingResponse(frames, media_type=SSE_MEDIA_TYPE, headers=_STREAM_HEADERS)
+
+
+@router.get(
+    "/events",
+    name="events-stream",
+    response_class=StreamingResponse,
+    responses={**_SSE_RESPONSE, **problem_responses(*COMMON_ERRORS)},
+)
+async def all_events(
+    request: Request,
+    db: DB,
+    settings: AppSettings,
+    last_event_id_header: LastEventIdHeader = None,
+    last_event_id: LastEventIdQuery = None,
+) -> StreamingResponse:
+    """Every event of the store, live. 400 ``invalid_last_event_id``."""
+    last = _last_event_id(last_event_id_header, last_event_id)
+    return _response(request, db, settings, None, last)
+
+
+@router.get(
+    "/sessions/{session_id}/events",
+    name="sessions-events",
+    response_class=StreamingResponse,
+    responses={**_SSE_RESPONSE, **problem_responses(*COMMON_ERRORS, 404)},
+)
+async def session_events(
+    request: Request,
+    db: DB,
+    settings: AppSettings,
+    session_id: str,
+    last_event_id_header: LastEventIdHeader = None,
+    last_event_id: LastEventIdQuery = None,
+) -> StreamingResponse:
+    """The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
+    400 ``invalid_last_event_id``."""
+    last = _last_event_id(last_event_id_header, last_event_id)
+    await db.read(lambda conn: get_session(conn, session_id))
+    return _response(request, db, settings, session_id, last)

@@ -1,0 +1,126 @@
+"""Handoff endpoints (see API.md "Handoff, platforms and gateway routing"): the CLI queues, a gateway
+claims (long-poll) and settles, anyone reads the state."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from app.api.deps import DB, AppSettings
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
+from app.api.schemas.handoff import (
+    HandoffClaim,
+    HandoffClaimed,
+    HandoffComplete,
+    HandoffFail,
+    HandoffPublic,
+    HandoffQueued,
+    HandoffRequest,
+)
+from app.services import handoff as svc
+from app.services.events import EventHub
+from app.services.platforms import check_platform
+
+router = APIRouter(tags=["handoff"])
+
+MAX_CLAIM_WAIT_S = 60.0
+
+
+@router.post(
+    "/handoff",
+    name="handoff-request",
+    status_code=202,
+    response_model=HandoffQueued,
+    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+)
+async def request_handoff(db: DB, body: HandoffRequest) -> Response:
+    """Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
+    Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404 ``session_not_found``,
+    409 ``platform_not_enabled``, ``no_home_channel`` (run /sethome in the destination chat),
+    ``agent_busy`` (the caller sent ``busy: true``), ``handoff_in_flight`` (pending or running).
+    A completed or failed handoff can be requested again. Untitled sessions get ``handoff-<id[:8]>``."""
+    queued = await db.write(
+        lambda conn: svc.request_handoff(conn, body.session_id, body.platform, busy=body.busy)
+    )
+    return json_response(queued, 202)
+
+
+@router.post(
+    "/handoff/claim",
+    name="handoff-claim",
+    response_model=HandoffClaimed,
+    responses={
+        204: {"description": "Nothing to claim within `wait` seconds"},
+        **problem_responses(*WRITE_ERRORS),
+    },
+)
+async def claim_handoff(
+    request: Request,
+    db: DB,
+    settings: AppSettings,
+    body: HandoffClaim,
+    wait: Annotated[
+        float, Query(ge=0, le=MAX_CLAIM_WAIT_S, description="Long-poll: wait up to this many seconds (≤ 60)")
+    ] = 0,
+) -> Response:
+    """Claim the oldest pending handoff (by session start), atomically pending → running: of two
+    concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
+    right after the commit that queued it; requests the agent queued directly are seen within the poll
+    interval). 204 when nothing came. 422 ``unknown_platform``. No connection is held while waiting."""
+    if body.platform is not None:
+        check_platform(body.platform)
+    hub: EventHub = request.app.state.event_hub
+    deadline = time.monotonic() + wait
+    with hub.listening():
+        while True:
+            generation = hub.generation
+            if await db.read(lambda conn: svc.has_pending(conn, body.platform)):
+                claimed = await db.write(lambda conn: svc.claim_next(conn, body.platform, body.worker))
+                if claimed is not None:
+                    return json_response(claimed)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Response(status_code=204)
+            await hub.wait(generation, min(remaining, settings.events_poll_s))
+
+
+@router.get(
+    "/handoff/{session_id}",
+    name="handoff-get",
+    response_model=HandoffPublic,
+    responses=problem_responses(*COMMON_ERRORS, 404),
+)
+async def get_handoff(db: DB, session_id: str) -> Response:
+    """A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
+    404 ``session_not_found``."""
+    return json_response(await db.read(lambda conn: svc.get_handoff(conn, session_id)))
+
+
+@router.post(
+    "/handoff/{session_id}/complete",
+    name="handoff-complete",
+    response_model=HandoffPublic,
+    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+)
+async def complete_handoff(db: DB, session_id: str, body: HandoffComplete | None = None) -> Response:
+    """The gateway delivered the session: running → completed, recording where it now lives
+    (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running)."""
+    thread: Any = None if body is None else body.thread
+    return json_response(await db.write(lambda conn: svc.complete_handoff(conn, session_id, thread)))
+
+
+@router.post(
+    "/handoff/{session_id}/fail",
+    name="handoff-fail",
+    response_model=HandoffPublic,
+    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+)
+async def fail_handoff(db: DB, session_id: str, body: HandoffFail) -> Response:
+    """The handoff failed: → failed with ``error`` (first 500 characters kept), only from
+    ``only_states`` (default pending or running). 404 ``session_not_found``, 409 ``handoff_state_changed``
+    (it moved on, e.g. the gateway claimed it as the CLI gave up)."""
+    states = None if body.only_states is None else list(body.only_states)
+    return json_response(await db.write(lambda conn: svc.fail_handoff(conn, session_id, body.error, states)))

@@ -1,0 +1,42 @@
+"""Gateway platform settings (see API.md "Handoff, platforms and gateway routing")."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from app.api.deps import DB
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
+from app.api.schemas.platforms import PlatformList, PlatformPublic, PlatformUpdate
+from app.services import platforms as svc
+
+router = APIRouter(tags=["handoff"])
+
+
+@router.get(
+    "/platforms",
+    name="platforms-list",
+    response_model=PlatformList,
+    responses=problem_responses(*COMMON_ERRORS),
+)
+async def list_platforms(db: DB) -> Response:
+    """Every known messaging platform with its settings (unconfigured ones: disabled, no home channel)."""
+    items = await db.read(svc.list_platforms)
+    return json_response({"items": items})
+
+
+@router.put(
+    "/platforms/{platform}",
+    name="platforms-put",
+    response_model=PlatformPublic,
+    responses=problem_responses(*WRITE_ERRORS),
+)
+async def put_platform(db: DB, platform: str, body: PlatformUpdate) -> Response:
+    """Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
+    ``threads``. 422 ``unknown_platform`` (the body lists the valid ones)."""
+    home = None if body.home_channel is None else body.home_channel.model_dump()
+    enabled, threads = body.enabled, body.threads
+    public = await db.write(
+        lambda conn: svc.put_platform(conn, platform, enabled=enabled, home_channel=home, threads=threads)
+    )
+    return json_response(public)

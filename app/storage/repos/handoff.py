@@ -1,0 +1,124 @@
+"""Handoff state: the agent's ``sessions.handoff_*`` columns, updated with exactly the compare-and-set
+statements of ``SessionDB`` (so our API and the agent's gateway can drive the same row), plus the details
+those columns have no room for in ``hs_handoffs`` (claiming worker, where the session now lives)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+
+def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
+    """The handoff of a session (state ``None`` when never requested), or ``None`` for an unknown id."""
+    row = conn.execute(
+        "SELECT s.id, s.title, s.handoff_state, s.handoff_platform, s.handoff_error, h.worker, h.thread, "
+        "h.requested_at, h.updated_at FROM sessions s LEFT JOIN hs_handoffs h ON h.session_id = s.id "
+        "WHERE s.id = ?",
+        (session_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    sid, title, state, platform, error, worker, thread, requested_at, updated_at = tuple(row)
+    return {
+        "session_id": sid,
+        "title": title,
+        "state": state,
+        "platform": platform,
+        "error": error,
+        "worker": worker,
+        "thread": None if thread is None else orjson.loads(thread),
+        "requested_at": requested_at,
+        "updated_at": updated_at,
+    }
+
+
+def request(conn: sqlite3.Connection, session_id: str, platform: str) -> bool:
+    """``SessionDB.request_handoff``: NULL/completed/failed → pending; ``False`` while one is in flight."""
+    cursor = conn.execute(
+        "UPDATE sessions SET handoff_state = 'pending', handoff_platform = ?, handoff_error = NULL "
+        "WHERE id = ? AND (handoff_state IS NULL OR handoff_state IN ('completed', 'failed'))",
+        (platform, session_id),
+    )
+    return cursor.rowcount > 0
+
+
+def pending_ids(conn: sqlite3.Connection, platform: str | None, limit: int = 16) -> list[str]:
+    """Pending handoffs, oldest session first (``list_pending_handoffs`` order), of one platform or all."""
+    if platform is None:
+        rows = conn.execute(
+            "SELECT id FROM sessions WHERE handoff_state = 'pending' ORDER BY started_at ASC LIMIT ?",
+            (limit,),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            "SELECT id FROM sessions WHERE handoff_state = 'pending' AND handoff_platform = ? "
+            "ORDER BY started_at ASC LIMIT ?",
+            (platform, limit),
+        ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def claim(conn: sqlite3.Connection, session_id: str) -> bool:
+    """``SessionDB.claim_handoff``: pending → running; ``True`` only for the one caller that won."""
+    cursor = conn.execute(
+        "UPDATE sessions SET handoff_state = 'running' WHERE id = ? AND handoff_state = 'pending'",
+        (session_id,),
+    )
+    return cursor.rowcount > 0
+
+
+def complete(conn: sqlite3.Connection, session_id: str) -> bool:
+    """running → completed (the agent's ``complete_handoff`` statement, guarded by the current state)."""
+    cursor = conn.execute(
+        "UPDATE sessions SET handoff_state = 'completed', handoff_error = NULL "
+        "WHERE id = ? AND handoff_state = 'running'",
+        (session_id,),
+    )
+    return cursor.rowcount > 0
+
+
+def fail(conn: sqlite3.Connection, session_id: str, error: str, only_states: Iterable[str]) -> bool:
+    """``fail_handoff(..., only_states=...)``: → failed with ``error`` (already truncated) when the current
+    state is one of ``only_states``."""
+    states = sorted(set(only_states))
+    marks = ", ".join("?" for _ in states)
+    cursor = conn.execute(
+        f"UPDATE sessions SET handoff_state = 'failed', handoff_error = ? "
+        f"WHERE id = ? AND handoff_state IN ({marks})",
+        (error, session_id, *states),
+    )
+    return cursor.rowcount > 0
+
+
+def record_request(conn: sqlite3.Connection, session_id: str, now: float) -> None:
+    """A new request forgets the previous attempt's worker and destination."""
+    conn.execute(
+        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
+        "VALUES (?, NULL, NULL, ?, ?) ON CONFLICT(session_id) DO UPDATE SET worker = NULL, thread = NULL, "
+        "requested_at = excluded.requested_at, updated_at = excluded.updated_at",
+        (session_id, now, now),
+    )
+
+
+def record_claim(conn: sqlite3.Connection, session_id: str, worker: str | None, now: float) -> None:
+    """Remember which gateway worker claimed the handoff."""
+    conn.execute(
+        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
+        "VALUES (?, ?, NULL, ?, ?) ON CONFLICT(session_id) DO UPDATE SET worker = excluded.worker, "
+        "updated_at = excluded.updated_at",
+        (session_id, worker, now, now),
+    )
+
+
+def record_settled(conn: sqlite3.Connection, session_id: str, thread: Any, now: float) -> None:
+    """Remember where a completed session now lives (``None`` after a failure)."""
+    encoded = None if thread is None else orjson.dumps(thread).decode()
+    conn.execute(
+        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
+        "VALUES (?, NULL, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET thread = excluded.thread, "
+        "updated_at = excluded.updated_at",
+        (session_id, encoded, now, now),
+    )

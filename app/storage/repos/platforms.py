@@ -1,0 +1,64 @@
+"""Gateway platform settings in ``hs_platforms``: enabled, home channel, thread support."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+_COLUMNS = "platform, enabled, home_chat_id, home_name, threads, updated_at"
+
+
+def _public(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
+    platform, enabled, chat_id, name, threads, updated_at = tuple(row)
+    home = None if chat_id is None else {"chat_id": chat_id, "name": name}
+    return {
+        "platform": platform,
+        "enabled": bool(enabled),
+        "home_channel": home,
+        "threads": bool(threads),
+        "updated_at": updated_at,
+    }
+
+
+def default(platform: str) -> dict[str, Any]:
+    """A platform nobody configured: disabled, no home channel, no threads."""
+    return {
+        "platform": platform,
+        "enabled": False,
+        "home_channel": None,
+        "threads": False,
+        "updated_at": None,
+    }
+
+
+def fetch(conn: sqlite3.Connection, platform: str) -> dict[str, Any] | None:
+    """One platform's stored settings, or ``None`` if it was never configured."""
+    row = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = ?", (platform,)).fetchone()
+    return None if row is None else _public(row)
+
+
+def fetch_all(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+    """Every configured platform, by name."""
+    rows = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms").fetchall()
+    return {str(row[0]): _public(row) for row in rows}
+
+
+def upsert(
+    conn: sqlite3.Connection,
+    platform: str,
+    *,
+    enabled: bool,
+    home_channel: dict[str, str] | None,
+    threads: bool,
+    now: float,
+) -> None:
+    """Replace a platform's settings."""
+    chat_id = None if home_channel is None else home_channel["chat_id"]
+    name = None if home_channel is None else home_channel.get("name")
+    conn.execute(
+        "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET enabled = excluded.enabled, "
+        "home_chat_id = excluded.home_chat_id, home_name = excluded.home_name, threads = excluded.threads, "
+        "updated_at = excluded.updated_at",
+        (platform, int(enabled), chat_id, name, int(threads), now),
+    )
