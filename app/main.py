@@ -33,6 +33,7 @@ from app.api.routes import (
 from app.config_file import load_auto_prune_config, load_titles_auto
 from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
+from app.services.fts_indexer import FtsIndexer
 from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
@@ -56,6 +57,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.auto_pruner = pruner = AutoPruner(db, load_auto_prune_config(settings))
         pruner.start()
+        app.state.fts_indexer = indexer = FtsIndexer(db)
+        indexer.start()
         app.state.auto_titler = titler = AutoTitler(
             db, build_generator(settings), enabled=load_titles_auto(settings)
         )
@@ -75,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await event_pruner.stop()
             await hub.stop()
             await titler.stop()
+            await indexer.stop()
             await pruner.stop()
             db.close()
 

@@ -8,6 +8,7 @@ session is written, while the other lines go in.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -18,9 +19,12 @@ from typing import IO, Any, Literal
 
 import orjson
 
+from app.domain.id_runs import Run, overlap
 from app.domain.text import find_invalid_char
 from app.errors import Conflict
+from app.services.fts_indexer import FtsIndexer
 from app.storage.database import Database
+from app.storage.repos import fts_backlog as backlog
 from app.storage.repos import sessions as session_repo
 from app.storage.repos import transfer as repo
 
@@ -30,6 +34,8 @@ OnConflict = Literal["skip", "replace", "fail"]
 # enough that live appends queued behind it wait only milliseconds.
 IMPORT_BATCH_MESSAGES = 4000
 IMPORT_BATCH_SESSIONS = 200
+# An import no bigger than this (one writer job) is indexed inline; bigger ones defer to the indexer.
+INLINE_INDEX_MESSAGES = 1000
 MAX_REPORTED_ERRORS = 100
 
 
@@ -61,9 +67,21 @@ class _Prepared:
     ref: dict[str, Any]
     session_id: str
     session: dict[str, Any]
-    messages: list[dict[str, Any]]
+    # session_id then the layout's columns, preceded by the line's message id when message_ids is set.
+    rows: list[list[Any]]
     message_ids: list[int] | None
     parent_id: str | None
+
+
+@dataclass
+class _Batch:
+    """What the parser thread hands the writer: sessions to write, and the lines it could not use."""
+
+    items: list[_Prepared] = field(default_factory=list)
+    issues: list[ImportIssue] = field(default_factory=list)
+    lines: int = 0
+    messages: int = 0
+    eof: bool = False
 
 
 @dataclass
@@ -81,6 +99,7 @@ class ImportReport:
     linked: int = 0
     detached: int = 0
     message_ids_kept: int = 0
+    index_pending: int = 0
     errors: list[ImportIssue] = field(default_factory=list)
 
     def add_issue(self, issue: ImportIssue) -> None:
@@ -103,6 +122,7 @@ class ImportReport:
             "linked": self.linked,
             "detached": self.detached,
             "message_ids_kept": self.message_ids_kept,
+            "index_pending": self.index_pending,
             "errors": [e.as_dict() for e in self.errors],
             "errors_truncated": self.failed > len(self.errors),
         }
@@ -226,7 +246,7 @@ def iter_transcripts(sessions_dir: Path) -> Iterator[_Record]:
 
 
 def _prepare(
-    record: _Record, session_cols: dict[str, str], message_cols: dict[str, str], now: float
+    record: _Record, session_cols: dict[str, str], layout: repo.MessageLayout, now: float
 ) -> _Prepared | ImportIssue:
     assert record.raw is not None
     raw = record.raw
@@ -245,12 +265,20 @@ def _prepare(
         session = repo.session_values(raw, session_cols, now)
         session["id"] = sid
         default_ts = session["started_at"]
-        rows = [repo.message_values(m, i, message_cols, default_ts) for i, m in enumerate(messages)]
+        values = [layout.row(m, i, default_ts) for i, m in enumerate(messages)]
     except repo.RowError as exc:
         return ImportIssue("invalid_session", str(exc), line, file, sid)
+    # Counters come from the line when it has them (the agent's export does), else from its messages.
+    session.setdefault("message_count", len(messages))
+    if "tool_call_count" not in session:
+        session["tool_call_count"] = sum(repo.tool_call_count(m.get("tool_calls")) for m in messages)
     ids = [m.get("id") for m in messages]
     keep = all(isinstance(i, int) and not isinstance(i, bool) and 0 < i <= repo.INT64_MAX for i in ids)
-    kept_ids = [int(i) for i in ids if isinstance(i, int)] if keep else None
+    if keep:
+        kept_ids: list[int] | None = [int(i) for i in ids if isinstance(i, int)]
+        rows = [[mid, sid, *row] for mid, row in zip(ids, values, strict=True)]
+    else:
+        kept_ids, rows = None, [[sid, *row] for row in values]
     return _Prepared(record.ref, sid, session, rows, kept_ids, parent or None)
 
 
@@ -265,45 +293,80 @@ class _Outcome:
 
 
 class Importer:
-    """One import run: feeds records through prepare → writer jobs and fills an :class:`ImportReport`."""
+    """One import run: the next batch is parsed on a worker thread while the writer stores the current one.
 
-    def __init__(self, db: Database, on_conflict: OnConflict, dry_run: bool) -> None:
+    Indexing: an import that fits in one writer job of at most :data:`INLINE_INDEX_MESSAGES` messages indexes
+    them in that job, so it is search-ready when acknowledged. A bigger one stores its rows with the FTS
+    insert triggers suspended and queues their ids for the background indexer (``hs_fts_backlog``, in the
+    same transaction), because the two FTS indexes cost several times the rest of the import.
+    """
+
+    def __init__(
+        self, db: Database, on_conflict: OnConflict, dry_run: bool, indexer: FtsIndexer | None = None
+    ) -> None:
         self.db = db
         self.on_conflict = on_conflict
         self.dry_run = dry_run
+        self.indexer = indexer
         self.report = ImportReport(dry_run=dry_run, on_conflict=on_conflict)
         self._pending_parents: dict[str, str] = {}
         self._imported: set[str] = set()
+        self.queued: list[Run] = []
+        self._message_columns: list[str] = []
 
     async def run(self, records: Iterator[_Record]) -> ImportReport:
         """Import everything ``records`` yields; returns the report."""
-        session_cols, message_cols = await self.db.read(
-            lambda conn: (repo.table_columns(conn, "sessions"), repo.table_columns(conn, "messages"))
+        session_cols, message_cols, defaults = await self.db.read(
+            lambda conn: (
+                repo.table_columns(conn, "sessions"),
+                repo.table_columns(conn, "messages"),
+                repo.message_defaults(conn),
+            )
         )
+        layout = repo.MessageLayout(message_cols, defaults)
+        self._message_columns = layout.names
         now = time.time()
 
-        def next_batch() -> list[_Prepared] | None:
-            batch: list[_Prepared] = []
-            n_messages = 0
+        def next_batch() -> _Batch:
+            batch = _Batch()
             for record in records:
-                self.report.lines += 1
+                batch.lines += 1
                 if record.issue is not None:
-                    self.report.add_issue(record.issue)
+                    batch.issues.append(record.issue)
                     continue
-                prepared = _prepare(record, session_cols, message_cols, now)
+                prepared = _prepare(record, session_cols, layout, now)
                 if isinstance(prepared, ImportIssue):
-                    self.report.add_issue(prepared)
+                    batch.issues.append(prepared)
                     continue
-                batch.append(prepared)
-                n_messages += len(prepared.messages)
-                if n_messages >= IMPORT_BATCH_MESSAGES or len(batch) >= IMPORT_BATCH_SESSIONS:
+                batch.items.append(prepared)
+                batch.messages += len(prepared.rows)
+                if batch.messages >= IMPORT_BATCH_MESSAGES or len(batch.items) >= IMPORT_BATCH_SESSIONS:
                     return batch
-            return batch or None
+            batch.eof = True
+            return batch
 
-        while (batch := await asyncio.to_thread(next_batch)) is not None:
-            for outcome in await self._write(batch):
-                self._count(outcome)
+        # The next batch is parsed on a worker thread while the writer stores the current one.
+        parsing: asyncio.Future[_Batch] | None = asyncio.ensure_future(asyncio.to_thread(next_batch))
+        first = True
+        try:
+            while parsing is not None:
+                batch = await parsing
+                parsing = None if batch.eof else asyncio.ensure_future(asyncio.to_thread(next_batch))
+                self.report.lines += batch.lines
+                for issue in batch.issues:
+                    self.report.add_issue(issue)
+                if batch.items:
+                    inline = first and batch.eof and batch.messages <= INLINE_INDEX_MESSAGES
+                    for outcome in await self._write(batch.items, inline):
+                        self._count(outcome)
+                first = False
+        finally:
+            if parsing is not None:  # a write failed: let the parser finish before the stream is closed
+                with contextlib.suppress(Exception):
+                    await parsing
         await self._resolve_pending()
+        if self.queued and self.indexer is not None:
+            self.indexer.wake()
         return self.report
 
     def _count(self, outcome: _Outcome) -> None:
@@ -316,14 +379,14 @@ class Importer:
             self.report.skipped += 1
             return
         setattr(self.report, outcome.kind, getattr(self.report, outcome.kind) + 1)
-        self.report.messages += len(prepared.messages)
-        self.report.message_ids_kept += len(prepared.messages) if outcome.ids_kept else 0
+        self.report.messages += len(prepared.rows)
+        self.report.message_ids_kept += len(prepared.rows) if outcome.ids_kept else 0
         self.report.linked += outcome.linked
         self._imported.add(prepared.session_id)
         if outcome.deferred and prepared.parent_id is not None:
             self._pending_parents[prepared.session_id] = prepared.parent_id
 
-    def _import_one(self, conn: sqlite3.Connection, item: _Prepared) -> _Outcome:
+    def _import_one(self, conn: sqlite3.Connection, item: _Prepared, message_columns: list[str]) -> _Outcome:
         exists = session_repo.session_exists(conn, item.session_id)
         if exists and self.on_conflict != "replace":
             if self.on_conflict == "fail":
@@ -333,7 +396,9 @@ class Importer:
                 issue.line, issue.file = item.ref.get("line"), item.ref.get("file")
                 return _Outcome("failed", item, issue=issue)
             return _Outcome("skipped", item)
-        kept = repo.insert_session(conn, dict(item.session), item.messages, item.message_ids, replace=exists)
+        kept = repo.insert_session(
+            conn, dict(item.session), message_columns, item.rows, item.message_ids, replace=exists
+        )
         linked = deferred = False
         if item.parent_id is not None:
             linked = repo.link_parent(conn, item.session_id, item.parent_id)
@@ -342,15 +407,18 @@ class Importer:
             conn.execute("UPDATE sessions SET parent_session_id = NULL WHERE id = ?", (item.session_id,))
         return _Outcome("replaced" if exists else "imported", item, linked, deferred, kept)
 
-    async def _write(self, batch: list[_Prepared]) -> list[_Outcome]:
-        def job(conn: sqlite3.Connection) -> list[_Outcome]:
+    async def _write(self, batch: list[_Prepared], inline: bool) -> list[_Outcome]:
+        message_columns = self._message_columns
+
+        def job(conn: sqlite3.Connection) -> tuple[list[_Outcome], list[Run]]:
             outcomes: list[_Outcome] = []
+            queued: list[Run] = []
             suspended = repo.suspend_fts_insert_triggers(conn)
             try:
                 for item in batch:
                     conn.execute("SAVEPOINT import_session")
                     try:
-                        outcome = self._import_one(conn, item)
+                        outcome = self._import_one(conn, item, message_columns)
                     except sqlite3.Error as exc:
                         if not conn.in_transaction:
                             raise  # the whole transaction is gone (disk full, I/O): the writer reports it
@@ -361,20 +429,28 @@ class Importer:
                         outcome = _Outcome("failed", item, issue=issue)
                     conn.execute("RELEASE import_session")
                     outcomes.append(outcome)
+                written = [o.prepared.session_id for o in outcomes if o.kind in ("imported", "replaced")]
+                if suspended and written and not self.dry_run:
+                    if inline:
+                        repo.index_sessions(conn, [table for _, table, _ in suspended], written)
+                    else:
+                        queued = backlog.imported_runs(conn, written)
+                        backlog.queue_runs(conn, queued)
             finally:
                 # After an aborted transaction SQLite has already put the triggers back.
                 if conn.in_transaction:
-                    written = [o.prepared.session_id for o in outcomes if o.kind in ("imported", "replaced")]
-                    repo.restore_fts_insert_triggers(conn, suspended, [] if self.dry_run else written)
+                    repo.restore_fts_insert_triggers(conn, suspended)
             if self.dry_run:
                 raise _DryRun(outcomes)
-            return outcomes
+            return outcomes, queued
 
         try:
-            return await self.db.write(job)
+            outcomes, queued = await self.db.write(job)
         except _DryRun as done:
-            outcomes: list[_Outcome] = done.outcome
-            return outcomes
+            dry: list[_Outcome] = done.outcome
+            return dry
+        self.queued.extend(queued)
+        return outcomes
 
     async def _resolve_pending(self) -> None:
         # Children whose parent came later in the file (the agent exports newest first) are linked now;
@@ -413,10 +489,29 @@ async def find_conflicts(db: Database, records: Iterator[_Record]) -> list[dict[
     return [{**ref, "session_id": sid} for ref, sid in refs if sid in existing]
 
 
+async def _finish_indexing(importer: Importer, wait_for_index: bool) -> None:
+    # index_pending: this import's messages still queued for the background indexer when it answers.
+    if not importer.queued:
+        return
+    up_to = max(last for _, last in importer.queued)
+    if wait_for_index and importer.indexer is not None:
+        await importer.indexer.wait_indexed(up_to)
+    queued = await importer.db.read(lambda conn: backlog.queued_runs(conn, up_to))
+    importer.report.index_pending = overlap(importer.queued, queued)
+
+
 async def import_stream(
-    db: Database, stream: IO[bytes], on_conflict: OnConflict, dry_run: bool
+    db: Database,
+    stream: IO[bytes],
+    on_conflict: OnConflict,
+    dry_run: bool,
+    indexer: FtsIndexer | None = None,
+    wait_for_index: bool = False,
 ) -> ImportReport:
-    """Import a JSONL file; with ``fail`` any existing id refuses the whole import (409) before writing."""
+    """Import a JSONL file; with ``fail`` any existing id refuses the whole import (409) before writing.
+
+    With ``wait_for_index`` the call returns only once the background indexer has indexed this import.
+    """
     if on_conflict == "fail":
         conflicts = await find_conflicts(db, iter_jsonl(stream))
         if conflicts:
@@ -426,11 +521,19 @@ async def import_stream(
                 conflicts=conflicts[:MAX_REPORTED_ERRORS],
             )
         stream.seek(0)
-    return await Importer(db, on_conflict, dry_run).run(iter_jsonl(stream))
+    importer = Importer(db, on_conflict, dry_run, indexer)
+    report = await importer.run(iter_jsonl(stream))
+    await _finish_indexing(importer, wait_for_index)
+    return report
 
 
 async def import_transcripts(
-    db: Database, sessions_dir: Path, on_conflict: OnConflict, dry_run: bool
+    db: Database,
+    sessions_dir: Path,
+    on_conflict: OnConflict,
+    dry_run: bool,
+    indexer: FtsIndexer | None = None,
+    wait_for_index: bool = False,
 ) -> ImportReport:
     """Import the legacy per-session transcript files under ``sessions_dir``."""
     if on_conflict == "fail":
@@ -441,4 +544,7 @@ async def import_transcripts(
                 code="session_exists",
                 conflicts=conflicts[:MAX_REPORTED_ERRORS],
             )
-    return await Importer(db, on_conflict, dry_run).run(iter_transcripts(sessions_dir))
+    importer = Importer(db, on_conflict, dry_run, indexer)
+    report = await importer.run(iter_transcripts(sessions_dir))
+    await _finish_indexing(importer, wait_for_index)
+    return report

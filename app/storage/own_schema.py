@@ -178,3 +178,27 @@ class Event(SQLModel, table=True):
     session_id: str | None = Field(default=None, index=True)
     data: str
     created_at: float
+
+
+FTS_BACKLOG_SQL = """
+CREATE TABLE IF NOT EXISTS hs_fts_backlog (
+    first_id INTEGER PRIMARY KEY,
+    last_id INTEGER NOT NULL CHECK (last_id >= first_id),
+    queued_at REAL NOT NULL
+)
+"""
+"""Runs of message ids a bulk import stored without indexing them in the agent's two FTS tables.
+
+Written in the same transaction as the messages; the server's background indexer indexes each run (skipping
+rows already indexed, e.g. by the agent's UPDATE trigger) and shrinks or deletes it in one transaction, so
+the backlog survives a restart or a crash. Migration 0007 creates it."""
+
+
+class FtsBacklogRun(SQLModel, table=True):
+    """Message ids ``first_id..last_id`` await indexing in ``messages_fts`` and ``messages_fts_trigram``."""
+
+    __tablename__ = "hs_fts_backlog"
+
+    first_id: int = Field(primary_key=True)
+    last_id: int
+    queued_at: float

@@ -15,6 +15,7 @@ from app.api.schemas.transfer import ImportResult
 from app.errors import BadRequest, UnsupportedMediaType
 from app.services import export as export_service
 from app.services import transfer as service
+from app.services.fts_indexer import FtsIndexer
 from app.storage.repos.export import ExportFilter
 
 router = APIRouter(tags=["transfer"])
@@ -35,6 +36,13 @@ OnConflictQuery = Annotated[
     Query(description="an id that already exists: skip that session, replace it, or refuse the whole file"),
 ]
 DryRunQuery = Annotated[bool, Query(description="validate and count without writing anything")]
+WaitForIndexQuery = Annotated[
+    bool,
+    Query(
+        description="answer only once the imported messages are in the full-text indexes (imports over "
+        "1,000 messages are otherwise indexed in the background after the answer; see `index_pending`)"
+    ),
+]
 
 _IMPORT_BODY: dict[str, Any] = {
     "requestBody": {
@@ -120,12 +128,18 @@ async def _body_file(request: Request) -> IO[bytes]:
     responses=problem_responses(*WRITE_ERRORS, 409, 415),
 )
 async def import_sessions(
-    request: Request, db: DB, on_conflict: OnConflictQuery = "skip", dry_run: DryRunQuery = False
+    request: Request,
+    db: DB,
+    on_conflict: OnConflictQuery = "skip",
+    dry_run: DryRunQuery = False,
+    wait_for_index: WaitForIndexQuery = False,
 ) -> dict[str, Any]:
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
-        report = await service.import_stream(db, stream, on_conflict, dry_run)
+        report = await service.import_stream(
+            db, stream, on_conflict, dry_run, _indexer(request), wait_for_index
+        )
     finally:
         stream.close()
     return report.as_dict()
@@ -139,8 +153,20 @@ async def import_sessions(
     responses=problem_responses(*WRITE_ERRORS, 409),
 )
 async def import_transcripts(
-    db: DB, settings: AppSettings, on_conflict: OnConflictQuery = "skip", dry_run: DryRunQuery = False
+    request: Request,
+    db: DB,
+    settings: AppSettings,
+    on_conflict: OnConflictQuery = "skip",
+    dry_run: DryRunQuery = False,
+    wait_for_index: WaitForIndexQuery = False,
 ) -> dict[str, Any]:
     """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file."""
-    report = await service.import_transcripts(db, settings.sessions_dir, on_conflict, dry_run)
+    report = await service.import_transcripts(
+        db, settings.sessions_dir, on_conflict, dry_run, _indexer(request), wait_for_index
+    )
     return report.as_dict()
+
+
+def _indexer(request: Request) -> FtsIndexer | None:
+    # Started in the lifespan; absent only in an app built without it.
+    return getattr(request.app.state, "fts_indexer", None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
@@ -19,13 +19,6 @@ from app.storage.repos.sessions import session_exists
 
 # The agent's marker for list/dict message content stored as JSON text (SessionDB._CONTENT_JSON_PREFIX).
 CONTENT_JSON_PREFIX = "\x00json:"
-# Message columns whose stored text is JSON the agent encodes with json.dumps when given a list or dict.
-_JSON_TEXT_MESSAGE_COLUMNS = (
-    "tool_calls",
-    "reasoning_details",
-    "codex_reasoning_items",
-    "codex_message_items",
-)
 # Columns the agent's import resets (live runtime state, not history); we carry everything else.
 _LIVE_SESSION_COLUMNS = frozenset({"parent_session_id"})
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -104,34 +97,83 @@ def _model_config_text(value: Any) -> str | None:
     raise RowError("model_config must be a JSON object")
 
 
-def message_values(
-    raw: dict[str, Any], index: int, columns: dict[str, str], default_ts: float
-) -> dict[str, Any]:
-    """One message row to store (``session_id`` and ``id`` are set by :func:`insert_session`)."""
-    role = raw.get("role")
-    if not isinstance(role, str) or not role:
-        raise RowError(f"messages[{index}].role must be a non-empty string")
-    values: dict[str, Any] = {}
-    for column, declared in columns.items():
-        if column in ("id", "session_id") or column not in raw:
-            continue
-        value = raw[column]
+class MessageLayout:
+    """How one import stores messages: every column but ``id`` and ``session_id``, in table order.
+
+    Built once per import, so each message becomes one row tuple without per-column dictionary work; keys
+    missing from a message take the column's declared default, as a column left out of the INSERT would.
+    """
+
+    def __init__(self, columns: dict[str, str], defaults: dict[str, Any]) -> None:
+        self.names = [c for c in columns if c not in ("id", "session_id")]
+        self._columns = [(c, _converter(c, columns[c]), defaults.get(c)) for c in self.names]
+        self._timestamp = self.names.index("timestamp") if "timestamp" in self.names else None
+        self._active = self.names.index("active") if "active" in self.names else None
+        self._platform_id = (
+            self.names.index("platform_message_id") if "platform_message_id" in self.names else None
+        )
+
+    def row(self, raw: dict[str, Any], index: int, default_ts: float) -> list[Any]:
+        """The stored values of one message, in :attr:`names` order."""
+        role = raw.get("role")
+        if not isinstance(role, str) or not role:
+            raise RowError(f"messages[{index}].role must be a non-empty string")
+        values: list[Any] = []
+        append = values.append
         try:
-            if column == "content" and isinstance(value, dict | list):
-                values[column] = CONTENT_JSON_PREFIX + _json_text(value)
-            elif column in _JSON_TEXT_MESSAGE_COLUMNS and isinstance(value, dict | list):
-                values[column] = _json_text(value)
-            else:
-                values[column] = _coerce(column, declared, value)
+            for column, convert, default in self._columns:
+                value = raw.get(column, _MISSING)
+                append(default if value is _MISSING else convert(value))
         except RowError as exc:
             raise RowError(f"messages[{index}].{exc}") from exc
-    if values.get("timestamp") is None:
-        values["timestamp"] = default_ts
-    if values.get("platform_message_id") is None and isinstance(raw.get("message_id"), str):
-        values["platform_message_id"] = raw["message_id"]
-    if "active" in columns and values.get("active") is None:
-        values["active"] = 1
-    return values
+        if self._timestamp is not None and values[self._timestamp] is None:
+            values[self._timestamp] = default_ts
+        if (
+            self._platform_id is not None
+            and values[self._platform_id] is None
+            and isinstance(raw.get("message_id"), str)
+        ):
+            values[self._platform_id] = raw["message_id"]
+        if self._active is not None and values[self._active] is None:
+            values[self._active] = 1
+        return values
+
+
+_MISSING = object()
+
+
+def _converter(column: str, declared: str) -> Callable[[Any], Any]:
+    # The common case (a string in a TEXT column, an int in an INTEGER one) returns at the first test.
+    if column == "content":
+
+        def content(value: Any) -> Any:
+            if value is None or type(value) is str:
+                return value
+            if isinstance(value, dict | list):
+                return CONTENT_JSON_PREFIX + _json_text(value)
+            return _coerce(column, declared, value)
+
+        return content
+    if "INT" in declared:
+
+        def integer(value: Any) -> Any:
+            if type(value) is int and INT64_MIN <= value <= INT64_MAX:
+                return value
+            return _coerce(column, declared, value)
+
+        return integer
+    if "REAL" in declared or "FLOA" in declared or "DOUB" in declared:
+
+        def real(value: Any) -> Any:
+            return value if type(value) is float else _coerce(column, declared, value)
+
+        return real
+
+    def text(value: Any) -> Any:
+        # Lists and dicts become the agent's json.dumps text (tool_calls, reasoning_details, ...).
+        return value if value is None or type(value) is str else _coerce(column, declared, value)
+
+    return text
 
 
 def existing_ids(conn: sqlite3.Connection, session_ids: Iterable[str]) -> set[str]:
@@ -166,22 +208,20 @@ def _ids_free(conn: sqlite3.Connection, ids: list[int]) -> bool:
 def insert_session(
     conn: sqlite3.Connection,
     session: dict[str, Any],
-    messages: list[dict[str, Any]],
+    message_columns: list[str],
+    rows: list[list[Any]],
     message_ids: list[int] | None,
     *,
     replace: bool,
 ) -> bool:
     """Write one session and its messages (caller holds a SAVEPOINT); returns whether ids were kept.
 
-    With ``replace`` the existing row is updated in place (its children keep pointing at it) and its
-    messages are swapped. Message counters are the line's when it carries them (the agent's export has
-    them), otherwise counted from the messages written, as the agent's import does.
+    ``rows`` hold ``session_id`` then ``message_columns`` (see :class:`MessageLayout`), preceded by the
+    line's message id when ``message_ids`` is given; those ids are kept when none is taken, otherwise the
+    messages get new ones. With ``replace`` the existing row is updated in place (its children keep
+    pointing at it) and its messages are swapped.
     """
     sid = session["id"]
-    if "message_count" not in session:
-        session["message_count"] = len(messages)
-    if "tool_call_count" not in session:
-        session["tool_call_count"] = sum(_tool_call_count(m.get("tool_calls")) for m in messages)
     if replace:
         conn.execute("DELETE FROM messages WHERE session_id = ?", (sid,))
         sets = ", ".join(f'"{c}" = ?' for c in session if c != "id")
@@ -193,17 +233,13 @@ def insert_session(
         marks = ", ".join("?" * len(session))
         conn.execute(f"INSERT INTO sessions ({names}) VALUES ({marks})", list(session.values()))
     keep_ids = message_ids is not None and _ids_free(conn, message_ids)
-    if not messages:
+    if not rows:
         return keep_ids
-    # One executemany per session: keys missing from a message take the column's declared default.
-    keys = list(dict.fromkeys(k for msg in messages for k in msg))
-    defaults = message_defaults(conn)
-    cols = ["session_id", *keys]
-    rows: list[list[Any]] = [[sid, *(m.get(k, defaults.get(k)) for k in keys)] for m in messages]
+    cols = ["session_id", *message_columns]
     if keep_ids:
-        assert message_ids is not None
         cols.insert(0, "id")
-        rows = [[mid, *row] for mid, row in zip(message_ids, rows, strict=True)]
+    elif message_ids is not None:
+        rows = [row[1:] for row in rows]
     names = ", ".join(f'"{c}"' for c in cols)
     marks = ", ".join("?" * len(cols))
     conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
@@ -211,23 +247,17 @@ def insert_session(
 
 
 def message_defaults(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Declared defaults of the messages columns (``0``, ``1``, ``NULL``, quoted text)."""
+    """Declared defaults of the messages columns, evaluated by SQLite (literals and constant expressions)."""
     out: dict[str, Any] = {}
-    for row in conn.execute("PRAGMA table_info(messages)"):
+    for row in conn.execute("PRAGMA table_info(messages)").fetchall():
         raw = row["dflt_value"]
-        if raw is None or raw.upper() == "NULL":
-            out[row["name"]] = None
-        elif raw.startswith("'") and raw.endswith("'"):
-            out[row["name"]] = raw[1:-1].replace("''", "'")
-        else:
-            try:
-                out[row["name"]] = int(raw)
-            except ValueError:
-                out[row["name"]] = float(raw)
+        # The text is the schema's own DEFAULT clause, so SQLite evaluates it exactly as an INSERT would.
+        out[row["name"]] = None if raw is None else conn.execute(f"SELECT {raw}").fetchone()[0]
     return out
 
 
-def _tool_call_count(tool_calls: Any) -> int:
+def tool_call_count(tool_calls: Any) -> int:
+    """Tool calls in one message's ``tool_calls`` (a list, or its JSON text), as the agent's import counts."""
     if tool_calls is None:
         return 0
     try:
@@ -295,11 +325,15 @@ def suspend_fts_insert_triggers(conn: sqlite3.Connection) -> list[tuple[str, str
     return suspended
 
 
-def restore_fts_insert_triggers(
-    conn: sqlite3.Connection, suspended: list[tuple[str, str, str]], session_ids: list[str]
-) -> None:
-    """Index the messages of ``session_ids`` (all written while suspended), then re-create the triggers."""
-    for _, table, _ in suspended:
+def restore_fts_insert_triggers(conn: sqlite3.Connection, suspended: list[tuple[str, str, str]]) -> None:
+    """Re-create the suspended triggers from their exact stored SQL."""
+    for _, _, sql in suspended:
+        conn.execute(sql)
+
+
+def index_sessions(conn: sqlite3.Connection, tables: list[str], session_ids: list[str]) -> None:
+    """Index the messages of ``session_ids`` in ``tables`` with one ``INSERT … SELECT`` per 500 sessions."""
+    for table in tables:
         for start in range(0, len(session_ids), 500):
             part = session_ids[start : start + 500]
             marks = ",".join("?" * len(part))
@@ -308,5 +342,3 @@ def restore_fts_insert_triggers(
                 f"WHERE session_id IN ({marks}) ORDER BY id",
                 part,
             )
-    for _, _, sql in suspended:
-        conn.execute(sql)

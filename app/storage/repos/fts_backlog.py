@@ -1,0 +1,109 @@
+"""SQL of deferred FTS indexing: the ``hs_fts_backlog`` runs a bulk import leaves, and indexing them.
+
+A run ``first_id..last_id`` names message ids stored while the agent's FTS insert triggers were suspended.
+Indexing a slice inserts into both FTS tables only the rows that exist and are not indexed yet (the agent's
+UPDATE trigger indexes a row it touches, its DELETE trigger is a no-op on a row never indexed), then shrinks
+or deletes the run, all in the caller's transaction: a crash either keeps the run or keeps the work.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable
+
+from app.domain.id_runs import Run, merge_runs
+from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
+
+FTS_TABLES = ("messages_fts", "messages_fts_trigram")
+
+
+def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]:
+    """The message ids of ``session_ids`` as runs of consecutive ids (gaps-and-islands in SQL)."""
+    runs: list[Run] = []
+    for start in range(0, len(session_ids), 500):
+        part = session_ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        runs.extend(
+            (first, last)
+            for first, last in conn.execute(
+                "SELECT MIN(id), MAX(id) FROM (SELECT id, id - ROW_NUMBER() OVER (ORDER BY id) AS grp "
+                f"FROM messages WHERE session_id IN ({marks})) GROUP BY grp",
+                part,
+            )
+        )
+    return merge_runs(runs)
+
+
+def queue_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:
+    """Add runs to the backlog; a run starting where a queued one starts widens it."""
+    now = time.time()
+    conn.executemany(
+        "INSERT INTO hs_fts_backlog (first_id, last_id, queued_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (first_id) DO UPDATE SET last_id = MAX(last_id, excluded.last_id)",
+        [(first, last, now) for first, last in runs],
+    )
+
+
+def pending_messages(conn: sqlite3.Connection) -> int:
+    """Message ids still queued (an upper bound: rows deleted or indexed by the agent meanwhile count)."""
+    (total,) = conn.execute("SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM hs_fts_backlog").fetchone()
+    return int(total)
+
+
+def queued_runs(conn: sqlite3.Connection, up_to: int) -> list[Run]:
+    """The queued runs that start at or below message id ``up_to``."""
+    return [
+        (first, last)
+        for first, last in conn.execute(
+            "SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= ? ORDER BY first_id", (up_to,)
+        )
+    ]
+
+
+def existing_fts_tables(conn: sqlite3.Connection) -> list[str]:
+    """Which of the agent's two FTS tables this file has."""
+    marks = ",".join("?" * len(FTS_TABLES))
+    found = {
+        r[0] for r in conn.execute(f"SELECT name FROM sqlite_master WHERE name IN ({marks})", FTS_TABLES)
+    }
+    return [t for t in FTS_TABLES if t in found]
+
+
+def index_range(conn: sqlite3.Connection, tables: Iterable[str], first: int, last: int) -> None:
+    """Index the messages ``first..last`` that each table does not hold yet."""
+    for table in tables:
+        conn.execute(
+            f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_DOCUMENT_SQL} FROM messages "
+            "WHERE id BETWEEN ?1 AND ?2 "
+            f"AND id NOT IN (SELECT rowid FROM {table} WHERE rowid BETWEEN ?1 AND ?2) ORDER BY id",
+            (first, last),
+        )
+
+
+def index_next_slice(conn: sqlite3.Connection, max_messages: int) -> int | None:
+    """Index up to ``max_messages`` stored messages of the oldest run; ``None`` when the backlog is empty.
+
+    Returns how many message ids the slice covered (they leave the backlog).
+    """
+    row = conn.execute("SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT 1").fetchone()
+    if row is None:
+        return None
+    first, last = int(row[0]), int(row[1])
+    # The slice ends at the max_messages-th stored message of the run (deleted ids cost nothing).
+    end = conn.execute(
+        "SELECT id FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT 1 OFFSET ?",
+        (first, last, max_messages - 1),
+    ).fetchone()
+    hi = int(end[0]) if end is not None else last
+    index_range(conn, existing_fts_tables(conn), first, hi)
+    conn.execute("DELETE FROM hs_fts_backlog WHERE first_id = ?", (first,))
+    if hi < last:
+        queue_runs(conn, [(hi + 1, last)])
+    return hi - first + 1
+
+
+def has_queued(conn: sqlite3.Connection, up_to: int) -> bool:
+    """Whether any queued run starts at or below message id ``up_to``."""
+    row = conn.execute("SELECT 1 FROM hs_fts_backlog WHERE first_id <= ? LIMIT 1", (up_to,)).fetchone()
+    return row is not None
