@@ -1,0 +1,63 @@
+"""Handoff fixtures: a configured destination platform, the agent's SessionDB and a raw connection."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import hermes_state
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+HOME = {"chat_id": "-100123", "name": "Ops room"}
+
+
+def configure(http: httpx.Client, platform: str = "telegram", **body: Any) -> dict[str, Any]:
+    """PUT a platform's settings (default: enabled with a home channel) and return them."""
+    settings = {"enabled": True, "home_channel": HOME, "threads": False, **body}
+    response = http.put(f"/platforms/{platform}", json=settings)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def new_session(http: httpx.Client, **body: Any) -> str:
+    """A new CLI session's id."""
+    response = http.post("/sessions", json={"source": "cli", **body})
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def request(http: httpx.Client, session_id: str, platform: str = "telegram", **extra: Any) -> httpx.Response:
+    """POST /handoff."""
+    return http.post("/handoff", json={"session_id": session_id, "platform": platform, **extra})
+
+
+@pytest.fixture
+def telegram(client: TestClient) -> TestClient:
+    """The in-process client with telegram enabled and a home channel set."""
+    configure(client)
+    return client
+
+
+@pytest.fixture
+def agent(client: TestClient, home: Path) -> Iterator[Any]:
+    """The real agent's ``SessionDB`` on the server's state.db."""
+    db = hermes_state.SessionDB(db_path=home / "state.db")
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def raw(client: TestClient, home: Path) -> Iterator[sqlite3.Connection]:
+    """A plain autocommit connection for arranging and inspecting rows."""
+    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
+    try:
+        yield conn
+    finally:
+        conn.close()
