@@ -111,7 +111,7 @@ class StorageCollector(Collector):
                 "hermes_writer_alive", "1 while the writer thread runs.", int(writer.alive)
             )
         yield GaugeMetricFamily("hermes_database_bytes", "Size of state.db.", _file_size(db.path))
-        wal = db.path.with_name(db.path.name + "-wal")
+        wal = db.wal_path
         yield GaugeMetricFamily(
             "hermes_wal_bytes", "Size of the write-ahead log state.db-wal.", _file_size(wal)
         )

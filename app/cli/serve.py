@@ -13,6 +13,7 @@ def serve(
     import uvicorn
 
     from app.main import create_app
+    from app.runtime import tune_for_serving
     from app.settings import Settings
 
     overrides: dict[str, object] = {}
@@ -28,8 +29,10 @@ def serve(
     typer.echo(
         f"hermes-sessions on http://{settings.host}:{settings.port} (db: {settings.db_path})", err=True
     )
+    app = create_app(settings)
+    tune_for_serving()
     uvicorn.run(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         log_level="info",

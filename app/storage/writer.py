@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from app.errors import DatabaseBusy, HermesError
@@ -24,7 +25,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[sqlite3.Connection], Any]
 _STOP = object()
-_IDLE_CHECKPOINT_S = 2.0
+# Checkpoints run on their own thread (app/storage/checkpointer.py). Under a write load that never pauses,
+# those can never copy the last frames, so the WAL could not restart from its beginning and would keep
+# growing: past this size the writer checkpoints between two transactions itself (cheap, since the
+# checkpointer has already copied nearly everything), and the next transaction restarts the WAL.
+WAL_INLINE_CHECKPOINT_BYTES = 16 * 1024 * 1024
+_WAL_CHECK_EVERY_COMMITS = 32
 
 
 @dataclass
@@ -38,8 +44,18 @@ class _Job:
 class Writer:
     """Serialises every write of this process through one connection and one thread."""
 
-    def __init__(self, conn: sqlite3.Connection, *, batch_max: int, lock_budget_s: float) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        batch_max: int,
+        lock_budget_s: float,
+        wal_path: Path,
+        after_batch: WriteFn | None = None,
+    ) -> None:
         self._conn = conn
+        self._wal_path = wal_path
+        self._after_batch = after_batch
         self._batch_max = batch_max
         self._lock_budget_s = lock_budget_s
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -86,11 +102,7 @@ class Writer:
 
     def _run(self) -> None:
         while True:
-            try:
-                item = self._queue.get(timeout=_IDLE_CHECKPOINT_S)
-            except queue.Empty:
-                self._checkpoint("PASSIVE")
-                continue
+            item = self._queue.get()
             if item is _STOP:
                 break
             batch: list[_Job] = [item]
@@ -105,6 +117,8 @@ class Writer:
                     break
                 batch.append(nxt)
             self._run_batch(batch)
+            if self._after_batch is not None:
+                self._housekeeping(self._after_batch)
             if stop_after:
                 break
         self._checkpoint("TRUNCATE")
@@ -114,6 +128,19 @@ class Writer:
             self._conn.execute(f"PRAGMA wal_checkpoint({mode})")
         except sqlite3.Error as exc:
             log.debug("checkpoint %s skipped: %s", mode, exc)
+
+    def _housekeeping(self, fn: WriteFn) -> None:
+        """Run ``fn`` in its own transaction after a batch's callers are answered; failures only log."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                fn(self._conn)
+            except sqlite3.Error:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            log.debug("housekeeping skipped: %s", exc)
 
     def _begin(self) -> None:
         deadline = time.monotonic() + self._lock_budget_s
@@ -174,6 +201,9 @@ class Writer:
             return []
         self.commits += 1
         self.jobs_committed += len(done)
+        wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
+        if wal_due and _size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
+            self._checkpoint("PASSIVE")
         for job in done:
             if job.error is not None:
                 job.future.set_exception(_public(job.error))
@@ -186,6 +216,13 @@ class Writer:
         for job in jobs:
             if not job.future.done():
                 job.future.set_exception(_public(err))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _public(exc: BaseException) -> BaseException:

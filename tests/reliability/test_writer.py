@@ -15,6 +15,8 @@ import pytest
 
 from app.errors import DatabaseBusy, StorageFull
 from app.settings import Settings
+from app.storage import database, migrate, writer
+from app.storage.connection import open_connection
 from app.storage.database import Database
 
 
@@ -123,19 +125,68 @@ def test_shutdown_leaves_truncated_wal(home: Path) -> None:
     assert len(_keys(home / "state.db")) == 50
 
 
-def test_idle_writer_checkpoints_the_wal(home: Path) -> None:
+def test_commits_never_checkpoint_the_checkpointer_does(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(database, "CHECKPOINT_INTERVAL_S", 3600.0)
     db = _open(home)
     try:
         size_before = db.path.stat().st_size
-        for i in range(50):
+        for i in range(300):  # ~1.2 MB: past SQLite's automatic checkpoint (1000 pages) had it been on
             db.write_sync(_put(f"t-{i}", "z" * 4000))
-        assert db.path.stat().st_size < size_before + 150_000, (
-            "pages reached the main file without a checkpoint"
-        )
-        # Only a checkpoint copies pages from the WAL into the main file; the writer runs one when idle.
-        deadline = time.monotonic() + 6
-        while db.path.stat().st_size < size_before + 150_000 and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert db.path.stat().st_size >= size_before + 150_000
+        assert db.path.stat().st_size < size_before + 150_000, "a commit copied pages into the main file"
+        assert db.checkpointer is not None
+        db.checkpointer.nudge()
+        deadline = time.monotonic() + 10
+        while db.path.stat().st_size < size_before + 1_000_000 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert db.path.stat().st_size >= size_before + 1_000_000
     finally:
         db.close()
+
+
+def test_writer_checkpoints_itself_when_the_wal_outgrows_the_checkpointer(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "CHECKPOINT_INTERVAL_S", 3600.0)
+    monkeypatch.setattr(writer, "WAL_INLINE_CHECKPOINT_BYTES", 100_000)
+    monkeypatch.setattr(writer, "_WAL_CHECK_EVERY_COMMITS", 1)
+    db = _open(home)
+    try:
+        size_before = db.path.stat().st_size
+        for i in range(100):
+            db.write_sync(_put(f"t-{i}", "z" * 4000))
+        assert db.path.stat().st_size >= size_before + 300_000
+        assert db.wal_path.stat().st_size < 2_000_000
+    finally:
+        db.close()
+
+
+def test_housekeeping_runs_after_each_batch_and_its_failure_is_harmless(home: Path) -> None:
+    calls: list[int] = []
+
+    def housekeeping(conn: sqlite3.Connection) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            conn.execute("INSERT INTO no_such_table VALUES (1)")
+        conn.execute(
+            "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('t-house', ?)", (str(len(calls)),)
+        )
+
+    conn = open_connection(home / "state.db")
+    migrate.upgrade(conn, home / "state.db")
+    w = writer.Writer(
+        conn, batch_max=8, lock_budget_s=1, wal_path=home / "state.db-wal", after_batch=housekeeping
+    )
+    w.start()
+    try:
+        for i in range(3):
+            w.write_sync(_put(f"t-{i}"))
+    finally:
+        w.stop()
+        conn.close()
+    assert len(calls) == 3
+    assert _keys(home / "state.db") == {"t-0", "t-1", "t-2", "t-house"}
+    check = sqlite3.connect(home / "state.db")
+    try:
+        assert check.execute("SELECT value FROM state_meta WHERE key = 't-house'").fetchone() == ("3",)
+    finally:
+        check.close()
