@@ -1,14 +1,17 @@
 """Export: the JSONL stream in the agent's ``hermes sessions export`` line format.
 
 Pages by session id with one short read transaction per chunk, so memory stays flat and checkpoints keep
-running however big the store is.
+running however big the store is. A cheap plan (counts from covering indexes) fixes each chunk's range in
+order; the renders, which are the real work, run on two reader threads at once while earlier chunks are sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable
+from collections import deque
+from collections.abc import AsyncIterator
 
 from app.errors import NotFound
 from app.storage.database import Database
@@ -17,6 +20,9 @@ from app.storage.repos import sessions as session_repo
 
 EXPORT_CHUNK_SESSIONS = 64
 EXPORT_CHUNK_MESSAGES = 2000
+# Chunks rendered ahead of the socket: SQLite releases the GIL while it renders, so two renders use both
+# cores of a small machine. Memory is bounded by this many chunks (a few hundred KB each).
+EXPORT_RENDERS_IN_FLIGHT = 2
 
 
 async def check_export_target(db: Database, session_id: str | None) -> None:
@@ -28,30 +34,28 @@ async def check_export_target(db: Database, session_id: str | None) -> None:
 
 
 async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[bytes]:
-    """Yield the export in chunks of whole or partial lines, one read transaction per chunk.
+    """Yield the export in chunks of whole or partial lines, one read transaction per plan and per render."""
 
-    The next chunk is read on a reader thread while the current one is being sent, so SQLite and the
-    socket work at the same time; at most two chunks are in memory.
-    """
+    def plan(conn: sqlite3.Connection, start: repo.ExportCursor) -> repo.ChunkPlan:
+        return repo.plan_chunk(
+            conn, flt, start, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
+        )
 
-    def read(cursor: repo.ExportCursor) -> Awaitable[tuple[bytes, repo.ExportCursor | None]]:
-        def chunk(conn: sqlite3.Connection) -> tuple[bytes, repo.ExportCursor | None]:
-            with repo.small_page_cache(conn):
-                return repo.export_chunk(
-                    conn, flt, cursor, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
-                )
+    def render(conn: sqlite3.Connection, chunk: repo.ChunkPlan) -> bytes:
+        with repo.small_page_cache(conn):
+            return repo.render_chunk(conn, flt, chunk)
 
-        return db.read(chunk)
-
-    pending: asyncio.Future[tuple[bytes, repo.ExportCursor | None]] | None = asyncio.ensure_future(
-        read(repo.ExportCursor())
-    )
+    in_flight: deque[asyncio.Future[bytes]] = deque()
+    start: repo.ExportCursor | None = repo.ExportCursor()
     try:
-        while pending is not None:
-            data, cursor = await pending
-            pending = asyncio.ensure_future(read(cursor)) if cursor is not None else None
+        while start is not None or in_flight:
+            while start is not None and len(in_flight) < EXPORT_RENDERS_IN_FLIGHT:
+                chunk = await db.read(functools.partial(plan, start=start))
+                in_flight.append(asyncio.ensure_future(db.read(functools.partial(render, chunk=chunk))))
+                start = chunk.next
+            data = await in_flight.popleft()
             if data:
                 yield data
     finally:
-        if pending is not None:  # the client went away mid-stream
+        for pending in in_flight:  # the client went away mid-stream
             pending.cancel()

@@ -1,18 +1,28 @@
 """SQL for export: pages of sessions and their active messages out, in the agent's JSONL line format.
 
-Each chunk is one short read transaction; a line is written in pieces so a huge session never sits in memory.
+An export is a chain of chunks. ``plan_chunk`` decides, from counts alone (covering indexes, no payload),
+where the next chunk ends; ``render_chunk`` writes exactly that range. Plans are cheap and sequential, renders
+are the expensive part and independent of each other, so the service can render two chunks at once. Each
+call is one short read transaction; a session's line may span chunks (head, message batches, closing
+``]}``), so a session with a hundred thousand messages never sits in memory at once.
+
+Message rows are rendered to JSON by SQLite (``export_render``); the rows it cannot match byte for byte, and
+every session row, go through the Python path that mirrors the agent's ``get_messages``.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import orjson
 
+from app.storage.repos.export_render import MessageRender, fill_floats, message_render
 from app.storage.repos.transfer import CONTENT_JSON_PREFIX
 
 
@@ -25,60 +35,119 @@ class ExportFilter:
     since: float | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ExportCursor:
-    """Where the next export chunk starts: after a session id, or inside a session's message list."""
+    """Where a chunk starts: after a session id, or inside a session's message list (after a message id)."""
 
     after_session_id: str = ""
     open_session_id: str | None = None
     after_message_id: int = 0
 
 
-def _session_page(
-    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
-) -> tuple[list[str], list[tuple[Any, ...]]]:
-    # last_active is the listing extra the agent's export_all carries (latest message, else started_at).
-    clauses = ["s.id > ?"]
-    params: list[Any] = [after_id]
+@dataclass(frozen=True)
+class ChunkPlan:
+    """One chunk: from ``start`` through the session ``upto_session_id`` (``None``: no new session), whose
+    message list stops after ``cut_message_id`` and stays open when that is set; ``next`` starts the next
+    chunk (``None``: this is the last one). With no new session, the cut applies to the open session."""
+
+    start: ExportCursor
+    upto_session_id: str | None
+    cut_message_id: int | None
+    next: ExportCursor | None
+
+
+# last_active is the listing extra the agent's export_all carries (latest message, else started_at).
+_LAST_ACTIVE = "COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), s.started_at)"
+
+
+def _where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
     if flt.source is not None:
         clauses.append("s.source = ?")
         params.append(flt.source)
     if flt.session_id is not None:
         clauses.append("s.id = ?")
         params.append(flt.session_id)
-    where = " AND ".join(clauses)
-    sql = (
-        "SELECT * FROM (SELECT s.*, COALESCE((SELECT MAX(m.timestamp) FROM messages m "
-        f"WHERE m.session_id = s.id), s.started_at) AS last_active FROM sessions s WHERE {where} "
-        "ORDER BY s.id LIMIT ?)"
-    )
-    if flt.since is not None:
-        # Paged by id, so the filter applies per page: keep paging while a page is all filtered out.
-        sql += " WHERE last_active >= ? OR started_at >= ?"
-        params.append(limit)
+    if since and flt.since is not None:
+        clauses.append(f"({_LAST_ACTIVE} >= ? OR s.started_at >= ?)")
         params.extend([flt.since, flt.since])
-    else:
-        params.append(limit)
-    cur = conn.cursor()
-    cur.row_factory = None
-    cur.execute(sql, params)
-    return [d[0] for d in cur.description], cur.fetchall()
+    return "".join(f" AND {c}" for c in clauses), params
 
 
-def _last_id_in_page(conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int) -> str | None:
-    clauses = ["id > ?"]
-    params: list[Any] = [after_id]
-    if flt.source is not None:
-        clauses.append("source = ?")
-        params.append(flt.source)
-    if flt.session_id is not None:
-        clauses.append("id = ?")
-        params.append(flt.session_id)
+def _page(
+    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
+) -> tuple[str | None, list[str]]:
+    """The next page of ``limit`` sessions by id: its last id (``None``: no more sessions) and the ids in it
+    that pass ``since``. Paged before the ``since`` filter, so a page may be all filtered out."""
+    where, params = _where(flt, since=False)
+    passes, since_params = "1", []
+    if flt.since is not None:
+        passes, since_params = f"({_LAST_ACTIVE} >= ? OR s.started_at >= ?)", [flt.since, flt.since]
+    rows = conn.execute(
+        f"SELECT s.id, {passes} FROM sessions s WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
+        [*since_params, after_id, *params, limit],
+    ).fetchall()
+    if not rows:
+        return None, []
+    return rows[-1][0], [r[0] for r in rows if r[1]]
+
+
+def _active_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, int]:
+    # Served from the covering index idx_messages_session_active (session_id, active, ...): no row reads.
+    marks = ",".join("?" * len(session_ids))
+    rows = conn.execute(
+        f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
+        "GROUP BY session_id",
+        session_ids,
+    )
+    return dict(rows.fetchall())
+
+
+def _nth_active_id(conn: sqlite3.Connection, session_id: str, after_id: int, n: int) -> int:
+    """Id of the ``n``-th active message of a session after ``after_id`` (n >= 1)."""
     row = conn.execute(
-        f"SELECT MAX(id) FROM (SELECT id FROM sessions WHERE {' AND '.join(clauses)} ORDER BY id LIMIT ?)",
-        [*params, limit],
+        "SELECT id FROM messages WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id LIMIT 1 OFFSET ?",
+        (session_id, after_id, n - 1),
     ).fetchone()
-    return row[0] if row and row[0] is not None else None
+    return int(row[0])
+
+
+def plan_chunk(
+    conn: sqlite3.Connection, flt: ExportFilter, start: ExportCursor, *, max_sessions: int, max_messages: int
+) -> ChunkPlan:
+    """Where the chunk beginning at ``start`` ends: at most ``max_sessions`` new sessions and (give or take
+    the empty sessions) ``max_messages`` messages, a big session being cut into several chunks."""
+    budget = max_messages
+    after = start.after_session_id
+    if start.open_session_id is not None:
+        sid = start.open_session_id
+        (left,) = conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = ? AND active = 1 AND id > ? "
+            "LIMIT ?)",
+            (sid, start.after_message_id, budget + 1),
+        ).fetchone()
+        if left > budget:
+            cut = _nth_active_id(conn, sid, start.after_message_id, budget)
+            return ChunkPlan(start, None, cut, ExportCursor(sid, sid, cut))
+        budget -= left
+        after = sid
+    page_end, ids = _page(conn, flt, after, max_sessions)
+    if page_end is None:
+        return ChunkPlan(start, None, None, None)
+    counts = _active_counts(conn, ids) if ids else {}
+    allowed = max(budget, 1)
+    used = 0
+    for i, sid in enumerate(ids):
+        count = counts.get(sid, 0)
+        if used + count > allowed:
+            take = allowed - used
+            if take == 0:  # the sessions before this one fill the chunk exactly
+                return ChunkPlan(start, ids[i - 1], None, ExportCursor(ids[i - 1]))
+            cut = _nth_active_id(conn, sid, 0, take)
+            return ChunkPlan(start, sid, cut, ExportCursor(sid, sid, cut))
+        used += count
+    return ChunkPlan(start, page_end, None, ExportCursor(page_end))
 
 
 def _decode_messages(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
@@ -100,42 +169,63 @@ def _decode_messages(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[
     return out
 
 
+def _python_encoded(conn: sqlite3.Connection, ids: list[int]) -> dict[int, bytes]:
+    """Message id → its JSON object, encoded the Python way (rows SQLite did not render)."""
+    out: dict[int, bytes] = {}
+    for start in range(0, len(ids), 500):
+        batch = ids[start : start + 500]
+        cur = conn.cursor()
+        cur.row_factory = None
+        cur.execute(f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(batch))})", batch)
+        cols = [d[0] for d in cur.description]
+        for msg in _decode_messages(cols, cur.fetchall()):
+            out[msg["id"]] = orjson.dumps(msg)
+    return out
+
+
 class _Messages:
-    """One page of a session's active messages, as tuples (much cheaper than ``sqlite3.Row`` dicts)."""
+    """Active messages in (session id, id) order, each already encoded as a JSON object.
 
-    def __init__(self, conn: sqlite3.Connection, session_id: str, after_id: int, limit: int) -> None:
+    ``floats`` holds, in row order, the values of the float columns the SQL rendering left as markers.
+    """
+
+    def __init__(
+        self, conn: sqlite3.Connection, render: MessageRender | None, where: str, params: list[Any]
+    ) -> None:
         cur = conn.cursor()
         cur.row_factory = None
-        cur.execute(
-            "SELECT * FROM messages WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id LIMIT ?",
-            (session_id, after_id, limit),
-        )
-        self.cols = [d[0] for d in cur.description]
-        self.rows: list[tuple[Any, ...]] = cur.fetchall()
+        self.floats: list[Any] = []
+        if render is None:
+            cur.execute(f"SELECT * FROM messages WHERE {where} ORDER BY session_id, id", params)
+            cols = [d[0] for d in cur.description]
+            sid_at = cols.index("session_id")
+            rows = cur.fetchall()
+            self.session_ids = [r[sid_at] for r in rows]
+            self.encoded = [orjson.dumps(m) for m in _decode_messages(cols, rows)]
+            return
+        cur.execute(f"SELECT {render.select} FROM messages WHERE {where} ORDER BY session_id, id", params)
+        rows = cur.fetchall()
+        self.session_ids = [r[0] for r in rows]
+        self.encoded = [r[2] for r in rows]
+        missing = [i for i, data in enumerate(self.encoded) if data is None]
+        if missing:
+            fallback = _python_encoded(conn, [rows[i][1] for i in missing])
+            for i in missing:
+                self.encoded[i] = fallback[rows[i][1]]
+            rows = [r for r in rows if r[2] is not None]
+        if render.float_columns == 1:
+            self.floats = [r[3] for r in rows]
+        elif render.float_columns:
+            take = itemgetter(*range(3, 3 + render.float_columns))
+            self.floats = [v for r in rows for v in take(r)]
 
-    @classmethod
-    def for_sessions(cls, conn: sqlite3.Connection, session_ids: list[str], limit: int) -> _Messages:
-        """Active messages of several sessions in one query, ordered by session then id."""
-        page = cls.__new__(cls)
-        cur = conn.cursor()
-        cur.row_factory = None
-        marks = ",".join("?" * len(session_ids))
-        cur.execute(
-            f"SELECT * FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-            "ORDER BY session_id, id LIMIT ?",
-            [*session_ids, limit],
-        )
-        page.cols = [d[0] for d in cur.description]
-        page.rows = cur.fetchall()
-        return page
-
-    def encoded(self, count: int) -> bytes:
-        """The first ``count`` messages as comma-separated JSON objects (one orjson call)."""
-        return orjson.dumps(_decode_messages(self.cols, self.rows[:count]))[1:-1]
-
-    def last_id(self, count: int) -> int:
-        """Id of the ``count``-th message."""
-        return int(self.rows[count - 1][self.cols.index("id")])
+    def joined(self, session_id: str | None = None) -> bytes:
+        """One session's rows (all rows when ``None``) as comma-separated JSON objects."""
+        if session_id is None:
+            return b",".join(self.encoded)
+        start = bisect.bisect_left(self.session_ids, session_id)
+        end = bisect.bisect_right(self.session_ids, session_id, lo=start)
+        return b",".join(self.encoded[start:end])
 
 
 @contextlib.contextmanager
@@ -150,58 +240,73 @@ def small_page_cache(conn: sqlite3.Connection, kib: int = 2048) -> Iterator[None
         conn.execute(f"PRAGMA cache_size={int(previous)}")
 
 
-def export_chunk(
-    conn: sqlite3.Connection,
-    flt: ExportFilter,
-    cursor: ExportCursor,
-    *,
-    max_sessions: int,
-    max_messages: int,
-) -> tuple[bytes, ExportCursor | None]:
-    """Encode the next piece of the JSONL export; ``None`` as the cursor means the export is complete.
+def render_chunk(
+    conn: sqlite3.Connection, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True
+) -> bytes:
+    """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
+    SQL rendering must equal, and the fallback when a stored value collides with its float marker)."""
+    render = message_render(conn) if sql_render else None
+    parts: list[bytes] = []
+    floats: list[Any] = []
+    after = plan.start.after_session_id
+    if plan.start.open_session_id is not None:
+        sid = plan.start.open_session_id
+        cut = plan.cut_message_id if plan.upto_session_id is None else None
+        where = "session_id = ? AND active = 1 AND id > ?" + (" AND id <= ?" if cut is not None else "")
+        params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
+        msgs = _Messages(conn, render, where, params)
+        floats += msgs.floats
+        if msgs.encoded:
+            parts += (b",", msgs.joined())
+        if cut is None:
+            parts.append(b"]}\n")
+        after = sid
+    if plan.upto_session_id is not None:
+        _render_sessions(conn, render, flt, after, plan, parts, floats)
+    data = b"".join(parts)
+    if render is None:
+        return data
+    filled = fill_floats(data, floats)
+    return filled if filled is not None else render_chunk(conn, flt, plan, sql_render=False)
 
-    A line is written in pieces (session head, message batches, closing ``]}``) so a session with a
-    hundred thousand messages never sits in memory at once; each piece is one short read transaction.
-    """
-    out = bytearray()
-    budget = max_messages
-    if cursor.open_session_id is not None:
-        sid = cursor.open_session_id
-        page = _Messages(conn, sid, cursor.after_message_id, budget + 1)
-        count = min(len(page.rows), budget)
-        if count:
-            out += b","
-            out += page.encoded(count)
-        if len(page.rows) > budget:
-            return bytes(out), ExportCursor(sid, sid, page.last_id(count))
-        out += b"]}\n"
-        cursor = ExportCursor(after_session_id=sid)
-        budget -= count
-    cols, sessions = _session_page(conn, flt, cursor.after_session_id, max_sessions)
-    page_end = _last_id_in_page(conn, flt, cursor.after_session_id, max_sessions)
-    if page_end is None:
-        return bytes(out), None
+
+def _render_sessions(
+    conn: sqlite3.Connection,
+    render: MessageRender | None,
+    flt: ExportFilter,
+    after: str,
+    plan: ChunkPlan,
+    parts: list[bytes],
+    floats: list[Any],
+) -> None:
+    assert plan.upto_session_id is not None
+    upto = plan.upto_session_id
+    where, params = _where(flt, since=True)
+    cur = conn.cursor()
+    cur.row_factory = None
+    cur.execute(
+        f"SELECT s.*, {_LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > ? AND s.id <= ?{where} "
+        "ORDER BY s.id",
+        [after, upto, *params],
+    )
+    cols = [d[0] for d in cur.description]
+    sessions = cur.fetchall()
     if not sessions:
-        return bytes(out), ExportCursor(after_session_id=page_end)
+        return
     id_at = cols.index("id")
-    allowed = max(budget, 1)
-    msgs = _Messages.for_sessions(conn, [row[id_at] for row in sessions], allowed + 1)
-    truncated = len(msgs.rows) > allowed
-    rows = msgs.rows[:allowed]
-    sid_at, mid_at = msgs.cols.index("session_id"), msgs.cols.index("id")
-    by_session: dict[str, list[tuple[Any, ...]]] = {}
-    for row in rows:
-        by_session.setdefault(row[sid_at], []).append(row)
-    last_sid = rows[-1][sid_at] if rows else None
-    parts: list[bytes] = [bytes(out)]
-    for session in sessions:
-        sid = session[id_at]
-        mine = by_session.get(sid, [])
-        parts.append(orjson.dumps(dict(zip(cols, session, strict=True)))[:-1])
-        parts.append(b',"messages":[')
-        parts.append(orjson.dumps(_decode_messages(msgs.cols, mine))[1:-1])
-        if truncated and sid == last_sid:
-            # The budget ran out inside this session: the next chunk continues its message list.
-            return b"".join(parts), ExportCursor(sid, sid, int(mine[-1][mid_at]))
-        parts.append(b"]}\n")
-    return b"".join(parts), ExportCursor(after_session_id=page_end)
+    sids = [row[id_at] for row in sessions]
+    msg_where = f"session_id IN ({','.join('?' * len(sids))}) AND active = 1"
+    msg_params: list[Any] = list(sids)
+    if plan.cut_message_id is not None:
+        msg_where += " AND (session_id != ? OR id <= ?)"
+        msg_params += [upto, plan.cut_message_id]
+    msgs = _Messages(conn, render, msg_where, msg_params)
+    floats += msgs.floats
+    for session, sid in zip(sessions, sids, strict=True):
+        parts += (
+            orjson.dumps(dict(zip(cols, session, strict=True)))[:-1],
+            b',"messages":[',
+            msgs.joined(sid),
+        )
+        if not (sid == upto and plan.cut_message_id is not None):
+            parts.append(b"]}\n")

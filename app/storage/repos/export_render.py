@@ -1,0 +1,106 @@
+"""Message JSON rendered by SQLite for the export: ``json_object`` writes each row's bytes in C.
+
+Encoding half a million messages in Python (a dict per row, then orjson) was most of an export's CPU.
+Here SQLite renders every column it renders exactly as the Python path would (strings, integers, NULLs,
+``tool_calls`` minified by ``json()``); only floats are left to Python, because SQLite's float printing is
+not the shortest round-trip form. A float column is rendered as a marker string and the chunk's floats are
+spliced in afterwards with one ``orjson.dumps`` (see :func:`fill_floats`).
+
+A row takes the Python path instead (``encoded`` is NULL) when SQLite could not match it byte for byte:
+structured ``content`` (the agent's ``\\x00json:`` prefix, decoded as ``get_messages`` does), ``tool_calls``
+that are not strict JSON or hold ``\\u`` / ``\\/`` escapes (orjson would unescape them), or a value of an
+unexpected type (a REAL in an INTEGER column, text in a REAL column).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+# The float marker: a string no column of a rendered row can equal, since SQLite escapes control characters
+# the same way; a value that happens to equal it is caught by the count check in ``fill_floats``.
+_MARK_SQL = "char(1) || 'hs-export-float' || char(2)"
+MARK_JSON = orjson.dumps("\x01hs-export-float\x02")
+# SQLite's default limit is 127 function arguments; json_object takes two per column.
+_MAX_RENDERED_COLUMNS = 60
+
+
+def _affinity(declared: str) -> str:
+    # SQLite's column affinity rules (datatype3.html §3.1), in their order.
+    decl = declared.upper()
+    if "INT" in decl:
+        return "INTEGER"
+    if "CHAR" in decl or "CLOB" in decl or "TEXT" in decl:
+        return "TEXT"
+    if "BLOB" in decl or not decl:
+        return "BLOB"
+    if "REAL" in decl or "FLOA" in decl or "DOUB" in decl:
+        return "REAL"
+    return "NUMERIC"
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(name: str) -> str:
+    return "'" + name.replace("'", "''") + "'"
+
+
+@dataclass(frozen=True)
+class MessageRender:
+    """The select list ``session_id, id, encoded, <float columns...>`` for ``FROM messages``."""
+
+    select: str
+    float_columns: int
+
+
+def message_render(conn: sqlite3.Connection) -> MessageRender | None:
+    """How to render this file's ``messages`` rows in SQL (``None``: too many columns, use Python)."""
+    columns = [(row[1], row[2] or "") for row in conn.execute("PRAGMA table_info(messages)")]
+    if not columns or len(columns) > _MAX_RENDERED_COLUMNS:
+        return None
+    pairs: list[str] = []
+    checks: list[str] = []
+    floats: list[str] = []
+    for name, declared in columns:
+        col = _ident(name)
+        affinity = _affinity(declared)
+        value = col
+        if name == "content":
+            # get_messages decodes content behind the \x00json: prefix: text starting with NUL goes to Python.
+            checks.append(f"unicode({col}) IS NOT 0")
+        elif name == "tool_calls":
+            checks.append(
+                f"({col} IS NULL OR {col} = '' OR (json_valid({col}) "
+                f"AND instr({col}, '\\u') = 0 AND instr({col}, '\\/') = 0))"
+            )
+            value = f"CASE WHEN {col} IS NULL OR {col} = '' THEN {col} ELSE json({col}) END"
+        if affinity == "INTEGER":
+            checks.append(f"typeof({col}) != 'real'")
+        elif affinity != "TEXT":
+            # REAL, NUMERIC and untyped columns: Python renders the number (shortest round-trip form).
+            checks.append(f"typeof({col}) IN ('real', 'integer', 'null')")
+            floats.append(col)
+            value = _MARK_SQL
+        pairs.append(f"{_literal(name)}, {value}")
+    encoded = f"CASE WHEN {' AND '.join(checks)} THEN CAST(json_object({', '.join(pairs)}) AS BLOB) END"
+    select = ", ".join(["session_id", "id", encoded, *floats])
+    return MessageRender(select=select, float_columns=len(floats))
+
+
+def fill_floats(data: bytes, values: list[Any]) -> bytes | None:
+    """Replace the float markers in ``data`` by ``values`` in order; ``None`` if the markers do not match."""
+    pieces = data.split(MARK_JSON)
+    if len(pieces) != len(values) + 1:
+        return None
+    if not values:
+        return data
+    rendered = orjson.dumps(values)[1:-1].split(b",")  # numbers and null only: no comma inside a value
+    out = list(itertools.chain.from_iterable(zip(pieces, rendered, strict=False)))
+    out.append(pieces[-1])
+    return b"".join(out)
