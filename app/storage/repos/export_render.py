@@ -73,7 +73,7 @@ def message_render(conn: sqlite3.Connection) -> MessageRender | None:
         value = col
         if name == "content":
             # get_messages decodes content behind the \x00json: prefix: text starting with NUL goes to Python.
-            checks.append(f"unicode({col}) IS NOT 0")
+            checks.append(f"substr(CAST({col} AS BLOB), 1, 1) IS NOT X'00'")
         elif name == "tool_calls":
             checks.append(
                 f"({col} IS NULL OR {col} = '' OR (json_valid({col}) "
