@@ -12,10 +12,14 @@ import functools
 import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
 
 from app.errors import NotFound
 from app.storage.database import Database
 from app.storage.repos import export as repo
+from app.storage.repos import lineage as lineage_repo
 from app.storage.repos import sessions as session_repo
 
 EXPORT_CHUNK_SESSIONS = 64
@@ -59,3 +63,52 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
     finally:
         for pending in in_flight:  # the client went away mid-stream
             pending.cancel()
+
+
+async def _message_pages(db: Database, session_id: str) -> AsyncIterator[bytes]:
+    """A session's active messages in pages of comma-separated JSON objects, one short read per page."""
+    after = 0
+    while True:
+        data, last = await db.read(
+            functools.partial(
+                repo.message_page, session_id=session_id, after_id=after, limit=EXPORT_CHUNK_MESSAGES
+            )
+        )
+        if last is None:
+            return
+        yield data
+        after = last
+
+
+async def export_lineage_jsonl(db: Database, session_id: str) -> AsyncIterator[bytes]:
+    """One line for the logical session through ``session_id``: the agent's ``export_session_lineage``.
+
+    The tip's columns with ``message_count`` = all active messages of the lineage, ``messages`` = every
+    segment's messages root → tip, ``segments`` = each compression segment (its columns and messages), and
+    ``lineage_session_ids`` root → tip. Streamed page by page: the messages are read twice, never held.
+    """
+
+    def read_segments(conn: sqlite3.Connection) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        segments = repo.session_rows(conn, lineage_repo.compression_chain(conn, session_id))
+        return segments, repo.active_message_counts(conn, [s["id"] for s in segments])
+
+    segments, counts = await db.read(read_segments)
+    if not segments:  # deleted since check_export_target: nothing to export
+        return
+    head = dict(segments[-1])
+    head["message_count"] = sum(counts.values())
+    yield orjson.dumps(head)[:-1] + b',"messages":['
+    sep = b""
+    for segment in segments:
+        async for page in _message_pages(db, segment["id"]):
+            yield sep + page
+            sep = b","
+    yield b'],"segments":['
+    for i, segment in enumerate(segments):
+        yield (b"," if i else b"") + orjson.dumps(segment)[:-1] + b',"messages":['
+        sep = b""
+        async for page in _message_pages(db, segment["id"]):
+            yield sep + page
+            sep = b","
+        yield b"]}"
+    yield b'],"lineage_session_ids":' + orjson.dumps([s["id"] for s in segments]) + b"}\n"

@@ -12,7 +12,7 @@ from starlette.datastructures import UploadFile
 from app.api.deps import DB, AppSettings
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.schemas.transfer import ImportResult
-from app.errors import BadRequest, UnsupportedMediaType
+from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
 from app.services import export as export_service
 from app.services import transfer as service
 from app.services.fts_indexer import FtsIndexer
@@ -68,6 +68,12 @@ _IMPORT_BODY: dict[str, Any] = {
     "/export.jsonl",
     name="export-sessions",
     summary="Export sessions as JSONL (streamed)",
+    description="One session per line, in the line format of `hermes sessions export` (the agent's "
+    "`export_all`). With `lineage=true` and a `session_id`, one line for the whole logical session "
+    "instead (the agent's `export_session_lineage`, `hermes sessions export --lineage logical`): the "
+    "compression tip's columns with `message_count` = every active message of the lineage, `messages` = "
+    "all segments' messages root → tip, `segments` = each compression segment (its columns and messages) "
+    "and `lineage_session_ids` root → tip.",
     response_class=StreamingResponse,
     responses={
         200: {
@@ -76,7 +82,7 @@ _IMPORT_BODY: dict[str, Any] = {
             "UTF-8, non-ASCII unescaped. Sessions in id order.",
             "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}}},
         },
-        **problem_responses(*COMMON_ERRORS, 404),
+        **problem_responses(*COMMON_ERRORS, 404, 422),
     },
 )
 async def export_sessions(
@@ -87,12 +93,28 @@ async def export_sessions(
         float | None,
         Query(description="only sessions active (last message, else start) at or after this epoch time"),
     ] = None,
+    lineage: Annotated[
+        bool,
+        Query(
+            description="export the compression lineage through `session_id` as one logical session "
+            "(requires `session_id`; `source` and `since` do not apply)"
+        ),
+    ] = False,
 ) -> StreamingResponse:
     """Stream the export with constant memory, one short read transaction per chunk."""
+    if lineage and session_id is None:
+        raise Unprocessable(
+            "lineage=true exports one logical session: give its session_id.", code="lineage_needs_session_id"
+        )
     await export_service.check_export_target(db, session_id)
-    flt = ExportFilter(source=source, session_id=session_id, since=since)
+    if lineage and session_id is not None:
+        body = export_service.export_lineage_jsonl(db, session_id)
+    else:
+        body = export_service.export_jsonl(
+            db, ExportFilter(source=source, session_id=session_id, since=since)
+        )
     return StreamingResponse(
-        export_service.export_jsonl(db, flt),
+        body,
         media_type=JSONL_MEDIA_TYPE,
         headers={"Content-Disposition": 'attachment; filename="hermes-sessions.jsonl"'},
     )

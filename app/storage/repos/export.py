@@ -190,22 +190,30 @@ class _Messages:
     """
 
     def __init__(
-        self, conn: sqlite3.Connection, render: MessageRender | None, where: str, params: list[Any]
+        self,
+        conn: sqlite3.Connection,
+        render: MessageRender | None,
+        where: str,
+        params: list[Any],
+        limit: int = -1,
     ) -> None:
         cur = conn.cursor()
         cur.row_factory = None
         self.floats: list[Any] = []
+        order = "ORDER BY session_id, id LIMIT ?"
         if render is None:
-            cur.execute(f"SELECT * FROM messages WHERE {where} ORDER BY session_id, id", params)
+            cur.execute(f"SELECT * FROM messages WHERE {where} {order}", [*params, limit])
             cols = [d[0] for d in cur.description]
-            sid_at = cols.index("session_id")
+            sid_at, id_at = cols.index("session_id"), cols.index("id")
             rows = cur.fetchall()
             self.session_ids = [r[sid_at] for r in rows]
+            self.last_id: int | None = rows[-1][id_at] if rows else None
             self.encoded = [orjson.dumps(m) for m in _decode_messages(cols, rows)]
             return
-        cur.execute(f"SELECT {render.select} FROM messages WHERE {where} ORDER BY session_id, id", params)
+        cur.execute(f"SELECT {render.select} FROM messages WHERE {where} {order}", [*params, limit])
         rows = cur.fetchall()
         self.session_ids = [r[0] for r in rows]
+        self.last_id = rows[-1][1] if rows else None
         self.encoded = [r[2] for r in rows]
         missing = [i for i, data in enumerate(self.encoded) if data is None]
         if missing:
@@ -310,3 +318,37 @@ def _render_sessions(
         )
         if not (sid == upto and plan.cut_message_id is not None):
             parts.append(b"]}\n")
+
+
+# -- one logical session (a compression lineage) ------------------------------------------------------
+
+
+def session_rows(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
+    """Every column of these sessions (the agent's ``get_session``) in the order given; missing: left out."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    cur.execute(f"SELECT * FROM sessions WHERE id IN ({','.join('?' * len(session_ids))})", session_ids)
+    cols = [d[0] for d in cur.description]
+    found = {(d := dict(zip(cols, row, strict=True)))["id"]: d for row in cur.fetchall()}
+    return [found[sid] for sid in session_ids if sid in found]
+
+
+def active_message_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, int]:
+    """Active messages per session (sessions without any are left out)."""
+    return _active_counts(conn, session_ids) if session_ids else {}
+
+
+def message_page(
+    conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
+) -> tuple[bytes, int | None]:
+    """Up to ``limit`` active messages of a session after ``after_id``, as comma-separated JSON objects, and
+    the last id read (``None``: nothing left)."""
+    render = message_render(conn) if sql_render else None
+    msgs = _Messages(conn, render, "session_id = ? AND active = 1 AND id > ?", [session_id, after_id], limit)
+    data = msgs.joined()
+    if render is None:
+        return data, msgs.last_id
+    filled = fill_floats(data, msgs.floats)
+    if filled is None:
+        return message_page(conn, session_id, after_id, limit, sql_render=False)
+    return filled, msgs.last_id
