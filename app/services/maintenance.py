@@ -23,6 +23,7 @@ from app.domain.retention import DAY_S, cutoff
 from app.errors import Conflict
 from app.storage.connection import open_connection
 from app.storage.database import Database
+from app.storage.repos import fts_backlog
 from app.storage.repos import maintenance as repo
 
 # Messages deleted per writer job. Deleting a message costs about as much as indexing it (both FTS indexes
@@ -61,6 +62,7 @@ async def stats(db: Database, include_fts: bool = False) -> dict[str, Any]:
             "page_count": pages.page_count,
             "freelist_bytes": pages.freelist_count * pages.page_size,
             "fts_bytes": repo.fts_bytes(conn) if include_fts else None,
+            "indexing": {"pending_messages": fts_backlog.pending_messages(conn)},
         }
 
     out = await db.read(read)

@@ -32,6 +32,7 @@ from app.domain.messages import decode_content, decode_json_column
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import Conflict, NotFound
 from app.storage.repos import search as repo
+from app.storage.repos.fts_backlog import pending_messages
 from app.storage.repos.lineage import compression_ancestors
 from app.storage.repos.sessions import preview_from_raw
 
@@ -378,6 +379,10 @@ def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     }
     if not results:
         body["message"] = NO_MATCH_MESSAGE
+    # A bulk import's messages are searchable once the background indexer reaches them; say so meanwhile.
+    pending = pending_messages(conn)
+    if pending:
+        body["indexing"] = {"pending_messages": pending}
     return body
 
 

@@ -1,8 +1,8 @@
 """Import of JSONL (the agent's ``hermes sessions export`` line format) and legacy transcripts.
 
-Import parses on a worker thread and writes a group of sessions per
-writer job, each session inside its own SAVEPOINT: a bad line is reported by number and nothing of that
-session is written, while the other lines go in.
+Lines are parsed on a worker thread (:mod:`app.services.import_parse`) one group of sessions ahead of the
+writer, which stores a group per writer job, each session inside its own SAVEPOINT: a bad line is reported
+by number and nothing of that session is written, while the other lines go in.
 """
 
 from __future__ import annotations
@@ -11,18 +11,26 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Literal
 
-import orjson
-
 from app.domain.id_runs import Run, overlap
-from app.domain.text import find_invalid_char
 from app.errors import Conflict
 from app.services.fts_indexer import FtsIndexer
+from app.services.import_parse import (
+    IMPORT_BATCH_MESSAGES,
+    IMPORT_BATCH_SESSIONS,
+    Batch,
+    ImportIssue,
+    ParseContext,
+    Prepared,
+    Record,
+    iter_jsonl,
+    iter_transcripts,
+    parse_records,
+)
 from app.storage.database import Database
 from app.storage.repos import fts_backlog as backlog
 from app.storage.repos import sessions as session_repo
@@ -30,58 +38,9 @@ from app.storage.repos import transfer as repo
 
 OnConflict = Literal["skip", "replace", "fail"]
 
-# A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
-# enough that live appends queued behind it wait only milliseconds.
-IMPORT_BATCH_MESSAGES = 4000
-IMPORT_BATCH_SESSIONS = 200
 # An import no bigger than this (one writer job) is indexed inline; bigger ones defer to the indexer.
 INLINE_INDEX_MESSAGES = 1000
 MAX_REPORTED_ERRORS = 100
-
-
-@dataclass
-class ImportIssue:
-    """Why one line (or transcript file) was not imported."""
-
-    code: str
-    detail: str
-    line: int | None = None
-    file: str | None = None
-    session_id: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape, without the keys that do not apply."""
-        out = {"line": self.line, "file": self.file, "session_id": self.session_id}
-        return {**{k: v for k, v in out.items() if v is not None}, "code": self.code, "detail": self.detail}
-
-
-@dataclass
-class _Record:
-    ref: dict[str, Any]
-    raw: dict[str, Any] | None = None
-    issue: ImportIssue | None = None
-
-
-@dataclass
-class _Prepared:
-    ref: dict[str, Any]
-    session_id: str
-    session: dict[str, Any]
-    # session_id then the layout's columns, preceded by the line's message id when message_ids is set.
-    rows: list[list[Any]]
-    message_ids: list[int] | None
-    parent_id: str | None
-
-
-@dataclass
-class _Batch:
-    """What the parser thread hands the writer: sessions to write, and the lines it could not use."""
-
-    items: list[_Prepared] = field(default_factory=list)
-    issues: list[ImportIssue] = field(default_factory=list)
-    lines: int = 0
-    messages: int = 0
-    eof: bool = False
 
 
 @dataclass
@@ -141,151 +100,10 @@ class _DryRun(Exception):
         self.outcome = outcome
 
 
-def _has_bad_text(value: Any) -> str | None:
-    if isinstance(value, str):
-        return find_invalid_char(value)
-    if isinstance(value, dict):
-        for k, v in value.items():
-            problem = _has_bad_text(k) or _has_bad_text(v)
-            if problem:
-                return problem
-    elif isinstance(value, list):
-        for item in value:
-            problem = _has_bad_text(item)
-            if problem:
-                return problem
-    return None
-
-
-def iter_jsonl(stream: IO[bytes]) -> Iterator[_Record]:
-    """One record per non-blank line of a JSONL file (the agent's export or ours)."""
-    for number, line in enumerate(stream, start=1):
-        if not line.strip():
-            continue
-        ref = {"line": number}
-        try:
-            raw = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            yield _Record(ref, issue=ImportIssue("invalid_json", f"not valid JSON: {exc}", line=number))
-            continue
-        if not isinstance(raw, dict):
-            yield _Record(
-                ref, issue=ImportIssue("invalid_line", "each line must be one session object", line=number)
-            )
-            continue
-        # JSON can spell NUL only as an escape, so the scan runs only for lines that contain one.
-        if b"\\u0000" in line:
-            problem = _has_bad_text(raw)
-            if problem:
-                sid = raw.get("id") if isinstance(raw.get("id"), str) else None
-                yield _Record(
-                    ref, issue=ImportIssue("invalid_text", f"text contains {problem}", number, None, sid)
-                )
-                continue
-        yield _Record(ref, raw=raw)
-
-
-def _timestamp(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value).timestamp()
-        except ValueError:
-            return None
-    return None
-
-
-def iter_transcripts(sessions_dir: Path) -> Iterator[_Record]:
-    """Legacy ``$HERMES_HOME/sessions/<id>.jsonl`` transcripts (one message dict per line) as sessions.
-
-    The first ``session_meta`` row (written by the gateway) gives the platform and model; it is kept as a
-    message, as the gateway stores it in state.db too. ISO timestamps from old versions become epoch seconds.
-    """
-    if not sessions_dir.is_dir():
-        return
-    for path in sorted(sessions_dir.glob("*.jsonl")):
-        ref = {"file": path.name}
-        messages: list[dict[str, Any]] = []
-        issue: ImportIssue | None = None
-        with path.open("rb") as fh:
-            for number, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    msg = orjson.loads(line)
-                except orjson.JSONDecodeError as exc:
-                    issue = ImportIssue(
-                        "invalid_json", f"not valid JSON: {exc}", number, path.name, path.stem
-                    )
-                    break
-                if not isinstance(msg, dict):
-                    issue = ImportIssue(
-                        "invalid_line", "each line must be a message object", number, path.name
-                    )
-                    break
-                ts = _timestamp(msg.get("timestamp"))
-                msg["timestamp"] = ts
-                messages.append(msg)
-        if issue is not None:
-            yield _Record(ref, issue=issue)
-            continue
-        meta = next((m for m in messages if m.get("role") == "session_meta"), {})
-        stamps = [m["timestamp"] for m in messages if m.get("timestamp") is not None]
-        raw: dict[str, Any] = {
-            "id": path.stem,
-            "source": meta.get("platform") or "import",
-            "model": meta.get("model") if isinstance(meta.get("model"), str) else None,
-            "started_at": min(stamps) if stamps else path.stat().st_mtime,
-            "ended_at": max(stamps) if stamps else path.stat().st_mtime,
-            "messages": [{k: v for k, v in m.items() if k != "tools"} for m in messages],
-        }
-        yield _Record(ref, raw=raw)
-
-
-def _prepare(
-    record: _Record, session_cols: dict[str, str], layout: repo.MessageLayout, now: float
-) -> _Prepared | ImportIssue:
-    assert record.raw is not None
-    raw = record.raw
-    line, file = record.ref.get("line"), record.ref.get("file")
-    sid = raw.get("id")
-    if not isinstance(sid, str) or not sid.strip():
-        return ImportIssue("invalid_session", "session id is required", line, file)
-    sid = sid.strip()
-    messages = raw.get("messages") or []
-    if not isinstance(messages, list) or any(not isinstance(m, dict) for m in messages):
-        return ImportIssue("invalid_session", "messages must be a list of objects", line, file, sid)
-    parent = raw.get("parent_session_id")
-    if parent is not None and not isinstance(parent, str):
-        return ImportIssue("invalid_session", "parent_session_id must be a string", line, file, sid)
-    try:
-        session = repo.session_values(raw, session_cols, now)
-        session["id"] = sid
-        default_ts = session["started_at"]
-        values = [layout.row(m, i, default_ts) for i, m in enumerate(messages)]
-    except repo.RowError as exc:
-        return ImportIssue("invalid_session", str(exc), line, file, sid)
-    # Counters come from the line when it has them (the agent's export does), else from its messages.
-    session.setdefault("message_count", len(messages))
-    if "tool_call_count" not in session:
-        session["tool_call_count"] = sum(repo.tool_call_count(m.get("tool_calls")) for m in messages)
-    ids = [m.get("id") for m in messages]
-    keep = all(isinstance(i, int) and not isinstance(i, bool) and 0 < i <= repo.INT64_MAX for i in ids)
-    if keep:
-        kept_ids: list[int] | None = [int(i) for i in ids if isinstance(i, int)]
-        rows = [[mid, sid, *row] for mid, row in zip(ids, values, strict=True)]
-    else:
-        kept_ids, rows = None, [[sid, *row] for row in values]
-    return _Prepared(record.ref, sid, session, rows, kept_ids, parent or None)
-
-
 @dataclass
 class _Outcome:
     kind: Literal["imported", "replaced", "skipped", "failed"]
-    prepared: _Prepared
+    prepared: Prepared
     linked: bool = False
     deferred: bool = False
     ids_kept: bool = False
@@ -314,44 +132,20 @@ class Importer:
         self.queued: list[Run] = []
         self._message_columns: list[str] = []
 
-    async def run(self, records: Iterator[_Record]) -> ImportReport:
-        """Import everything ``records`` yields; returns the report."""
-        session_cols, message_cols, defaults = await self.db.read(
-            lambda conn: (
+    async def run(self, batches: Callable[[ParseContext], AsyncGenerator[Batch, None]]) -> ImportReport:
+        """Import every batch ``batches(ctx)`` yields; returns the report."""
+        ctx = await self.db.read(
+            lambda conn: ParseContext(
                 repo.table_columns(conn, "sessions"),
                 repo.table_columns(conn, "messages"),
                 repo.message_defaults(conn),
+                time.time(),
             )
         )
-        layout = repo.MessageLayout(message_cols, defaults)
-        self._message_columns = layout.names
-        now = time.time()
-
-        def next_batch() -> _Batch:
-            batch = _Batch()
-            for record in records:
-                batch.lines += 1
-                if record.issue is not None:
-                    batch.issues.append(record.issue)
-                    continue
-                prepared = _prepare(record, session_cols, layout, now)
-                if isinstance(prepared, ImportIssue):
-                    batch.issues.append(prepared)
-                    continue
-                batch.items.append(prepared)
-                batch.messages += len(prepared.rows)
-                if batch.messages >= IMPORT_BATCH_MESSAGES or len(batch.items) >= IMPORT_BATCH_SESSIONS:
-                    return batch
-            batch.eof = True
-            return batch
-
-        # The next batch is parsed on a worker thread while the writer stores the current one.
-        parsing: asyncio.Future[_Batch] | None = asyncio.ensure_future(asyncio.to_thread(next_batch))
+        self._message_columns = repo.MessageLayout(ctx.message_cols, ctx.message_defaults).names
         first = True
-        try:
-            while parsing is not None:
-                batch = await parsing
-                parsing = None if batch.eof else asyncio.ensure_future(asyncio.to_thread(next_batch))
+        async with contextlib.aclosing(batches(ctx)) as stream:
+            async for batch in stream:
                 self.report.lines += batch.lines
                 for issue in batch.issues:
                     self.report.add_issue(issue)
@@ -360,10 +154,6 @@ class Importer:
                     for outcome in await self._write(batch.items, inline):
                         self._count(outcome)
                 first = False
-        finally:
-            if parsing is not None:  # a write failed: let the parser finish before the stream is closed
-                with contextlib.suppress(Exception):
-                    await parsing
         await self._resolve_pending()
         if self.queued and self.indexer is not None:
             self.indexer.wake()
@@ -386,7 +176,7 @@ class Importer:
         if outcome.deferred and prepared.parent_id is not None:
             self._pending_parents[prepared.session_id] = prepared.parent_id
 
-    def _import_one(self, conn: sqlite3.Connection, item: _Prepared, message_columns: list[str]) -> _Outcome:
+    def _import_one(self, conn: sqlite3.Connection, item: Prepared, message_columns: list[str]) -> _Outcome:
         exists = session_repo.session_exists(conn, item.session_id)
         if exists and self.on_conflict != "replace":
             if self.on_conflict == "fail":
@@ -407,7 +197,7 @@ class Importer:
             conn.execute("UPDATE sessions SET parent_session_id = NULL WHERE id = ?", (item.session_id,))
         return _Outcome("replaced" if exists else "imported", item, linked, deferred, kept)
 
-    async def _write(self, batch: list[_Prepared], inline: bool) -> list[_Outcome]:
+    async def _write(self, batch: list[Prepared], inline: bool) -> list[_Outcome]:
         message_columns = self._message_columns
 
         def job(conn: sqlite3.Connection) -> tuple[list[_Outcome], list[Run]]:
@@ -473,7 +263,41 @@ class Importer:
         self.report.detached += len(pending) - linked
 
 
-async def find_conflicts(db: Database, records: Iterator[_Record]) -> list[dict[str, Any]]:
+def _full(batch: Batch) -> bool:
+    return batch.messages >= IMPORT_BATCH_MESSAGES or len(batch.items) >= IMPORT_BATCH_SESSIONS
+
+
+async def thread_batches(records: Iterator[Record], ctx: ParseContext) -> AsyncGenerator[Batch, None]:
+    """Batches parsed on a worker thread, the next one while the caller writes the current one."""
+    results = parse_records(records, ctx, repo.MessageLayout(ctx.message_cols, ctx.message_defaults))
+
+    def next_batch() -> Batch:
+        batch = Batch()
+        for result in results:
+            batch.lines += 1
+            if isinstance(result, ImportIssue):
+                batch.issues.append(result)
+                continue
+            batch.items.append(result)
+            batch.messages += len(result.rows)
+            if _full(batch):
+                return batch
+        batch.eof = True
+        return batch
+
+    parsing: asyncio.Future[Batch] | None = asyncio.ensure_future(asyncio.to_thread(next_batch))
+    try:
+        while parsing is not None:
+            batch = await parsing
+            parsing = None if batch.eof else asyncio.ensure_future(asyncio.to_thread(next_batch))
+            yield batch
+    finally:
+        if parsing is not None:  # the caller stopped (a write failed): let the parser finish with the stream
+            with contextlib.suppress(Exception):
+                await parsing
+
+
+async def find_conflicts(db: Database, records: Iterator[Record]) -> list[dict[str, Any]]:
     """Lines whose session id already exists (the ``on_conflict=fail`` pre-check; nothing is written)."""
 
     def ids() -> list[tuple[dict[str, Any], str]]:
@@ -522,7 +346,7 @@ async def import_stream(
             )
         stream.seek(0)
     importer = Importer(db, on_conflict, dry_run, indexer)
-    report = await importer.run(iter_jsonl(stream))
+    report = await importer.run(lambda ctx: thread_batches(iter_jsonl(stream), ctx))
     await _finish_indexing(importer, wait_for_index)
     return report
 
@@ -545,6 +369,6 @@ async def import_transcripts(
                 conflicts=conflicts[:MAX_REPORTED_ERRORS],
             )
     importer = Importer(db, on_conflict, dry_run, indexer)
-    report = await importer.run(iter_transcripts(sessions_dir))
+    report = await importer.run(lambda ctx: thread_batches(iter_transcripts(sessions_dir), ctx))
     await _finish_indexing(importer, wait_for_index)
     return report

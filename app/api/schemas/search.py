@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas.common import SafeText
+from app.api.schemas.transfer import IndexingStatus
 
 Names = SafeText | list[SafeText]
 
@@ -87,6 +88,10 @@ class DiscoverResponse(BaseModel):
         description="A short-term substring scan stopped at its cap (1,000,000 messages) before the oldest"
     )
     message: str | None = None
+    indexing: IndexingStatus | None = Field(
+        default=None,
+        description="Present while imported messages wait for the background indexer: they are not found yet",
+    )
 
 
 class BrowseResult(BaseModel):

@@ -7,6 +7,15 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 
+class IndexingStatus(BaseModel):
+    """Deferred full-text indexing of bulk imports (in `GET /stats`, and in search while non-zero)."""
+
+    pending_messages: int = Field(
+        description="imported messages still waiting for the background indexer (an upper bound: messages "
+        "deleted or edited meanwhile still count); search and the agent's own search miss them until then"
+    )
+
+
 class ImportIssueOut(BaseModel):
     """Why one line (or legacy transcript file) was not imported; nothing of that session was written."""
 

@@ -1,0 +1,234 @@
+"""Parsing of import lines into rows ready to store (``orjson``, validation, one row per message).
+
+Pure: no database access. The importer runs it on a worker thread, one batch ahead of the writer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from app.domain.text import find_invalid_char
+from app.storage.repos import transfer as repo
+
+# A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
+# enough that live appends queued behind it wait only milliseconds.
+IMPORT_BATCH_MESSAGES = 4000
+IMPORT_BATCH_SESSIONS = 200
+
+
+@dataclass
+class ImportIssue:
+    """Why one line (or transcript file) was not imported."""
+
+    code: str
+    detail: str
+    line: int | None = None
+    file: str | None = None
+    session_id: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape, without the keys that do not apply."""
+        out = {"line": self.line, "file": self.file, "session_id": self.session_id}
+        return {**{k: v for k, v in out.items() if v is not None}, "code": self.code, "detail": self.detail}
+
+
+@dataclass
+class Record:
+    """One line (or transcript file): its parsed object, or why it could not be used."""
+
+    ref: dict[str, Any]
+    raw: dict[str, Any] | None = None
+    issue: ImportIssue | None = None
+
+
+@dataclass
+class Prepared:
+    """One session validated and turned into rows, ready for the writer."""
+
+    ref: dict[str, Any]
+    session_id: str
+    session: dict[str, Any]
+    # session_id then the layout's columns, preceded by the line's message id when message_ids is set.
+    rows: list[list[Any]]
+    message_ids: list[int] | None
+    parent_id: str | None
+
+
+@dataclass
+class Batch:
+    """What the parser thread hands the writer: sessions to write, and the lines it could not use."""
+
+    items: list[Prepared] = field(default_factory=list)
+    issues: list[ImportIssue] = field(default_factory=list)
+    lines: int = 0
+    messages: int = 0
+    eof: bool = False
+
+
+def _has_bad_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return find_invalid_char(value)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            problem = _has_bad_text(k) or _has_bad_text(v)
+            if problem:
+                return problem
+    elif isinstance(value, list):
+        for item in value:
+            problem = _has_bad_text(item)
+            if problem:
+                return problem
+    return None
+
+
+def iter_jsonl(stream: IO[bytes]) -> Iterator[Record]:
+    """One record per non-blank line of a JSONL file (the agent's export or ours)."""
+    for number, line in enumerate(stream, start=1):
+        if not line.strip():
+            continue
+        ref = {"line": number}
+        try:
+            raw = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            yield Record(ref, issue=ImportIssue("invalid_json", f"not valid JSON: {exc}", line=number))
+            continue
+        if not isinstance(raw, dict):
+            yield Record(
+                ref, issue=ImportIssue("invalid_line", "each line must be one session object", line=number)
+            )
+            continue
+        # JSON can spell NUL only as an escape, so the scan runs only for lines that contain one.
+        if b"\\u0000" in line:
+            problem = _has_bad_text(raw)
+            if problem:
+                sid = raw.get("id") if isinstance(raw.get("id"), str) else None
+                yield Record(
+                    ref, issue=ImportIssue("invalid_text", f"text contains {problem}", number, None, sid)
+                )
+                continue
+        yield Record(ref, raw=raw)
+
+
+def _timestamp(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value).timestamp()
+        except ValueError:
+            return None
+    return None
+
+
+def iter_transcripts(sessions_dir: Path) -> Iterator[Record]:
+    """Legacy ``$HERMES_HOME/sessions/<id>.jsonl`` transcripts (one message dict per line) as sessions.
+
+    The first ``session_meta`` row (written by the gateway) gives the platform and model; it is kept as a
+    message, as the gateway stores it in state.db too. ISO timestamps from old versions become epoch seconds.
+    """
+    if not sessions_dir.is_dir():
+        return
+    for path in sorted(sessions_dir.glob("*.jsonl")):
+        ref = {"file": path.name}
+        messages: list[dict[str, Any]] = []
+        issue: ImportIssue | None = None
+        with path.open("rb") as fh:
+            for number, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    msg = orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    issue = ImportIssue(
+                        "invalid_json", f"not valid JSON: {exc}", number, path.name, path.stem
+                    )
+                    break
+                if not isinstance(msg, dict):
+                    issue = ImportIssue(
+                        "invalid_line", "each line must be a message object", number, path.name
+                    )
+                    break
+                ts = _timestamp(msg.get("timestamp"))
+                msg["timestamp"] = ts
+                messages.append(msg)
+        if issue is not None:
+            yield Record(ref, issue=issue)
+            continue
+        meta = next((m for m in messages if m.get("role") == "session_meta"), {})
+        stamps = [m["timestamp"] for m in messages if m.get("timestamp") is not None]
+        raw: dict[str, Any] = {
+            "id": path.stem,
+            "source": meta.get("platform") or "import",
+            "model": meta.get("model") if isinstance(meta.get("model"), str) else None,
+            "started_at": min(stamps) if stamps else path.stat().st_mtime,
+            "ended_at": max(stamps) if stamps else path.stat().st_mtime,
+            "messages": [{k: v for k, v in m.items() if k != "tools"} for m in messages],
+        }
+        yield Record(ref, raw=raw)
+
+
+def prepare(
+    record: Record, session_cols: dict[str, str], layout: repo.MessageLayout, now: float
+) -> Prepared | ImportIssue:
+    """Validate one session line and build its session row and message rows."""
+    assert record.raw is not None
+    raw = record.raw
+    line, file = record.ref.get("line"), record.ref.get("file")
+    sid = raw.get("id")
+    if not isinstance(sid, str) or not sid.strip():
+        return ImportIssue("invalid_session", "session id is required", line, file)
+    sid = sid.strip()
+    messages = raw.get("messages") or []
+    if not isinstance(messages, list) or any(not isinstance(m, dict) for m in messages):
+        return ImportIssue("invalid_session", "messages must be a list of objects", line, file, sid)
+    parent = raw.get("parent_session_id")
+    if parent is not None and not isinstance(parent, str):
+        return ImportIssue("invalid_session", "parent_session_id must be a string", line, file, sid)
+    try:
+        session = repo.session_values(raw, session_cols, now)
+        session["id"] = sid
+        default_ts = session["started_at"]
+        values = [layout.row(m, i, default_ts) for i, m in enumerate(messages)]
+    except repo.RowError as exc:
+        return ImportIssue("invalid_session", str(exc), line, file, sid)
+    # Counters come from the line when it has them (the agent's export does), else from its messages.
+    session.setdefault("message_count", len(messages))
+    if "tool_call_count" not in session:
+        session["tool_call_count"] = sum(repo.tool_call_count(m.get("tool_calls")) for m in messages)
+    ids = [m.get("id") for m in messages]
+    keep = all(isinstance(i, int) and not isinstance(i, bool) and 0 < i <= repo.INT64_MAX for i in ids)
+    if keep:
+        kept_ids: list[int] | None = [int(i) for i in ids if isinstance(i, int)]
+        rows = [[mid, sid, *row] for mid, row in zip(ids, values, strict=True)]
+    else:
+        kept_ids, rows = None, [[sid, *row] for row in values]
+    return Prepared(record.ref, sid, session, rows, kept_ids, parent or None)
+
+
+@dataclass(frozen=True)
+class ParseContext:
+    """What parsing needs from the store, read once per import."""
+
+    session_cols: dict[str, str]
+    message_cols: dict[str, str]
+    message_defaults: dict[str, Any]
+    now: float
+
+
+def parse_records(
+    records: Iterator[Record], ctx: ParseContext, layout: repo.MessageLayout
+) -> Iterator[Prepared | ImportIssue]:
+    """Each record prepared, or the issue that stops it."""
+    for record in records:
+        if record.issue is not None:
+            yield record.issue
+            continue
+        yield prepare(record, ctx.session_cols, layout, ctx.now)
