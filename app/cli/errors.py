@@ -12,6 +12,7 @@ EXIT_CODES_HELP = """Exit codes:
   4  authentication failed (set HERMES_API_TOKEN or check $HERMES_HOME/api_token)
   5  conflict (title in use, ambiguous prefix, changed concurrently)
   6  server unreachable (start it with `hermes serve`)
+  7  handoff failed or timed out (the session stays here)
   130  interrupted (Ctrl-C)"""
 
 
@@ -25,6 +26,7 @@ class ExitCode(IntEnum):
     AUTH = 4
     CONFLICT = 5
     UNREACHABLE = 6
+    HANDOFF_FAILED = 7
     INTERRUPTED = 130
 
 

@@ -14,6 +14,7 @@ from typer.core import TyperCommand, TyperGroup
 
 # Imported for their side effect: each registers its commands on the `sessions` group.
 from app.cli.commands import browse, maintenance, search, transfer  # noqa: F401
+from app.cli.commands import handoff as handoff_cmd
 from app.cli.commands import resume as resume_cmds
 from app.cli.commands import sessions as sessions_cmds
 from app.cli.errors import EXIT_CODES_HELP, CliError, ExitCode
@@ -125,6 +126,7 @@ def chat(
 app.command("title")(resume_cmds.title)
 app.command("new")(resume_cmds.new)
 app.command("end")(resume_cmds.end)
+app.command("handoff")(handoff_cmd.handoff)
 app.command("serve")(serve)
 
 
