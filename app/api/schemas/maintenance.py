@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from app.api.schemas.common import SafeText
 from app.api.schemas.transfer import IndexingStatus
+from app.api.schemas.transfer import IndexingStatus
 
 
 class StatsOut(BaseModel):
@@ -22,6 +23,7 @@ class StatsOut(BaseModel):
     )
     page_size: int
     page_count: int
+    indexing: IndexingStatus
     indexing: IndexingStatus
 
 
