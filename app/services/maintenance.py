@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.domain.retention import DAY_S, cutoff
+from app.domain.retention import DAY_S, PruneFilter, cutoff
 from app.errors import Conflict
 from app.storage.connection import open_connection
 from app.storage.database import Database
@@ -129,7 +129,7 @@ class PruneResult:
     pruned: int = 0
     messages: int = 0
     reclaimable_bytes: int = 0
-    cutoff: float = 0.0
+    cutoff: float | None = None
     ids: list[str] = field(default_factory=list)
 
 
@@ -147,15 +147,23 @@ def _batches(candidates: list[repo.PruneCandidate]) -> Iterator[list[repo.PruneC
 
 
 async def prune(db: Database, older_than_days: float, source: str | None, dry_run: bool) -> PruneResult:
-    """Delete ended sessions started more than ``older_than_days`` ago (never open ones).
+    """Delete ended sessions started more than ``older_than_days`` ago (never open ones): the agent's
+    ``prune_sessions(older_than_days, source)``."""
+    flt = PruneFilter(started_before=cutoff(time.time(), older_than_days), source=source)
+    return await prune_matching(db, flt, dry_run)
+
+
+async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> PruneResult:
+    """Delete the ended sessions ``flt`` selects (never open ones), oldest first.
 
     Children of pruned sessions that are not pruned themselves are orphaned (``parent_session_id`` set to
     NULL), exactly like the agent's ``prune_sessions``. Each batch re-checks that its sessions still qualify
     inside the deleting transaction, so a session reopened meanwhile is kept.
     """
-    limit = cutoff(time.time(), older_than_days)
-    candidates = await db.read(lambda conn: repo.prune_candidates(conn, limit, source))
-    result = PruneResult(cutoff=limit, reclaimable_bytes=sum(c.payload_bytes for c in candidates))
+    candidates = await db.read(lambda conn: repo.prune_candidates(conn, flt))
+    result = PruneResult(
+        cutoff=flt.started_before, reclaimable_bytes=sum(c.payload_bytes for c in candidates)
+    )
     if dry_run:
         result.pruned = len(candidates)
         result.messages = sum(c.message_count for c in candidates)
@@ -165,11 +173,11 @@ async def prune(db: Database, older_than_days: float, source: str | None, dry_ru
         # A session too big for one job loses its messages chunk by chunk first.
         for cand in batch:
             if cand.message_count > PRUNE_BATCH_MESSAGES:
-                await _drain_messages(db, cand.id, limit, source)
+                await _drain_messages(db, cand.id, flt)
         ids = [c.id for c in batch]
 
         def delete(conn: sqlite3.Connection, ids: list[str] = ids) -> tuple[list[str], int]:
-            keep = repo.still_prunable(conn, ids, limit, source)
+            keep = repo.still_prunable(conn, ids, flt)
             marks = ",".join("?" * len(keep))
             n = conn.execute(f"SELECT COUNT(*) FROM messages WHERE session_id IN ({marks})", keep).fetchone()[
                 0
@@ -185,9 +193,9 @@ async def prune(db: Database, older_than_days: float, source: str | None, dry_ru
     return result
 
 
-async def _drain_messages(db: Database, session_id: str, limit: float, source: str | None) -> None:
+async def _drain_messages(db: Database, session_id: str, flt: PruneFilter) -> None:
     def chunk(conn: sqlite3.Connection) -> int:
-        if not repo.still_prunable(conn, [session_id], limit, source):
+        if not repo.still_prunable(conn, [session_id], flt):
             return 0
         return repo.delete_messages_chunk(conn, session_id, PRUNE_BATCH_MESSAGES)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -19,6 +21,8 @@ from app.api.schemas.maintenance import (
     StatsOut,
     VacuumOut,
 )
+from app.domain.retention import PruneFilter, prune_cutoff
+from app.errors import Unprocessable
 from app.services import maintenance as service
 from app.services.auto_prune import AutoPruner
 
@@ -78,13 +82,15 @@ async def get_insights(
     responses=problem_responses(*WRITE_ERRORS),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
-    """Delete ended sessions started more than `older_than_days` ago; open sessions are never touched.
+    """Delete ended sessions matching every criterion given; open sessions are never touched.
 
-    Children of pruned sessions are orphaned (their `parent_session_id` becomes null), as the agent does.
-    Deletion runs in small batches so concurrent appends are not held up.
+    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
+    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
+    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
+    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
     """
     req = body or PruneIn()
-    result = await service.prune(db, req.older_than_days, req.source, req.dry_run)
+    result = await service.prune_matching(db, _prune_filter(req), req.dry_run)
     return {
         "dry_run": req.dry_run,
         "pruned": result.pruned,
@@ -93,6 +99,32 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
         "reclaimable_bytes": result.reclaimable_bytes,
         "ids": result.ids if req.dry_run else None,
     }
+
+
+def _prune_filter(req: PruneIn) -> PruneFilter:
+    if req.older_than is not None and req.older_than_days is not None:
+        raise Unprocessable("Give older_than or older_than_days, not both.", code="conflicting_parameters")
+    flt = PruneFilter(
+        source=req.source,
+        title=req.title,
+        model=req.model,
+        provider=req.provider,
+        branch=req.branch,
+        end_reason=req.end_reason,
+        min_messages=req.min_messages,
+        max_messages=req.max_messages,
+        archived=None if req.include_archived else False,
+    )
+    try:
+        started_before = prune_cutoff(
+            time.time(),
+            older_than_days=req.older_than_days,
+            older_than=req.older_than,
+            has_criteria=flt.has_criteria(),
+        )
+    except ValueError as exc:
+        raise Unprocessable(str(exc), code="invalid_duration") from exc
+    return dataclasses.replace(flt, started_before=started_before)
 
 
 @router.post(

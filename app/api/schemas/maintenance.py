@@ -82,12 +82,36 @@ class InsightsOut(BaseModel):
 
 
 class PruneIn(BaseModel):
-    """Which ended sessions to delete."""
+    """Which ended sessions to delete: every criterion given must match (the agent's prune filters)."""
 
-    older_than_days: float = Field(
-        default=90, ge=0, le=1_000_000, description="sessions started more than this many days ago"
+    older_than_days: float | None = Field(
+        default=None,
+        ge=0,
+        le=1_000_000,
+        description="sessions started more than this many days ago. Default: 90, unless one of the "
+        "filters title, model, provider, branch, end_reason, min_messages, max_messages is given: then "
+        "any age (as the agent since PR #59415). `source` alone keeps the 90-day default.",
+    )
+    older_than: SafeText | None = Field(
+        default=None,
+        max_length=64,
+        description="the agent's `--older-than`: `30m`, `5h`, `2d`, `1w`, a bare number of days, or an ISO "
+        "date / date-time (a date is its midnight UTC; no zone means UTC). Not with older_than_days.",
     )
     source: SafeText | None = Field(default=None, description="only this source (exact)")
+    title: SafeText | None = Field(default=None, description="title contains this (case-insensitive)")
+    model: SafeText | None = Field(default=None, description="model contains this (case-insensitive)")
+    provider: SafeText | None = Field(
+        default=None, description="billing provider is this (case-insensitive, exact)"
+    )
+    branch: SafeText | None = Field(default=None, description="git branch contains this (case-insensitive)")
+    end_reason: SafeText | None = Field(default=None, description="ended with this reason (exact)")
+    min_messages: int | None = Field(default=None, ge=0, description="at least this many messages")
+    max_messages: int | None = Field(default=None, ge=0, description="at most this many messages")
+    include_archived: bool = Field(
+        default=True,
+        description="also prune archived sessions (the CLI sends false unless `--include-archived`)",
+    )
     dry_run: bool = False
 
 
@@ -97,11 +121,13 @@ class PruneOut(BaseModel):
     dry_run: bool
     pruned: int = Field(description="sessions deleted (dry run: that would be deleted)")
     messages: int
-    cutoff: float = Field(description="sessions started before this epoch time qualified")
+    cutoff: float | None = Field(
+        description="sessions started before this epoch time qualified (null: any age, filters only)"
+    )
     reclaimable_bytes: int = Field(
         description="stored payload of the pruned sessions (estimate, before VACUUM)"
     )
-    ids: list[str] | None = Field(description="the candidates (dry run only)")
+    ids: list[str] | None = Field(description="the candidates, oldest first (dry run only)")
 
 
 class CheckpointOut(BaseModel):

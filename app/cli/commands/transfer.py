@@ -64,10 +64,20 @@ def export(
     output: str = typer.Argument(..., help="Output file (JSONL), or - for stdout"),
     source: str | None = typer.Option(None, "--source", help="Only sessions of this source"),
     session_id: str | None = typer.Option(None, "--session-id", help="Only this session (id or prefix)"),
+    lineage: str | None = typer.Option(
+        None,
+        "--lineage",
+        metavar="logical",
+        help="logical: the session's whole compression lineage as one record (needs --session-id)",
+    ),
 ) -> None:
     """Export sessions with their messages as JSONL (one session per line)."""
+    if lineage is not None and lineage != "logical":
+        raise typer.BadParameter("the only lineage mode is 'logical'", param_hint="--lineage")
+    if lineage and not session_id:
+        raise typer.BadParameter("a logical lineage export needs --session-id", param_hint="--lineage")
     api = get_env(ctx).api()
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {"lineage": "true"} if lineage else {}
     if source:
         params["source"] = source
     if session_id:

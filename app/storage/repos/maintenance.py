@@ -6,6 +6,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from app.domain.retention import PruneFilter
+
 FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 
 # state_meta keys. ``last_auto_prune`` is the agent's own marker (a float string), so the agent and this
@@ -156,19 +158,45 @@ class PruneCandidate:
     payload_bytes: int
 
 
-def _prune_where(cutoff: float, source: str | None) -> tuple[str, list[Any]]:
-    # The agent's rule ([A] prune_sessions): only ended sessions, by start time, optional exact source.
-    where = "s.ended_at IS NOT NULL AND s.started_at < ?"
-    params: list[Any] = [cutoff]
-    if source is not None:
-        where += " AND s.source = ?"
-        params.append(source)
-    return where, params
+def _like(value: str) -> str:
+    # A substring, matched literally: % and _ typed by the user are not wildcards.
+    escaped = value.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
-def prune_candidates(conn: sqlite3.Connection, cutoff: float, source: str | None) -> list[PruneCandidate]:
-    """Every session the prune would delete, with its row count and stored payload size."""
-    where, params = _prune_where(cutoff, source)
+def _prune_where(flt: PruneFilter) -> tuple[str, list[Any]]:
+    """The agent's ``_prune_filter_where``: only ended sessions, then every criterion given (AND)."""
+    clauses = ["s.ended_at IS NOT NULL"]
+    params: list[Any] = []
+    if flt.started_before is not None:
+        clauses.append("s.started_at < ?")
+        params.append(flt.started_before)
+    for column, value in (("source", flt.source), ("end_reason", flt.end_reason)):
+        if value is not None:
+            clauses.append(f"s.{column} = ?")
+            params.append(value)
+    for column, value in (("title", flt.title), ("model", flt.model), ("git_branch", flt.branch)):
+        if value is not None:
+            clauses.append(f"LOWER(COALESCE(s.{column}, '')) LIKE ? ESCAPE '\\'")
+            params.append(_like(value))
+    if flt.provider is not None:
+        clauses.append("LOWER(COALESCE(s.billing_provider, '')) = ?")
+        params.append(flt.provider.lower())
+    if flt.min_messages is not None:
+        clauses.append("s.message_count >= ?")
+        params.append(flt.min_messages)
+    if flt.max_messages is not None:
+        clauses.append("s.message_count <= ?")
+        params.append(flt.max_messages)
+    if flt.archived is not None:
+        clauses.append("s.archived = ?")
+        params.append(1 if flt.archived else 0)
+    return " AND ".join(clauses), params
+
+
+def prune_candidates(conn: sqlite3.Connection, flt: PruneFilter) -> list[PruneCandidate]:
+    """Every session the prune would delete, oldest first, with its row count and stored payload size."""
+    where, params = _prune_where(flt)
     sql = (
         "SELECT s.id, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n, "
         "COALESCE(LENGTH(CAST(s.system_prompt AS BLOB)), 0) "
@@ -182,9 +210,9 @@ def prune_candidates(conn: sqlite3.Connection, cutoff: float, source: str | None
     return [PruneCandidate(r[0], r[1], r[2]) for r in conn.execute(sql, params)]
 
 
-def still_prunable(conn: sqlite3.Connection, ids: list[str], cutoff: float, source: str | None) -> list[str]:
+def still_prunable(conn: sqlite3.Connection, ids: list[str], flt: PruneFilter) -> list[str]:
     """The ids that still qualify now (re-checked in the deleting transaction: a reopened session stays)."""
-    where, params = _prune_where(cutoff, source)
+    where, params = _prune_where(flt)
     marks = ",".join("?" * len(ids))
     rows = conn.execute(f"SELECT s.id FROM sessions s WHERE {where} AND s.id IN ({marks})", [*params, *ids])
     return [r[0] for r in rows]
