@@ -37,7 +37,7 @@ def append(
             conn,
             EventType.session_updated,
             session_id,
-            {"session_id": session_id, "fields": ["ended_at", "end_reason"]},
+            {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
         )
     stored = repo.insert_messages(conn, session_id, messages)
     emit_messages(conn, session_id, stored)

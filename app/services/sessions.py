@@ -154,7 +154,7 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
     """Clear the end state of a session and return it."""
     if not repo.reopen_session(conn, session_id):
         raise not_found(session_id)
-    fields = ["ended_at", "end_reason"]
+    fields = ["end_reason", "ended_at"]
     emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
     return get_session(conn, session_id)
 

@@ -1,0 +1,134 @@
+"""The event log itself: one row per effect, in the effect's transaction, and bounded retention."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import hermes_state
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+
+from app.services.events import EventPruner
+from app.settings import Settings
+from app.storage.database import Database
+from app.storage.repos import events as repo
+
+
+@pytest.fixture
+def raw(client: TestClient, home: Path) -> Iterator[sqlite3.Connection]:
+    """A plain connection on the server's file."""
+    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def _events(raw: sqlite3.Connection) -> list[tuple[str, str | None, Any]]:
+    rows = raw.execute("SELECT type, session_id, data FROM hs_events ORDER BY id").fetchall()
+    return [(t, s, orjson.loads(d)) for t, s, d in rows]
+
+
+def _session(client: TestClient, **body: Any) -> str:
+    response = client.post("/sessions", json={"source": "cli", **body})
+    assert response.status_code == 201
+    return str(response.json()["id"])
+
+
+def test_one_compact_row_per_appended_message(client: TestClient, raw: sqlite3.Connection) -> None:
+    sid = _session(client)
+    batch = [{"role": "user", "content": "x" * 5000}, {"role": "assistant", "content": "y"}]
+    items = client.post(f"/sessions/{sid}/messages", json={"messages": batch}).json()["items"]
+    assert _events(raw) == [
+        ("message.created", sid, {"session_id": sid, "message_id": items[0]["id"], "role": "user"}),
+        ("message.created", sid, {"session_id": sid, "message_id": items[1]["id"], "role": "assistant"}),
+    ]
+
+
+def test_session_id_with_quotes_is_valid_json(
+    client: TestClient, raw: sqlite3.Connection, home: Path
+) -> None:
+    # The agent accepts ids our API would refuse; their events must still be valid JSON.
+    sid = 'we"ird\\id ✓'
+    agent = hermes_state.SessionDB(db_path=home / "state.db")
+    try:
+        agent.create_session(sid, "cli")
+    finally:
+        agent.close()
+    response = client.post(f"/sessions/{quote(sid, safe='')}/messages", json={"role": "user", "content": "r"})
+    assert response.status_code == 201, response.text
+    assert _events(raw)[0][2]["session_id"] == sid
+
+
+def test_refused_append_leaves_no_event(client: TestClient, raw: sqlite3.Connection) -> None:
+    sid = _session(client)
+    client.post(f"/sessions/{sid}/end", json={"end_reason": "cli_close"})
+    before = _events(raw)
+    assert (
+        client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "late"}).status_code == 409
+    )
+    assert _events(raw) == before
+    # Appending with reopen records the reopening and the message, in that order.
+    client.post(f"/sessions/{sid}/messages?reopen=true", json={"role": "user", "content": "back"})
+    assert [e[0] for e in _events(raw)[len(before) :]] == ["session.updated", "message.created"]
+
+
+def test_session_changes(client: TestClient, raw: sqlite3.Connection) -> None:
+    sid = _session(client)
+    client.patch(f"/sessions/{sid}", json={"title": "named", "archived": True})
+    client.patch(f"/sessions/{sid}", json={"end_reason": "user_exit"})
+    client.post(f"/sessions/{sid}/end", json={"end_reason": "again"})  # already ended: no event
+    client.post(f"/sessions/{sid}/reopen")
+    assert _events(raw) == [
+        ("session.updated", sid, {"session_id": sid, "fields": ["archived", "title"]}),
+        ("session.ended", sid, {"session_id": sid, "end_reason": "user_exit"}),
+        ("session.updated", sid, {"session_id": sid, "fields": ["end_reason", "ended_at"]}),
+    ]
+
+
+def test_failed_patch_leaves_no_event(client: TestClient, raw: sqlite3.Connection) -> None:
+    _session(client, title="taken")
+    sid = _session(client)
+    assert client.patch(f"/sessions/{sid}", json={"title": "taken"}).status_code == 409
+    assert _events(raw) == []
+
+
+def _fill(conn: sqlite3.Connection, ages_days: list[float]) -> None:
+    now = time.time()
+    for age in ages_days:
+        repo.insert(conn, "message.created", "s", "{}", now - age * 86400)
+
+
+def test_prune_by_age_and_row_cap(tmp_path: Path) -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(
+        "CREATE TABLE hs_events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, "
+        "session_id TEXT, data TEXT NOT NULL, created_at REAL NOT NULL)"
+    )
+    _fill(conn, [10, 9, 8, 3, 2, 1, 0])
+    assert repo.prune(conn, older_than=time.time() - 7 * 86400, max_rows=100) == 3
+    assert [r[0] for r in repo.after(conn, 0, None, 100)] == [4, 5, 6, 7]
+    assert repo.prune(conn, older_than=0, max_rows=2) == 2
+    assert [r[0] for r in repo.after(conn, 0, None, 100)] == [6, 7]
+    # Everything old: the log empties, and ids keep growing afterwards (AUTOINCREMENT).
+    assert repo.prune(conn, older_than=time.time() + 1, max_rows=100) == 2
+    _fill(conn, [0])
+    assert repo.latest_id(conn) == 8
+
+
+def test_event_pruner_runs_through_the_writer(home: Path) -> None:
+    db = Database(Settings(home=home, api_token="t")).open()
+    try:
+        db.write_sync(lambda conn: _fill(conn, [30, 20, 1, 0]))
+        pruner = EventPruner(db, retention_days=7, max_rows=1, interval_s=3600)
+        assert asyncio.run(pruner.run_once()) == 3
+        assert db.read_sync(lambda conn: [r[0] for r in repo.after(conn, 0, None, 10)]) == [4]
+    finally:
+        db.close()
