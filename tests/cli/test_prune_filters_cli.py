@@ -1,0 +1,87 @@
+"""`hermes sessions prune` with the agent's [L] filters and `hermes sessions export --lineage logical`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from tests.cli.conftest import Run, Seeder
+
+
+def _age(home: Path, session_id: str, days: float) -> None:
+    conn = sqlite3.connect(home / "state.db")
+    with conn:
+        shift = days * 86400
+        conn.execute(
+            "UPDATE sessions SET started_at = started_at - ?, ended_at = ended_at - ? WHERE id = ?",
+            (shift, shift, session_id),
+        )
+    conn.close()
+
+
+def _ids(run: Run) -> set[str]:
+    return {
+        json.loads(x)["id"] for x in run("sessions", "list", "--jsonl", "--limit", "50").stdout.splitlines()
+    }
+
+
+def test_filters_prune_any_age_and_skip_archived_unless_asked(run: Run, seed: Seeder, home: Path) -> None:
+    recent = seed.session(title="Deploy prod")
+    archived = seed.session(title="deploy docs")
+    open_one = seed.session(title="deploy live")
+    other = seed.session(title="notes")
+    for s in (recent, archived, other):
+        seed.end(s["id"])
+    assert seed.client.patch(f"/sessions/{archived['id']}", json={"archived": True}).status_code == 200
+
+    asked = run("sessions", "prune", "--title", "deploy", input="n\n")
+    assert asked.stdout == "Delete all ended sessions of any age matching title 'deploy'? [y/N] Cancelled.\n"
+    dry = run("sessions", "prune", "--title", "DEPLOY", "--dry-run")
+    assert dry.stdout.splitlines() == [recent["id"], "Would prune 1 session(s)."]
+    assert run("sessions", "prune", "--title", "deploy", "--yes").stdout == "Pruned 1 session(s).\n"
+    everything = run("sessions", "prune", "--title", "deploy", "--include-archived", "--yes")
+    assert everything.stdout == "Pruned 1 session(s).\n"
+    left = {
+        r["id"] for r in seed.client.get("/sessions", params={"include_archived": "true"}).json()["items"]
+    }
+    assert left == {open_one["id"], other["id"]}
+
+
+def test_older_than_durations_and_bad_values(run: Run, seed: Seeder, home: Path) -> None:
+    old = seed.session(model="openai/gpt-5")
+    young = seed.session(model="openai/gpt-5")
+    for s in (old, young):
+        seed.end(s["id"])
+    _age(home, old["id"], 3)
+    bad = run("sessions", "prune", "--older-than", "abc", "--yes")
+    assert bad.exit_code == 2 and "older_than 'abc'" in bad.stderr
+    question = run("sessions", "prune", "--older-than", "2d", "--model", "GPT", input="\n")
+    assert question.stdout == (
+        "Delete all ended sessions older than 2d matching model 'GPT'? [y/N] Cancelled.\n"
+    )
+    dry = run("sessions", "prune", "--older-than", "2d", "--dry-run", "--json")
+    assert json.loads(dry.stdout)["ids"] == [old["id"]]
+    assert run("sessions", "prune", "--older-than", "1w", "--yes").stdout == "Pruned 0 session(s).\n"
+    day = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 86400))
+    assert run("sessions", "prune", "--older-than", day, "--yes").stdout == "Pruned 1 session(s).\n"
+    assert _ids(run) == {young["id"]}
+
+
+def test_export_lineage_logical(run: Run, seed: Seeder, tmp_path: Path) -> None:
+    root = seed.session(title="Voyage")
+    seed.chat(root["id"], 2)
+    child = seed.client.post(f"/sessions/{root['id']}/continuations", json={})
+    assert child.status_code == 201, child.text
+    tip = child.json()["id"]
+    seed.chat(tip, 1)
+    out = tmp_path / "lineage.jsonl"
+    result = run("sessions", "export", str(out), "--session-id", tip, "--lineage", "logical")
+    assert result.stdout == f"Exported 1 session to {out}\n"
+    (record,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert record["lineage_session_ids"] == [root["id"], tip]
+    assert record["id"] == tip and record["message_count"] == 6 == len(record["messages"])
+    assert [len(s["messages"]) for s in record["segments"]] == [4, 2]
+    assert run("sessions", "export", "-", "--lineage", "logical").exit_code == 2
+    assert run("sessions", "export", "-", "--session-id", tip, "--lineage", "deep").exit_code == 2
