@@ -15,7 +15,23 @@ from .discover_response import DiscoverResponse
 from .discover_result import DiscoverResult
 from .fork_create import ForkCreate
 from .handoff import Handoff
+from .handoff_claim import HandoffClaim
+from .handoff_claimed import HandoffClaimed
+from .handoff_claimed_state_type_0 import HandoffClaimedStateType0
+from .handoff_claimed_thread_type_0 import HandoffClaimedThreadType0
+from .handoff_complete import HandoffComplete
+from .handoff_complete_thread_type_0 import HandoffCompleteThreadType0
+from .handoff_fail import HandoffFail
+from .handoff_fail_only_states_type_0_item import HandoffFailOnlyStatesType0Item
+from .handoff_public import HandoffPublic
+from .handoff_public_state_type_0 import HandoffPublicStateType0
+from .handoff_public_thread_type_0 import HandoffPublicThreadType0
+from .handoff_queued import HandoffQueued
+from .handoff_queued_state_type_0 import HandoffQueuedStateType0
+from .handoff_queued_thread_type_0 import HandoffQueuedThreadType0
+from .handoff_request import HandoffRequest
 from .health import Health
+from .home_channel import HomeChannel
 from .hour_activity import HourActivity
 from .import_issue_out import ImportIssueOut
 from .import_result import ImportResult
@@ -23,6 +39,7 @@ from .import_result_on_conflict import ImportResultOnConflict
 from .import_sessions_files_body import ImportSessionsFilesBody
 from .import_sessions_on_conflict import ImportSessionsOnConflict
 from .import_transcripts_on_conflict import ImportTranscriptsOnConflict
+from .indexing_status import IndexingStatus
 from .insights_out import InsightsOut
 from .matched_by import MatchedBy
 from .message_batch import MessageBatch
@@ -36,6 +53,9 @@ from .message_public import MessagePublic
 from .messages_list_role_type_0_item import MessagesListRoleType0Item
 from .model_usage import ModelUsage
 from .optimize_out import OptimizeOut
+from .platform_list import PlatformList
+from .platform_public import PlatformPublic
+from .platform_update import PlatformUpdate
 from .problem import Problem
 from .prune_in import PruneIn
 from .prune_out import PruneOut
@@ -98,7 +118,23 @@ __all__ = (
     "DiscoverResult",
     "ForkCreate",
     "Handoff",
+    "HandoffClaim",
+    "HandoffClaimed",
+    "HandoffClaimedStateType0",
+    "HandoffClaimedThreadType0",
+    "HandoffComplete",
+    "HandoffCompleteThreadType0",
+    "HandoffFail",
+    "HandoffFailOnlyStatesType0Item",
+    "HandoffPublic",
+    "HandoffPublicStateType0",
+    "HandoffPublicThreadType0",
+    "HandoffQueued",
+    "HandoffQueuedStateType0",
+    "HandoffQueuedThreadType0",
+    "HandoffRequest",
     "Health",
+    "HomeChannel",
     "HourActivity",
     "ImportIssueOut",
     "ImportResult",
@@ -106,6 +142,7 @@ __all__ = (
     "ImportSessionsFilesBody",
     "ImportSessionsOnConflict",
     "ImportTranscriptsOnConflict",
+    "IndexingStatus",
     "InsightsOut",
     "MatchedBy",
     "MessageBatch",
@@ -119,6 +156,9 @@ __all__ = (
     "MessagesListRoleType0Item",
     "ModelUsage",
     "OptimizeOut",
+    "PlatformList",
+    "PlatformPublic",
+    "PlatformUpdate",
     "Problem",
     "PruneIn",
     "PruneOut",

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.discover_result import DiscoverResult
+    from ..models.indexing_status import IndexingStatus
 
 
 T = TypeVar("T", bound="DiscoverResponse")
@@ -25,6 +26,8 @@ class DiscoverResponse:
         query (str):
         results (list[DiscoverResult]):
         scan_capped (bool): A short-term substring scan stopped at its cap (1,000,000 messages) before the oldest
+        indexing (IndexingStatus | None | Unset): Present while imported messages wait for the background indexer: they
+            are not found yet
         message (None | str | Unset):
     """
 
@@ -33,10 +36,13 @@ class DiscoverResponse:
     query: str
     results: list[DiscoverResult]
     scan_capped: bool
+    indexing: IndexingStatus | None | Unset = UNSET
     message: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.indexing_status import IndexingStatus
+
         count = self.count
 
         mode = self.mode
@@ -49,6 +55,14 @@ class DiscoverResponse:
             results.append(results_item)
 
         scan_capped = self.scan_capped
+
+        indexing: dict[str, Any] | None | Unset
+        if isinstance(self.indexing, Unset):
+            indexing = UNSET
+        elif isinstance(self.indexing, IndexingStatus):
+            indexing = self.indexing.to_dict()
+        else:
+            indexing = self.indexing
 
         message: None | str | Unset
         if isinstance(self.message, Unset):
@@ -67,6 +81,8 @@ class DiscoverResponse:
                 "scan_capped": scan_capped,
             }
         )
+        if indexing is not UNSET:
+            field_dict["indexing"] = indexing
         if message is not UNSET:
             field_dict["message"] = message
 
@@ -75,6 +91,7 @@ class DiscoverResponse:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.discover_result import DiscoverResult
+        from ..models.indexing_status import IndexingStatus
 
         d = dict(src_dict)
         count = d.pop("count")
@@ -94,6 +111,23 @@ class DiscoverResponse:
 
         scan_capped = d.pop("scan_capped")
 
+        def _parse_indexing(data: object) -> IndexingStatus | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                indexing_type_0 = IndexingStatus.from_dict(data)
+
+                return indexing_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(IndexingStatus | None | Unset, data)
+
+        indexing = _parse_indexing(d.pop("indexing", UNSET))
+
         def _parse_message(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -109,6 +143,7 @@ class DiscoverResponse:
             query=query,
             results=results,
             scan_capped=scan_capped,
+            indexing=indexing,
             message=message,
         )
 

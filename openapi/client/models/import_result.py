@@ -26,6 +26,9 @@ class ImportResult:
         errors_truncated (bool):
         failed (int): lines not imported; the first 100 are in errors
         imported (int): new sessions written
+        index_pending (int): imported messages not yet in the full-text indexes when this answer was sent: an import
+            over 1,000 messages is indexed by a background task after it is stored (0 with wait_for_index=true); until then
+            search misses them, and `GET /stats` and search report `indexing.pending_messages`
         lines (int): non-blank lines (or transcript files) read
         linked (int): parent links restored
         message_ids_kept (int): messages that kept their original id (ids are kept when free)
@@ -41,6 +44,7 @@ class ImportResult:
     errors_truncated: bool
     failed: int
     imported: int
+    index_pending: int
     lines: int
     linked: int
     message_ids_kept: int
@@ -66,6 +70,8 @@ class ImportResult:
 
         imported = self.imported
 
+        index_pending = self.index_pending
+
         lines = self.lines
 
         linked = self.linked
@@ -90,6 +96,7 @@ class ImportResult:
                 "errors_truncated": errors_truncated,
                 "failed": failed,
                 "imported": imported,
+                "index_pending": index_pending,
                 "lines": lines,
                 "linked": linked,
                 "message_ids_kept": message_ids_kept,
@@ -124,6 +131,8 @@ class ImportResult:
 
         imported = d.pop("imported")
 
+        index_pending = d.pop("index_pending")
+
         lines = d.pop("lines")
 
         linked = d.pop("linked")
@@ -145,6 +154,7 @@ class ImportResult:
             errors_truncated=errors_truncated,
             failed=failed,
             imported=imported,
+            index_pending=index_pending,
             lines=lines,
             linked=linked,
             message_ids_kept=message_ids_kept,

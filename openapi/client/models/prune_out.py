@@ -14,15 +14,15 @@ class PruneOut:
     """What the prune deleted (or would delete).
 
     Attributes:
-        cutoff (float): sessions started before this epoch time qualified
+        cutoff (float | None): sessions started before this epoch time qualified (null: any age, filters only)
         dry_run (bool):
-        ids (list[str] | None): the candidates (dry run only)
+        ids (list[str] | None): the candidates, oldest first (dry run only)
         messages (int):
         pruned (int): sessions deleted (dry run: that would be deleted)
         reclaimable_bytes (int): stored payload of the pruned sessions (estimate, before VACUUM)
     """
 
-    cutoff: float
+    cutoff: float | None
     dry_run: bool
     ids: list[str] | None
     messages: int
@@ -31,6 +31,7 @@ class PruneOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        cutoff: float | None
         cutoff = self.cutoff
 
         dry_run = self.dry_run
@@ -66,7 +67,13 @@ class PruneOut:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        cutoff = d.pop("cutoff")
+
+        def _parse_cutoff(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        cutoff = _parse_cutoff(d.pop("cutoff"))
 
         dry_run = d.pop("dry_run")
 

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.indexing_status import IndexingStatus
     from ..models.stats_out_by_source import StatsOutBySource
 
 
@@ -22,6 +23,8 @@ class StatsOut:
         database_bytes (int): size of state.db (without -wal)
         freelist_bytes (int): free pages inside state.db that VACUUM would return
         fts_bytes (int | None): bytes of the FTS indexes when include_fts=true (else null; null without dbstat)
+        indexing (IndexingStatus): Deferred full-text indexing of bulk imports (in `GET /stats`, and in search while
+            non-zero).
         messages (int):
         page_count (int):
         page_size (int):
@@ -33,6 +36,7 @@ class StatsOut:
     database_bytes: int
     freelist_bytes: int
     fts_bytes: int | None
+    indexing: IndexingStatus
     messages: int
     page_count: int
     page_size: int
@@ -49,6 +53,8 @@ class StatsOut:
 
         fts_bytes: int | None
         fts_bytes = self.fts_bytes
+
+        indexing = self.indexing.to_dict()
 
         messages = self.messages
 
@@ -68,6 +74,7 @@ class StatsOut:
                 "database_bytes": database_bytes,
                 "freelist_bytes": freelist_bytes,
                 "fts_bytes": fts_bytes,
+                "indexing": indexing,
                 "messages": messages,
                 "page_count": page_count,
                 "page_size": page_size,
@@ -80,6 +87,7 @@ class StatsOut:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.indexing_status import IndexingStatus
         from ..models.stats_out_by_source import StatsOutBySource
 
         d = dict(src_dict)
@@ -96,6 +104,8 @@ class StatsOut:
 
         fts_bytes = _parse_fts_bytes(d.pop("fts_bytes"))
 
+        indexing = IndexingStatus.from_dict(d.pop("indexing"))
+
         messages = d.pop("messages")
 
         page_count = d.pop("page_count")
@@ -111,6 +121,7 @@ class StatsOut:
             database_bytes=database_bytes,
             freelist_bytes=freelist_bytes,
             fts_bytes=fts_bytes,
+            indexing=indexing,
             messages=messages,
             page_count=page_count,
             page_size=page_size,

@@ -95,11 +95,12 @@ def sync_detailed(
 ) -> Response[Problem | PruneOut]:
     """Prune old ended sessions
 
-     Delete ended sessions started more than `older_than_days` ago; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open sessions are never touched.
 
-    Children of pruned sessions are orphaned (their `parent_session_id` becomes null), as the agent
-    does.
-    Deletion runs in small batches so concurrent appends are not held up.
+    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
+    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
+    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
+    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
 
     Args:
         body (None | PruneIn | Unset):
@@ -130,11 +131,12 @@ def sync(
 ) -> Problem | PruneOut | None:
     """Prune old ended sessions
 
-     Delete ended sessions started more than `older_than_days` ago; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open sessions are never touched.
 
-    Children of pruned sessions are orphaned (their `parent_session_id` becomes null), as the agent
-    does.
-    Deletion runs in small batches so concurrent appends are not held up.
+    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
+    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
+    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
+    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
 
     Args:
         body (None | PruneIn | Unset):
@@ -160,11 +162,12 @@ async def asyncio_detailed(
 ) -> Response[Problem | PruneOut]:
     """Prune old ended sessions
 
-     Delete ended sessions started more than `older_than_days` ago; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open sessions are never touched.
 
-    Children of pruned sessions are orphaned (their `parent_session_id` becomes null), as the agent
-    does.
-    Deletion runs in small batches so concurrent appends are not held up.
+    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
+    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
+    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
+    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
 
     Args:
         body (None | PruneIn | Unset):
@@ -193,11 +196,12 @@ async def asyncio(
 ) -> Problem | PruneOut | None:
     """Prune old ended sessions
 
-     Delete ended sessions started more than `older_than_days` ago; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open sessions are never touched.
 
-    Children of pruned sessions are orphaned (their `parent_session_id` becomes null), as the agent
-    does.
-    Deletion runs in small batches so concurrent appends are not held up.
+    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
+    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
+    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
+    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
 
     Args:
         body (None | PruneIn | Unset):

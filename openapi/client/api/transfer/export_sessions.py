@@ -14,6 +14,7 @@ def _get_kwargs(
     source: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
     since: float | None | Unset = UNSET,
+    lineage: bool | Unset = False,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -38,6 +39,8 @@ def _get_kwargs(
     else:
         json_since = since
     params["since"] = json_since
+
+    params["lineage"] = lineage
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -102,16 +105,24 @@ def sync_detailed(
     source: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
     since: float | None | Unset = UNSET,
+    lineage: bool | Unset = False,
 ) -> Response[Problem]:
     """Export sessions as JSONL (streamed)
 
-     Stream the export with constant memory, one short read transaction per chunk.
+     One session per line, in the line format of `hermes sessions export` (the agent's `export_all`).
+    With `lineage=true` and a `session_id`, one line for the whole logical session instead (the agent's
+    `export_session_lineage`, `hermes sessions export --lineage logical`): the compression tip's columns
+    with `message_count` = every active message of the lineage, `messages` = all segments' messages root
+    → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
+    root → tip.
 
     Args:
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
             this epoch time
+        lineage (bool | Unset): export the compression lineage through `session_id` as one logical
+            session (requires `session_id`; `source` and `since` do not apply) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -125,6 +136,7 @@ def sync_detailed(
         source=source,
         session_id=session_id,
         since=since,
+        lineage=lineage,
     )
 
     response = client.get_httpx_client().request(
@@ -140,16 +152,24 @@ def sync(
     source: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
     since: float | None | Unset = UNSET,
+    lineage: bool | Unset = False,
 ) -> Problem | None:
     """Export sessions as JSONL (streamed)
 
-     Stream the export with constant memory, one short read transaction per chunk.
+     One session per line, in the line format of `hermes sessions export` (the agent's `export_all`).
+    With `lineage=true` and a `session_id`, one line for the whole logical session instead (the agent's
+    `export_session_lineage`, `hermes sessions export --lineage logical`): the compression tip's columns
+    with `message_count` = every active message of the lineage, `messages` = all segments' messages root
+    → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
+    root → tip.
 
     Args:
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
             this epoch time
+        lineage (bool | Unset): export the compression lineage through `session_id` as one logical
+            session (requires `session_id`; `source` and `since` do not apply) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +184,7 @@ def sync(
         source=source,
         session_id=session_id,
         since=since,
+        lineage=lineage,
     ).parsed
 
 
@@ -173,16 +194,24 @@ async def asyncio_detailed(
     source: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
     since: float | None | Unset = UNSET,
+    lineage: bool | Unset = False,
 ) -> Response[Problem]:
     """Export sessions as JSONL (streamed)
 
-     Stream the export with constant memory, one short read transaction per chunk.
+     One session per line, in the line format of `hermes sessions export` (the agent's `export_all`).
+    With `lineage=true` and a `session_id`, one line for the whole logical session instead (the agent's
+    `export_session_lineage`, `hermes sessions export --lineage logical`): the compression tip's columns
+    with `message_count` = every active message of the lineage, `messages` = all segments' messages root
+    → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
+    root → tip.
 
     Args:
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
             this epoch time
+        lineage (bool | Unset): export the compression lineage through `session_id` as one logical
+            session (requires `session_id`; `source` and `since` do not apply) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,6 +225,7 @@ async def asyncio_detailed(
         source=source,
         session_id=session_id,
         since=since,
+        lineage=lineage,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -209,16 +239,24 @@ async def asyncio(
     source: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
     since: float | None | Unset = UNSET,
+    lineage: bool | Unset = False,
 ) -> Problem | None:
     """Export sessions as JSONL (streamed)
 
-     Stream the export with constant memory, one short read transaction per chunk.
+     One session per line, in the line format of `hermes sessions export` (the agent's `export_all`).
+    With `lineage=true` and a `session_id`, one line for the whole logical session instead (the agent's
+    `export_session_lineage`, `hermes sessions export --lineage logical`): the compression tip's columns
+    with `message_count` = every active message of the lineage, `messages` = all segments' messages root
+    → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
+    root → tip.
 
     Args:
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
             this epoch time
+        lineage (bool | Unset): export the compression lineage through `session_id` as one logical
+            session (requires `session_id`; `source` and `since` do not apply) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -234,5 +272,6 @@ async def asyncio(
             source=source,
             session_id=session_id,
             since=since,
+            lineage=lineage,
         )
     ).parsed

@@ -17,6 +17,7 @@ def _get_kwargs(
     body: ImportSessionsFilesBody,
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -29,6 +30,8 @@ def _get_kwargs(
     params["on_conflict"] = json_on_conflict
 
     params["dry_run"] = dry_run
+
+    params["wait_for_index"] = wait_for_index
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -117,6 +120,7 @@ def sync_detailed(
     body: ImportSessionsFilesBody,
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import sessions from JSONL
 
@@ -126,6 +130,9 @@ def sync_detailed(
         on_conflict (ImportSessionsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportSessionsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -140,6 +147,7 @@ def sync_detailed(
         body=body,
         on_conflict=on_conflict,
         dry_run=dry_run,
+        wait_for_index=wait_for_index,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +163,7 @@ def sync(
     body: ImportSessionsFilesBody,
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import sessions from JSONL
 
@@ -164,6 +173,9 @@ def sync(
         on_conflict (ImportSessionsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportSessionsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -179,6 +191,7 @@ def sync(
         body=body,
         on_conflict=on_conflict,
         dry_run=dry_run,
+        wait_for_index=wait_for_index,
     ).parsed
 
 
@@ -188,6 +201,7 @@ async def asyncio_detailed(
     body: ImportSessionsFilesBody,
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import sessions from JSONL
 
@@ -197,6 +211,9 @@ async def asyncio_detailed(
         on_conflict (ImportSessionsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportSessionsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -211,6 +228,7 @@ async def asyncio_detailed(
         body=body,
         on_conflict=on_conflict,
         dry_run=dry_run,
+        wait_for_index=wait_for_index,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -224,6 +242,7 @@ async def asyncio(
     body: ImportSessionsFilesBody,
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import sessions from JSONL
 
@@ -233,6 +252,9 @@ async def asyncio(
         on_conflict (ImportSessionsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportSessionsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -249,5 +271,6 @@ async def asyncio(
             body=body,
             on_conflict=on_conflict,
             dry_run=dry_run,
+            wait_for_index=wait_for_index,
         )
     ).parsed

@@ -15,6 +15,7 @@ def _get_kwargs(
     *,
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -26,6 +27,8 @@ def _get_kwargs(
     params["on_conflict"] = json_on_conflict
 
     params["dry_run"] = dry_run
+
+    params["wait_for_index"] = wait_for_index
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -103,6 +106,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import legacy per-session transcript files
 
@@ -112,6 +116,9 @@ def sync_detailed(
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,6 +131,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         on_conflict=on_conflict,
         dry_run=dry_run,
+        wait_for_index=wait_for_index,
     )
 
     response = client.get_httpx_client().request(
@@ -138,6 +146,7 @@ def sync(
     client: AuthenticatedClient,
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import legacy per-session transcript files
 
@@ -147,6 +156,9 @@ def sync(
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,6 +172,7 @@ def sync(
         client=client,
         on_conflict=on_conflict,
         dry_run=dry_run,
+        wait_for_index=wait_for_index,
     ).parsed
 
 
@@ -168,6 +181,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import legacy per-session transcript files
 
@@ -177,6 +191,9 @@ async def asyncio_detailed(
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,6 +206,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         on_conflict=on_conflict,
         dry_run=dry_run,
+        wait_for_index=wait_for_index,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -201,6 +219,7 @@ async def asyncio(
     client: AuthenticatedClient,
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
+    wait_for_index: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import legacy per-session transcript files
 
@@ -210,6 +229,9 @@ async def asyncio(
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
+        wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
+            indexes (imports over 1,000 messages are otherwise indexed in the background after the
+            answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,5 +246,6 @@ async def asyncio(
             client=client,
             on_conflict=on_conflict,
             dry_run=dry_run,
+            wait_for_index=wait_for_index,
         )
     ).parsed

@@ -1,0 +1,237 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.handoff_fail import HandoffFail
+from ...models.handoff_public import HandoffPublic
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    session_id: str,
+    *,
+    body: HandoffFail,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/handoff/{session_id}/fail".format(
+            session_id=quote(str(session_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> HandoffPublic | Problem | None:
+    if response.status_code == 200:
+        response_200 = HandoffPublic.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 507:
+        response_507 = Problem.from_dict(response.json())
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[HandoffPublic | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: HandoffFail,
+) -> Response[HandoffPublic | Problem]:
+    """Handoff-Fail
+
+     The handoff failed: → failed with ``error`` (first 500 characters kept), only from
+    ``only_states`` (default pending or running). 404 ``session_not_found``, 409
+    ``handoff_state_changed``
+    (it moved on, e.g. the gateway claimed it as the CLI gave up).
+
+    Args:
+        session_id (str):
+        body (HandoffFail): ``POST /handoff/{id}/fail``.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HandoffPublic | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: HandoffFail,
+) -> HandoffPublic | Problem | None:
+    """Handoff-Fail
+
+     The handoff failed: → failed with ``error`` (first 500 characters kept), only from
+    ``only_states`` (default pending or running). 404 ``session_not_found``, 409
+    ``handoff_state_changed``
+    (it moved on, e.g. the gateway claimed it as the CLI gave up).
+
+    Args:
+        session_id (str):
+        body (HandoffFail): ``POST /handoff/{id}/fail``.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HandoffPublic | Problem
+    """
+
+    return sync_detailed(
+        session_id=session_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: HandoffFail,
+) -> Response[HandoffPublic | Problem]:
+    """Handoff-Fail
+
+     The handoff failed: → failed with ``error`` (first 500 characters kept), only from
+    ``only_states`` (default pending or running). 404 ``session_not_found``, 409
+    ``handoff_state_changed``
+    (it moved on, e.g. the gateway claimed it as the CLI gave up).
+
+    Args:
+        session_id (str):
+        body (HandoffFail): ``POST /handoff/{id}/fail``.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HandoffPublic | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    session_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: HandoffFail,
+) -> HandoffPublic | Problem | None:
+    """Handoff-Fail
+
+     The handoff failed: → failed with ``error`` (first 500 characters kept), only from
+    ``only_states`` (default pending or running). 404 ``session_not_found``, 409
+    ``handoff_state_changed``
+    (it moved on, e.g. the gateway claimed it as the CLI gave up).
+
+    Args:
+        session_id (str):
+        body (HandoffFail): ``POST /handoff/{id}/fail``.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HandoffPublic | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            session_id=session_id,
+            client=client,
+            body=body,
+        )
+    ).parsed
