@@ -29,7 +29,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest -n 2 --dist loadgroup -q
+	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck pytest
 

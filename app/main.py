@@ -12,7 +12,7 @@ from prometheus_client import CollectorRegistry
 
 from app import __version__
 from app.api.auth import require_token, resolve_token
-from app.api.fast_append import FastAppend
+from app.api.fast_paths import FastPaths
 from app.api.instrumentation import HttpMetrics, MetricsMiddleware, StorageCollector
 from app.api.middleware import EdgeMiddleware
 from app.api.problem import install_handlers
@@ -102,9 +102,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (*modules, platforms, handoff, events):
         app.include_router(module.router, dependencies=protected)
 
-    # Middleware added first sits innermost. The append fast path sits inside the edge (request ids, body
+    # Middleware added first sits innermost. The fast paths sit inside the edge (request ids, body
     # limit, security headers) and the metrics, like every routed request.
-    app.add_middleware(FastAppend, route=_route_named(messages.router, "messages-append"))
+    app.add_middleware(
+        FastPaths,
+        append_route=_route_named(messages.router, "messages-append"),
+        list_route=_route_named(sessions.router, "sessions-list"),
+    )
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
     # Outermost, so refused bodies (413) and auth failures are counted too.
     app.state.metrics_registry = registry = CollectorRegistry()

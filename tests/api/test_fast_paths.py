@@ -1,5 +1,5 @@
-"""The append fast path (``app.api.fast_append``): plain appends never reach the router, everything else
-does with its body intact, and both paths answer alike."""
+"""The fast paths (``app.api.fast_paths``): plain appends and listings never reach the router, everything
+else does with its body intact, and both paths answer alike."""
 
 from __future__ import annotations
 
@@ -10,14 +10,22 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.types import Message
 
-from app.api.fast_append import FastAppend
-from app.api.routes import messages
+from app.api.fast_paths import FastPaths
+from app.api.routes import messages, sessions
 from tests.api.problem_assert import assert_problem
 from tests.conftest import TOKEN
 
 AUTH = (b"authorization", f"Bearer {TOKEN}".encode())
 JSON = (b"content-type", b"application/json")
-ROUTE = next(r for r in messages.router.routes if getattr(r, "name", "") == "messages-append")
+APPEND = next(r for r in messages.router.routes if getattr(r, "name", "") == "messages-append")
+LIST = next(r for r in sessions.router.routes if getattr(r, "name", "") == "sessions-list")
+
+
+@pytest.fixture
+def sid(client: TestClient) -> str:
+    """A fresh CLI session."""
+    session_id: str = client.post("/sessions", json={"source": "cli"}).json()["id"]
+    return session_id
 
 
 class _Inner:
@@ -66,7 +74,7 @@ def _call(
     }
 
     async def run() -> None:
-        await FastAppend(inner, route=ROUTE)(scope, receive, send)
+        await FastPaths(inner, append_route=APPEND, list_route=LIST)(scope, receive, send)
 
     assert client.portal is not None
     client.portal.call(run)
@@ -179,3 +187,56 @@ def test_fast_appends_are_counted_under_the_route_template(client: TestClient, s
         'hermes_http_requests_total{method="POST",route="/sessions/{session_id}/messages",status="201"} 1.0'
         in text
     )
+
+
+def _sessions(client: TestClient, n: int) -> None:
+    for i in range(n):
+        assert client.post("/sessions", json={"source": "cli", "title": f"fast list {i}"}).status_code == 201
+
+
+@pytest.mark.parametrize("query", [b"", b"limit=3", b"limit=200"])
+def test_a_plain_listing_is_answered_without_the_router(client: TestClient, query: bytes) -> None:
+    _sessions(client, 4)
+    inner, sent = _call(client, "/sessions", b"", [AUTH], query=query, method="GET")
+    assert inner.bodies == [] and sent[0]["status"] == 200
+    page = orjson.loads(sent[1]["body"])
+    routed = client.get(
+        "/sessions", params={"status": "all", "limit": query.split(b"=")[-1].decode() or 20}
+    ).json()
+    assert page == routed  # the same page as the documented route with every filter spelt out
+    headers = dict(sent[0]["headers"])
+    assert (b"link" in headers) == (query == b"limit=3")
+
+
+@pytest.mark.parametrize(
+    ("query", "headers"),
+    [
+        (b"limit=0", [AUTH]),
+        (b"limit=201", [AUTH]),
+        (b"limit=1000", [AUTH]),
+        (b"limit=05", [AUTH]),
+        (b"limit=x", [AUTH]),
+        (b"limit=3&source=cli", [AUTH]),
+        (b"cursor=abc", [AUTH]),
+        (b"", [(b"authorization", b"Bearer wrong")]),
+        (b"", []),
+    ],
+)
+def test_other_listings_reach_the_route(
+    client: TestClient, query: bytes, headers: list[tuple[bytes, bytes]]
+) -> None:
+    inner, sent = _call(client, "/sessions", b"", headers, query=query, method="GET")
+    assert len(inner.bodies) == 1 and sent[0]["status"] == 299
+
+
+def test_fast_listing_pages_like_the_route(client: TestClient) -> None:
+    _sessions(client, 5)
+    first = client.get("/sessions?limit=2")
+    assert first.status_code == 200
+    link = first.headers["link"]
+    assert link.startswith("<http://testserver/sessions?limit=2&cursor=") and link.endswith('>; rel="next"')
+    second = client.get(link[1 : link.index(">")])
+    titles = [s["title"] for s in first.json()["items"] + second.json()["items"]]
+    assert titles == ["fast list 4", "fast list 3", "fast list 2", "fast list 1"]
+    assert 'route="/sessions",status="200"' in client.get("/metrics").text
+    assert_problem(client.get("/sessions", headers={"Authorization": "Bearer nope"}), 401, "unauthorized")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
@@ -24,6 +25,7 @@ from app.api.schemas.sessions import (
 from app.domain.etag import session_etag
 from app.errors import BadRequest
 from app.services import sessions as svc
+from app.storage.database import Database
 from app.storage.repos.session_list import ListQuery
 from app.storage.repos.usage import Usage
 
@@ -134,13 +136,25 @@ async def list_sessions(
         order=order,
         after=_position(order, cursor) if cursor is not None else None,
     )
+    return await list_response(request, db, query)
+
+
+async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
+    """Read one page of the listing and render it with its ``Link`` header (shared with the fast path)."""
     page = await db.read(lambda conn: svc.list_page(conn, query))
-    next_cursor = encode_cursor(f"sessions:{order}", page.next_position) if page.next_position else None
+    next_cursor = encode_cursor(f"sessions:{query.order}", page.next_position) if page.next_position else None
     response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
     )
     set_next_link(request, response, next_cursor)
     return response
+
+
+def default_list_query(limit: int | None) -> ListQuery:
+    """The listing with every filter at its default: what ``GET /sessions?limit=N`` means (``None``: the
+    default page size)."""
+    query = ListQuery(exclude_sources=svc.default_exclusions(()))
+    return query if limit is None else replace(query, limit=limit)
 
 
 @router.get(
