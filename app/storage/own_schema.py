@@ -88,6 +88,14 @@ class MessageAttachment(SQLModel, table=True):
 MESSAGES_PAGING_INDEX_SQL = (
     "CREATE INDEX IF NOT EXISTS idx_hs_messages_session_id ON messages(session_id, id)"
 )
+
+# Lineage numbering and title resolution match ``title LIKE 'base #%'`` (case-insensitive, as the agent
+# does); a NOCASE index on the title lets SQLite answer that from the index instead of scanning every session
+# (37 ms per auto-title on 50k sessions, inside the writer).
+TITLE_NOCASE_INDEX_SQL = (
+    "CREATE INDEX IF NOT EXISTS idx_hs_sessions_title_nocase ON sessions(title COLLATE NOCASE) "
+    "WHERE title IS NOT NULL"
+)
 """Keyset paging of one session's messages (``WHERE session_id = ? AND id > ? ORDER BY id``) without
 reading and sorting the whole session; migration 0003 creates it."""
 

@@ -1,0 +1,27 @@
+"""NOCASE index on session titles, so ``title LIKE 'base #%'`` (lineage numbering, title resolution) is an
+index range instead of a scan of every session.
+
+Revision ID: 0008_title_nocase_index
+Revises: 0007_fts_backlog
+"""
+
+from alembic import op
+
+from app.storage.own_schema import TITLE_NOCASE_INDEX_SQL
+
+revision = "0008_title_nocase_index"
+down_revision = "0007_fts_backlog"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Create ``idx_hs_sessions_title_nocase`` on the agent's ``sessions`` table (its columns untouched)."""
+    conn = op.get_bind().connection.driver_connection
+    conn.execute(TITLE_NOCASE_INDEX_SQL)
+
+
+def downgrade() -> None:
+    """Drop only what this revision created."""
+    conn = op.get_bind().connection.driver_connection
+    conn.execute("DROP INDEX IF EXISTS idx_hs_sessions_title_nocase")
