@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ from tests.conftest import TOKEN, LiveServer
 from tests.handoff.conftest import configure, new_session
 
 TIMED_OUT = "Timed out waiting for the gateway. Is `hermes gateway` running?"
-Gateway = Callable[[httpx.Client, dict[str, Any]], None]
+Gateway = Callable[[httpx.Client, dict[str, Any]], object]
 
 
 @pytest.fixture
@@ -205,3 +206,40 @@ def test_busy_refusal(tmp_path: Path) -> None:
     result = invoke(env, "handoff", "telegram")
     assert result.exit_code == 5
     assert result.stderr.strip() == "Agent is busy. Wait for the current turn to finish, then retry /handoff."
+
+
+def test_claim_timeout_loses_to_a_late_claim_and_keeps_waiting(tmp_path: Path) -> None:
+    """The gateway claims just as the 60 s claim deadline passes: the CLI's compare-and-set fail is refused
+    (409 handoff_state_changed), so it carries on into the transfer phase instead of reporting a timeout."""
+    state = {"value": "pending"}
+    fails: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/sessions/resolve":
+            return httpx.Response(200, json={"id": "s1", "title": "late"})
+        if path == "/handoff":
+            home = {"chat_id": "1", "name": "Home"}
+            return httpx.Response(202, json={"session_id": "s1", "title": "late", "home_channel": home})
+        if path == "/handoff/s1/fail":
+            fails.append(json.loads(request.content))
+            state["value"] = "running"  # the gateway's claim landed first
+            problem = {"status": 409, "code": "handoff_state_changed", "detail": "moved", "state": "running"}
+            return httpx.Response(409, json=problem)
+        if path == "/handoff/s1":
+            current = state["value"]
+            if current == "running":
+                state["value"] = "completed"
+            return httpx.Response(200, json={"session_id": "s1", "state": current, "error": None})
+        return httpx.Response(404, json={"code": "not_found"})
+
+    http = httpx.Client(base_url="http://x", transport=httpx.MockTransport(handler))
+    env = CliEnv(CliConfig(url="http://x", token="t", home=tmp_path), http=http)
+    result = invoke(env, "handoff", "telegram", "--claim-timeout", "0.2", "--poll", "0.05")
+    assert result.exit_code == 0, result.output
+    assert fails == [{"error": TIMEOUT_ERROR, "only_states": ["pending"]}]
+    assert result.stdout.splitlines()[1:] == [
+        "Gateway picked it up; transferring...",
+        "↻ Handoff complete. The session is now active on telegram.",
+        "Resume it on this CLI later with: /resume late",
+    ]
