@@ -169,3 +169,16 @@ def test_keepalive_comments(home: Path) -> None:
             stream.close()
     finally:
         server.stop()
+
+
+def test_a_closed_stream_is_released_at_once(home: Path) -> None:
+    """A client that hangs up ends its stream on the server: shutdown does not wait out the 10 s grace."""
+    server = start_live_server(home)
+    try:
+        stream = open_stream(server.base_url, "/events")
+        stream.close()
+        time.sleep(0.3)
+    finally:
+        started = time.monotonic()
+        server.stop()
+    assert time.monotonic() - started < 5
