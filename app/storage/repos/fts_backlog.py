@@ -82,25 +82,38 @@ def index_range(conn: sqlite3.Connection, tables: Iterable[str], first: int, las
 
 
 def index_next_slice(conn: sqlite3.Connection, max_messages: int) -> int | None:
-    """Index up to ``max_messages`` stored messages of the oldest run; ``None`` when the backlog is empty.
+    """Index up to ``max_messages`` stored messages of the oldest runs; ``None`` when the backlog is empty.
 
-    Returns how many message ids the slice covered (they leave the backlog).
+    Returns how many message ids the slice covered (they leave the backlog). A slice spans as many runs as
+    it needs: an agent export keeps its ids, so its runs are short (one per stretch of a session's messages).
     """
-    row = conn.execute("SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT 1").fetchone()
-    if row is None:
+    runs = conn.execute(
+        "SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT ?", (max_messages,)
+    ).fetchall()
+    if not runs:
         return None
-    first, last = int(row[0]), int(row[1])
-    # The slice ends at the max_messages-th stored message of the run (deleted ids cost nothing).
-    end = conn.execute(
-        "SELECT id FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT 1 OFFSET ?",
-        (first, last, max_messages - 1),
-    ).fetchone()
-    hi = int(end[0]) if end is not None else last
-    index_range(conn, existing_fts_tables(conn), first, hi)
-    conn.execute("DELETE FROM hs_fts_backlog WHERE first_id = ?", (first,))
-    if hi < last:
-        queue_runs(conn, [(hi + 1, last)])
-    return hi - first + 1
+    tables = existing_fts_tables(conn)
+    budget, covered = max_messages, 0
+    for first, last in runs:
+        # The slice ends at the budget-th stored message of the run (deleted ids cost nothing).
+        end = conn.execute(
+            "SELECT id FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT 1 OFFSET ?",
+            (first, last, budget - 1),
+        ).fetchone()
+        hi = int(end[0]) if end is not None else last
+        index_range(conn, tables, first, hi)
+        conn.execute("DELETE FROM hs_fts_backlog WHERE first_id = ?", (first,))
+        covered += hi - first + 1
+        if hi < last:
+            queue_runs(conn, [(hi + 1, last)])
+            break
+        (stored,) = conn.execute(
+            "SELECT COUNT(*) FROM messages WHERE id BETWEEN ? AND ?", (first, hi)
+        ).fetchone()
+        budget -= stored
+        if budget <= 0:
+            break
+    return covered
 
 
 def has_queued(conn: sqlite3.Connection, up_to: int) -> bool:

@@ -8,8 +8,10 @@ so the agent reads what we import. Columns are discovered with
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
+import operator
 import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -66,10 +68,13 @@ def session_values(raw: dict[str, Any], columns: dict[str, str], now: float) -> 
     for column, declared in columns.items():
         if column in _LIVE_SESSION_COLUMNS or column not in raw:
             continue
+        value = raw[column]
         if column == "model_config":
-            values[column] = _model_config_text(raw[column])
+            values[column] = _model_config_text(value)
+        elif value is None or (type(value) is str and _kind(declared) == "text"):
+            values[column] = value  # the common case, already stored as is
         else:
-            values[column] = _coerce(column, declared, raw[column])
+            values[column] = _coerce(column, declared, value)
     if not isinstance(values.get("source"), str) or not values["source"]:
         values["source"] = "import"
     if values.get("started_at") is None:
@@ -112,13 +117,21 @@ class MessageLayout:
         self._platform_id = (
             self.names.index("platform_message_id") if "platform_message_id" in self.names else None
         )
+        # Fast path: a message carrying every column (the agent's export and ours do) whose values already
+        # have the stored types is taken as is, in one C-level itemgetter call.
+        self._get = operator.itemgetter(*self.names) if len(self.names) > 1 else None
+        self._kinds = [_kind(columns[c]) if c != "content" else "text" for c in self.names]
+        self._ints = [i for i, kind in enumerate(self._kinds) if kind == "int"]
+        self._plain: dict[tuple[type, ...], bool] = {}
 
     def row(self, raw: dict[str, Any], index: int, default_ts: float) -> list[Any]:
         """The stored values of one message, in :attr:`names` order."""
         role = raw.get("role")
         if not isinstance(role, str) or not role:
             raise RowError(f"messages[{index}].role must be a non-empty string")
-        values: list[Any] = []
+        values: list[Any] = self._as_is(raw)
+        if values:
+            return self._fill(values, raw, default_ts)
         append = values.append
         try:
             for column, convert, default in self._columns:
@@ -126,6 +139,30 @@ class MessageLayout:
                 append(default if value is _MISSING else convert(value))
         except RowError as exc:
             raise RowError(f"messages[{index}].{exc}") from exc
+        return self._fill(values, raw, default_ts)
+
+    def _as_is(self, raw: dict[str, Any]) -> list[Any]:
+        # The values in column order when none needs converting, else [] (the per-column path decides).
+        if self._get is None:
+            return []
+        try:
+            values = list(self._get(raw))
+        except KeyError:
+            return []
+        signature = tuple(map(type, values))
+        plain = self._plain.get(signature)
+        if plain is None:
+            plain = self._plain[signature] = all(
+                t is type(None) or t is _PLAIN_TYPE[kind]
+                for t, kind in zip(signature, self._kinds, strict=True)
+            )
+        if not plain or any(
+            values[i] is not None and not INT64_MIN <= values[i] <= INT64_MAX for i in self._ints
+        ):
+            return []
+        return values
+
+    def _fill(self, values: list[Any], raw: dict[str, Any], default_ts: float) -> list[Any]:
         if self._timestamp is not None and values[self._timestamp] is None:
             values[self._timestamp] = default_ts
         if (
@@ -140,6 +177,17 @@ class MessageLayout:
 
 
 _MISSING = object()
+_PLAIN_TYPE = {"text": str, "int": int, "real": float}
+
+
+@functools.cache
+def _kind(declared: str) -> str:
+    # SQLite's type affinity rules, reduced to the three kinds import converts to.
+    if "INT" in declared:
+        return "int"
+    if "REAL" in declared or "FLOA" in declared or "DOUB" in declared:
+        return "real"
+    return "text"
 
 
 def _converter(column: str, declared: str) -> Callable[[Any], Any]:
@@ -154,7 +202,8 @@ def _converter(column: str, declared: str) -> Callable[[Any], Any]:
             return _coerce(column, declared, value)
 
         return content
-    if "INT" in declared:
+    kind = _kind(declared)
+    if kind == "int":
 
         def integer(value: Any) -> Any:
             if type(value) is int and INT64_MIN <= value <= INT64_MAX:
@@ -162,7 +211,7 @@ def _converter(column: str, declared: str) -> Callable[[Any], Any]:
             return _coerce(column, declared, value)
 
         return integer
-    if "REAL" in declared or "FLOA" in declared or "DOUB" in declared:
+    if kind == "real":
 
         def real(value: Any) -> Any:
             return value if type(value) is float else _coerce(column, declared, value)
