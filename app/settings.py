@@ -70,12 +70,13 @@ class Settings(BaseSettings):
     aux_timeout_s: float = Field(default=10.0, gt=0)
 
     # Event log (SSE): how often streams look for events another process wrote, the keep-alive comment
-    # interval, and retention (older than N days, or beyond the newest N rows, pruned hourly).
+    # interval, and retention (older than N days, or beyond the newest N rows, pruned every minute so a
+    # busy server's log never grows far past the cap).
     events_poll_s: float = Field(default=1.0, gt=0)
     events_keepalive_s: float = Field(default=15.0, gt=0)
     events_retention_days: float = Field(default=7.0, gt=0)
     events_max_rows: int = Field(default=100_000, ge=1)
-    events_prune_interval_s: float = Field(default=3600.0, gt=0)
+    events_prune_interval_s: float = Field(default=60.0, gt=0)
 
     @model_validator(mode="after")
     def _refuse_public_bind_without_auth(self) -> Settings:

@@ -213,10 +213,15 @@ class EventPruner:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def run_once(self) -> int:
-        """Prune now; the number of events deleted."""
+    async def run_once(self, chunk: int = 10_000) -> int:
+        """Prune now, ``chunk`` rows per write job so appends interleave; the number of events deleted."""
         cutoff = time.time() - self.retention_days * 86400.0
-        return await self.db.write(lambda conn: repo.prune(conn, older_than=cutoff, max_rows=self.max_rows))
+        total = 0
+        while deleted := await self.db.write(
+            lambda conn: repo.prune(conn, older_than=cutoff, max_rows=self.max_rows, chunk=chunk)
+        ):
+            total += deleted
+        return total
 
     async def _loop(self) -> None:
         while True:

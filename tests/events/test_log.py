@@ -106,21 +106,44 @@ def _fill(conn: sqlite3.Connection, ages_days: list[float]) -> None:
         repo.insert(conn, "message.created", "s", "{}", now - age * 86400)
 
 
-def test_prune_by_age_and_row_cap(tmp_path: Path) -> None:
+def _memory_log() -> sqlite3.Connection:
     conn = sqlite3.connect(":memory:")
     conn.executescript(
         "CREATE TABLE hs_events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, "
         "session_id TEXT, data TEXT NOT NULL, created_at REAL NOT NULL)"
     )
+    return conn
+
+
+def _ids(conn: sqlite3.Connection) -> list[int]:
+    return [r[0] for r in repo.after(conn, 0, None, 1000)]
+
+
+def test_prune_by_age_and_row_cap() -> None:
+    conn = _memory_log()
     _fill(conn, [10, 9, 8, 3, 2, 1, 0])
     assert repo.prune(conn, older_than=time.time() - 7 * 86400, max_rows=100) == 3
-    assert [r[0] for r in repo.after(conn, 0, None, 100)] == [4, 5, 6, 7]
+    assert _ids(conn) == [4, 5, 6, 7]
+    assert repo.prune(conn, older_than=time.time() - 7 * 86400, max_rows=100) == 0
     assert repo.prune(conn, older_than=0, max_rows=2) == 2
-    assert [r[0] for r in repo.after(conn, 0, None, 100)] == [6, 7]
+    assert _ids(conn) == [6, 7]
     # Everything old: the log empties, and ids keep growing afterwards (AUTOINCREMENT).
     assert repo.prune(conn, older_than=time.time() + 1, max_rows=100) == 2
+    assert repo.prune(conn, older_than=time.time() + 1, max_rows=100) == 0
     _fill(conn, [0])
     assert repo.latest_id(conn) == 8
+
+
+def test_prune_works_in_chunks() -> None:
+    conn = _memory_log()
+    _fill(conn, [9] * 25 + [0] * 5)
+    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 10
+    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 10
+    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 5
+    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 0
+    assert _ids(conn) == list(range(26, 31))
+    assert repo.prune(conn, older_than=0, max_rows=2, chunk=10) == 3
+    assert _ids(conn) == [29, 30]
 
 
 def test_event_pruner_runs_through_the_writer(home: Path) -> None:
@@ -128,7 +151,7 @@ def test_event_pruner_runs_through_the_writer(home: Path) -> None:
     try:
         db.write_sync(lambda conn: _fill(conn, [30, 20, 1, 0]))
         pruner = EventPruner(db, retention_days=7, max_rows=1, interval_s=3600)
-        assert asyncio.run(pruner.run_once()) == 3
+        assert asyncio.run(pruner.run_once(chunk=1)) == 3  # one write job per chunk, until none is left
         assert db.read_sync(lambda conn: [r[0] for r in repo.after(conn, 0, None, 10)]) == [4]
     finally:
         db.close()

@@ -41,16 +41,22 @@ def latest_id(conn: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
-def prune(conn: sqlite3.Connection, *, older_than: float, max_rows: int) -> int:
-    """Delete events created before ``older_than`` and all but the newest ``max_rows``; the count.
+def prune(conn: sqlite3.Connection, *, older_than: float, max_rows: int, chunk: int = 10_000) -> int:
+    """Delete the oldest events that are older than ``older_than`` or beyond the newest ``max_rows``, at
+    most ``chunk`` ids' worth per call (each call is one short write); the count, 0 when nothing is left.
 
-    Ids grow with time, so the age cut is "everything below the first young id": a walk from the oldest
-    row that stops at the first one to keep, with no index on ``created_at`` to maintain on the hot path.
+    Ids grow with time, so the age cut is "below the first young id": found by walking the chunk's id
+    range from its oldest row, with no index on ``created_at`` to maintain on the append path.
     """
-    first_young = conn.execute(
-        "SELECT id FROM hs_events WHERE created_at >= ? ORDER BY id LIMIT 1", (older_than,)
+    oldest, newest = conn.execute("SELECT MIN(id), MAX(id) FROM hs_events").fetchone()
+    if oldest is None:
+        return 0
+    window_end = int(oldest) + chunk
+    young = conn.execute(
+        "SELECT id FROM hs_events WHERE id < ? AND created_at >= ? ORDER BY id LIMIT 1",
+        (window_end, older_than),
     ).fetchone()
-    newest = latest_id(conn)
-    cut = newest + 1 if first_young is None else int(first_young[0])
-    cut = max(cut, newest - max_rows + 1)
+    age_cut = window_end if young is None else int(young[0])
+    cap_cut = int(newest) - max_rows + 1
+    cut = min(window_end, max(age_cut, cap_cut))
     return conn.execute("DELETE FROM hs_events WHERE id < ?", (cut,)).rowcount
