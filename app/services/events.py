@@ -92,6 +92,7 @@ class EventHub:
         self._watching = False
         self._seen_id = 0
         self._poll_task: asyncio.Task[None] | None = None
+        self._watch_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Register with the write connection and start the cross-process poll."""
@@ -133,17 +134,24 @@ class EventHub:
     def _watch_commit(self) -> None:
         if not self._watching:
             self._watching = True
-            asyncio.get_running_loop().create_task(self._await_commit())
+            # Held so the task is not garbage-collected while it runs.
+            self._watch_task = asyncio.get_running_loop().create_task(self._await_commit())
 
     async def _await_commit(self) -> None:
+        # Wake after each awaited commit, then follow any newer poke: under steady load the next
+        # transaction pokes before the previous one commits, and its listeners must not wait for both.
+        writer = self.db.writer
         try:
-            deadline = time.monotonic() + _COMMIT_WAIT_S
-            writer = self.db.writer
-            while writer is not None and writer.commits < self._target and time.monotonic() < deadline:
-                await asyncio.sleep(_COMMIT_CHECK_S)
+            while writer is not None:
+                target = self._target
+                deadline = time.monotonic() + _COMMIT_WAIT_S
+                while writer.commits < target and time.monotonic() < deadline:
+                    await asyncio.sleep(_COMMIT_CHECK_S)
+                self._wake()
+                if self._target == target:
+                    return
         finally:
             self._watching = False
-        self._wake()
 
     def _wake(self) -> None:
         self.generation += 1
