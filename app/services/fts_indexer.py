@@ -6,10 +6,8 @@ and shrinking the backlog atomically. It runs when an import wakes it, at start-
 restart or a crash), and every :data:`POLL_S` seconds (another process may queue or index too). Failures
 are logged and retried later; they never reach a request.
 
-Slice size is a trade-off measured on the bench corpus: FTS5 writes new segments at every commit, so the
-trigram index costs ~400 µs per message in slices of 128 and ~170 µs in slices of 1,024. Appends queued
-behind a job wait for it, so slices are sized to take about :data:`TARGET_JOB_S` each (adapted after every
-job), and the indexer pauses briefly between jobs so queued appends commit in a transaction of their own.
+Slices are paced by :func:`app.domain.index_pacing.next_pace`: big while nothing else waits for the writer,
+small with a pause between them while live writes queue behind them.
 """
 
 from __future__ import annotations
@@ -20,22 +18,19 @@ import logging
 import sqlite3
 import time
 
+from app.domain.index_pacing import FIRST_SLICE, next_pace
 from app.storage.database import Database
 from app.storage.repos import fts_backlog as repo
 
 log = logging.getLogger(__name__)
 
-SLICE_MESSAGES = 256
-MIN_SLICE, MAX_SLICE = 32, 4096
-TARGET_JOB_S = 0.04
-PAUSE_S = 0.002
 POLL_S = 30.0
 
 
 class FtsIndexer:
     """Indexes ``hs_fts_backlog`` in the background; ``wait_indexed`` lets a request wait for it."""
 
-    def __init__(self, db: Database, slice_messages: int = SLICE_MESSAGES, poll_s: float = POLL_S) -> None:
+    def __init__(self, db: Database, slice_messages: int = FIRST_SLICE, poll_s: float = POLL_S) -> None:
         self.db = db
         self.slice_messages = slice_messages
         self.poll_s = poll_s
@@ -85,9 +80,10 @@ class FtsIndexer:
 
     async def drain(self) -> None:
         """Index slice after slice until the backlog is empty (or a job fails: retried at the next wake)."""
+        seen = self._jobs_committed()
         while True:
             try:
-                covered, elapsed = await self.db.write(self._job)
+                covered, elapsed, queued = await self.db.write(self._job)
             except Exception as exc:  # a busy or full database must not kill the task
                 log.warning("FTS indexing of imported messages failed, will retry: %s", exc)
                 return
@@ -95,18 +91,24 @@ class FtsIndexer:
                 self._notify()
             if covered is None:
                 return
-            self._resize(elapsed)
-            await asyncio.sleep(PAUSE_S)
+            # Live writes: some queued behind this slice, or others committed since the previous one (in
+            # this slice's group commit or in their own).
+            committed = self._jobs_committed()
+            pace = next_pace(self.slice_messages, elapsed, queued or committed - seen > 1)
+            seen = committed
+            self.slice_messages = pace.slice_messages
+            # Even uncontended, yield once so a write submitted just now is not queued behind the next slice.
+            await asyncio.sleep(pace.pause_s)
 
-    def _job(self, conn: sqlite3.Connection) -> tuple[int | None, float]:
+    def _jobs_committed(self) -> int:
+        return self.db.writer.jobs_committed if self.db.writer is not None else 0
+
+    def _job(self, conn: sqlite3.Connection) -> tuple[int | None, float, bool]:
+        # Runs on the writer thread; the last value says whether other writes queued up meanwhile.
         started = time.perf_counter()
         covered = repo.index_next_slice(conn, self.slice_messages)
-        return covered, time.perf_counter() - started
-
-    def _resize(self, elapsed: float) -> None:
-        # Move towards TARGET_JOB_S, at most doubling or halving per job (one slow job is often a merge).
-        factor = min(2.0, max(0.5, TARGET_JOB_S / max(elapsed, 1e-4)))
-        self.slice_messages = int(min(MAX_SLICE, max(MIN_SLICE, self.slice_messages * factor)))
+        writer = self.db.writer
+        return covered, time.perf_counter() - started, writer is not None and writer.queue_depth() > 0
 
     def _notify(self) -> None:
         done, self._progress = self._progress, asyncio.Event()
