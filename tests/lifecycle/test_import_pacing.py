@@ -19,8 +19,8 @@ def test_alone_it_grows_by_at_most_half_towards_the_idle_target() -> None:
 
 
 def test_under_live_writes_it_shrinks_at_once_and_pauses() -> None:
-    pace = next_pace(1000, TARGET_CONTENDED_S * 10, contended=True)
-    assert pace.slice_messages == 100 and pace.pause_s == PAUSE_CONTENDED_S
+    pace = next_pace(1000, TARGET_CONTENDED_S * 8, contended=True)
+    assert pace.slice_messages == 125 and pace.pause_s == PAUSE_CONTENDED_S
 
 
 def test_bounds() -> None:
