@@ -5,8 +5,9 @@
     read over loopback; bytes/s of each and the ratio (target >= 3x), plus the server's peak growth of
     anonymous RSS during the export (target <= 64 MB; mmap'd file pages are the page cache, shown apart).
 (b) Import of the first ``--import-messages`` messages' worth of that export into an empty store through
-    ``POST /import`` (target >= 20,000 messages/s), and the agent's ``import_sessions`` on the same lines
-    (in chunks under its caps) for reference.
+    ``POST /import`` (target >= 20,000 messages/s, acknowledged), then the time until the background indexer
+    has both FTS indexes complete, with 4 clients appending single messages meanwhile (their p50/p99), and the
+    agent's ``import_sessions`` on the same lines (in chunks under its caps) for reference.
 (c) A prune of ~100,000 messages while 4 keep-alive clients append single messages: append p50/p99 during
     the prune (target p99 < 100 ms) against the same load without a prune.
 
@@ -120,8 +121,54 @@ def server_export(home: Path, keep: Path, keep_messages: int) -> dict[str, float
     }
 
 
+def _pending(port: int) -> int:
+    with httpx.Client(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30) as http:
+        return int(http.get(f"http://127.0.0.1:{port}/stats").json()["indexing"]["pending_messages"])
+
+
+async def _appends_while_indexing(port: int) -> dict[str, float]:
+    """Single-message appends from APPENDERS clients until the background indexer has caught up."""
+    setup = await LeanClient(port).connect()
+    status, body = await setup.request("POST", "/sessions", json_body({"source": "cli", "model": "bench"}))
+    if status != 201:
+        raise RuntimeError(f"POST /sessions answered {status}: {body[:200]!r}")
+    sid = orjson.loads(body)["id"]
+    latencies: list[float] = []
+    done = asyncio.Event()
+
+    async def appender(i: int) -> None:
+        client = await LeanClient(port).connect()
+        payload = json_body({"role": "user", "content": f"append while indexing {i} — ünïcode 東京"})
+        try:
+            while not done.is_set():
+                t0 = time.perf_counter()
+                status, body = await client.request("POST", f"/sessions/{sid}/messages", payload)
+                if status != 201:
+                    raise RuntimeError(f"append answered {status}: {body[:200]!r}")
+                latencies.append(time.perf_counter() - t0)
+        finally:
+            client.close()
+
+    async def watcher() -> None:
+        while True:
+            status, body = await setup.request("GET", "/stats")
+            if status == 200 and orjson.loads(body)["indexing"]["pending_messages"] == 0:
+                break
+            await asyncio.sleep(0.05)
+        done.set()
+
+    await asyncio.gather(watcher(), *(appender(i) for i in range(APPENDERS)))
+    setup.close()
+    return {
+        "appends": len(latencies),
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+    }
+
+
 def server_import(jsonl: Path) -> dict[str, float]:
-    """POST the file to an empty store; messages/s from the response's count."""
+    """POST the file to an empty store: acknowledged messages/s, then the time until the background indexer
+    has put every message in both FTS indexes, with 4 clients appending single messages meanwhile."""
     os.environ["HERMES_MAX_BODY_BYTES"] = str(4 << 30)
     try:
         with bench_home() as home, serve(home) as server, server.client() as client:
@@ -130,12 +177,24 @@ def server_import(jsonl: Path) -> dict[str, float]:
                 resp = client.post(
                     "/import", content=fh, headers={"content-type": "application/jsonl"}, timeout=None
                 )
-            elapsed = time.perf_counter() - started
+            acknowledged = time.perf_counter() - started
             resp.raise_for_status()
             report = resp.json()
+            pending_at_ack = _pending(server.port)
+            appends = asyncio.run(_appends_while_indexing(server.port))
+            indexed = time.perf_counter() - started
     finally:
         os.environ.pop("HERMES_MAX_BODY_BYTES", None)
-    return {"messages": report["messages"], "sessions": report["imported"], "seconds": elapsed}
+    return {
+        "messages": report["messages"],
+        "sessions": report["imported"],
+        "seconds": acknowledged,
+        "pending_at_ack": pending_at_ack,
+        "indexed_seconds": indexed,
+        "appends_while_indexing": appends["appends"],
+        "append_p50_ms": appends["p50_ms"],
+        "append_p99_ms": appends["p99_ms"],
+    }
 
 
 def agent_import(jsonl: Path) -> dict[str, float]:
@@ -280,12 +339,20 @@ def run(spec: StoreSpec, import_messages: int, parts: set[str]) -> dict[str, dic
             if "import" in parts:
                 imported = server_import(keep)
                 baseline = agent_import(keep)
+                agent_rate = baseline["messages"] / baseline["seconds"] if baseline["seconds"] else 0.0
                 out["import"] = {
                     "messages": imported["messages"],
-                    "server_msgs_per_s": imported["messages"] / imported["seconds"],
-                    "agent_msgs_per_s": baseline["messages"] / baseline["seconds"]
-                    if baseline["seconds"]
+                    "server_msgs_per_s_acknowledged": imported["messages"] / imported["seconds"],
+                    "index_pending_at_ack": imported["pending_at_ack"],
+                    "server_s_until_fully_indexed": imported["indexed_seconds"],
+                    "server_msgs_per_s_fully_indexed": imported["messages"] / imported["indexed_seconds"],
+                    "agent_msgs_per_s": agent_rate,
+                    "ratio_acknowledged": imported["messages"] / imported["seconds"] / agent_rate
+                    if agent_rate
                     else 0.0,
+                    "appends_while_indexing": imported["appends_while_indexing"],
+                    "append_p50_ms_while_indexing": imported["append_p50_ms"],
+                    "append_p99_ms_while_indexing": imported["append_p99_ms"],
                     "agent_sessions_over_its_cap": baseline["sessions_over_cap"],
                 }
     if "prune" in parts:
