@@ -51,13 +51,19 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
 
     in_flight: deque[asyncio.Future[bytes]] = deque()
     start: repo.ExportCursor | None = repo.ExportCursor()
+
+    async def top_up() -> None:
+        nonlocal start
+        while start is not None and len(in_flight) < EXPORT_RENDERS_IN_FLIGHT:
+            chunk = await db.read(functools.partial(plan, start=start))
+            in_flight.append(asyncio.ensure_future(db.read(functools.partial(render, chunk=chunk))))
+            start = chunk.next
+
     try:
-        while start is not None or in_flight:
-            while start is not None and len(in_flight) < EXPORT_RENDERS_IN_FLIGHT:
-                chunk = await db.read(functools.partial(plan, start=start))
-                in_flight.append(asyncio.ensure_future(db.read(functools.partial(render, chunk=chunk))))
-                start = chunk.next
+        await top_up()
+        while in_flight:
             data = await in_flight.popleft()
+            await top_up()  # before the send, so the renders keep going while the socket drains
             if data:
                 yield data
     finally:
