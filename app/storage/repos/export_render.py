@@ -14,6 +14,7 @@ unexpected type (a REAL in an INTEGER column, text in a REAL column).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sqlite3
 from dataclasses import dataclass
@@ -61,7 +62,13 @@ class MessageRender:
 
 def message_render(conn: sqlite3.Connection) -> MessageRender | None:
     """How to render this file's ``messages`` rows in SQL (``None``: too many columns, use Python)."""
-    columns = [(row[1], row[2] or "") for row in conn.execute("PRAGMA table_info(messages)")]
+    columns = tuple((row[1], row[2] or "") for row in conn.execute("PRAGMA table_info(messages)"))
+    return _render_for(columns)
+
+
+@functools.lru_cache(maxsize=8)
+def _render_for(columns: tuple[tuple[str, str], ...]) -> MessageRender | None:
+    # Keyed by the columns as the file has them now, so a column a newer agent adds is picked up.
     if not columns or len(columns) > _MAX_RENDERED_COLUMNS:
         return None
     pairs: list[str] = []
