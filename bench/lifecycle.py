@@ -6,7 +6,8 @@
     anonymous RSS during the export (target <= 64 MB; mmap'd file pages are the page cache, shown apart).
 (b) Import of the first ``--import-messages`` messages' worth of that export into an empty store through
     ``POST /import`` (target >= 20,000 messages/s, acknowledged), then the time until the background indexer
-    has both FTS indexes complete, with 4 clients appending single messages meanwhile (their p50/p99), and the
+    has both FTS indexes complete, with 4 clients appending single messages meanwhile (their p50/p99); the
+    same import with ``wait_for_index=true`` and no other traffic (search-ready when answered); and the
     agent's ``import_sessions`` on the same lines (in chunks under its caps) for reference.
 (c) A prune of ~100,000 messages while 4 keep-alive clients append single messages: append p50/p99 during
     the prune (target p99 < 100 ms) against the same load without a prune.
@@ -197,6 +198,29 @@ def server_import(jsonl: Path) -> dict[str, float]:
     }
 
 
+def server_import_search_ready(jsonl: Path) -> float:
+    """Seconds of ``POST /import?wait_for_index=true`` into an empty store with no other traffic."""
+    os.environ["HERMES_MAX_BODY_BYTES"] = str(4 << 30)
+    try:
+        with bench_home() as home, serve(home) as server, server.client() as client:
+            started = time.perf_counter()
+            with jsonl.open("rb") as fh:
+                resp = client.post(
+                    "/import",
+                    params={"wait_for_index": "true"},
+                    content=fh,
+                    headers={"content-type": "application/jsonl"},
+                    timeout=None,
+                )
+            elapsed = time.perf_counter() - started
+            resp.raise_for_status()
+            if resp.json()["index_pending"] or _pending(server.port):
+                raise RuntimeError("wait_for_index answered before the indexes were complete")
+    finally:
+        os.environ.pop("HERMES_MAX_BODY_BYTES", None)
+    return elapsed
+
+
 def agent_import(jsonl: Path) -> dict[str, float]:
     """The agent's ``import_sessions`` on the same lines, in chunks under its caps (500 sessions, 50k)."""
     from hermes_state import SessionDB
@@ -338,6 +362,7 @@ def run(spec: StoreSpec, import_messages: int, parts: set[str]) -> dict[str, dic
             }
             if "import" in parts:
                 imported = server_import(keep)
+                search_ready_s = server_import_search_ready(keep)
                 baseline = agent_import(keep)
                 agent_rate = baseline["messages"] / baseline["seconds"] if baseline["seconds"] else 0.0
                 out["import"] = {
@@ -346,6 +371,7 @@ def run(spec: StoreSpec, import_messages: int, parts: set[str]) -> dict[str, dic
                     "index_pending_at_ack": imported["pending_at_ack"],
                     "server_s_until_fully_indexed": imported["indexed_seconds"],
                     "server_msgs_per_s_fully_indexed": imported["messages"] / imported["indexed_seconds"],
+                    "server_msgs_per_s_wait_for_index_no_appends": imported["messages"] / search_ready_s,
                     "agent_msgs_per_s": agent_rate,
                     "ratio_acknowledged": imported["messages"] / imported["seconds"] / agent_rate
                     if agent_rate
