@@ -39,8 +39,9 @@ DryRunQuery = Annotated[bool, Query(description="validate and count without writ
 WaitForIndexQuery = Annotated[
     bool,
     Query(
-        description="answer only once the imported messages are in the full-text indexes (imports over "
-        "1,000 messages are otherwise indexed in the background after the answer; see `index_pending`)"
+        description="answer only once the imported messages are in the full-text indexes (an import of "
+        "over 1,000 messages or 200 sessions is otherwise indexed in the background after the answer; "
+        "see `index_pending`)"
     ),
 ]
 

@@ -45,8 +45,8 @@ class ImportResult(BaseModel):
     message_ids_kept: int = Field(description="messages that kept their original id (ids are kept when free)")
     index_pending: int = Field(
         description="imported messages not yet in the full-text indexes when this answer was sent: an "
-        "import over 1,000 messages is indexed by a background task after it is stored (0 with "
-        "wait_for_index=true); until then search misses them, and `GET /stats` and search report "
+        "import of over 1,000 messages or 200 sessions is indexed by a background task after it is stored "
+        "(0 with wait_for_index=true); until then search misses them, and `GET /stats` and search report "
         "`indexing.pending_messages`"
     )
     errors: list[ImportIssueOut]
