@@ -26,9 +26,10 @@ class ImportResult:
         errors_truncated (bool):
         failed (int): lines not imported; the first 100 are in errors
         imported (int): new sessions written
-        index_pending (int): imported messages not yet in the full-text indexes when this answer was sent: an import
-            over 1,000 messages is indexed by a background task after it is stored (0 with wait_for_index=true); until then
-            search misses them, and `GET /stats` and search report `indexing.pending_messages`
+        index_pending (int): imported messages not yet in the full-text indexes when this answer was sent: an import of
+            over 1,000 messages or 200 sessions is indexed by a background task after it is stored (0 with
+            wait_for_index=true); until then search misses them, and `GET /stats` and search report
+            `indexing.pending_messages`
         lines (int): non-blank lines (or transcript files) read
         linked (int): parent links restored
         message_ids_kept (int): messages that kept their original id (ids are kept when free)

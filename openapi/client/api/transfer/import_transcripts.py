@@ -117,8 +117,8 @@ def sync_detailed(
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
-            indexes (imports over 1,000 messages are otherwise indexed in the background after the
-            answer; see `index_pending`) Default: False.
+            indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
+            background after the answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,8 +157,8 @@ def sync(
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
-            indexes (imports over 1,000 messages are otherwise indexed in the background after the
-            answer; see `index_pending`) Default: False.
+            indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
+            background after the answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,8 +192,8 @@ async def asyncio_detailed(
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
-            indexes (imports over 1,000 messages are otherwise indexed in the background after the
-            answer; see `index_pending`) Default: False.
+            indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
+            background after the answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,8 +230,8 @@ async def asyncio(
             session, replace it, or refuse the whole file Default: ImportTranscriptsOnConflict.SKIP.
         dry_run (bool | Unset): validate and count without writing anything Default: False.
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
-            indexes (imports over 1,000 messages are otherwise indexed in the background after the
-            answer; see `index_pending`) Default: False.
+            indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
+            background after the answer; see `index_pending`) Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
