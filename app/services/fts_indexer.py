@@ -80,13 +80,20 @@ class FtsIndexer:
 
     async def drain(self) -> None:
         """Index slice after slice until the backlog is empty (or a job fails: retried at the next wake)."""
+        try:
+            # A read first: an empty backlog (the usual case at start-up and each poll) takes no write lock.
+            if await self.db.read(lambda conn: repo.has_queued(conn, repo.ANY_ID)):
+                await self._slices()
+        except Exception as exc:  # a busy or full database must not kill the task
+            log.warning("FTS indexing of imported messages failed, will retry: %s", exc)
+        finally:
+            self._notify()
+
+    async def _slices(self) -> None:
         seen = self._jobs_committed()
         while True:
             try:
                 covered, elapsed, queued = await self.db.write(self._job)
-            except Exception as exc:  # a busy or full database must not kill the task
-                log.warning("FTS indexing of imported messages failed, will retry: %s", exc)
-                return
             finally:
                 self._notify()
             if covered is None:
