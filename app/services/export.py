@@ -45,11 +45,11 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
             conn, flt, start, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
         )
 
-    def render(conn: sqlite3.Connection, chunk: repo.ChunkPlan) -> bytes:
+    def render(conn: sqlite3.Connection, chunk: repo.ChunkPlan) -> repo.RenderedChunk:
         with repo.small_page_cache(conn):
             return repo.render_chunk(conn, flt, chunk)
 
-    in_flight: deque[asyncio.Future[bytes]] = deque()
+    in_flight: deque[asyncio.Future[repo.RenderedChunk]] = deque()
     start: repo.ExportCursor | None = repo.ExportCursor()
 
     async def top_up() -> None:
@@ -59,10 +59,11 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
             in_flight.append(asyncio.ensure_future(db.read(functools.partial(render, chunk=chunk))))
             start = chunk.next
 
+    line_open = False
     try:
         await top_up()
         while in_flight:
-            data = await in_flight.popleft()
+            data, line_open = repo.join_chunk(line_open, await in_flight.popleft())
             await top_up()  # before the send, so the renders keep going while the socket drains
             if data:
                 yield data

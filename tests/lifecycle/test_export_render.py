@@ -74,9 +74,13 @@ def _export(conn: sqlite3.Connection, *, sql_render: bool, sessions: int, messag
     out = bytearray()
     cursor: repo.ExportCursor | None = repo.ExportCursor()
     flt = repo.ExportFilter()
+    line_open = False
     while cursor is not None:
         plan = repo.plan_chunk(conn, flt, cursor, max_sessions=sessions, max_messages=messages)
-        out += repo.render_chunk(conn, flt, plan, sql_render=sql_render)
+        data, line_open = repo.join_chunk(
+            line_open, repo.render_chunk(conn, flt, plan, sql_render=sql_render)
+        )
+        out += data
         cursor = plan.next
     return bytes(out)
 
@@ -128,3 +132,35 @@ def test_numbers_inside_tool_calls_keep_their_stored_form(home: Path, client: Te
     assert b'"score":5e-05' in body  # json.dumps wrote 5e-05; orjson would have written 0.00005
     (line,) = [orjson.loads(x) for x in body.splitlines()]
     assert line["messages"][0]["tool_calls"] == [{"id": "c", "score": 5e-05, "n": 10}]
+
+
+def test_a_session_deleted_between_its_chunks_leaves_valid_lines(home: Path) -> None:
+    """Renders run in parallel: the session a plan cuts may be gone from one chunk's snapshot only."""
+    db = agent_db(home)
+    for sid in ("s1", "s2", "s3"):
+        make_session(db, sid, messages=6)
+    db.close()
+    conn = sqlite3.connect(home / "state.db")
+    try:
+        flt = repo.ExportFilter()
+        first = repo.plan_chunk(conn, flt, repo.ExportCursor(), max_sessions=64, max_messages=8)
+        assert first.upto_session_id == "s2" and first.cut_message_id is not None  # s2 is cut in two
+        second = repo.plan_chunk(conn, flt, first.next, max_sessions=64, max_messages=8)  # type: ignore[arg-type]
+        later = repo.render_chunk(conn, flt, second)  # s2's tail, rendered before the delete
+        with conn:
+            conn.execute("DELETE FROM messages WHERE session_id = 's2'")
+            conn.execute("DELETE FROM sessions WHERE id = 's2'")
+        earlier = repo.render_chunk(conn, flt, first)  # s2's head is gone from this snapshot
+        out, line_open = repo.join_chunk(False, earlier)
+        data, line_open = repo.join_chunk(line_open, later)
+        out += data
+        cursor = second.next
+        while cursor is not None:
+            plan = repo.plan_chunk(conn, flt, cursor, max_sessions=64, max_messages=8)
+            data, line_open = repo.join_chunk(line_open, repo.render_chunk(conn, flt, plan))
+            out += data
+            cursor = plan.next
+    finally:
+        conn.close()
+    lines = [orjson.loads(x) for x in out.splitlines()]
+    assert [x["id"] for x in lines] == ["s1", "s3"] and not line_open

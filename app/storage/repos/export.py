@@ -248,34 +248,65 @@ def small_page_cache(conn: sqlite3.Connection, kib: int = 2048) -> Iterator[None
         conn.execute(f"PRAGMA cache_size={int(previous)}")
 
 
+@dataclass(frozen=True)
+class RenderedChunk:
+    """A rendered chunk in two parts: ``continuation`` finishes the line the previous chunk left open and
+    ``body`` holds the chunk's own sessions. ``open_after`` is whether a line whose head was written is
+    still open at the end (``None``: unchanged, the chunk only continued the open line).
+
+    Renders run in parallel, so a session cut between two chunks may be deleted after one chunk's snapshot
+    and before the other's; :func:`join_chunk` then drops a continuation whose head was never written.
+    """
+
+    continuation: bytes
+    body: bytes
+    open_after: bool | None
+
+
+def join_chunk(line_open: bool, chunk: RenderedChunk) -> tuple[bytes, bool]:
+    """The bytes to send for ``chunk`` after chunks that left a written line open (``line_open``), and
+    whether one is open after it."""
+    data = chunk.continuation + chunk.body if line_open else chunk.body
+    return data, line_open if chunk.open_after is None else chunk.open_after
+
+
 def render_chunk(
     conn: sqlite3.Connection, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True
-) -> bytes:
+) -> RenderedChunk:
     """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
     SQL rendering must equal, and the fallback when a stored value collides with its float marker)."""
     render = message_render(conn) if sql_render else None
-    parts: list[bytes] = []
-    floats: list[Any] = []
+    head: list[bytes] = []
+    head_floats: list[Any] = []
     after = plan.start.after_session_id
+    open_after: bool | None = False
     if plan.start.open_session_id is not None:
         sid = plan.start.open_session_id
         cut = plan.cut_message_id if plan.upto_session_id is None else None
         where = "session_id = ? AND active = 1 AND id > ?" + (" AND id <= ?" if cut is not None else "")
         params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
         msgs = _Messages(conn, render, where, params)
-        floats += msgs.floats
+        head_floats = msgs.floats
         if msgs.encoded:
-            parts += (b",", msgs.joined())
+            head += (b",", msgs.joined())
         if cut is None:
-            parts.append(b"]}\n")
+            head.append(b"]}\n")
+        else:
+            open_after = None
         after = sid
+    parts: list[bytes] = []
+    floats: list[Any] = []
     if plan.upto_session_id is not None:
-        _render_sessions(conn, render, flt, after, plan, parts, floats)
-    data = b"".join(parts)
+        cut_head = _render_sessions(conn, render, flt, after, plan, parts, floats)
+        open_after = cut_head if plan.cut_message_id is not None else False
+    continuation, body = b"".join(head), b"".join(parts)
     if render is None:
-        return data
-    filled = fill_floats(data, floats)
-    return filled if filled is not None else render_chunk(conn, flt, plan, sql_render=False)
+        return RenderedChunk(continuation, body, open_after)
+    filled_continuation = fill_floats(continuation, head_floats)
+    filled_body = fill_floats(body, floats)
+    if filled_continuation is None or filled_body is None:
+        return render_chunk(conn, flt, plan, sql_render=False)
+    return RenderedChunk(filled_continuation, filled_body, open_after)
 
 
 def _render_sessions(
@@ -286,7 +317,8 @@ def _render_sessions(
     plan: ChunkPlan,
     parts: list[bytes],
     floats: list[Any],
-) -> None:
+) -> bool:
+    """Append the sessions of the plan; True when the session the plan cuts (``upto``) was written."""
     assert plan.upto_session_id is not None
     upto = plan.upto_session_id
     where, params = _where(flt, since=True)
@@ -300,7 +332,7 @@ def _render_sessions(
     cols = [d[0] for d in cur.description]
     sessions = cur.fetchall()
     if not sessions:
-        return
+        return False
     id_at = cols.index("id")
     sids = [row[id_at] for row in sessions]
     msg_where = f"session_id IN ({','.join('?' * len(sids))}) AND active = 1"
@@ -318,6 +350,7 @@ def _render_sessions(
         )
         if not (sid == upto and plan.cut_message_id is not None):
             parts.append(b"]}\n")
+    return sids[-1] == upto
 
 
 # -- one logical session (a compression lineage) ------------------------------------------------------
