@@ -66,7 +66,9 @@ def _build_store(home: Path) -> None:
                 "VALUES (?, 'assistant', ?, ?, ?, ?)",
                 (sid, content, tool_calls, ts, tokens),
             )
-        edge.execute("UPDATE sessions SET message_count = 8 WHERE id = ?", (sid,))
+        edge.execute("UPDATE sessions SET message_count = 8, title = ? WHERE id = ?", (MARKER, sid))
+        # A REAL in an INTEGER column of a session: that head takes the Python path.
+        edge.execute("UPDATE sessions SET tool_call_count = 2.5, actual_cost_usd = 3 WHERE id = 'c_child'")
     edge.close()
 
 

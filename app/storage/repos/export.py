@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from app.storage.repos.export_render import MessageRender, fill_floats, message_render
+from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
 from app.storage.repos.transfer import CONTENT_JSON_PREFIX
 
 
@@ -309,6 +309,48 @@ def render_chunk(
     return RenderedChunk(filled_continuation, filled_body, open_after)
 
 
+def _python_heads(conn: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, bytes]:
+    cur = conn.cursor()
+    cur.row_factory = None
+    cur.execute(f"SELECT s.*, {_LAST_ACTIVE} AS last_active FROM sessions s WHERE {where}", params)
+    cols = [d[0] for d in cur.description]
+    id_at = cols.index("id")
+    return {row[id_at]: orjson.dumps(dict(zip(cols, row, strict=True))) for row in cur.fetchall()}
+
+
+def _session_heads(
+    conn: sqlite3.Connection, sql_render: bool, flt: ExportFilter, after: str, upto: str
+) -> tuple[list[str], list[bytes]]:
+    """Ids and line heads (every column and ``last_active``, without the closing brace) of the sessions
+    with ``after < id <= upto`` that pass the filter, in id order."""
+    where, params = _where(flt, since=True)
+    where = f"s.id > ? AND s.id <= ?{where}"
+    params = [after, upto, *params]
+    render = session_render(conn, _LAST_ACTIVE) if sql_render else None
+    if render is None:
+        python = _python_heads(conn, where + " ORDER BY s.id", params)
+        return list(python), [head[:-1] for head in python.values()]
+    cur = conn.cursor()
+    cur.row_factory = None
+    cur.execute(f"SELECT {render.select} FROM sessions s WHERE {where} ORDER BY s.id", params)
+    rows = cur.fetchall()
+    sids = [r[0] for r in rows]
+    encoded: list[bytes] = [r[1] for r in rows]
+    missing = [i for i, data in enumerate(encoded) if data is None]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        python = _python_heads(conn, f"s.id IN ({marks})", [sids[i] for i in missing])
+        for i in missing:
+            encoded[i] = python[sids[i]]
+    floats = [v for r in rows if r[1] is not None for v in r[2:]]
+    # One fill for the page: a JSON object never holds a raw newline, so the heads split back apart.
+    filled = fill_floats(b"\n".join(encoded), floats)
+    if filled is None:  # a stored value equals the float marker
+        python = _python_heads(conn, where + " ORDER BY s.id", params)
+        return list(python), [head[:-1] for head in python.values()]
+    return sids, [head[:-1] for head in filled.split(b"\n")]
+
+
 def _render_sessions(
     conn: sqlite3.Connection,
     render: MessageRender | None,
@@ -321,20 +363,9 @@ def _render_sessions(
     """Append the sessions of the plan; True when the session the plan cuts (``upto``) was written."""
     assert plan.upto_session_id is not None
     upto = plan.upto_session_id
-    where, params = _where(flt, since=True)
-    cur = conn.cursor()
-    cur.row_factory = None
-    cur.execute(
-        f"SELECT s.*, {_LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > ? AND s.id <= ?{where} "
-        "ORDER BY s.id",
-        [after, upto, *params],
-    )
-    cols = [d[0] for d in cur.description]
-    sessions = cur.fetchall()
-    if not sessions:
+    sids, heads = _session_heads(conn, render is not None, flt, after, upto)
+    if not sids:
         return False
-    id_at = cols.index("id")
-    sids = [row[id_at] for row in sessions]
     msg_where = f"session_id IN ({','.join('?' * len(sids))}) AND active = 1"
     msg_params: list[Any] = list(sids)
     if plan.cut_message_id is not None:
@@ -342,12 +373,8 @@ def _render_sessions(
         msg_params += [upto, plan.cut_message_id]
     msgs = _Messages(conn, render, msg_where, msg_params)
     floats += msgs.floats
-    for session, sid in zip(sessions, sids, strict=True):
-        parts += (
-            orjson.dumps(dict(zip(cols, session, strict=True)))[:-1],
-            b',"messages":[',
-            msgs.joined(sid),
-        )
+    for head, sid in zip(heads, sids, strict=True):
+        parts += (head, b',"messages":[', msgs.joined(sid))
         if not (sid == upto and plan.cut_message_id is not None):
             parts.append(b"]}\n")
     return sids[-1] == upto

@@ -60,22 +60,40 @@ class MessageRender:
     float_columns: int
 
 
+@dataclass(frozen=True)
+class SessionRender:
+    """The select list ``s.id, encoded, <float columns...>, last_active`` for ``FROM sessions s``."""
+
+    select: str
+    float_columns: int
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> tuple[tuple[str, str], ...]:
+    return tuple((row[1], row[2] or "") for row in conn.execute(f"PRAGMA table_info({table})"))
+
+
 def message_render(conn: sqlite3.Connection) -> MessageRender | None:
     """How to render this file's ``messages`` rows in SQL (``None``: too many columns, use Python)."""
-    columns = tuple((row[1], row[2] or "") for row in conn.execute("PRAGMA table_info(messages)"))
-    return _render_for(columns)
+    return _message_render(_columns(conn, "messages"))
 
 
-@functools.lru_cache(maxsize=8)
-def _render_for(columns: tuple[tuple[str, str], ...]) -> MessageRender | None:
-    # Keyed by the columns as the file has them now, so a column a newer agent adds is picked up.
-    if not columns or len(columns) > _MAX_RENDERED_COLUMNS:
+def session_render(conn: sqlite3.Connection, last_active_sql: str) -> SessionRender | None:
+    """How to render ``sessions`` rows and the agent's ``last_active`` extra in SQL (``None``: Python)."""
+    return _session_render(_columns(conn, "sessions"), last_active_sql)
+
+
+def _encoded(
+    columns: tuple[tuple[str, str], ...], alias: str, extra_floats: tuple[tuple[str, str], ...] = ()
+) -> tuple[str, list[str]] | None:
+    """The CASE expression rendering a row (NULL when it must take the Python path) and the float values
+    it leaves as markers, in order."""
+    if not columns or len(columns) + len(extra_floats) > _MAX_RENDERED_COLUMNS:
         return None
     pairs: list[str] = []
     checks: list[str] = []
     floats: list[str] = []
     for name, declared in columns:
-        col = _ident(name)
+        col = alias + _ident(name)
         affinity = _affinity(declared)
         value = col
         if name == "content":
@@ -95,9 +113,31 @@ def _render_for(columns: tuple[tuple[str, str], ...]) -> MessageRender | None:
             floats.append(col)
             value = _MARK_SQL
         pairs.append(f"{_literal(name)}, {value}")
+    for name, expr in extra_floats:
+        checks.append(f"typeof({expr}) IN ('real', 'integer', 'null')")
+        floats.append(expr)
+        pairs.append(f"{_literal(name)}, {_MARK_SQL}")
     encoded = f"CASE WHEN {' AND '.join(checks)} THEN CAST(json_object({', '.join(pairs)}) AS BLOB) END"
-    select = ", ".join(["session_id", "id", encoded, *floats])
-    return MessageRender(select=select, float_columns=len(floats))
+    return encoded, floats
+
+
+@functools.lru_cache(maxsize=8)
+def _message_render(columns: tuple[tuple[str, str], ...]) -> MessageRender | None:
+    # Keyed by the columns as the file has them now, so a column a newer agent adds is picked up.
+    built = _encoded(columns, "")
+    if built is None:
+        return None
+    encoded, floats = built
+    return MessageRender(select=", ".join(["session_id", "id", encoded, *floats]), float_columns=len(floats))
+
+
+@functools.lru_cache(maxsize=8)
+def _session_render(columns: tuple[tuple[str, str], ...], last_active_sql: str) -> SessionRender | None:
+    built = _encoded(columns, "s.", (("last_active", last_active_sql),))
+    if built is None:
+        return None
+    encoded, floats = built
+    return SessionRender(select=", ".join(["s.id", encoded, *floats]), float_columns=len(floats))
 
 
 def fill_floats(data: bytes, values: list[Any]) -> bytes | None:
