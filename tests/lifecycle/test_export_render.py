@@ -14,6 +14,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+from app.services import export
 from app.storage.repos import export as repo
 from tests.lifecycle.helpers import agent_db, make_session
 
@@ -166,3 +167,15 @@ def test_a_session_deleted_between_its_chunks_leaves_valid_lines(home: Path) -> 
         conn.close()
     lines = [orjson.loads(x) for x in out.splitlines()]
     assert [x["id"] for x in lines] == ["s1", "s3"] and not line_open
+
+
+def test_renders_in_flight_do_not_change_the_stream(
+    home: Path, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _build_store(home)
+    monkeypatch.setattr(export, "EXPORT_CHUNK_MESSAGES", 2)
+    monkeypatch.setattr(export, "EXPORT_CHUNK_SESSIONS", 1)
+    one = client.get("/export.jsonl").content
+    monkeypatch.setattr(export, "EXPORT_RENDERS_IN_FLIGHT", 4)
+    assert client.get("/export.jsonl").content == one
+    assert len(one.splitlines()) == 5

@@ -2,7 +2,7 @@
 
 An export is a chain of chunks. ``plan_chunk`` decides, from counts alone (covering indexes, no payload),
 where the next chunk ends; ``render_chunk`` writes exactly that range. Plans are cheap and sequential, renders
-are the expensive part and independent of each other, so the service can render two chunks at once. Each
+are the expensive part and independent of each other, so one can run while the previous is sent. Each
 call is one short read transaction; a session's line may span chunks (head, message batches, closing
 ``]}``), so a session with a hundred thousand messages never sits in memory at once.
 
@@ -254,8 +254,9 @@ class RenderedChunk:
     ``body`` holds the chunk's own sessions. ``open_after`` is whether a line whose head was written is
     still open at the end (``None``: unchanged, the chunk only continued the open line).
 
-    Renders run in parallel, so a session cut between two chunks may be deleted after one chunk's snapshot
-    and before the other's; :func:`join_chunk` then drops a continuation whose head was never written.
+    Renders may run in parallel, so a session cut between two chunks may be deleted after one chunk's
+    snapshot and before the other's; :func:`join_chunk` then drops a continuation whose head was never
+    written.
     """
 
     continuation: bytes
