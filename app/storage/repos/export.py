@@ -254,9 +254,9 @@ class RenderedChunk:
     ``body`` holds the chunk's own sessions. ``open_after`` is whether a line whose head was written is
     still open at the end (``None``: unchanged, the chunk only continued the open line).
 
-    Renders may run in parallel, so a session cut between two chunks may be deleted after one chunk's
-    snapshot and before the other's; :func:`join_chunk` then drops a continuation whose head was never
-    written.
+    Each chunk reads its own snapshot, so a session cut between two chunks may exist in only one of them
+    (deleted, or deleted and imported again, in between); :func:`join_chunk` then drops a continuation whose
+    head was never written, so every line stays whole.
     """
 
     continuation: bytes
