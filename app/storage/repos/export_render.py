@@ -15,7 +15,6 @@ unexpected type (a REAL in an INTEGER column, text in a REAL column).
 from __future__ import annotations
 
 import functools
-import itertools
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -147,7 +146,7 @@ def fill_floats(data: bytes, values: list[Any]) -> bytes | None:
         return None
     if not values:
         return data
-    rendered = orjson.dumps(values)[1:-1].split(b",")  # numbers and null only: no comma inside a value
-    out = list(itertools.chain.from_iterable(zip(pieces, rendered, strict=False)))
-    out.append(pieces[-1])
+    out = [b""] * (2 * len(pieces) - 1)
+    out[0::2] = pieces
+    out[1::2] = orjson.dumps(values)[1:-1].split(b",")  # numbers and null only: no comma inside a value
     return b"".join(out)
