@@ -10,7 +10,6 @@ are recorded in the status, as the agent's returns ``{"error": ...}``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import sqlite3
@@ -24,6 +23,7 @@ import orjson
 from app.config_file import AutoPruneConfig
 from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
 from app.services import maintenance
+from app.services.background import cancel_and_wait
 from app.storage.database import Database
 from app.storage.repos import maintenance as repo
 
@@ -60,11 +60,8 @@ class AutoPruner:
 
     async def stop(self) -> None:
         """Cancel the periodic task and wait for it (a run in progress is abandoned; its lease expires)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     @property
     def running(self) -> bool:

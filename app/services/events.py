@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from app.services.background import cancel_and_wait
 from app.storage.database import Database
 from app.storage.repos import events as repo
 
@@ -110,10 +111,7 @@ class EventHub:
         """Unregister and release every waiter."""
         if self._conn_id is not None:
             _HUBS.pop(self._conn_id, None)
-        if self._poll_task is not None:
-            self._poll_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poll_task
+        await cancel_and_wait(self._poll_task)
         self._wake()
 
     # -- writer thread ---------------------------------------------------------------------------
@@ -216,10 +214,8 @@ class EventPruner:
 
     async def stop(self) -> None:
         """Cancel the periodic prune."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def run_once(self, chunk: int = 10_000) -> int:
         """Prune now, ``chunk`` rows per write job so appends interleave; the number of events deleted."""

@@ -19,6 +19,7 @@ import sqlite3
 import time
 
 from app.domain.index_pacing import FIRST_SLICE, next_pace
+from app.services.background import cancel_and_wait
 from app.storage.database import Database
 from app.storage.repos import fts_backlog as repo
 
@@ -46,11 +47,8 @@ class FtsIndexer:
 
     async def stop(self) -> None:
         """Cancel the task (a job already handed to the writer still commits; the rest resumes next start)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     def wake(self) -> None:
         """Index now (an import has just queued work)."""

@@ -7,12 +7,12 @@ titled before) is remembered so later appends to it cost nothing here.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import TypeVar
 
 from app.errors import HermesError
+from app.services.background import cancel_and_wait
 from app.services.titling.generators import TitleGenerator
 from app.storage.database import Database
 from app.storage.repos.title_sources import apply_auto_title, is_settled, untitled_first_exchange
@@ -45,11 +45,8 @@ class AutoTitler:
 
     async def stop(self) -> None:
         """Cancel the worker and wait for it; queued sessions are simply not titled this run."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     def notify(self, session_id: str) -> None:
         """A message was appended to ``session_id`` and committed; never blocks, never raises."""
