@@ -10,7 +10,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import hermes_state
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -42,6 +44,16 @@ def client(settings: Settings) -> Iterator[TestClient]:
     """The app in-process (lifespan run), authenticated."""
     with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as c:
         yield c
+
+
+@pytest.fixture
+def agent(client: TestClient, home: Path) -> Iterator[Any]:
+    """The real agent's ``SessionDB`` on the server's state.db (opened after the server adopted it)."""
+    db = hermes_state.SessionDB(db_path=home / "state.db")
+    try:
+        yield db
+    finally:
+        db.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import hermes_state
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -41,16 +40,6 @@ def telegram(client: TestClient) -> TestClient:
     """The in-process client with telegram enabled and a home channel set."""
     configure(client)
     return client
-
-
-@pytest.fixture
-def agent(client: TestClient, home: Path) -> Iterator[Any]:
-    """The real agent's ``SessionDB`` on the server's state.db."""
-    db = hermes_state.SessionDB(db_path=home / "state.db")
-    try:
-        yield db
-    finally:
-        db.close()
 
 
 @pytest.fixture

@@ -7,19 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import hermes_state
 import pytest
 from fastapi.testclient import TestClient
-
-
-@pytest.fixture
-def agent(client: TestClient, home: Path) -> Iterator[Any]:
-    """The real agent's ``SessionDB`` on the server's state.db (opened after the server adopted it)."""
-    db = hermes_state.SessionDB(db_path=home / "state.db")
-    try:
-        yield db
-    finally:
-        db.close()
 
 
 @pytest.fixture
