@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     write_lock_budget_s: float = Field(default=10.0, gt=0)
     write_batch_max: int = Field(default=256, ge=1)
     reader_threads: int = Field(default=8, ge=1, le=64)
+    # Processes rendering export chunks (0: render on a reader thread); see app/storage/render_pool.py.
+    export_workers: int = Field(default=2, ge=0, le=16)
 
     # uvicorn's per-request access log costs 15-20 % of the CPU of a single-message append; opt in.
     access_log: bool = False

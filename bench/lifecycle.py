@@ -40,14 +40,32 @@ APPENDERS = 4
 PRUNE_TARGET_MESSAGES = 100_000
 
 
+def _descendants(pid: int) -> list[int]:
+    # Children started from any thread (export renders run on executor threads), not only the main one.
+    out: list[int] = []
+    children: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        return out
+    for child in children:
+        out += [child, *_descendants(child)]
+    return out
+
+
 def _rss_kib(pid: int, field: str = "RssAnon:") -> int:
     # RssAnon: heap and stacks. The mmap'd database pages (RssFile) are the OS page cache, shared and
-    # reclaimable, so they are reported apart and not counted as the server's memory growth.
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith(field):
-                return int(line.split()[1])
-    return 0
+    # reclaimable, so they are reported apart and not counted as the server's memory growth. The server's
+    # child processes (the export render workers) count as the server's memory.
+    total = 0
+    for proc in (pid, *_descendants(pid)):
+        try:
+            with open(f"/proc/{proc}/status") as fh:
+                total += next((int(line.split()[1]) for line in fh if line.startswith(field)), 0)
+        except OSError:
+            continue
+    return total
 
 
 class RssSampler:

@@ -14,6 +14,7 @@ from app.storage.checkpointer import Checkpointer
 from app.storage.connection import open_connection
 from app.storage.fts_merge import merge_quantum
 from app.storage.readers import ReaderPool
+from app.storage.render_pool import RenderPool
 from app.storage.writer import Writer
 
 T = TypeVar("T")
@@ -32,6 +33,7 @@ class Database:
         self.writer: Writer | None = None
         self.readers: ReaderPool | None = None
         self.checkpointer: Checkpointer | None = None
+        self.render_pool: RenderPool | None = None
 
     @property
     def wal_path(self) -> Path:
@@ -60,6 +62,8 @@ class Database:
         self.writer.start()
         self.checkpointer = Checkpointer(self.path, interval_s=CHECKPOINT_INTERVAL_S)
         self.checkpointer.start()
+        if self.settings.export_workers > 0:
+            self.render_pool = RenderPool(self.path, self.settings.export_workers)
         self.readers = ReaderPool(
             self.path,
             threads=self.settings.reader_threads,
@@ -69,6 +73,8 @@ class Database:
 
     def close(self) -> None:
         """Drain pending writes, checkpoint (TRUNCATE) and close every connection."""
+        if self.render_pool is not None:
+            self.render_pool.close()
         if self.checkpointer is not None:
             self.checkpointer.stop()
         if self.writer is not None:
