@@ -16,7 +16,6 @@ to the routes unchanged, body included, so error answers have one source.
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any
 
 import orjson
@@ -25,6 +24,7 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.auth import authorization_accepted
 from app.api.problem import render_error
 from app.api.routes.messages import append_effect, render_appended
 from app.api.routes.sessions import MAX_LIST_LIMIT, default_list_query, list_response
@@ -106,16 +106,16 @@ class FastPaths:
 
 def _authorized(scope: Scope, token: str | None, *, body: bool) -> bool:
     """The right bearer token (when auth is on), no Idempotency-Key, and a JSON body when one is expected."""
-    json_body = authorized = False
+    json_body = False
+    authorization: bytes | None = None
     for name, value in scope["headers"]:
         if name == b"content-type":
             json_body = value.split(b";", 1)[0].strip().lower() == b"application/json"
-        elif name == b"authorization" and token is not None:
-            scheme, _, credentials = value.partition(b" ")
-            authorized = scheme.lower() == b"bearer" and secrets.compare_digest(credentials, token.encode())
+        elif name == b"authorization":
+            authorization = value
         elif name == b"idempotency-key":
             return False
-    return (json_body or not body) and (authorized or token is None)
+    return (json_body or not body) and authorization_accepted(authorization, token)
 
 
 async def _read_body(receive: Receive) -> bytes | None:

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
+from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.repos.transfer import CONTENT_JSON_PREFIX
 
 
@@ -57,7 +58,7 @@ class ChunkPlan:
 
 
 # last_active is the listing extra the agent's export_all carries (latest message, else started_at).
-_LAST_ACTIVE = "COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), s.started_at)"
+_LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")
 
 
 def _where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.retention import PruneFilter
+from app.domain.titles import like_escape
 
 FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 
@@ -160,8 +161,7 @@ class PruneCandidate:
 
 def _like(value: str) -> str:
     # A substring, matched literally: % and _ typed by the user are not wildcards.
-    escaped = value.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return f"%{like_escape(value.lower())}%"
 
 
 def _prune_where(flt: PruneFilter) -> tuple[str, list[Any]]:
