@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
@@ -17,6 +16,7 @@ from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.storage.database import Database
+from app.storage.files import file_size
 
 # Latency buckets around the append target (p99 <= 25 ms) with room for slow exports.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -74,13 +74,6 @@ class MetricsMiddleware:
             self.metrics.latency.labels(template, method).observe(time.perf_counter() - started)
 
 
-def _file_size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
 class StorageCollector(Collector):
     """Writer and file figures, read when Prometheus scrapes (cheap: counters and two ``stat`` calls)."""
 
@@ -110,8 +103,8 @@ class StorageCollector(Collector):
             yield GaugeMetricFamily(
                 "hermes_writer_alive", "1 while the writer thread runs.", int(writer.alive)
             )
-        yield GaugeMetricFamily("hermes_database_bytes", "Size of state.db.", _file_size(db.path))
+        yield GaugeMetricFamily("hermes_database_bytes", "Size of state.db.", file_size(db.path))
         wal = db.wal_path
         yield GaugeMetricFamily(
-            "hermes_wal_bytes", "Size of the write-ahead log state.db-wal.", _file_size(wal)
+            "hermes_wal_bytes", "Size of the write-ahead log state.db-wal.", file_size(wal)
         )

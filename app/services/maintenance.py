@@ -23,6 +23,7 @@ from app.domain.retention import DAY_S, PruneFilter, cutoff
 from app.errors import Conflict
 from app.storage.connection import open_connection
 from app.storage.database import Database
+from app.storage.files import file_size
 from app.storage.repos import fts_backlog
 from app.storage.repos import maintenance as repo
 
@@ -37,15 +38,7 @@ _exclusive = threading.Lock()
 
 def file_sizes(db: Database) -> tuple[int, int]:
     """Bytes of state.db and of its ``-wal`` file (0 when absent)."""
-    path = db.path
-
-    def size(p: str) -> int:
-        try:
-            return os.stat(p).st_size
-        except FileNotFoundError:
-            return 0
-
-    return size(str(path)), size(f"{path}-wal")
+    return file_size(db.path), file_size(db.wal_path)
 
 
 async def stats(db: Database, include_fts: bool = False) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from app.errors import DatabaseBusy, HermesError
 from app.storage.connection import is_busy, translate
+from app.storage.files import file_size
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -202,7 +203,7 @@ class Writer:
         self.commits += 1
         self.jobs_committed += len(done)
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
-        if wal_due and _size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
+        if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")
         for job in done:
             if job.error is not None:
@@ -216,13 +217,6 @@ class Writer:
         for job in jobs:
             if not job.future.done():
                 job.future.set_exception(_public(err))
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 def _public(exc: BaseException) -> BaseException:
