@@ -41,9 +41,9 @@ def main() -> None:
             f"{a['server_msgs_per_s']:,.0f} msg/s ({a['server_cpu_ms_per_msg']:.2f} ms CPU/msg)",
             f"{a['agent_steady_msgs_per_s']:,.0f} msg/s steady, {a['agent_msgs_per_s']:,.0f} with its FTS "
             f"optimize ({a['agent_steady_cpu_ms_per_msg']:.2f} / {a['agent_cpu_ms_per_msg']:.2f} ms CPU/msg)",
-            a["server_vs_agent"],
-            ">= 10x",
-            a["server_vs_agent"] >= 10,
+            a["server_vs_agent_measured"],
+            f">= 10x (measured rate; {a['server_vs_agent']:.2f}x between its optimizes)",
+            a["server_vs_agent_measured"] >= 10,
         ),
         _row(
             "single append p99",
