@@ -201,17 +201,23 @@ def server_batches(spec: StoreSpec, batches: list[list[dict[str, Any]]]) -> floa
     return rate
 
 
+def _raw_session(path: Path) -> tuple[sqlite3.Connection, str]:
+    """A raw ``sqlite3`` connection to ``path`` with the server's durability settings (WAL,
+    synchronous=NORMAL) and a new session to write into, for the raw baselines (d) and (e)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    sid = "20260101_000000_fedcba"
+    conn.execute("INSERT INTO sessions (id, source, started_at) VALUES (?, 'cli', ?)", (sid, time.time()))
+    return conn, sid
+
+
 def raw_executemany(spec: StoreSpec, batches: list[list[dict[str, Any]]]) -> float:
     """(d) baseline: the same rows through ``executemany``, one transaction per batch, like the server's
     durability (WAL, synchronous=NORMAL), counters updated as the agent does."""
     with bench_home() as home:
-        path = copy_store(spec, home)
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        sid = "20260101_000000_fedcba"
-        conn.execute("INSERT INTO sessions (id, source, started_at) VALUES (?, 'cli', ?)", (sid, time.time()))
+        conn, sid = _raw_session(copy_store(spec, home))
         elapsed = 0.0
         for index, batch in enumerate(batches):
             t0 = time.perf_counter()
@@ -235,12 +241,7 @@ def raw_executemany(spec: StoreSpec, batches: list[list[dict[str, Any]]]) -> flo
 def storage_floor(spec: StoreSpec, n: int, per_txn: int = CONCURRENCY) -> dict[str, float]:
     """(e) transaction latency of raw group commits of ``per_txn`` messages, counters updated per message."""
     with bench_home() as home:
-        path = copy_store(spec, home)
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        sid = "20260101_000000_f100r0"
-        conn.execute("INSERT INTO sessions (id, source, started_at) VALUES (?, 'cli', ?)", (sid, time.time()))
+        conn, sid = _raw_session(copy_store(spec, home))
         batch = turns(n, seed=23)
         latencies = []
         for start in range(0, len(batch), per_txn):
