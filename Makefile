@@ -3,9 +3,12 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make run` has an environment of its own with the runtime dependencies only (no test oracle, no dev tools).
+RUN_VENV ?= .venv-run
+RUN_STAMP := $(RUN_VENV)/.installed
 HERMES_AGENT := hermes-agent==0.19.0
 
-.PHONY: run test lint typecheck pytest openapi client bench clean docker
+.PHONY: run run-env test lint typecheck pytest openapi client bench clean docker
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -18,8 +21,18 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/hermes serve
+# -qq: pip's per-package "Location ... is ignored" warnings about a machine's extra indexes are noise.
+$(RUN_STAMP): pyproject.toml
+	$(PY) -m venv $(RUN_VENV) || python3 -m venv $(RUN_VENV)
+	$(RUN_VENV)/bin/pip install -qq -e .
+	touch $(RUN_STAMP)
+
+run-env: $(RUN_STAMP)
+
+# exec: the server replaces the recipe's shell, so SIGTERM and Ctrl-C reach it directly; it shuts down
+# gracefully and exits 0, so make has no failure to report.
+run: $(RUN_STAMP)
+	@exec $(RUN_VENV)/bin/hermes serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests bench migrations
@@ -44,7 +57,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(RUN_VENV)
 
 docker:
 	docker build -t hermes-sessions:latest .

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import yaml
 
-DEFAULT_URL = "http://127.0.0.1:8643"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = "8643"
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,14 @@ def _resume_display(home: Path) -> str:
 
 
 def load_config(env: Mapping[str, str] | None = None) -> CliConfig:
-    """Read ``HERMES_URL``, ``HERMES_API_TOKEN`` (else ``$HERMES_HOME/api_token``) and config.yaml."""
+    """Read ``HERMES_URL``, ``HERMES_API_TOKEN`` (else ``$HERMES_HOME/api_token``) and config.yaml.
+
+    Without ``HERMES_URL`` the client dials the loopback port ``hermes serve`` binds by the same environment
+    (``HERMES_PORT``), so one exported variable moves both.
+    """
     environ = os.environ if env is None else env
     home = Path(environ.get("HERMES_HOME") or Path.home() / ".hermes").expanduser()
-    url = (environ.get("HERMES_URL") or DEFAULT_URL).rstrip("/")
+    default_url = f"http://{DEFAULT_HOST}:{environ.get('HERMES_PORT') or DEFAULT_PORT}"
+    url = (environ.get("HERMES_URL") or default_url).rstrip("/")
     token = environ.get("HERMES_API_TOKEN") or _read_token(home)
     return CliConfig(url=url, token=token, home=home, resume_display=_resume_display(home))

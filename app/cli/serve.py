@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import signal
+from types import FrameType
+
 import typer
+
+
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    """After a graceful shutdown uvicorn re-raises the signal that stopped it; a requested stop is success."""
+    raise SystemExit(0)
 
 
 def serve(
@@ -31,6 +39,9 @@ def serve(
     )
     app = create_app(settings)
     tune_for_serving()
+    # Installed before uvicorn captures the signals, so they are the handlers it restores and re-raises to.
+    signal.signal(signal.SIGTERM, _stopped)
+    signal.signal(signal.SIGINT, _stopped)
     uvicorn.run(
         app,
         host=settings.host,

@@ -161,6 +161,12 @@ def test_config_defaults_and_token_file(home: Path) -> None:
     assert (load_config(env).token, load_config(env).url) == ("env", "http://h:1")
 
 
+def test_client_follows_hermes_port_like_the_server(home: Path) -> None:
+    assert load_config({"HERMES_HOME": str(home), "HERMES_PORT": "9001"}).url == "http://127.0.0.1:9001"
+    explicit = {"HERMES_HOME": str(home), "HERMES_PORT": "9001", "HERMES_URL": "http://h:2"}
+    assert load_config(explicit).url == "http://h:2"
+
+
 def test_resume_refuses_huge_sessions(home: Path) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         assert request.url.path == "/sessions/resolve"
