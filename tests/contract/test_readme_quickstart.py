@@ -32,7 +32,7 @@ def test_quickstart_runs_as_written(live_server: LiveServer, tmp_path: Path) -> 
         .replace("127.0.0.1:8643", f"127.0.0.1:{port}")
         .replace(".venv-run/bin/hermes", f"{sys.executable} -m app.cli.main")
     )
-    # The live server takes its token from the environment; the quickstart reads the file a default start writes.
+    # The live server takes its token from the environment; the quickstart reads the file a start writes.
     (live_server.home / "api_token").write_text(TOKEN, encoding="utf-8")
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],

@@ -1,4 +1,4 @@
-"""`make run`: its own environment with the runtime dependencies only, and a clean stop on SIGTERM and Ctrl-C."""
+"""`make run`: an environment with the runtime dependencies only, and a clean stop on SIGTERM and Ctrl-C."""
 
 from __future__ import annotations
 
