@@ -16,11 +16,9 @@ import pytest
 from tests.conftest import ROOT, TOKEN, free_port
 
 # Distributions that exist only for tests and development; none may reach the run environment.
+_PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 _DEV_ONLY = {"hermes-agent"} | {
-    re.split(r"[=<>\[ ]", spec, maxsplit=1)[0].lower()
-    for spec in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
-        "dev"
-    ]
+    re.split(r"[=<>\[ ]", spec, maxsplit=1)[0].lower() for spec in _PROJECT["optional-dependencies"]["dev"]
 }
 
 
