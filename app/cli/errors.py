@@ -6,7 +6,7 @@ from enum import IntEnum
 
 EXIT_CODES_HELP = """Exit codes:
   0  success
-  1  server error, unexpected error, or the command found nothing to act on (-c / -r)
+  1  server error, unexpected error, or no session to act on (bare -c, -r latest)
   2  usage error (bad arguments or options)
   3  not found (unknown session id, prefix or title)
   4  authentication failed (set HERMES_API_TOKEN or check $HERMES_HOME/api_token)

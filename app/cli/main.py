@@ -12,9 +12,12 @@ import typer
 from typer import _click  # typer vendors click; its core classes take this Context
 from typer.core import TyperCommand, TyperGroup
 
+from app import __version__
+
 # Imported for their side effect: each registers its commands on the `sessions` group.
-from app.cli.commands import browse, maintenance, search, transfer  # noqa: F401
+from app.cli.commands import browse, search, transfer  # noqa: F401
 from app.cli.commands import handoff as handoff_cmd
+from app.cli.commands import maintenance as maintenance_cmds
 from app.cli.commands import resume as resume_cmds
 from app.cli.commands import sessions as sessions_cmds
 from app.cli.errors import EXIT_CODES_HELP, CliError, ExitCode
@@ -81,8 +84,10 @@ class ChatCommand(TyperCommand):
 app = typer.Typer(
     cls=HermesGroup,
     help="Hermes sessions: talk to the hermes-sessions server (start it with `hermes serve`).",
-    epilog=EXIT_CODES_HELP.replace("\n", "\n\n"),
+    epilog="\b\n" + EXIT_CODES_HELP,  # \b: click keeps the table's lines as they are
     context_settings={"help_option_names": ["-h", "--help"]},
+    # Plain help, as the agent's argparse prints it: rich panels label every flag `<bool>`.
+    rich_markup_mode=None,
 )
 app.add_typer(sessions_cmds.app, name="sessions")
 
@@ -95,12 +100,24 @@ ResumeOpt = typer.Option(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"hermes-sessions {__version__}")
+        raise typer.Exit()
+
+
+VersionOpt = typer.Option(
+    False, "--version", "-V", is_eager=True, callback=_print_version, help="Print the version and exit"
+)
+
+
 @app.callback(invoke_without_command=True)
 def root(
     ctx: typer.Context,
     continue_: bool = ContinueOpt,
     continue_name: str | None = ContinueNameOpt,
     resume: str | None = ResumeOpt,
+    version: bool = VersionOpt,
 ) -> None:
     """Hermes sessions over HTTP. `hermes -c [NAME]` / `hermes -r ID` resume a session."""
     if ctx.invoked_subcommand is not None:
@@ -128,6 +145,8 @@ app.command("new")(resume_cmds.new)
 app.command("end")(resume_cmds.end)
 app.command("handoff")(handoff_cmd.handoff)
 app.command("serve")(serve)
+# The agent has `hermes insights` at the top level as well as under `sessions`.
+app.command("insights")(maintenance_cmds.insights)
 
 
 @app.command("exit-codes")

@@ -7,6 +7,8 @@ from types import FrameType
 
 import typer
 
+from app.cli.errors import ExitCode
+
 
 def _stopped(signum: int, frame: FrameType | None) -> None:
     """After a graceful shutdown uvicorn re-raises the signal that stopped it; a requested stop is success."""
@@ -42,11 +44,23 @@ def serve(
     # Installed before uvicorn captures the signals, so they are the handlers it restores and re-raises to.
     signal.signal(signal.SIGTERM, _stopped)
     signal.signal(signal.SIGINT, _stopped)
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        access_log=settings.access_log,
-        timeout_graceful_shutdown=10,
-    )
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level="info",
+            access_log=settings.access_log,
+            timeout_graceful_shutdown=10,
+        )
+    except SystemExit as exc:
+        # uvicorn leaves with its own status 3 when it cannot start (a busy port, say), which is our
+        # "not found"; report it in the table's terms.
+        if exc.code in (0, None):
+            raise
+        typer.echo(
+            f"hermes serve: could not start on {settings.host}:{settings.port} (see the error above; "
+            "is another server using the port?)",
+            err=True,
+        )
+        raise typer.Exit(ExitCode.ERROR) from exc

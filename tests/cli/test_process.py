@@ -154,3 +154,18 @@ def test_interrupt_exits_130(home: Path) -> None:
     http = httpx.Client(base_url="http://x", transport=httpx.MockTransport(handler))
     result = invoke(CliEnv(CliConfig(url="http://x", token="t", home=home), http=http), "sessions", "stats")
     assert (result.exit_code, result.stderr) == (130, "Interrupted.\n")
+
+
+def test_serve_on_a_busy_port_exits_1_with_a_reason(live_server: LiveServer, tmp_path: Path) -> None:
+    port = live_server.base_url.rsplit(":", 1)[1]
+    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": port}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "serve"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert f"could not start on 127.0.0.1:{port}" in done.stderr

@@ -52,7 +52,7 @@ def test_continue_by_name_takes_the_newest_of_the_lineage_then_its_tip(
 
 def test_continue_unknown_name(run: Run) -> None:
     result = run("-c", "nothing like this")
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert result.stderr == (
         "No session found matching 'nothing like this'.\n"
         "Use 'hermes sessions list' to see available sessions.\n"
@@ -81,7 +81,7 @@ def test_resume_by_prefix_latest_and_unknown(run: Run, seed: Seeder) -> None:
     assert run("-r", old["id"][:-2]).stdout == f"{old['id']}\n"
     assert run("--resume", "latest").stdout == f"{new['id']}\n"
     unknown = run("-r", "zzz")
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 3
     assert (
         unknown.stderr
         == "Session not found: zzz\nUse a session ID from a previous CLI run (hermes sessions list).\n"

@@ -16,6 +16,8 @@ def ambiguous(error: ApiError, ref: str) -> CliError:
     listed = candidates if isinstance(candidates, list) else []
     names = ", ".join(str(c.get("id", c)) if isinstance(c, dict) else str(c) for c in listed)
     suffix = f": {names}" if names else ""
+    if error.body.get("more") is True:
+        suffix += " and more (give more of the id)"
     return CliError(f"Session '{ref}' is ambiguous{suffix}", ExitCode.CONFLICT)
 
 

@@ -24,14 +24,18 @@ def _path(session_id: str) -> str:
     return f"/sessions/{quote(session_id, safe='')}"
 
 
-def _resolve(api: Api, params: dict[str, Any], ref: str, not_found: list[str]) -> dict[str, Any]:
+def _resolve(
+    api: Api, params: dict[str, Any], ref: str, not_found: list[str], missing: ExitCode = ExitCode.NOT_FOUND
+) -> dict[str, Any]:
+    """Resolve through the server; ``missing`` is the exit code when nothing matches (3 for a named ref,
+    1 when there is simply no session to act on)."""
     try:
         resolved: dict[str, Any] = api.get("/sessions/resolve", feature="session lookup", params=params)
     except ApiError as exc:
         if exc.code == "ambiguous_session_ref":
             raise ambiguous(exc, ref) from exc
         if exc.status == 404 and exc.code == "session_not_found":
-            raise CliError("\n".join(not_found), ExitCode.ERROR) from exc
+            raise CliError("\n".join(not_found), missing) from exc
         raise
     return resolved
 
@@ -44,6 +48,7 @@ def resolve_continue(api: Api, name: str | None) -> dict[str, Any]:
             {"latest": "true", "source": "cli"},
             "",
             ["No previous CLI session found to continue."],
+            ExitCode.ERROR,
         )
     return _resolve(
         api,
@@ -61,6 +66,7 @@ def resolve_resume(api: Api, ref: str) -> dict[str, Any]:
         params,
         ref,
         [f"Session not found: {ref}", "Use a session ID from a previous CLI run (hermes sessions list)."],
+        ExitCode.ERROR if ref == "latest" else ExitCode.NOT_FOUND,
     )
 
 
@@ -121,6 +127,7 @@ def current_session(api: Api, ref: str | None) -> dict[str, Any]:
         {"latest": "true", "source": "cli"},
         "",
         ["No current CLI session. Start one with `hermes new`."],
+        ExitCode.ERROR,
     )
 
 

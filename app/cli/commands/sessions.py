@@ -16,7 +16,9 @@ from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
 from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit_json, emit_jsonl, pick_format, say
 
-app = typer.Typer(help="List, inspect, export and maintain sessions.", no_args_is_help=True)
+app = typer.Typer(
+    help="List, inspect, export and maintain sessions.", no_args_is_help=True, rich_markup_mode=None
+)
 
 PAGE_MAX = 200
 

@@ -1,0 +1,47 @@
+"""What a new user meets first: --version, plain help, top-level insights, long candidate lists."""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+
+from app import __version__
+from tests.cli.conftest import Run, Seeder
+
+
+def test_version(run: Run) -> None:
+    for flag in ("--version", "-V"):
+        result = run(flag)
+        assert result.exit_code == 0
+        assert result.stdout == f"hermes-sessions {__version__}\n"
+
+
+def test_help_shows_no_type_labels_beside_flags(run: Run) -> None:
+    for args in (["--help"], ["sessions", "prune", "--help"], ["sessions", "list", "--help"]):
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+        assert "<bool>" not in result.stdout, result.stdout
+    top = run("--help").stdout
+    assert re.search(r"^\s+-c, --continue\s+Resume", top, re.M), top
+    assert "130  interrupted (Ctrl-C)" in top  # the exit-code table keeps its lines
+
+
+def test_insights_at_the_top_level_like_the_agent(run: Run, seed: Seeder) -> None:
+    s = seed.session(model="gpt-x")
+    seed.chat(s["id"], 1)
+    top, nested = run("insights", "--json"), run("sessions", "insights", "--json")
+    assert top.exit_code == 0, top.output
+    # The window (since, until) moves between the two calls; everything else is the same report.
+    first, second = (orjson.loads(r.stdout) for r in (top, nested))
+    for report in (first, second):
+        report.pop("until"), report.pop("since")
+    assert first == second and first["totals"]["sessions"] == 1
+
+
+def test_ambiguous_prefix_says_there_are_more(run: Run, seed: Seeder) -> None:
+    ids = [seed.session(id=f"20991231_000000_{i:06x}")["id"] for i in range(12)]
+    result = run("sessions", "show", "20991231_000000_0")
+    assert result.exit_code == 5
+    assert "and more (give more of the id)" in result.stderr
+    assert sum(i in result.stderr for i in ids) == 10
