@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, Depends, FastAPI
+from fastapi_offline import FastAPIOffline
 from fastapi.routing import APIRoute
 from prometheus_client import CollectorRegistry
 
@@ -82,7 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await pruner.stop()
             db.close()
 
-    app = FastAPI(
+    # /docs and /redoc with Swagger UI and ReDoc served from the package, not a CDN: this server usually
+    # runs where there is no network.
+    app = FastAPIOffline(
         title="hermes-sessions",
         version=__version__,
         summary="The Hermes agent's session history (state.db) as REST/JSON.",
