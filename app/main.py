@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, Depends, FastAPI
-from fastapi_offline import FastAPIOffline
 from fastapi.routing import APIRoute
+from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry
 
 from app import __version__

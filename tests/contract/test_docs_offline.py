@@ -1,4 +1,4 @@
-"""/docs and /redoc work with no network: their assets come from the server, and a real browser renders them."""
+"""/docs and /redoc with no network: assets come from the server, and a real browser renders them."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_doc_pages_load_nothing_from_elsewhere(live_server: LiveServer, page: st
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
-def test_swagger_ui_renders_the_operations_with_the_network_off(live_server: LiveServer, tmp_path: Path) -> None:
+def test_swagger_ui_renders_the_operations_offline(live_server: LiveServer, tmp_path: Path) -> None:
     assert CHROMIUM is not None
     done = subprocess.run(
         [
