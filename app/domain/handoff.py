@@ -28,6 +28,9 @@ MAX_ERROR_CHARS = 500
 TIMEOUT_ERROR = "timed out waiting for gateway"
 """The reason the CLI records when no gateway settles the handoff in time (reference §5.2 step 9)."""
 
+CANCELLED_ERROR = "cancelled by the user before a gateway took it"
+"""The reason the CLI records when the user interrupts the wait while the handoff is still pending."""
+
 KNOWN_PLATFORMS: tuple[str, ...] = tuple(sorted(p.value for p in MESSAGING_PLATFORMS))
 """Platforms a gateway can receive a session on: the messaging sources."""
 

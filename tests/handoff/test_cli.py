@@ -187,7 +187,7 @@ def test_refusals_from_a_live_server(server: LiveServer) -> None:
         "Session is already in flight for handoff. Wait for it to settle, then retry."
     )
     missing = _hermes(server, "telegram", "no-such-session")
-    assert missing.exit_code == 1 and "Session not found: no-such-session" in missing.stderr
+    assert missing.exit_code == 3 and "Session not found: no-such-session" in missing.stderr
 
 
 def test_busy_refusal(tmp_path: Path) -> None:

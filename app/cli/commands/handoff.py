@@ -20,8 +20,8 @@ from app.cli.commands.resume import current_session
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
 from app.cli.events import EventListener
-from app.cli.output import say
-from app.domain.handoff import TIMEOUT_ERROR
+from app.cli.output import note, say
+from app.domain.handoff import CANCELLED_ERROR, TIMEOUT_ERROR
 
 TIMED_OUT = "Timed out waiting for the gateway. Is `hermes gateway` running?"
 
@@ -101,6 +101,18 @@ class _Wait:
             raise
         raise CliError(TIMED_OUT, ExitCode.HANDOFF_FAILED)
 
+    def withdraw(self) -> None:
+        """On Ctrl-C: fail a handoff no gateway has taken yet, so none takes it later and a retry is
+        allowed; one already running is the gateway's to finish."""
+        if self.phase != "pending":
+            note(f"A gateway is already transferring it; check with: hermes sessions show {self.session_id}")
+            return
+        body = {"error": CANCELLED_ERROR, "only_states": ["pending"]}
+        try:
+            self.api.send("POST", f"{_path(self.session_id)}/fail", feature="handoff", json=body)
+        except CliError:
+            note("The handoff could not be withdrawn; a gateway may still take it.")
+
     def pause(self) -> float:
         """How long to sleep before the next reading."""
         now = time.monotonic()
@@ -134,11 +146,15 @@ def handoff(
         say(f"Queued handoff of '{title}' → {platform} (home: {home.get('name') or home.get('chat_id')}).")
         wait = _Wait(api, session_id, (claim_timeout, complete_timeout, progress_every, poll))
         settled = None
-        while settled is None:
-            settled = wait.step(wait.state())
-            if settled is None:
-                listener.wake.wait(wait.pause())
-                listener.wake.clear()
+        try:
+            while settled is None:
+                settled = wait.step(wait.state())
+                if settled is None:
+                    listener.wake.wait(wait.pause())
+                    listener.wake.clear()
+        except KeyboardInterrupt:
+            wait.withdraw()
+            raise
     finally:
         listener.close()
     if settled.get("state") == "failed":

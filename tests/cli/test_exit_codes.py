@@ -1,0 +1,71 @@
+"""The exit-code table: every code it documents, produced by a real `hermes` process against a real server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from app.cli.errors import EXIT_CODES_HELP, ExitCode
+from app.domain.handoff import CANCELLED_ERROR
+from tests.conftest import ROOT, TOKEN, LiveServer, free_port
+from tests.handoff.conftest import configure, new_session
+
+
+def _start(*args: str, url: str, home: Path, token: str = TOKEN) -> subprocess.Popen[str]:
+    env = {**os.environ, "HERMES_URL": url, "HERMES_API_TOKEN": token, "HERMES_HOME": str(home)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli.main", *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _exit(*args: str, url: str, home: Path, token: str = TOKEN) -> int:
+    proc = _start(*args, url=url, home=home, token=token)
+    proc.communicate(timeout=60)
+    return proc.returncode
+
+
+def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveServer) -> None:
+    url, home = live_server.base_url, live_server.home
+    nothing_to_continue = _exit("-c", url=url, home=home)  # before any CLI session exists
+    with live_server.client() as http:
+        configure(http)  # telegram enabled with a home channel, so a handoff can be asked for
+        taken = http.post("/sessions", json={"source": "api_server", "title": "taken"}).json()["id"]
+        mine = new_session(http, title="mine")
+
+    produced = {
+        ExitCode.OK: _exit("sessions", "list", url=url, home=home),
+        ExitCode.ERROR: nothing_to_continue,
+        ExitCode.USAGE: _exit("sessions", "list", "--limit", "0", url=url, home=home),
+        ExitCode.NOT_FOUND: _exit("-r", "no-such-session", url=url, home=home),
+        ExitCode.AUTH: _exit("sessions", "list", url=url, home=home, token="wrong"),
+        ExitCode.CONFLICT: _exit("sessions", "rename", mine, "taken", url=url, home=home),
+        ExitCode.UNREACHABLE: _exit("sessions", "list", url=f"http://127.0.0.1:{free_port()}", home=home),
+        # No gateway claims it: the wait times out and the handoff is failed.
+        ExitCode.HANDOFF_FAILED: _exit(
+            "handoff", "telegram", mine, "--claim-timeout", "0.5", url=url, home=home
+        ),
+    }
+    waiting = _start("handoff", "telegram", taken, url=url, home=home)
+    time.sleep(2)  # it is now waiting for a gateway
+    waiting.send_signal(signal.SIGINT)
+    waiting.communicate(timeout=30)
+    produced[ExitCode.INTERRUPTED] = waiting.returncode
+
+    assert produced == {code: int(code) for code in ExitCode}
+    # Ctrl-C withdrew the handoff no gateway had taken: no gateway takes it later, and it can be asked again.
+    with live_server.client() as http:
+        state = http.get(f"/handoff/{taken}").json()
+        assert (state["state"], state["error"]) == ("failed", CANCELLED_ERROR)
+        assert http.post("/handoff", json={"session_id": taken, "platform": "telegram"}).status_code == 202
+    documented = {int(line.split()[0]) for line in EXIT_CODES_HELP.splitlines()[1:]}
+    assert documented == {int(code) for code in ExitCode}
