@@ -77,8 +77,10 @@ def fsync_path(path: Path) -> None:
 
 def resolve_inside(home: Path, path: Path) -> Path | None:
     """``path`` with every link resolved, or ``None`` when that lands outside ``home``."""
-    real = path.resolve()
-    return real if real.is_relative_to(home.resolve()) else None
+    # realpath, not Path.resolve: on Python 3.11 resolve raises RuntimeError for a link loop, where
+    # realpath returns the looping link itself, which open_regular then refuses like any link.
+    real = Path(os.path.realpath(path))
+    return real if real.is_relative_to(os.path.realpath(home)) else None
 
 
 def private_dir(home: Path, path: Path, *, code: str, label: str) -> Path:
@@ -92,7 +94,8 @@ def private_dir(home: Path, path: Path, *, code: str, label: str) -> Path:
     real = resolve_inside(home, path)
     if real is None:
         raise Conflict(
-            f"The {label} {path} resolves to {path.resolve()}, outside $HERMES_HOME ({home.resolve()}); "
+            f"The {label} {path} resolves to {os.path.realpath(path)}, outside $HERMES_HOME "
+            f"({os.path.realpath(home)}); "
             f"nothing is written there. Replace the link with a directory inside $HERMES_HOME.",
             code=code,
         )

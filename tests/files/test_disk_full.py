@@ -71,3 +71,19 @@ def test_backup_on_full_disk_is_507_and_leaves_nothing(home: Path, small_fs: Mou
         ok = client.post("/maintenance/backup")
         assert ok.status_code == 200, ok.text
         assert os.listdir(roomy) == [ok.json()["name"]]
+
+
+def test_upload_whose_row_cannot_be_written_leaves_no_blob(client: TestClient, home: Path) -> None:
+    sid = client.post("/sessions", json={"source": "cli"}).json()["id"]
+    database = client.app.state.db  # type: ignore[attr-defined]
+
+    def pin(conn: sqlite3.Connection) -> None:
+        # The file may not grow by a page: what a full disk does to state.db, with the blob already stored.
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count={pages}")
+
+    database.write_sync(pin)
+    text = ("a line of text that ends up in extracted_text\n" * 5000).encode()
+    r = client.post(f"/sessions/{sid}/attachments", files={"file": ("t.txt", text, "text/plain")})
+    assert_problem(r, 507, "storage_full")
+    assert _files(home / "attachments") == []
