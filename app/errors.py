@@ -4,7 +4,8 @@ HermesError
  ├── BadRequest            400  (invalid_cursor, invalid_json, ...)
  ├── Unauthorized          401  (unauthorized)
  ├── NotFound              404  (session_not_found, message_not_found, ...)
- ├── Conflict              409  (session_exists, title_in_use, ambiguous_session_ref, ...)
+ ├── Conflict              409  (session_exists, title_in_use, ambiguous_session_ref,
+ │                              backup_dir_unusable, attachments_dir_unusable, ...)
  ├── PreconditionFailed    412  (precondition_failed)
  ├── PayloadTooLarge       413  (payload_too_large)
  ├── UnsupportedMediaType  415  (unsupported_media_type)

@@ -12,20 +12,22 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import Unauthorized
 from app.settings import Settings
+from app.storage.files import make_private_dirs
 
 _bearer = HTTPBearer(auto_error=False, description="Token from $HERMES_HOME/api_token or HERMES_API_TOKEN")
 
 
 def load_or_create_token(path: Path) -> str:
     """Read the token file, creating it (mode 0600, never world-readable) when absent."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
+        # Read through a link (a secrets mount may provide the file), but never write through one.
         token = path.read_text(encoding="utf-8").strip()
         if token:
             return token
-        fd = os.open(path, os.O_WRONLY | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     token = secrets.token_urlsafe(32)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(token + "\n")

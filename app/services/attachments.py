@@ -47,7 +47,8 @@ async def upload(
     max_bytes: int,
 ) -> dict[str, Any]:
     """Store an uploaded file for a session; the public attachment (``id, path, sha256, size,
-    media_type, filename, extracted_text?``). 404 ``session_not_found``, 413, 415."""
+    media_type, filename, extracted_text?``). 404 ``session_not_found``, 409 ``attachments_dir_unusable``,
+    413, 415, 507 ``storage_full`` (nothing left behind)."""
     if not await db.read(lambda conn: session_exists(conn, session_id)):
         raise not_found(session_id)
     blob = await asyncio.to_thread(
@@ -76,19 +77,29 @@ async def upload(
             created_at=time.time(),
         )
 
-    row = await db.write(save)
+    try:
+        row = await db.write(save)
+    except BaseException:
+        if blob.created:
+            # The row could not be written (a full disk, most often): the file this upload added would
+            # be an orphan. A concurrent upload of the same bytes, deduplicated against it, is written by
+            # the same serial writer and fails the same way on a full disk.
+            await asyncio.to_thread(blobs.discard, home, blob.relative_path)
+        raise
     if row["extracted_text"] is None:
         del row["extracted_text"]
     return row
 
 
-async def find(db: Database, home: Path, attachment_id_: str) -> dict[str, Any]:
-    """An attachment's row for download; 404 ``attachment_not_found`` (also when its file is gone)."""
+async def find(db: Database, home: Path, attachment_id_: str) -> tuple[dict[str, Any], Path]:
+    """An attachment's row and the file to serve; 404 ``attachment_not_found`` also when its file is
+    gone, or is not a regular file inside ``home`` (a link swapped in is never followed out)."""
     row = await db.read(lambda conn: repo.get_attachment(conn, attachment_id_))
-    if row is None or not await asyncio.to_thread((home / row["path"]).is_file):
+    path = None if row is None else await asyncio.to_thread(blobs.stored_file, home, row["path"])
+    if row is None or path is None:
         raise NotFound(
             f"Attachment not found: {attachment_id_}",
             code="attachment_not_found",
             attachment_id=attachment_id_,
         )
-    return row
+    return row, path

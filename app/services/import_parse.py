@@ -1,10 +1,12 @@
 """Parsing of import lines into rows ready to store (``orjson``, validation, one row per message).
 
-Pure: no database access. The importer runs it on a worker thread, one batch ahead of the writer.
+No database access (legacy transcripts are read from their files here). The importer runs it on a
+worker thread, one batch ahead of the writer.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -14,6 +16,7 @@ from typing import IO, Any
 import orjson
 
 from app.domain.text import find_invalid_char
+from app.storage import files
 from app.storage.repos import transfer as repo
 
 # A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
@@ -128,51 +131,71 @@ def _timestamp(value: Any) -> float | None:
     return None
 
 
-def iter_transcripts(sessions_dir: Path) -> Iterator[Record]:
+def iter_transcripts(sessions_dir: Path, home: Path) -> Iterator[Record]:
     """Legacy ``$HERMES_HOME/sessions/<id>.jsonl`` transcripts (one message dict per line) as sessions.
 
     The first ``session_meta`` row (written by the gateway) gives the platform and model; it is kept as a
     message, as the gateway stores it in state.db too. ISO timestamps from old versions become epoch seconds.
+    Only regular files inside ``home`` are read: an entry that resolves outside it (``outside_home``), or
+    that is a directory, FIFO, device or dangling link (``not_a_regular_file``), is reported and skipped.
     """
-    if not sessions_dir.is_dir():
+    if not os.path.lexists(sessions_dir):
         return
-    for path in sorted(sessions_dir.glob("*.jsonl")):
-        ref = {"file": path.name}
-        messages: list[dict[str, Any]] = []
-        issue: ImportIssue | None = None
-        with path.open("rb") as fh:
-            for number, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    msg = orjson.loads(line)
-                except orjson.JSONDecodeError as exc:
-                    issue = ImportIssue(
-                        "invalid_json", f"not valid JSON: {exc}", number, path.name, path.stem
-                    )
-                    break
-                if not isinstance(msg, dict):
-                    issue = ImportIssue(
-                        "invalid_line", "each line must be a message object", number, path.name
-                    )
-                    break
-                ts = _timestamp(msg.get("timestamp"))
-                msg["timestamp"] = ts
-                messages.append(msg)
-        if issue is not None:
-            yield Record(ref, issue=issue)
+    real_dir = files.resolve_inside(home, sessions_dir)
+    if real_dir is None:
+        yield _skipped(sessions_dir.name, "outside_home", f"{sessions_dir} resolves outside $HERMES_HOME")
+        return
+    if not real_dir.is_dir():
+        return
+    for path in sorted(real_dir.glob("*.jsonl")):
+        target = files.resolve_inside(home, path)
+        if target is None:
+            yield _skipped(path.name, "outside_home", f"{path.name} resolves outside $HERMES_HOME")
             continue
-        meta = next((m for m in messages if m.get("role") == "session_meta"), {})
-        stamps = [m["timestamp"] for m in messages if m.get("timestamp") is not None]
-        raw: dict[str, Any] = {
-            "id": path.stem,
-            "source": meta.get("platform") or "import",
-            "model": meta.get("model") if isinstance(meta.get("model"), str) else None,
-            "started_at": min(stamps) if stamps else path.stat().st_mtime,
-            "ended_at": max(stamps) if stamps else path.stat().st_mtime,
-            "messages": [{k: v for k, v in m.items() if k != "tools"} for m in messages],
-        }
-        yield Record(ref, raw=raw)
+        fh = files.open_regular(target)
+        if fh is None:
+            yield _skipped(path.name, "not_a_regular_file", f"{path.name} is {files.describe(path)}")
+            continue
+        with fh:
+            record = _transcript(path, fh)
+        yield record
+
+
+def _skipped(name: str, code: str, why: str) -> Record:
+    return Record({"file": name}, issue=ImportIssue(code, f"{why}; not read.", file=name))
+
+
+def _transcript(path: Path, fh: IO[bytes]) -> Record:
+    ref = {"file": path.name}
+    messages: list[dict[str, Any]] = []
+    for number, line in enumerate(fh, start=1):
+        if not line.strip():
+            continue
+        try:
+            msg = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            return Record(
+                ref, issue=ImportIssue("invalid_json", f"not valid JSON: {exc}", number, path.name, path.stem)
+            )
+        if not isinstance(msg, dict):
+            return Record(
+                ref,
+                issue=ImportIssue("invalid_line", "each line must be a message object", number, path.name),
+            )
+        msg["timestamp"] = _timestamp(msg.get("timestamp"))
+        messages.append(msg)
+    meta = next((m for m in messages if m.get("role") == "session_meta"), {})
+    stamps = [m["timestamp"] for m in messages if m.get("timestamp") is not None]
+    mtime = os.fstat(fh.fileno()).st_mtime
+    raw: dict[str, Any] = {
+        "id": path.stem,
+        "source": meta.get("platform") or "import",
+        "model": meta.get("model") if isinstance(meta.get("model"), str) else None,
+        "started_at": min(stamps) if stamps else mtime,
+        "ended_at": max(stamps) if stamps else mtime,
+        "messages": [{k: v for k, v in m.items() if k != "tools"} for m in messages],
+    }
+    return Record(ref, raw=raw)
 
 
 def prepare(

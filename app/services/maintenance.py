@@ -20,10 +20,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.retention import DAY_S, PruneFilter, cutoff
-from app.errors import Conflict
-from app.storage.connection import open_connection
+from app.errors import Conflict, StorageFull
+from app.storage.connection import is_full, open_connection
 from app.storage.database import Database
-from app.storage.files import file_size
+from app.storage.files import create_private_file, file_size, fsync_path, is_disk_full, private_dir
 from app.storage.repos import fts_backlog
 from app.storage.repos import maintenance as repo
 
@@ -282,16 +282,35 @@ def _backup_sync(db: Database) -> dict[str, Any]:
     if not _exclusive.acquire(blocking=False):
         raise _busy_conflict()
     try:
-        target_dir = db.settings.backups_dir
-        target_dir.mkdir(parents=True, exist_ok=True)
+        settings = db.settings
+        target_dir = private_dir(
+            settings.home, settings.backups_dir, code="backup_dir_unusable", label="backups directory"
+        )
         created = time.time()
         stamp = datetime.fromtimestamp(created, UTC).strftime("%Y%m%dT%H%M%S%fZ")
         name = f"state-{stamp}.db"
         target = target_dir / name
-        with _side_connection(db) as conn:
-            # VACUUM INTO reads one snapshot: a consistent, compact copy while writers keep going.
-            conn.execute("VACUUM INTO ?", (str(target),))
-        os.chmod(target, 0o600)
+        # Built under a temporary name and renamed once complete, so a failed backup (a full disk, a
+        # crash) never leaves a file that looks like a backup. VACUUM INTO accepts an existing empty
+        # file and keeps its mode: we create it 0600 first, so the copy is never readable by others.
+        partial = target_dir / f".{name}.partial"
+        try:
+            create_private_file(partial)
+            with _side_connection(db) as conn:
+                # VACUUM INTO reads one snapshot: a consistent, compact copy while writers keep going.
+                conn.execute("VACUUM INTO ?", (str(partial),))
+            fsync_path(partial)
+            os.replace(partial, target)
+            fsync_path(target_dir)
+        except BaseException as exc:
+            with contextlib.suppress(FileNotFoundError):
+                partial.unlink()
+            if is_full(exc) or is_disk_full(exc):
+                raise StorageFull(
+                    f"The disk holding {target_dir} is full; no backup was written. Free some space "
+                    "and retry."
+                ) from exc
+            raise
     finally:
         _exclusive.release()
     return {"name": name, "path": str(target), "bytes": target.stat().st_size, "created_at": created}

@@ -353,15 +353,17 @@ async def import_stream(
 
 async def import_transcripts(
     db: Database,
+    home: Path,
     sessions_dir: Path,
     on_conflict: OnConflict,
     dry_run: bool,
     indexer: FtsIndexer | None = None,
     wait_for_index: bool = False,
 ) -> ImportReport:
-    """Import the legacy per-session transcript files under ``sessions_dir``."""
+    """Import the legacy per-session transcript files under ``sessions_dir`` (regular files inside
+    ``home`` only; others are reported)."""
     if on_conflict == "fail":
-        conflicts = await find_conflicts(db, iter_transcripts(sessions_dir))
+        conflicts = await find_conflicts(db, iter_transcripts(sessions_dir, home))
         if conflicts:
             raise Conflict(
                 f"{len(conflicts)} transcript session(s) already exist; nothing was imported.",
@@ -369,6 +371,6 @@ async def import_transcripts(
                 conflicts=conflicts[:MAX_REPORTED_ERRORS],
             )
     importer = Importer(db, on_conflict, dry_run, indexer)
-    report = await importer.run(lambda ctx: thread_batches(iter_transcripts(sessions_dir), ctx))
+    report = await importer.run(lambda ctx: thread_batches(iter_transcripts(sessions_dir, home), ctx))
     await _finish_indexing(importer, wait_for_index)
     return report

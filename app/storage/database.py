@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +13,7 @@ from app.settings import Settings
 from app.storage import migrate
 from app.storage.checkpointer import Checkpointer
 from app.storage.connection import open_connection
+from app.storage.files import create_private_file, make_private_dirs
 from app.storage.fts_merge import merge_quantum
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
@@ -42,7 +44,13 @@ class Database:
 
     def open(self) -> Database:
         """Create the directory, migrate the file, start the writer and the readers."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.path.parent)
+        if not os.path.lexists(self.path):
+            # We make the empty file (0600) before SQLite opens it: SQLite would create it 0644, and it
+            # gives the -wal and -shm it creates the main file's mode, so they come out 0600 as well. An
+            # existing file (the agent's) is never chmod-ed: its sidecars follow the agent's own mode.
+            with contextlib.suppress(FileExistsError):  # the agent created it meanwhile: its file
+                create_private_file(self.path)
         conn = open_connection(
             self.path,
             synchronous=self.settings.db_synchronous,

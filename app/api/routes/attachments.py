@@ -23,7 +23,7 @@ router = APIRouter(tags=["attachments"])
     response_model=AttachmentPublic,
     responses={
         201: {"headers": {"Location": {"schema": {"type": "string"}}}},
-        **problem_responses(*WRITE_ERRORS, 404, 415),
+        **problem_responses(*WRITE_ERRORS, 404, 409, 415),
     },
 )
 async def upload_attachment(
@@ -34,7 +34,9 @@ async def upload_attachment(
     ``text/*``, ``audio/*``, ``application/json``, ``application/pdf``, ``image/png|jpeg|gif|webp``; an
     untyped (``application/octet-stream``) upload is recognised by its first bytes. Text types get
     ``extracted_text`` (UTF-8, invalid bytes replaced, at most 100 000 characters). Codes: 404
-    ``session_not_found``; 413 ``payload_too_large``; 415 ``unsupported_media_type``."""
+    ``session_not_found``; 409 ``attachments_dir_unusable`` (``$HERMES_HOME/attachments`` is not a
+    directory, or resolves outside ``$HERMES_HOME``); 413 ``payload_too_large``; 415
+    ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk)."""
     try:
         stored = await svc.upload(
             db,
@@ -65,9 +67,9 @@ async def upload_attachment(
 async def download_attachment(attachment_id: str, db: DB, settings: AppSettings) -> FileResponse:
     """The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
     ``attachment_not_found``."""
-    row = await svc.find(db, settings.home, attachment_id)
+    row, path = await svc.find(db, settings.home, attachment_id)
     return FileResponse(
-        settings.home / row["path"],
+        path,
         media_type=row["media_type"],
         filename=row["filename"] or row["id"],
         headers={"X-Content-Type-Options": "nosniff"},

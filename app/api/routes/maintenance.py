@@ -162,7 +162,10 @@ async def optimize(db: DB) -> dict[str, Any]:
     responses=problem_responses(*WRITE_ERRORS, 409),
 )
 async def backup(db: DB) -> dict[str, Any]:
-    """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db`."""
+    """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
+    built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another VACUUM
+    or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
+    `$HERMES_HOME`); 507 `storage_full` (no file is left behind)."""
     return await service.backup(db)
 
 

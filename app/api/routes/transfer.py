@@ -183,9 +183,12 @@ async def import_transcripts(
     dry_run: DryRunQuery = False,
     wait_for_index: WaitForIndexQuery = False,
 ) -> dict[str, Any]:
-    """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file."""
+    """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+    Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in `errors`
+    (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
+    directory, FIFO, device or dangling link)."""
     report = await service.import_transcripts(
-        db, settings.sessions_dir, on_conflict, dry_run, _indexer(request), wait_for_index
+        db, settings.home, settings.sessions_dir, on_conflict, dry_run, _indexer(request), wait_for_index
     )
     return report.as_dict()
 

@@ -24,7 +24,7 @@ class ImportIssueOut(BaseModel):
     session_id: str | None = None
     code: str = Field(
         description="invalid_json, invalid_line, invalid_session, invalid_text, session_exists, "
-        "title_in_use, write_failed"
+        "title_in_use, write_failed; for transcript files also outside_home, not_a_regular_file"
     )
     detail: str
 

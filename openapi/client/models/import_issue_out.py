@@ -17,7 +17,7 @@ class ImportIssueOut:
 
     Attributes:
         code (str): invalid_json, invalid_line, invalid_session, invalid_text, session_exists, title_in_use,
-            write_failed
+            write_failed; for transcript files also outside_home, not_a_regular_file
         detail (str):
         file (None | str | Unset): transcript file name (legacy transcript import)
         line (int | None | Unset): 1-based line number in the uploaded file

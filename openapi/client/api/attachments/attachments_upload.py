@@ -57,6 +57,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -112,7 +117,9 @@ def sync_detailed(
     ``text/*``, ``audio/*``, ``application/json``, ``application/pdf``, ``image/png|jpeg|gif|webp``; an
     untyped (``application/octet-stream``) upload is recognised by its first bytes. Text types get
     ``extracted_text`` (UTF-8, invalid bytes replaced, at most 100 000 characters). Codes: 404
-    ``session_not_found``; 413 ``payload_too_large``; 415 ``unsupported_media_type``.
+    ``session_not_found``; 409 ``attachments_dir_unusable`` (``$HERMES_HOME/attachments`` is not a
+    directory, or resolves outside ``$HERMES_HOME``); 413 ``payload_too_large``; 415
+    ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
         session_id (str):
@@ -151,7 +158,9 @@ def sync(
     ``text/*``, ``audio/*``, ``application/json``, ``application/pdf``, ``image/png|jpeg|gif|webp``; an
     untyped (``application/octet-stream``) upload is recognised by its first bytes. Text types get
     ``extracted_text`` (UTF-8, invalid bytes replaced, at most 100 000 characters). Codes: 404
-    ``session_not_found``; 413 ``payload_too_large``; 415 ``unsupported_media_type``.
+    ``session_not_found``; 409 ``attachments_dir_unusable`` (``$HERMES_HOME/attachments`` is not a
+    directory, or resolves outside ``$HERMES_HOME``); 413 ``payload_too_large``; 415
+    ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
         session_id (str):
@@ -185,7 +194,9 @@ async def asyncio_detailed(
     ``text/*``, ``audio/*``, ``application/json``, ``application/pdf``, ``image/png|jpeg|gif|webp``; an
     untyped (``application/octet-stream``) upload is recognised by its first bytes. Text types get
     ``extracted_text`` (UTF-8, invalid bytes replaced, at most 100 000 characters). Codes: 404
-    ``session_not_found``; 413 ``payload_too_large``; 415 ``unsupported_media_type``.
+    ``session_not_found``; 409 ``attachments_dir_unusable`` (``$HERMES_HOME/attachments`` is not a
+    directory, or resolves outside ``$HERMES_HOME``); 413 ``payload_too_large``; 415
+    ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
         session_id (str):
@@ -222,7 +233,9 @@ async def asyncio(
     ``text/*``, ``audio/*``, ``application/json``, ``application/pdf``, ``image/png|jpeg|gif|webp``; an
     untyped (``application/octet-stream``) upload is recognised by its first bytes. Text types get
     ``extracted_text`` (UTF-8, invalid bytes replaced, at most 100 000 characters). Codes: 404
-    ``session_not_found``; 413 ``payload_too_large``; 415 ``unsupported_media_type``.
+    ``session_not_found``; 409 ``attachments_dir_unusable`` (``$HERMES_HOME/attachments`` is not a
+    directory, or resolves outside ``$HERMES_HOME``); 413 ``payload_too_large``; 415
+    ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
         session_id (str):

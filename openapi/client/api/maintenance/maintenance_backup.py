@@ -86,7 +86,11 @@ def sync_detailed(
 ) -> Response[BackupOut | Problem]:
     """Back up state.db
 
-     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db`.
+     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
+    built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
+    VACUUM
+    or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
+    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,7 +115,11 @@ def sync(
 ) -> BackupOut | Problem | None:
     """Back up state.db
 
-     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db`.
+     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
+    built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
+    VACUUM
+    or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
+    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,7 +140,11 @@ async def asyncio_detailed(
 ) -> Response[BackupOut | Problem]:
     """Back up state.db
 
-     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db`.
+     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
+    built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
+    VACUUM
+    or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
+    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,7 +167,11 @@ async def asyncio(
 ) -> BackupOut | Problem | None:
     """Back up state.db
 
-     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db`.
+     Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
+    built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
+    VACUUM
+    or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
+    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

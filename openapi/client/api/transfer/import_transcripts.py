@@ -111,6 +111,10 @@ def sync_detailed(
     """Import legacy per-session transcript files
 
      Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+    Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in
+    `errors`
+    (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
+    directory, FIFO, device or dangling link).
 
     Args:
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
@@ -151,6 +155,10 @@ def sync(
     """Import legacy per-session transcript files
 
      Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+    Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in
+    `errors`
+    (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
+    directory, FIFO, device or dangling link).
 
     Args:
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
@@ -186,6 +194,10 @@ async def asyncio_detailed(
     """Import legacy per-session transcript files
 
      Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+    Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in
+    `errors`
+    (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
+    directory, FIFO, device or dangling link).
 
     Args:
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
@@ -224,6 +236,10 @@ async def asyncio(
     """Import legacy per-session transcript files
 
      Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
+    Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in
+    `errors`
+    (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
+    directory, FIFO, device or dangling link).
 
     Args:
         on_conflict (ImportTranscriptsOnConflict | Unset): an id that already exists: skip that
