@@ -218,24 +218,19 @@ def still_prunable(conn: sqlite3.Connection, ids: list[str], flt: PruneFilter) -
     return [r[0] for r in rows]
 
 
-def delete_messages_chunk(conn: sqlite3.Connection, session_id: str, limit: int) -> int:
-    """Delete up to ``limit`` of a session's messages (FTS rows go with them via the agent's triggers)."""
-    cur = conn.execute(
-        "DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE session_id = ? LIMIT ?)",
-        (session_id, limit),
-    )
-    return cur.rowcount
-
-
 def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:
-    """Delete sessions with their messages; children outside the set are orphaned (the agent's prune)."""
+    """Delete sessions with all their messages in the caller's transaction; the messages deleted.
+
+    Children outside the set are orphaned (the agent's prune).
+    """
     if not ids:
         return 0
     marks = ",".join("?" * len(ids))
     conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({marks})", ids)
-    conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids)
+    messages = conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids).rowcount
     # session_model_usage rows go by ON DELETE CASCADE (foreign_keys is on for our connections).
-    return conn.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids).rowcount
+    conn.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids)
+    return messages
 
 
 def fts_tables(conn: sqlite3.Connection) -> list[str]:
