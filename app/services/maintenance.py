@@ -3,9 +3,11 @@
 Prune deletes in small writer jobs, so appends queued behind it wait for one small job, never for the whole
 prune. A session is never split across jobs: each job deletes whole sessions (their messages and the row),
 so every committed state has each session fully present or fully gone, even after a crash. A session larger
-than the batch budget is a job of its own; the writer then pauses for it alone (about 30 us per message). VACUUM, checkpoints and backups cannot run inside a transaction, so they
-use a dedicated autocommit connection; the writer simply waits for the lock (up to its budget) meanwhile, and
-readers, being in WAL mode, keep reading.
+than the batch budget is a job of its own; the writer then pauses for it alone (about 30 us per message).
+
+VACUUM, checkpoints and backups cannot run inside a transaction, so they use a dedicated autocommit
+connection; the writer simply waits for the lock (up to its budget) meanwhile, and readers, being in WAL
+mode, keep reading.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ real prune reports the messages it deleted (the number its dry run announced).""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sqlite3
 import threading
@@ -35,7 +36,7 @@ def _plant_ended_sessions(path: Path, count: int, per_session: int, prefix: str)
             conn.executemany(
                 "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
                 [
-                    (sid, "user" if n % 2 == 0 else "assistant", f"old words {n} of {sid}", OLD + i + n / 1000)
+                    (sid, "assistant" if n % 2 else "user", f"old words {n} of {sid}", OLD + i + n / 1e3)
                     for n in range(per_session)
                 ],
             )
@@ -58,15 +59,13 @@ def _half_deleted(path: Path) -> list[tuple[str, int, int]]:
 
 def _prune_in_background(base_url: str) -> threading.Thread:
     def run() -> None:
-        try:
+        with contextlib.suppress(httpx.HTTPError):  # the server is killed under it
             httpx.post(
                 f"{base_url}/maintenance/prune",
                 json={"older_than_days": 30, "dry_run": False},
                 headers={"Authorization": f"Bearer {TOKEN}"},
                 timeout=60,
             )
-        except httpx.HTTPError:
-            pass  # the server was killed under it
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
