@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.retention import DAY_S, PruneFilter, cutoff
+from app.domain.stored_json import MAX_COUNTER
 from app.errors import Conflict
 from app.storage.connection import open_connection
 from app.storage.database import Database
@@ -112,7 +113,7 @@ def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "cache_write_tokens",
         "reasoning_tokens",
     )
-    totals: dict[str, Any] = {k: sum(r[k] for r in rows) for k in keys}
+    totals: dict[str, Any] = {k: min(sum(r[k] for r in rows), MAX_COUNTER) for k in keys}
     totals["cost_usd"] = round(sum(r["cost_usd"] for r in rows), 6)
     return totals
 

@@ -96,13 +96,22 @@ def fts_bytes(conn: sqlite3.Connection) -> int | None:
 # -- insights ---------------------------------------------------------------------------------------
 
 _COST = "COALESCE(s.actual_cost_usd, s.estimated_cost_usd, 0)"
+# TOTAL, not SUM: SUM raises "integer overflow" once saturated counters add past int64 (and a REAL counter
+# an older build stored is summed too); CAST brings the float back to an integer, clamped at int64's max.
+_SUMMED = (
+    "message_count",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
 _TOKEN_SUMS = (
-    "COUNT(*) AS sessions, COALESCE(SUM(s.message_count), 0) AS messages, "
-    "COALESCE(SUM(s.input_tokens), 0) AS input_tokens, COALESCE(SUM(s.output_tokens), 0) AS output_tokens, "
-    "COALESCE(SUM(s.cache_read_tokens), 0) AS cache_read_tokens, "
-    "COALESCE(SUM(s.cache_write_tokens), 0) AS cache_write_tokens, "
-    "COALESCE(SUM(s.reasoning_tokens), 0) AS reasoning_tokens, "
-    f"ROUND(COALESCE(SUM({_COST}), 0), 6) AS cost_usd"
+    "COUNT(*) AS sessions, "
+    + ", ".join(
+        f"CAST(TOTAL(s.{c}) AS INTEGER) AS {'messages' if c == 'message_count' else c}" for c in _SUMMED
+    )
+    + f", ROUND(TOTAL({_COST}), 6) AS cost_usd"
 )
 
 
