@@ -132,7 +132,7 @@ def test_fork_copies_poisoned_rows_verbatim(
 def test_session_list_survives_unrenderable_model_config(client: TestClient, settings: Settings) -> None:
     created = client.post("/sessions", json={"source": "cli"}).json()["id"]
     other = client.post("/sessions", json={"source": "cli"}).json()["id"]
-    stored = '{"max_tokens": %d, "deep": %s}' % (HUGE, json.dumps(nested(250)))
+    stored = f'{{"max_tokens": {HUGE}, "deep": {json.dumps(nested(250))}}}'
     _plant(settings, "UPDATE sessions SET model_config = ? WHERE id = ?", stored, created)
     _plant(settings, "UPDATE sessions SET model_config = ? WHERE id = ?", "{not json", other)
     listing = client.get("/sessions")
