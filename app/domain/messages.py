@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from app.domain.stored_json import load_stored
+
 ROLES = ("system", "user", "assistant", "tool")
 
 # The agent's marker for list/dict content stored as JSON text (``SessionDB._CONTENT_JSON_PREFIX``).
@@ -54,23 +56,26 @@ def encode_content(content: Any) -> Any:
 
 
 def decode_content(content: Any) -> Any:
-    """Reverse :func:`encode_content`; malformed JSON stays the raw text, as in the agent."""
+    """Reverse :func:`encode_content`; malformed JSON stays the raw text, as in the agent, and a value that
+    cannot be rendered is the unrenderable marker (``app.domain.stored_json``)."""
     if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
         try:
-            return json.loads(content[len(CONTENT_JSON_PREFIX) :])
+            return load_stored(content[len(CONTENT_JSON_PREFIX) :])
         except ValueError:
             return content
     return content
 
 
 def decode_json_column(raw: Any, fallback: Any = None) -> Any:
-    """A JSON text column decoded; empty is ``None`` and unreadable text is ``fallback`` (the agent
-    falls back to ``[]`` for ``tool_calls``)."""
+    """A JSON text column decoded; empty is ``None``, unreadable text is ``fallback`` (the agent falls back
+    to ``[]`` for ``tool_calls``) and a value that cannot be rendered is the unrenderable marker."""
     if raw is None or raw == "":
         return None
+    if not isinstance(raw, str):
+        return fallback
     try:
-        return json.loads(raw)
-    except (ValueError, TypeError):
+        return load_stored(raw)
+    except ValueError:
         return fallback
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from app.domain.ids import new_session_id, session_id_problem
 from app.domain.recap import Recap, build_recap
 from app.domain.sources import Source
+from app.domain.stored_json import is_unrenderable
 from app.errors import Conflict, HermesError, NotFound, Unprocessable
 from app.services.sessions import default_exclusions, get_session, not_found
 from app.storage.repos import sessions as session_repo
@@ -189,7 +190,10 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
         )
     session_repo.end_session(conn, session_id, BRANCHED)
     # A branch of a sub-agent run is the user's own conversation, not another delegate.
-    model_config = {k: v for k, v in (parent["model_config"] or {}).items() if k != "_delegate_from"}
+    stored_config = parent["model_config"]
+    verbatim = is_unrenderable(stored_config)
+    inherited = {} if verbatim else (stored_config or {})
+    model_config = {k: v for k, v in inherited.items() if k != "_delegate_from"}
     model_config["_branched_from"] = session_id
     child_id = fork.id if fork.id is not None else _child_id(conn, parent["source"])
     session_repo.insert_session(
@@ -207,6 +211,8 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
         chat_type=parent["chat_type"],
         thread_id=parent["thread_id"],
     )
+    if verbatim:
+        session_repo.copy_model_config_as_branch(conn, session_id, child_id)
     if fork.title is None:
         _title_next_in_lineage(conn, child_id, parent["title"])
     copy_active_messages(conn, session_id, child_id, fork.message_id)

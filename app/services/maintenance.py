@@ -1,9 +1,13 @@
 """Stats, insights, prune, VACUUM, FTS optimize and backups of state.db.
 
-Prune deletes in small writer jobs (a few thousand messages each), so appends queued behind it wait for one
-small job, never for the whole prune. VACUUM, checkpoints and backups cannot run inside a transaction, so they
-use a dedicated autocommit connection; the writer simply waits for the lock (up to its budget) meanwhile, and
-readers, being in WAL mode, keep reading.
+Prune deletes in small writer jobs, so appends queued behind it wait for one small job, never for the whole
+prune. A session is never split across jobs: each job deletes whole sessions (their messages and the row),
+so every committed state has each session fully present or fully gone, even after a crash. A session larger
+than the batch budget is a job of its own; the writer then pauses for it alone (about 30 us per message).
+
+VACUUM, checkpoints and backups cannot run inside a transaction, so they use a dedicated autocommit
+connection; the writer simply waits for the lock (up to its budget) meanwhile, and readers, being in WAL
+mode, keep reading.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.retention import DAY_S, PruneFilter, cutoff
+from app.domain.stored_json import MAX_COUNTER
 from app.errors import Conflict, StorageFull
 from app.storage.connection import is_full, open_connection
 from app.storage.database import Database
@@ -27,8 +32,9 @@ from app.storage.files import create_private_file, file_size, fsync_path, is_dis
 from app.storage.repos import fts_backlog
 from app.storage.repos import maintenance as repo
 
-# Messages deleted per writer job. Deleting a message costs about as much as indexing it (both FTS indexes
-# must remove its tokens), so jobs stay small: an append queued behind one waits tens of ms at most.
+# Messages deleted per writer job (whole sessions only). Deleting a message costs about as much as indexing
+# it (both FTS indexes must remove its tokens), so jobs stay small: an append queued behind one waits
+# a few ms.
 PRUNE_BATCH_MESSAGES = 64
 # Pause between prune jobs so appends queued meanwhile commit in a group of their own, not behind the next.
 PRUNE_PAUSE_S = 0.005
@@ -107,7 +113,7 @@ def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "cache_write_tokens",
         "reasoning_tokens",
     )
-    totals: dict[str, Any] = {k: sum(r[k] for r in rows) for k in keys}
+    totals: dict[str, Any] = {k: min(sum(r[k] for r in rows), MAX_COUNTER) for k in keys}
     totals["cost_usd"] = round(sum(r["cost_usd"] for r in rows), 6)
     return totals
 
@@ -163,20 +169,11 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
         result.ids = [c.id for c in candidates]
         return result
     for batch in _batches(candidates):
-        # A session too big for one job loses its messages chunk by chunk first.
-        for cand in batch:
-            if cand.message_count > PRUNE_BATCH_MESSAGES:
-                await _drain_messages(db, cand.id, flt)
         ids = [c.id for c in batch]
 
         def delete(conn: sqlite3.Connection, ids: list[str] = ids) -> tuple[list[str], int]:
             keep = repo.still_prunable(conn, ids, flt)
-            marks = ",".join("?" * len(keep))
-            n = conn.execute(f"SELECT COUNT(*) FROM messages WHERE session_id IN ({marks})", keep).fetchone()[
-                0
-            ]
-            repo.delete_sessions(conn, keep)
-            return keep, n
+            return keep, repo.delete_sessions(conn, keep)
 
         deleted, messages = await db.write(delete)
         await asyncio.sleep(PRUNE_PAUSE_S)
@@ -184,16 +181,6 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
         result.messages += messages
         result.ids.extend(deleted)
     return result
-
-
-async def _drain_messages(db: Database, session_id: str, flt: PruneFilter) -> None:
-    def chunk(conn: sqlite3.Connection) -> int:
-        if not repo.still_prunable(conn, [session_id], flt):
-            return 0
-        return repo.delete_messages_chunk(conn, session_id, PRUNE_BATCH_MESSAGES)
-
-    while await db.write(chunk) >= PRUNE_BATCH_MESSAGES:
-        await asyncio.sleep(PRUNE_PAUSE_S)
 
 
 # -- VACUUM, optimize, checkpoint, backup -------------------------------------------------------------

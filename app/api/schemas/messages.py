@@ -82,22 +82,39 @@ class AttachmentRef(BaseModel):
     filename: str | None
 
 
+class UnrenderableDetail(BaseModel):
+    """Why a stored value is not rendered, and the stored text itself."""
+
+    reason: Literal["nesting_too_deep", "integer_out_of_range", "invalid_unicode"]
+    raw: str = Field(description="The stored JSON text, unchanged")
+
+
+class Unrenderable(BaseModel):
+    """Stands in for a stored value (written by another writer) that JSON responses cannot carry: nested
+    deeper than 200 levels, an integer beyond 64 bits, or text that decodes to a lone surrogate."""
+
+    unrenderable: UnrenderableDetail
+
+
+_UNRENDERABLE_NOTE = "; the unrenderable marker when the stored value cannot be rendered"
+
+
 class MessagePublic(BaseModel):
     """A stored message."""
 
     id: int
     session_id: str
     role: str
-    content: Any = Field(description="Text, multimodal parts, or null")
+    content: Any = Field(description="Text, multimodal parts, or null" + _UNRENDERABLE_NOTE)
     tool_call_id: str | None
-    tool_calls: list[Any] | None
+    tool_calls: list[Any] | Unrenderable | None = Field(description="Tool calls" + _UNRENDERABLE_NOTE)
     tool_name: str | None
     timestamp: float
     token_count: int | None
     finish_reason: str | None
     reasoning: str | None
     reasoning_content: str | None
-    reasoning_details: Any = None
+    reasoning_details: Any = Field(default=None, description="Any JSON" + _UNRENDERABLE_NOTE)
     attachments: list[AttachmentRef]
     active: bool = Field(description="False once rewound or compacted away")
     compacted: bool = Field(description="True when archived by in-place compaction (still searchable)")

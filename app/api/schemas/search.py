@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas.common import SafeText
+from app.api.schemas.messages import Unrenderable
 from app.api.schemas.transfer import IndexingStatus
 
 Names = SafeText | list[SafeText]
@@ -40,7 +41,10 @@ class SearchMessage(BaseModel):
     content: Any = Field(description="Text (or multimodal parts); may be empty, never absent")
     timestamp: float
     tool_name: str | None = None
-    tool_calls: list[Any] | None = None
+    tool_calls: list[Any] | Unrenderable | None = Field(
+        default=None,
+        description="Tool calls; the unrenderable marker when the stored value cannot be rendered",
+    )
     tool_call_id: str | None = None
     anchor: bool | None = Field(default=None, description="True on the anchor / matching message")
     content_truncated: bool | None = Field(default=None, description="detail=adaptive cut the content")

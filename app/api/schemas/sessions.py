@@ -31,7 +31,9 @@ class SessionPublic(BaseModel):
     user_id: str | None
     model: str | None
     model_config_: dict[str, Any] | None = Field(
-        alias="model_config", description="Provider settings snapshot"
+        alias="model_config",
+        description="Provider settings snapshot; the unrenderable marker (see Message.tool_calls) when the "
+        "stored value cannot be rendered",
     )
     parent_session_id: str | None
     lineage_root_id: str = Field(description="First session of the compression lineage")

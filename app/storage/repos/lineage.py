@@ -14,14 +14,20 @@ from enum import StrEnum
 MAX_CHAIN_DEPTH = 100
 
 
+def model_config_json_sql(alias: str = "s") -> str:
+    """SQL for ``model_config`` as JSON ``json_extract`` accepts: text that is not JSON (another writer's)
+    reads as ``{}``, since ``json_extract`` raises on it and would fail every query the row is in."""
+    return f"CASE WHEN json_valid({alias}.model_config) THEN {alias}.model_config ELSE '{{}}' END"
+
+
 def delegate_marker_sql(alias: str = "s") -> str:
     """SQL for the ``_delegate_from`` marker in ``model_config`` (NULL when absent)."""
-    return f"json_extract(COALESCE({alias}.model_config, '{{}}'), '$._delegate_from')"
+    return f"json_extract({model_config_json_sql(alias)}, '$._delegate_from')"
 
 
 def branched_marker_sql(alias: str = "s") -> str:
     """SQL for the ``_branched_from`` marker in ``model_config`` (NULL when absent)."""
-    return f"json_extract(COALESCE({alias}.model_config, '{{}}'), '$._branched_from')"
+    return f"json_extract({model_config_json_sql(alias)}, '$._branched_from')"
 
 
 def branch_child_sql(alias: str = "s") -> str:
@@ -121,8 +127,10 @@ FROM sessions parent
 JOIN sessions child ON child.parent_session_id = parent.id
 WHERE parent.id = ?
   AND parent.end_reason = 'compression'
-  AND json_extract(COALESCE(child.model_config, '{}'), '$._branched_from') IS NULL
-  AND json_extract(COALESCE(child.model_config, '{}'), '$._delegate_from') IS NULL
+  AND json_extract(CASE WHEN json_valid(child.model_config) THEN child.model_config ELSE '{}' END,
+                   '$._branched_from') IS NULL
+  AND json_extract(CASE WHEN json_valid(child.model_config) THEN child.model_config ELSE '{}' END,
+                   '$._delegate_from') IS NULL
   AND COALESCE(child.source, '') != 'tool'
 ORDER BY
   CASE WHEN child.end_reason = 'compression' THEN 0 WHEN child.ended_at IS NULL THEN 1 ELSE 2 END,

@@ -96,13 +96,22 @@ def fts_bytes(conn: sqlite3.Connection) -> int | None:
 # -- insights ---------------------------------------------------------------------------------------
 
 _COST = "COALESCE(s.actual_cost_usd, s.estimated_cost_usd, 0)"
+# TOTAL, not SUM: SUM raises "integer overflow" once saturated counters add past int64 (and a REAL counter
+# an older build stored is summed too); CAST brings the float back to an integer, clamped at int64's max.
+_SUMMED = (
+    "message_count",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
 _TOKEN_SUMS = (
-    "COUNT(*) AS sessions, COALESCE(SUM(s.message_count), 0) AS messages, "
-    "COALESCE(SUM(s.input_tokens), 0) AS input_tokens, COALESCE(SUM(s.output_tokens), 0) AS output_tokens, "
-    "COALESCE(SUM(s.cache_read_tokens), 0) AS cache_read_tokens, "
-    "COALESCE(SUM(s.cache_write_tokens), 0) AS cache_write_tokens, "
-    "COALESCE(SUM(s.reasoning_tokens), 0) AS reasoning_tokens, "
-    f"ROUND(COALESCE(SUM({_COST}), 0), 6) AS cost_usd"
+    "COUNT(*) AS sessions, "
+    + ", ".join(
+        f"CAST(TOTAL(s.{c}) AS INTEGER) AS {'messages' if c == 'message_count' else c}" for c in _SUMMED
+    )
+    + f", ROUND(TOTAL({_COST}), 6) AS cost_usd"
 )
 
 
@@ -218,24 +227,19 @@ def still_prunable(conn: sqlite3.Connection, ids: list[str], flt: PruneFilter) -
     return [r[0] for r in rows]
 
 
-def delete_messages_chunk(conn: sqlite3.Connection, session_id: str, limit: int) -> int:
-    """Delete up to ``limit`` of a session's messages (FTS rows go with them via the agent's triggers)."""
-    cur = conn.execute(
-        "DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE session_id = ? LIMIT ?)",
-        (session_id, limit),
-    )
-    return cur.rowcount
-
-
 def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:
-    """Delete sessions with their messages; children outside the set are orphaned (the agent's prune)."""
+    """Delete sessions with all their messages in the caller's transaction; the messages deleted.
+
+    Children outside the set are orphaned (the agent's prune).
+    """
     if not ids:
         return 0
     marks = ",".join("?" * len(ids))
     conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({marks})", ids)
-    conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids)
+    messages = conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids).rowcount
     # session_model_usage rows go by ON DELETE CASCADE (foreign_keys is on for our connections).
-    return conn.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids).rowcount
+    conn.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids)
+    return messages
 
 
 def fts_tables(conn: sqlite3.Connection) -> list[str]:

@@ -23,6 +23,7 @@ from app.domain.messages import (
     tool_call_count,
 )
 from app.storage.repos import attachments as attachments_repo
+from app.storage.repos.usage import saturating_add_sql
 
 COLUMNS = (
     "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "
@@ -33,6 +34,13 @@ _INSERT_SQL = (
     "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, "
     "token_count, finish_reason, reasoning, reasoning_content, reasoning_details, active) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+)
+
+
+# Saturating, like every counter: past int64 SQLite would turn the agent's INTEGER column into a REAL.
+_COUNTERS_SQL = (
+    f"UPDATE sessions SET message_count = {saturating_add_sql('message_count', 'n')},"
+    f" tool_call_count = {saturating_add_sql('tool_call_count', 'calls')} WHERE id = :id"
 )
 
 
@@ -107,11 +115,7 @@ def insert_messages(
                 "compacted": False,
             }
         )
-    conn.execute(
-        "UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ? "
-        "WHERE id = ?",
-        (len(stored), calls_total, session_id),
-    )
+    conn.execute(_COUNTERS_SQL, {"n": len(stored), "calls": calls_total, "id": session_id})
     return stored
 
 

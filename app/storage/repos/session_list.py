@@ -12,7 +12,13 @@ from collections import OrderedDict
 from dataclasses import astuple, dataclass, field, replace
 from typing import Any, Literal
 
-from app.storage.repos.lineage import compression_tip, lineage_root, listable_sql
+from app.storage.repos.lineage import (
+    branched_marker_sql,
+    compression_tip,
+    delegate_marker_sql,
+    lineage_root,
+    listable_sql,
+)
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, public_select_sql, row_to_public
 
 Status = Literal["active", "ended", "all"]
@@ -124,14 +130,14 @@ def _fetch_last_active(
     recurse = (
         ""
         if q.include_children
-        else """
+        else f"""
         UNION
         SELECT c.root_id, child.id FROM chain c
         JOIN sessions parent ON parent.id = c.cur_id
         JOIN sessions child ON child.parent_session_id = c.cur_id
         WHERE parent.end_reason = 'compression'
-          AND json_extract(COALESCE(child.model_config, '{}'), '$._branched_from') IS NULL
-          AND json_extract(COALESCE(child.model_config, '{}'), '$._delegate_from') IS NULL
+          AND {branched_marker_sql("child")} IS NULL
+          AND {delegate_marker_sql("child")} IS NULL
           AND COALESCE(child.source, '') != 'tool'"""
     )
     keyset = ""

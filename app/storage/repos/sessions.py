@@ -8,6 +8,7 @@ import sqlite3
 import time
 from typing import Any
 
+from app.domain.stored_json import load_stored, stored_counter
 from app.errors import Conflict, Unprocessable
 from app.storage.repos.lineage import delegate_descendants, lineage_root
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
@@ -91,12 +92,13 @@ def preview_from_raw(raw: str | None) -> str:
 
 
 def decode_model_config(raw: Any) -> dict[str, Any] | None:
-    """``model_config`` JSON text as an object; ``None`` when absent or not a JSON object."""
-    if raw is None or raw == "":
+    """``model_config`` JSON text as an object; ``None`` when absent or not a JSON object, the unrenderable
+    marker (``app.domain.stored_json``) when it cannot be rendered."""
+    if not isinstance(raw, str) or raw == "":
         return None
     try:
-        value = json.loads(raw)
-    except (TypeError, ValueError):
+        value = load_stored(raw)
+    except ValueError:
         return None
     return value if isinstance(value, dict) else None
 
@@ -106,7 +108,7 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
     # Positional zip: the select list starts with _COLUMNS in order (faster than lookups by name).
     data: dict[str, Any] = dict(zip(_COLUMNS, row, strict=False))
     for counter in _COUNTERS:
-        data[counter] = int(data[counter] or 0)
+        data[counter] = stored_counter(data[counter])
     data["model_config"] = decode_model_config(data["model_config"])
     data["archived"] = bool(data["archived"])
     state = data.pop("handoff_state")
@@ -230,6 +232,18 @@ def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: di
     """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
     conn.execute(
         "UPDATE sessions SET model_config = ? WHERE id = ?", (encode_model_config(model_config), session_id)
+    )
+
+
+def copy_model_config_as_branch(conn: sqlite3.Connection, parent_id: str, child_id: str) -> None:
+    """Give ``child_id`` the parent's stored ``model_config`` text without decoding it in Python (it may
+    hold what Python cannot re-encode faithfully), minus ``_delegate_from``, plus ``_branched_from``."""
+    conn.execute(
+        "UPDATE sessions SET model_config = (SELECT CASE"
+        " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
+        " THEN json_set(json_remove(p.model_config, '$._delegate_from'), '$._branched_from', p.id)"
+        " ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = ?) WHERE id = ?",
+        (parent_id, child_id),
     )
 
 

@@ -5,52 +5,73 @@ from __future__ import annotations
 import sqlite3
 import time
 from dataclasses import dataclass
+from typing import Any
 
-_INCREMENT_SQL = """UPDATE sessions SET
-    input_tokens = COALESCE(input_tokens, 0) + ?,
-    output_tokens = COALESCE(output_tokens, 0) + ?,
-    cache_read_tokens = COALESCE(cache_read_tokens, 0) + ?,
-    cache_write_tokens = COALESCE(cache_write_tokens, 0) + ?,
-    reasoning_tokens = COALESCE(reasoning_tokens, 0) + ?,
-    estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE(?, 0),
-    actual_cost_usd = CASE WHEN ? IS NULL THEN actual_cost_usd ELSE COALESCE(actual_cost_usd, 0) + ? END,
-    billing_provider = COALESCE(billing_provider, ?),
-    billing_base_url = COALESCE(billing_base_url, ?),
-    billing_mode = COALESCE(billing_mode, ?),
-    model = COALESCE(model, ?),
-    api_call_count = COALESCE(api_call_count, 0) + ?
-    WHERE id = ?"""
+from app.domain.stored_json import MAX_COUNTER
+
+# Counters saturate at int64's maximum (MAX_COUNTER): ``c + n`` past it would make SQLite store a REAL in
+# the agent's INTEGER column (and a REAL already there, from an older build or the agent, is brought back).
+
+
+def saturating_add_sql(column: str, param: str) -> str:
+    """SQL for ``column + :param`` (``param`` >= 0) that stays an INTEGER and stops at ``MAX_COUNTER``."""
+    return (
+        f"CASE WHEN COALESCE({column}, 0) >= {MAX_COUNTER} - :{param} THEN {MAX_COUNTER}"
+        f" ELSE CAST(COALESCE({column}, 0) AS INTEGER) + :{param} END"
+    )
+
+
+_TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+
+_INCREMENT_SQL = (
+    "UPDATE sessions SET "
+    + "".join(f"{c} = {saturating_add_sql(c, c)}, " for c in _TOKENS)
+    + """estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE(:estimated_cost_usd, 0),
+    actual_cost_usd = CASE WHEN :actual_cost_usd IS NULL THEN actual_cost_usd
+        ELSE COALESCE(actual_cost_usd, 0) + :actual_cost_usd END,
+    billing_provider = COALESCE(billing_provider, :billing_provider),
+    billing_base_url = COALESCE(billing_base_url, :billing_base_url),
+    billing_mode = COALESCE(billing_mode, :billing_mode),
+    model = COALESCE(model, :model),
+    api_call_count = """
+    + saturating_add_sql("api_call_count", "api_call_count")
+    + " WHERE id = :session_id"
+)
 
 _ABSOLUTE_SQL = """UPDATE sessions SET
-    input_tokens = ?,
-    output_tokens = ?,
-    cache_read_tokens = ?,
-    cache_write_tokens = ?,
-    reasoning_tokens = ?,
-    estimated_cost_usd = COALESCE(?, 0),
-    actual_cost_usd = CASE WHEN ? IS NULL THEN actual_cost_usd ELSE ? END,
-    billing_provider = COALESCE(billing_provider, ?),
-    billing_base_url = COALESCE(billing_base_url, ?),
-    billing_mode = COALESCE(billing_mode, ?),
-    model = COALESCE(model, ?),
-    api_call_count = ?
-    WHERE id = ?"""
+    input_tokens = :input_tokens,
+    output_tokens = :output_tokens,
+    cache_read_tokens = :cache_read_tokens,
+    cache_write_tokens = :cache_write_tokens,
+    reasoning_tokens = :reasoning_tokens,
+    estimated_cost_usd = COALESCE(:estimated_cost_usd, 0),
+    actual_cost_usd = CASE WHEN :actual_cost_usd IS NULL THEN actual_cost_usd ELSE :actual_cost_usd END,
+    billing_provider = COALESCE(billing_provider, :billing_provider),
+    billing_base_url = COALESCE(billing_base_url, :billing_base_url),
+    billing_mode = COALESCE(billing_mode, :billing_mode),
+    model = COALESCE(model, :model),
+    api_call_count = :api_call_count
+    WHERE id = :session_id"""
 
 _MODEL_USAGE_SQL = """INSERT INTO session_model_usage (
     session_id, model, billing_provider, billing_base_url, billing_mode, task, api_call_count,
     input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
     estimated_cost_usd, actual_cost_usd, cost_status, cost_source, first_seen, last_seen
-) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)
+) VALUES (:session_id, :model, :billing_provider, :billing_base_url, :billing_mode, '', :api_call_count,
+    :input_tokens, :output_tokens, :cache_read_tokens, :cache_write_tokens, :reasoning_tokens,
+    :estimated_cost_usd, :actual_cost_usd, NULL, NULL, :now, :now)
 ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode, task) DO UPDATE SET
-    api_call_count = api_call_count + excluded.api_call_count,
-    input_tokens = input_tokens + excluded.input_tokens,
-    output_tokens = output_tokens + excluded.output_tokens,
-    cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-    cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
-    reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens,
+    api_call_count = {api_call_count},
+    input_tokens = {input_tokens},
+    output_tokens = {output_tokens},
+    cache_read_tokens = {cache_read_tokens},
+    cache_write_tokens = {cache_write_tokens},
+    reasoning_tokens = {reasoning_tokens},
     estimated_cost_usd = estimated_cost_usd + excluded.estimated_cost_usd,
     actual_cost_usd = actual_cost_usd + excluded.actual_cost_usd,
-    last_seen = excluded.last_seen"""
+    last_seen = excluded.last_seen""".format(
+    **{c: saturating_add_sql(c, c) for c in ("api_call_count", *_TOKENS)}
+)
 
 
 @dataclass(frozen=True)
@@ -93,22 +114,17 @@ def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> Non
     per model into ``session_model_usage`` (absolute totals cannot be split, so they are not).
     """
     accounted = usage.accounted
-    params = (
-        usage.input_tokens,
-        usage.output_tokens,
-        usage.cache_read_tokens,
-        usage.cache_write_tokens,
-        usage.reasoning_tokens,
-        usage.estimated_cost_usd,
-        usage.actual_cost_usd,
-        usage.actual_cost_usd,
-        usage.billing_provider if accounted else None,
-        usage.billing_base_url if accounted else None,
-        usage.billing_mode if accounted else None,
-        usage.model if accounted else None,
-        usage.api_call_count,
-        session_id,
-    )
+    params: dict[str, Any] = {
+        "session_id": session_id,
+        # Larger values cannot even be bound; they saturate like the sums do.
+        **{c: min(getattr(usage, c), MAX_COUNTER) for c in ("api_call_count", *_TOKENS)},
+        "estimated_cost_usd": usage.estimated_cost_usd,
+        "actual_cost_usd": usage.actual_cost_usd,
+        "billing_provider": usage.billing_provider if accounted else None,
+        "billing_base_url": usage.billing_base_url if accounted else None,
+        "billing_mode": usage.billing_mode if accounted else None,
+        "model": usage.model if accounted else None,
+    }
     conn.execute(_ABSOLUTE_SQL if usage.absolute else _INCREMENT_SQL, params)
     if usage.absolute or not accounted:
         return
@@ -116,24 +132,13 @@ def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> Non
         "SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions WHERE id = ?",
         (session_id,),
     ).fetchone()
-    now = time.time()
-    conn.execute(
-        _MODEL_USAGE_SQL,
-        (
-            session_id,
-            usage.model or row["model"] or "unknown",
-            usage.billing_provider or row["billing_provider"] or "",
-            usage.billing_base_url or row["billing_base_url"] or "",
-            usage.billing_mode or row["billing_mode"] or "",
-            usage.api_call_count,
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-            usage.reasoning_tokens,
-            float(usage.estimated_cost_usd or 0.0),
-            float(usage.actual_cost_usd or 0.0),
-            now,
-            now,
-        ),
+    params.update(
+        model=usage.model or row["model"] or "unknown",
+        billing_provider=usage.billing_provider or row["billing_provider"] or "",
+        billing_base_url=usage.billing_base_url or row["billing_base_url"] or "",
+        billing_mode=usage.billing_mode or row["billing_mode"] or "",
+        estimated_cost_usd=float(usage.estimated_cost_usd or 0.0),
+        actual_cost_usd=float(usage.actual_cost_usd or 0.0),
+        now=time.time(),
     )
+    conn.execute(_MODEL_USAGE_SQL, params)

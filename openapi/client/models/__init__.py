@@ -95,6 +95,9 @@ from .source_usage import SourceUsage
 from .stats_out import StatsOut
 from .stats_out_by_source import StatsOutBySource
 from .tool_count import ToolCount
+from .unrenderable import Unrenderable
+from .unrenderable_detail import UnrenderableDetail
+from .unrenderable_detail_reason import UnrenderableDetailReason
 from .usage_mode import UsageMode
 from .usage_row import UsageRow
 from .usage_update import UsageUpdate
@@ -198,6 +201,9 @@ __all__ = (
     "StatsOut",
     "StatsOutBySource",
     "ToolCount",
+    "Unrenderable",
+    "UnrenderableDetail",
+    "UnrenderableDetailReason",
     "UsageMode",
     "UsageRow",
     "UsageUpdate",

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.attachment_ref import AttachmentRef
+    from ..models.unrenderable import Unrenderable
 
 
 T = TypeVar("T", bound="MessagePublic")
@@ -23,7 +24,7 @@ class MessagePublic:
         active (bool): False once rewound or compacted away
         attachments (list[AttachmentRef]):
         compacted (bool): True when archived by in-place compaction (still searchable)
-        content (Any): Text, multimodal parts, or null
+        content (Any): Text, multimodal parts, or null; the unrenderable marker when the stored value cannot be rendered
         finish_reason (None | str):
         id (int):
         reasoning (None | str):
@@ -33,9 +34,10 @@ class MessagePublic:
         timestamp (float):
         token_count (int | None):
         tool_call_id (None | str):
-        tool_calls (list[Any] | None):
+        tool_calls (list[Any] | None | Unrenderable): Tool calls; the unrenderable marker when the stored value cannot
+            be rendered
         tool_name (None | str):
-        reasoning_details (Any | Unset):
+        reasoning_details (Any | Unset): Any JSON; the unrenderable marker when the stored value cannot be rendered
     """
 
     active: bool
@@ -51,12 +53,14 @@ class MessagePublic:
     timestamp: float
     token_count: int | None
     tool_call_id: None | str
-    tool_calls: list[Any] | None
+    tool_calls: list[Any] | None | Unrenderable
     tool_name: None | str
     reasoning_details: Any | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.unrenderable import Unrenderable
+
         active = self.active
 
         attachments = []
@@ -91,10 +95,12 @@ class MessagePublic:
         tool_call_id: None | str
         tool_call_id = self.tool_call_id
 
-        tool_calls: list[Any] | None
+        tool_calls: dict[str, Any] | list[Any] | None
         if isinstance(self.tool_calls, list):
             tool_calls = self.tool_calls
 
+        elif isinstance(self.tool_calls, Unrenderable):
+            tool_calls = self.tool_calls.to_dict()
         else:
             tool_calls = self.tool_calls
 
@@ -132,6 +138,7 @@ class MessagePublic:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.attachment_ref import AttachmentRef
+        from ..models.unrenderable import Unrenderable
 
         d = dict(src_dict)
         active = d.pop("active")
@@ -190,7 +197,7 @@ class MessagePublic:
 
         tool_call_id = _parse_tool_call_id(d.pop("tool_call_id"))
 
-        def _parse_tool_calls(data: object) -> list[Any] | None:
+        def _parse_tool_calls(data: object) -> list[Any] | None | Unrenderable:
             if data is None:
                 return data
             try:
@@ -201,7 +208,15 @@ class MessagePublic:
                 return tool_calls_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[Any] | None, data)
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tool_calls_type_1 = Unrenderable.from_dict(data)
+
+                return tool_calls_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Any] | None | Unrenderable, data)
 
         tool_calls = _parse_tool_calls(d.pop("tool_calls"))
 

@@ -42,7 +42,8 @@ class ResolvedSession:
         matched_by (MatchedBy): How a reference found its session.
         message_count (int):
         model (None | str):
-        model_config (None | ResolvedSessionModelConfigType0): Provider settings snapshot
+        model_config (None | ResolvedSessionModelConfigType0): Provider settings snapshot; the unrenderable marker (see
+            Message.tool_calls) when the stored value cannot be rendered
         output_tokens (int):
         parent_session_id (None | str):
         preview (str): First user message, newlines folded, 60 chars + '...'

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.unrenderable import Unrenderable
+
 
 T = TypeVar("T", bound="SearchMessage")
 
@@ -24,7 +28,8 @@ class SearchMessage:
         content_truncated (bool | None | Unset): detail=adaptive cut the content
         original_content_chars (int | None | Unset):
         tool_call_id (None | str | Unset):
-        tool_calls (list[Any] | None | Unset):
+        tool_calls (list[Any] | None | Unrenderable | Unset): Tool calls; the unrenderable marker when the stored value
+            cannot be rendered
         tool_name (None | str | Unset):
     """
 
@@ -36,11 +41,13 @@ class SearchMessage:
     content_truncated: bool | None | Unset = UNSET
     original_content_chars: int | None | Unset = UNSET
     tool_call_id: None | str | Unset = UNSET
-    tool_calls: list[Any] | None | Unset = UNSET
+    tool_calls: list[Any] | None | Unrenderable | Unset = UNSET
     tool_name: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.unrenderable import Unrenderable
+
         content = self.content
 
         id = self.id
@@ -73,12 +80,14 @@ class SearchMessage:
         else:
             tool_call_id = self.tool_call_id
 
-        tool_calls: list[Any] | None | Unset
+        tool_calls: dict[str, Any] | list[Any] | None | Unset
         if isinstance(self.tool_calls, Unset):
             tool_calls = UNSET
         elif isinstance(self.tool_calls, list):
             tool_calls = self.tool_calls
 
+        elif isinstance(self.tool_calls, Unrenderable):
+            tool_calls = self.tool_calls.to_dict()
         else:
             tool_calls = self.tool_calls
 
@@ -115,6 +124,8 @@ class SearchMessage:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.unrenderable import Unrenderable
+
         d = dict(src_dict)
         content = d.pop("content")
 
@@ -160,7 +171,7 @@ class SearchMessage:
 
         tool_call_id = _parse_tool_call_id(d.pop("tool_call_id", UNSET))
 
-        def _parse_tool_calls(data: object) -> list[Any] | None | Unset:
+        def _parse_tool_calls(data: object) -> list[Any] | None | Unrenderable | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -173,7 +184,15 @@ class SearchMessage:
                 return tool_calls_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[Any] | None | Unset, data)
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tool_calls_type_1 = Unrenderable.from_dict(data)
+
+                return tool_calls_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Any] | None | Unrenderable | Unset, data)
 
         tool_calls = _parse_tool_calls(d.pop("tool_calls", UNSET))
 

@@ -40,7 +40,8 @@ class SessionPublic:
         lineage_root_id (str): First session of the compression lineage
         message_count (int):
         model (None | str):
-        model_config (None | SessionPublicModelConfigType0): Provider settings snapshot
+        model_config (None | SessionPublicModelConfigType0): Provider settings snapshot; the unrenderable marker (see
+            Message.tool_calls) when the stored value cannot be rendered
         output_tokens (int):
         parent_session_id (None | str):
         preview (str): First user message, newlines folded, 60 chars + '...'
