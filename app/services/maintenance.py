@@ -203,6 +203,7 @@ async def _drain_messages(db: Database, session_id: str, flt: PruneFilter) -> No
 def _side_connection(db: Database) -> Iterator[sqlite3.Connection]:
     # Autocommit connection of its own: VACUUM and checkpoints refuse to run inside a transaction, and the
     # writer's connection is always inside its group-commit transaction while it works.
+    db.require_writable()
     conn = open_connection(
         db.path,
         synchronous=db.settings.db_synchronous,
