@@ -11,6 +11,7 @@ HermesError
  ├── UnsupportedMediaType  415  (unsupported_media_type)
  ├── Unprocessable         422  (invalid_session_id, unknown_source, invalid_title, ...)
  ├── DatabaseBusy          503  (database_busy, with Retry-After)
+ ├── SchemaTooNew          503  (schema_too_new: a newer agent migrated state.db; served read-only)
  └── StorageFull           507  (storage_full)
 """
 
@@ -89,6 +90,15 @@ class DatabaseBusy(HermesError):
     def __init__(self, detail: str, *, retry_after: int = 1, **extra: Any) -> None:
         super().__init__(detail, **extra)
         self.retry_after = retry_after
+
+
+class SchemaTooNew(HermesError):
+    """A newer agent has migrated state.db past the newest schema we have tested: every write is refused
+    (no Retry-After: retrying cannot help until hermes-sessions is upgraded)."""
+
+    status = 503
+    title = "Service Unavailable"
+    default_code = "schema_too_new"
 
 
 class StorageFull(HermesError):

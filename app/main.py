@@ -57,22 +57,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings).open()
         app.state.db = db
         app.state.auto_pruner = pruner = AutoPruner(db, load_auto_prune_config(settings))
-        pruner.start()
         app.state.fts_indexer = indexer = FtsIndexer(db)
-        indexer.start()
         app.state.auto_titler = titler = AutoTitler(
             db, build_generator(settings), enabled=load_titles_auto(settings)
         )
-        titler.start()
         app.state.event_hub = hub = EventHub(db, poll_s=settings.events_poll_s)
-        await hub.start()
         event_pruner = EventPruner(
             db,
             retention_days=settings.events_retention_days,
             max_rows=settings.events_max_rows,
             interval_s=settings.events_prune_interval_s,
         )
-        event_pruner.start()
+        # Jobs that only write would be refused every time on a file a newer agent migrated.
+        if not db.read_only:
+            pruner.start()
+            indexer.start()
+            titler.start()
+            event_pruner.start()
+        await hub.start()
         try:
             yield
         finally:

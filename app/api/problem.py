@@ -167,7 +167,8 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         413: "Request body too large",
         415: "Unsupported media type",
         422: "Validation failed",
-        503: "Database locked by another process beyond the configured budget",
+        503: "Database locked by another process beyond the configured budget (`database_busy`), or a "
+        "write to a state.db a newer agent migrated (`schema_too_new`)",
         507: "Disk full; nothing was written",
     }
     return {

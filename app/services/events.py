@@ -1,11 +1,16 @@
 """Events: written by the services in the same transaction as their effect, so an event exists exactly
 when its effect committed; streamed to clients by tailing ``hs_events`` by id.
 
-Waking streams: :func:`emit` runs on the writer thread *before* COMMIT, so it only tells the process's
-:class:`EventHub` that the writer's next commit carries news; the hub waits (in the event loop, no SQL)
-until the writer's commit counter has moved past it and only then wakes the waiters. A periodic check of
-the newest id also wakes them, so events another server process wrote on the same file are seen. Nothing
-holds a reader or the writer while waiting. With nobody listening, emitting costs one INSERT.
+Waking streams costs writers O(1), whatever the number of listeners: :func:`emit` runs on the writer thread
+*before* COMMIT and only tells the process's :class:`EventHub` that the writer's next commit carries news.
+Once that commit has landed, the writer's commit hook (also O(1)) wakes the hub, which reads the new
+events **once** for all its streams and hands each stream its share (pre-rendered frames) through a
+bounded per-stream queue, gathering commits for a short window so each stream wakes a bounded number of
+times per second. A stream that falls more than its queue behind is not waited for: its queue is
+dropped (counted in :attr:`EventHub.dropped_total`) and the stream catches up from the log by id itself,
+exactly as a reconnecting client does with ``Last-Event-ID``, so it loses nothing. A periodic look at the
+log also wakes the hub, so events another server process wrote on the same file are seen. Nothing holds a
+reader or the writer while waiting. With nobody listening, emitting costs one INSERT.
 """
 
 from __future__ import annotations
@@ -27,10 +32,6 @@ from app.storage.database import Database
 from app.storage.repos import events as repo
 
 log = logging.getLogger(__name__)
-
-# After a poke, how long to wait for the writer's commit before giving up (the poll catches the rest).
-_COMMIT_WAIT_S = 2.0
-_COMMIT_CHECK_S = 0.001
 
 
 class EventType(StrEnum):
@@ -78,78 +79,181 @@ def _poke(conn: sqlite3.Connection) -> None:
         hub.poke_from_writer()
 
 
-class EventHub:
-    """Wakes this process's event streams and handoff long-polls after commits that carry news."""
+Frame = tuple[int, bytes]
+"""One event's id and its rendered SSE frame."""
 
-    def __init__(self, db: Database, *, poll_s: float) -> None:
+LISTENER_QUEUE_EVENTS = 1024
+"""Events a stream may have waiting before the hub stops queueing for it and it catches up from the log."""
+_TAIL_BATCH = 500
+STREAM_WAKES_PER_S = 1000
+"""The budget of stream wake-ups per second across all streams. Each wake-up (a generator resumed, a
+chunk through the middleware and onto a socket) costs the event loop tens of microseconds, so the hub
+gathers events for longer the more streams there are, and the fan-out's cost stays flat however many
+listen (bench/events_fanout.py)."""
+FAN_OUT_WINDOW_MIN_S = 0.01
+FAN_OUT_WINDOW_MAX_S = 0.25
+"""Bounds of the gathering window: the delivery delay a stream may see on top of the commit."""
+
+
+class Subscription:
+    """One stream's queue of frames from the hub; it only ever holds events committed after it opened."""
+
+    def __init__(self, session_id: str | None, capacity: int) -> None:
+        self.session_id = session_id
+        self.capacity = capacity
+        self.frames: list[Frame] = []
+        self.overflowed = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def offer(self, frames: list[Frame]) -> int:
+        """Queue ``frames`` (on the event loop); the number dropped because the stream is too far behind."""
+        if self.overflowed:
+            return len(frames)
+        if len(self.frames) + len(frames) > self.capacity:
+            dropped = len(self.frames) + len(frames)
+            self.frames = []
+            self.overflowed = True
+        else:
+            self.frames.extend(frames)
+            dropped = 0
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+        return dropped
+
+    def resync(self) -> None:
+        """Forget the queue: the stream is about to read everything after its position from the log."""
+        self.frames = []
+        self.overflowed = False
+
+    async def take(self, timeout: float) -> list[Frame] | None:
+        """The queued frames (waiting up to ``timeout`` for some); ``None`` on timeout, ``[]`` when the
+        stream fell behind and must resync."""
+        if not self.frames and not self.overflowed:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._waiter
+            except TimeoutError:
+                return None
+            finally:
+                self._waiter = None
+        frames, self.frames = self.frames, []
+        return frames
+
+
+class EventHub:
+    """Reads new events once per commit for every stream of this process, and wakes handoff long-polls."""
+
+    def __init__(self, db: Database, *, poll_s: float, queue_events: int = LISTENER_QUEUE_EVENTS) -> None:
         self.db = db
         self.poll_s = poll_s
+        self.queue_events = queue_events
         self.generation = 0
+        self.dropped_total = 0
+        """Events not queued for a stream that had fallen behind (it re-read them from the log)."""
         self._waiters: set[asyncio.Future[None]] = set()
+        self._subscriptions: set[Subscription] = set()
         self._listeners = 0  # open streams and long-polls; with none, a poke costs nothing
         self._loop: asyncio.AbstractEventLoop | None = None
         self._conn_id: int | None = None
-        self._target = 0  # the writer commit number the newest poke waits for
-        self._watching = False
+        self._target = 0  # the writer commit the newest poke waits for (0: none); writer thread only
         self._seen_id = 0
+        self._news = asyncio.Event()
+        self._signalled = False  # a wake-up of the tail is on its way to the event loop
         self._poll_task: asyncio.Task[None] | None = None
-        self._watch_task: asyncio.Task[None] | None = None
+        self._tail_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Register with the write connection and start the cross-process poll."""
+        """Register with the write connection and start the cross-process poll and the tail reader."""
         self._loop = asyncio.get_running_loop()
+        self._seen_id = await self.db.read(repo.latest_id)
+        if not self.db.read_only:
 
-        def bind(conn: sqlite3.Connection) -> int:
-            self._conn_id = id(conn)
-            _HUBS[id(conn)] = self
-            return repo.latest_id(conn)
+            def bind(conn: sqlite3.Connection) -> None:
+                self._conn_id = id(conn)
+                _HUBS[id(conn)] = self
 
-        self._seen_id = await self.db.write(bind)
+            await self.db.write(bind)
+            assert self.db.writer is not None
+            self.db.writer.commit_hooks.append(self._after_commit)
         self._poll_task = self._loop.create_task(self._poll(), name="hermes-events-poll")
+        self._tail_task = self._loop.create_task(self._tail(), name="hermes-events-tail")
 
     async def stop(self) -> None:
         """Unregister and release every waiter."""
         if self._conn_id is not None:
             _HUBS.pop(self._conn_id, None)
+        if self.db.writer is not None and self._after_commit in self.db.writer.commit_hooks:
+            self.db.writer.commit_hooks.remove(self._after_commit)
         await cancel_and_wait(self._poll_task)
+        await cancel_and_wait(self._tail_task)
         self._wake()
+
+    @property
+    def listeners(self) -> int:
+        """Open streams and long-polls."""
+        return self._listeners
 
     # -- writer thread ---------------------------------------------------------------------------
 
     def poke_from_writer(self) -> None:
-        """Called inside a write transaction: wake waiters once the commit that includes it is done."""
-        if not self._listeners or self._loop is None or self.db.writer is None:
+        """Called inside a write transaction: look for news once the commit that includes it is done."""
+        if self._listeners and self.db.writer is not None:
+            self._target = self.db.writer.commits + 1
+
+    def _after_commit(self, commits: int) -> None:
+        if not self._target or commits < self._target or self._loop is None:
             return
-        target = self.db.writer.commits + 1
-        if target == self._target:
-            return  # this transaction already poked
-        self._target = target
-        with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
-            self._loop.call_soon_threadsafe(self._watch_commit)
+        self._target = 0
+        # One wake-up of the event loop per gathering window, not one per commit: the tail has not yet
+        # started its next read, and that read will see this commit.
+        if not self._signalled:
+            self._signalled = True
+            with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
+                self._loop.call_soon_threadsafe(self._news.set)
 
     # -- event loop ------------------------------------------------------------------------------
 
-    def _watch_commit(self) -> None:
-        if not self._watching:
-            self._watching = True
-            # Held so the task is not garbage-collected while it runs.
-            self._watch_task = asyncio.get_running_loop().create_task(self._await_commit())
+    async def _tail(self) -> None:
+        """Read what is new in the log, once for all streams, whenever a commit or the poll says so."""
+        while True:
+            await self._news.wait()
+            self._news.clear()
+            self._signalled = False
+            try:
+                while rows := await self.db.read(
+                    partial(repo.tail, last_id=self._seen_id, limit=_TAIL_BATCH)
+                ):
+                    self._seen_id = rows[-1][0]
+                    self._fan_out(rows)
+                    if len(rows) < _TAIL_BATCH:
+                        break
+            except Exception as exc:  # a busy or closing database only delays delivery to the next look
+                log.debug("event tail skipped: %s", exc)
+            # Long-polls re-check their own state (handoff claims also look for agent-side requests).
+            self._wake()
+            # Under a steady write load commits come every few milliseconds: gathering a window's worth
+            # wakes each stream once per window instead of once per commit, so the fan-out's cost depends
+            # neither on the write rate nor (up to the window's cap) on the number of streams.
+            await asyncio.sleep(self.fan_out_window())
 
-    async def _await_commit(self) -> None:
-        # Wake after each awaited commit, then follow any newer poke: under steady load the next
-        # transaction pokes before the previous one commits, and its listeners must not wait for both.
-        writer = self.db.writer
-        try:
-            while writer is not None:
-                target = self._target
-                deadline = time.monotonic() + _COMMIT_WAIT_S
-                while writer.commits < target and time.monotonic() < deadline:
-                    await asyncio.sleep(_COMMIT_CHECK_S)
-                self._wake()
-                if self._target == target:
-                    return
-        finally:
-            self._watching = False
+    def fan_out_window(self) -> float:
+        """Seconds to gather events before the next read of the log, for the streams open now."""
+        wanted = len(self._subscriptions) / STREAM_WAKES_PER_S
+        return min(FAN_OUT_WINDOW_MAX_S, max(FAN_OUT_WINDOW_MIN_S, wanted))
+
+    def _fan_out(self, rows: list[tuple[int, str, str, str | None]]) -> None:
+        everything: list[Frame] = []
+        by_session: dict[str, list[Frame]] = {}
+        for event_id, event_type, data, session_id in rows:
+            frame = (event_id, format_event((event_id, event_type, data)))
+            everything.append(frame)
+            if session_id is not None:
+                by_session.setdefault(session_id, []).append(frame)
+        for sub in self._subscriptions:
+            frames = everything if sub.session_id is None else by_session.get(sub.session_id)
+            if frames:
+                self.dropped_total += sub.offer(frames)
 
     def _wake(self) -> None:
         self.generation += 1
@@ -181,20 +285,22 @@ class EventHub:
         finally:
             self._listeners -= 1
 
+    @contextlib.contextmanager
+    def subscribe(self, session_id: str | None) -> Iterator[Subscription]:
+        """A queue of the frames of every event committed from now on (of one session, or of all)."""
+        sub = Subscription(session_id, self.queue_events)
+        self._subscriptions.add(sub)
+        try:
+            with self.listening():
+                yield sub
+        finally:
+            self._subscriptions.discard(sub)
+
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self.poll_s)
-            if not self._listeners:
-                continue
-            try:
-                newest = await self.db.read(repo.latest_id)
-            except Exception as exc:  # a busy or closing database only delays the wake-up
-                log.debug("event poll skipped: %s", exc)
-                continue
-            # Waiters also re-check on their own timeouts (handoff claims look for agent-side requests).
-            if newest != self._seen_id:
-                self._seen_id = newest
-                self._wake()
+            if self._listeners:
+                self._news.set()
 
 
 class EventPruner:
@@ -252,22 +358,34 @@ async def stream(
     batch: int = 500,
 ) -> AsyncIterator[bytes]:
     """SSE frames: events after ``last_id`` (or only new ones when ``None``), then live ones as they
-    commit, with a ``: keepalive`` comment after ``keepalive_s`` of silence. Each look at the log is its
-    own short read transaction; between them the stream holds no connection. A client that goes away
-    cancels the generator (Starlette listens for the disconnect), which also ends its listening."""
-    with hub.listening():
+    commit, with a ``: keepalive`` comment after ``keepalive_s`` of silence. Replay (and catching up after
+    falling behind) reads the log in short read transactions; live events come from the hub's queue, so an
+    idle stream costs no SQL. A client that goes away cancels the generator (Starlette listens for the
+    disconnect), which also ends its subscription."""
+    # Subscribed before the replay reads the log, so nothing committed in between is missed; frames the
+    # replay has already sent are skipped by id.
+    with hub.subscribe(session_id) as sub:
         if last_id is None:
             last_id = await db.read(repo.latest_id)
         # Reconnecting clients wait this long before retrying (SSE ``retry``).
         yield b"retry: 2000\n\n"
         position = last_id
         while True:
-            generation = hub.generation
-            rows = await db.read(partial(repo.after, last_id=position, session_id=session_id, limit=batch))
-            for row in rows:
-                yield format_event(row)
-                position = row[0]
-            if len(rows) == batch:
-                continue
-            if not await hub.wait(generation, keepalive_s):
-                yield b": keepalive\n\n"
+            sub.resync()
+            while True:
+                rows = await db.read(
+                    partial(repo.after, last_id=position, session_id=session_id, limit=batch)
+                )
+                if rows:
+                    yield b"".join(format_event(row) for row in rows)
+                    position = rows[-1][0]
+                if len(rows) < batch:
+                    break
+            while (frames := await sub.take(keepalive_s)) != []:
+                if frames is None:
+                    yield b": keepalive\n\n"
+                    continue
+                fresh = [frame for event_id, frame in frames if event_id > position]
+                if fresh:
+                    yield b"".join(fresh)
+                    position = frames[-1][0]

@@ -159,6 +159,8 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
     NULL), exactly like the agent's ``prune_sessions``. Each batch re-checks that its sessions still qualify
     inside the deleting transaction, so a session reopened meanwhile is kept.
     """
+    if not dry_run:
+        db.require_writable()  # refused even when nothing matches: the answer must not depend on the data
     candidates = await db.read(lambda conn: repo.prune_candidates(conn, flt))
     result = PruneResult(
         cutoff=flt.started_before, reclaimable_bytes=sum(c.payload_bytes for c in candidates)
@@ -190,6 +192,7 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
 def _side_connection(db: Database) -> Iterator[sqlite3.Connection]:
     # Autocommit connection of its own: VACUUM and checkpoints refuse to run inside a transaction, and the
     # writer's connection is always inside its group-commit transaction while it works.
+    db.require_writable()
     conn = open_connection(
         db.path,
         synchronous=db.settings.db_synchronous,

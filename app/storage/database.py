@@ -1,25 +1,34 @@
-"""The storage facade the services use: migrations at open, one writer, a pool of readers."""
+"""The storage facade the services use: migrations at open, one writer, a pool of readers.
+
+At open the agent's schema version decides the mode. Every version up to the newest we have tested is
+adopted and served read-write; a newer one (a newer agent migrated the file) is served read-only: no writer,
+no checkpointer, no migrations, ``mode=ro`` readers, and every write refused with ``SchemaTooNew``.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from app.errors import SchemaTooNew
 from app.settings import Settings
 from app.storage import migrate
 from app.storage.checkpointer import Checkpointer
 from app.storage.connection import open_connection
 from app.storage.files import create_private_file, make_private_dirs
 from app.storage.fts_merge import merge_quantum
+from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
 from app.storage.writer import Writer
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 # Often enough that each checkpoint copies little; a PASSIVE checkpoint with nothing to copy costs ~0.1 ms.
 CHECKPOINT_INTERVAL_S = 0.5
 
@@ -36,6 +45,26 @@ class Database:
         self.readers: ReaderPool | None = None
         self.checkpointer: Checkpointer | None = None
         self.render_pool: RenderPool | None = None
+        self.agent_schema_version: int | None = None
+        """The agent schema version found at open (``None`` for a new file)."""
+
+    @property
+    def read_only(self) -> bool:
+        """Whether a newer agent's schema made this process refuse every write."""
+        return self.agent_schema_version is not None and self.agent_schema_version > TESTED_SCHEMA_VERSION
+
+    def refusal(self) -> SchemaTooNew | None:
+        """The error a write receives, or ``None`` when writes are allowed."""
+        if not self.read_only:
+            return None
+        assert self.agent_schema_version is not None
+        return too_new(self.agent_schema_version)
+
+    def require_writable(self) -> None:
+        """Raise ``SchemaTooNew`` if the file must not be written (for code writing without ``write``)."""
+        refused = self.refusal()
+        if refused is not None:
+            raise refused
 
     @property
     def wal_path(self) -> Path:
@@ -43,7 +72,8 @@ class Database:
         return self.path.with_name(self.path.name + "-wal")
 
     def open(self) -> Database:
-        """Create the directory, migrate the file, start the writer and the readers."""
+        """Create the directory, migrate the file, start the writer and the readers (only the readers
+        for a file at a newer agent schema than we have tested)."""
         make_private_dirs(self.path.parent)
         if not os.path.lexists(self.path):
             # We make the empty file (0600) before SQLite opens it: SQLite would create it 0644, and it
@@ -51,12 +81,26 @@ class Database:
             # existing file (the agent's) is never chmod-ed: its sidecars follow the agent's own mode.
             with contextlib.suppress(FileExistsError):  # the agent created it meanwhile: its file
                 create_private_file(self.path)
+        self.agent_schema_version = agent_schema_version(
+            self.path, busy_timeout_ms=self.settings.busy_timeout_ms
+        )
+        if self.read_only:
+            return self._open_read_only()
         conn = open_connection(
             self.path,
             synchronous=self.settings.db_synchronous,
             busy_timeout_ms=self.settings.busy_timeout_ms,
         )
-        migrate.upgrade(conn, self.path)
+        try:
+            migrate.upgrade(conn, self.path)
+        except SchemaTooNew:
+            # A newer agent migrated the file between the probe and our write lock: nothing was written.
+            conn.close()
+            self.agent_schema_version = agent_schema_version(
+                self.path, busy_timeout_ms=self.settings.busy_timeout_ms
+            )
+            return self._open_read_only()
+        self.agent_schema_version = TESTED_SCHEMA_VERSION
         # Commits never checkpoint: the checkpointer thread does, so no caller waits for one.
         conn.execute("PRAGMA wal_autocheckpoint=0")
         self._write_conn = conn
@@ -79,6 +123,16 @@ class Database:
         )
         return self
 
+    def _open_read_only(self) -> Database:
+        log.warning("%s", self.refusal())
+        self.readers = ReaderPool(
+            self.path,
+            threads=self.settings.reader_threads,
+            busy_timeout_ms=self.settings.busy_timeout_ms,
+            file_read_only=True,
+        )
+        return self
+
     def close(self) -> None:
         """Drain pending writes, checkpoint (TRUNCATE) and close every connection."""
         if self.render_pool is not None:
@@ -97,11 +151,13 @@ class Database:
 
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn(conn)`` inside the next group commit; returns after COMMIT."""
+        self.require_writable()
         assert self.writer is not None, "database not open"
         return await self.writer.write(fn)
 
     def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Blocking ``write`` for code off the event loop (start-up tasks, tests)."""
+        self.require_writable()
         assert self.writer is not None, "database not open"
         return self.writer.write_sync(fn)
 

@@ -107,6 +107,15 @@ def _ensure_title_index(conn: sqlite3.Connection) -> None:
         conn.execute(ddl.TITLE_INDEX_SQL)
 
 
+def stored_version(conn: sqlite3.Connection) -> int | None:
+    """The agent schema version stamped in the file; ``None`` when it has none (a new file)."""
+    try:
+        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return None if row[0] is None else int(row[0])
+
+
 def needs_adoption(conn: sqlite3.Connection) -> bool:
     """Cheap check: is anything missing that ``adopt`` would add?"""
     try:

@@ -12,7 +12,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
 
-from app.storage.hermes_schema import adopt, needs_adoption
+from app.storage.hermes_schema import adopt, needs_adoption, stored_version
+from app.storage.read_only import TESTED_SCHEMA_VERSION, too_new
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -39,11 +40,18 @@ def current_revision(conn: sqlite3.Connection) -> str | None:
 
 
 def upgrade(conn: sqlite3.Connection, db_path: Path) -> None:
-    """Migrate to head on ``conn`` under one write lock, then repair anything the agent's schema lacks."""
+    """Migrate to head on ``conn`` under one write lock, then repair anything the agent's schema lacks.
+
+    Raises ``SchemaTooNew``, having written nothing, when the file turns out (under the lock, so no agent
+    can migrate it meanwhile) to be at an agent schema newer than we have tested.
+    """
     engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
     cfg = _config(db_path)
     conn.execute("BEGIN IMMEDIATE")
     try:
+        found = stored_version(conn)
+        if found is not None and found > TESTED_SCHEMA_VERSION:
+            raise too_new(found)
         with engine.connect() as sa_conn:
             cfg.attributes["connection"] = sa_conn
             command.upgrade(cfg, "head")

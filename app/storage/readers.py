@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from app.storage.connection import open_connection, translate
+from app.storage.read_only import open_read_only, shadow_missing_own_tables
 
 T = TypeVar("T")
 
@@ -18,8 +19,11 @@ T = TypeVar("T")
 class ReaderPool:
     """Runs read functions on worker threads so SQLite never blocks the event loop."""
 
-    def __init__(self, path: Path, *, threads: int, busy_timeout_ms: int) -> None:
+    def __init__(
+        self, path: Path, *, threads: int, busy_timeout_ms: int, file_read_only: bool = False
+    ) -> None:
         self._path = path
+        self._file_read_only = file_read_only
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -29,7 +33,11 @@ class ReaderPool:
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = open_connection(self._path, busy_timeout_ms=self._busy_timeout_ms, query_only=True)
+            if self._file_read_only:
+                conn = open_read_only(self._path, busy_timeout_ms=self._busy_timeout_ms)
+                shadow_missing_own_tables(conn)
+            else:
+                conn = open_connection(self._path, busy_timeout_ms=self._busy_timeout_ms, query_only=True)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

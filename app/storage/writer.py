@@ -63,6 +63,9 @@ class Writer:
         self._thread = threading.Thread(target=self._run, name="hermes-writer", daemon=True)
         self.commits = 0
         self.jobs_committed = 0
+        self.commit_hooks: list[Callable[[int], None]] = []
+        """Called on the writer thread after each COMMIT with the new commit count; must be O(1) and never
+        raise (the event hub uses one to learn that a commit it was told about has landed)."""
 
     def start(self) -> None:
         """Start the writer thread."""
@@ -202,6 +205,8 @@ class Writer:
             return []
         self.commits += 1
         self.jobs_committed += len(done)
+        for hook in self.commit_hooks:
+            hook(self.commits)
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")

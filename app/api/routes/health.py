@@ -6,10 +6,11 @@ import shutil
 import sqlite3
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.api.deps import DB
 from app.storage import migrate
+from app.storage.read_only import TESTED_SCHEMA_VERSION
 
 router = APIRouter(tags=["health"])
 
@@ -25,10 +26,16 @@ class Health(BaseModel):
 class Readiness(BaseModel):
     """Readiness answer with the individual checks."""
 
-    status: str
+    status: str = Field(
+        description="`ready`; `read_only` (200: reads are served, every write is refused with 503 "
+        "`schema_too_new`, because a newer agent migrated state.db); or `not_ready` (503)"
+    )
     checks: dict[str, bool]
     sqlite_version: str
     schema_revision: str | None
+    agent_schema_version: int | None = Field(description="The agent schema version of state.db")
+    tested_schema_version: int = Field(description="The newest agent schema version this build has tested")
+    reason: str | None = Field(default=None, description="Why the server is not fully ready, as a sentence")
 
 
 @router.get("/healthz", name="health-live", response_model=Health)
@@ -39,11 +46,16 @@ async def healthz() -> Health:
 
 @router.get("/readyz", name="health-ready", response_model=Readiness, responses={503: {"model": Readiness}})
 async def readyz(db: DB, response: Response) -> Readiness:
-    """The database answers, migrations are at head, the writer is alive and the disk has room."""
+    """The database answers, migrations are at head, the writer is alive and the disk has room. A file that
+    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since reads
+    still work (the writer and our migrations are then deliberately absent)."""
 
     def probe(conn: sqlite3.Connection) -> str | None:
         conn.execute("SELECT 1").fetchone()
-        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        try:
+            row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        except sqlite3.OperationalError:
+            return None  # a file we never migrated (served read-only when a newer agent did)
         return None if row is None else str(row[0])
 
     try:
@@ -51,18 +63,29 @@ async def readyz(db: DB, response: Response) -> Readiness:
         reachable = True
     except Exception:  # any failure means not ready
         revision, reachable = None, False
+    refusal = db.refusal()
     checks = {
         "database": reachable,
-        "migrations_at_head": revision == migrate.head_revision(),
-        "writer_alive": db.writer is not None and db.writer.alive,
+        "schema_supported": refusal is None,
         "disk_free": shutil.disk_usage(db.path.parent).free >= MIN_FREE_DISK_BYTES,
     }
-    ready = all(checks.values())
-    if not ready:
+    if refusal is None:
+        checks["migrations_at_head"] = revision == migrate.head_revision()
+        checks["writer_alive"] = db.writer is not None and db.writer.alive
+    failed = [name for name, ok in checks.items() if not ok and name != "schema_supported"]
+    if failed:
+        status, reason = "not_ready", f"Failed checks: {', '.join(failed)}."
         response.status_code = 503
+    elif refusal is not None:
+        status, reason = "read_only", refusal.detail
+    else:
+        status, reason = "ready", None
     return Readiness(
-        status="ready" if ready else "not_ready",
+        status=status,
         checks=checks,
         sqlite_version=sqlite3.sqlite_version,
         schema_revision=revision,
+        agent_schema_version=db.agent_schema_version,
+        tested_schema_version=TESTED_SCHEMA_VERSION,
+        reason=reason,
     )

@@ -35,6 +35,15 @@ def after(conn: sqlite3.Connection, last_id: int, session_id: str | None, limit:
     return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
 
+def tail(conn: sqlite3.Connection, last_id: int, limit: int) -> list[tuple[int, str, str, str | None]]:
+    """Every session's events with ``id > last_id`` in id order, with their session: ``(id, type, data,
+    session_id)`` (what the event hub reads once for all its streams)."""
+    rows = conn.execute(
+        "SELECT id, type, data, session_id FROM hs_events WHERE id > ? ORDER BY id LIMIT ?", (last_id, limit)
+    ).fetchall()
+    return [(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else str(r[3])) for r in rows]
+
+
 def latest_id(conn: sqlite3.Connection) -> int:
     """The newest event id (0 for an empty log)."""
     row = conn.execute("SELECT MAX(id) FROM hs_events").fetchone()

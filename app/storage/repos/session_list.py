@@ -111,12 +111,17 @@ def _fetch_started(
         clauses.append("(s.started_at, s.id) < (?, ?)")
         params.extend([after["s"], after["i"]])
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    sql = (
-        f"SELECT {public_select_sql()}, s.started_at AS sort_started FROM sessions s"
-        f" INDEXED BY idx_hs_sessions_started_id {where}"
-        " ORDER BY s.started_at DESC, s.id DESC LIMIT ?"
-    )
-    return conn.execute(sql, [*params, batch]).fetchall()
+    select = f"SELECT {public_select_sql()}, s.started_at AS sort_started FROM sessions s"
+    rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT ?"
+    try:
+        return conn.execute(
+            f"{select} INDEXED BY idx_hs_sessions_started_id {rest}", [*params, batch]
+        ).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such index" not in str(exc):
+            raise
+        # A file a newer agent migrated before we ever adopted it is served read-only, without our indexes.
+        return conn.execute(f"{select} {rest}", [*params, batch]).fetchall()
 
 
 def _fetch_last_active(

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.readiness_checks import ReadinessChecks
 
@@ -18,19 +20,29 @@ class Readiness:
     """Readiness answer with the individual checks.
 
     Attributes:
+        agent_schema_version (int | None): The agent schema version of state.db
         checks (ReadinessChecks):
         schema_revision (None | str):
         sqlite_version (str):
-        status (str):
+        status (str): `ready`; `read_only` (200: reads are served, every write is refused with 503 `schema_too_new`,
+            because a newer agent migrated state.db); or `not_ready` (503)
+        tested_schema_version (int): The newest agent schema version this build has tested
+        reason (None | str | Unset): Why the server is not fully ready, as a sentence
     """
 
+    agent_schema_version: int | None
     checks: ReadinessChecks
     schema_revision: None | str
     sqlite_version: str
     status: str
+    tested_schema_version: int
+    reason: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        agent_schema_version: int | None
+        agent_schema_version = self.agent_schema_version
+
         checks = self.checks.to_dict()
 
         schema_revision: None | str
@@ -40,16 +52,28 @@ class Readiness:
 
         status = self.status
 
+        tested_schema_version = self.tested_schema_version
+
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "agent_schema_version": agent_schema_version,
                 "checks": checks,
                 "schema_revision": schema_revision,
                 "sqlite_version": sqlite_version,
                 "status": status,
+                "tested_schema_version": tested_schema_version,
             }
         )
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -58,6 +82,14 @@ class Readiness:
         from ..models.readiness_checks import ReadinessChecks
 
         d = dict(src_dict)
+
+        def _parse_agent_schema_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        agent_schema_version = _parse_agent_schema_version(d.pop("agent_schema_version"))
+
         checks = ReadinessChecks.from_dict(d.pop("checks"))
 
         def _parse_schema_revision(data: object) -> None | str:
@@ -71,11 +103,25 @@ class Readiness:
 
         status = d.pop("status")
 
+        tested_schema_version = d.pop("tested_schema_version")
+
+        def _parse_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
         readiness = cls(
+            agent_schema_version=agent_schema_version,
             checks=checks,
             schema_revision=schema_revision,
             sqlite_version=sqlite_version,
             status=status,
+            tested_schema_version=tested_schema_version,
+            reason=reason,
         )
 
         readiness.additional_properties = d

@@ -51,7 +51,10 @@ def sync_detailed(
 ) -> Response[Readiness]:
     """Health-Ready
 
-     The database answers, migrations are at head, the writer is alive and the disk has room.
+     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
+    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
+    reads
+    still work (the writer and our migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -76,7 +79,10 @@ def sync(
 ) -> Readiness | None:
     """Health-Ready
 
-     The database answers, migrations are at head, the writer is alive and the disk has room.
+     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
+    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
+    reads
+    still work (the writer and our migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -97,7 +103,10 @@ async def asyncio_detailed(
 ) -> Response[Readiness]:
     """Health-Ready
 
-     The database answers, migrations are at head, the writer is alive and the disk has room.
+     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
+    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
+    reads
+    still work (the writer and our migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -120,7 +129,10 @@ async def asyncio(
 ) -> Readiness | None:
     """Health-Ready
 
-     The database answers, migrations are at head, the writer is alive and the disk has room.
+     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
+    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
+    reads
+    still work (the writer and our migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

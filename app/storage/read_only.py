@@ -1,0 +1,92 @@
+"""Serving a state.db that a newer agent has migrated past the newest schema we have tested.
+
+Such a file is opened with ``mode=ro`` connections only: SQLite itself then refuses every change to it, so
+no code path of ours (a route, the fast path, a background job, our own migrations, a ``journal_mode`` or
+``optimize`` PRAGMA, a checkpoint at close) can alter a byte of it. Writes are refused earlier, with
+:class:`~app.errors.SchemaTooNew`, by the :class:`~app.storage.database.Database` facade.
+
+A file a newer agent created, or migrated before we ever opened it, lacks our ``hs_`` tables. Each read
+connection therefore gets empty TEMP stand-ins for the ones that are missing (TEMP tables live in the
+connection's own memory, never in the file), so reads that consult them answer "nothing recorded" instead
+of failing.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+from app.errors import SchemaTooNew
+from app.storage import hermes_ddl as ddl
+from app.storage import own_schema
+from app.storage.connection import split_statements
+from app.storage.hermes_schema import stored_version
+
+TESTED_SCHEMA_VERSION = ddl.SCHEMA_VERSION
+"""The newest agent schema version this build has been tested against. Every older version is adopted
+(brought to this one, as the agent itself would); anything newer is served read-only."""
+
+_OWN_TABLE_SCRIPTS = (
+    own_schema.OWN_TABLES_SQL,
+    own_schema.SESSION_TITLES_SQL,
+    own_schema.HANDOFF_EVENTS_SQL,
+    own_schema.FTS_BACKLOG_SQL,
+)
+_CREATE_OWN_TABLE = re.compile(r"^CREATE TABLE IF NOT EXISTS (hs_\w+)", re.IGNORECASE)
+
+
+def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A connection SQLite will not let write to ``path`` (``mode=ro``), in autocommit mode."""
+    conn = sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=ro",
+        uri=True,
+        timeout=busy_timeout_ms / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    return conn
+
+
+def agent_schema_version(path: Path, *, busy_timeout_ms: int) -> int | None:
+    """The agent's ``schema_version`` stored in ``path``; ``None`` for a missing or unversioned file."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    conn = open_read_only(path, busy_timeout_ms=busy_timeout_ms)
+    try:
+        return stored_version(conn)
+    finally:
+        conn.close()
+
+
+def too_new(found: int) -> SchemaTooNew:
+    """The refusal every write receives while the file is at agent schema ``found``."""
+    return SchemaTooNew(
+        f"state.db is at agent schema version {found}, newer than version {TESTED_SCHEMA_VERSION}, the "
+        "newest this hermes-sessions has been tested with, so it is served read-only and nothing was "
+        "written. Upgrade hermes-sessions to write to it again."
+    )
+
+
+def shadow_missing_own_tables(conn: sqlite3.Connection) -> list[str]:
+    """Create empty TEMP copies of our tables the file lacks; the names created."""
+    present = {
+        r[0] for r in conn.execute("SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')")
+    }
+    created: list[str] = []
+    for script in _OWN_TABLE_SCRIPTS:
+        for stmt in split_statements(script):
+            match = _CREATE_OWN_TABLE.match(stmt)
+            if match is None or match.group(1) in present:
+                continue
+            conn.execute(_CREATE_OWN_TABLE.sub(f"CREATE TEMP TABLE {match.group(1)}", stmt, count=1))
+            created.append(match.group(1))
+    if "hs_trigram_vocab" not in present and "messages_fts_trigram" in present:
+        # fts5vocab in TEMP may read an FTS table of another schema (here: the file's own index).
+        conn.execute(
+            "CREATE VIRTUAL TABLE temp.hs_trigram_vocab USING fts5vocab(main, messages_fts_trigram, row)"
+        )
+        created.append("hs_trigram_vocab")
+    return created
