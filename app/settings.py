@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     # uvicorn's per-request access log costs 15-20 % of the CPU of a single-message append; opt in.
     access_log: bool = False
 
+    # One copy of an agent's state.db, beside it, before our first migration touches it.
+    adoption_backup: bool = True
+
     max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
     max_attachment_bytes: int = Field(default=25 * 1024 * 1024, ge=1024)
 

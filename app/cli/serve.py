@@ -18,6 +18,12 @@ def _stopped(signum: int, frame: FrameType | None) -> None:
 def serve(
     host: str | None = typer.Option(None, help="Bind address (default HERMES_HOST or 127.0.0.1)"),
     port: int | None = typer.Option(None, help="Port (default HERMES_PORT or 8643)"),
+    allow_second_server: bool = typer.Option(
+        False,
+        "--allow-second-server",
+        envvar="HERMES_ALLOW_SECOND_SERVER",
+        help="Start even when another server already serves this state.db",
+    ),
 ) -> None:
     """Start the server on $HERMES_HOME/state.db."""
     import uvicorn
@@ -25,6 +31,8 @@ def serve(
     from app.main import create_app
     from app.runtime import tune_for_serving
     from app.settings import Settings
+    from app.storage import instance_lock
+    from app.storage.files import make_private_dirs
 
     overrides: dict[str, object] = {}
     if host is not None:
@@ -36,8 +44,28 @@ def serve(
     except ValueError as exc:
         typer.echo(f"hermes serve: {exc}", err=True)
         raise typer.Exit(2) from exc
+    if not allow_second_server:
+        make_private_dirs(settings.home)
+        try:
+            # Held (open) until the process exits; the kernel releases it then, whatever the exit.
+            instance_lock.hold(settings.db_path)
+        except instance_lock.AlreadyServed as exc:
+            holder = f" (pid {exc.holder})" if exc.holder else ""
+            typer.echo(
+                f"hermes serve: another hermes-sessions server{holder} is already serving "
+                f"{settings.db_path}. Stop it first, or pass --allow-second-server "
+                "(HERMES_ALLOW_SECOND_SERVER=1) to run both.",
+                err=True,
+            )
+            raise typer.Exit(ExitCode.ERROR) from exc
+    token = "HERMES_API_TOKEN" if settings.api_token is not None else str(settings.token_path)
+    if settings.auth_disabled:
+        token = "none (auth disabled)"
     typer.echo(
-        f"hermes-sessions on http://{settings.host}:{settings.port} (db: {settings.db_path})", err=True
+        f"hermes-sessions on http://{settings.host}:{settings.port}\n"
+        f"  database: {settings.db_path}\n"
+        f"  token:    {token}",
+        err=True,
     )
     app = create_app(settings)
     tune_for_serving()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import sqlite3
 import threading
 import time
@@ -28,9 +27,10 @@ from app.domain.stored_json import MAX_COUNTER
 from app.errors import Conflict, StorageFull
 from app.storage.connection import is_full, open_connection
 from app.storage.database import Database
-from app.storage.files import create_private_file, file_size, fsync_path, is_disk_full, private_dir
+from app.storage.files import file_size, is_disk_full, private_dir
 from app.storage.repos import fts_backlog
 from app.storage.repos import maintenance as repo
+from app.storage.snapshots import write_snapshot
 
 # Messages deleted per writer job (whole sessions only). Deleting a message costs about as much as indexing
 # it (both FTS indexes must remove its tokens), so jobs stay small: an append queued behind one waits
@@ -280,21 +280,10 @@ def _backup_sync(db: Database) -> dict[str, Any]:
         stamp = datetime.fromtimestamp(created, UTC).strftime("%Y%m%dT%H%M%S%fZ")
         name = f"state-{stamp}.db"
         target = target_dir / name
-        # Built under a temporary name and renamed once complete, so a failed backup (a full disk, a
-        # crash) never leaves a file that looks like a backup. VACUUM INTO accepts an existing empty
-        # file and keeps its mode: we create it 0600 first, so the copy is never readable by others.
-        partial = target_dir / f".{name}.partial"
         try:
-            create_private_file(partial)
             with _side_connection(db) as conn:
-                # VACUUM INTO reads one snapshot: a consistent, compact copy while writers keep going.
-                conn.execute("VACUUM INTO ?", (str(partial),))
-            fsync_path(partial)
-            os.replace(partial, target)
-            fsync_path(target_dir)
+                write_snapshot(conn, target)
         except BaseException as exc:
-            with contextlib.suppress(FileNotFoundError):
-                partial.unlink()
             if is_full(exc) or is_disk_full(exc):
                 raise StorageFull(
                     f"The disk holding {target_dir} is full; no backup was written. Free some space "

@@ -11,16 +11,18 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from app.errors import SchemaTooNew
+from app.errors import SchemaTooNew, StorageFull
 from app.settings import Settings
 from app.storage import migrate
 from app.storage.checkpointer import Checkpointer
-from app.storage.connection import open_connection
-from app.storage.files import create_private_file, make_private_dirs
+from app.storage.connection import is_full, open_connection
+from app.storage.files import create_private_file, is_disk_full, make_private_dirs, no_space_left
+from app.storage.first_contact import backup_agent_file, unadopted_agent_file
 from app.storage.fts_merge import merge_quantum
 from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
 from app.storage.readers import ReaderPool
@@ -86,6 +88,7 @@ class Database:
         )
         if self.read_only:
             return self._open_read_only()
+        self._first_contact()
         conn = open_connection(
             self.path,
             synchronous=self.settings.db_synchronous,
@@ -122,6 +125,34 @@ class Database:
             busy_timeout_ms=self.settings.busy_timeout_ms,
         )
         return self
+
+    def _first_contact(self) -> None:
+        """Before our first migration of an agent's file: log what it holds and back it up once."""
+        timeout = self.settings.busy_timeout_ms
+        try:
+            found = unadopted_agent_file(self.path, busy_timeout_ms=timeout)
+            if found is None:
+                return
+            log.info(
+                "First start on the agent's %s (%s): adding our tables beside the agent's.",
+                self.path,
+                found.describe(),
+            )
+            if not self.settings.adoption_backup:
+                log.warning("HERMES_ADOPTION_BACKUP is off: no copy of %s was taken first.", self.path)
+                return
+            backup = backup_agent_file(self.path, busy_timeout_ms=timeout, now=time.time())
+        except (OSError, sqlite3.Error) as exc:
+            # Opening even read-only may need room for the -shm file, so a full disk can surface as an I/O
+            # error: judge by the space left, not only by the error's name.
+            if not (is_full(exc) or is_disk_full(exc) or no_space_left(self.path.parent)):
+                raise
+            raise StorageFull(
+                f"Could not back up the agent's {self.path} before the first migration: the disk is full. "
+                "Nothing was changed. Free some space, or set HERMES_ADOPTION_BACKUP=false to start "
+                "without the copy."
+            ) from exc
+        log.info("Backed up the agent's %s to %s (one time, before the first migration).", self.path, backup)
 
     def _open_read_only(self) -> Database:
         log.warning("%s", self.refusal())

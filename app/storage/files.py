@@ -25,6 +25,8 @@ from app.errors import Conflict
 
 # errno values that mean "no space": a full file system, or the user's quota.
 _FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+# Less free space than this is "full" for a write that failed with a vaguer error (SQLite's I/O error).
+_NEARLY_FULL_BYTES = 64 * 1024
 
 
 def file_size(path: Path) -> int:
@@ -38,6 +40,15 @@ def file_size(path: Path) -> int:
 def is_disk_full(exc: BaseException) -> bool:
     """True for an OS error that means the file system (or the quota) has no room left."""
     return isinstance(exc, OSError) and exc.errno in _FULL_ERRNOS
+
+
+def no_space_left(directory: Path) -> bool:
+    """True when the file system holding ``directory`` has (next to) no room for an unprivileged write."""
+    try:
+        usage = os.statvfs(directory)
+    except OSError:
+        return False
+    return usage.f_bavail * usage.f_frsize < _NEARLY_FULL_BYTES
 
 
 def make_private_dirs(path: Path) -> None:

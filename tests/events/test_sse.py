@@ -142,7 +142,7 @@ def test_events_survive_a_restart(home: Path) -> None:
 
 
 def test_events_written_by_another_server_process_are_seen(live_server: LiveServer) -> None:
-    other = start_live_server(live_server.home)
+    other = start_live_server(live_server.home, {"HERMES_ALLOW_SECOND_SERVER": "1"})
     try:
         with other.client() as http:
             sid = new_session(http)
