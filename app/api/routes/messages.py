@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Path, Query, Request, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
+from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
@@ -28,7 +29,7 @@ from app.api.schemas.messages import (
 from app.errors import BadRequest, Unprocessable
 from app.services import messages as svc
 
-router = APIRouter(tags=["messages"])
+router = APIRouter(tags=["messages"], route_class=PolicyRoute)
 
 _CURSOR_KIND = "messages"
 

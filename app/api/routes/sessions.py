@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Header, Query, Request, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
+from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
@@ -29,7 +30,7 @@ from app.storage.database import Database
 from app.storage.repos.session_list import ListQuery
 from app.storage.repos.usage import Usage
 
-router = APIRouter(tags=["sessions"])
+router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
 
 MAX_LIST_LIMIT = 200
 
