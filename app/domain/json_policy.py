@@ -112,7 +112,7 @@ def loads(data: bytes | str) -> tuple[Any, Violation | None]:
 
     What orjson refuses besides depth (lone surrogates, NaN, a byte order mark, ...) is left to the standard
     library, the parser of record for what counts as JSON; it raises ``json.JSONDecodeError`` for text that
-    is not JSON.
+    is not JSON (bytes that are not UTF-8 included).
     """
     try:
         value = orjson.loads(data)
@@ -123,6 +123,8 @@ def loads(data: bytes | str) -> tuple[Any, Violation | None]:
             value = json.loads(data)
         except RecursionError:
             return None, _too_deep(())
+        except UnicodeDecodeError as err:
+            raise json.JSONDecodeError(f"the body is not UTF-8 text ({err.reason})", "", err.start) from err
         violation = _walk(value)
     else:
         violation = check(value, data)

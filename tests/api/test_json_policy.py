@@ -91,6 +91,17 @@ def test_policy_refuses_non_finite_numbers(literal: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "raw", [b'{"a": "\xb1"}', b"\x80", b"\x00\x00\x00{\x00"], ids=["latin1", "byte", "utf32"]
+)
+def test_bytes_that_are_not_utf8_are_invalid_json(client: TestClient, sid: str, raw: bytes) -> None:
+    for idempotent in (False, True):
+        assert_problem(
+            _raw_post(client, f"/sessions/{sid}/messages", raw, idempotent=idempotent), 400, "invalid_json"
+        )
+    assert_problem(_raw_post(client, "/sessions", raw), 400, "invalid_json")
+
+
+@pytest.mark.parametrize(
     ("value", "ok"),
     [
         (0, True),

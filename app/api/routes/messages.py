@@ -33,6 +33,22 @@ router = APIRouter(tags=["messages"], route_class=PolicyRoute)
 
 _CURSOR_KIND = "messages"
 
+# OpenAPI links from an appended message to the operations that take its id.
+_APPENDED_LINKS = {
+    "GetMessage": {
+        "operationId": "messages-get",
+        "parameters": {
+            "session_id": "$response.body#/items/0/session_id",
+            "message_id": "$response.body#/items/0/id",
+        },
+    },
+    "RewindToMessage": {
+        "operationId": "messages-rewind",
+        "parameters": {"session_id": "$response.body#/items/0/session_id"},
+        "requestBody": {"message_id": "$response.body#/items/0/id"},
+    },
+}
+
 MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message id (1..2^63-1)")]
 
 
@@ -55,7 +71,7 @@ def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], d
     name="messages-append",
     status_code=201,
     response_model=MessageItems,
-    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+    responses={201: {"links": _APPENDED_LINKS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
 )
 async def append_messages(
     request: Request,

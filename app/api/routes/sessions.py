@@ -41,6 +41,23 @@ IfMatch = Annotated[
 
 _ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
 
+# OpenAPI links from a created session to what takes its id: clients (and schemathesis' stateful phase) follow
+# them to chain calls.
+_SESSION_LINKS = {
+    name: {"operationId": operation, "parameters": {"session_id": "$response.body#/id"}}
+    for name, operation in {
+        "GetSession": "sessions-get",
+        "UpdateSession": "sessions-update",
+        "EndSession": "sessions-end",
+        "ReportUsage": "sessions-usage",
+        "AppendMessages": "messages-append",
+        "ListMessages": "messages-list",
+        "ForkSession": "sessions-fork",
+        "ContinueSession": "sessions-continue",
+        "DeleteSession": "sessions-delete",
+    }.items()
+}
+
 
 def _session_response(public: dict[str, Any], status: int = 200) -> Response:
     return json_response(public, status, {"ETag": session_etag(public)})
@@ -56,7 +73,10 @@ def _location(session_id: str) -> str:
     status_code=201,
     response_model=SessionPublic,
     responses={
-        201: {"headers": {**_ETAG_HEADER, "Location": {"schema": {"type": "string"}}}},
+        201: {
+            "headers": {**_ETAG_HEADER, "Location": {"schema": {"type": "string"}}},
+            "links": _SESSION_LINKS,
+        },
         **problem_responses(*WRITE_ERRORS, 409),
     },
 )
