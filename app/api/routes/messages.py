@@ -86,7 +86,9 @@ async def append_messages(
     Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the same
     transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
-    ``validation_error``, ``idempotency_key_reused``.
+    ``validation_error``, ``idempotency_key_reused``, and the JSON policy's codes (as for every JSON body):
+    ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
+    ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
     """
     response = await idem.execute(
         db, effect=append_effect(session_id, body, reopen=reopen), render=render_appended
