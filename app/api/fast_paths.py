@@ -5,7 +5,8 @@ the CLI and third-party tools call to pick a session. Under load FastAPI spends 
 route, solving dependencies and parsing parameters than SQLite spends on the work itself (py-spy on
 ``bench/append.py`` and ``bench/list_sessions.py``). This pure-ASGI layer serves their plain cases itself:
 
-- append: an authenticated JSON body that validates, no ``Idempotency-Key``, at most ``reopen`` in the query;
+- append: an authenticated JSON body that the JSON policy and the body model accept, no ``Idempotency-Key``,
+  at most ``reopen`` in the query;
 - list: an authenticated ``GET /sessions`` with no parameter but ``limit``.
 
 It uses the documented routes' own body model, service calls and rendering, so both paths answer alike.
@@ -15,6 +16,7 @@ to the routes unchanged, body included, so error answers have one source.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -25,6 +27,7 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.auth import authorization_accepted
+from app.api.json_body import parse_json_body
 from app.api.problem import render_error
 from app.api.routes.messages import append_effect, render_appended
 from app.api.routes.sessions import MAX_LIST_LIMIT, default_list_query, list_response
@@ -130,9 +133,11 @@ async def _read_body(receive: Receive) -> bytes | None:
 
 
 def _parse(body: bytes) -> MessageCreate | MessageBatch | None:
+    """The body when it is JSON that the JSON policy and the body model accept, else ``None`` (the route
+    answers it, so refusals have one source)."""
     try:
-        return _BODY.validate_python(orjson.loads(body))
-    except (orjson.JSONDecodeError, ValidationError):
+        return _BODY.validate_python(parse_json_body(body))
+    except (json.JSONDecodeError, HermesError, ValidationError):
         return None
 
 

@@ -15,6 +15,7 @@ from typing import IO, Any
 
 import orjson
 
+from app.domain import json_policy
 from app.domain.text import find_invalid_char
 from app.storage import files
 from app.storage.repos import transfer as repo
@@ -105,6 +106,11 @@ def iter_jsonl(stream: IO[bytes]) -> Iterator[Record]:
             yield Record(
                 ref, issue=ImportIssue("invalid_line", "each line must be one session object", line=number)
             )
+            continue
+        violation = json_policy.check(raw, line)
+        if violation is not None:
+            sid = raw.get("id") if isinstance(raw.get("id"), str) else None
+            yield Record(ref, issue=ImportIssue(violation.code, violation.detail, number, None, sid))
             continue
         # JSON can spell NUL only as an escape, so the scan runs only for lines that contain one.
         if b"\\u0000" in line:
@@ -215,6 +221,9 @@ def prepare(
     parent = raw.get("parent_session_id")
     if parent is not None and not isinstance(parent, str):
         return ImportIssue("invalid_session", "parent_session_id must be a string", line, file, sid)
+    problem = json_policy.record_timestamp_problem(raw)
+    if problem is not None:
+        return ImportIssue("invalid_session", problem, line, file, sid)
     try:
         session = repo.session_values(raw, session_cols, now)
         session["id"] = sid

@@ -8,12 +8,13 @@ from fastapi import APIRouter, File, Response, UploadFile
 from fastapi.responses import FileResponse
 
 from app.api.deps import DB, AppSettings
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.messages import AttachmentPublic
 from app.services import attachments as svc
 
-router = APIRouter(tags=["attachments"])
+router = APIRouter(tags=["attachments"], route_class=PolicyRoute)
 
 
 @router.post(

@@ -9,13 +9,15 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from app.api.deps import DB, AppSettings
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, problem_responses
 from app.api.schemas.events import HandoffUpdated, MessageCreated, SessionEnded, SessionUpdated
+from app.domain.json_policy import INT64_MAX
 from app.errors import BadRequest
 from app.services import events as svc
 from app.services.sessions import get_session
 
-router = APIRouter(tags=["events"])
+router = APIRouter(tags=["events"], route_class=PolicyRoute)
 
 SSE_MEDIA_TYPE = "text/event-stream"
 _STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -59,9 +61,9 @@ def _last_event_id(header: str | None, query: str | None) -> int | None:
         parsed = int(value.strip())
     except ValueError:
         parsed = -1
-    if parsed < 0:
+    if not 0 <= parsed <= INT64_MAX:
         raise BadRequest(
-            f"Last-Event-ID must be an event id (a non-negative integer), not {value!r}.",
+            f"Last-Event-ID must be an event id (an integer 0 .. 2^63-1), not {value!r}.",
             code="invalid_last_event_id",
         )
     return parsed

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import DB, AppSettings
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.handoff import (
@@ -24,7 +25,7 @@ from app.services import handoff as svc
 from app.services.events import EventHub
 from app.services.platforms import check_platform
 
-router = APIRouter(tags=["handoff"])
+router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
 
 MAX_CLAIM_WAIT_S = 60.0
 

@@ -9,10 +9,11 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field
 
 from app.api.deps import DB
+from app.api.json_body import PolicyRoute
 from app.storage import migrate
 from app.storage.read_only import TESTED_SCHEMA_VERSION
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=PolicyRoute)
 
 MIN_FREE_DISK_BYTES = 64 * 1024 * 1024
 

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Body, Query, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.lineage import (
@@ -28,7 +29,7 @@ from app.errors import BadRequest
 from app.services import lineage as svc
 from app.services.sessions import parse_source
 
-router = APIRouter(tags=["lineage"])
+router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
 
 _ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
 _CREATED_HEADERS = {

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from app.api.deps import DB
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.schemas.maintenance import (
     AutoPruneRunOut,
@@ -26,7 +27,7 @@ from app.errors import Unprocessable
 from app.services import maintenance as service
 from app.services.auto_prune import AutoPruner
 
-router = APIRouter(tags=["maintenance"])
+router = APIRouter(tags=["maintenance"], route_class=PolicyRoute)
 
 
 def get_auto_pruner(request: Request) -> AutoPruner:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Path, Query, Request, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
+from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
@@ -28,9 +29,25 @@ from app.api.schemas.messages import (
 from app.errors import BadRequest, Unprocessable
 from app.services import messages as svc
 
-router = APIRouter(tags=["messages"])
+router = APIRouter(tags=["messages"], route_class=PolicyRoute)
 
 _CURSOR_KIND = "messages"
+
+# OpenAPI links from an appended message to the operations that take its id.
+_APPENDED_LINKS = {
+    "GetMessage": {
+        "operationId": "messages-get",
+        "parameters": {
+            "session_id": "$response.body#/items/0/session_id",
+            "message_id": "$response.body#/items/0/id",
+        },
+    },
+    "RewindToMessage": {
+        "operationId": "messages-rewind",
+        "parameters": {"session_id": "$response.body#/items/0/session_id"},
+        "requestBody": {"message_id": "$response.body#/items/0/id"},
+    },
+}
 
 MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message id (1..2^63-1)")]
 
@@ -54,7 +71,7 @@ def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], d
     name="messages-append",
     status_code=201,
     response_model=MessageItems,
-    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+    responses={201: {"links": _APPENDED_LINKS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
 )
 async def append_messages(
     request: Request,
@@ -69,7 +86,9 @@ async def append_messages(
     Updates ``message_count`` and ``tool_call_count`` (tool calls of assistant messages only) in the same
     transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
-    ``validation_error``, ``idempotency_key_reused``.
+    ``validation_error``, ``idempotency_key_reused``, and the JSON policy's codes (as for every JSON body):
+    ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
+    ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
     """
     response = await idem.execute(
         db, effect=append_effect(session_id, body, reopen=reopen), render=render_appended

@@ -5,7 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
-router = APIRouter(tags=["health"])
+from app.api.json_body import PolicyRoute
+
+router = APIRouter(tags=["health"], route_class=PolicyRoute)
 
 
 @router.get("/metrics", name="health-metrics", include_in_schema=False)

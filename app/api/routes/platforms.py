@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from app.api.deps import DB
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.platforms import PlatformList, PlatformPublic, PlatformUpdate
 from app.services import platforms as svc
 
-router = APIRouter(tags=["handoff"])
+router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
 
 
 @router.get(

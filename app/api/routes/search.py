@@ -7,14 +7,16 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response
 
 from app.api.deps import DB
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.common import SafeText
 from app.api.schemas.search import SearchBody, SearchResponse
+from app.domain.json_policy import INT64_MAX, INT64_MIN
 from app.errors import Unprocessable
 from app.services import search as svc
 
-router = APIRouter(tags=["search"])
+router = APIRouter(tags=["search"], route_class=PolicyRoute)
 
 _RESPONSES = problem_responses(*COMMON_ERRORS, 404, 409)
 _DESCRIPTION = (
@@ -78,9 +80,16 @@ async def search_get(
     session_id: Annotated[
         SafeText | None, Query(description="Selects read, or scroll with an anchor")
     ] = None,
-    around_message_id: Annotated[int | None, Query(description="Anchor message id; selects scroll")] = None,
-    window: Annotated[int, Query(description="Messages each side of the anchor (clamped to 1-20)")] = 5,
-    limit: Annotated[int, Query(description="Sessions for discover/browse (clamped to 1-50)")] = 3,
+    around_message_id: Annotated[
+        int | None, Query(ge=INT64_MIN, le=INT64_MAX, description="Anchor message id; selects scroll")
+    ] = None,
+    window: Annotated[
+        int,
+        Query(ge=INT64_MIN, le=INT64_MAX, description="Messages each side of the anchor (clamped to 1-20)"),
+    ] = 5,
+    limit: Annotated[
+        int, Query(ge=INT64_MIN, le=INT64_MAX, description="Sessions for discover/browse (clamped to 1-50)")
+    ] = 3,
     sort: Literal["relevance", "newest", "oldest"] = "relevance",
     role: Annotated[
         list[SafeText] | None, Query(description="Roles searched (comma-separated or repeated)")

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Header, Query, Request, Response
 
 from app.api.deps import DB
 from app.api.idempotency import IdempotencyDep
+from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
@@ -29,7 +30,7 @@ from app.storage.database import Database
 from app.storage.repos.session_list import ListQuery
 from app.storage.repos.usage import Usage
 
-router = APIRouter(tags=["sessions"])
+router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
 
 MAX_LIST_LIMIT = 200
 
@@ -39,6 +40,23 @@ IfMatch = Annotated[
 ]
 
 _ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
+
+# OpenAPI links from a created session to what takes its id: clients (and schemathesis' stateful phase) follow
+# them to chain calls.
+_SESSION_LINKS = {
+    name: {"operationId": operation, "parameters": {"session_id": "$response.body#/id"}}
+    for name, operation in {
+        "GetSession": "sessions-get",
+        "UpdateSession": "sessions-update",
+        "EndSession": "sessions-end",
+        "ReportUsage": "sessions-usage",
+        "AppendMessages": "messages-append",
+        "ListMessages": "messages-list",
+        "ForkSession": "sessions-fork",
+        "ContinueSession": "sessions-continue",
+        "DeleteSession": "sessions-delete",
+    }.items()
+}
 
 
 def _session_response(public: dict[str, Any], status: int = 200) -> Response:
@@ -55,7 +73,10 @@ def _location(session_id: str) -> str:
     status_code=201,
     response_model=SessionPublic,
     responses={
-        201: {"headers": {**_ETAG_HEADER, "Location": {"schema": {"type": "string"}}}},
+        201: {
+            "headers": {**_ETAG_HEADER, "Location": {"schema": {"type": "string"}}},
+            "links": _SESSION_LINKS,
+        },
         **problem_responses(*WRITE_ERRORS, 409),
     },
 )

@@ -10,6 +10,7 @@ from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import DB, AppSettings
+from app.api.json_body import PolicyRoute
 from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.schemas.transfer import ImportResult
 from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
@@ -18,7 +19,7 @@ from app.services import transfer as service
 from app.services.fts_indexer import FtsIndexer
 from app.storage.repos.export import ExportFilter
 
-router = APIRouter(tags=["transfer"])
+router = APIRouter(tags=["transfer"], route_class=PolicyRoute)
 
 JSONL_MEDIA_TYPE = "application/jsonl"
 _RAW_TYPES = {

@@ -1,13 +1,21 @@
-"""Field types shared by request schemas."""
+"""Field types and the base class shared by request schemas."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from app.domain.json_policy import INT64_MAX, INT64_MIN, MAX_TIMESTAMP, MIN_TIMESTAMP
 from app.domain.text import find_invalid_char
+
+
+class RequestModel(BaseModel):
+    """Base of every request body: unknown members are refused (a typo such as ``dryRun`` must not be ignored
+    and run a real prune), and types are strict (``true`` is not the integer 1, ``0`` is not ``false``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 def _check_text(value: str) -> str:
@@ -18,7 +26,10 @@ def _check_text(value: str) -> str:
 
 
 def check_text_tree(value: Any) -> Any:
-    """Walk JSON-like structures (tool calls, model_config) and refuse bad text anywhere inside."""
+    """Walk JSON-like structures (tool calls, model_config) and refuse bad text anywhere inside.
+
+    Recursive: bodies reach it only after the JSON policy bounded their depth (``app.api.json_body``).
+    """
     if isinstance(value, str):
         return _check_text(value)
     if isinstance(value, dict):
@@ -35,4 +46,18 @@ SafeText = Annotated[str, AfterValidator(_check_text)]
 """A string with no NUL and no lone surrogate (422 ``invalid_text`` otherwise)."""
 
 SafeJSON = Annotated[Any, BeforeValidator(check_text_tree)]
-"""Any JSON value whose strings are all :data:`SafeText`."""
+"""Any JSON value whose strings are all :data:`SafeText` (depth and numbers bounded by the JSON policy)."""
+
+Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""An integer SQLite stores as INTEGER."""
+
+Count = Annotated[int, Field(ge=0, le=INT64_MAX)]
+"""A non-negative integer SQLite stores as INTEGER."""
+
+Timestamp = Annotated[float, Field(ge=MIN_TIMESTAMP, le=MAX_TIMESTAMP, allow_inf_nan=False)]
+"""Epoch seconds between 1970-01-01 and 9999-12-31T23:59:59Z (what datetime can represent)."""
+
+MAX_FILTER_LENGTH = 1000
+
+FilterText = Annotated[str, Field(max_length=MAX_FILTER_LENGTH), AfterValidator(_check_text)]
+"""A :data:`SafeText` search filter of at most 1,000 characters (SQLite refuses LIKE patterns of 50,000)."""

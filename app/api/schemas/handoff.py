@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from app.api.schemas.common import SafeJSON, SafeText
+from app.api.schemas.common import RequestModel, SafeJSON, SafeText
 from app.api.schemas.platforms import HomeChannel
 
 HandoffStateName = Literal["pending", "running", "completed", "failed"]
 
 
-class HandoffRequest(BaseModel):
+class HandoffRequest(RequestModel):
     """``POST /handoff``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     session_id: SafeText = Field(min_length=1, max_length=256)
     platform: SafeText = Field(min_length=1, max_length=64)
@@ -25,10 +23,8 @@ class HandoffRequest(BaseModel):
     )
 
 
-class HandoffClaim(BaseModel):
+class HandoffClaim(RequestModel):
     """``POST /handoff/claim``: a gateway asks for the next pending handoff."""
-
-    model_config = ConfigDict(extra="forbid")
 
     platform: SafeText | None = Field(
         default=None, max_length=64, description="Only handoffs to this platform; null: any platform"
@@ -36,10 +32,8 @@ class HandoffClaim(BaseModel):
     worker: SafeText | None = Field(default=None, max_length=256, description="Who claims (recorded)")
 
 
-class HandoffComplete(BaseModel):
+class HandoffComplete(RequestModel):
     """``POST /handoff/{id}/complete``: where the session now lives."""
-
-    model_config = ConfigDict(extra="forbid")
 
     thread: dict[str, SafeJSON] | None = Field(
         default=None,
@@ -47,10 +41,8 @@ class HandoffComplete(BaseModel):
     )
 
 
-class HandoffFail(BaseModel):
+class HandoffFail(RequestModel):
     """``POST /handoff/{id}/fail``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     error: SafeText = Field(min_length=1, max_length=100_000, description="Kept to its first 500 characters")
     only_states: list[Literal["pending", "running"]] | None = Field(

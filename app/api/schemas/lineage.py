@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from app.api.schemas.common import SafeText
-from app.api.schemas.messages import MAX_BATCH, MessageCreate
+from app.api.schemas.common import RequestModel, SafeText
+from app.api.schemas.messages import MAX_BATCH, MAX_MESSAGE_ID, MessageCreate
 from app.api.schemas.sessions import SessionPublic
 from app.services.lineage import MatchedBy
 
@@ -31,10 +31,8 @@ class SessionLineage(BaseModel):
     items: list[SessionPublic]
 
 
-class ContinuationCreate(BaseModel):
+class ContinuationCreate(RequestModel):
     """Body of ``POST /sessions/{id}/continuations`` (all optional)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     system_prompt: SafeText | None = Field(default=None, description="System prompt of the continuation")
     messages: list[MessageCreate] = Field(
@@ -49,16 +47,17 @@ class ContinuationCreate(BaseModel):
         return [m.model_dump() for m in self.messages]
 
 
-class ForkCreate(BaseModel):
+class ForkCreate(RequestModel):
     """Body of ``POST /sessions/{id}/fork`` (all optional)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: SafeText | None = Field(
         default=None, description="Client-chosen id of the branch (≤ 256 chars, no '/', '..'); default: new"
     )
     message_id: int | None = Field(
-        default=None, ge=1, le=2**63 - 1, description="Copy the active messages up to and including this one"
+        default=None,
+        ge=1,
+        le=MAX_MESSAGE_ID,
+        description="Copy the active messages up to and including this one",
     )
     title: SafeText | None = Field(
         default=None, description="Title of the branch; default: the next 'base #N' of the parent's title"

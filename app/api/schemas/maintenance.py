@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.common import SafeText
+from app.api.schemas.common import Count, FilterText, RequestModel, SafeText
 from app.api.schemas.transfer import IndexingStatus
 
 
@@ -81,7 +81,7 @@ class InsightsOut(BaseModel):
     activity_by_weekday: list[WeekdayActivity]
 
 
-class PruneIn(BaseModel):
+class PruneIn(RequestModel):
     """Which ended sessions to delete: every criterion given must match (the agent's prune filters)."""
 
     older_than_days: float | None = Field(
@@ -98,16 +98,16 @@ class PruneIn(BaseModel):
         description="the agent's `--older-than`: `30m`, `5h`, `2d`, `1w`, a bare number of days, or an ISO "
         "date / date-time (a date is its midnight UTC; no zone means UTC). Not with older_than_days.",
     )
-    source: SafeText | None = Field(default=None, description="only this source (exact)")
-    title: SafeText | None = Field(default=None, description="title contains this (case-insensitive)")
-    model: SafeText | None = Field(default=None, description="model contains this (case-insensitive)")
-    provider: SafeText | None = Field(
+    source: FilterText | None = Field(default=None, description="only this source (exact)")
+    title: FilterText | None = Field(default=None, description="title contains this (case-insensitive)")
+    model: FilterText | None = Field(default=None, description="model contains this (case-insensitive)")
+    provider: FilterText | None = Field(
         default=None, description="billing provider is this (case-insensitive, exact)"
     )
-    branch: SafeText | None = Field(default=None, description="git branch contains this (case-insensitive)")
-    end_reason: SafeText | None = Field(default=None, description="ended with this reason (exact)")
-    min_messages: int | None = Field(default=None, ge=0, description="at least this many messages")
-    max_messages: int | None = Field(default=None, ge=0, description="at most this many messages")
+    branch: FilterText | None = Field(default=None, description="git branch contains this (case-insensitive)")
+    end_reason: FilterText | None = Field(default=None, description="ended with this reason (exact)")
+    min_messages: Count | None = Field(default=None, description="at least this many messages")
+    max_messages: Count | None = Field(default=None, description="at most this many messages")
     include_archived: bool = Field(
         default=True,
         description="also prune archived sessions (the CLI sends false unless `--include-archived`)",

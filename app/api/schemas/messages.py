@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, Discriminator, Field, Tag
 
-from app.api.schemas.common import SafeJSON, SafeText, check_text_tree
+from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText, Timestamp, check_text_tree
+from app.domain.json_policy import INT64_MAX
 
 Role = Literal["system", "user", "assistant", "tool"]
 
 MAX_BATCH = 1000
-MAX_MESSAGE_ID = 2**63 - 1
+MAX_MESSAGE_ID = INT64_MAX
 
 
 Content = Annotated[
@@ -23,10 +24,8 @@ Content = Annotated[
 ]
 
 
-class MessageCreate(BaseModel):
+class MessageCreate(RequestModel):
     """One message to append."""
-
-    model_config = ConfigDict(extra="forbid")
 
     role: Role
     content: Content = None
@@ -35,10 +34,11 @@ class MessageCreate(BaseModel):
         default=None, description="OpenAI-style tool calls; counted into tool_call_count on assistant rows"
     )
     tool_name: SafeText | None = None
-    timestamp: float | None = Field(
-        default=None, allow_inf_nan=False, description="Epoch seconds; default now (strictly increasing)"
+    timestamp: Timestamp | None = Field(
+        default=None,
+        description="Epoch seconds within 0 .. 253402300799 (year 9999); default now (strictly increasing)",
     )
-    token_count: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    token_count: Count | None = None
     finish_reason: SafeText | None = None
     reasoning: SafeText | None = Field(default=None, description="Assistant only; empty is not stored")
     reasoning_content: SafeText | None = Field(
@@ -50,10 +50,8 @@ class MessageCreate(BaseModel):
     )
 
 
-class MessageBatch(BaseModel):
+class MessageBatch(RequestModel):
     """Several messages appended in one transaction (all or nothing)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     messages: list[MessageCreate] = Field(min_length=1, max_length=MAX_BATCH)
 
@@ -137,10 +135,8 @@ class MessagePage(BaseModel):
     messages_after: int | None = Field(default=None, description="With around: neighbours returned after")
 
 
-class RewindRequest(BaseModel):
+class RewindRequest(RequestModel):
     """Which user message to rewind to."""
-
-    model_config = ConfigDict(extra="forbid")
 
     message_id: int = Field(ge=1, le=MAX_MESSAGE_ID)
 

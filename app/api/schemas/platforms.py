@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from app.api.schemas.common import SafeText
+from app.api.schemas.common import RequestModel, SafeText
 
 
-class HomeChannel(BaseModel):
+class HomeChannel(RequestModel):
     """The chat a platform's handoffs land in (``/sethome`` sets it)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     chat_id: SafeText = Field(min_length=1, max_length=256)
     name: SafeText | None = Field(default=None, max_length=256, description="Display name of the chat")
 
 
-class PlatformUpdate(BaseModel):
+class PlatformUpdate(RequestModel):
     """``PUT /platforms/{platform}``: the platform's complete settings."""
-
-    model_config = ConfigDict(extra="forbid")
 
     enabled: bool
     home_channel: HomeChannel | None = None

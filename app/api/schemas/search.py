@@ -4,25 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from app.api.schemas.common import SafeText
+from app.api.schemas.common import Int64, RequestModel, SafeText
 from app.api.schemas.messages import Unrenderable
 from app.api.schemas.transfer import IndexingStatus
 
 Names = SafeText | list[SafeText]
 
 
-class SearchBody(BaseModel):
+class SearchBody(RequestModel):
     """``POST /search``: the same fields as the query parameters of ``GET /search``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     q: SafeText | None = Field(default=None, description="FTS5 query; selects discover")
     session_id: SafeText | None = Field(default=None, description="Selects read, or scroll with an anchor")
-    around_message_id: int | None = Field(default=None, description="Anchor message id; selects scroll")
-    window: int = Field(default=5, description="Messages each side of the anchor (clamped to 1-20)")
-    limit: int = Field(default=3, description="Sessions for discover/browse (clamped to 1-50)")
+    around_message_id: Int64 | None = Field(default=None, description="Anchor message id; selects scroll")
+    window: Int64 = Field(default=5, description="Messages each side of the anchor (clamped to 1-20)")
+    limit: Int64 = Field(default=3, description="Sessions for discover/browse (clamped to 1-50)")
     sort: Literal["relevance", "newest", "oldest"] = "relevance"
     role: Names | None = Field(default=None, description="Roles searched (comma-separated or a list)")
     source: Names | None = Field(default=None, description="Only sessions of these sources")

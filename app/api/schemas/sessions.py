@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.schemas.common import SafeJSON, SafeText
+from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText
 from app.domain.sources import Source
 
 
@@ -72,10 +72,10 @@ class SessionPage(BaseModel):
     has_more: bool
 
 
-class SessionCreate(BaseModel):
+class SessionCreate(RequestModel):
     """Body of ``POST /sessions``."""
 
-    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=())
 
     id: SafeText | None = Field(default=None, description="Client-chosen id (≤ 256 chars, no '/', '..')")
     source: SafeText = Field(
@@ -95,10 +95,10 @@ class SessionCreate(BaseModel):
     thread_id: SafeText | None = None
 
 
-class SessionUpdate(BaseModel):
+class SessionUpdate(RequestModel):
     """Body of ``PATCH /sessions/{id}``; only the members present are changed."""
 
-    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=())
 
     title: SafeText | None = Field(default=None, description="null clears the title")
     archived: bool | None = None
@@ -107,12 +107,14 @@ class SessionUpdate(BaseModel):
     end_reason: SafeText | None = Field(default=None, description="Ends the session; the first end wins")
 
 
-class SessionEnd(BaseModel):
+class SessionEnd(RequestModel):
     """Body of ``POST /sessions/{id}/end``."""
 
-    model_config = ConfigDict(extra="forbid")
-
     end_reason: SafeText = Field(min_length=1, max_length=200)
+
+
+# Sums of many such costs stay finite, where 1e308 + 1e308 would be infinity.
+MAX_COST_USD = 1e12
 
 
 class UsageMode(StrEnum):
@@ -122,20 +124,25 @@ class UsageMode(StrEnum):
     absolute = "absolute"
 
 
-class UsageUpdate(BaseModel):
+class UsageUpdate(RequestModel):
     """Body of ``POST /sessions/{id}/usage`` (the agent's ``update_token_counts``)."""
 
-    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=())
 
-    mode: UsageMode = UsageMode.increment
-    input_tokens: int = Field(default=0, ge=0)
-    output_tokens: int = Field(default=0, ge=0)
-    cache_read_tokens: int = Field(default=0, ge=0)
-    cache_write_tokens: int = Field(default=0, ge=0)
-    reasoning_tokens: int = Field(default=0, ge=0)
-    api_call_count: int = Field(default=0, ge=0)
-    estimated_cost_usd: float | None = Field(default=None, ge=0)
-    actual_cost_usd: float | None = Field(default=None, ge=0)
+    # Not strict: a JSON string names the enum member (strict wants the member itself).
+    mode: UsageMode = Field(default=UsageMode.increment, strict=False)
+    input_tokens: Count = 0
+    output_tokens: Count = 0
+    cache_read_tokens: Count = 0
+    cache_write_tokens: Count = 0
+    reasoning_tokens: Count = 0
+    api_call_count: Count = 0
+    estimated_cost_usd: float | None = Field(
+        default=None, ge=0, le=MAX_COST_USD, allow_inf_nan=False, description="USD, at most 10^12"
+    )
+    actual_cost_usd: float | None = Field(
+        default=None, ge=0, le=MAX_COST_USD, allow_inf_nan=False, description="USD, at most 10^12"
+    )
     model: SafeText | None = Field(default=None, description="Recorded only when the session has none")
     billing_provider: SafeText | None = None
     billing_base_url: SafeText | None = None

@@ -23,8 +23,9 @@ class ImportIssueOut(BaseModel):
     file: str | None = Field(default=None, description="transcript file name (legacy transcript import)")
     session_id: str | None = None
     code: str = Field(
-        description="invalid_json, invalid_line, invalid_session, invalid_text, session_exists, "
-        "title_in_use, write_failed; for transcript files also outside_home, not_a_regular_file"
+        description="invalid_json, invalid_line, invalid_session, invalid_text, json_too_deep, "
+        "integer_out_of_range, session_exists, title_in_use, write_failed; for transcript files also "
+        "outside_home, not_a_regular_file"
     )
     detail: str
 

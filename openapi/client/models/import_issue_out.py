@@ -16,8 +16,8 @@ class ImportIssueOut:
     """Why one line (or legacy transcript file) was not imported; nothing of that session was written.
 
     Attributes:
-        code (str): invalid_json, invalid_line, invalid_session, invalid_text, session_exists, title_in_use,
-            write_failed; for transcript files also outside_home, not_a_regular_file
+        code (str): invalid_json, invalid_line, invalid_session, invalid_text, json_too_deep, integer_out_of_range,
+            session_exists, title_in_use, write_failed; for transcript files also outside_home, not_a_regular_file
         detail (str):
         file (None | str | Unset): transcript file name (legacy transcript import)
         line (int | None | Unset): 1-based line number in the uploaded file

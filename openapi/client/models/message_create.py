@@ -29,7 +29,8 @@ class MessageCreate:
         reasoning (None | str | Unset): Assistant only; empty is not stored
         reasoning_content (None | str | Unset): Assistant only; empty is not stored
         reasoning_details (Any | Unset): Assistant only; any JSON
-        timestamp (float | None | Unset): Epoch seconds; default now (strictly increasing)
+        timestamp (float | None | Unset): Epoch seconds within 0 .. 253402300799 (year 9999); default now (strictly
+            increasing)
         token_count (int | None | Unset):
         tool_call_id (None | str | Unset):
         tool_calls (list[MessageCreateToolCallsType0Item] | None | Unset): OpenAI-style tool calls; counted into

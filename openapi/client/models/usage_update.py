@@ -16,14 +16,14 @@ class UsageUpdate:
     """Body of ``POST /sessions/{id}/usage`` (the agent's ``update_token_counts``).
 
     Attributes:
-        actual_cost_usd (float | None | Unset):
+        actual_cost_usd (float | None | Unset): USD, at most 10^12
         api_call_count (int | Unset):  Default: 0.
         billing_base_url (None | str | Unset):
         billing_mode (None | str | Unset):
         billing_provider (None | str | Unset):
         cache_read_tokens (int | Unset):  Default: 0.
         cache_write_tokens (int | Unset):  Default: 0.
-        estimated_cost_usd (float | None | Unset):
+        estimated_cost_usd (float | None | Unset): USD, at most 10^12
         input_tokens (int | Unset):  Default: 0.
         mode (UsageMode | Unset): How usage counters apply.
         model (None | str | Unset): Recorded only when the session has none

@@ -130,7 +130,10 @@ def sync_detailed(
     same
     transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
-    ``validation_error``, ``idempotency_key_reused``.
+    ``validation_error``, ``idempotency_key_reused``, and the JSON policy's codes (as for every JSON
+    body):
+    ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
+    ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
         session_id (str):
@@ -177,7 +180,10 @@ def sync(
     same
     transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
-    ``validation_error``, ``idempotency_key_reused``.
+    ``validation_error``, ``idempotency_key_reused``, and the JSON policy's codes (as for every JSON
+    body):
+    ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
+    ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
         session_id (str):
@@ -219,7 +225,10 @@ async def asyncio_detailed(
     same
     transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
-    ``validation_error``, ``idempotency_key_reused``.
+    ``validation_error``, ``idempotency_key_reused``, and the JSON policy's codes (as for every JSON
+    body):
+    ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
+    ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
         session_id (str):
@@ -264,7 +273,10 @@ async def asyncio(
     same
     transaction; answered only after commit. Codes: 404 ``session_not_found``; 409 ``session_ended``
     (unless ``reopen=true``), ``request_in_flight``; 422 ``unknown_attachment``, ``invalid_text``,
-    ``validation_error``, ``idempotency_key_reused``.
+    ``validation_error``, ``idempotency_key_reused``, and the JSON policy's codes (as for every JSON
+    body):
+    ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
+    ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
         session_id (str):

@@ -1,0 +1,158 @@
+"""What a JSON document must respect before anything of it is stored: one policy for every body and line.
+
+- nesting: at most :data:`MAX_DEPTH` levels of objects and arrays, the document itself counted as one. Stored
+  JSON is rendered back inside envelopes (a message in a page, a session line in an export) by orjson,
+  whose serializer refuses 255 levels; a bound well below that keeps every stored value renderable.
+- integers: within SQLite's INTEGER (int64), so a value never turns into REAL or fails to bind;
+- numbers: finite.
+
+Timestamps are numbers with a meaning; :func:`timestamp_problem` is their range check.
+
+The walk is iterative, so a document of any depth is judged without recursion. Parsing uses orjson
+(depth-limited, fast). orjson turns integers beyond 64 bits into floats, so a document holding a float that
+could have been such an integer is parsed again exactly before it is judged.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+MAX_DEPTH = 128
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+# Epoch seconds from 1970-01-01 to 9999-12-31T23:59:59Z: what datetime (and so every client) can represent.
+MIN_TIMESTAMP = 0.0
+MAX_TIMESTAMP = 253_402_300_799.0
+
+JSON_TOO_DEEP = "json_too_deep"
+INTEGER_OUT_OF_RANGE = "integer_out_of_range"
+NUMBER_NOT_FINITE = "number_not_finite"
+
+Location = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The first place a document breaks the policy: a stable code, a sentence, and where."""
+
+    code: str
+    detail: str
+    loc: Location = ()
+
+
+def _too_deep(loc: Location) -> Violation:
+    return Violation(JSON_TOO_DEEP, f"JSON may nest at most {MAX_DEPTH} levels of objects and arrays.", loc)
+
+
+# Where a node sits, as a linked list (key, parent) built in O(1) per node; a loc is rebuilt only for a
+# violation.
+_Trail = tuple[str | int, "_Trail"] | None
+
+
+def _loc(trail: _Trail) -> Location:
+    keys: list[str | int] = []
+    while trail is not None:
+        key, trail = trail
+        keys.append(key)
+    return tuple(reversed(keys))
+
+
+def _walk(value: Any) -> Violation | None:
+    stack: list[tuple[Any, int, _Trail]] = [(value, 1, None)]
+    while stack:
+        node, depth, trail = stack.pop()
+        if isinstance(node, str):
+            continue
+        if isinstance(node, dict | list):
+            if depth > MAX_DEPTH:
+                return _too_deep(_loc(trail))
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((child, depth + 1, (key, trail)) for key, child in items)
+        elif isinstance(node, int) and not isinstance(node, bool):
+            if not INT64_MIN <= node <= INT64_MAX:
+                return Violation(
+                    INTEGER_OUT_OF_RANGE, f"Integers must be within -2^63 .. 2^63-1, not {node}.", _loc(trail)
+                )
+        elif isinstance(node, float) and not math.isfinite(node):
+            return Violation(NUMBER_NOT_FINITE, "Numbers must be finite (no NaN, no Infinity).", _loc(trail))
+    return None
+
+
+def _maybe_wide_integer(value: Any) -> bool:
+    """Whether the value holds a float that orjson could have made from an integer beyond 64 bits."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, float) and abs(node) >= 2**63 and node.is_integer():
+            return True
+    return False
+
+
+def check(value: Any, source: bytes | str) -> Violation | None:
+    """The first policy violation in ``value``, which orjson parsed from ``source``, or ``None``."""
+    violation = _walk(value)
+    if violation is None and _maybe_wide_integer(value):
+        # The depth is bounded now, so the recursive stdlib parser is safe; it keeps integers exact.
+        violation = _walk(json.loads(source))
+    return violation
+
+
+def loads(data: bytes | str) -> tuple[Any, Violation | None]:
+    """Parse one JSON document and judge it: ``(value, None)``, or ``(None, violation)``.
+
+    What orjson refuses besides depth (lone surrogates, NaN, a byte order mark, ...) is left to the standard
+    library, the parser of record for what counts as JSON; it raises ``json.JSONDecodeError`` for text that
+    is not JSON (bytes that are not UTF-8 included).
+    """
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if str(exc).startswith("depth limit exceeded"):
+            return None, _too_deep(())
+        try:
+            value = json.loads(data)
+        except RecursionError:
+            return None, _too_deep(())
+        except UnicodeDecodeError as err:
+            raise json.JSONDecodeError(f"the body is not UTF-8 text ({err.reason})", "", err.start) from err
+        violation = _walk(value)
+    else:
+        violation = check(value, data)
+    return (None, violation) if violation is not None else (value, None)
+
+
+def timestamp_problem(value: float) -> str | None:
+    """Why an epoch-seconds timestamp is refused (not finite, before 1970, after 9999), or ``None``."""
+    # NaN fails both comparisons; integers compare exactly, however large.
+    if not MIN_TIMESTAMP <= value <= MAX_TIMESTAMP:
+        return f"timestamps must be epoch seconds within {MIN_TIMESTAMP:.0f} .. {MAX_TIMESTAMP:.0f}"
+    return None
+
+
+def record_timestamp_problem(record: Mapping[str, Any]) -> str | None:
+    """Why a session record (an import line: ``started_at``, ``ended_at``, ``messages[].timestamp``) has a
+    timestamp out of range, or ``None``. Values that are not numbers are left to the record's own checks."""
+    stamps: list[tuple[str, Any]] = [(k, record.get(k)) for k in ("started_at", "ended_at")]
+    messages = record.get("messages")
+    if isinstance(messages, list):
+        stamps += [
+            (f"messages[{i}].timestamp", m.get("timestamp"))
+            for i, m in enumerate(messages)
+            if isinstance(m, Mapping)
+        ]
+    for name, value in stamps:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            problem = timestamp_problem(value)
+            if problem is not None:
+                return f"{name}: {problem}"
+    return None
