@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HERMES_AGENT := hermes-agent==0.19.0
 
-.PHONY: run test lint typecheck pytest openapi client bench clean docker
+.PHONY: run test lint typecheck pytest soak openapi client bench clean docker
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -32,6 +32,10 @@ pytest: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck pytest
+
+# The reliability suites at their large sizes (many more kill -9 cycles, longer load, more model examples).
+soak: $(STAMP)
+	HERMES_SOAK=1 $(BIN)/pytest -n 2 -q --timeout 3600 tests/reliability
 
 openapi: $(STAMP)
 	$(BIN)/python -m app.openapi_export openapi/openapi.json

@@ -262,7 +262,7 @@ def test_kill_dash_nine_loop(home: Path) -> None:
     try:
         for cycle in range(CYCLES):
             workers = [
-                Worker(server.base_url, ledger, random.Random(rng.random()), f"c{cycle}w{w}")
+                Worker(server.base_url, ledger, random.Random(rng.getrandbits(32)), f"c{cycle}w{w}")
                 for w in range(WORKERS)
             ]
             for w in workers:
