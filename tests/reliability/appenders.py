@@ -75,8 +75,8 @@ class Appenders:
         with httpx.Client(base_url=self.base_url, headers=headers, timeout=30) as client:
             while not self._stop.is_set() and (self.limit is None or sent < self.limit):
                 texts = [f"worker {worker} message {sent + i} marmot" for i in range(self.batch)]
-                messages = [{"role": "user", "content": t} for t in texts]
-                body = messages[0] if self.batch == 1 else {"messages": messages}
+                messages: list[dict[str, object]] = [{"role": "user", "content": t} for t in texts]
+                body: dict[str, object] = messages[0] if self.batch == 1 else {"messages": messages}
                 try:
                     resp = self._post(client, url, body)
                 except httpx.HTTPError:
