@@ -22,7 +22,7 @@ import httpx
 import orjson
 
 from tests.conftest import TOKEN, LiveServer, start_live_server
-from tests.reliability.soundness import assert_sound, connect, sized
+from tests.reliability.soundness import connect, integrity_problems, sized, wait_backlog_drained
 
 CYCLES = sized(20, 150)
 WORKERS = 3
@@ -275,8 +275,10 @@ def test_kill_dash_nine_loop(home: Path) -> None:
             context = f"seed {seed}, cycle {cycle}"
             assert not ledger.unexpected, (context, ledger.unexpected)
             server = start_live_server(home)
-            assert_sound(path)
-            problems = _check_acknowledged(path, ledger) + _search_finds(server, ledger)
+            wait_backlog_drained(path)
+            problems = (
+                integrity_problems(path) + _check_acknowledged(path, ledger) + _search_finds(server, ledger)
+            )
             assert not problems, (context, problems)
         assert ledger.messages and any(d.prune_acked for d in ledger.doomed), "the loop never got going"
     finally:
