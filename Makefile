@@ -8,7 +8,7 @@ RUN_VENV ?= .venv-run
 RUN_STAMP := $(RUN_VENV)/.installed
 HERMES_AGENT := hermes-agent==0.19.0
 
-.PHONY: run run-env test lint typecheck pytest openapi client bench clean docker
+.PHONY: run run-env test lint typecheck pytest soak openapi client bench clean docker
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -45,6 +45,10 @@ pytest: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
 test: lint typecheck pytest
+
+# The reliability suites at their large sizes (many more kill -9 cycles, longer load, more model examples).
+soak: $(STAMP)
+	HERMES_SOAK=1 $(BIN)/pytest -n 2 -q --timeout 3600 tests/reliability
 
 openapi: $(STAMP)
 	$(BIN)/python -m app.openapi_export openapi/openapi.json

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -19,8 +20,14 @@ class Appenders:
     session_id: str
     threads: int = 4
     limit: int | None = None
+    # Messages per request: 1 posts single messages, more posts ``{"messages": [...]}`` batches.
+    batch: int = 1
+    # Retry 503 ``database_busy`` (another process holds the lock) after its Retry-After, as a client should.
+    retry_busy: bool = False
     acked: set[int] = field(default_factory=set)
+    contents: dict[int, str] = field(default_factory=dict)
     statuses: dict[int, int] = field(default_factory=dict)
+    busy_retries: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _workers: list[threading.Thread] = field(default_factory=list)
@@ -43,10 +50,23 @@ class Appenders:
         for worker in self._workers:
             worker.join(timeout=60)
 
-    def _record(self, status: int, ids: list[int]) -> None:
+    def _record(self, status: int, items: list[dict[str, object]]) -> None:
         with self._lock:
             self.statuses[status] = self.statuses.get(status, 0) + 1
-            self.acked.update(ids)
+            for item in items:
+                mid = int(str(item["id"]))
+                self.acked.add(mid)
+                self.contents[mid] = str(item["content"])
+
+    def _post(self, client: httpx.Client, url: str, body: dict[str, object]) -> httpx.Response:
+        while True:
+            resp = client.post(url, json=body)
+            busy = resp.status_code == 503 and resp.json().get("code") == "database_busy"
+            if not (busy and self.retry_busy and not self._stop.is_set()):
+                return resp
+            with self._lock:
+                self.busy_retries += 1
+            time.sleep(min(float(resp.headers.get("retry-after", "1")), 0.2))
 
     def _run(self, worker: int) -> None:
         url = f"/sessions/{quote(self.session_id, safe='')}/messages"
@@ -54,11 +74,12 @@ class Appenders:
         sent = 0
         with httpx.Client(base_url=self.base_url, headers=headers, timeout=30) as client:
             while not self._stop.is_set() and (self.limit is None or sent < self.limit):
-                body = {"role": "user", "content": f"worker {worker} message {sent} marmot"}
+                texts = [f"worker {worker} message {sent + i} marmot" for i in range(self.batch)]
+                messages: list[dict[str, object]] = [{"role": "user", "content": t} for t in texts]
+                body: dict[str, object] = messages[0] if self.batch == 1 else {"messages": messages}
                 try:
-                    resp = client.post(url, json=body)
+                    resp = self._post(client, url, body)
                 except httpx.HTTPError:
                     return  # the server went away (killed): nothing was acknowledged
-                sent += 1
-                ids = [item["id"] for item in resp.json()["items"]] if resp.status_code == 201 else []
-                self._record(resp.status_code, ids)
+                sent += self.batch
+                self._record(resp.status_code, resp.json()["items"] if resp.status_code == 201 else [])
