@@ -56,8 +56,12 @@ def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveS
         ),
     }
     waiting = _start("handoff", "telegram", taken, url=url, home=home)
-    time.sleep(2)  # it is now waiting for a gateway
-    waiting.send_signal(signal.SIGINT)
+    with live_server.client() as http:
+        deadline = time.monotonic() + 30
+        while http.get(f"/handoff/{taken}").json().get("state") != "pending":
+            assert time.monotonic() < deadline, "the handoff was never queued"
+            time.sleep(0.1)
+    waiting.send_signal(signal.SIGINT)  # it is now waiting for a gateway
     waiting.communicate(timeout=30)
     produced[ExitCode.INTERRUPTED] = waiting.returncode
 
