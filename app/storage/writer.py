@@ -63,6 +63,8 @@ class Writer:
         self._thread = threading.Thread(target=self._run, name="hermes-writer", daemon=True)
         self.commits = 0
         self.jobs_committed = 0
+        # Commits by batch size (jobs per transaction), read by /metrics; only this thread writes it.
+        self.batch_sizes: dict[int, int] = {}
 
     def start(self) -> None:
         """Start the writer thread."""
@@ -202,6 +204,7 @@ class Writer:
             return []
         self.commits += 1
         self.jobs_committed += len(done)
+        self.batch_sizes[len(done)] = self.batch_sizes.get(len(done), 0) + 1
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")
