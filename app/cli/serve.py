@@ -12,6 +12,7 @@ def serve(
     """Start the server on $HERMES_HOME/state.db."""
     import uvicorn
 
+    from app.api.server import server_config
     from app.main import create_app
     from app.runtime import tune_for_serving
     from app.settings import Settings
@@ -31,11 +32,4 @@ def serve(
     )
     app = create_app(settings)
     tune_for_serving()
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        access_log=settings.access_log,
-        timeout_graceful_shutdown=10,
-    )
+    uvicorn.Server(server_config(app, settings)).run()
