@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
@@ -190,10 +191,10 @@ def install_handlers(app: FastAPI) -> None:
 def _allowed_methods(request: Request) -> list[str]:
     """Every method some route serves on this path (Starlette's 405 names only the first route's)."""
     methods: set[str] = set()
-    for route in request.app.router.routes:
+    for route in iter_route_contexts(request.app.router.routes):
         match, _ = route.matches(request.scope)
         if match is not Match.NONE:
-            methods.update(getattr(route, "methods", None) or ())
+            methods.update(route.methods or ())
     order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
     return sorted(methods, key=lambda m: (order.index(m) if m in order else len(order), m))
 

@@ -81,6 +81,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
         self._head_bytes = 0
         self._head_since = 0.0
         self._head_timer: Any = None
+        self._header_line_bytes = 0
         self._request_begun = False
 
     def connection_made(self, transport: Any) -> None:
@@ -134,6 +135,13 @@ class HermesHttpProtocol(HttpToolsProtocol):
         if len(self.url) > self.limits.max_header_bytes:
             raise _HeadTooLarge(414)
 
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """Count each complete header line (httptools reports none before it ends)."""
+        self._header_line_bytes += len(name) + len(value) + 4
+        if len(self.url) + self._header_line_bytes > self.limits.max_header_bytes:
+            raise _HeadTooLarge(431)
+        super().on_header(name, value)
+
     def on_headers_complete(self) -> None:
         """The head arrived in time: stop its deadline, then hand the request to uvicorn."""
         self._phase = _Phase.BODY
@@ -151,6 +159,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
     def _start_head(self) -> None:
         self._phase = _Phase.HEAD
         self._head_bytes = 0
+        self._header_line_bytes = 0
         self._request_begun = False
         self._head_since = self.loop.time()
         self._cancel_head_timer()
@@ -179,7 +188,8 @@ class HermesHttpProtocol(HttpToolsProtocol):
     def _refuse_unparsable(self, exc: httptools.HttpParserError) -> None:
         cause = exc.__context__
         if isinstance(cause, _HeadTooLarge):
-            self._refuse(cause.status, self._head_detail("request target"))
+            what = "request target" if cause.status == 414 else "request line and headers"
+            self._refuse(cause.status, self._head_detail(what))
             return
         reason = str(exc) or "malformed request"
         if "Content-Length" in reason and "Transfer-Encoding" in reason:
@@ -205,13 +215,21 @@ class HermesHttpProtocol(HttpToolsProtocol):
         self._cancel_head_timer()
         if self.transport.is_closing():
             return
-        if self.cycle is not None and not self.cycle.response_complete:
-            # A response to an earlier (pipelined) request is under way; a second status line cannot
-            # follow it, so the connection just ends.
-            self.transport.close()
-            return
-        default_code, default_title = _PROBLEMS.get(status, ("malformed_request", "Bad Request"))
         request_id = new_request_id()
+        cycle = self.cycle
+        in_app = cycle is not None and not cycle.response_complete
+        if cycle is not None and in_app:
+            if cycle.response_started or self._phase is _Phase.HEAD:
+                # The answer to this request, or to an earlier pipelined one, is under way; a second
+                # status line cannot follow it, so the connection just ends.
+                self.transport.close()
+                return
+            # The app is reading this request's body: it learns that the client is gone (its answer is
+            # dropped) and this one is sent in its place, under the same request id.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            request_id = cycle.scope["state"].get("request_id") or request_id
+        default_code, default_title = _PROBLEMS.get(status, ("malformed_request", "Bad Request"))
         headers, body = raw_problem(
             status, code or default_code, title or default_title, detail, request_id, retry_after=retry_after
         )
@@ -221,7 +239,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
         content.extend([b"\r\n", body])
         self.transport.write(b"".join(content))
         self.transport.close()
-        if self.metrics is not None:
+        if self.metrics is not None and not in_app:  # the app records the requests it saw itself
             seconds = self.loop.time() - self._head_since
             self.metrics.record("-", UNMATCHED_ROUTE, status, seconds, len(body), request_id)
 
