@@ -16,6 +16,7 @@ import orjson
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.storage.database import Database
@@ -177,7 +178,7 @@ def _batch_histogram(sizes: dict[int, int]) -> HistogramMetricFamily:
     """
     buckets: list[tuple[str, float]] = []
     for bound in BATCH_BUCKETS:
-        buckets.append((str(bound), sum(n for size, n in sizes.items() if size <= bound)))
+        buckets.append((floatToGoString(bound), sum(n for size, n in sizes.items() if size <= bound)))
     buckets.append(("+Inf", sum(sizes.values())))
     return HistogramMetricFamily(
         "hermes_writer_batch_size",
