@@ -11,6 +11,7 @@ import asyncio
 import ipaddress
 import itertools
 import secrets
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -129,6 +130,10 @@ class _Refused(Exception):
         self.retry_after = retry_after
 
 
+class _BodyStalled(Exception):
+    """No body bytes arrived within the body timeout."""
+
+
 class EdgeMiddleware:
     """Request ids, host check, security headers, body limits and the last-resort 500 for everything below.
 
@@ -153,6 +158,11 @@ class EdgeMiddleware:
         self.hosts = hosts
         # Bytes reserved by requests being served; one event loop, so no lock.
         self.inflight = 0
+        # Tasks waiting for body bytes, since when. One sweeper per loop cancels those waiting too long:
+        # a timer per receive (asyncio.timeout) would cost more than the rest of this middleware.
+        self._waiting: dict[asyncio.Task[Any], float] = {}
+        self._stalled: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -210,9 +220,8 @@ class EdgeMiddleware:
                 # may take as long as a response streams.
                 return await receive()
             try:
-                async with asyncio.timeout(self.body_timeout_s):
-                    message = await receive()
-            except TimeoutError:
+                message = await self._receive_body(receive)
+            except _BodyStalled:
                 refusal = self._timed_out()
                 raise refusal from None
             if message["type"] != "http.request":
@@ -263,6 +272,35 @@ class EdgeMiddleware:
             await response(scope, limited_receive, send_with_headers)
         finally:
             self.inflight -= reserved
+
+    async def _receive_body(self, receive: Receive) -> Message:
+        """``receive()``, raising :class:`_BodyStalled` when it waits longer than the body timeout."""
+        task = asyncio.current_task()
+        assert task is not None  # receive is only ever awaited from a task
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="hermes-body-timeout")
+        self._waiting[task] = time.monotonic()
+        try:
+            return await receive()
+        except asyncio.CancelledError:
+            if task not in self._stalled:
+                raise
+            # The sweeper's cancellation, which surfaces here because it only cancels tasks waiting here.
+            self._stalled.discard(task)
+            task.uncancel()
+            raise _BodyStalled from None
+        finally:
+            del self._waiting[task]
+
+    async def _sweep(self) -> None:
+        period = min(1.0, self.body_timeout_s / 4)
+        while True:
+            await asyncio.sleep(period)
+            cutoff = time.monotonic() - self.body_timeout_s
+            for task, since in list(self._waiting.items()):
+                if since <= cutoff and task not in self._stalled:
+                    self._stalled.add(task)
+                    task.cancel()
 
     def _too_large(self) -> _Refused:
         return _Refused(

@@ -222,6 +222,25 @@ def test_a_stalled_body_gets_408(edge: LiveServer) -> None:
     assert_edge_problem(resp, 408, "request_timeout")
 
 
+def test_a_slow_but_steady_body_is_served(edge: LiveServer) -> None:
+    body = b'{"title": "dripped"}'
+    with connect(edge.base_url) as sock:
+        sock.sendall(
+            _request(
+                "POST",
+                "/sessions",
+                b"Content-Type: application/json",
+                b"Connection: close",
+                b"Content-Length: %d" % len(body),
+            )
+        )
+        for n in range(0, len(body), 2):  # ten gaps, each far below the body timeout, twice it in total
+            time.sleep(0.1)
+            sock.sendall(body[n : n + 2])
+        resp = parse(read_until_closed(sock))
+    assert resp.status_code == 201, resp.text
+
+
 def test_a_stalled_chunked_body_gets_408(edge: LiveServer) -> None:
     raw = _request("POST", "/import", b"Transfer-Encoding: chunked", body=b'4\r\n{"id\r\n')
     assert_edge_problem(exchange(edge.base_url, raw), 408, "request_timeout")
