@@ -15,7 +15,7 @@ from app import __version__
 from app.api.auth import require_token, resolve_token
 from app.api.fast_paths import FastPaths
 from app.api.instrumentation import HttpMetrics, MetricsMiddleware, StorageCollector
-from app.api.middleware import EdgeMiddleware
+from app.api.middleware import EdgeMiddleware, HostPolicy
 from app.api.problem import install_handlers
 from app.api.routes import (
     attachments,
@@ -62,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             db, build_generator(settings), enabled=load_titles_auto(settings)
         )
         app.state.event_hub = hub = EventHub(db, poll_s=settings.events_poll_s)
-        event_pruner = EventPruner(
+        app.state.event_pruner = event_pruner = EventPruner(
             db,
             retention_days=settings.events_retention_days,
             max_rows=settings.events_max_rows,
@@ -114,11 +114,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         append_route=_route_named(messages.router, "messages-append"),
         list_route=_route_named(sessions.router, "sessions-list"),
     )
-    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
-    # Outermost, so refused bodies (413) and auth failures are counted too.
+    app.add_middleware(
+        EdgeMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        inflight_cap=settings.inflight_body_cap,
+        body_timeout_s=settings.body_timeout_s,
+        hosts=HostPolicy(settings.host, settings.allowed_hosts),
+    )
+    # Outermost, so refusals (421, 413, 503) and auth failures are counted and logged too.
     app.state.metrics_registry = registry = CollectorRegistry()
-    registry.register(StorageCollector(lambda: getattr(app.state, "db", None)))
-    app.add_middleware(MetricsMiddleware, metrics=HttpMetrics(registry))
+    registry.register(
+        StorageCollector(
+            lambda: getattr(app.state, "db", None),
+            lambda: getattr(getattr(app.state, "event_pruner", None), "dropped", None),
+        )
+    )
+    app.state.http_metrics = http_metrics = HttpMetrics(registry)
+    app.add_middleware(MetricsMiddleware, metrics=http_metrics)
     return app
 
 

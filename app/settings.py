@@ -5,10 +5,10 @@ from __future__ import annotations
 import ipaddress
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 
@@ -46,13 +46,30 @@ class Settings(BaseSettings):
     # Processes rendering export chunks (0: render on a reader thread); see app/storage/render_pool.py.
     export_workers: int = Field(default=2, ge=0, le=16)
 
-    # uvicorn's per-request access log costs 15-20 % of the CPU of a single-message append; opt in.
-    access_log: bool = False
+    # One JSON line per request on the ``hermes.access`` logger (uvicorn's own access log stays off: its
+    # formatting cost 15-20 % of the CPU of a single-message append).
+    access_log: bool = True
+
+    # Host names (without port) a request may address, besides loopback, IP literals and HERMES_HOST:
+    # the DNS-rebinding guard. Comma-separated in the environment; ``*`` turns the guard off.
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # One copy of an agent's state.db, beside it, before our first migration touches it.
     adoption_backup: bool = True
 
     max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    # Request bodies held by all requests together (declared Content-Length, or bytes streamed so far);
+    # beyond it a request is answered 503 server_busy before its body is read. Unset: 4x max_body_bytes.
+    max_inflight_body_bytes: int | None = Field(default=None, ge=1024)
+    # The request line and headers of one request, in bytes (414 / 431 beyond).
+    max_header_bytes: int = Field(default=32 * 1024, ge=1024, le=60 * 1024)
+    # A connection must deliver a request's complete headers within this time (from connecting, or
+    # from the request's first byte on a kept-alive connection); 408 and closed otherwise.
+    header_timeout_s: float = Field(default=10.0, gt=0)
+    # The longest silence allowed while a request body is being received; 408 request_timeout beyond.
+    body_timeout_s: float = Field(default=30.0, gt=0)
+    # Open connections (event streams included); further connections get 503 server_busy.
+    max_connections: int = Field(default=1000, ge=1)
     max_attachment_bytes: int = Field(default=25 * 1024 * 1024, ge=1024)
 
     # Auto-prune (the agent's ``sessions:`` block of config.yaml). Unset here means "as config.yaml says";
@@ -83,6 +100,13 @@ class Settings(BaseSettings):
     events_max_rows: int = Field(default=100_000, ge=1)
     events_prune_interval_s: float = Field(default=60.0, gt=0)
 
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
     @model_validator(mode="after")
     def _refuse_public_bind_without_auth(self) -> Settings:
         if self.auth_disabled and not _is_loopback(self.host):
@@ -91,6 +115,11 @@ class Settings(BaseSettings):
                 "read and change every session. Bind 127.0.0.1 or enable auth (unset HERMES_AUTH_DISABLED)."
             )
         return self
+
+    @property
+    def inflight_body_cap(self) -> int:
+        """The effective cap on request-body bytes in flight across all requests."""
+        return self.max_inflight_body_bytes or 4 * self.max_body_bytes
 
     @cached_property
     def db_path(self) -> Path:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import hermes_state
 import httpx
@@ -91,8 +91,10 @@ class LiveServer:
             self.process.wait(timeout=30)
 
 
-def start_live_server(home: Path, extra_env: dict[str, str] | None = None) -> LiveServer:
-    """Start ``hermes serve`` as a subprocess and wait until /healthz answers."""
+def start_live_server(
+    home: Path, extra_env: dict[str, str] | None = None, *, stdout: IO[bytes] | None = None
+) -> LiveServer:
+    """Start ``hermes serve`` as a subprocess and wait until /healthz answers (stdout: the access log)."""
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": str(port)}
     env.setdefault("HERMES_TITLES_AUTO", "false")  # as in the settings fixture; extra_env may turn it on
@@ -101,7 +103,7 @@ def start_live_server(home: Path, extra_env: dict[str, str] | None = None) -> Li
         [sys.executable, "-m", "app.cli.main", "serve"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=stdout or subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"

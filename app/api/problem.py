@@ -8,9 +8,11 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 
 from app.errors import DatabaseBusy, HermesError
 from app.storage.connection import translate
@@ -82,8 +84,50 @@ def render_error(exc: HermesError, request: Request | None) -> Response:
     )
 
 
+def unexpected_error_response(exc: Exception, request: Request) -> Response:
+    """The answer to an exception no handler claimed: its storage meaning if it has one, else a logged 500.
+
+    A 500 closes the connection: whatever broke may have left the request half-read.
+    """
+    mapped = translate(exc)
+    if mapped is not None:
+        return render_error(mapped, request)
+    log.exception(
+        "unhandled error on %s %s (request %s)",
+        request.method,
+        request.url.path,
+        getattr(request.state, "request_id", None),
+    )
+    return problem_response(
+        500,
+        "internal_error",
+        "Internal Server Error",
+        "The server hit an unexpected error; it has been logged.",
+        request,
+        headers={"Connection": "close"},
+    )
+
+
+def _is_json_media_type(content_type: str | None) -> bool:
+    if content_type is None:
+        return False
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
 def _validation_problem(request: Request, exc: RequestValidationError) -> Response:
     issues = exc.errors()
+    if isinstance(exc.body, bytes) and not _is_json_media_type(request.headers.get("content-type")):
+        # FastAPI parses a body as JSON only when it is declared so; any other body reaches validation
+        # as raw bytes, and the fault is the declared media type, not the content.
+        declared = request.headers.get("content-type") or "no Content-Type"
+        return problem_response(
+            415,
+            "unsupported_media_type",
+            "Unsupported Media Type",
+            f"Send this body as application/json, not {declared}.",
+            request,
+        )
     for issue in issues:
         if issue.get("type") == "json_invalid":
             return problem_response(
@@ -139,21 +183,20 @@ def install_handlers(app: FastAPI) -> None:
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"No such endpoint: {request.method} {request.url.path}"
         headers = dict(exc.headers) if exc.headers else None
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
         return problem_response(exc.status_code, code, title, detail, request, headers=headers)
 
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> Response:
-        mapped = translate(exc)
-        if mapped is not None:
-            return render_error(mapped, request)
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return problem_response(
-            500,
-            "internal_error",
-            "Internal Server Error",
-            "The server hit an unexpected error; it has been logged.",
-            request,
-        )
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves on this path (Starlette's 405 names only the first route's)."""
+    methods: set[str] = set()
+    for route in iter_route_contexts(request.app.router.routes):
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods.update(route.methods or ())
+    order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    return sorted(methods, key=lambda m: (order.index(m) if m in order else len(order), m))
 
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -161,14 +204,17 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     descriptions = {
         400: "Bad request (malformed JSON, non-object body, bad cursor)",
         401: "Missing or invalid bearer token",
+        408: "The request body stalled beyond the body read timeout (request_timeout)",
         404: "Not found",
         409: "Conflict",
         412: "If-Match did not match the current ETag",
         413: "Request body too large",
-        415: "Unsupported media type",
+        415: "Unsupported media type (a JSON body must be sent as application/json)",
+        421: "The Host header names a host this server does not answer for (host_not_allowed)",
         422: "Validation failed",
-        503: "Database locked by another process beyond the configured budget (`database_busy`), or a "
-        "write to a state.db a newer agent migrated (`schema_too_new`)",
+        503: "Database locked by another process beyond the configured budget (`database_busy`) or too "
+        "many request bodies in flight (`server_busy`), both with Retry-After; or a write to a state.db a "
+        "newer agent migrated (`schema_too_new`)",
         507: "Disk full; nothing was written",
     }
     return {
@@ -182,5 +228,6 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 # Every authenticated operation can answer these.
-COMMON_ERRORS = (400, 401, 413, 422, 503)
-WRITE_ERRORS = (*COMMON_ERRORS, 507)
+COMMON_ERRORS = (400, 401, 413, 421, 422, 503)
+# Operations that take a body can also stall it (408) or declare the wrong media type (415).
+WRITE_ERRORS = (*COMMON_ERRORS, 408, 415, 507)

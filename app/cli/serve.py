@@ -28,6 +28,7 @@ def serve(
     """Start the server on $HERMES_HOME/state.db."""
     import uvicorn
 
+    from app.api.server import server_config
     from app.main import create_app
     from app.runtime import tune_for_serving
     from app.settings import Settings
@@ -73,14 +74,7 @@ def serve(
     signal.signal(signal.SIGTERM, _stopped)
     signal.signal(signal.SIGINT, _stopped)
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level="info",
-            access_log=settings.access_log,
-            timeout_graceful_shutdown=10,
-        )
+        uvicorn.Server(server_config(app, settings)).run()
     except SystemExit as exc:
         # uvicorn leaves with its own status 3 when it cannot start (a busy port, say), which is our
         # "not found"; report it in the table's terms.

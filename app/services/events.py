@@ -312,6 +312,7 @@ class EventPruner:
         self.retention_days = retention_days
         self.max_rows = max_rows
         self.interval_s = interval_s
+        self.dropped = 0  # events deleted so far, read by /metrics
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -331,6 +332,7 @@ class EventPruner:
             lambda conn: repo.prune(conn, older_than=cutoff, max_rows=self.max_rows, chunk=chunk)
         ):
             total += deleted
+            self.dropped += deleted
         return total
 
     async def _loop(self) -> None:

@@ -66,6 +66,8 @@ class Writer:
         self.commit_hooks: list[Callable[[int], None]] = []
         """Called on the writer thread after each COMMIT with the new commit count; must be O(1) and never
         raise (the event hub uses one to learn that a commit it was told about has landed)."""
+        # Commits by batch size (jobs per transaction), read by /metrics; only this thread writes it.
+        self.batch_sizes: dict[int, int] = {}
 
     def start(self) -> None:
         """Start the writer thread."""
@@ -205,6 +207,7 @@ class Writer:
             return []
         self.commits += 1
         self.jobs_committed += len(done)
+        self.batch_sizes[len(done)] = self.batch_sizes.get(len(done), 0) + 1
         for hook in self.commit_hooks:
             hook(self.commits)
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0

@@ -63,3 +63,36 @@ def test_writes_show_up_in_writer_counters(client: TestClient) -> None:
     after = _samples(client.get("/metrics").text)
     assert after[("hermes_writer_commits_total", ())] >= before + 1
     assert after[("hermes_writer_jobs_committed_total", ())] >= 1
+
+
+def test_commit_batch_sizes_are_a_histogram(client: TestClient) -> None:
+    db = client.app.state.db  # type: ignore[attr-defined]
+    db.write_sync(lambda conn: conn.execute("SELECT 1"))
+    samples = _samples(client.get("/metrics").text)
+    commits = samples[("hermes_writer_commits_total", ())]
+    assert samples[("hermes_writer_batch_size_count", ())] == commits
+    assert samples[("hermes_writer_batch_size_bucket", (("le", "+Inf"),))] == commits
+    assert samples[("hermes_writer_batch_size_bucket", (("le", "1.0"),))] >= 1
+    assert (
+        samples[("hermes_writer_batch_size_sum", ())] == samples[("hermes_writer_jobs_committed_total", ())]
+    )
+
+
+def test_events_dropped_by_retention_are_counted(client: TestClient) -> None:
+    session_id = client.post("/sessions", json={}).json()["id"]
+    for n in range(3):
+        client.post(f"/sessions/{session_id}/messages", json={"role": "user", "content": f"m{n}"})
+    pruner = client.app.state.event_pruner  # type: ignore[attr-defined]
+    before = _samples(client.get("/metrics").text)[("hermes_events_dropped_total", ())]
+    pruner.max_rows = 1
+    dropped = client.portal.call(pruner.run_once)  # type: ignore[union-attr]
+    assert dropped >= 2
+    after = _samples(client.get("/metrics").text)[("hermes_events_dropped_total", ())]
+    assert after == before + dropped
+
+
+def test_refusals_at_the_edge_are_counted(anon_client: TestClient) -> None:
+    anon_client.get("/healthz", headers={"Host": "evil.example"})
+    samples = _samples(anon_client.get("/metrics").text)
+    refused = (("method", "GET"), ("route", "unmatched"), ("status", "421"))
+    assert samples[("hermes_http_requests_total", refused)] == 1

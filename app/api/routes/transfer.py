@@ -29,6 +29,7 @@ _RAW_TYPES = {
     "text/plain",
     "application/octet-stream",
 }
+_EMPTY_IMPORT = "The import body is empty: send the JSONL file as the body or in the `file` field."
 # Request bodies spill to disk past this size, so a large upload never sits in memory.
 _SPOOL_BYTES = 1024 * 1024
 
@@ -129,6 +130,8 @@ async def _body_file(request: Request) -> IO[bytes]:
         upload = form.get("file")
         if not isinstance(upload, UploadFile):
             raise BadRequest("The multipart body has no file in its `file` field.", code="missing_file")
+        if not upload.size:
+            raise BadRequest(_EMPTY_IMPORT, code="empty_body")
         await upload.seek(0)
         return cast(IO[bytes], upload.file)
     if content_type not in _RAW_TYPES:
@@ -139,6 +142,9 @@ async def _body_file(request: Request) -> IO[bytes]:
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115 - returned to the caller
     async for chunk in request.stream():
         spool.write(chunk)
+    if not spool.tell():
+        spool.close()
+        raise BadRequest(_EMPTY_IMPORT, code="empty_body")
     spool.seek(0)
     return cast(IO[bytes], spool)
 

@@ -57,6 +57,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 408:
+        response_408 = Problem.from_dict(response.json())
+
+        return response_408
+
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -71,6 +76,11 @@ def _parse_response(
         response_415 = Problem.from_dict(response.json())
 
         return response_415
+
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())

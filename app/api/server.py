@@ -1,0 +1,290 @@
+"""How ``hermes serve`` runs uvicorn: one HTTP protocol (httptools) with read limits, and the access log.
+
+uvicorn's own protocol answers malformed requests with a plain-text 400, has no limit on the size of a
+request's headers (httptools buffers a header value of any length) and no deadline for them, so one client
+can hold thousands of connections open by sending a byte now and then. The subclass here answers every
+request it refuses itself as problem+json, the shape of every other error:
+
+- request line longer than ``max_header_bytes`` → 414 ``uri_too_long``;
+- request line and headers longer than that → 431 ``request_header_too_large``;
+- headers not complete within ``header_timeout_s`` of connecting (or of a kept-alive request's first byte)
+  → 408 ``request_timeout`` (a connection that sent nothing at all is just closed);
+- a bad or negative ``Content-Length`` → 400 ``invalid_content_length``; ``Content-Length`` together with
+  ``Transfer-Encoding`` → 400 ``ambiguous_body_length``; a bad ``Transfer-Encoding`` → 400
+  ``invalid_transfer_encoding``; anything else the parser refuses → 400 ``malformed_request``;
+- more than ``max_connections`` open connections → 503 ``server_busy`` to the newcomer.
+
+Each of these is counted and logged like a routed request (route ``unmatched``). Body limits and the body
+read timeout live in the ASGI edge middleware, which sees the request id and the response.
+"""
+
+from __future__ import annotations
+
+import copy
+from enum import Enum
+from typing import Any, ClassVar, NamedTuple
+
+import httptools
+import uvicorn
+from fastapi import FastAPI
+from uvicorn.config import LOGGING_CONFIG
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from app.api.instrumentation import ACCESS_LOGGER, UNMATCHED_ROUTE, HttpMetrics
+from app.api.middleware import BUSY_RETRY_AFTER_S, new_request_id, raw_problem
+from app.settings import Settings
+
+# Seconds the server waits for in-flight requests on shutdown.
+GRACEFUL_SHUTDOWN_S = 10
+
+
+class ReadLimits(NamedTuple):
+    """The per-connection limits the protocol enforces before a request reaches the app."""
+
+    header_timeout_s: float
+    max_header_bytes: int
+    max_connections: int
+
+
+class _Phase(Enum):
+    HEAD = 1  # waiting for (the rest of) a request's line and headers
+    BODY = 2  # headers complete, body still arriving
+    DONE = 3  # request complete: the app is answering, or the connection idles between requests
+
+
+class _HeadTooLarge(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+_PROBLEMS = {
+    408: ("request_timeout", "Request Timeout"),
+    414: ("uri_too_long", "URI Too Long"),
+    431: ("request_header_too_large", "Request Header Fields Too Large"),
+    503: ("server_busy", "Service Unavailable"),
+}
+
+
+class HermesHttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with header limits, a header deadline and problem+json refusals.
+
+    Bind the limits with :func:`protocol_class`; uvicorn builds one instance per connection.
+    """
+
+    limits: ClassVar[ReadLimits]
+    metrics: ClassVar[HttpMetrics | None] = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._phase = _Phase.HEAD
+        self._head_bytes = 0
+        self._head_since = 0.0
+        self._head_timer: Any = None
+        self._header_line_bytes = 0
+        self._request_begun = False
+
+    def connection_made(self, transport: Any) -> None:
+        """Start the first request's header deadline; refuse the connection when too many are open."""
+        super().connection_made(transport)
+        self._start_head()
+        if len(self.connections) > self.limits.max_connections:
+            self._refuse(
+                503,
+                f"The server has {self.limits.max_connections} connections open, its limit; "
+                f"retry in {BUSY_RETRY_AFTER_S} s.",
+                retry_after=BUSY_RETRY_AFTER_S,
+            )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the header deadline with the connection."""
+        self._cancel_head_timer()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        """Feed the parser, refusing malformed and oversize requests as problem+json."""
+        self._unset_keepalive_if_required()
+        if self._phase is _Phase.HEAD:
+            self._head_bytes += len(data)
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            if self._should_upgrade():
+                self.handle_websocket_upgrade()
+            else:
+                self._unsupported_upgrade_warning()
+            return
+        except httptools.HttpParserError as exc:
+            self._refuse_unparsable(exc)
+            return
+        if self._phase is _Phase.HEAD and self._head_bytes > self.limits.max_header_bytes:
+            self._refuse(431, self._head_detail("request line and headers"))
+
+    # -- parser callbacks --------------------------------------------------------------------------
+
+    def on_message_begin(self) -> None:
+        """A kept-alive connection's next request starts its own header deadline."""
+        super().on_message_begin()
+        if self._phase is _Phase.DONE:
+            self._start_head()
+        self._request_begun = True
+
+    def on_url(self, url: bytes) -> None:
+        """Collect the request target, refusing it once it outgrows the header limit."""
+        super().on_url(url)
+        if len(self.url) > self.limits.max_header_bytes:
+            raise _HeadTooLarge(414)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """Count each complete header line (httptools reports none before it ends)."""
+        self._header_line_bytes += len(name) + len(value) + 4
+        if len(self.url) + self._header_line_bytes > self.limits.max_header_bytes:
+            raise _HeadTooLarge(431)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        """The head arrived in time: stop its deadline, then hand the request to uvicorn."""
+        self._phase = _Phase.BODY
+        self._head_bytes = 0
+        self._cancel_head_timer()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        """The body is complete."""
+        self._phase = _Phase.DONE
+        super().on_message_complete()
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _start_head(self) -> None:
+        self._phase = _Phase.HEAD
+        self._head_bytes = 0
+        self._header_line_bytes = 0
+        self._request_begun = False
+        self._head_since = self.loop.time()
+        self._cancel_head_timer()
+        self._head_timer = self.loop.call_later(self.limits.header_timeout_s, self._head_timed_out)
+
+    def _cancel_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_timed_out(self) -> None:
+        self._head_timer = None
+        if self._phase is not _Phase.HEAD or self.transport.is_closing():
+            return
+        if not self._request_begun:
+            self.transport.close()  # nothing was asked, so there is nothing to answer
+            return
+        self._refuse(
+            408,
+            f"The request headers did not arrive within {self.limits.header_timeout_s:g} s.",
+        )
+
+    def _head_detail(self, what: str) -> str:
+        return f"The {what} exceed the limit of {self.limits.max_header_bytes} bytes."
+
+    def _refuse_unparsable(self, exc: httptools.HttpParserError) -> None:
+        cause = exc.__context__
+        if isinstance(cause, _HeadTooLarge):
+            what = "request target" if cause.status == 414 else "request line and headers"
+            self._refuse(cause.status, self._head_detail(what))
+            return
+        reason = str(exc) or "malformed request"
+        if "Content-Length" in reason and "Transfer-Encoding" in reason:
+            code = "ambiguous_body_length"
+        elif "Content-Length" in reason:
+            code = "invalid_content_length"
+        elif "Transfer-Encoding" in reason:
+            code = "invalid_transfer_encoding"
+        else:
+            code = "malformed_request"
+        self._refuse(400, f"The request is not valid HTTP/1.1: {reason}.", code=code, title="Bad Request")
+
+    def _refuse(
+        self,
+        status: int,
+        detail: str,
+        *,
+        code: str | None = None,
+        title: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        """Answer a request the app never sees, then close the connection."""
+        self._cancel_head_timer()
+        if self.transport.is_closing():
+            return
+        request_id = new_request_id()
+        cycle = self.cycle
+        in_app = cycle is not None and not cycle.response_complete
+        if cycle is not None and in_app:
+            if cycle.response_started or self._phase is _Phase.HEAD:
+                # The answer to this request, or to an earlier pipelined one, is under way; a second
+                # status line cannot follow it, so the connection just ends.
+                self.transport.close()
+                return
+            # The app is reading this request's body: it learns that the client is gone (its answer is
+            # dropped) and this one is sent in its place, under the same request id.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            request_id = cycle.scope["state"].get("request_id") or request_id
+        default_code, default_title = _PROBLEMS.get(status, ("malformed_request", "Bad Request"))
+        headers, body = raw_problem(
+            status, code or default_code, title or default_title, detail, request_id, retry_after=retry_after
+        )
+        content = [STATUS_LINE[status]]
+        for name, value in [*self.server_state.default_headers, *headers]:
+            content.extend([name, b": ", value, b"\r\n"])
+        content.extend([b"\r\n", body])
+        self.transport.write(b"".join(content))
+        self.transport.close()
+        if self.metrics is not None and not in_app:  # the app records the requests it saw itself
+            seconds = self.loop.time() - self._head_since
+            self.metrics.record("-", UNMATCHED_ROUTE, status, seconds, len(body), request_id)
+
+
+def protocol_class(limits: ReadLimits, metrics: HttpMetrics | None) -> type[HermesHttpProtocol]:
+    """A protocol class bound to these limits (uvicorn instantiates the class it is given)."""
+    return type("BoundHermesHttpProtocol", (HermesHttpProtocol,), {"limits": limits, "metrics": metrics})
+
+
+def log_config(*, access_log: bool) -> dict[str, Any]:
+    """uvicorn's logging set-up plus ``hermes.access`` (one JSON line per request, on stdout) and ``app``."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["line"] = {"format": "%(message)s"}
+    config["handlers"]["hermes_access"] = {
+        "formatter": "line",
+        "class": "logging.StreamHandler",
+        "stream": "ext://sys.stdout",
+    }
+    config["loggers"][ACCESS_LOGGER] = {
+        "handlers": ["hermes_access"],
+        "level": "INFO" if access_log else "WARNING",
+        "propagate": False,
+    }
+    config["loggers"]["app"] = {"handlers": ["default"], "level": "WARNING", "propagate": False}
+    return config
+
+
+def server_config(app: FastAPI, settings: Settings, *, configure_logging: bool = True) -> uvicorn.Config:
+    """The uvicorn configuration ``hermes serve`` runs ``app`` with (tests run the same one in-process)."""
+    limits = ReadLimits(
+        header_timeout_s=settings.header_timeout_s,
+        max_header_bytes=settings.max_header_bytes,
+        max_connections=settings.max_connections,
+    )
+    metrics: HttpMetrics | None = getattr(app.state, "http_metrics", None)
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        http=protocol_class(limits, metrics),
+        # No WebSocket routes exist; an upgrade request is served as plain HTTP.
+        ws="none",
+        log_config=log_config(access_log=settings.access_log) if configure_logging else None,
+        log_level="info",
+        # Replaced by the hermes.access line, which carries the route template and the request id.
+        access_log=False,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+    )
