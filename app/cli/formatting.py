@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -33,10 +34,55 @@ def _preview(session: Mapping[str, Any]) -> str:
     return str(session.get("preview") or "")
 
 
-def session_list_lines(sessions: Sequence[Mapping[str, Any]], now: float | None = None) -> list[str]:
-    """``hermes sessions list``: the titled layout when any row has a title, else the preview layout."""
+def workspace_key(session: Mapping[str, Any]) -> str | None:
+    """The agent's workspace of a session: its git repository root, else its working directory."""
+    for key in ("git_repo_root", "cwd"):
+        value = str(session.get(key) or "").strip()
+        if value:
+            return value
+    return None
+
+
+def in_workspace(session: Mapping[str, Any], needle: str) -> bool:
+    """``--workspace NEEDLE``: a case-insensitive substring of the workspace path, or its exact basename."""
+    key = (workspace_key(session) or "").lower()
+    wanted = needle.strip().lower()
+    return bool(key) and (wanted in key or wanted == os.path.basename(key.rstrip("/\\")))
+
+
+def _workspace_label(session: Mapping[str, Any]) -> str:
+    key = workspace_key(session)
+    return (os.path.basename(key.rstrip("/\\")) or key) if key else EM_DASH
+
+
+def _workspace_lines(sessions: Sequence[Mapping[str, Any]], now: float | None) -> list[str]:
+    """The agent's layouts with a Workspace column (title or preview, workspace basename)."""
+    titled = any(s.get("title") for s in sessions)
+    if titled:
+        lines = [f"{'Title':<28} {'Workspace':<18} {'Last Active':<13} ID", "─" * 110]
+    else:
+        lines = [f"{'Preview':<38} {'Workspace':<18} {'Last Active':<13} {'Src':<6} ID", "─" * 100]
+    for s in sessions:
+        active = relative_time(s.get("last_active"), now)
+        ws = _workspace_label(s)[:16]
+        if titled:
+            title = str(s["title"])[:26] if s.get("title") else EM_DASH
+            lines.append(f"{title:<28} {ws:<18} {active:<13} {s['id']}")
+        else:
+            source = s.get("source") or ""
+            lines.append(f"{_preview(s)[:36]:<38} {ws:<18} {active:<13} {source:<6} {s['id']}")
+    return lines
+
+
+def session_list_lines(
+    sessions: Sequence[Mapping[str, Any]], now: float | None = None, *, workspace: bool = False
+) -> list[str]:
+    """``hermes sessions list``: the titled layout when any row has a title, else the preview layout; a
+    Workspace column when filtering by workspace or when any row has one (as the agent since 0.19)."""
     if not sessions:
         return ["No sessions found."]
+    if workspace or any(workspace_key(s) for s in sessions):
+        return _workspace_lines(sessions, now)
     if any(s.get("title") for s in sessions):
         lines = [f"{'Title':<32} {'Preview':<40} {'Last Active':<13} ID", "─" * 110]
         for s in sessions:
