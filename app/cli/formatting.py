@@ -9,7 +9,6 @@ from datetime import datetime
 from typing import Any
 
 EM_DASH = "—"
-STATS_SOURCES = ("cli", "telegram", "discord", "whatsapp", "slack")
 
 
 def relative_time(ts: float | None, now: float | None = None) -> str:
@@ -118,13 +117,42 @@ def browse_matches(session: Mapping[str, Any], query: str) -> bool:
     return any(needle in str(value).lower() for value in fields if value)
 
 
+def _mb(n: float) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
 def stats_lines(stats: Mapping[str, Any]) -> list[str]:
-    """``hermes sessions stats``: totals, the fixed per-source list (non-zero only), file size in MB."""
+    """``hermes sessions stats``: totals, every source present (most sessions first), and the size on disk
+    including the WAL. The agent lists only cli, telegram, discord, whatsapp and slack, and leaves the WAL
+    out: a store with cron, api_server or signal sessions then seems to lose some."""
     by_source: Mapping[str, int] = stats.get("by_source") or {}
     lines = [f"Total sessions: {stats['sessions']}", f"Total messages: {stats['messages']}"]
-    lines += [f"  {src}: {by_source[src]} sessions" for src in STATS_SOURCES if by_source.get(src, 0) > 0]
-    lines.append(f"Database size: {stats['database_bytes'] / (1024 * 1024):.1f} MB")
+    present = sorted((item for item in by_source.items() if item[1] > 0), key=lambda kv: (-kv[1], kv[0]))
+    lines += [f"  {src}: {count} sessions" for src, count in present]
+    db_bytes, wal_bytes = int(stats["database_bytes"]), int(stats.get("wal_bytes") or 0)
+    size = f"Database size: {_mb(db_bytes + wal_bytes)}"
+    if wal_bytes:
+        size += f" (state.db {_mb(db_bytes)} + WAL {_mb(wal_bytes)})"
+    lines.append(size)
     return lines
+
+
+def format_epoch(ts: float | None) -> str:
+    """The agent's short local time (``2026-07-05 14:30``), ``-`` when unknown."""
+    if ts is None:
+        return "-"
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def prune_row(session: Mapping[str, Any]) -> str:
+    """One candidate of a prune preview or dry run, in the agent's columns: id, start, source, model,
+    message count, title."""
+    title = str(session.get("title") or "")[:36]
+    model = str(session.get("model") or "-").split("/")[-1][:24]
+    started = format_epoch(session.get("started_at"))
+    source = str(session.get("source") or "")
+    count = int(session.get("message_count") or 0)
+    return f"  {session['id']}  {started:<17} {source:<10} {model:<24} {count:>4} msgs  {title}"
 
 
 def duration(seconds: float) -> str:
