@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 EM_DASH = "—"
-STATS_SOURCES = ("cli", "telegram", "discord", "whatsapp", "slack")
 
 
 def relative_time(ts: float | None, now: float | None = None) -> str:
@@ -33,10 +33,55 @@ def _preview(session: Mapping[str, Any]) -> str:
     return str(session.get("preview") or "")
 
 
-def session_list_lines(sessions: Sequence[Mapping[str, Any]], now: float | None = None) -> list[str]:
-    """``hermes sessions list``: the titled layout when any row has a title, else the preview layout."""
+def workspace_key(session: Mapping[str, Any]) -> str | None:
+    """The agent's workspace of a session: its git repository root, else its working directory."""
+    for key in ("git_repo_root", "cwd"):
+        value = str(session.get(key) or "").strip()
+        if value:
+            return value
+    return None
+
+
+def in_workspace(session: Mapping[str, Any], needle: str) -> bool:
+    """``--workspace NEEDLE``: a case-insensitive substring of the workspace path, or its exact basename."""
+    key = (workspace_key(session) or "").lower()
+    wanted = needle.strip().lower()
+    return bool(key) and (wanted in key or wanted == os.path.basename(key.rstrip("/\\")))
+
+
+def _workspace_label(session: Mapping[str, Any]) -> str:
+    key = workspace_key(session)
+    return (os.path.basename(key.rstrip("/\\")) or key) if key else EM_DASH
+
+
+def _workspace_lines(sessions: Sequence[Mapping[str, Any]], now: float | None) -> list[str]:
+    """The agent's layouts with a Workspace column (title or preview, workspace basename)."""
+    titled = any(s.get("title") for s in sessions)
+    if titled:
+        lines = [f"{'Title':<28} {'Workspace':<18} {'Last Active':<13} ID", "─" * 110]
+    else:
+        lines = [f"{'Preview':<38} {'Workspace':<18} {'Last Active':<13} {'Src':<6} ID", "─" * 100]
+    for s in sessions:
+        active = relative_time(s.get("last_active"), now)
+        ws = _workspace_label(s)[:16]
+        if titled:
+            title = str(s["title"])[:26] if s.get("title") else EM_DASH
+            lines.append(f"{title:<28} {ws:<18} {active:<13} {s['id']}")
+        else:
+            source = s.get("source") or ""
+            lines.append(f"{_preview(s)[:36]:<38} {ws:<18} {active:<13} {source:<6} {s['id']}")
+    return lines
+
+
+def session_list_lines(
+    sessions: Sequence[Mapping[str, Any]], now: float | None = None, *, workspace: bool = False
+) -> list[str]:
+    """``hermes sessions list``: the titled layout when any row has a title, else the preview layout; a
+    Workspace column when filtering by workspace or when any row has one (as the agent since 0.19)."""
     if not sessions:
         return ["No sessions found."]
+    if workspace or any(workspace_key(s) for s in sessions):
+        return _workspace_lines(sessions, now)
     if any(s.get("title") for s in sessions):
         lines = [f"{'Title':<32} {'Preview':<40} {'Last Active':<13} ID", "─" * 110]
         for s in sessions:
@@ -72,13 +117,42 @@ def browse_matches(session: Mapping[str, Any], query: str) -> bool:
     return any(needle in str(value).lower() for value in fields if value)
 
 
+def _mb(n: float) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
 def stats_lines(stats: Mapping[str, Any]) -> list[str]:
-    """``hermes sessions stats``: totals, the fixed per-source list (non-zero only), file size in MB."""
+    """``hermes sessions stats``: totals, every source present (most sessions first), and the size on disk
+    including the WAL. The agent lists only cli, telegram, discord, whatsapp and slack, and leaves the WAL
+    out: a store with cron, api_server or signal sessions then seems to lose some."""
     by_source: Mapping[str, int] = stats.get("by_source") or {}
     lines = [f"Total sessions: {stats['sessions']}", f"Total messages: {stats['messages']}"]
-    lines += [f"  {src}: {by_source[src]} sessions" for src in STATS_SOURCES if by_source.get(src, 0) > 0]
-    lines.append(f"Database size: {stats['database_bytes'] / (1024 * 1024):.1f} MB")
+    present = sorted((item for item in by_source.items() if item[1] > 0), key=lambda kv: (-kv[1], kv[0]))
+    lines += [f"  {src}: {count} sessions" for src, count in present]
+    db_bytes, wal_bytes = int(stats["database_bytes"]), int(stats.get("wal_bytes") or 0)
+    size = f"Database size: {_mb(db_bytes + wal_bytes)}"
+    if wal_bytes:
+        size += f" (state.db {_mb(db_bytes)} + WAL {_mb(wal_bytes)})"
+    lines.append(size)
     return lines
+
+
+def format_epoch(ts: float | None) -> str:
+    """The agent's short local time (``2026-07-05 14:30``), ``-`` when unknown."""
+    if ts is None:
+        return "-"
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def prune_row(session: Mapping[str, Any]) -> str:
+    """One candidate of a prune preview or dry run, in the agent's columns: id, start, source, model,
+    message count, title."""
+    title = str(session.get("title") or "")[:36]
+    model = str(session.get("model") or "-").split("/")[-1][:24]
+    started = format_epoch(session.get("started_at"))
+    source = str(session.get("source") or "")
+    count = int(session.get("message_count") or 0)
+    return f"  {session['id']}  {started:<17} {source:<10} {model:<24} {count:>4} msgs  {title}"
 
 
 def duration(seconds: float) -> str:

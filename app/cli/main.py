@@ -20,6 +20,7 @@ from app.cli.commands import handoff as handoff_cmd
 from app.cli.commands import maintenance as maintenance_cmds
 from app.cli.commands import resume as resume_cmds
 from app.cli.commands import sessions as sessions_cmds
+from app.cli.context import get_env
 from app.cli.errors import EXIT_CODES_HELP, CliError, ExitCode
 from app.cli.output import note
 from app.cli.serve import serve
@@ -99,6 +100,10 @@ ResumeOpt = typer.Option(
     None, "--resume", "-r", help="Resume a session by id, unique prefix, title or 'latest'"
 )
 
+QueryOpt = typer.Option(
+    None, "--query", "-q", help="A user message to store: the first of a new session, or the next of -c/-r"
+)
+
 
 def _print_version(value: bool) -> None:
     if value:
@@ -124,7 +129,7 @@ def root(
         if continue_ or continue_name is not None or resume is not None:
             raise typer.BadParameter("-c/-r go before no sub-command (or use `hermes chat -c`)")
         return
-    if not resume_cmds.run_resume(ctx, continue_, continue_name, resume):
+    if resume_cmds.run_resume(ctx, continue_, continue_name, resume) is None:
         typer.echo(ctx.get_help())
 
 
@@ -134,10 +139,17 @@ def chat(
     continue_: bool = ContinueOpt,
     continue_name: str | None = ContinueNameOpt,
     resume: str | None = ResumeOpt,
+    query: str | None = QueryOpt,
 ) -> None:
-    """Resume a session (-c [NAME] / -r ID), or start a new CLI session."""
-    if not resume_cmds.run_resume(ctx, continue_, continue_name, resume):
-        resume_cmds.new(ctx, None)
+    """Resume a session (-c [NAME] / -r ID), or start a new CLI session with its first message (-q).
+
+    Looking never writes: -c/-r show the session; only -q stores something (and so reopens an ended one).
+    """
+    shown = resume_cmds.run_resume(ctx, continue_, continue_name, resume)
+    if shown is None:
+        resume_cmds.start_chat(ctx, query)
+    elif query is not None:
+        resume_cmds.append_query(get_env(ctx).api(), shown, query)
 
 
 app.command("title")(resume_cmds.title)

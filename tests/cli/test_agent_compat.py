@@ -32,7 +32,15 @@ def test_cli_reads_and_changes_agent_written_sessions(run: Run, client: TestClie
         assert run("sessions", "delete", "-y", "20260620_204135").exit_code == 0
 
         session = agent.get_session("20260412_143005_a1b2c3")
-        assert session["title"] == "Auth rewrite" and session["ended_at"] is None
+        # Looking (-c) left it ended; only the append below reopens it.
+        assert session["title"] == "Auth rewrite" and session["end_reason"] == "cli_close"
         assert agent.get_session("20260620_204135_bf20d558") is None
+
+        appended = run("chat", "-r", "20260412_143005_a1b2c3", "-q", "And the tests too")
+        assert appended.exit_code == 0, appended.output
+        session = agent.get_session("20260412_143005_a1b2c3")
+        assert session["ended_at"] is None and session["end_reason"] is None
+        conversation = agent.get_messages_as_conversation("20260412_143005_a1b2c3")
+        assert (conversation[-1]["role"], conversation[-1]["content"]) == ("user", "And the tests too")
     finally:
         agent.close()

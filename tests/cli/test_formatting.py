@@ -73,21 +73,26 @@ def test_empty_list() -> None:
     assert fmt.session_list_lines([]) == ["No sessions found."]
 
 
-def test_stats_lists_only_the_fixed_sources_with_sessions() -> None:
+def test_stats_lists_every_source_with_sessions_and_adds_the_wal() -> None:
+    """Deliberately unlike the agent, which lists only cli, telegram, discord, whatsapp, slack."""
     stats = {
-        "sessions": 142,
+        "sessions": 145,
         "messages": 5871,
         "by_source": {"cli": 97, "telegram": 38, "discord": 7, "signal": 3, "slack": 0},
         "database_bytes": int(12.4 * 1024 * 1024),
+        "wal_bytes": 0,
     }
     assert fmt.stats_lines(stats) == [
-        "Total sessions: 142",
+        "Total sessions: 145",
         "Total messages: 5871",
         "  cli: 97 sessions",
         "  telegram: 38 sessions",
         "  discord: 7 sessions",
+        "  signal: 3 sessions",
         "Database size: 12.4 MB",
     ]
+    with_wal = fmt.stats_lines({**stats, "wal_bytes": int(0.6 * 1024 * 1024)})
+    assert with_wal[-1] == "Database size: 13.0 MB (state.db 12.4 MB + WAL 0.6 MB)"
 
 
 @pytest.mark.parametrize(("seconds", "text"), [(39, "39s"), (66, "1m 6s"), (6506, "1h 48m 26s"), (0, "0s")])

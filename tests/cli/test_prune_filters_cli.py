@@ -36,10 +36,18 @@ def test_filters_prune_any_age_and_skip_archived_unless_asked(run: Run, seed: Se
         seed.end(s["id"])
     assert seed.client.patch(f"/sessions/{archived['id']}", json={"archived": True}).status_code == 200
 
-    asked = run("sessions", "prune", "--title", "deploy", input="n\n")
-    assert asked.stdout == "Delete all ended sessions of any age matching title 'deploy'? [y/N] Cancelled.\n"
-    dry = run("sessions", "prune", "--title", "DEPLOY", "--dry-run")
-    assert dry.stdout.splitlines() == [recent["id"], "Would prune 1 session(s)."]
+    asked = run("sessions", "prune", "--title", "deploy", input="n\n").stdout.splitlines()
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(recent["started_at"]))
+    span = f"oldest {when}, newest {when}"
+    assert asked == [
+        f"1 session(s) match (title contains 'deploy'; {span}):",
+        f"  {recent['id']}  {when:<17} {'cli':<10} {'-':<24} {0:>4} msgs  Deploy prod",
+        "  0 message(s) in all; about 0.0 MB of stored content.",
+        f"Delete these 1 session(s) ({span})? [y/N] Cancelled.",
+    ]
+    dry = run("sessions", "prune", "--title", "DEPLOY", "--dry-run").stdout.splitlines()
+    assert dry[0].startswith("1 session(s) match (title contains 'DEPLOY'; ")
+    assert dry[1].startswith(f"  {recent['id']}  ") and dry[-1] == "Dry run — nothing deleted."
     assert run("sessions", "prune", "--title", "deploy", "--yes").stdout == "Pruned 1 session(s).\n"
     everything = run("sessions", "prune", "--title", "deploy", "--include-archived", "--yes")
     assert everything.stdout == "Pruned 1 session(s).\n"
@@ -57,13 +65,20 @@ def test_older_than_durations_and_bad_values(run: Run, seed: Seeder, home: Path)
     _age(home, old["id"], 3)
     bad = run("sessions", "prune", "--older-than", "abc", "--yes")
     assert bad.exit_code == 2 and "older_than 'abc'" in bad.stderr
-    question = run("sessions", "prune", "--older-than", "2d", "--model", "GPT", input="\n")
-    assert question.stdout == (
-        "Delete all ended sessions older than 2d matching model 'GPT'? [y/N] Cancelled.\n"
+    question = run("sessions", "prune", "--older-than", "2d", "--model", "GPT", input="\n").stdout
+    assert (
+        question.startswith("1 session(s) match (started before ") and ", model contains 'GPT'; " in question
     )
+    assert f"  {old['id']}  " in question and f"{'gpt-5':<24}" in question
+    assert question.endswith("? [y/N] Cancelled.\n") and "Delete these 1 session(s) (oldest " in question
     dry = run("sessions", "prune", "--older-than", "2d", "--dry-run", "--json")
     assert json.loads(dry.stdout)["ids"] == [old["id"]]
-    assert run("sessions", "prune", "--older-than", "1w", "--yes").stdout == "Pruned 0 session(s).\n"
+    nothing = run("sessions", "prune", "--older-than", "1w", "--yes").stdout
+    assert nothing.startswith("No sessions match (started before ") and nothing.endswith(").\n")
+    both = run("sessions", "prune", "--older-than", "1w", "--before", "2d", "--dry-run", "--json")
+    assert json.loads(both.stdout)["ids"] == []  # the tighter bound (1 week) wins
+    assert run("sessions", "prune", "--before", "2d", "--dry-run", "--json").stdout.count(old["id"]) == 1
+    assert run("sessions", "prune", "--before", "soon").exit_code == 2
     day = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 86400))
     assert run("sessions", "prune", "--older-than", day, "--yes").stdout == "Pruned 1 session(s).\n"
     assert _ids(run) == {young["id"]}

@@ -59,7 +59,7 @@ def test_continue_unknown_name(run: Run) -> None:
     )
 
 
-def test_resume_by_id_reopens_any_source(run: Run, seed: Seeder) -> None:
+def test_resume_by_id_shows_any_source_and_leaves_it_ended(run: Run, seed: Seeder) -> None:
     s = seed.session(source="telegram", title="from the phone")
     seed.chat(s["id"], 2)
     seed.end(s["id"])
@@ -70,7 +70,7 @@ def test_resume_by_id_reopens_any_source(run: Run, seed: Seeder) -> None:
         f'↻ Resumed session {s["id"]} "from the phone" (2 user messages, 4 total messages)' in result.stderr
     )
     after = seed.get(s["id"])
-    assert after["ended_at"] is None and after["end_reason"] is None
+    assert after["ended_at"] is not None and after["end_reason"] == "cli_close"
 
 
 def test_resume_by_prefix_latest_and_unknown(run: Run, seed: Seeder) -> None:
@@ -214,7 +214,7 @@ def test_new_ends_the_current_session_and_old_stays_resumable(run: Run, seed: Se
     assert "Session title set: fresh start" in result.stderr
     assert seed.get(old["id"])["end_reason"] == "new_session"
     assert run("-r", old["id"]).stdout == f"{old['id']}\n"
-    assert seed.get(old["id"])["ended_at"] is None
+    assert seed.get(old["id"])["end_reason"] == "new_session"
 
 
 def test_end_prints_the_exit_epilogue(run: Run, seed: Seeder) -> None:
@@ -234,9 +234,53 @@ def test_end_prints_the_exit_epilogue(run: Run, seed: Seeder) -> None:
     assert seed.get(s["id"])["end_reason"] == "cli_close"
 
 
-def test_bare_hermes_prints_help_and_chat_starts_a_session(run: Run, seed: Seeder) -> None:
+def test_bare_hermes_prints_help_and_chat_needs_something_to_store(run: Run, seed: Seeder) -> None:
     assert "Usage" in run().stdout
-    result = run("chat")
-    assert result.exit_code == 0
-    assert seed.get(result.stdout.strip())["source"] == "cli"
+    nothing = run("chat")
+    assert nothing.exit_code == 2 and nothing.stdout == ""
+    assert "a session is stored only once it has something in it" in nothing.stderr
+    assert run("chat", "-q", "   ").exit_code == 2
+    assert seed.client.get("/sessions").json()["items"] == []
+    result = run("chat", "-q", "Plan the release")
+    assert result.exit_code == 0, result.output
+    session = seed.get(result.stdout.strip())
+    assert session["source"] == "cli" and session["message_count"] == 1
+    assert session["preview"] == "Plan the release"
     assert run("-c", "x", "sessions", "list").exit_code == 2
+
+
+def test_chat_undoes_the_session_when_its_first_message_is_refused(run: Run, seed: Seeder) -> None:
+    refused = run("chat", "-q", "bad \x00 text")
+    assert refused.exit_code == 1, refused.output
+    assert seed.client.get("/sessions").json()["items"] == []
+
+
+def test_bare_continue_passes_over_ghost_sessions(run: Run, seed: Seeder) -> None:
+    now = time.time()
+    real = seed.session()
+    seed.chat(real["id"], 1, at=now - 100)
+    seed.session()  # a ghost: no messages, no title, newer than the real one
+    assert run("-c").stdout == f"{real['id']}\n"
+    named = seed.session(title="planned")  # titled on purpose: worth continuing though empty
+    assert run("-c").stdout == f"{named['id']}\n"
+
+
+def test_bare_continue_with_only_ghosts(run: Run, seed: Seeder) -> None:
+    for _ in range(3):
+        seed.session()
+    result = run("-c")
+    assert result.exit_code == 1
+    assert result.stderr == "No previous CLI session found to continue.\n"
+
+
+def test_chat_resume_appends_and_only_then_reopens(run: Run, seed: Seeder) -> None:
+    s = seed.session(title="ongoing")
+    seed.chat(s["id"], 1)
+    seed.end(s["id"])
+    assert run("chat", "-c", "ongoing").exit_code == 0
+    assert seed.get(s["id"])["end_reason"] == "cli_close"
+    result = run("chat", "-c", "ongoing", "-q", "one more thing")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{s['id']}\n"
+    after = seed.get(s["id"])
+    assert after["ended_at"] is None and after["end_reason"] is None and after["message_count"] == 3

@@ -57,6 +57,12 @@ class SessionPublic(BaseModel):
     chat_id: str | None
     chat_type: str | None
     thread_id: str | None
+    cwd: str | None = Field(default=None, description="Working directory the agent ran in (workspace)")
+    git_branch: str | None = Field(default=None, description="Git branch of the workspace")
+    git_repo_root: str | None = Field(
+        default=None, description="Git repository root (the workspace key when set, else cwd)"
+    )
+    profile_name: str | None = Field(default=None, description="The agent profile the session ran under")
     handoff: Handoff | None
     has_system_prompt: bool
     system_prompt: str | None = Field(default=None, description="Only with include=system_prompt")

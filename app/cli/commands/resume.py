@@ -18,6 +18,8 @@ from app.cli.recap import recap_panel
 
 # The agent refuses to load a conversation this long into a terminal session.
 MAX_RESUME_MESSAGES = 20_000
+# Sessions read per request while bare -c looks past ghosts.
+GHOST_PAGE = 50
 
 
 def _path(session_id: str) -> str:
@@ -40,16 +42,37 @@ def _resolve(
     return resolved
 
 
+def _latest_worth_continuing(api: Api) -> str | None:
+    """The most recently active CLI session that has messages or a title.
+
+    An untitled session without messages is a ghost (a ``hermes new`` that was never used, or a client that
+    created a session and gave up): there is nothing in it to continue, so bare ``-c`` passes over it,
+    where the agent would land on it and start afresh.
+    """
+    params: dict[str, Any] = {
+        "source": "cli",
+        "order": "last_active",
+        "include_archived": "true",
+        "limit": GHOST_PAGE,
+    }
+    while True:
+        page = api.get("/sessions", feature="listing sessions", params=params)
+        for session in page["items"]:
+            if int(session.get("message_count") or 0) > 0 or session.get("title"):
+                return str(session["id"])
+        if not page.get("next_cursor"):
+            return None
+        params["cursor"] = page["next_cursor"]
+
+
 def resolve_continue(api: Api, name: str | None) -> dict[str, Any]:
-    """``-c``: the most recently active CLI session, or the session ``name`` resolves to."""
+    """``-c``: the most recently active CLI session worth continuing, or the session ``name`` resolves to."""
     if name is None:
-        return _resolve(
-            api,
-            {"latest": "true", "source": "cli"},
-            "",
-            ["No previous CLI session found to continue."],
-            ExitCode.ERROR,
-        )
+        missing = ["No previous CLI session found to continue."]
+        session_id = _latest_worth_continuing(api)
+        if session_id is None:
+            raise CliError("\n".join(missing), ExitCode.ERROR)
+        return _resolve(api, {"ref": session_id}, session_id, missing, ExitCode.ERROR)
     return _resolve(
         api,
         {"ref": name},
@@ -71,7 +94,10 @@ def resolve_resume(api: Api, ref: str) -> dict[str, Any]:
 
 
 def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
-    """Reopen the resolved session, print the banner and recap on stderr and its id on stdout."""
+    """Print the resolved session's banner and recap on stderr and its id on stdout.
+
+    Nothing is written: an ended session stays ended (a cron session keeps ``cron_complete`` and stays
+    prunable) until something is appended to it, which reopens it (``hermes chat -r ID -q TEXT``)."""
     api = env.api()
     session_id = str(resolved["id"])
     requested = resolved.get("requested")
@@ -86,8 +112,6 @@ def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
             f"{MAX_RESUME_MESSAGES} a terminal session can load. Read it with `hermes sessions export`.",
         )
     messages = active_messages(api, session_id)
-    if resolved.get("ended_at") is not None:
-        api.send("POST", f"{_path(session_id)}/reopen", feature="sessions")
     if not messages:
         note(f"Session {session_id} found but has no messages. Starting fresh.")
     else:
@@ -102,10 +126,10 @@ def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
 
 def run_resume(
     ctx: typer.Context, continue_: bool, continue_name: str | None, resume_ref: str | None
-) -> bool:
-    """Handle ``-c [NAME]`` / ``-r REF``; ``False`` when neither was given."""
+) -> str | None:
+    """Handle ``-c [NAME]`` / ``-r REF``: the id of the session shown, ``None`` when neither was given."""
     if not continue_ and continue_name is None and resume_ref is None:
-        return False
+        return None
     if resume_ref is not None and (continue_ or continue_name is not None):
         raise typer.BadParameter("use either --continue or --resume, not both")
     env = get_env(ctx)
@@ -115,7 +139,48 @@ def run_resume(
     else:
         resolved = resolve_continue(api, continue_name)
     resume(env, resolved)
-    return True
+    return str(resolved["id"])
+
+
+def _user_message(query: str) -> dict[str, Any]:
+    if not query.strip():
+        raise CliError("Nothing to store: the message given with -q is empty.", ExitCode.USAGE)
+    return {"role": "user", "content": query}
+
+
+def append_query(api: Api, session_id: str, query: str) -> None:
+    """Store ``query`` as the next user message; this, and only this, reopens an ended session."""
+    api.send(
+        "POST",
+        f"{_path(session_id)}/messages",
+        feature="messages",
+        json=_user_message(query),
+        params={"reopen": "true"},
+    )
+
+
+def start_chat(ctx: typer.Context, query: str | None) -> None:
+    """``hermes chat`` without -c/-r: a new CLI session holding its first message, never an empty one.
+
+    The append API does not create sessions, so the session is created and filled in two requests; if the
+    second fails the first is undone, and nothing empty is left for bare ``-c`` to find.
+    """
+    if query is None:
+        raise CliError(
+            "Nothing to start yet: a session is stored only once it has something in it. Give the first "
+            "message with `hermes chat -q TEXT`, or resume one with -c [NAME] / -r ID.",
+            ExitCode.USAGE,
+        )
+    message = _user_message(query)
+    api = get_env(ctx).api()
+    created = api.send("POST", "/sessions", feature="sessions", json={"source": "cli"})
+    session_id = str(created["id"])
+    try:
+        api.send("POST", f"{_path(session_id)}/messages", feature="messages", json=message)
+    except BaseException:
+        api.send("DELETE", _path(session_id), feature="sessions")
+        raise
+    say(session_id)
 
 
 def current_session(api: Api, ref: str | None) -> dict[str, Any]:

@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
+import itertools
+import os
+import shlex
+import subprocess
+import sys
 import time
+from collections.abc import Callable, Iterator
+from enum import StrEnum
 from typing import Any
 from urllib.parse import quote
 
 import typer
 
 from app.cli import formatting as fmt
+from app.cli import transcript
 from app.cli.api import Api
 from app.cli.commands.common import require_session
 from app.cli.context import get_env
@@ -21,19 +29,25 @@ app = typer.Typer(
 )
 
 PAGE_MAX = 200
+# Messages per request when a transcript is read.
+MESSAGE_PAGE = 200
 
 
-def fetch_sessions(api: Api, limit: int, source: str | None) -> list[dict[str, Any]]:
-    """Up to ``limit`` sessions, newest first (the server hides tool/subagent unless asked by source)."""
+def fetch_sessions(
+    api: Api, limit: int, source: str | None, keep: Callable[[dict[str, Any]], bool] | None = None
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` sessions, newest first (the server hides tool/subagent unless asked by source);
+    with ``keep``, only those it accepts, reading on until ``limit`` are found or the store is exhausted."""
     items: list[dict[str, Any]] = []
     params: dict[str, Any] = {"source": source} if source else {}
     cursor: str | None = None
     while len(items) < limit:
-        page_params = {**params, "limit": min(PAGE_MAX, limit - len(items))}
+        wanted = PAGE_MAX if keep is not None else min(PAGE_MAX, limit - len(items))
+        page_params = {**params, "limit": wanted}
         if cursor:
             page_params["cursor"] = cursor
         page = api.get("/sessions", feature="listing sessions", params=page_params)
-        items.extend(page["items"])
+        items.extend(s for s in page["items"] if keep is None or keep(s))
         cursor = page.get("next_cursor")
         if not cursor:
             break
@@ -45,18 +59,27 @@ def list_sessions(
     ctx: typer.Context,
     source: str | None = typer.Option(None, "--source", help="Only this source (e.g. cli, telegram, tool)"),
     limit: int = typer.Option(20, "--limit", min=1, help="How many sessions to show"),
+    workspace: str | None = typer.Option(
+        None,
+        "--workspace",
+        metavar="NEEDLE",
+        help="Only sessions in one workspace: a git repo root or project dir "
+        "(matched by path substring or basename).",
+    ),
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
     """List recent sessions (titled layout when any has a title)."""
     out = pick_format(as_json, as_jsonl)
-    sessions = fetch_sessions(get_env(ctx).api(), limit, source)
+    needle = (workspace or "").strip()
+    keep = (lambda s: fmt.in_workspace(s, needle)) if needle else None
+    sessions = fetch_sessions(get_env(ctx).api(), limit, source, keep)
     if out is Format.JSON:
         emit_json(sessions)
     elif out is Format.JSONL:
         emit_jsonl(sessions)
     else:
-        for line in fmt.session_list_lines(sessions):
+        for line in fmt.session_list_lines(sessions, workspace=bool(needle)):
             say(line)
 
 
@@ -77,6 +100,10 @@ def _field_lines(session: dict[str, Any]) -> list[str]:
         "output_tokens",
         "estimated_cost_usd",
         "archived",
+        "cwd",
+        "git_branch",
+        "git_repo_root",
+        "profile_name",
         "preview",
     )
     lines = []
@@ -90,18 +117,87 @@ def _field_lines(session: dict[str, Any]) -> list[str]:
     return lines
 
 
+def iter_messages(api: Api, session_id: str) -> Iterator[dict[str, Any]]:
+    """The session's active messages in order, a page of the API's message paging at a time."""
+    params: dict[str, Any] = {"limit": MESSAGE_PAGE}
+    while True:
+        page = api.get(f"/sessions/{_quote(session_id)}/messages", feature="messages", params=params)
+        yield from page["items"]
+        if not page.get("next_cursor"):
+            return
+        params["cursor"] = page["next_cursor"]
+
+
+class ShowFormat(StrEnum):
+    """How ``show --messages`` prints the transcript."""
+
+    TEXT = "text"
+    MD = "md"
+
+
+def _page_out(lines: Iterator[str], pager: bool) -> None:
+    """Through ``$PAGER`` (``less -FRX``) on a terminal, fed as pages arrive, so quitting the pager stops
+    the reading; straight to stdout, line by line, when piped."""
+    if not (pager and sys.stdout.isatty() and sys.stdin.isatty()):
+        for line in lines:
+            say(line)
+        return
+    try:
+        proc = subprocess.Popen(
+            shlex.split(os.environ.get("PAGER") or "less -FRX"),
+            stdin=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+    except (OSError, ValueError):
+        for line in lines:
+            say(line)
+        return
+    assert proc.stdin is not None
+    try:
+        for line in lines:
+            proc.stdin.write(f"{line}\n")
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # the user left the pager: stop reading pages
+    finally:
+        proc.wait()
+
+
 @app.command("show")
 def show(
     ctx: typer.Context,
     session: str = typer.Argument(..., help="Session id or unique id prefix"),
+    messages: bool = typer.Option(False, "--messages", "-m", help="Print the transcript"),
+    tools: bool = typer.Option(False, "--tools", help="With --messages: show tool calls and results"),
+    form: ShowFormat = typer.Option(ShowFormat.TEXT, "--format", help="With --messages: text or md"),
+    pager: bool = typer.Option(True, "--pager/--no-pager", help="Page the transcript on a terminal"),
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
-    """Show one session's details."""
+    """Show one session's details, or with --messages its transcript (paged on a terminal)."""
     out = pick_format(as_json, as_jsonl)
+    if (tools or form is not ShowFormat.TEXT) and not messages:
+        raise typer.BadParameter("--tools and --format go with --messages")
+    if form is not ShowFormat.TEXT and out is not Format.TEXT:
+        raise typer.BadParameter("use either --format md or --json/--jsonl, not both")
     api = get_env(ctx).api()
     session_id = require_session(api, session)
     data = api.get(f"/sessions/{_quote(session_id)}", feature="sessions")
+    if messages:
+        stream = iter_messages(api, session_id)
+        if out is Format.JSON:
+            emit_json({**data, "messages": list(stream)})
+        elif out is Format.JSONL:
+            emit_jsonl(stream)
+        elif form is ShowFormat.MD:
+            _page_out(transcript.markdown_lines(data, stream, tools=tools), pager)
+        else:
+            lines = itertools.chain(
+                transcript.transcript_header(data), transcript.text_lines(stream, tools=tools)
+            )
+            _page_out(lines, pager)
+        return
     if out is Format.JSON:
         emit_json(data)
     elif out is Format.JSONL:

@@ -53,6 +53,10 @@ class SessionPublic:
         title (None | str):
         tool_call_count (int):
         user_id (None | str):
+        cwd (None | str | Unset): Working directory the agent ran in (workspace)
+        git_branch (None | str | Unset): Git branch of the workspace
+        git_repo_root (None | str | Unset): Git repository root (the workspace key when set, else cwd)
+        profile_name (None | str | Unset): The agent profile the session ran under
         system_prompt (None | str | Unset): Only with include=system_prompt
         title_source (None | SessionPublicTitleSourceType0 | Unset): Who set the title: a person, the automatic titler,
             or unknown/none
@@ -88,6 +92,10 @@ class SessionPublic:
     title: None | str
     tool_call_count: int
     user_id: None | str
+    cwd: None | str | Unset = UNSET
+    git_branch: None | str | Unset = UNSET
+    git_repo_root: None | str | Unset = UNSET
+    profile_name: None | str | Unset = UNSET
     system_prompt: None | str | Unset = UNSET
     title_source: None | SessionPublicTitleSourceType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -176,6 +184,30 @@ class SessionPublic:
         user_id: None | str
         user_id = self.user_id
 
+        cwd: None | str | Unset
+        if isinstance(self.cwd, Unset):
+            cwd = UNSET
+        else:
+            cwd = self.cwd
+
+        git_branch: None | str | Unset
+        if isinstance(self.git_branch, Unset):
+            git_branch = UNSET
+        else:
+            git_branch = self.git_branch
+
+        git_repo_root: None | str | Unset
+        if isinstance(self.git_repo_root, Unset):
+            git_repo_root = UNSET
+        else:
+            git_repo_root = self.git_repo_root
+
+        profile_name: None | str | Unset
+        if isinstance(self.profile_name, Unset):
+            profile_name = UNSET
+        else:
+            profile_name = self.profile_name
+
         system_prompt: None | str | Unset
         if isinstance(self.system_prompt, Unset):
             system_prompt = UNSET
@@ -226,6 +258,14 @@ class SessionPublic:
                 "user_id": user_id,
             }
         )
+        if cwd is not UNSET:
+            field_dict["cwd"] = cwd
+        if git_branch is not UNSET:
+            field_dict["git_branch"] = git_branch
+        if git_repo_root is not UNSET:
+            field_dict["git_repo_root"] = git_repo_root
+        if profile_name is not UNSET:
+            field_dict["profile_name"] = profile_name
         if system_prompt is not UNSET:
             field_dict["system_prompt"] = system_prompt
         if title_source is not UNSET:
@@ -386,6 +426,42 @@ class SessionPublic:
 
         user_id = _parse_user_id(d.pop("user_id"))
 
+        def _parse_cwd(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        cwd = _parse_cwd(d.pop("cwd", UNSET))
+
+        def _parse_git_branch(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        git_branch = _parse_git_branch(d.pop("git_branch", UNSET))
+
+        def _parse_git_repo_root(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        git_repo_root = _parse_git_repo_root(d.pop("git_repo_root", UNSET))
+
+        def _parse_profile_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        profile_name = _parse_profile_name(d.pop("profile_name", UNSET))
+
         def _parse_system_prompt(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -443,6 +519,10 @@ class SessionPublic:
             title=title,
             tool_call_count=tool_call_count,
             user_id=user_id,
+            cwd=cwd,
+            git_branch=git_branch,
+            git_repo_root=git_repo_root,
+            profile_name=profile_name,
             system_prompt=system_prompt,
             title_source=title_source,
         )
