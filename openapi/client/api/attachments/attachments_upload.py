@@ -110,7 +110,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> Response[AttachmentPublic | Problem]:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -122,7 +122,8 @@ def sync_detailed(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:
@@ -151,7 +152,7 @@ def sync(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> AttachmentPublic | Problem | None:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -163,7 +164,8 @@ def sync(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:
@@ -187,7 +189,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> Response[AttachmentPublic | Problem]:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -199,7 +201,8 @@ async def asyncio_detailed(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:
@@ -226,7 +229,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> AttachmentPublic | Problem | None:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -238,7 +241,8 @@ async def asyncio(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:

@@ -103,7 +103,7 @@ def sync_detailed(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Response[Any | HandoffClaimed | Problem]:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
@@ -140,7 +140,7 @@ def sync(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Any | HandoffClaimed | Problem | None:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
@@ -172,7 +172,7 @@ async def asyncio_detailed(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Response[Any | HandoffClaimed | Problem]:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
@@ -207,7 +207,7 @@ async def asyncio(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Any | HandoffClaimed | Problem | None:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken

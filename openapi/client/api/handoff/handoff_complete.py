@@ -108,13 +108,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:
@@ -143,13 +144,14 @@ def sync(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:
@@ -173,13 +175,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:
@@ -206,13 +209,14 @@ async def asyncio(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:

@@ -105,7 +105,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -113,7 +113,8 @@ def sync_detailed(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:
@@ -142,7 +143,7 @@ def sync(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -150,7 +151,8 @@ def sync(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:
@@ -174,7 +176,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -182,7 +184,8 @@ async def asyncio_detailed(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:
@@ -209,7 +212,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -217,7 +220,8 @@ async def asyncio(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:

@@ -100,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> Response[HandoffQueued | Problem]:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404
@@ -136,7 +136,7 @@ def sync(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> HandoffQueued | Problem | None:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404
@@ -167,7 +167,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> Response[HandoffQueued | Problem]:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404
@@ -201,7 +201,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> HandoffQueued | Problem | None:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404

@@ -28,11 +28,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -74,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[PlatformList | Problem]:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 
@@ -99,7 +94,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> PlatformList | Problem | None:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 
@@ -120,7 +115,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[PlatformList | Problem]:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 
@@ -143,7 +138,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> PlatformList | Problem | None:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 

@@ -95,13 +95,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> Response[PlatformPublic | Problem]:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:
@@ -130,13 +130,13 @@ def sync(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> PlatformPublic | Problem | None:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:
@@ -160,13 +160,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> Response[PlatformPublic | Problem]:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:
@@ -193,13 +193,13 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> PlatformPublic | Problem | None:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:

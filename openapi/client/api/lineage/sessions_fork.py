@@ -112,7 +112,7 @@ def sync_detailed(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -124,7 +124,8 @@ def sync_detailed(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):
@@ -157,7 +158,7 @@ def sync(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -169,7 +170,8 @@ def sync(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):
@@ -197,7 +199,7 @@ async def asyncio_detailed(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -209,7 +211,8 @@ async def asyncio_detailed(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):
@@ -240,7 +243,7 @@ async def asyncio(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -252,7 +255,8 @@ async def asyncio(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):

@@ -42,11 +42,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -95,7 +90,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Response[Problem | RecapPublic]:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -103,7 +98,8 @@ def sync_detailed(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:
@@ -132,7 +128,7 @@ def sync(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Problem | RecapPublic | None:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -140,7 +136,8 @@ def sync(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:
@@ -164,7 +161,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Response[Problem | RecapPublic]:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -172,7 +169,8 @@ async def asyncio_detailed(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:
@@ -199,7 +197,7 @@ async def asyncio(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Problem | RecapPublic | None:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -207,7 +205,8 @@ async def asyncio(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:

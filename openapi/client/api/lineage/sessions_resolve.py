@@ -116,7 +116,7 @@ def sync_detailed(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Response[Problem | ResolvedSession]:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 
@@ -161,7 +161,7 @@ def sync(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Problem | ResolvedSession | None:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 
@@ -201,7 +201,7 @@ async def asyncio_detailed(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Response[Problem | ResolvedSession]:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 
@@ -244,7 +244,7 @@ async def asyncio(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Problem | ResolvedSession | None:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 

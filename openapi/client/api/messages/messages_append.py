@@ -122,7 +122,7 @@ def sync_detailed(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[MessageItems | Problem]:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -136,7 +136,8 @@ def sync_detailed(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
@@ -172,7 +173,7 @@ def sync(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> MessageItems | Problem | None:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -186,7 +187,8 @@ def sync(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
@@ -217,7 +219,7 @@ async def asyncio_detailed(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[MessageItems | Problem]:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -231,7 +233,8 @@ async def asyncio_detailed(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
@@ -265,7 +268,7 @@ async def asyncio(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> MessageItems | Problem | None:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -279,7 +282,8 @@ async def asyncio(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response

@@ -155,7 +155,7 @@ def sync_detailed(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> Response[MessagePage | Problem]:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -163,8 +163,9 @@ def sync_detailed(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id
@@ -213,7 +214,7 @@ def sync(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> MessagePage | Problem | None:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -221,8 +222,9 @@ def sync(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id
@@ -266,7 +268,7 @@ async def asyncio_detailed(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> Response[MessagePage | Problem]:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -274,8 +276,9 @@ async def asyncio_detailed(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id
@@ -322,7 +325,7 @@ async def asyncio(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> MessagePage | Problem | None:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -330,8 +333,9 @@ async def asyncio(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id

@@ -100,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Response[Problem | RewindResult]:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -108,7 +108,8 @@ def sync_detailed(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:
@@ -137,7 +138,7 @@ def sync(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Problem | RewindResult | None:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -145,7 +146,8 @@ def sync(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:
@@ -169,7 +171,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Response[Problem | RewindResult]:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -177,7 +179,8 @@ async def asyncio_detailed(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:
@@ -204,7 +207,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Problem | RewindResult | None:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -212,7 +215,8 @@ async def asyncio(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:

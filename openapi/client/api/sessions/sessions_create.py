@@ -102,7 +102,7 @@ def sync_detailed(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.
@@ -138,7 +138,7 @@ def sync(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.
@@ -169,7 +169,7 @@ async def asyncio_detailed(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.
@@ -203,7 +203,7 @@ async def asyncio(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.

@@ -100,12 +100,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:
@@ -134,12 +135,13 @@ def sync(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Problem | SessionPublic | None:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:
@@ -163,12 +165,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:
@@ -195,12 +198,13 @@ async def asyncio(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Problem | SessionPublic | None:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:

@@ -114,14 +114,15 @@ def sync_detailed(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.
@@ -154,14 +155,15 @@ def sync(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.
@@ -189,14 +191,15 @@ async def asyncio_detailed(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.
@@ -227,14 +230,15 @@ async def asyncio(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.

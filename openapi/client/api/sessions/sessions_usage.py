@@ -100,13 +100,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 
@@ -136,13 +137,14 @@ def sync(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 
@@ -167,13 +169,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 
@@ -201,13 +204,14 @@ async def asyncio(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 

@@ -54,11 +54,6 @@ def _get_kwargs(
 
 
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
