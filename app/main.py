@@ -16,6 +16,7 @@ from app.api.auth import require_token, resolve_token
 from app.api.fast_paths import FastPaths
 from app.api.instrumentation import HttpMetrics, MetricsMiddleware, StorageCollector
 from app.api.middleware import EdgeMiddleware, HostPolicy
+from app.api.openapi_examples import keep_example_nulls
 from app.api.problem import install_handlers
 from app.api.routes import (
     attachments,
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
     )
+    keep_example_nulls(app)
     app.state.settings = settings
     app.state.api_token = resolve_token(settings)
     app.state.idempotency_in_flight = set()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Response, UploadFile
+from fastapi import APIRouter, File, Path, Response, UploadFile
 from fastapi.responses import FileResponse
 
 from app.api.deps import DB, AppSettings
+from app.api.error_docs import READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.messages import AttachmentPublic
 from app.services import attachments as svc
@@ -20,15 +21,33 @@ router = APIRouter(tags=["attachments"], route_class=PolicyRoute)
 @router.post(
     "/sessions/{session_id}/attachments",
     name="attachments-upload",
+    summary="Upload an attachment",
     status_code=201,
     response_model=AttachmentPublic,
     responses={
-        201: {"headers": {"Location": {"schema": {"type": "string"}}}},
-        **problem_responses(*WRITE_ERRORS, 404, 409, 415),
+        201: {"headers": {"Location": {"description": "Where to download it", "schema": {"type": "string"}}}},
+        **error_responses(
+            WRITE,
+            {
+                400: ("http_error",),
+                404: ("session_not_found",),
+                409: ("attachments_dir_unusable",),
+                415: ("unsupported_media_type",),
+            },
+        ),
+    },
+    openapi_extra={
+        "requestBody": {
+            "description": "A `multipart/form-data` upload with the file's bytes in the `file` field "
+            "(binary, so no example), e.g. `curl -F file=@notes.txt`."
+        }
     },
 )
 async def upload_attachment(
-    session_id: str, db: DB, settings: AppSettings, file: Annotated[UploadFile, File(description="The file")]
+    session_id: SessionId,
+    db: DB,
+    settings: AppSettings,
+    file: Annotated[UploadFile, File(description="The file")],
 ) -> Response:
     """Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -56,16 +75,23 @@ async def upload_attachment(
 @router.get(
     "/attachments/{attachment_id}",
     name="attachments-get",
+    summary="Download an attachment",
     response_class=FileResponse,
     responses={
         200: {
-            "description": "The stored bytes with their media type",
+            "description": "The stored bytes with their media type (binary, so no example)",
             "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
         },
-        **problem_responses(*COMMON_ERRORS, 404),
+        **error_responses(READ, {404: ("attachment_not_found",)}),
     },
 )
-async def download_attachment(attachment_id: str, db: DB, settings: AppSettings) -> FileResponse:
+async def download_attachment(
+    attachment_id: Annotated[
+        str, Path(description="The id from the upload's answer or a message's attachments")
+    ],
+    db: DB,
+    settings: AppSettings,
+) -> FileResponse:
     """The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
     ``attachment_not_found``."""
     row, path = await svc.find(db, settings.home, attachment_id)

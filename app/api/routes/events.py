@@ -9,8 +9,9 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from app.api.deps import DB, AppSettings
+from app.api.error_docs import READ, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, problem_responses
+from app.api.params import SessionId
 from app.api.schemas.events import HandoffUpdated, MessageCreated, SessionEnded, SessionUpdated
 from app.domain.json_policy import INT64_MAX
 from app.errors import BadRequest
@@ -48,7 +49,14 @@ _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
         "(message.created, session.updated, session.ended, handoff.updated) and `data:` (one JSON object, "
         "see x-event-payloads). `: keepalive` comments come after 15 s of silence. Without a last event "
         "id only new events are sent. Handoff changes made by the agent's own SessionDB are not events.",
-        "content": {SSE_MEDIA_TYPE: {"schema": {"type": "string"}, "x-event-payloads": _payload_schemas()}},
+        "content": {
+            SSE_MEDIA_TYPE: {
+                "schema": {"type": "string"},
+                "example": 'id: 1042\nevent: message.created\ndata: {"session_id": "20260105_101500_a1b2c3", '
+                '"message_id": 42, "role": "user"}\n\n: keepalive\n\n',
+                "x-event-payloads": _payload_schemas(),
+            }
+        },
     },
 }
 
@@ -90,8 +98,9 @@ def _response(
 @router.get(
     "/events",
     name="events-stream",
+    summary="Stream every event (Server-Sent Events)",
     response_class=StreamingResponse,
-    responses={**_SSE_RESPONSE, **problem_responses(*COMMON_ERRORS)},
+    responses={**_SSE_RESPONSE, **error_responses(READ, {400: ("invalid_last_event_id",)})},
 )
 async def all_events(
     request: Request,
@@ -108,14 +117,18 @@ async def all_events(
 @router.get(
     "/sessions/{session_id}/events",
     name="sessions-events",
+    summary="Stream one session's events (Server-Sent Events)",
     response_class=StreamingResponse,
-    responses={**_SSE_RESPONSE, **problem_responses(*COMMON_ERRORS, 404)},
+    responses={
+        **_SSE_RESPONSE,
+        **error_responses(READ, {400: ("invalid_last_event_id",), 404: ("session_not_found",)}),
+    },
 )
 async def session_events(
     request: Request,
     db: DB,
     settings: AppSettings,
-    session_id: str,
+    session_id: SessionId,
     last_event_id_header: LastEventIdHeader = None,
     last_event_id: LastEventIdQuery = None,
 ) -> StreamingResponse:

@@ -9,8 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import DB, AppSettings
+from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.handoff import (
     HandoffClaim,
@@ -33,9 +34,18 @@ MAX_CLAIM_WAIT_S = 60.0
 @router.post(
     "/handoff",
     name="handoff-request",
+    summary="Queue a handoff to a messaging platform",
     status_code=202,
     response_model=HandoffQueued,
-    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+    responses=error_responses(
+        WRITE,
+        JSON_BODY,
+        {
+            404: ("session_not_found",),
+            409: ("platform_not_enabled", "no_home_channel", "agent_busy", "handoff_in_flight"),
+            422: ("unknown_platform",),
+        },
+    ),
 )
 async def request_handoff(db: DB, body: HandoffRequest) -> Response:
     """Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
@@ -52,10 +62,11 @@ async def request_handoff(db: DB, body: HandoffRequest) -> Response:
 @router.post(
     "/handoff/claim",
     name="handoff-claim",
+    summary="Claim the next pending handoff (long-poll)",
     response_model=HandoffClaimed,
     responses={
         204: {"description": "Nothing to claim within `wait` seconds"},
-        **problem_responses(*WRITE_ERRORS),
+        **error_responses(WRITE, JSON_BODY, {422: ("unknown_platform",)}),
     },
 )
 async def claim_handoff(
@@ -91,10 +102,11 @@ async def claim_handoff(
 @router.get(
     "/handoff/{session_id}",
     name="handoff-get",
+    summary="Get a session's handoff state",
     response_model=HandoffPublic,
-    responses=problem_responses(*COMMON_ERRORS, 404),
+    responses=error_responses(READ, {404: ("session_not_found",)}),
 )
-async def get_handoff(db: DB, session_id: str) -> Response:
+async def get_handoff(db: DB, session_id: SessionId) -> Response:
     """A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
     404 ``session_not_found``."""
     return json_response(await db.read(lambda conn: svc.get_handoff(conn, session_id)))
@@ -103,10 +115,13 @@ async def get_handoff(db: DB, session_id: str) -> Response:
 @router.post(
     "/handoff/{session_id}/complete",
     name="handoff-complete",
+    summary="Mark a running handoff delivered",
     response_model=HandoffPublic,
-    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+    responses=error_responses(
+        WRITE, JSON_BODY, {404: ("session_not_found",), 409: ("handoff_state_changed",)}
+    ),
 )
-async def complete_handoff(db: DB, session_id: str, body: HandoffComplete | None = None) -> Response:
+async def complete_handoff(db: DB, session_id: SessionId, body: HandoffComplete | None = None) -> Response:
     """The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running)."""
     thread: Any = None if body is None else body.thread
@@ -116,10 +131,15 @@ async def complete_handoff(db: DB, session_id: str, body: HandoffComplete | None
 @router.post(
     "/handoff/{session_id}/fail",
     name="handoff-fail",
+    summary="Mark a handoff failed",
     response_model=HandoffPublic,
-    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+    responses=error_responses(
+        WRITE,
+        JSON_BODY,
+        {404: ("session_not_found",), 409: ("handoff_state_changed",), 422: ("invalid_only_states",)},
+    ),
 )
-async def fail_handoff(db: DB, session_id: str, body: HandoffFail) -> Response:
+async def fail_handoff(db: DB, session_id: SessionId, body: HandoffFail) -> Response:
     """The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409 ``handoff_state_changed``
     (it moved on, e.g. the gateway claimed it as the CLI gave up)."""

@@ -6,10 +6,11 @@ import shutil
 import sqlite3
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import DB
 from app.api.json_body import PolicyRoute
+from app.api.schemas import examples as ex
 from app.storage import migrate
 from app.storage.read_only import TESTED_SCHEMA_VERSION
 
@@ -21,11 +22,15 @@ MIN_FREE_DISK_BYTES = 64 * 1024 * 1024
 class Health(BaseModel):
     """Liveness answer."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HEALTH]})
+
     status: str
 
 
 class Readiness(BaseModel):
     """Readiness answer with the individual checks."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.READY]})
 
     status: str = Field(
         description="`ready`; `read_only` (200: reads are served, every write is refused with 503 "
@@ -39,13 +44,25 @@ class Readiness(BaseModel):
     reason: str | None = Field(default=None, description="Why the server is not fully ready, as a sentence")
 
 
-@router.get("/healthz", name="health-live", response_model=Health)
+@router.get("/healthz", name="health-live", summary="Liveness probe", response_model=Health)
 async def healthz() -> Health:
     """The process is up and its event loop answers. Never touches the database."""
     return Health(status="ok")
 
 
-@router.get("/readyz", name="health-ready", response_model=Readiness, responses={503: {"model": Readiness}})
+@router.get(
+    "/readyz",
+    name="health-ready",
+    summary="Readiness probe",
+    response_model=Readiness,
+    responses={
+        503: {
+            "model": Readiness,
+            "description": "Not ready: `status` is `not_ready`, `reason` says why",
+            "content": {"application/json": {"example": ex.NOT_READY}},
+        }
+    },
+)
 async def readyz(db: DB, response: Response) -> Readiness:
     """The database answers, migrations are at head, the writer is alive and the disk has room. A file that
     a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since reads

@@ -11,9 +11,10 @@ from urllib.parse import quote
 from fastapi import APIRouter, Body, Query, Response
 
 from app.api.deps import DB
+from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
 from app.api.idempotency import IdempotencyDep
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.lineage import (
     ContinuationCreate,
@@ -47,8 +48,20 @@ def _created(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
 @router.get(
     "/sessions/resolve",
     name="sessions-resolve",
+    summary="Resolve an id prefix, title or 'latest' to a session",
     response_model=ResolvedSession,
-    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*COMMON_ERRORS, 404, 409)},
+    responses={
+        200: {"headers": _ETAG_HEADER},
+        **error_responses(
+            READ,
+            {
+                400: ("invalid_resolve_query",),
+                404: ("session_not_found",),
+                409: ("ambiguous_session_ref",),
+                422: ("unknown_source",),
+            },
+        ),
+    },
 )
 async def resolve_session(
     db: DB,
@@ -82,10 +95,11 @@ async def resolve_session(
 @router.get(
     "/sessions/{session_id}/lineage",
     name="sessions-lineage",
+    summary="Get a session's compression lineage",
     response_model=SessionLineage,
-    responses=problem_responses(*COMMON_ERRORS, 404),
+    responses=error_responses(READ, {404: ("session_not_found",)}),
 )
-async def session_lineage(db: DB, session_id: str) -> Response:
+async def session_lineage(db: DB, session_id: SessionId) -> Response:
     """The compression chain containing the session, root → tip (each with ``end_reason``).
 
     404 ``session_not_found``.
@@ -97,13 +111,22 @@ async def session_lineage(db: DB, session_id: str) -> Response:
 @router.post(
     "/sessions/{session_id}/continuations",
     name="sessions-continue",
+    summary="Continue a session after context compression",
     status_code=201,
     response_model=SessionPublic,
-    responses={201: {"headers": _CREATED_HEADERS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
+    responses={
+        201: {"headers": _CREATED_HEADERS},
+        **error_responses(
+            WRITE,
+            JSON_BODY,
+            IDEMPOTENT,
+            {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+        ),
+    },
 )
 async def continue_session(
     db: DB,
-    session_id: str,
+    session_id: SessionId,
     idem: IdempotencyDep,
     body: Annotated[ContinuationCreate | None, Body()] = None,
 ) -> Response:
@@ -124,13 +147,26 @@ async def continue_session(
 @router.post(
     "/sessions/{session_id}/fork",
     name="sessions-fork",
+    summary="Fork (branch) a session",
     status_code=201,
     response_model=SessionPublic,
-    responses={201: {"headers": _CREATED_HEADERS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
+    responses={
+        201: {"headers": _CREATED_HEADERS},
+        **error_responses(
+            WRITE,
+            JSON_BODY,
+            IDEMPOTENT,
+            {
+                404: ("session_not_found", "message_not_found"),
+                409: ("session_exists", "title_in_use"),
+                422: ("invalid_session_id", "title_too_long", "invalid_title"),
+            },
+        ),
+    },
 )
 async def fork_session(
     db: DB,
-    session_id: str,
+    session_id: SessionId,
     idem: IdempotencyDep,
     body: Annotated[ForkCreate | None, Body()] = None,
 ) -> Response:
@@ -153,12 +189,13 @@ async def fork_session(
 @router.get(
     "/sessions/{session_id}/recap",
     name="sessions-recap",
+    summary="Get a session's resume recap",
     response_model=RecapPublic,
-    responses=problem_responses(*COMMON_ERRORS, 404),
+    responses=error_responses(READ, {404: ("session_not_found",)}),
 )
 async def session_recap(
     db: DB,
-    session_id: str,
+    session_id: SessionId,
     exchanges: Annotated[
         int, Query(ge=1, le=100, description="How many user/assistant exchanges to show")
     ] = DEFAULT_EXCHANGES,

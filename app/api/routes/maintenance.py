@@ -9,8 +9,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from app.api.deps import DB
+from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.schemas.maintenance import (
     AutoPruneRunOut,
     AutoPruneStatus,
@@ -44,7 +44,7 @@ Pruner = Annotated[AutoPruner, Depends(get_auto_pruner)]
     name="stats-get",
     summary="Store statistics",
     response_model=StatsOut,
-    responses=problem_responses(*COMMON_ERRORS),
+    responses=error_responses(READ),
 )
 async def get_stats(
     db: DB,
@@ -62,7 +62,7 @@ async def get_stats(
     name="insights-get",
     summary="Usage insights",
     response_model=InsightsOut,
-    responses=problem_responses(*COMMON_ERRORS),
+    responses=error_responses(READ),
 )
 async def get_insights(
     db: DB,
@@ -80,7 +80,7 @@ async def get_insights(
     name="maintenance-prune",
     summary="Prune old ended sessions",
     response_model=PruneOut,
-    responses=problem_responses(*WRITE_ERRORS),
+    responses=error_responses(WRITE, JSON_BODY, {422: ("conflicting_parameters", "invalid_duration")}),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
     """Delete ended sessions matching every criterion given; open sessions are never touched.
@@ -133,7 +133,7 @@ def _prune_filter(req: PruneIn) -> PruneFilter:
     name="maintenance-vacuum",
     summary="VACUUM state.db",
     response_model=VacuumOut,
-    responses=problem_responses(*WRITE_ERRORS, 409),
+    responses=error_responses(WRITE, {409: ("maintenance_busy",)}),
 )
 async def vacuum(db: DB) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
@@ -148,7 +148,7 @@ async def vacuum(db: DB) -> dict[str, Any]:
     name="maintenance-optimize",
     summary="FTS optimize + WAL checkpoint",
     response_model=OptimizeOut,
-    responses=problem_responses(*WRITE_ERRORS),
+    responses=error_responses(WRITE),
 )
 async def optimize(db: DB) -> dict[str, Any]:
     """Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed."""
@@ -160,7 +160,7 @@ async def optimize(db: DB) -> dict[str, Any]:
     name="maintenance-backup",
     summary="Back up state.db",
     response_model=BackupOut,
-    responses=problem_responses(*WRITE_ERRORS, 409),
+    responses=error_responses(WRITE, {409: ("maintenance_busy", "backup_dir_unusable")}),
 )
 async def backup(db: DB) -> dict[str, Any]:
     """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
@@ -175,7 +175,7 @@ async def backup(db: DB) -> dict[str, Any]:
     name="maintenance-auto-prune-status",
     summary="Auto-prune status",
     response_model=AutoPruneStatus,
-    responses=problem_responses(*COMMON_ERRORS),
+    responses=error_responses(READ),
 )
 async def auto_prune_status(pruner: Pruner) -> dict[str, Any]:
     """Configuration (config.yaml `sessions:` + `HERMES_SESSIONS_*`) and the last run."""
@@ -187,7 +187,7 @@ async def auto_prune_status(pruner: Pruner) -> dict[str, Any]:
     name="maintenance-auto-prune-run",
     summary="Run auto-prune if due",
     response_model=AutoPruneRunOut,
-    responses=problem_responses(*WRITE_ERRORS),
+    responses=error_responses(WRITE),
 )
 async def auto_prune_run(pruner: Pruner) -> dict[str, Any]:
     """One `maybe_auto_prune_and_vacuum`: skipped within `min_interval_hours` of any process's last run."""

@@ -9,10 +9,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 
 from app.api.deps import DB
+from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
 from app.api.idempotency import IdempotencyDep
 from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.messages import (
     MAX_MESSAGE_ID,
@@ -69,13 +70,22 @@ def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], d
 @router.post(
     "/sessions/{session_id}/messages",
     name="messages-append",
+    summary="Append messages to a session",
     status_code=201,
     response_model=MessageItems,
-    responses={201: {"links": _APPENDED_LINKS}, **problem_responses(*WRITE_ERRORS, 404, 409)},
+    responses={
+        201: {"links": _APPENDED_LINKS},
+        **error_responses(
+            WRITE,
+            JSON_BODY,
+            IDEMPOTENT,
+            {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+        ),
+    },
 )
 async def append_messages(
     request: Request,
-    session_id: str,
+    session_id: SessionId,
     body: Annotated[AppendBody, Body()],
     db: DB,
     idem: IdempotencyDep,
@@ -101,17 +111,25 @@ async def append_messages(
 @router.get(
     "/sessions/{session_id}/messages",
     name="messages-list",
+    summary="List a session's messages",
     response_model=MessagePage,
     responses={
         200: {"headers": {"Link": {"description": "rel=next page", "schema": {"type": "string"}}}},
-        **problem_responses(*COMMON_ERRORS, 400, 404, 422),
+        **error_responses(
+            READ,
+            {
+                400: ("invalid_cursor",),
+                404: ("session_not_found", "message_not_in_session"),
+                422: ("conflicting_parameters",),
+            },
+        ),
     },
 )
 async def list_messages(
     request: Request,
-    session_id: str,
+    session_id: SessionId,
     db: DB,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Page size 1-1000")] = 100,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     after: Annotated[int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Messages after this id")] = None,
     before: Annotated[
@@ -170,10 +188,11 @@ def _cursor_id(position: dict[str, Any], key: str) -> int | None:
 @router.get(
     "/sessions/{session_id}/messages/{message_id}",
     name="messages-get",
+    summary="Get one message",
     response_model=MessagePublic,
-    responses=problem_responses(*COMMON_ERRORS, 404, 422),
+    responses=error_responses(READ, {404: ("session_not_found", "message_not_found")}),
 )
-async def get_message(session_id: str, message_id: MessageId, db: DB) -> Response:
+async def get_message(session_id: SessionId, message_id: MessageId, db: DB) -> Response:
     """One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``."""
     return json_response(await db.read(lambda conn: svc.get_message(conn, session_id, message_id)))
 
@@ -181,10 +200,13 @@ async def get_message(session_id: str, message_id: MessageId, db: DB) -> Respons
 @router.post(
     "/sessions/{session_id}/rewind",
     name="messages-rewind",
+    summary="Rewind a session to before a user message",
     response_model=RewindResult,
-    responses=problem_responses(*WRITE_ERRORS, 404),
+    responses=error_responses(
+        WRITE, JSON_BODY, {404: ("session_not_found", "message_not_found"), 422: ("not_a_user_message",)}
+    ),
 )
-async def rewind(session_id: str, body: RewindRequest, db: DB) -> Response:
+async def rewind(session_id: SessionId, body: RewindRequest, db: DB) -> Response:
     """Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
     is unchanged, as in the agent. Codes: 404 ``session_not_found``, ``message_not_found``; 422

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response
 
 from app.api.deps import DB
+from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.platforms import PlatformList, PlatformPublic, PlatformUpdate
 from app.services import platforms as svc
@@ -17,8 +19,9 @@ router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
 @router.get(
     "/platforms",
     name="platforms-list",
+    summary="List messaging platforms and their settings",
     response_model=PlatformList,
-    responses=problem_responses(*COMMON_ERRORS),
+    responses=error_responses(READ),
 )
 async def list_platforms(db: DB) -> Response:
     """Every known messaging platform with its settings (unconfigured ones: disabled, no home channel)."""
@@ -29,10 +32,15 @@ async def list_platforms(db: DB) -> Response:
 @router.put(
     "/platforms/{platform}",
     name="platforms-put",
+    summary="Set a platform's handoff settings",
     response_model=PlatformPublic,
-    responses=problem_responses(*WRITE_ERRORS),
+    responses=error_responses(WRITE, JSON_BODY, {422: ("unknown_platform",)}),
 )
-async def put_platform(db: DB, platform: str, body: PlatformUpdate) -> Response:
+async def put_platform(
+    db: DB,
+    platform: Annotated[str, Path(description="A messaging platform name as `GET /platforms` lists it")],
+    body: PlatformUpdate,
+) -> Response:
     """Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones)."""
     home = None if body.home_channel is None else body.home_channel.model_dump()

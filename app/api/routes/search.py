@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response
 
 from app.api.deps import DB
+from app.api.error_docs import JSON_BODY, READ, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, problem_responses
 from app.api.responses import json_response
 from app.api.schemas.common import SafeText
 from app.api.schemas.search import SearchBody, SearchResponse
@@ -18,7 +18,11 @@ from app.services import search as svc
 
 router = APIRouter(tags=["search"], route_class=PolicyRoute)
 
-_RESPONSES = problem_responses(*COMMON_ERRORS, 404, 409)
+_ERRORS = {
+    404: ("session_not_found", "message_not_in_session"),
+    409: ("anchor_in_current_lineage",),
+    422: ("invalid_role",),
+}
 _DESCRIPTION = (
     "The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` → read;"
     ' `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND, `"phrases"`,'
@@ -70,8 +74,9 @@ async def _run(db: DB, body: SearchBody) -> Response:
 @router.get(
     "/search",
     name="search-run",
+    summary="Search past sessions",
     response_model=SearchResponse,
-    responses=_RESPONSES,
+    responses=error_responses(READ, _ERRORS, {422: ("invalid_text",)}),
     description=_DESCRIPTION,
 )
 async def search_get(
@@ -90,7 +95,10 @@ async def search_get(
     limit: Annotated[
         int, Query(ge=INT64_MIN, le=INT64_MAX, description="Sessions for discover/browse (clamped to 1-50)")
     ] = 3,
-    sort: Literal["relevance", "newest", "oldest"] = "relevance",
+    sort: Annotated[
+        Literal["relevance", "newest", "oldest"],
+        Query(description="discover: rank matching messages by best match, newest first or oldest first"),
+    ] = "relevance",
     role: Annotated[
         list[SafeText] | None, Query(description="Roles searched (comma-separated or repeated)")
     ] = None,
@@ -99,7 +107,10 @@ async def search_get(
     current_session_id: Annotated[
         SafeText | None, Query(description="Caller's session: its live lineage is excluded")
     ] = None,
-    detail: Literal["adaptive", "full"] = "adaptive",
+    detail: Annotated[
+        Literal["adaptive", "full"],
+        Query(description="adaptive: long messages cut to fit (content_truncated); full: whole messages"),
+    ] = "adaptive",
 ) -> Response:
     """Search past sessions (discover, scroll, read or browse)."""
     body = SearchBody(
@@ -121,8 +132,9 @@ async def search_get(
 @router.post(
     "/search",
     name="search-post",
+    summary="Search past sessions (arguments as a JSON body)",
     response_model=SearchResponse,
-    responses=_RESPONSES,
+    responses=error_responses(READ, JSON_BODY, _ERRORS),
     description=_DESCRIPTION,
 )
 async def search_post(db: DB, body: SearchBody) -> Response:

@@ -9,10 +9,11 @@ from urllib.parse import quote
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
 from app.api.deps import DB
+from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE, error_responses
 from app.api.idempotency import IdempotencyDep
 from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.sessions import (
     SessionCreate,
@@ -70,14 +71,32 @@ def _location(session_id: str) -> str:
 @router.post(
     "/sessions",
     name="sessions-create",
+    summary="Create a session",
     status_code=201,
     response_model=SessionPublic,
     responses={
         201: {
-            "headers": {**_ETAG_HEADER, "Location": {"schema": {"type": "string"}}},
+            "headers": {
+                **_ETAG_HEADER,
+                "Location": {"description": "The new session", "schema": {"type": "string"}},
+            },
             "links": _SESSION_LINKS,
         },
-        **problem_responses(*WRITE_ERRORS, 409),
+        **error_responses(
+            WRITE,
+            JSON_BODY,
+            IDEMPOTENT,
+            {
+                409: ("session_exists", "title_in_use"),
+                422: (
+                    "invalid_session_id",
+                    "unknown_source",
+                    "parent_not_found",
+                    "title_too_long",
+                    "invalid_title",
+                ),
+            },
+        ),
     },
 )
 async def create_session(
@@ -123,10 +142,11 @@ def _position(order: str, cursor: str) -> dict[str, Any]:
 @router.get(
     "/sessions",
     name="sessions-list",
+    summary="List sessions",
     response_model=SessionPage,
     responses={
-        200: {"headers": {"Link": {"schema": {"type": "string"}}}},
-        **problem_responses(*COMMON_ERRORS),
+        200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
+        **error_responses(READ, {400: ("invalid_cursor",)}),
     },
 )
 async def list_sessions(
@@ -138,12 +158,18 @@ async def list_sessions(
     exclude_source: Annotated[
         list[str] | None, Query(description="Hide these sources (repeatable; default tool, subagent)")
     ] = None,
-    status: Annotated[Literal["active", "ended", "all"], Query()] = "all",
+    status: Annotated[
+        Literal["active", "ended", "all"],
+        Query(description="active: not ended; ended: ended (any end_reason); all: both"),
+    ] = "all",
     include_children: Annotated[
         bool, Query(description="Show compression and delegate children instead of folding lineages")
     ] = False,
-    include_archived: bool = False,
-    order: Annotated[Literal["started", "last_active"], Query()] = "started",
+    include_archived: Annotated[bool, Query(description="Also list archived sessions")] = False,
+    order: Annotated[
+        Literal["started", "last_active"],
+        Query(description="Newest first by start time, or by last activity (newest message, else start)"),
+    ] = "started",
 ) -> Response:
     """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
     sources = tuple(source or ())
@@ -181,12 +207,13 @@ def default_list_query(limit: int | None) -> ListQuery:
 @router.get(
     "/sessions/{session_id}",
     name="sessions-get",
+    summary="Get a session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*COMMON_ERRORS, 404)},
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(READ, {404: ("session_not_found",)})},
 )
 async def get_session(
     db: DB,
-    session_id: str,
+    session_id: SessionId,
     include: Annotated[
         Literal["system_prompt"] | None, Query(description="system_prompt: add the full system prompt")
     ] = None,
@@ -201,10 +228,21 @@ async def get_session(
 @router.patch(
     "/sessions/{session_id}",
     name="sessions-update",
+    summary="Update a session (title, archived, model, end)",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404, 409, 412)},
+    responses={
+        200: {"headers": _ETAG_HEADER},
+        **error_responses(
+            WRITE,
+            JSON_BODY,
+            IF_MATCH,
+            {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
+        ),
+    },
 )
-async def update_session(db: DB, session_id: str, body: SessionUpdate, if_match: IfMatch = None) -> Response:
+async def update_session(
+    db: DB, session_id: SessionId, body: SessionUpdate, if_match: IfMatch = None
+) -> Response:
     """Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``."""
@@ -218,11 +256,12 @@ async def update_session(db: DB, session_id: str, body: SessionUpdate, if_match:
 @router.delete(
     "/sessions/{session_id}",
     name="sessions-delete",
+    summary="Delete a session and its messages",
     status_code=204,
     response_class=Response,
-    responses=problem_responses(*WRITE_ERRORS, 404, 412),
+    responses=error_responses(WRITE, IF_MATCH, {404: ("session_not_found",)}),
 )
-async def delete_session(db: DB, session_id: str, if_match: IfMatch = None) -> Response:
+async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None) -> Response:
     """Delete a session and its messages; delegate children go too, other children are orphaned."""
     await db.write(lambda conn: svc.delete_session(conn, session_id, if_match))
     return Response(status_code=204)
@@ -231,10 +270,14 @@ async def delete_session(db: DB, session_id: str, if_match: IfMatch = None) -> R
 @router.post(
     "/sessions/{session_id}/end",
     name="sessions-end",
+    summary="End a session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404)},
+    responses={
+        200: {"headers": _ETAG_HEADER},
+        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
+    },
 )
-async def end_session(db: DB, session_id: str, body: SessionEnd) -> Response:
+async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
     public = await db.write(lambda conn: svc.end_session(conn, session_id, body.end_reason))
     return _session_response(public)
@@ -243,10 +286,11 @@ async def end_session(db: DB, session_id: str, body: SessionEnd) -> Response:
 @router.post(
     "/sessions/{session_id}/reopen",
     name="sessions-reopen",
+    summary="Reopen an ended session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404)},
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
 )
-async def reopen_session(db: DB, session_id: str) -> Response:
+async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
     public = await db.write(lambda conn: svc.reopen_session(conn, session_id))
     return _session_response(public)
@@ -255,10 +299,14 @@ async def reopen_session(db: DB, session_id: str) -> Response:
 @router.post(
     "/sessions/{session_id}/usage",
     name="sessions-usage",
+    summary="Report token usage and cost",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **problem_responses(*WRITE_ERRORS, 404)},
+    responses={
+        200: {"headers": _ETAG_HEADER},
+        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
+    },
 )
-async def add_usage(db: DB, session_id: str, body: UsageUpdate) -> Response:
+async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none."""
     usage = Usage(

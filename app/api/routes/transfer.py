@@ -10,8 +10,9 @@ from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import DB, AppSettings
+from app.api.error_docs import READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ImportResult
 from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
 from app.services import export as export_service
@@ -51,7 +52,9 @@ _IMPORT_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "description": "One session per line, as `GET /export.jsonl` or `hermes sessions export` write them; "
-        "either the raw file or a multipart upload with the file in the `file` field.",
+        "either the raw file or a multipart upload with the file in the `file` field. The example of "
+        "`GET /export.jsonl` shows a line (none here: the fuzzer that sends every example cannot encode "
+        "these media types).",
         "content": {
             JSONL_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}},
             "application/x-ndjson": {"schema": {"type": "string", "format": "binary"}},
@@ -83,9 +86,9 @@ _IMPORT_BODY: dict[str, Any] = {
             "description": "One session per line: every session column, `last_active`, and `messages` "
             "(active messages, `tool_calls` decoded, `model_config` kept as the agent's JSON string). "
             "UTF-8, non-ASCII unescaped. Sessions in id order.",
-            "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}}},
+            "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE}},
         },
-        **problem_responses(*COMMON_ERRORS, 404, 422),
+        **error_responses(READ, {404: ("session_not_found",), 422: ("lineage_needs_session_id",)}),
     },
 )
 async def export_sessions(
@@ -155,7 +158,10 @@ async def _body_file(request: Request) -> IO[bytes]:
     summary="Import sessions from JSONL",
     response_model=ImportResult,
     openapi_extra=_IMPORT_BODY,
-    responses=problem_responses(*WRITE_ERRORS, 409, 415),
+    responses=error_responses(
+        WRITE,
+        {400: ("missing_file",), 409: ("session_exists",), 415: ("unsupported_media_type",)},
+    ),
 )
 async def import_sessions(
     request: Request,
@@ -180,7 +186,7 @@ async def import_sessions(
     name="import-transcripts",
     summary="Import legacy per-session transcript files",
     response_model=ImportResult,
-    responses=problem_responses(*WRITE_ERRORS, 409),
+    responses=error_responses(WRITE, {409: ("session_exists",)}),
 )
 async def import_transcripts(
     request: Request,

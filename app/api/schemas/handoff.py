@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import RequestModel, SafeJSON, SafeText
 from app.api.schemas.platforms import HomeChannel
 
@@ -14,6 +15,8 @@ HandoffStateName = Literal["pending", "running", "completed", "failed"]
 
 class HandoffRequest(RequestModel):
     """``POST /handoff``."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_REQUEST]})
 
     session_id: SafeText = Field(min_length=1, max_length=256)
     platform: SafeText = Field(min_length=1, max_length=64)
@@ -26,6 +29,8 @@ class HandoffRequest(RequestModel):
 class HandoffClaim(RequestModel):
     """``POST /handoff/claim``: a gateway asks for the next pending handoff."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_CLAIM]})
+
     platform: SafeText | None = Field(
         default=None, max_length=64, description="Only handoffs to this platform; null: any platform"
     )
@@ -34,6 +39,8 @@ class HandoffClaim(RequestModel):
 
 class HandoffComplete(RequestModel):
     """``POST /handoff/{id}/complete``: where the session now lives."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_COMPLETE]})
 
     thread: dict[str, SafeJSON] | None = Field(
         default=None,
@@ -44,6 +51,8 @@ class HandoffComplete(RequestModel):
 class HandoffFail(RequestModel):
     """``POST /handoff/{id}/fail``."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_FAIL]})
+
     error: SafeText = Field(min_length=1, max_length=100_000, description="Kept to its first 500 characters")
     only_states: list[Literal["pending", "running"]] | None = Field(
         default=None,
@@ -53,6 +62,8 @@ class HandoffFail(RequestModel):
 
 class HandoffPublic(BaseModel):
     """A session's handoff."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF]})
 
     session_id: str
     title: str | None
@@ -68,11 +79,15 @@ class HandoffPublic(BaseModel):
 class HandoffQueued(HandoffPublic):
     """The answer to ``POST /handoff`` (202): the pending handoff and the destination's home channel."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_QUEUED]})
+
     home_channel: HomeChannel
 
 
 class HandoffClaimed(HandoffPublic):
     """A claimed handoff (now running) with what the gateway needs to deliver it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_CLAIMED]})
 
     home_channel: HomeChannel | None
     threads: bool

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import RequestModel, SafeText
 from app.api.schemas.messages import MAX_BATCH, MAX_MESSAGE_ID, MessageCreate
 from app.api.schemas.sessions import SessionPublic
@@ -14,6 +15,8 @@ from app.services.lineage import MatchedBy
 
 class ResolvedSession(SessionPublic):
     """The session a reference resolved to (after following the compression chain to its tip)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.RESOLVED_SESSION]})
 
     matched_by: MatchedBy = Field(
         description="id: exact id; prefix: unique id prefix; title: title (newest 'title #N'); "
@@ -28,11 +31,15 @@ class ResolvedSession(SessionPublic):
 class SessionLineage(BaseModel):
     """The compression chain containing a session, root first, tip last."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SESSION_LINEAGE]})
+
     items: list[SessionPublic]
 
 
 class ContinuationCreate(RequestModel):
     """Body of ``POST /sessions/{id}/continuations`` (all optional)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.CONTINUATION_CREATE]})
 
     system_prompt: SafeText | None = Field(default=None, description="System prompt of the continuation")
     messages: list[MessageCreate] = Field(
@@ -49,6 +56,8 @@ class ContinuationCreate(RequestModel):
 
 class ForkCreate(RequestModel):
     """Body of ``POST /sessions/{id}/fork`` (all optional)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.FORK_CREATE]})
 
     id: SafeText | None = Field(
         default=None, description="Client-chosen id of the branch (≤ 256 chars, no '/', '..'); default: new"
@@ -73,6 +82,8 @@ class RecapEntryPublic(BaseModel):
 
 class RecapPublic(BaseModel):
     """The resume recap: the last entries and how many earlier ones were left out."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.RECAP]})
 
     entries: list[RecapEntryPublic]
     omitted: int = Field(description="Entries before the shown ones ('... n earlier messages ...')")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import Count, FilterText, RequestModel, SafeText
 from app.api.schemas.transfer import IndexingStatus
 
 
 class StatsOut(BaseModel):
     """Counts for every source and the file's size accounting."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.STATS]})
 
     sessions: int
     messages: int
@@ -68,6 +71,8 @@ class WeekdayActivity(BaseModel):
 class InsightsOut(BaseModel):
     """Usage over the last ``days`` days (sessions started in the window)."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.INSIGHTS]})
+
     days: int
     source: str | None
     since: float
@@ -83,6 +88,8 @@ class InsightsOut(BaseModel):
 
 class PruneIn(RequestModel):
     """Which ended sessions to delete: every criterion given must match (the agent's prune filters)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PRUNE_IN]})
 
     older_than_days: float | None = Field(
         default=None,
@@ -118,6 +125,8 @@ class PruneIn(RequestModel):
 class PruneOut(BaseModel):
     """What the prune deleted (or would delete)."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PRUNE_OUT]})
+
     dry_run: bool
     pruned: int = Field(description="sessions deleted (dry run: that would be deleted)")
     messages: int
@@ -139,6 +148,8 @@ class CheckpointOut(BaseModel):
 class OptimizeOut(BaseModel):
     """FTS segments merged and the WAL checkpointed."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.OPTIMIZE]})
+
     fts_optimized: list[str]
     checkpoint: CheckpointOut
     database_bytes_before: int
@@ -149,6 +160,8 @@ class OptimizeOut(BaseModel):
 
 class VacuumOut(BaseModel):
     """The file rewritten without its free pages."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.VACUUM]})
 
     fts_optimized: list[str]
     database_bytes_before: int
@@ -162,6 +175,8 @@ class VacuumOut(BaseModel):
 class BackupOut(BaseModel):
     """A consistent copy of state.db under ``$HERMES_HOME/backups/``."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.BACKUP]})
+
     name: str
     path: str
     bytes: int
@@ -170,6 +185,8 @@ class BackupOut(BaseModel):
 
 class AutoPruneStatus(BaseModel):
     """Auto-prune configuration and its last run (shared with the agent through state_meta)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.AUTO_PRUNE_STATUS]})
 
     enabled: bool
     retention_days: float
@@ -190,6 +207,8 @@ class AutoPruneStatus(BaseModel):
 
 class AutoPruneRunOut(BaseModel):
     """One run, as the agent's ``maybe_auto_prune_and_vacuum`` reports it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.AUTO_PRUNE_RUN]})
 
     skipped: bool
     pruned: int

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText, Timestamp, check_text_tree
 from app.domain.json_policy import INT64_MAX
 
@@ -26,6 +27,8 @@ Content = Annotated[
 
 class MessageCreate(RequestModel):
     """One message to append."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.MESSAGE_CREATE]})
 
     role: Role
     content: Content = None
@@ -52,6 +55,8 @@ class MessageCreate(RequestModel):
 
 class MessageBatch(RequestModel):
     """Several messages appended in one transaction (all or nothing)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.MESSAGE_BATCH]})
 
     messages: list[MessageCreate] = Field(min_length=1, max_length=MAX_BATCH)
 
@@ -100,6 +105,8 @@ _UNRENDERABLE_NOTE = "; the unrenderable marker when the stored value cannot be 
 class MessagePublic(BaseModel):
     """A stored message."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.MESSAGE]})
+
     id: int
     session_id: str
     role: str
@@ -121,11 +128,15 @@ class MessagePublic(BaseModel):
 class MessageItems(BaseModel):
     """The messages an append stored, in order, with their ids."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.MESSAGE_ITEMS]})
+
     items: list[MessagePublic]
 
 
 class MessagePage(BaseModel):
     """A page of messages in id order."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.MESSAGE_PAGE]})
 
     items: list[MessagePublic]
     next_cursor: str | None
@@ -138,11 +149,15 @@ class MessagePage(BaseModel):
 class RewindRequest(RequestModel):
     """Which user message to rewind to."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.REWIND_REQUEST]})
+
     message_id: int = Field(ge=1, le=MAX_MESSAGE_ID)
 
 
 class RewindResult(BaseModel):
     """The outcome of a rewind."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.REWIND_RESULT]})
 
     session_id: str
     rewound_count: int = Field(description="Messages newly made inactive (0 when already rewound)")
@@ -154,6 +169,8 @@ class RewindResult(BaseModel):
 
 class AttachmentPublic(BaseModel):
     """A stored attachment."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ATTACHMENT]})
 
     id: str
     path: str = Field(description="Relative to HERMES_HOME: attachments/<sha[:2]>/<sha>")

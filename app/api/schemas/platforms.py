@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import RequestModel, SafeText
 
 
@@ -17,6 +18,8 @@ class HomeChannel(RequestModel):
 class PlatformUpdate(RequestModel):
     """``PUT /platforms/{platform}``: the platform's complete settings."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PLATFORM_UPDATE]})
+
     enabled: bool
     home_channel: HomeChannel | None = None
     threads: bool = Field(default=False, description="Create a dedicated thread per handed-off session")
@@ -24,6 +27,8 @@ class PlatformUpdate(RequestModel):
 
 class PlatformPublic(BaseModel):
     """A platform's gateway settings."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PLATFORM]})
 
     platform: str
     enabled: bool
@@ -34,5 +39,7 @@ class PlatformPublic(BaseModel):
 
 class PlatformList(BaseModel):
     """Every known messaging platform, configured or not."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PLATFORM_LIST]})
 
     items: list[PlatformPublic]

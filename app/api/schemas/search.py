@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import Int64, RequestModel, SafeText
 from app.api.schemas.messages import Unrenderable
 from app.api.schemas.transfer import IndexingStatus
@@ -15,6 +16,8 @@ Names = SafeText | list[SafeText]
 
 class SearchBody(RequestModel):
     """``POST /search``: the same fields as the query parameters of ``GET /search``."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SEARCH_BODY]})
 
     q: SafeText | None = Field(default=None, description="FTS5 query; selects discover")
     session_id: SafeText | None = Field(default=None, description="Selects read, or scroll with an anchor")
@@ -82,6 +85,8 @@ class DiscoverResult(BaseModel):
 class DiscoverResponse(BaseModel):
     """``q`` given: at most ``limit`` sessions, one per lineage."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.DISCOVER]})
+
     mode: Literal["discover"]
     query: str
     results: list[DiscoverResult]
@@ -111,6 +116,8 @@ class BrowseResult(BaseModel):
 class BrowseResponse(BaseModel):
     """No arguments: the most recently active sessions."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.BROWSE]})
+
     mode: Literal["browse"]
     results: list[BrowseResult]
     count: int
@@ -119,6 +126,8 @@ class BrowseResponse(BaseModel):
 
 class ScrollResponse(BaseModel):
     """``session_id`` + ``around_message_id``: a window, no bookends."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SCROLL]})
 
     mode: Literal["scroll"]
     session_id: str
@@ -133,6 +142,8 @@ class ScrollResponse(BaseModel):
 
 class ReadResponse(BaseModel):
     """``session_id`` alone: every message, or the first 20 and last 10 of longer sessions."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.READ]})
 
     mode: Literal["read"]
     session_id: str

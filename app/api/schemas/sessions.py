@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText
 from app.domain.sources import Source
 
@@ -67,11 +68,15 @@ class SessionPublic(BaseModel):
     has_system_prompt: bool
     system_prompt: str | None = Field(default=None, description="Only with include=system_prompt")
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    model_config = ConfigDict(
+        populate_by_name=True, protected_namespaces=(), json_schema_extra={"examples": [ex.SESSION]}
+    )
 
 
 class SessionPage(BaseModel):
     """One page of sessions."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SESSION_PAGE]})
 
     items: list[SessionPublic]
     next_cursor: str | None
@@ -81,7 +86,7 @@ class SessionPage(BaseModel):
 class SessionCreate(RequestModel):
     """Body of ``POST /sessions``."""
 
-    model_config = ConfigDict(protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=(), json_schema_extra={"examples": [ex.SESSION_CREATE]})
 
     id: SafeText | None = Field(default=None, description="Client-chosen id (≤ 256 chars, no '/', '..')")
     source: SafeText = Field(
@@ -104,7 +109,7 @@ class SessionCreate(RequestModel):
 class SessionUpdate(RequestModel):
     """Body of ``PATCH /sessions/{id}``; only the members present are changed."""
 
-    model_config = ConfigDict(protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=(), json_schema_extra={"examples": [ex.SESSION_UPDATE]})
 
     title: SafeText | None = Field(default=None, description="null clears the title")
     archived: bool | None = None
@@ -115,6 +120,8 @@ class SessionUpdate(RequestModel):
 
 class SessionEnd(RequestModel):
     """Body of ``POST /sessions/{id}/end``."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SESSION_END]})
 
     end_reason: SafeText = Field(min_length=1, max_length=200)
 
@@ -133,7 +140,7 @@ class UsageMode(StrEnum):
 class UsageUpdate(RequestModel):
     """Body of ``POST /sessions/{id}/usage`` (the agent's ``update_token_counts``)."""
 
-    model_config = ConfigDict(protected_namespaces=())
+    model_config = ConfigDict(protected_namespaces=(), json_schema_extra={"examples": [ex.USAGE_UPDATE]})
 
     # Not strict: a JSON string names the enum member (strict wants the member itself).
     mode: UsageMode = Field(default=UsageMode.increment, strict=False)

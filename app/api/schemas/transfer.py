@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.schemas import examples as ex
 
 
 class IndexingStatus(BaseModel):
@@ -32,6 +34,8 @@ class ImportIssueOut(BaseModel):
 
 class ImportResult(BaseModel):
     """Counts of one import."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.IMPORT_RESULT]})
 
     dry_run: bool
     on_conflict: Literal["skip", "replace", "fail"]

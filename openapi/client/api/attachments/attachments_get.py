@@ -33,11 +33,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -52,11 +47,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -90,13 +80,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[File | Problem]:
-    """Attachments-Get
+    """Download an attachment
 
      The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
     ``attachment_not_found``.
 
     Args:
-        attachment_id (str):
+        attachment_id (str): The id from the upload's answer or a message's attachments
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,13 +112,13 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> File | Problem | None:
-    """Attachments-Get
+    """Download an attachment
 
      The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
     ``attachment_not_found``.
 
     Args:
-        attachment_id (str):
+        attachment_id (str): The id from the upload's answer or a message's attachments
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,13 +139,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[File | Problem]:
-    """Attachments-Get
+    """Download an attachment
 
      The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
     ``attachment_not_found``.
 
     Args:
-        attachment_id (str):
+        attachment_id (str): The id from the upload's answer or a message's attachments
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,13 +169,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> File | Problem | None:
-    """Attachments-Get
+    """Download an attachment
 
      The attachment's bytes, with its media type and ``Content-Disposition`` naming the file. Codes: 404
     ``attachment_not_found``.
 
     Args:
-        attachment_id (str):
+        attachment_id (str): The id from the upload's answer or a message's attachments
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -57,11 +57,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -76,11 +71,6 @@ def _parse_response(
         response_415 = Problem.from_dict(response.json())
 
         return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -120,7 +110,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> Response[AttachmentPublic | Problem]:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -132,7 +122,8 @@ def sync_detailed(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:
@@ -161,7 +152,7 @@ def sync(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> AttachmentPublic | Problem | None:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -173,7 +164,8 @@ def sync(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:
@@ -197,7 +189,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> Response[AttachmentPublic | Problem]:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -209,7 +201,8 @@ async def asyncio_detailed(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:
@@ -236,7 +229,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: BodyAttachmentsUpload,
 ) -> AttachmentPublic | Problem | None:
-    """Attachments-Upload
+    """Upload an attachment
 
      Upload a file (``multipart/form-data``, field ``file``). Stored once by SHA-256 under
     ``$HERMES_HOME/attachments/``: the same bytes again return the same attachment. Accepted types:
@@ -248,7 +241,8 @@ async def asyncio(
     ``unsupported_media_type``; 507 ``storage_full`` (nothing of the upload is left on disk).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (BodyAttachmentsUpload):
 
     Raises:

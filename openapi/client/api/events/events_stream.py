@@ -61,11 +61,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -99,7 +94,7 @@ def sync_detailed(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Response[Problem | str]:
-    """Events-Stream
+    """Stream every event (Server-Sent Events)
 
      Every event of the store, live. 400 ``invalid_last_event_id``.
 
@@ -135,7 +130,7 @@ def sync(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Problem | str | None:
-    """Events-Stream
+    """Stream every event (Server-Sent Events)
 
      Every event of the store, live. 400 ``invalid_last_event_id``.
 
@@ -166,7 +161,7 @@ async def asyncio_detailed(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Response[Problem | str]:
-    """Events-Stream
+    """Stream every event (Server-Sent Events)
 
      Every event of the store, live. 400 ``invalid_last_event_id``.
 
@@ -200,7 +195,7 @@ async def asyncio(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Problem | str | None:
-    """Events-Stream
+    """Stream every event (Server-Sent Events)
 
      Every event of the store, live. 400 ``invalid_last_event_id``.
 

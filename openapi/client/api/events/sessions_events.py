@@ -70,11 +70,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -109,13 +104,14 @@ def sync_detailed(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Response[Problem | str]:
-    """Sessions-Events
+    """Stream one session's events (Server-Sent Events)
 
      The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
     400 ``invalid_last_event_id``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         last_event_id_query (None | str | Unset): Same as the Last-Event-ID header, for clients
             that cannot set headers
         last_event_id_header (None | str | Unset): Replay events after this id (sent by
@@ -149,13 +145,14 @@ def sync(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Problem | str | None:
-    """Sessions-Events
+    """Stream one session's events (Server-Sent Events)
 
      The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
     400 ``invalid_last_event_id``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         last_event_id_query (None | str | Unset): Same as the Last-Event-ID header, for clients
             that cannot set headers
         last_event_id_header (None | str | Unset): Replay events after this id (sent by
@@ -184,13 +181,14 @@ async def asyncio_detailed(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Response[Problem | str]:
-    """Sessions-Events
+    """Stream one session's events (Server-Sent Events)
 
      The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
     400 ``invalid_last_event_id``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         last_event_id_query (None | str | Unset): Same as the Last-Event-ID header, for clients
             that cannot set headers
         last_event_id_header (None | str | Unset): Replay events after this id (sent by
@@ -222,13 +220,14 @@ async def asyncio(
     last_event_id_query: None | str | Unset = UNSET,
     last_event_id_header: None | str | Unset = UNSET,
 ) -> Problem | str | None:
-    """Sessions-Events
+    """Stream one session's events (Server-Sent Events)
 
      The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
     400 ``invalid_last_event_id``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         last_event_id_query (None | str | Unset): Same as the Last-Event-ID header, for clients
             that cannot set headers
         last_event_id_header (None | str | Unset): Replay events after this id (sent by

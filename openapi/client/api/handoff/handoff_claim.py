@@ -60,25 +60,10 @@ def _parse_response(
 
         return response_401
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -118,7 +103,7 @@ def sync_detailed(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Response[Any | HandoffClaimed | Problem]:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
@@ -155,7 +140,7 @@ def sync(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Any | HandoffClaimed | Problem | None:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
@@ -187,7 +172,7 @@ async def asyncio_detailed(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Response[Any | HandoffClaimed | Problem]:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken
@@ -222,7 +207,7 @@ async def asyncio(
     body: HandoffClaim,
     wait: float | Unset = 0.0,
 ) -> Any | HandoffClaimed | Problem | None:
-    """Handoff-Claim
+    """Claim the next pending handoff (long-poll)
 
      Claim the oldest pending handoff (by session start), atomically pending → running: of two
     concurrent claimers exactly one gets it. With ``wait``, hold the request until one is queued (woken

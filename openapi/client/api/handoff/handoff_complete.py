@@ -60,11 +60,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -74,16 +69,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -123,13 +108,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:
@@ -158,13 +144,14 @@ def sync(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:
@@ -188,13 +175,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:
@@ -221,13 +209,14 @@ async def asyncio(
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Complete
+    """Mark a running handoff delivered
 
      The gateway delivered the session: running → completed, recording where it now lives
     (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffComplete | None | Unset):
 
     Raises:

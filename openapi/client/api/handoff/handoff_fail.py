@@ -57,11 +57,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -71,16 +66,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -120,7 +105,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -128,7 +113,8 @@ def sync_detailed(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:
@@ -157,7 +143,7 @@ def sync(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -165,7 +151,8 @@ def sync(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:
@@ -189,7 +176,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -197,7 +184,8 @@ async def asyncio_detailed(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:
@@ -224,7 +212,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: HandoffFail,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Fail
+    """Mark a handoff failed
 
      The handoff failed: → failed with ``error`` (first 500 characters kept), only from
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409
@@ -232,7 +220,8 @@ async def asyncio(
     (it moved on, e.g. the gateway claimed it as the CLI gave up).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (HandoffFail): ``POST /handoff/{id}/fail``.
 
     Raises:

@@ -33,11 +33,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -52,11 +47,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -90,13 +80,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Get
+    """Get a session's handoff state
 
      A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,13 +113,14 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Get
+    """Get a session's handoff state
 
      A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,13 +141,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[HandoffPublic | Problem]:
-    """Handoff-Get
+    """Get a session's handoff state
 
      A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,13 +172,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> HandoffPublic | Problem | None:
-    """Handoff-Get
+    """Get a session's handoff state
 
      A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -53,11 +53,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -67,16 +62,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -115,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> Response[HandoffQueued | Problem]:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404
@@ -151,7 +136,7 @@ def sync(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> HandoffQueued | Problem | None:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404
@@ -182,7 +167,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> Response[HandoffQueued | Problem]:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404
@@ -216,7 +201,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: HandoffRequest,
 ) -> HandoffQueued | Problem | None:
-    """Handoff-Request
+    """Queue a handoff to a messaging platform
 
      Queue a handoff of a session to a messaging platform (state ``pending``); a gateway claims it.
     Codes, checked in this order: 422 ``unknown_platform`` (with ``platforms``), 404

@@ -28,11 +28,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -42,11 +37,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -79,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[PlatformList | Problem]:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 
@@ -104,7 +94,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> PlatformList | Problem | None:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 
@@ -125,7 +115,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[PlatformList | Problem]:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 
@@ -148,7 +138,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> PlatformList | Problem | None:
-    """Platforms-List
+    """List messaging platforms and their settings
 
      Every known messaging platform with its settings (unconfigured ones: disabled, no home channel).
 

@@ -52,25 +52,10 @@ def _parse_response(
 
         return response_401
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -110,13 +95,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> Response[PlatformPublic | Problem]:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:
@@ -145,13 +130,13 @@ def sync(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> PlatformPublic | Problem | None:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:
@@ -175,13 +160,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> Response[PlatformPublic | Problem]:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:
@@ -208,13 +193,13 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PlatformUpdate,
 ) -> PlatformPublic | Problem | None:
-    """Platforms-Put
+    """Set a platform's handoff settings
 
      Replace a platform's settings: ``enabled``, ``home_channel`` (what ``/sethome`` writes) and
     ``threads``. 422 ``unknown_platform`` (the body lists the valid ones).
 
     Args:
-        platform (str):
+        platform (str): A messaging platform name as `GET /platforms` lists it
         body (PlatformUpdate): ``PUT /platforms/{platform}``: the platform's complete settings.
 
     Raises:

@@ -44,7 +44,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Health]:
-    """Health-Live
+    """Liveness probe
 
      The process is up and its event loop answers. Never touches the database.
 
@@ -69,7 +69,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> Health | None:
-    """Health-Live
+    """Liveness probe
 
      The process is up and its event loop answers. Never touches the database.
 
@@ -90,7 +90,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Health]:
-    """Health-Live
+    """Liveness probe
 
      The process is up and its event loop answers. Never touches the database.
 
@@ -113,7 +113,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> Health | None:
-    """Health-Live
+    """Liveness probe
 
      The process is up and its event loop answers. Never touches the database.
 

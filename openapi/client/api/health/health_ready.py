@@ -49,7 +49,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Readiness]:
-    """Health-Ready
+    """Readiness probe
 
      The database answers, migrations are at head, the writer is alive and the disk has room. A file that
     a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
@@ -77,7 +77,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> Readiness | None:
-    """Health-Ready
+    """Readiness probe
 
      The database answers, migrations are at head, the writer is alive and the disk has room. A file that
     a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
@@ -101,7 +101,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Readiness]:
-    """Health-Ready
+    """Readiness probe
 
      The database answers, migrations are at head, the writer is alive and the disk has room. A file that
     a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
@@ -127,7 +127,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> Readiness | None:
-    """Health-Ready
+    """Readiness probe
 
      The database answers, migrations are at head, the writer is alive and the disk has room. A file that
     a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since

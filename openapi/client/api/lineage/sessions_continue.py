@@ -63,11 +63,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -77,16 +72,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -127,7 +112,7 @@ def sync_detailed(
     body: ContinuationCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Continue
+    """Continue a session after context compression
 
      Context compression in one transaction: end the session with ``compression`` and create its
     continuation (same source and model, ``parent_session_id`` = this session, title ``base #N`` when
@@ -137,7 +122,8 @@ def sync_detailed(
     Codes: 404 ``session_not_found``; 409 ``session_ended`` when it already ended for another reason.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ContinuationCreate | None | Unset):
@@ -170,7 +156,7 @@ def sync(
     body: ContinuationCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Continue
+    """Continue a session after context compression
 
      Context compression in one transaction: end the session with ``compression`` and create its
     continuation (same source and model, ``parent_session_id`` = this session, title ``base #N`` when
@@ -180,7 +166,8 @@ def sync(
     Codes: 404 ``session_not_found``; 409 ``session_ended`` when it already ended for another reason.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ContinuationCreate | None | Unset):
@@ -208,7 +195,7 @@ async def asyncio_detailed(
     body: ContinuationCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Continue
+    """Continue a session after context compression
 
      Context compression in one transaction: end the session with ``compression`` and create its
     continuation (same source and model, ``parent_session_id`` = this session, title ``base #N`` when
@@ -218,7 +205,8 @@ async def asyncio_detailed(
     Codes: 404 ``session_not_found``; 409 ``session_ended`` when it already ended for another reason.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ContinuationCreate | None | Unset):
@@ -249,7 +237,7 @@ async def asyncio(
     body: ContinuationCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Continue
+    """Continue a session after context compression
 
      Context compression in one transaction: end the session with ``compression`` and create its
     continuation (same source and model, ``parent_session_id`` = this session, title ``base #N`` when
@@ -259,7 +247,8 @@ async def asyncio(
     Codes: 404 ``session_not_found``; 409 ``session_ended`` when it already ended for another reason.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ContinuationCreate | None | Unset):

@@ -63,11 +63,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -77,16 +72,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -127,7 +112,7 @@ def sync_detailed(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -139,7 +124,8 @@ def sync_detailed(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):
@@ -172,7 +158,7 @@ def sync(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -184,7 +170,8 @@ def sync(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):
@@ -212,7 +199,7 @@ async def asyncio_detailed(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -224,7 +211,8 @@ async def asyncio_detailed(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):
@@ -255,7 +243,7 @@ async def asyncio(
     body: ForkCreate | None | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Fork
+    """Fork (branch) a session
 
      Branch: end the session with ``branched`` (unless already ended) and create a child marked
     ``model_config._branched_from`` holding a copy of its active messages (up to and including
@@ -267,7 +255,8 @@ async def asyncio(
     ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
         body (ForkCreate | None | Unset):

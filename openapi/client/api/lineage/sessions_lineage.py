@@ -33,11 +33,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -52,11 +47,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -90,14 +80,15 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Problem | SessionLineage]:
-    """Sessions-Lineage
+    """Get a session's compression lineage
 
      The compression chain containing the session, root → tip (each with ``end_reason``).
 
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,14 +114,15 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Problem | SessionLineage | None:
-    """Sessions-Lineage
+    """Get a session's compression lineage
 
      The compression chain containing the session, root → tip (each with ``end_reason``).
 
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,14 +143,15 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Problem | SessionLineage]:
-    """Sessions-Lineage
+    """Get a session's compression lineage
 
      The compression chain containing the session, root → tip (each with ``end_reason``).
 
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,14 +175,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Problem | SessionLineage | None:
-    """Sessions-Lineage
+    """Get a session's compression lineage
 
      The compression chain containing the session, root → tip (each with ``end_reason``).
 
     404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -42,11 +42,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -61,11 +56,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -100,7 +90,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Response[Problem | RecapPublic]:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -108,7 +98,8 @@ def sync_detailed(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:
@@ -137,7 +128,7 @@ def sync(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Problem | RecapPublic | None:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -145,7 +136,8 @@ def sync(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:
@@ -169,7 +161,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Response[Problem | RecapPublic]:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -177,7 +169,8 @@ async def asyncio_detailed(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:
@@ -204,7 +197,7 @@ async def asyncio(
     client: AuthenticatedClient,
     exchanges: int | Unset = 10,
 ) -> Problem | RecapPublic | None:
-    """Sessions-Recap
+    """Get a session's resume recap
 
      The resume recap: system and tool messages hidden, user text ≤ 300 chars, assistant ≤ 3 lines and
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries
@@ -212,7 +205,8 @@ async def asyncio(
     the number ``omitted`` before them. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         exchanges (int | Unset): How many user/assistant exchanges to show Default: 10.
 
     Raises:

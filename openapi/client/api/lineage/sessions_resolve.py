@@ -82,11 +82,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -121,7 +116,7 @@ def sync_detailed(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Response[Problem | ResolvedSession]:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 
@@ -166,7 +161,7 @@ def sync(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Problem | ResolvedSession | None:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 
@@ -206,7 +201,7 @@ async def asyncio_detailed(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Response[Problem | ResolvedSession]:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 
@@ -249,7 +244,7 @@ async def asyncio(
     latest: bool | Unset = False,
     source: list[str] | None | Unset = UNSET,
 ) -> Problem | ResolvedSession | None:
-    """Sessions-Resolve
+    """Resolve an id prefix, title or 'latest' to a session
 
      Find the session a user means, then follow compression continuations to the live tip.
 

@@ -72,11 +72,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -86,16 +81,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -137,7 +122,7 @@ def sync_detailed(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[MessageItems | Problem]:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -151,7 +136,8 @@ def sync_detailed(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
@@ -187,7 +173,7 @@ def sync(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> MessageItems | Problem | None:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -201,7 +187,8 @@ def sync(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
@@ -232,7 +219,7 @@ async def asyncio_detailed(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[MessageItems | Problem]:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -246,7 +233,8 @@ async def asyncio_detailed(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response
@@ -280,7 +268,7 @@ async def asyncio(
     reopen: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> MessageItems | Problem | None:
-    """Messages-Append
+    """Append messages to a session
 
      Append one message, or ``{"messages": [...]}`` (1-1000) in one transaction: all or nothing.
 
@@ -294,7 +282,8 @@ async def asyncio(
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         reopen (bool | Unset): Reopen an ended session instead of answering 409 Default: False.
         idempotency_key (None | str | Unset): Retry-safe key: the same key and body replay the
             first response

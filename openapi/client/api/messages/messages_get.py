@@ -35,11 +35,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -54,11 +49,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -93,12 +83,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MessagePublic | Problem]:
-    """Messages-Get
+    """Get one message
 
      One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         message_id (int): A message id (1..2^63-1)
 
     Raises:
@@ -127,12 +118,13 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> MessagePublic | Problem | None:
-    """Messages-Get
+    """Get one message
 
      One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         message_id (int): A message id (1..2^63-1)
 
     Raises:
@@ -156,12 +148,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MessagePublic | Problem]:
-    """Messages-Get
+    """Get one message
 
      One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         message_id (int): A message id (1..2^63-1)
 
     Raises:
@@ -188,12 +181,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> MessagePublic | Problem | None:
-    """Messages-Get
+    """Get one message
 
      One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         message_id (int): A message id (1..2^63-1)
 
     Raises:

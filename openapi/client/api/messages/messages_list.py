@@ -115,11 +115,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -160,7 +155,7 @@ def sync_detailed(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> Response[MessagePage | Problem]:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -168,8 +163,9 @@ def sync_detailed(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id
@@ -218,7 +214,7 @@ def sync(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> MessagePage | Problem | None:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -226,8 +222,9 @@ def sync(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id
@@ -271,7 +268,7 @@ async def asyncio_detailed(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> Response[MessagePage | Problem]:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -279,8 +276,9 @@ async def asyncio_detailed(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id
@@ -327,7 +325,7 @@ async def asyncio(
     role: list[MessagesListRoleType0Item] | None | Unset = UNSET,
     include_inactive: bool | Unset = False,
 ) -> MessagePage | Problem | None:
-    """Messages-List
+    """List a session's messages
 
      Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
@@ -335,8 +333,9 @@ async def asyncio(
     ``conflicting_parameters``.
 
     Args:
-        session_id (str):
-        limit (int | Unset):  Default: 100.
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
+        limit (int | Unset): Page size 1-1000 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
         after (int | None | Unset): Messages after this id
         before (int | None | Unset): The newest messages before this id

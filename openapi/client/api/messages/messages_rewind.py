@@ -57,25 +57,10 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -115,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Response[Problem | RewindResult]:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -123,7 +108,8 @@ def sync_detailed(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:
@@ -152,7 +138,7 @@ def sync(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Problem | RewindResult | None:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -160,7 +146,8 @@ def sync(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:
@@ -184,7 +171,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Response[Problem | RewindResult]:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -192,7 +179,8 @@ async def asyncio_detailed(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:
@@ -219,7 +207,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RewindRequest,
 ) -> Problem | RewindResult | None:
-    """Messages-Rewind
+    """Rewind a session to before a user message
 
      Rewind to before a user message: it and every later message become inactive (kept on disk, hidden
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
@@ -227,7 +215,8 @@ async def asyncio(
     ``not_a_user_message``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (RewindRequest): Which user message to rewind to.
 
     Raises:

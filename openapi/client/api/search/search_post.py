@@ -100,11 +100,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -137,7 +132,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: SearchBody,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
-    """Search-Post
+    """Search past sessions (arguments as a JSON body)
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -173,7 +168,7 @@ def sync(
     client: AuthenticatedClient,
     body: SearchBody,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
-    """Search-Post
+    """Search past sessions (arguments as a JSON body)
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -204,7 +199,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: SearchBody,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
-    """Search-Post
+    """Search past sessions (arguments as a JSON body)
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -238,7 +233,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: SearchBody,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
-    """Search-Post
+    """Search past sessions (arguments as a JSON body)
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,

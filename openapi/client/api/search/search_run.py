@@ -159,11 +159,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -183,11 +178,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -231,7 +221,7 @@ def sync_detailed(
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
-    """Search-Run
+    """Search past sessions
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -245,12 +235,14 @@ def sync_detailed(
         around_message_id (int | None | Unset): Anchor message id; selects scroll
         window (int | Unset): Messages each side of the anchor (clamped to 1-20) Default: 5.
         limit (int | Unset): Sessions for discover/browse (clamped to 1-50) Default: 3.
-        sort (SearchRunSort | Unset):  Default: SearchRunSort.RELEVANCE.
+        sort (SearchRunSort | Unset): discover: rank matching messages by best match, newest first
+            or oldest first Default: SearchRunSort.RELEVANCE.
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
-        detail (SearchRunDetail | Unset):  Default: SearchRunDetail.ADAPTIVE.
+        detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
+            full: whole messages Default: SearchRunDetail.ADAPTIVE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -296,7 +288,7 @@ def sync(
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
-    """Search-Run
+    """Search past sessions
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -310,12 +302,14 @@ def sync(
         around_message_id (int | None | Unset): Anchor message id; selects scroll
         window (int | Unset): Messages each side of the anchor (clamped to 1-20) Default: 5.
         limit (int | Unset): Sessions for discover/browse (clamped to 1-50) Default: 3.
-        sort (SearchRunSort | Unset):  Default: SearchRunSort.RELEVANCE.
+        sort (SearchRunSort | Unset): discover: rank matching messages by best match, newest first
+            or oldest first Default: SearchRunSort.RELEVANCE.
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
-        detail (SearchRunDetail | Unset):  Default: SearchRunDetail.ADAPTIVE.
+        detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
+            full: whole messages Default: SearchRunDetail.ADAPTIVE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -356,7 +350,7 @@ async def asyncio_detailed(
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
-    """Search-Run
+    """Search past sessions
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -370,12 +364,14 @@ async def asyncio_detailed(
         around_message_id (int | None | Unset): Anchor message id; selects scroll
         window (int | Unset): Messages each side of the anchor (clamped to 1-20) Default: 5.
         limit (int | Unset): Sessions for discover/browse (clamped to 1-50) Default: 3.
-        sort (SearchRunSort | Unset):  Default: SearchRunSort.RELEVANCE.
+        sort (SearchRunSort | Unset): discover: rank matching messages by best match, newest first
+            or oldest first Default: SearchRunSort.RELEVANCE.
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
-        detail (SearchRunDetail | Unset):  Default: SearchRunDetail.ADAPTIVE.
+        detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
+            full: whole messages Default: SearchRunDetail.ADAPTIVE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -419,7 +415,7 @@ async def asyncio(
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
-    """Search-Run
+    """Search past sessions
 
      The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` →
     read; `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND,
@@ -433,12 +429,14 @@ async def asyncio(
         around_message_id (int | None | Unset): Anchor message id; selects scroll
         window (int | Unset): Messages each side of the anchor (clamped to 1-20) Default: 5.
         limit (int | Unset): Sessions for discover/browse (clamped to 1-50) Default: 3.
-        sort (SearchRunSort | Unset):  Default: SearchRunSort.RELEVANCE.
+        sort (SearchRunSort | Unset): discover: rank matching messages by best match, newest first
+            or oldest first Default: SearchRunSort.RELEVANCE.
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
-        detail (SearchRunDetail | Unset):  Default: SearchRunDetail.ADAPTIVE.
+        detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
+            full: whole messages Default: SearchRunDetail.ADAPTIVE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

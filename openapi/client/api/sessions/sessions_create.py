@@ -54,11 +54,6 @@ def _parse_response(
 
         return response_401
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -68,16 +63,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -117,7 +102,7 @@ def sync_detailed(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.
@@ -153,7 +138,7 @@ def sync(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.
@@ -184,7 +169,7 @@ async def asyncio_detailed(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.
@@ -218,7 +203,7 @@ async def asyncio(
     body: None | SessionCreate | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Create
+    """Create a session
 
      Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``.

@@ -37,11 +37,6 @@ def _parse_response(
         response_204 = cast(Any, None)
         return response_204
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -52,11 +47,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 412:
         response_412 = Problem.from_dict(response.json())
 
@@ -66,16 +56,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -115,12 +95,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     if_match: None | str | Unset = UNSET,
 ) -> Response[Any | Problem]:
-    """Sessions-Delete
+    """Delete a session and its messages
 
      Delete a session and its messages; delegate children go too, other children are orphaned.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
 
     Raises:
@@ -149,12 +130,13 @@ def sync(
     client: AuthenticatedClient,
     if_match: None | str | Unset = UNSET,
 ) -> Any | Problem | None:
-    """Sessions-Delete
+    """Delete a session and its messages
 
      Delete a session and its messages; delegate children go too, other children are orphaned.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
 
     Raises:
@@ -178,12 +160,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     if_match: None | str | Unset = UNSET,
 ) -> Response[Any | Problem]:
-    """Sessions-Delete
+    """Delete a session and its messages
 
      Delete a session and its messages; delegate children go too, other children are orphaned.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
 
     Raises:
@@ -210,12 +193,13 @@ async def asyncio(
     client: AuthenticatedClient,
     if_match: None | str | Unset = UNSET,
 ) -> Any | Problem | None:
-    """Sessions-Delete
+    """Delete a session and its messages
 
      Delete a session and its messages; delegate children go too, other children are orphaned.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
 
     Raises:

@@ -57,25 +57,10 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -115,12 +100,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:
@@ -149,12 +135,13 @@ def sync(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Problem | SessionPublic | None:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:
@@ -178,12 +165,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:
@@ -210,12 +198,13 @@ async def asyncio(
     client: AuthenticatedClient,
     body: SessionEnd,
 ) -> Problem | SessionPublic | None:
-    """Sessions-End
+    """End a session
 
      End a session; if it is already ended the first end_reason stays.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (SessionEnd): Body of ``POST /sessions/{id}/end``.
 
     Raises:

@@ -47,11 +47,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -66,11 +61,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -105,12 +95,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     include: Literal["system_prompt"] | None | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Get
+    """Get a session
 
      One session. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
             prompt
 
@@ -140,12 +131,13 @@ def sync(
     client: AuthenticatedClient,
     include: Literal["system_prompt"] | None | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Get
+    """Get a session
 
      One session. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
             prompt
 
@@ -170,12 +162,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     include: Literal["system_prompt"] | None | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Get
+    """Get a session
 
      One session. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
             prompt
 
@@ -203,12 +196,13 @@ async def asyncio(
     client: AuthenticatedClient,
     include: Literal["system_prompt"] | None | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Get
+    """Get a session
 
      One session. 404 ``session_not_found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         include (Literal['system_prompt'] | None | Unset): system_prompt: add the full system
             prompt
 

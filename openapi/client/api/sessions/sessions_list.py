@@ -105,11 +105,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -149,7 +144,7 @@ def sync_detailed(
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
 ) -> Response[Problem | SessionPage]:
-    """Sessions-List
+    """List sessions
 
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
@@ -159,11 +154,13 @@ def sync_detailed(
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
             subagent)
-        status (SessionsListStatus | Unset):  Default: SessionsListStatus.ALL.
+        status (SessionsListStatus | Unset): active: not ended; ended: ended (any end_reason);
+            all: both Default: SessionsListStatus.ALL.
         include_children (bool | Unset): Show compression and delegate children instead of folding
             lineages Default: False.
-        include_archived (bool | Unset):  Default: False.
-        order (SessionsListOrder | Unset):  Default: SessionsListOrder.STARTED.
+        include_archived (bool | Unset): Also list archived sessions Default: False.
+        order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
+            message, else start) Default: SessionsListOrder.STARTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,7 +200,7 @@ def sync(
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
 ) -> Problem | SessionPage | None:
-    """Sessions-List
+    """List sessions
 
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
@@ -213,11 +210,13 @@ def sync(
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
             subagent)
-        status (SessionsListStatus | Unset):  Default: SessionsListStatus.ALL.
+        status (SessionsListStatus | Unset): active: not ended; ended: ended (any end_reason);
+            all: both Default: SessionsListStatus.ALL.
         include_children (bool | Unset): Show compression and delegate children instead of folding
             lineages Default: False.
-        include_archived (bool | Unset):  Default: False.
-        order (SessionsListOrder | Unset):  Default: SessionsListOrder.STARTED.
+        include_archived (bool | Unset): Also list archived sessions Default: False.
+        order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
+            message, else start) Default: SessionsListOrder.STARTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -252,7 +251,7 @@ async def asyncio_detailed(
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
 ) -> Response[Problem | SessionPage]:
-    """Sessions-List
+    """List sessions
 
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
@@ -262,11 +261,13 @@ async def asyncio_detailed(
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
             subagent)
-        status (SessionsListStatus | Unset):  Default: SessionsListStatus.ALL.
+        status (SessionsListStatus | Unset): active: not ended; ended: ended (any end_reason);
+            all: both Default: SessionsListStatus.ALL.
         include_children (bool | Unset): Show compression and delegate children instead of folding
             lineages Default: False.
-        include_archived (bool | Unset):  Default: False.
-        order (SessionsListOrder | Unset):  Default: SessionsListOrder.STARTED.
+        include_archived (bool | Unset): Also list archived sessions Default: False.
+        order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
+            message, else start) Default: SessionsListOrder.STARTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,7 +305,7 @@ async def asyncio(
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
 ) -> Problem | SessionPage | None:
-    """Sessions-List
+    """List sessions
 
      List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
@@ -314,11 +315,13 @@ async def asyncio(
         source (list[str] | None | Unset): Only these sources (repeatable)
         exclude_source (list[str] | None | Unset): Hide these sources (repeatable; default tool,
             subagent)
-        status (SessionsListStatus | Unset):  Default: SessionsListStatus.ALL.
+        status (SessionsListStatus | Unset): active: not ended; ended: ended (any end_reason);
+            all: both Default: SessionsListStatus.ALL.
         include_children (bool | Unset): Show compression and delegate children instead of folding
             lineages Default: False.
-        include_archived (bool | Unset):  Default: False.
-        order (SessionsListOrder | Unset):  Default: SessionsListOrder.STARTED.
+        include_archived (bool | Unset): Also list archived sessions Default: False.
+        order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
+            message, else start) Default: SessionsListOrder.STARTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -60,11 +60,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -79,16 +74,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -129,14 +114,15 @@ def sync_detailed(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.
@@ -169,14 +155,15 @@ def sync(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.
@@ -204,14 +191,15 @@ async def asyncio_detailed(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.
@@ -242,14 +230,15 @@ async def asyncio(
     body: SessionUpdate,
     if_match: None | str | Unset = UNSET,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Update
+    """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         if_match (None | str | Unset): Only act when the session's current ETag matches (else 412)
         body (SessionUpdate): Body of ``PATCH /sessions/{id}``; only the members present are
             changed.

@@ -57,25 +57,10 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -115,13 +100,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 
@@ -151,13 +137,14 @@ def sync(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 
@@ -182,13 +169,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Response[Problem | SessionPublic]:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 
@@ -216,13 +204,14 @@ async def asyncio(
     client: AuthenticatedClient,
     body: UsageUpdate,
 ) -> Problem | SessionPublic | None:
-    """Sessions-Usage
+    """Report token usage and cost
 
      Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
+            /sessions/resolve` turns a prefix or a title into one
         body (UsageUpdate): Body of ``POST /sessions/{id}/usage`` (the agent's
             ``update_token_counts``).
 

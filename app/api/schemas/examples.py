@@ -1,0 +1,857 @@
+"""Example bodies for the OpenAPI document: what integrators see beside each schema, taken from a real
+session (shortened). The models carry them in ``json_schema_extra``; a contract test validates each one
+against its schema, since schemathesis sends the request examples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+SESSION: dict[str, Any] = {
+    "id": "20260105_101500_a1b2c3",
+    "title": "Refactor the search ranking",
+    "source": "cli",
+    "user_id": None,
+    "model": "anthropic/claude-sonnet-4",
+    "model_config": None,
+    "parent_session_id": None,
+    "started_at": 1767608070.002,
+    "ended_at": None,
+    "end_reason": None,
+    "message_count": 2,
+    "tool_call_count": 1,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "cache_read_tokens": 0,
+    "cache_write_tokens": 0,
+    "reasoning_tokens": 0,
+    "estimated_cost_usd": None,
+    "actual_cost_usd": None,
+    "api_call_count": 0,
+    "archived": False,
+    "session_key": None,
+    "chat_id": None,
+    "chat_type": None,
+    "thread_id": None,
+    "handoff": None,
+    "has_system_prompt": True,
+    "preview": "Why does search rank old sessions first?",
+    "last_active": 1767608112.5,
+    "lineage_root_id": "20260105_101500_a1b2c3",
+    "title_source": "user",
+}
+
+SESSION_PAGE: dict[str, Any] = {
+    "items": [
+        {
+            "id": "20260105_101500_a1b2c3",
+            "title": "Refactor the search ranking",
+            "source": "cli",
+            "user_id": None,
+            "model": "anthropic/claude-sonnet-4",
+            "model_config": None,
+            "parent_session_id": None,
+            "started_at": 1767608070.002,
+            "ended_at": None,
+            "end_reason": None,
+            "message_count": 2,
+            "tool_call_count": 1,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_tokens": 0,
+            "cache_write_tokens": 0,
+            "reasoning_tokens": 0,
+            "estimated_cost_usd": None,
+            "actual_cost_usd": None,
+            "api_call_count": 0,
+            "archived": False,
+            "session_key": None,
+            "chat_id": None,
+            "chat_type": None,
+            "thread_id": None,
+            "handoff": None,
+            "has_system_prompt": True,
+            "preview": "Why does search rank old sessions first?",
+            "last_active": 1767608112.5,
+            "lineage_root_id": "20260105_101500_a1b2c3",
+            "title_source": "user",
+        }
+    ],
+    "next_cursor": None,
+    "has_more": False,
+}
+
+RESOLVED_SESSION: dict[str, Any] = {
+    "id": "20260105_101500_a1b2c3",
+    "title": "Refactor the search ranking",
+    "source": "cli",
+    "user_id": None,
+    "model": "anthropic/claude-sonnet-4",
+    "model_config": None,
+    "parent_session_id": None,
+    "started_at": 1767608070.002,
+    "ended_at": None,
+    "end_reason": None,
+    "message_count": 2,
+    "tool_call_count": 1,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "cache_read_tokens": 0,
+    "cache_write_tokens": 0,
+    "reasoning_tokens": 0,
+    "estimated_cost_usd": None,
+    "actual_cost_usd": None,
+    "api_call_count": 0,
+    "archived": False,
+    "session_key": None,
+    "chat_id": None,
+    "chat_type": None,
+    "thread_id": None,
+    "handoff": None,
+    "has_system_prompt": True,
+    "preview": "Why does search rank old sessions first?",
+    "last_active": 1767608112.5,
+    "lineage_root_id": "20260105_101500_a1b2c3",
+    "title_source": "user",
+    "matched_by": "prefix",
+    "requested": "20260105_101500_a1b2c3",
+}
+
+SESSION_LINEAGE: dict[str, Any] = {
+    "items": [
+        {
+            "id": "20260105_101500_a1b2c3",
+            "title": "Refactor the search ranking",
+            "source": "cli",
+            "user_id": None,
+            "model": "anthropic/claude-sonnet-4",
+            "model_config": None,
+            "parent_session_id": None,
+            "started_at": 1767608070.002,
+            "ended_at": 1767608070.952,
+            "end_reason": "branched",
+            "message_count": 2,
+            "tool_call_count": 1,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_tokens": 0,
+            "cache_write_tokens": 0,
+            "reasoning_tokens": 0,
+            "estimated_cost_usd": None,
+            "actual_cost_usd": None,
+            "api_call_count": 0,
+            "archived": False,
+            "session_key": None,
+            "chat_id": None,
+            "chat_type": None,
+            "thread_id": None,
+            "handoff": {"state": "completed", "platform": "telegram", "error": None},
+            "has_system_prompt": True,
+            "preview": "Why does search rank old sessions first?",
+            "last_active": 1767608112.5,
+            "lineage_root_id": "20260105_101500_a1b2c3",
+            "title_source": "user",
+        }
+    ]
+}
+
+MESSAGE: dict[str, Any] = {
+    "id": 2,
+    "session_id": "20260105_101500_a1b2c3",
+    "role": "assistant",
+    "content": "Because bm25 ties are broken by rowid.",
+    "tool_call_id": None,
+    "tool_calls": [
+        {
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+        }
+    ],
+    "tool_name": None,
+    "timestamp": 1767608112.5,
+    "token_count": 12,
+    "finish_reason": "stop",
+    "reasoning": None,
+    "reasoning_content": None,
+    "reasoning_details": None,
+    "attachments": [],
+    "active": True,
+    "compacted": False,
+}
+
+MESSAGE_ITEMS: dict[str, Any] = {
+    "items": [
+        {
+            "id": 1,
+            "session_id": "20260105_101500_a1b2c3",
+            "role": "user",
+            "content": "Why does search rank old sessions first?",
+            "tool_call_id": None,
+            "tool_calls": None,
+            "tool_name": None,
+            "timestamp": 1767608100.0,
+            "token_count": None,
+            "finish_reason": None,
+            "reasoning": None,
+            "reasoning_content": None,
+            "reasoning_details": None,
+            "attachments": [],
+            "active": True,
+            "compacted": False,
+        },
+        {
+            "id": 2,
+            "session_id": "20260105_101500_a1b2c3",
+            "role": "assistant",
+            "content": "Because bm25 ties are broken by rowid.",
+            "tool_call_id": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                }
+            ],
+            "tool_name": None,
+            "timestamp": 1767608112.5,
+            "token_count": 12,
+            "finish_reason": "stop",
+            "reasoning": None,
+            "reasoning_content": None,
+            "reasoning_details": None,
+            "attachments": [],
+            "active": True,
+            "compacted": False,
+        },
+    ]
+}
+
+MESSAGE_PAGE: dict[str, Any] = {
+    "items": [
+        {
+            "id": 1,
+            "session_id": "20260105_101500_a1b2c3",
+            "role": "user",
+            "content": "Why does search rank old sessions first?",
+            "tool_call_id": None,
+            "tool_calls": None,
+            "tool_name": None,
+            "timestamp": 1767608100.0,
+            "token_count": None,
+            "finish_reason": None,
+            "reasoning": None,
+            "reasoning_content": None,
+            "reasoning_details": None,
+            "attachments": [],
+            "active": True,
+            "compacted": False,
+        },
+        {
+            "id": 2,
+            "session_id": "20260105_101500_a1b2c3",
+            "role": "assistant",
+            "content": "Because bm25 ties are broken by rowid.",
+            "tool_call_id": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                }
+            ],
+            "tool_name": None,
+            "timestamp": 1767608112.5,
+            "token_count": 12,
+            "finish_reason": "stop",
+            "reasoning": None,
+            "reasoning_content": None,
+            "reasoning_details": None,
+            "attachments": [],
+            "active": True,
+            "compacted": False,
+        },
+    ],
+    "next_cursor": None,
+    "has_more": False,
+}
+
+REWIND_RESULT: dict[str, Any] = {
+    "session_id": "20260105_111500_e7f8a9",
+    "rewound_count": 2,
+    "new_head_id": None,
+    "rewind_count": 1,
+    "message_count": 2,
+    "target_message": {
+        "id": 3,
+        "session_id": "20260105_111500_e7f8a9",
+        "role": "user",
+        "content": "Why does search rank old sessions first?",
+        "tool_call_id": None,
+        "tool_calls": None,
+        "tool_name": None,
+        "timestamp": 1767608100.0,
+        "token_count": None,
+        "finish_reason": None,
+        "reasoning": None,
+        "reasoning_content": None,
+        "reasoning_details": None,
+        "attachments": [],
+        "active": False,
+        "compacted": False,
+    },
+}
+
+ATTACHMENT: dict[str, Any] = {
+    "id": "att_d38edad64cd880dcd1b94917b4922470",
+    "sha256": "d38edad64cd880dcd1b94917b492247014f0810e7f3f7637c4e30291cc3de78e",
+    "size": 27,
+    "media_type": "text/plain",
+    "filename": "notes.txt",
+    "path": "attachments/d3/d38edad64cd880dcd1b94917b492247014f0810e7f3f7637c4e30291cc3de78e",
+    "extracted_text": "remember the bm25 tie-break",
+}
+
+RECAP: dict[str, Any] = {
+    "entries": [
+        {"role": "user", "text": "Why does search rank old sessions first?"},
+        {"role": "assistant", "text": "Because bm25 ties are broken by rowid. [1 tool call: search_files]"},
+    ],
+    "omitted": 0,
+}
+
+DISCOVER: dict[str, Any] = {
+    "mode": "discover",
+    "query": "bm25",
+    "results": [
+        {
+            "session_id": "20260105_101500_a1b2c3",
+            "title": "Refactor the search ranking",
+            "source": "cli",
+            "model": "anthropic/claude-sonnet-4",
+            "started_at": 1767608070.002,
+            "snippet": 'Because >>>bm25<<< ties are broken by rowid.  [{"id": "call_1", "type": '
+            '"function", "function": {"name": "search_files", "arguments": "{\\"pattern\\": '
+            '\\">>>bm25<<<\\"}"}}]',
+            "match_message_id": 2,
+            "matched_role": "assistant",
+            "bookend_start": [],
+            "messages": [
+                {
+                    "id": 1,
+                    "role": "user",
+                    "content": "Why does search rank old sessions first?",
+                    "timestamp": 1767608100.0,
+                },
+                {
+                    "id": 2,
+                    "role": "assistant",
+                    "content": "Because bm25 ties are broken by rowid.",
+                    "timestamp": 1767608112.5,
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                        }
+                    ],
+                    "anchor": True,
+                },
+            ],
+            "bookend_end": [],
+            "messages_before": 1,
+            "messages_after": 0,
+        }
+    ],
+    "count": 1,
+    "scan_capped": False,
+}
+
+SCROLL: dict[str, Any] = {
+    "mode": "scroll",
+    "session_id": "20260105_101500_a1b2c3",
+    "around_message_id": 2,
+    "session_meta": {
+        "title": "Refactor the search ranking",
+        "source": "cli",
+        "model": "anthropic/claude-sonnet-4",
+        "started_at": 1767608070.002,
+    },
+    "window": 5,
+    "messages": [
+        {
+            "id": 1,
+            "role": "user",
+            "content": "Why does search rank old sessions first?",
+            "timestamp": 1767608100.0,
+        },
+        {
+            "id": 2,
+            "role": "assistant",
+            "content": "Because bm25 ties are broken by rowid.",
+            "timestamp": 1767608112.5,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                }
+            ],
+            "anchor": True,
+        },
+    ],
+    "messages_before": 1,
+    "messages_after": 0,
+}
+
+READ: dict[str, Any] = {
+    "mode": "read",
+    "session_id": "20260105_101500_a1b2c3",
+    "session_meta": {
+        "title": "Refactor the search ranking",
+        "source": "cli",
+        "model": "anthropic/claude-sonnet-4",
+        "started_at": 1767608070.002,
+    },
+    "message_count": 2,
+    "truncated": False,
+    "messages": [
+        {
+            "id": 1,
+            "role": "user",
+            "content": "Why does search rank old sessions first?",
+            "timestamp": 1767608100.0,
+        },
+        {
+            "id": 2,
+            "role": "assistant",
+            "content": "Because bm25 ties are broken by rowid.",
+            "timestamp": 1767608112.5,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                }
+            ],
+        },
+    ],
+}
+
+BROWSE: dict[str, Any] = {
+    "mode": "browse",
+    "results": [
+        {
+            "session_id": "20260105_101500_a1b2c3",
+            "title": "Refactor the search ranking",
+            "source": "cli",
+            "started_at": 1767608070.002,
+            "last_active": 1767608112.5,
+            "message_count": 2,
+            "preview": "Why does search rank old sessions first?",
+        }
+    ],
+    "count": 1,
+    "message": "Showing 1 most recent sessions. Pass a query= to search, or session_id+around_message_id to "
+    "scroll.",
+}
+
+STATS: dict[str, Any] = {
+    "sessions": 1,
+    "messages": 2,
+    "by_source": {"cli": 1},
+    "database_bytes": 282624,
+    "wal_bytes": 0,
+    "freelist_bytes": 0,
+    "fts_bytes": None,
+    "page_size": 4096,
+    "page_count": 69,
+    "indexing": {"pending_messages": 0},
+}
+
+INSIGHTS: dict[str, Any] = {
+    "days": 30,
+    "source": None,
+    "since": 1765016100.0,
+    "until": 1767608160.0,
+    "totals": {
+        "sessions": 1,
+        "messages": 2,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cache_read_tokens": 0,
+        "cache_write_tokens": 0,
+        "reasoning_tokens": 0,
+        "cost_usd": 0.0,
+    },
+    "by_day": [
+        {
+            "sessions": 1,
+            "messages": 2,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_tokens": 0,
+            "cache_write_tokens": 0,
+            "reasoning_tokens": 0,
+            "cost_usd": 0.0,
+            "day": "2026-01-05",
+        }
+    ],
+    "by_model": [
+        {
+            "sessions": 1,
+            "messages": 2,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_tokens": 0,
+            "cache_write_tokens": 0,
+            "reasoning_tokens": 0,
+            "cost_usd": 0.0,
+            "model": "anthropic/claude-sonnet-4",
+        }
+    ],
+    "by_source": [
+        {
+            "sessions": 1,
+            "messages": 2,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_tokens": 0,
+            "cache_write_tokens": 0,
+            "reasoning_tokens": 0,
+            "cost_usd": 0.0,
+            "source": "cli",
+        }
+    ],
+    "top_tools": [{"tool": "search_files", "calls": 1}],
+    "activity_by_hour": [{"hour": 10, "messages": 2}],
+    "activity_by_weekday": [{"weekday": 1, "messages": 2}],
+}
+
+PRUNE_OUT: dict[str, Any] = {
+    "dry_run": True,
+    "pruned": 1,
+    "messages": 2,
+    "cutoff": 1767608070.285,
+    "reclaimable_bytes": 1843,
+    "ids": ["20251001_080000_0a1b2c"],
+}
+
+OPTIMIZE: dict[str, Any] = {
+    "fts_optimized": ["messages_fts", "messages_fts_trigram"],
+    "checkpoint": {"busy": 0, "log_frames": 0, "checkpointed_frames": 0},
+    "database_bytes_before": 4096,
+    "wal_bytes_before": 877592,
+    "database_bytes": 282624,
+    "wal_bytes": 0,
+}
+
+VACUUM: dict[str, Any] = {
+    "fts_optimized": ["messages_fts", "messages_fts_trigram"],
+    "database_bytes_before": 282624,
+    "wal_bytes_before": 0,
+    "database_bytes": 282624,
+    "wal_bytes": 0,
+    "reclaimed_bytes": 0,
+    "duration_s": 0.049,
+}
+
+BACKUP: dict[str, Any] = {
+    "name": "state-20260105T101530000000Z.db",
+    "path": "/home/me/.hermes/backups/state-20260105T101530000000Z.db",
+    "bytes": 282624,
+    "created_at": 1767608070.402,
+}
+
+AUTO_PRUNE_STATUS: dict[str, Any] = {
+    "enabled": False,
+    "retention_days": 90.0,
+    "vacuum_after_prune": True,
+    "min_interval_hours": 24.0,
+    "vacuum_min_free_ratio": 0.25,
+    "check_interval_s": 3600.0,
+    "last_run_at": None,
+    "last_run_marker": None,
+    "next_run_at": None,
+    "pruned": None,
+    "vacuumed": None,
+    "error": None,
+    "running": False,
+}
+
+AUTO_PRUNE_RUN: dict[str, Any] = {
+    "skipped": False,
+    "pruned": 0,
+    "vacuumed": False,
+    "reason": None,
+    "messages": 0,
+    "optimized": True,
+    "error": None,
+}
+
+PLATFORM_LIST: dict[str, Any] = {
+    "items": [
+        {"platform": "discord", "enabled": False, "home_channel": None, "threads": False, "updated_at": None},
+        {
+            "platform": "telegram",
+            "enabled": True,
+            "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
+            "threads": True,
+            "updated_at": 1767608070.513,
+        },
+    ]
+}
+
+PLATFORM: dict[str, Any] = {
+    "platform": "telegram",
+    "enabled": True,
+    "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
+    "threads": True,
+    "updated_at": 1767608070.513,
+}
+
+HANDOFF_QUEUED: dict[str, Any] = {
+    "session_id": "20260105_101500_a1b2c3",
+    "title": "Refactor the search ranking",
+    "state": "pending",
+    "platform": "telegram",
+    "error": None,
+    "worker": None,
+    "thread": None,
+    "requested_at": 1767608070.527,
+    "updated_at": 1767608070.527,
+    "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
+}
+
+HANDOFF_CLAIMED: dict[str, Any] = {
+    "session_id": "20260105_101500_a1b2c3",
+    "title": "Refactor the search ranking",
+    "state": "running",
+    "platform": "telegram",
+    "error": None,
+    "worker": "gateway-1",
+    "thread": None,
+    "requested_at": 1767608070.527,
+    "updated_at": 1767608070.532,
+    "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
+    "threads": True,
+}
+
+HANDOFF: dict[str, Any] = {
+    "session_id": "20260105_101500_a1b2c3",
+    "title": "Refactor the search ranking",
+    "state": "completed",
+    "platform": "telegram",
+    "error": None,
+    "worker": "gateway-1",
+    "thread": {"chat_id": "-1001234567890", "thread_id": "77", "name": "Refactor the search ranking"},
+    "requested_at": 1767608070.527,
+    "updated_at": 1767608070.537,
+}
+
+IMPORT_RESULT: dict[str, Any] = {
+    "dry_run": False,
+    "on_conflict": "skip",
+    "lines": 1,
+    "imported": 1,
+    "replaced": 0,
+    "skipped": 0,
+    "failed": 0,
+    "messages": 2,
+    "linked": 0,
+    "detached": 0,
+    "message_ids_kept": 2,
+    "index_pending": 0,
+    "errors": [],
+    "errors_truncated": False,
+}
+
+READY: dict[str, Any] = {
+    "status": "ready",
+    "checks": {
+        "database": True,
+        "schema_supported": True,
+        "disk_free": True,
+        "migrations_at_head": True,
+        "writer_alive": True,
+    },
+    "sqlite_version": "3.40.1",
+    "schema_revision": "0008_title_nocase_index",
+    "agent_schema_version": 22,
+    "tested_schema_version": 22,
+    "reason": None,
+}
+
+# One line of `GET /export.jsonl` (and of an import file): every stored column of a session, its messages.
+EXPORT_SESSION: dict[str, Any] = {
+    "id": "20260105_101500_a1b2c3",
+    "source": "cli",
+    "user_id": None,
+    "session_key": None,
+    "chat_id": None,
+    "chat_type": None,
+    "thread_id": None,
+    "display_name": None,
+    "origin_json": None,
+    "expiry_finalized": 0,
+    "model": "anthropic/claude-sonnet-4",
+    "model_config": None,
+    "system_prompt": "You are Hermes.",
+    "parent_session_id": None,
+    "started_at": 1767608070.002,
+    "ended_at": None,
+    "end_reason": None,
+    "message_count": 2,
+    "tool_call_count": 1,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "cache_read_tokens": 0,
+    "cache_write_tokens": 0,
+    "reasoning_tokens": 0,
+    "cwd": None,
+    "git_branch": None,
+    "git_repo_root": None,
+    "billing_provider": None,
+    "billing_base_url": None,
+    "billing_mode": None,
+    "estimated_cost_usd": None,
+    "actual_cost_usd": None,
+    "cost_status": None,
+    "cost_source": None,
+    "pricing_version": None,
+    "title": "Refactor the search ranking",
+    "api_call_count": 0,
+    "handoff_state": None,
+    "handoff_platform": None,
+    "handoff_error": None,
+    "compression_failure_cooldown_until": None,
+    "compression_failure_error": None,
+    "compression_fallback_streak": 0,
+    "profile_name": None,
+    "rewind_count": 0,
+    "archived": 0,
+    "last_active": 1767608112.5,
+    "messages": [
+        {
+            "id": 1,
+            "session_id": "20260105_101500_a1b2c3",
+            "role": "user",
+            "content": "Why does search rank old sessions first?",
+            "tool_call_id": None,
+            "tool_calls": None,
+            "tool_name": None,
+            "effect_disposition": None,
+            "timestamp": 1767608100.0,
+            "token_count": None,
+            "finish_reason": None,
+            "reasoning": None,
+            "reasoning_content": None,
+            "reasoning_details": None,
+            "codex_reasoning_items": None,
+            "codex_message_items": None,
+            "platform_message_id": None,
+            "observed": 0,
+            "active": 1,
+            "compacted": 0,
+            "api_content": None,
+        },
+        {
+            "id": 2,
+            "session_id": "20260105_101500_a1b2c3",
+            "role": "assistant",
+            "content": "Because bm25 ties are broken by rowid.",
+            "tool_call_id": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                }
+            ],
+            "tool_name": None,
+            "effect_disposition": None,
+            "timestamp": 1767608112.5,
+            "token_count": 12,
+            "finish_reason": "stop",
+            "reasoning": None,
+            "reasoning_content": None,
+            "reasoning_details": None,
+            "codex_reasoning_items": None,
+            "codex_message_items": None,
+            "platform_message_id": None,
+            "observed": 0,
+            "active": 1,
+            "compacted": 0,
+            "api_content": None,
+        },
+    ],
+}
+EXPORT_LINE = orjson.dumps(EXPORT_SESSION).decode() + "\n"
+
+HEALTH: dict[str, Any] = {"status": "ok"}
+NOT_READY: dict[str, Any] = {
+    **READY,
+    "status": "not_ready",
+    "checks": {**READY["checks"], "disk_free": False},
+    "reason": "Failed checks: disk_free.",
+}
+
+# Request bodies (schemathesis sends these, so each is one a server can accept).
+SESSION_CREATE: dict[str, Any] = {
+    "source": "cli",
+    "title": "Refactor the search ranking",
+    "model": "anthropic/claude-sonnet-4",
+    "system_prompt": "You are Hermes.",
+}
+SESSION_UPDATE: dict[str, Any] = {"title": "Search ranking: tie-breaks", "archived": False}
+SESSION_END: dict[str, Any] = {"end_reason": "user_exit"}
+USAGE_UPDATE: dict[str, Any] = {
+    "input_tokens": 1200,
+    "output_tokens": 340,
+    "cache_read_tokens": 800,
+    "api_call_count": 1,
+    "estimated_cost_usd": 0.0087,
+    "model": "anthropic/claude-sonnet-4",
+    "billing_provider": "openrouter",
+}
+MESSAGE_CREATE: dict[str, Any] = {"role": "user", "content": "Why does search rank old sessions first?"}
+MESSAGE_BATCH: dict[str, Any] = {
+    "messages": [
+        {"role": "user", "content": "Why does search rank old sessions first?"},
+        {
+            "role": "assistant",
+            "content": "Because bm25 ties are broken by rowid.",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+                }
+            ],
+            "token_count": 12,
+            "finish_reason": "stop",
+        },
+    ]
+}
+REWIND_REQUEST: dict[str, Any] = {"message_id": 1}
+CONTINUATION_CREATE: dict[str, Any] = {
+    "system_prompt": "You are Hermes.",
+    "messages": [
+        {"role": "user", "content": "[Summary of the earlier conversation] bm25 ties break by rowid."}
+    ],
+}
+FORK_CREATE: dict[str, Any] = {"message_id": 2, "title": "Search ranking: try recency boost"}
+HANDOFF_REQUEST: dict[str, Any] = {"session_id": "20260105_101500_a1b2c3", "platform": "telegram"}
+HANDOFF_CLAIM: dict[str, Any] = {"platform": "telegram", "worker": "gateway-1"}
+HANDOFF_COMPLETE: dict[str, Any] = {
+    "thread": {"chat_id": "-1001234567890", "thread_id": "77", "name": "Refactor the search ranking"}
+}
+HANDOFF_FAIL: dict[str, Any] = {"error": "Telegram answered 403: the bot was removed from the chat."}
+PLATFORM_UPDATE: dict[str, Any] = {
+    "enabled": True,
+    "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
+    "threads": True,
+}
+SEARCH_BODY: dict[str, Any] = {"q": "bm25 tie-break", "limit": 3, "sort": "relevance"}
+PRUNE_IN: dict[str, Any] = {"older_than_days": 90, "source": "cli", "dry_run": True}
