@@ -64,6 +64,16 @@ def load_stored(raw: str) -> Any:
     return value if reason is None else unrenderable(reason, raw)
 
 
+def may_be_unrenderable(raw: str) -> bool:
+    """Whether ``raw`` could hold a value :func:`load_stored` reports (cheap scans; no decoding). When this
+    is false, any JSON decoder gives the value ``load_stored`` would."""
+    return (
+        raw.count("[") + raw.count("{") > MAX_RENDER_DEPTH
+        or _LONG_DIGITS.search(raw) is not None
+        or _SURROGATE_ESCAPE.search(raw) is not None
+    )
+
+
 def _problem(value: Any, raw: str) -> str | None:
     deep = raw.count("[") + raw.count("{") > MAX_RENDER_DEPTH
     big = _LONG_DIGITS.search(raw) is not None
