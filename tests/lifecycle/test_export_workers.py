@@ -1,6 +1,6 @@
 """Export chunks rendered in worker processes (``app/storage/render_pool.py``): the same bytes as the
-reader-thread path, small chunks in order, a dead worker ends only the export that needed it (with an error record), and no worker
-outlives the server."""
+reader-thread path, small chunks in order, a dead worker ends only the export that needed it (with an
+error record), and no worker outlives the server."""
 
 from __future__ import annotations
 
