@@ -106,6 +106,45 @@ def _walk(value: Any, *, check_depth: bool, check_ints: bool, check_text: bool) 
     return None
 
 
+def renderable(value: Any, depth: int = 1) -> Any:
+    """``value`` (an already decoded response body) with each part orjson cannot encode replaced by the
+    unrenderable marker: containers deeper than ``MAX_RENDER_DEPTH``, integers beyond 64 bits, text with
+    lone surrogates, bytes. Used only after a plain encode failed, so its cost never touches a normal
+    response."""
+    if isinstance(value, dict):
+        if depth > MAX_RENDER_DEPTH:
+            return unrenderable(NESTING_TOO_DEEP, _raw_text(value))
+        return {_key(k): renderable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        if depth > MAX_RENDER_DEPTH:
+            return unrenderable(NESTING_TOO_DEEP, _raw_text(value))
+        return [renderable(v, depth + 1) for v in value]
+    if isinstance(value, str):
+        return unrenderable(INVALID_UNICODE, json.dumps(value)) if _SURROGATE.search(value) else value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return unrenderable(INVALID_UNICODE, bytes(value).decode("utf-8", "backslashreplace"))
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and not MIN_RENDER_INT <= value <= MAX_RENDER_INT
+    ):
+        return unrenderable(INTEGER_OUT_OF_RANGE, str(value))
+    return value
+
+
+def _key(key: Any) -> str:
+    if not isinstance(key, str):
+        return str(key)
+    return json.dumps(key)[1:-1] if _SURROGATE.search(key) else key
+
+
+def _raw_text(value: Any) -> str:
+    try:
+        return json.dumps(value)
+    except (RecursionError, TypeError, ValueError):
+        return ""
+
+
 # The largest value an INTEGER counter holds (SQLite's int64); counters saturate here.
 MAX_COUNTER = 2**63 - 1
 

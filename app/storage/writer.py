@@ -206,7 +206,11 @@ class Writer:
         self.commits += 1
         self.jobs_committed += len(done)
         for hook in self.commit_hooks:
-            hook(self.commits)
+            # The transaction is committed: a failing subscriber must not keep its callers unanswered.
+            try:
+                hook(self.commits)
+            except Exception:
+                log.exception("commit hook %r failed after commit %d", hook, self.commits)
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")
