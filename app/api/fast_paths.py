@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.api.auth import authorization_accepted
 from app.api.json_body import parse_json_body
 from app.api.problem import render_error
+from app.api.responses import encode_body
 from app.api.routes.messages import append_effect, render_appended
 from app.api.routes.sessions import MAX_LIST_LIMIT, default_list_query, list_response
 from app.api.schemas.messages import AppendBody, MessageBatch, MessageCreate
@@ -81,7 +82,7 @@ class FastPaths:
             await render_error(exc, Request(scope))(scope, receive, send)
             return True
         status, payload, _ = render_appended(items)
-        data = orjson.dumps(payload)
+        data = encode_body(payload)  # after the commit: never raises
         headers = [*_JSON_HEADERS, (b"content-length", str(len(data)).encode())]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})

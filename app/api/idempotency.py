@@ -14,6 +14,7 @@ import orjson
 from fastapi import Depends, Header, Request
 from starlette.responses import Response
 
+from app.api.responses import encode_body
 from app.errors import BadRequest, Conflict, Unprocessable
 from app.storage.database import Database
 
@@ -47,7 +48,7 @@ class Idempotency:
         if self.key is None:
             result = await db.write(effect)
             status, body, headers = render(result)
-            return _response(_Outcome(status, orjson.dumps(body), headers, False))
+            return _response(_Outcome(status, encode_body(body), headers, False))
 
         method, path = self.request.method, self.request.url.path
         digest = hashlib.sha256(await self.request.body()).hexdigest()
@@ -76,7 +77,7 @@ class Idempotency:
                     )
                 return _Outcome(row["status"], bytes(row["response"]), orjson.loads(row["headers"]), True)
             status, body, headers = render(effect(conn))
-            payload = orjson.dumps(body)
+            payload = encode_body(body)
             conn.execute(
                 "INSERT INTO hs_idempotency_keys "
                 "(key, method, path, body_sha256, status, response, headers, created_at) "

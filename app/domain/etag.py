@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 
+from app.domain.stored_json import renderable
+
 
 def session_etag(public: dict[str, Any]) -> str:
     """A strong, quoted ETag hashing the public Session representation (without ``system_prompt``).
@@ -16,7 +18,11 @@ def session_etag(public: dict[str, Any]) -> str:
     the system prompt body is left out so ``?include=system_prompt`` does not change the tag.
     """
     body = {k: v for k, v in public.items() if k != "system_prompt"}
-    digest = hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    try:
+        encoded = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, RecursionError):  # a part orjson refuses: hash what the response shows for it
+        encoded = orjson.dumps(renderable(body), option=orjson.OPT_SORT_KEYS, default=str)
+    digest = hashlib.sha256(encoded).hexdigest()
     return f'"{digest[:32]}"'
 
 

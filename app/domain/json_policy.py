@@ -46,8 +46,8 @@ class Violation:
     loc: Location = ()
 
 
-def _too_deep(loc: Location) -> Violation:
-    return Violation(JSON_TOO_DEEP, f"JSON may nest at most {MAX_DEPTH} levels of objects and arrays.", loc)
+def _too_deep(loc: Location, limit: int = MAX_DEPTH) -> Violation:
+    return Violation(JSON_TOO_DEEP, f"JSON may nest at most {limit} levels of objects and arrays.", loc)
 
 
 # Where a node sits, as a linked list (key, parent) built in O(1) per node; a loc is rebuilt only for a
@@ -63,15 +63,15 @@ def _loc(trail: _Trail) -> Location:
     return tuple(reversed(keys))
 
 
-def _walk(value: Any) -> Violation | None:
+def _walk(value: Any, limit: int = MAX_DEPTH) -> Violation | None:
     stack: list[tuple[Any, int, _Trail]] = [(value, 1, None)]
     while stack:
         node, depth, trail = stack.pop()
         if isinstance(node, str):
             continue
         if isinstance(node, dict | list):
-            if depth > MAX_DEPTH:
-                return _too_deep(_loc(trail))
+            if depth > limit:
+                return _too_deep(_loc(trail), limit)
             items = node.items() if isinstance(node, dict) else enumerate(node)
             stack.extend((child, depth + 1, (key, trail)) for key, child in items)
         elif isinstance(node, int) and not isinstance(node, bool):
@@ -98,12 +98,22 @@ def _maybe_wide_integer(value: Any) -> bool:
     return False
 
 
-def check(value: Any, source: bytes | str) -> Violation | None:
-    """The first policy violation in ``value``, which orjson parsed from ``source``, or ``None``."""
-    violation = _walk(value)
+EXPORT_LINE_ENVELOPE = 2
+"""Levels an export line adds around a stored value beyond what the append body that stored it had
+(session line > messages > message, against the appended message object), so a value the API accepted
+always imports again."""
+
+
+def check(value: Any, source: bytes | str, *, envelope: int = 0) -> Violation | None:
+    """The first policy violation in ``value``, which orjson parsed from ``source``, or ``None``.
+
+    ``envelope`` raises the depth bound by the levels the document wraps around its stored values.
+    """
+    limit = MAX_DEPTH + envelope
+    violation = _walk(value, limit)
     if violation is None and _maybe_wide_integer(value):
         # The depth is bounded now, so the recursive stdlib parser is safe; it keeps integers exact.
-        violation = _walk(json.loads(source))
+        violation = _walk(json.loads(source), limit)
     return violation
 
 

@@ -64,6 +64,16 @@ def load_stored(raw: str) -> Any:
     return value if reason is None else unrenderable(reason, raw)
 
 
+def may_be_unrenderable(raw: str) -> bool:
+    """Whether ``raw`` could hold a value :func:`load_stored` reports (cheap scans; no decoding). When this
+    is false, any JSON decoder gives the value ``load_stored`` would."""
+    return (
+        raw.count("[") + raw.count("{") > MAX_RENDER_DEPTH
+        or _LONG_DIGITS.search(raw) is not None
+        or _SURROGATE_ESCAPE.search(raw) is not None
+    )
+
+
 def _problem(value: Any, raw: str) -> str | None:
     deep = raw.count("[") + raw.count("{") > MAX_RENDER_DEPTH
     big = _LONG_DIGITS.search(raw) is not None
@@ -94,6 +104,45 @@ def _walk(value: Any, *, check_depth: bool, check_ints: bool, check_text: bool) 
         elif check_ints and isinstance(item, int) and not MIN_RENDER_INT <= item <= MAX_RENDER_INT:
             return INTEGER_OUT_OF_RANGE
     return None
+
+
+def renderable(value: Any, depth: int = 1) -> Any:
+    """``value`` (an already decoded response body) with each part orjson cannot encode replaced by the
+    unrenderable marker: containers deeper than ``MAX_RENDER_DEPTH``, integers beyond 64 bits, text with
+    lone surrogates, bytes. Used only after a plain encode failed, so its cost never touches a normal
+    response."""
+    if isinstance(value, dict):
+        if depth > MAX_RENDER_DEPTH:
+            return unrenderable(NESTING_TOO_DEEP, _raw_text(value))
+        return {_key(k): renderable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        if depth > MAX_RENDER_DEPTH:
+            return unrenderable(NESTING_TOO_DEEP, _raw_text(value))
+        return [renderable(v, depth + 1) for v in value]
+    if isinstance(value, str):
+        return unrenderable(INVALID_UNICODE, json.dumps(value)) if _SURROGATE.search(value) else value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return unrenderable(INVALID_UNICODE, bytes(value).decode("utf-8", "backslashreplace"))
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and not MIN_RENDER_INT <= value <= MAX_RENDER_INT
+    ):
+        return unrenderable(INTEGER_OUT_OF_RANGE, str(value))
+    return value
+
+
+def _key(key: Any) -> str:
+    if not isinstance(key, str):
+        return str(key)
+    return json.dumps(key)[1:-1] if _SURROGATE.search(key) else key
+
+
+def _raw_text(value: Any) -> str:
+    try:
+        return json.dumps(value)
+    except (RecursionError, TypeError, ValueError):
+        return ""
 
 
 # The largest value an INTEGER counter holds (SQLite's int64); counters saturate here.

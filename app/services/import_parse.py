@@ -17,6 +17,7 @@ import orjson
 
 from app.domain import json_policy
 from app.domain.text import find_invalid_char
+from app.services.export import EXPORT_ERROR_KEY
 from app.storage import files
 from app.storage.repos import transfer as repo
 
@@ -75,6 +76,38 @@ class Batch:
     eof: bool = False
 
 
+def _line_bad_text(raw: dict[str, Any]) -> str | None:
+    # A message's content may open with the agent's own \x00json: prefix: that is how the agent stores
+    # structured content, and how an export writes such content when it cannot be decoded (stored as is).
+    messages = raw.get("messages")
+    if not isinstance(messages, list):
+        return _has_bad_text(raw)
+    problem = _has_bad_text({k: v for k, v in raw.items() if k != "messages"})
+    for message in messages:
+        if problem is not None:
+            return problem
+        if not isinstance(message, dict):
+            problem = _has_bad_text(message)
+            continue
+        content = message.get("content")
+        if isinstance(content, str) and content.startswith(repo.CONTENT_JSON_PREFIX):
+            problem = _has_bad_text(content[len(repo.CONTENT_JSON_PREFIX) :]) or _has_bad_text(
+                {k: v for k, v in message.items() if k != "content"}
+            )
+        else:
+            problem = _has_bad_text(message)
+    return problem
+
+
+def _export_error(raw: dict[str, Any]) -> str | None:
+    """The detail of an export's final error record (see ``app.services.export.error_record``), or ``None``
+    when ``raw`` is a session line."""
+    if set(raw) != {EXPORT_ERROR_KEY} or not isinstance(raw[EXPORT_ERROR_KEY], dict):
+        return None
+    detail = raw[EXPORT_ERROR_KEY].get("detail")
+    return detail if isinstance(detail, str) else "The export ended with an error record."
+
+
 def _has_bad_text(value: Any) -> str | None:
     if isinstance(value, str):
         return find_invalid_char(value)
@@ -107,14 +140,20 @@ def iter_jsonl(stream: IO[bytes]) -> Iterator[Record]:
                 ref, issue=ImportIssue("invalid_line", "each line must be one session object", line=number)
             )
             continue
-        violation = json_policy.check(raw, line)
+        export_error = _export_error(raw)
+        if export_error is not None:
+            # Not a session: the export that wrote this file could not write all of its store.
+            why = f"the export this file came from did not write everything: {export_error}"
+            yield Record(ref, issue=ImportIssue("export_incomplete", why, line=number))
+            continue
+        violation = json_policy.check(raw, line, envelope=json_policy.EXPORT_LINE_ENVELOPE)
         if violation is not None:
             sid = raw.get("id") if isinstance(raw.get("id"), str) else None
             yield Record(ref, issue=ImportIssue(violation.code, violation.detail, number, None, sid))
             continue
         # JSON can spell NUL only as an escape, so the scan runs only for lines that contain one.
         if b"\\u0000" in line:
-            problem = _has_bad_text(raw)
+            problem = _line_bad_text(raw)
             if problem:
                 sid = raw.get("id") if isinstance(raw.get("id"), str) else None
                 yield Record(

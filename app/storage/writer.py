@@ -209,7 +209,11 @@ class Writer:
         self.jobs_committed += len(done)
         self.batch_sizes[len(done)] = self.batch_sizes.get(len(done), 0) + 1
         for hook in self.commit_hooks:
-            hook(self.commits)
+            # The transaction is committed: a failing subscriber must not keep its callers unanswered.
+            try:
+                hook(self.commits)
+            except Exception:
+                log.exception("commit hook %r failed after commit %d", hook, self.commits)
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -21,6 +22,7 @@ from app.domain import json_policy
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problem_assert import assert_problem
+from tests.conftest import TOKEN
 
 INT64_MAX = 2**63 - 1
 WIDE = ["-99999999999999999999999", str(2**63), str(2**64), str(-(2**63) - 1)]
@@ -152,7 +154,7 @@ def test_a_100k_deep_body_is_a_clean_422(client: TestClient, sid: str, idempoten
 
 @PATHS
 def test_the_deepest_accepted_message_renders_everywhere(
-    client: TestClient, sid: str, idempotent: bool
+    client: TestClient, sid: str, idempotent: bool, tmp_path: Path
 ) -> None:
     # The body itself is level 1, so its content may nest 127 levels.
     content = json.loads(_nested(127))
@@ -166,6 +168,15 @@ def test_the_deepest_accepted_message_renders_everywhere(
     export = client.get("/export.jsonl")
     assert export.status_code == 200
     assert [json.loads(line)["messages"][0]["content"] for line in export.text.splitlines()] == [content] * 2
+    # What the API accepted imports again: the export line's envelope does not count against the value.
+    fresh = Settings(home=tmp_path / "fresh", api_token=TOKEN, titles_auto=False)
+    with TestClient(create_app(fresh), headers={"Authorization": f"Bearer {TOKEN}"}) as other:
+        imported = other.post(
+            "/import", content=export.content, headers={"Content-Type": "application/jsonl"}
+        )
+        assert imported.status_code == 200, imported.text
+        assert imported.json()["errors"] == [], imported.text
+        assert other.get("/export.jsonl").content == export.content
     too_deep = orjson.dumps({"role": "user", "content": [content]})
     assert_problem(_raw_post(client, f"/sessions/{sid}/messages", too_deep, idempotent=idempotent), 422)
 

@@ -18,10 +18,11 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
+from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable
 from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.repos.transfer import CONTENT_JSON_PREFIX
@@ -151,43 +152,149 @@ def plan_chunk(
     return ChunkPlan(start, page_end, None, ExportCursor(page_end))
 
 
-def _decode_messages(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    # Mirrors SessionDB.get_messages: content un-prefixed and decoded, tool_calls decoded ([] if corrupt).
-    out = []
+@dataclass(frozen=True)
+class Skipped:
+    """A stored row the export could not write: a value that is not text JSON can hold (a BLOB, or TEXT
+    bytes that are not UTF-8). ``message_id`` ``None``: the session's own row, so the whole session."""
+
+    session_id: str
+    message_id: int | None
+    column: str
+    reason: str
+
+
+BINARY_VALUE = "binary_value"
+INVALID_UTF8 = "invalid_utf8"
+
+
+class _BadText(bytes):
+    """The bytes of a TEXT value that are not UTF-8 (see :func:`_rows`)."""
+
+
+def _lenient_text(data: bytes) -> str | bytes:
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return _BadText(data)
+
+
+def _is_decode_error(exc: sqlite3.Error) -> bool:
+    return "Could not decode to UTF-8" in str(exc)
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params: list[Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Column names and plain tuple rows. TEXT that is not UTF-8 makes the sqlite3 module fail the whole
+    fetch: only then the rows are read again with such values kept as :class:`_BadText`."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    try:
+        rows = cur.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if not _is_decode_error(exc):
+            raise
+        previous = conn.text_factory
+        conn.text_factory = _lenient_text
+        try:
+            cur = conn.cursor()
+            cur.row_factory = None
+            rows = cur.execute(sql, params).fetchall()
+        finally:
+            conn.text_factory = previous
+    return [d[0] for d in cur.description], rows
+
+
+def _unwritable(row: dict[str, Any]) -> tuple[str, str] | None:
+    """The first column (and why) whose value no JSON text can hold as it is stored."""
+    for column, value in row.items():
+        if isinstance(value, bytes):
+            return column, INVALID_UTF8 if isinstance(value, _BadText) else BINARY_VALUE
+    return None
+
+
+_AS_STORED = object()
+
+
+def _stored_json(text: str) -> Any:
+    """``text`` decoded the way the agent's ``json.loads`` does, or ``_AS_STORED`` when the value cannot be
+    written as JSON that importers read back unchanged (too deep, integers beyond 64 bits, lone
+    surrogates): the export then writes the stored text itself, as a string. Raises ``ValueError`` when
+    ``text`` is not JSON."""
+    if may_be_unrenderable(text):
+        value = load_stored(text)
+        return _AS_STORED if is_unrenderable(value) else value
+    return orjson.loads(text)
+
+
+def _decode_message(msg: dict[str, Any]) -> None:
+    # Mirrors SessionDB.get_messages: content un-prefixed and decoded (kept as stored when it cannot be),
+    # tool_calls decoded ([] when not JSON, as the agent; the stored text when it cannot be written).
+    content = msg.get("content")
+    if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
+        with contextlib.suppress(ValueError):
+            value = _stored_json(content[len(CONTENT_JSON_PREFIX) :])
+            if value is not _AS_STORED:
+                msg["content"] = value
+    tool_calls = msg.get("tool_calls")
+    if tool_calls:
+        try:
+            value = _stored_json(tool_calls) if isinstance(tool_calls, str) else []
+        except ValueError:
+            value = []
+        msg["tool_calls"] = tool_calls if value is _AS_STORED else value
+
+
+def _encode_messages(
+    cols: list[str], rows: list[tuple[Any, ...]], skipped: list[Skipped]
+) -> list[bytes | None]:
+    """Each row's JSON object (``None``, and an entry in ``skipped``, for a row that cannot be written)."""
+    out: list[bytes | None] = []
     for row in rows:
         msg = dict(zip(cols, row, strict=True))
-        content = msg.get("content")
-        if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
-            with contextlib.suppress(orjson.JSONDecodeError):
-                msg["content"] = orjson.loads(content[len(CONTENT_JSON_PREFIX) :])
-        tool_calls = msg.get("tool_calls")
-        if tool_calls:
-            try:
-                msg["tool_calls"] = orjson.loads(tool_calls)
-            except orjson.JSONDecodeError:
-                msg["tool_calls"] = []
-        out.append(msg)
+        bad = _unwritable(msg)
+        if bad is not None:
+            skipped.append(Skipped(str(msg["session_id"]), int(msg["id"]), *bad))
+            out.append(None)
+            continue
+        _decode_message(msg)
+        out.append(orjson.dumps(msg))
     return out
 
 
-def _python_encoded(conn: sqlite3.Connection, ids: list[int]) -> dict[int, bytes]:
+def _python_encoded(
+    conn: sqlite3.Connection, ids: list[int], skipped: list[Skipped]
+) -> dict[int, bytes | None]:
     """Message id → its JSON object, encoded the Python way (rows SQLite did not render)."""
-    out: dict[int, bytes] = {}
+    out: dict[int, bytes | None] = {}
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
-        cur = conn.cursor()
-        cur.row_factory = None
-        cur.execute(f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(batch))})", batch)
-        cols = [d[0] for d in cur.description]
-        for msg in _decode_messages(cols, cur.fetchall()):
-            out[msg["id"]] = orjson.dumps(msg)
+        cols, rows = _rows(conn, f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(batch))})", batch)
+        id_at = cols.index("id")
+        for row, data in zip(rows, _encode_messages(cols, rows, skipped), strict=True):
+            out[row[id_at]] = data
     return out
+
+
+def _is_render_error(exc: sqlite3.Error) -> bool:
+    # json_object refuses a BLOB argument; the Python path then reports that row alone.
+    return "JSON cannot hold BLOB values" in str(exc) or _is_decode_error(exc)
+
+
+def _is_utf8(data: bytes) -> bool:
+    # SQLite copies TEXT bytes into json_object unchecked; a line must be UTF-8 for any importer to read it.
+    if data.isascii():
+        return True
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class _Messages:
     """Active messages in (session id, id) order, each already encoded as a JSON object.
 
-    ``floats`` holds, in row order, the values of the float columns the SQL rendering left as markers.
+    ``floats`` holds, in row order, the values of the float columns the SQL rendering left as markers;
+    ``skipped`` the rows that could not be written (left out of ``encoded``; ``last_id`` still counts them).
     """
 
     def __init__(
@@ -198,29 +305,40 @@ class _Messages:
         params: list[Any],
         limit: int = -1,
     ) -> None:
-        cur = conn.cursor()
-        cur.row_factory = None
         self.floats: list[Any] = []
+        self.skipped: list[Skipped] = []
         order = "ORDER BY session_id, id LIMIT ?"
+        rows: list[tuple[Any, ...]] = []
+        if render is not None:
+            cur = conn.cursor()
+            cur.row_factory = None
+            try:
+                rows = cur.execute(
+                    f"SELECT {render.select} FROM messages WHERE {where} {order}", [*params, limit]
+                ).fetchall()
+            except sqlite3.OperationalError as exc:
+                if not _is_render_error(exc):
+                    raise
+                render = None
         if render is None:
-            cur.execute(f"SELECT * FROM messages WHERE {where} {order}", [*params, limit])
-            cols = [d[0] for d in cur.description]
+            cols, rows = _rows(conn, f"SELECT * FROM messages WHERE {where} {order}", [*params, limit])
             sid_at, id_at = cols.index("session_id"), cols.index("id")
-            rows = cur.fetchall()
-            self.session_ids = [r[sid_at] for r in rows]
             self.last_id: int | None = rows[-1][id_at] if rows else None
-            self.encoded = [orjson.dumps(m) for m in _decode_messages(cols, rows)]
+            encoded = _encode_messages(cols, rows, self.skipped)
+            kept = [(row[sid_at], data) for row, data in zip(rows, encoded, strict=True) if data is not None]
+            self.session_ids: list[str] = [sid for sid, _ in kept]
+            self.encoded: list[bytes] = [data for _, data in kept]
             return
-        cur.execute(f"SELECT {render.select} FROM messages WHERE {where} {order}", [*params, limit])
-        rows = cur.fetchall()
-        self.session_ids = [r[0] for r in rows]
         self.last_id = rows[-1][1] if rows else None
-        self.encoded = [r[2] for r in rows]
-        missing = [i for i, data in enumerate(self.encoded) if data is None]
-        if missing:
-            fallback = _python_encoded(conn, [rows[i][1] for i in missing])
-            for i in missing:
-                self.encoded[i] = fallback[rows[i][1]]
+        missing = [i for i, row in enumerate(rows) if row[2] is None]
+        if not missing:
+            self.session_ids = [r[0] for r in rows]
+            self.encoded = [r[2] for r in rows]
+        else:
+            fallback = _python_encoded(conn, [rows[i][1] for i in missing], self.skipped)
+            pairs = [(r[0], r[2] if r[2] is not None else fallback[r[1]]) for r in rows]
+            self.session_ids = [sid for sid, data in pairs if data is not None]
+            self.encoded = [data for _, data in pairs if data is not None]
             rows = [r for r in rows if r[2] is not None]
         if render.float_columns == 1:
             self.floats = [r[3] for r in rows]
@@ -249,11 +367,17 @@ def small_page_cache(conn: sqlite3.Connection, kib: int = 2048) -> Iterator[None
         conn.execute(f"PRAGMA cache_size={int(previous)}")
 
 
+# Where the stream stands between chunks: no line open, a line open whose message list is still empty,
+# or one that already holds a message (the next one needs a comma). ``False`` means closed too.
+LINE_CLOSED, LINE_EMPTY, LINE_OPEN = 0, 1, 2
+
+
 @dataclass(frozen=True)
 class RenderedChunk:
-    """A rendered chunk in two parts: ``continuation`` finishes the line the previous chunk left open and
-    ``body`` holds the chunk's own sessions. ``open_after`` is whether a line whose head was written is
-    still open at the end (``None``: unchanged, the chunk only continued the open line).
+    """A rendered chunk in two parts: ``continuation`` holds more messages of the line the previous chunk
+    left open (comma-separated, ``closes``: then that line ends) and ``body`` the chunk's own sessions.
+    ``open_after`` is the line state the body leaves (``None``: the chunk only continued the open line).
+    The rows each part left out are in ``continuation_skipped`` and ``body_skipped``.
 
     Each chunk reads its own snapshot, so a session cut between two chunks may exist in only one of them
     (deleted, or deleted and imported again, in between); :func:`join_chunk` then drops a continuation whose
@@ -261,27 +385,47 @@ class RenderedChunk:
     """
 
     continuation: bytes
+    closes: bool
     body: bytes
-    open_after: bool | None
+    open_after: int | None
+    continuation_skipped: tuple[Skipped, ...] = ()
+    body_skipped: tuple[Skipped, ...] = ()
 
 
-def join_chunk(line_open: bool, chunk: RenderedChunk) -> tuple[bytes, bool]:
-    """The bytes to send for ``chunk`` after chunks that left a written line open (``line_open``), and
-    whether one is open after it."""
-    data = chunk.continuation + chunk.body if line_open else chunk.body
-    return data, line_open if chunk.open_after is None else chunk.open_after
+def join_chunk(line: int, chunk: RenderedChunk) -> tuple[bytes, int]:
+    """The bytes to send for ``chunk`` after chunks that left the stream in ``line`` state, and the state
+    after it."""
+    if line == LINE_CLOSED:
+        data = chunk.body
+    else:
+        more = chunk.continuation
+        if more:
+            more = b"," + more if line == LINE_OPEN else more
+            line = LINE_OPEN
+        data = more + b"]}\n" + chunk.body if chunk.closes else more + chunk.body
+        if chunk.closes:
+            line = LINE_CLOSED
+    return data, line if chunk.open_after is None else chunk.open_after
+
+
+def chunk_skipped(line: int, chunk: RenderedChunk) -> tuple[Skipped, ...]:
+    """The rows left out of what :func:`join_chunk` sends for ``chunk``."""
+    return chunk.body_skipped if line == LINE_CLOSED else chunk.continuation_skipped + chunk.body_skipped
 
 
 def render_chunk(
     conn: sqlite3.Connection, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True
 ) -> RenderedChunk:
     """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
-    SQL rendering must equal, and the fallback when a stored value collides with its float marker)."""
+    SQL rendering must equal, and the fallback when a stored value collides with its float marker or holds
+    bytes that are not UTF-8)."""
     render = message_render(conn) if sql_render else None
-    head: list[bytes] = []
+    continuation = b""
+    closes = False
     head_floats: list[Any] = []
+    head_skipped: list[Skipped] = []
     after = plan.start.after_session_id
-    open_after: bool | None = False
+    open_after: int | None = LINE_CLOSED
     if plan.start.open_session_id is not None:
         sid = plan.start.open_session_id
         cut = plan.cut_message_id if plan.upto_session_id is None else None
@@ -289,68 +433,98 @@ def render_chunk(
         params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
         msgs = _Messages(conn, render, where, params)
         head_floats = msgs.floats
-        if msgs.encoded:
-            head += (b",", msgs.joined())
-        if cut is None:
-            head.append(b"]}\n")
-        else:
+        head_skipped = msgs.skipped
+        continuation = msgs.joined()
+        closes = cut is None
+        if not closes:
             open_after = None
         after = sid
     parts: list[bytes] = []
     floats: list[Any] = []
+    skipped: list[Skipped] = []
     if plan.upto_session_id is not None:
-        cut_head = _render_sessions(conn, render, flt, after, plan, parts, floats)
-        open_after = cut_head if plan.cut_message_id is not None else False
-    continuation, body = b"".join(head), b"".join(parts)
+        open_after = _render_sessions(conn, render, flt, after, plan, parts, floats, skipped)
+    body = b"".join(parts)
     if render is None:
-        return RenderedChunk(continuation, body, open_after)
+        return RenderedChunk(continuation, closes, body, open_after, tuple(head_skipped), tuple(skipped))
     filled_continuation = fill_floats(continuation, head_floats)
     filled_body = fill_floats(body, floats)
-    if filled_continuation is None or filled_body is None:
+    if (
+        filled_continuation is None
+        or filled_body is None
+        or not (_is_utf8(filled_continuation) and _is_utf8(filled_body))
+    ):
         return render_chunk(conn, flt, plan, sql_render=False)
-    return RenderedChunk(filled_continuation, filled_body, open_after)
+    return RenderedChunk(
+        filled_continuation, closes, filled_body, open_after, tuple(head_skipped), tuple(skipped)
+    )
 
 
-def _python_heads(conn: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, bytes]:
-    cur = conn.cursor()
-    cur.row_factory = None
-    cur.execute(f"SELECT s.*, {_LAST_ACTIVE} AS last_active FROM sessions s WHERE {where}", params)
-    cols = [d[0] for d in cur.description]
-    id_at = cols.index("id")
-    return {row[id_at]: orjson.dumps(dict(zip(cols, row, strict=True))) for row in cur.fetchall()}
+def _python_heads(
+    conn: sqlite3.Connection, where: str, params: list[Any], skipped: list[Skipped]
+) -> dict[str, bytes]:
+    """Session id → its line head object, encoded the Python way; a session that cannot be written is
+    left out and added to ``skipped``."""
+    cols, rows = _rows(
+        conn, f"SELECT s.*, {_LAST_ACTIVE} AS last_active FROM sessions s WHERE {where}", params
+    )
+    out: dict[str, bytes] = {}
+    for row in rows:
+        session = dict(zip(cols, row, strict=True))
+        bad = _unwritable(session)
+        if bad is None:
+            out[session["id"]] = orjson.dumps(session)
+        else:
+            skipped.append(Skipped(str(session["id"]), None, *bad))
+    return out
 
 
 def _session_heads(
-    conn: sqlite3.Connection, sql_render: bool, flt: ExportFilter, after: str, upto: str
+    conn: sqlite3.Connection,
+    sql_render: bool,
+    flt: ExportFilter,
+    after: str,
+    upto: str,
+    skipped: list[Skipped],
 ) -> tuple[list[str], list[bytes]]:
     """Ids and line heads (every column and ``last_active``, without the closing brace) of the sessions
-    with ``after < id <= upto`` that pass the filter, in id order."""
+    with ``after < id <= upto`` that pass the filter and can be written, in id order."""
     where, params = _where(flt, since=True)
     where = f"s.id > ? AND s.id <= ?{where}"
     params = [after, upto, *params]
     render = session_render(conn, _LAST_ACTIVE) if sql_render else None
-    if render is None:
-        python = _python_heads(conn, where + " ORDER BY s.id", params)
+    rows: list[tuple[Any, ...]] | None = None
+    if render is not None:
+        cur = conn.cursor()
+        cur.row_factory = None
+        try:
+            rows = cur.execute(
+                f"SELECT {render.select} FROM sessions s WHERE {where} ORDER BY s.id", params
+            ).fetchall()
+        except sqlite3.OperationalError as exc:
+            if not _is_render_error(exc):
+                raise
+    if rows is None:
+        python = _python_heads(conn, where + " ORDER BY s.id", params, skipped)
         return list(python), [head[:-1] for head in python.values()]
-    cur = conn.cursor()
-    cur.row_factory = None
-    cur.execute(f"SELECT {render.select} FROM sessions s WHERE {where} ORDER BY s.id", params)
-    rows = cur.fetchall()
     sids = [r[0] for r in rows]
     encoded: list[bytes] = [r[1] for r in rows]
     missing = [i for i, data in enumerate(encoded) if data is None]
+    left_out: list[Skipped] = []
     if missing:
         marks = ",".join("?" * len(missing))
-        python = _python_heads(conn, f"s.id IN ({marks})", [sids[i] for i in missing])
+        python = _python_heads(conn, f"s.id IN ({marks})", [sids[i] for i in missing], left_out)
         for i in missing:
-            encoded[i] = python[sids[i]]
+            encoded[i] = python.get(sids[i], b"")  # empty: left out, dropped below
     floats = [v for r in rows if r[1] is not None for v in r[2:]]
     # One fill for the page: a JSON object never holds a raw newline, so the heads split back apart.
     filled = fill_floats(b"\n".join(encoded), floats)
     if filled is None:  # a stored value equals the float marker
-        python = _python_heads(conn, where + " ORDER BY s.id", params)
+        python = _python_heads(conn, where + " ORDER BY s.id", params, skipped)
         return list(python), [head[:-1] for head in python.values()]
-    return sids, [head[:-1] for head in filled.split(b"\n")]
+    skipped += left_out
+    pairs = [(sid, head) for sid, head in zip(sids, filled.split(b"\n"), strict=True) if head]
+    return [sid for sid, _ in pairs], [head[:-1] for _, head in pairs]
 
 
 def _render_sessions(
@@ -361,13 +535,14 @@ def _render_sessions(
     plan: ChunkPlan,
     parts: list[bytes],
     floats: list[Any],
-) -> bool:
-    """Append the sessions of the plan; True when the session the plan cuts (``upto``) was written."""
+    skipped: list[Skipped],
+) -> int:
+    """Append the sessions of the plan; the line state they leave (open when the plan cuts ``upto``)."""
     assert plan.upto_session_id is not None
     upto = plan.upto_session_id
-    sids, heads = _session_heads(conn, render is not None, flt, after, upto)
+    sids, heads = _session_heads(conn, render is not None, flt, after, upto, skipped)
     if not sids:
-        return False
+        return LINE_CLOSED
     msg_where = f"session_id IN ({','.join('?' * len(sids))}) AND active = 1"
     msg_params: list[Any] = list(sids)
     if plan.cut_message_id is not None:
@@ -375,11 +550,15 @@ def _render_sessions(
         msg_params += [upto, plan.cut_message_id]
     msgs = _Messages(conn, render, msg_where, msg_params)
     floats += msgs.floats
+    skipped += msgs.skipped
     for head, sid in zip(heads, sids, strict=True):
-        parts += (head, b',"messages":[', msgs.joined(sid))
+        written = msgs.joined(sid)
+        parts += (head, b',"messages":[', written)
         if not (sid == upto and plan.cut_message_id is not None):
             parts.append(b"]}\n")
-    return sids[-1] == upto
+        elif not written:  # every message of the cut session in this chunk was left out
+            return LINE_EMPTY
+    return LINE_OPEN if sids[-1] == upto and plan.cut_message_id is not None else LINE_CLOSED
 
 
 # -- one logical session (a compression lineage) ------------------------------------------------------
@@ -400,17 +579,25 @@ def active_message_counts(conn: sqlite3.Connection, session_ids: list[str]) -> d
     return _active_counts(conn, session_ids) if session_ids else {}
 
 
+class MessagePage(NamedTuple):
+    """Up to a page of a session's messages as comma-separated JSON objects, the last id read (``None``:
+    nothing left) and the rows left out of ``data``."""
+
+    data: bytes
+    last_id: int | None
+    skipped: tuple[Skipped, ...]
+
+
 def message_page(
     conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
-) -> tuple[bytes, int | None]:
-    """Up to ``limit`` active messages of a session after ``after_id``, as comma-separated JSON objects, and
-    the last id read (``None``: nothing left)."""
+) -> MessagePage:
+    """Up to ``limit`` active messages of a session after ``after_id``."""
     render = message_render(conn) if sql_render else None
     msgs = _Messages(conn, render, "session_id = ? AND active = 1 AND id > ?", [session_id, after_id], limit)
     data = msgs.joined()
     if render is None:
-        return data, msgs.last_id
+        return MessagePage(data, msgs.last_id, tuple(msgs.skipped))
     filled = fill_floats(data, msgs.floats)
-    if filled is None:
+    if filled is None or not _is_utf8(filled):
         return message_page(conn, session_id, after_id, limit, sql_render=False)
-    return filled, msgs.last_id
+    return MessagePage(filled, msgs.last_id, tuple(msgs.skipped))

@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from app.domain.stored_json import MAX_RENDER_DEPTH
+
 # The float marker: a string no column of a rendered row can equal, since SQLite escapes control characters
 # the same way; a value that happens to equal it is caught by the count check in ``fill_floats``.
 _MARK_SQL = "char(1) || 'hs-export-float' || char(2)"
@@ -41,6 +43,18 @@ def _affinity(declared: str) -> str:
     if "REAL" in decl or "FLOA" in decl or "DOUB" in decl:
         return "REAL"
     return "NUMERIC"
+
+
+# What app.domain.stored_json.may_be_unrenderable looks for in JSON text, in SQL: a value that could be
+# nested deeper than MAX_RENDER_DEPTH or hold an integer beyond 64 bits takes the Python path, which
+# writes it decoded when it can and as its stored text when it cannot. (``\\u`` escapes already do.)
+_LONG_DIGITS_GLOB = "*" + "[0-9]" * 20 + "*"
+
+
+def _shallow(col: str) -> str:
+    # Counting brackets costs a copy of the text: only text long enough to hold that many pairs is counted.
+    brackets = f"length({col}) - length(replace(replace({col}, '[', ''), '{{', ''))"
+    return f"(length(CAST({col} AS BLOB)) <= {2 * MAX_RENDER_DEPTH} OR {brackets} <= {MAX_RENDER_DEPTH})"
 
 
 def _ident(name: str) -> str:
@@ -101,7 +115,8 @@ def _encoded(
         elif name == "tool_calls":
             checks.append(
                 f"({col} IS NULL OR {col} = '' OR (json_valid({col}) "
-                f"AND instr({col}, '\\u') = 0 AND instr({col}, '\\/') = 0))"
+                f"AND instr({col}, '\\u') = 0 AND instr({col}, '\\/') = 0 "
+                f"AND {col} NOT GLOB '{_LONG_DIGITS_GLOB}' AND {_shallow(col)}))"
             )
             value = f"CASE WHEN {col} IS NULL OR {col} = '' THEN {col} ELSE json({col}) END"
         if affinity == "INTEGER":

@@ -227,7 +227,8 @@ def rewind(conn: sqlite3.Connection, session_id: str, target_id: int) -> tuple[i
         (session_id, target_id),
     )
     conn.execute(
-        "UPDATE sessions SET rewind_count = COALESCE(rewind_count, 0) + 1 WHERE id = ?", (session_id,)
+        f"UPDATE sessions SET rewind_count = {saturating_add_sql('rewind_count', 'one')} WHERE id = :id",
+        {"one": 1, "id": session_id},
     )
     head = conn.execute(
         "SELECT MAX(id) FROM messages WHERE session_id = ? AND active = 1", (session_id,)

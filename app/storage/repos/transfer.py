@@ -92,6 +92,11 @@ def _model_config_text(value: Any) -> str | None:
     if isinstance(value, str):
         try:
             parsed = json.loads(value)
+        except RecursionError:
+            # Nested deeper than json decodes: an object if it opens as one (export writes it as stored).
+            if value.lstrip().startswith("{"):
+                return value
+            raise RowError("model_config must be a JSON object") from None
         except json.JSONDecodeError as exc:
             raise RowError("model_config must be valid JSON") from exc
         if not isinstance(parsed, dict):
@@ -311,7 +316,7 @@ def tool_call_count(tool_calls: Any) -> int:
         return 0
     try:
         decoded = json.loads(tool_calls) if isinstance(tool_calls, str) else tool_calls
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # not JSON, or deeper than json decodes: one value
         return 1
     return len(decoded) if isinstance(decoded, list) else 1
 

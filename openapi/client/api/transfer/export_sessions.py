@@ -111,6 +111,16 @@ def sync_detailed(
     → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
     root → tip.
 
+    A stored value the encoder cannot take (structured `content` or `tool_calls` nested deeper than 200
+    levels, an integer beyond 64 bits, a lone surrogate) is written as its stored text, a JSON string. A
+    value no JSON can hold (a BLOB, TEXT that is not UTF-8) leaves its message, or its whole session
+    when it is in the session row, out; every other session is written, and the stream then ends with
+    one error record line `{"_export_error": {"detail": str, "stopped_early": bool, "sessions_skipped":
+    [{"session_id", "column", "reason"}], "messages_skipped": [{"session_id", "message_id", "column",
+    "reason"}]}}` (`reason`: `binary_value` or `invalid_utf8`; at most 1,000 entries each). An export
+    that cannot go on ends with the same record, `stopped_early: true`. `POST /import` reports that line
+    (`export_incomplete`) and does not import it.
+
     Args:
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
@@ -158,6 +168,16 @@ def sync(
     → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
     root → tip.
 
+    A stored value the encoder cannot take (structured `content` or `tool_calls` nested deeper than 200
+    levels, an integer beyond 64 bits, a lone surrogate) is written as its stored text, a JSON string. A
+    value no JSON can hold (a BLOB, TEXT that is not UTF-8) leaves its message, or its whole session
+    when it is in the session row, out; every other session is written, and the stream then ends with
+    one error record line `{"_export_error": {"detail": str, "stopped_early": bool, "sessions_skipped":
+    [{"session_id", "column", "reason"}], "messages_skipped": [{"session_id", "message_id", "column",
+    "reason"}]}}` (`reason`: `binary_value` or `invalid_utf8`; at most 1,000 entries each). An export
+    that cannot go on ends with the same record, `stopped_early: true`. `POST /import` reports that line
+    (`export_incomplete`) and does not import it.
+
     Args:
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
@@ -199,6 +219,16 @@ async def asyncio_detailed(
     with `message_count` = every active message of the lineage, `messages` = all segments' messages root
     → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
     root → tip.
+
+    A stored value the encoder cannot take (structured `content` or `tool_calls` nested deeper than 200
+    levels, an integer beyond 64 bits, a lone surrogate) is written as its stored text, a JSON string. A
+    value no JSON can hold (a BLOB, TEXT that is not UTF-8) leaves its message, or its whole session
+    when it is in the session row, out; every other session is written, and the stream then ends with
+    one error record line `{"_export_error": {"detail": str, "stopped_early": bool, "sessions_skipped":
+    [{"session_id", "column", "reason"}], "messages_skipped": [{"session_id", "message_id", "column",
+    "reason"}]}}` (`reason`: `binary_value` or `invalid_utf8`; at most 1,000 entries each). An export
+    that cannot go on ends with the same record, `stopped_early: true`. `POST /import` reports that line
+    (`export_incomplete`) and does not import it.
 
     Args:
         source (None | str | Unset): only sessions of this source
@@ -244,6 +274,16 @@ async def asyncio(
     with `message_count` = every active message of the lineage, `messages` = all segments' messages root
     → tip, `segments` = each compression segment (its columns and messages) and `lineage_session_ids`
     root → tip.
+
+    A stored value the encoder cannot take (structured `content` or `tool_calls` nested deeper than 200
+    levels, an integer beyond 64 bits, a lone surrogate) is written as its stored text, a JSON string. A
+    value no JSON can hold (a BLOB, TEXT that is not UTF-8) leaves its message, or its whole session
+    when it is in the session row, out; every other session is written, and the stream then ends with
+    one error record line `{"_export_error": {"detail": str, "stopped_early": bool, "sessions_skipped":
+    [{"session_id", "column", "reason"}], "messages_skipped": [{"session_id", "message_id", "column",
+    "reason"}]}}` (`reason`: `binary_value` or `invalid_utf8`; at most 1,000 entries each). An export
+    that cannot go on ends with the same record, `stopped_early: true`. `POST /import` reports that line
+    (`export_incomplete`) and does not import it.
 
     Args:
         source (None | str | Unset): only sessions of this source
