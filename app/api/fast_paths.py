@@ -20,7 +20,6 @@ import json
 import re
 from typing import Any
 
-import orjson
 from pydantic import TypeAdapter, ValidationError
 from starlette.requests import Request
 from starlette.routing import BaseRoute
