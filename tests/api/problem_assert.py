@@ -1,10 +1,14 @@
-"""One check for the shape of every error response (RFC 9457 problem+json with our members)."""
+"""One check for the shape of every error response (RFC 9457 problem+json with our members), and one count of
+the rows a refused write must not have added."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import httpx
+
+from app.settings import Settings
 
 PROBLEM_MEMBERS = {"type", "title", "status", "detail", "code", "request_id"}
 
@@ -36,3 +40,12 @@ def assert_problem(
     if code is not None:
         assert body["code"] == code, body
     return body
+
+
+def stored_messages(settings: Settings) -> int:
+    """How many message rows state.db holds (a refused write must leave it unchanged)."""
+    conn = sqlite3.connect(settings.db_path)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+    finally:
+        conn.close()

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
-from tests.api.problem_assert import assert_problem
+from tests.api.problem_assert import assert_problem, stored_messages
 
 NASTY_QUERIES = [
     '"',
@@ -38,14 +36,6 @@ NASTY_QUERIES = [
 ]
 
 
-def _messages(settings: Settings) -> int:
-    conn = sqlite3.connect(settings.db_path)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
-    finally:
-        conn.close()
-
-
 @pytest.fixture
 def seeded(client: TestClient) -> str:
     sid = client.post("/sessions", json={"source": "cli", "title": "Seeded"}).json()["id"]
@@ -66,7 +56,7 @@ def test_append_to_ended_session(client: TestClient, settings: Settings, seeded:
     assert client.post(f"/sessions/{seeded}/end", json={"end_reason": "user_exit"}).status_code == 200
     resp = client.post(f"/sessions/{seeded}/messages", json={"role": "user", "content": "late"})
     assert_problem(resp, 409, "session_ended", extra=("session_id",))
-    assert _messages(settings) == 2
+    assert stored_messages(settings) == 2
     reopened = client.post(
         f"/sessions/{seeded}/messages?reopen=true", json={"role": "user", "content": "late"}
     )

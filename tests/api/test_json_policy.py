@@ -8,7 +8,6 @@ Idempotency-Key) and through the route (with one): the two must answer alike.
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from app.api.json_body import PolicyRoute
 from app.domain import json_policy
 from app.main import create_app
 from app.settings import Settings
-from tests.api.problem_assert import assert_problem
+from tests.api.problem_assert import assert_problem, stored_messages
 from tests.conftest import TOKEN
 
 INT64_MAX = 2**63 - 1
@@ -37,14 +36,6 @@ def _nested(depth: int) -> str:
 def _raw_post(client: TestClient, url: str, raw: str | bytes, *, idempotent: bool = False) -> Any:
     headers = {**JSON, "Idempotency-Key": f"key-{hash(raw)}"} if idempotent else JSON
     return client.post(url, content=raw if isinstance(raw, bytes) else raw.encode(), headers=headers)
-
-
-def _messages(settings: Settings) -> int:
-    conn = sqlite3.connect(settings.db_path)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
-    finally:
-        conn.close()
 
 
 @pytest.fixture
@@ -134,7 +125,7 @@ def test_deep_message_is_refused_and_nothing_stored(
     resp = _raw_post(client, f"/sessions/{sid}/messages", raw, idempotent=idempotent)
     body = assert_problem(resp, 422, "json_too_deep", extra=("errors",))
     assert body["errors"][0]["loc"][:2] == ["body", field]
-    assert _messages(settings) == 0
+    assert stored_messages(settings) == 0
     # What the poisoned row used to break: the listing, search and export of the session.
     assert client.get(f"/sessions/{sid}/messages").status_code == 200
     assert client.get("/search", params={"session_id": sid}).status_code == 200
@@ -193,7 +184,7 @@ def test_wide_integer_in_content_is_refused_on_both_paths(
     resp = _raw_post(client, f"/sessions/{sid}/messages", raw, idempotent=idempotent)
     body = assert_problem(resp, 422, "integer_out_of_range", extra=("errors",))
     assert body["errors"][0]["loc"] == ["body", "content", 0]
-    assert _messages(settings) == 0
+    assert stored_messages(settings) == 0
 
 
 @PATHS
@@ -325,7 +316,7 @@ def test_bool_and_int_are_not_interchangeable(
     filled = {k: v.replace("{sid}", sid) if isinstance(v, str) else v for k, v in body.items()}
     resp = client.request(method, url.replace("{sid}", sid), json=filled)
     assert_problem(resp, 422, "validation_error")
-    assert _messages(settings) == 0
+    assert stored_messages(settings) == 0
 
 
 # --- finding 6: timestamps ---------------------------------------------------------------------------------
@@ -338,7 +329,7 @@ def test_message_timestamp_out_of_range(
 ) -> None:
     raw = f'{{"role": "user", "content": "x", "timestamp": {stamp}}}'
     assert_problem(_raw_post(client, f"/sessions/{sid}/messages", raw, idempotent=idempotent), 422)
-    assert _messages(settings) == 0
+    assert stored_messages(settings) == 0
 
 
 def _import(client: TestClient, *lines: dict[str, Any] | bytes) -> dict[str, Any]:

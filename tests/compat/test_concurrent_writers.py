@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 from tests.compat.legacy import fts_ok
 from tests.conftest import LiveServer
-from tests.reliability.appenders import Appenders
+from tests.reliability.appenders import Appenders, start_agent_writer
 
 AGENT_SCRIPT = textwrap.dedent(
     """
@@ -36,18 +34,8 @@ HTTP_PER_THREAD = 30
 
 
 def test_agent_process_and_server_write_together(live_server: LiveServer, home: Path) -> None:
-    with live_server.client() as c:
-        created = c.post("/sessions", json={"source": "cli", "title": "Shared"})
-        assert created.status_code == 201, created.text
-        shared = created.json()["id"]
+    shared, agent = start_agent_writer(live_server, AGENT_SCRIPT, AGENT_COUNT, title="Shared")
     path = home / "state.db"
-    agent = subprocess.Popen(
-        [sys.executable, "-c", AGENT_SCRIPT, str(path), shared, str(AGENT_COUNT)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert agent.stdout is not None and agent.stdout.readline().strip() == "ready"
     appenders = Appenders(live_server.base_url, shared, threads=HTTP_THREADS, limit=HTTP_PER_THREAD).start()
     appenders.join()
     out, err = agent.communicate(timeout=120)

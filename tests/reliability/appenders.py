@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -9,7 +11,7 @@ from urllib.parse import quote
 
 import httpx
 
-from tests.conftest import TOKEN
+from tests.conftest import TOKEN, LiveServer
 
 
 @dataclass
@@ -83,3 +85,22 @@ class Appenders:
                     return  # the server went away (killed): nothing was acknowledged
                 sent += self.batch
                 self._record(resp.status_code, resp.json()["items"] if resp.status_code == 201 else [])
+
+
+def start_agent_writer(
+    server: LiveServer, script: str, count: int, *, title: str
+) -> tuple[str, subprocess.Popen[str]]:
+    """A session created over HTTP, and the real agent's ``SessionDB`` writing to it from a process of its
+    own (``script`` run with the db path, the session id and ``count``), started once it prints ``ready``."""
+    with server.client() as c:
+        created = c.post("/sessions", json={"source": "cli", "title": title})
+        assert created.status_code == 201, created.text
+        shared = str(created.json()["id"])
+    agent = subprocess.Popen(
+        [sys.executable, "-c", script, str(server.home / "state.db"), shared, str(count)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert agent.stdout is not None and agent.stdout.readline().strip() == "ready"
+    return shared, agent

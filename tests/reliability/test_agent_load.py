@@ -8,13 +8,11 @@ succeeded must be in the file, and the file must pass every integrity check.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 from tests.conftest import LiveServer
-from tests.reliability.appenders import Appenders
+from tests.reliability.appenders import Appenders, start_agent_writer
 from tests.reliability.soundness import assert_sound, connect, sized
 
 # The agent side: its own sessions (created, titled, counted, ended) and replies into the server's session.
@@ -54,18 +52,8 @@ PER_THREAD = sized(150, 1500)
 
 
 def test_agent_and_server_under_load_lose_nothing(live_server: LiveServer, home: Path) -> None:
-    with live_server.client() as c:
-        created = c.post("/sessions", json={"source": "cli", "title": "Shared under load"})
-        assert created.status_code == 201, created.text
-        shared = created.json()["id"]
+    shared, agent = start_agent_writer(live_server, AGENT_SCRIPT, AGENT_COUNT, title="Shared under load")
     path = home / "state.db"
-    agent = subprocess.Popen(
-        [sys.executable, "-c", AGENT_SCRIPT, str(path), shared, str(AGENT_COUNT)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert agent.stdout is not None and agent.stdout.readline().strip() == "ready"
     clients = [
         Appenders(live_server.base_url, shared, threads=SINGLE_THREADS, limit=PER_THREAD, retry_busy=True),
         Appenders(
