@@ -87,7 +87,9 @@ def canonical_whatsapp(identifier: str, read_mappings: Callable[[str], list[str]
     """The stable identity of a WhatsApp user: the shortest alias, ties broken lexicographically."""
     aliases = whatsapp_aliases(identifier, read_mappings)
     if not aliases:
-        return ""
+        # Characters a JID never has: the agent's lookup raises here (its gateway fails the message);
+        # the identifier then stands for itself, as it does when no mapping exists.
+        return normalize_whatsapp(identifier)
     return min(aliases, key=lambda alias: (len(alias), alias))
 
 

@@ -23,8 +23,23 @@ MAPPINGS = {
     "7777": "88888",
     "88888": "123456789012@lid",
 }
-IDS = ["", "99", "-1002285219667", "guild-123", "jordan", "999999999999999@lid", "15551234567@s.whatsapp.net",
-       "+60123456789:47@s.whatsapp.net", "7777@lid", "88888", "1203@g.us", "a:b", "x@y", " 5 ", "../etc"]
+IDS = [
+    "",
+    "99",
+    "-1002285219667",
+    "guild-123",
+    "jordan",
+    "999999999999999@lid",
+    "15551234567@s.whatsapp.net",
+    "+60123456789:47@s.whatsapp.net",
+    "7777@lid",
+    "88888",
+    "1203@g.us",
+    "a:b",
+    "x@y",
+    " 5 ",
+    "../etc",
+]
 
 
 def write_mappings(session_dir: Path) -> None:
@@ -53,7 +68,9 @@ def theirs(source: MessageSource, group: bool, thread: bool, profile: str | None
         user_id_alt=source.user_id_alt,
         thread_id=source.thread_id,
     )
-    return agent_key(agent_source, group_sessions_per_user=group, thread_sessions_per_user=thread, profile=profile)
+    return agent_key(
+        agent_source, group_sessions_per_user=group, thread_sessions_per_user=thread, profile=profile
+    )
 
 
 @pytest.fixture
@@ -119,39 +136,101 @@ def test_empty_legacy_dir_does_not_shadow_the_new_one(mapped_home: Path) -> None
     ("source", "group", "thread", "expected"),
     [
         (MessageSource("telegram", "dm", "99"), True, False, "agent:main:telegram:dm:99"),
-        (MessageSource("telegram", "dm", "99", thread_id="topic-1", user_id="42"), True, False,
-         "agent:main:telegram:dm:99:topic-1"),
+        (
+            MessageSource("telegram", "dm", "99", thread_id="topic-1", user_id="42"),
+            True,
+            False,
+            "agent:main:telegram:dm:99:topic-1",
+        ),
         (MessageSource("telegram", "dm", "", user_id="jordan"), True, False, "agent:main:telegram:dm:jordan"),
-        (MessageSource("telegram", "dm", "", user_id="primary", user_id_alt="alt"), True, False,
-         "agent:main:telegram:dm:alt"),
-        (MessageSource("telegram", "dm", "", user_id="jordan", thread_id="7"), True, False,
-         "agent:main:telegram:dm:jordan:7"),
+        (
+            MessageSource("telegram", "dm", "", user_id="primary", user_id_alt="alt"),
+            True,
+            False,
+            "agent:main:telegram:dm:alt",
+        ),
+        (
+            MessageSource("telegram", "dm", "", user_id="jordan", thread_id="7"),
+            True,
+            False,
+            "agent:main:telegram:dm:jordan:7",
+        ),
         (MessageSource("telegram", "dm", "", thread_id="7"), True, False, "agent:main:telegram:dm:7"),
         (MessageSource("telegram", "dm", ""), True, False, "agent:main:telegram:dm"),
         (MessageSource("discord", "group", "guild-123"), True, False, "agent:main:discord:group:guild-123"),
-        (MessageSource("discord", "group", "guild-123", user_id="alice"), True, False,
-         "agent:main:discord:group:guild-123:alice"),
-        (MessageSource("discord", "group", "guild-123", user_id="alice"), False, False,
-         "agent:main:discord:group:guild-123"),
-        (MessageSource("telegram", "group", "-1002285219667", thread_id="17585", user_id="42"), True, False,
-         "agent:main:telegram:group:-1002285219667:17585"),
-        (MessageSource("telegram", "group", "-1002285219667", thread_id="17585", user_id="42"), True, True,
-         "agent:main:telegram:group:-1002285219667:17585:42"),
-        (MessageSource("telegram", "group", "-1002285219667", thread_id="17585", user_id="42"), False, True,
-         "agent:main:telegram:group:-1002285219667:17585"),
-        (MessageSource("discord", "thread", "guild-123", thread_id="thread-456"), True, False,
-         "agent:main:discord:thread:guild-123:thread-456"),
-        (MessageSource("slack", "channel", "C123", user_id="U999"), True, False, "agent:main:slack:channel:C123:U999"),
-        (MessageSource("signal", "group", "grp", user_id="+1555", user_id_alt="uuid-1"), True, False,
-         "agent:main:signal:group:grp:uuid-1"),
+        (
+            MessageSource("discord", "group", "guild-123", user_id="alice"),
+            True,
+            False,
+            "agent:main:discord:group:guild-123:alice",
+        ),
+        (
+            MessageSource("discord", "group", "guild-123", user_id="alice"),
+            False,
+            False,
+            "agent:main:discord:group:guild-123",
+        ),
+        (
+            MessageSource("telegram", "group", "-1002285219667", thread_id="17585", user_id="42"),
+            True,
+            False,
+            "agent:main:telegram:group:-1002285219667:17585",
+        ),
+        (
+            MessageSource("telegram", "group", "-1002285219667", thread_id="17585", user_id="42"),
+            True,
+            True,
+            "agent:main:telegram:group:-1002285219667:17585:42",
+        ),
+        (
+            MessageSource("telegram", "group", "-1002285219667", thread_id="17585", user_id="42"),
+            False,
+            True,
+            "agent:main:telegram:group:-1002285219667:17585",
+        ),
+        (
+            MessageSource("discord", "thread", "guild-123", thread_id="thread-456"),
+            True,
+            False,
+            "agent:main:discord:thread:guild-123:thread-456",
+        ),
+        (
+            MessageSource("slack", "channel", "C123", user_id="U999"),
+            True,
+            False,
+            "agent:main:slack:channel:C123:U999",
+        ),
+        (
+            MessageSource("signal", "group", "grp", user_id="+1555", user_id_alt="uuid-1"),
+            True,
+            False,
+            "agent:main:signal:group:grp:uuid-1",
+        ),
         (MessageSource("discord", "group", "", user_id="bob"), True, False, "agent:main:discord:group:bob"),
-        (MessageSource("whatsapp", "dm", "15551234567@s.whatsapp.net"), True, False,
-         "agent:main:whatsapp:dm:15551234567"),
-        (MessageSource("whatsapp", "dm", "999999999999999@lid"), True, False, "agent:main:whatsapp:dm:15551234567"),
-        (MessageSource("whatsapp", "group", "1203@g.us", user_id="999999999999999@lid"), True, False,
-         "agent:main:whatsapp:group:1203@g.us:15551234567"),
-        (MessageSource("whatsapp", "dm", "+60123456789:47@s.whatsapp.net"), True, False,
-         "agent:main:whatsapp:dm:60123456789"),
+        (
+            MessageSource("whatsapp", "dm", "15551234567@s.whatsapp.net"),
+            True,
+            False,
+            "agent:main:whatsapp:dm:15551234567",
+        ),
+        (
+            MessageSource("whatsapp", "dm", "999999999999999@lid"),
+            True,
+            False,
+            "agent:main:whatsapp:dm:15551234567",
+        ),
+        (
+            MessageSource("whatsapp", "group", "1203@g.us", user_id="999999999999999@lid"),
+            True,
+            False,
+            "agent:main:whatsapp:group:1203@g.us:15551234567",
+        ),
+        (
+            MessageSource("whatsapp", "dm", "+60123456789:47@s.whatsapp.net"),
+            True,
+            False,
+            "agent:main:whatsapp:dm:60123456789",
+        ),
     ],
 )
 def test_reference_examples(

@@ -77,15 +77,19 @@ def agent_decision(
     return None if entry.session_id == "old" else entry.auto_reset_reason
 
 
-def our_decision(policy: dict[str, Any], state: EntryState, now: datetime, background: bool | None) -> str | None:
+def our_decision(
+    policy: dict[str, Any], state: EntryState, now: datetime, background: bool | None
+) -> str | None:
     reason = route_reason(
         state, ResetPolicy.from_mapping(policy), now, background=background is not False, freshness_s=3600.0
     )
     return None if reason is None else reason.value
 
 
-NOWS = [datetime(2026, 12, 1, h, m, s) for h, m, s in [(3, 0, 0), (4, 0, 0), (3, 59, 59), (0, 0, 0), (23, 59, 59),
-                                                      (12, 30, 0), (4, 0, 1)]]
+NOWS = [
+    datetime(2026, 12, 1, h, m, s)
+    for h, m, s in [(3, 0, 0), (4, 0, 0), (3, 59, 59), (0, 0, 0), (23, 59, 59), (12, 30, 0), (4, 0, 1)]
+]
 OFFSETS = [timedelta(0), timedelta(microseconds=1), -timedelta(microseconds=1), timedelta(seconds=1)]
 
 
@@ -102,13 +106,17 @@ def timelines(draw: st.DrawFn) -> tuple[dict[str, Any], EntryState, datetime, bo
     anchor = draw(
         st.sampled_from([now - timedelta(minutes=idle), boundary, boundary - timedelta(days=1), now])
     )
-    updated = anchor + draw(st.sampled_from(OFFSETS)) - draw(st.sampled_from([timedelta(0), timedelta(days=2)]))
+    updated = (
+        anchor + draw(st.sampled_from(OFFSETS)) - draw(st.sampled_from([timedelta(0), timedelta(days=2)]))
+    )
     pending = draw(st.booleans())
     marked = None
     if pending and draw(st.booleans()):
         marked = now - timedelta(seconds=3600) + draw(st.sampled_from(OFFSETS))
     state = EntryState(
-        updated_at=min(updated, now), suspended=draw(st.booleans()) and not pending, resume_pending=pending,
+        updated_at=min(updated, now),
+        suspended=draw(st.booleans()) and not pending,
+        resume_pending=pending,
         last_resume_marked_at=marked,
     )
     background = draw(st.sampled_from([False, False, True, None]))
@@ -118,7 +126,9 @@ def timelines(draw: st.DrawFn) -> tuple[dict[str, Any], EntryState, datetime, bo
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=timelines())
 def test_same_reset_decision_as_the_agent(
-    agent_home: Path, monkeypatch: pytest.MonkeyPatch, case: tuple[dict[str, Any], EntryState, datetime, bool | None]
+    agent_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: tuple[dict[str, Any], EntryState, datetime, bool | None],
 ) -> None:
     policy, state, now, background = case
     assert our_decision(policy, state, now, background) == agent_decision(
@@ -129,14 +139,22 @@ def test_same_reset_decision_as_the_agent(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=timelines())
 def test_same_expiry_as_the_agent_watcher(
-    agent_home: Path, monkeypatch: pytest.MonkeyPatch, case: tuple[dict[str, Any], EntryState, datetime, bool | None]
+    agent_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: tuple[dict[str, Any], EntryState, datetime, bool | None],
 ) -> None:
     policy, state, now, background = case
     monkeypatch.setattr(agent_session, "_now", lambda: now)
     config = AgentConfig(default_reset_policy=AgentPolicy.from_dict(policy))
     store = SessionStore(agent_home / "sessions", config, has_active_processes_fn=lambda _k: bool(background))
-    entry = SessionEntry(session_key=KEY, session_id="old", created_at=state.updated_at,
-                         updated_at=state.updated_at, platform=Platform.TELEGRAM, chat_type="dm")
+    entry = SessionEntry(
+        session_key=KEY,
+        session_id="old",
+        created_at=state.updated_at,
+        updated_at=state.updated_at,
+        platform=Platform.TELEGRAM,
+        chat_type="dm",
+    )
     ours = is_expired(state.updated_at, ResetPolicy.from_mapping(policy), now, background=bool(background))
     assert ours == store._is_session_expired(entry)
 
@@ -144,22 +162,46 @@ def test_same_expiry_as_the_agent_watcher(
 def test_boundaries_from_the_reference() -> None:
     idle30 = ResetPolicy(mode="idle", idle_minutes=30)
     now = datetime(2026, 12, 1, 12, 0)
-    assert route_reason(EntryState(now - timedelta(minutes=30)), idle30, now, background=False,
-                        freshness_s=3600) is None
-    assert route_reason(EntryState(now - timedelta(minutes=30, microseconds=1)), idle30, now, background=False,
-                        freshness_s=3600) is ResetReason.idle
+    assert (
+        route_reason(EntryState(now - timedelta(minutes=30)), idle30, now, background=False, freshness_s=3600)
+        is None
+    )
+    assert (
+        route_reason(
+            EntryState(now - timedelta(minutes=30, microseconds=1)),
+            idle30,
+            now,
+            background=False,
+            freshness_s=3600,
+        )
+        is ResetReason.idle
+    )
     daily = ResetPolicy(mode="daily", at_hour=4)
     three = datetime(2026, 12, 1, 3, 0)
-    assert route_reason(EntryState(datetime(2026, 11, 30, 3, 59)), daily, three, background=False,
-                        freshness_s=3600) is ResetReason.daily
-    assert route_reason(EntryState(datetime(2026, 11, 30, 4, 0)), daily, three, background=False,
-                        freshness_s=3600) is None
+    assert (
+        route_reason(
+            EntryState(datetime(2026, 11, 30, 3, 59)), daily, three, background=False, freshness_s=3600
+        )
+        is ResetReason.daily
+    )
+    assert (
+        route_reason(
+            EntryState(datetime(2026, 11, 30, 4, 0)), daily, three, background=False, freshness_s=3600
+        )
+        is None
+    )
     four = datetime(2026, 12, 1, 4, 0)
-    assert route_reason(EntryState(datetime(2026, 12, 1, 3, 59, 59)), daily, four, background=False,
-                        freshness_s=3600) is ResetReason.daily
+    assert (
+        route_reason(
+            EntryState(datetime(2026, 12, 1, 3, 59, 59)), daily, four, background=False, freshness_s=3600
+        )
+        is ResetReason.daily
+    )
     both = ResetPolicy(mode="both", idle_minutes=30, at_hour=4)
-    assert route_reason(EntryState(datetime(2026, 11, 29)), both, four, background=False,
-                        freshness_s=3600) is ResetReason.idle
+    assert (
+        route_reason(EntryState(datetime(2026, 11, 29)), both, four, background=False, freshness_s=3600)
+        is ResetReason.idle
+    )
 
 
 @pytest.mark.parametrize(
@@ -187,8 +229,12 @@ def test_notice_text_and_when(reason: ResetReason, platform: str, had_activity: 
         ResetReason.suspended: "previous session was stopped or interrupted",
         ResetReason.resume_pending_expired: "gateway restart recovery timed out",
         ResetReason.daily: "daily schedule at 4:00",
-        ResetReason.idle: {1440: "inactive for 24h", 90: "inactive for 1h 30m", 30: "inactive for 30m",
-                           61: "inactive for 1h 1m"}[idle],
+        ResetReason.idle: {
+            1440: "inactive for 24h",
+            90: "inactive for 1h 30m",
+            30: "inactive for 30m",
+            61: "inactive for 1h 1m",
+        }[idle],
     }
     assert notice == (
         f"◐ Session automatically reset ({texts[reason]}). Conversation history cleared.\n"
@@ -201,18 +247,37 @@ CONFIGS: list[tuple[dict[str, Any], dict[str, Any], dict[str, str]]] = [
     ({}, {}, {}),
     ({"session_reset": {"mode": "idle", "idle_minutes": 30}}, {}, {}),
     ({"session_reset": {"mode": "daily", "at_hour": 30, "idle_minutes": 0}}, {}, {}),
-    ({"session_reset": {"mode": "both", "at_hour": None, "notify": "off"}}, {}, {"SESSION_IDLE_MINUTES": "45"}),
+    (
+        {"session_reset": {"mode": "both", "at_hour": None, "notify": "off"}},
+        {},
+        {"SESSION_IDLE_MINUTES": "45"},
+    ),
     ({"gateway": {"session_reset": {"mode": "idle"}, "group_sessions_per_user": False}}, {}, {}),
-    ({"session_reset": {"mode": "idle"}}, {"default_reset_policy": {"mode": "daily"}}, {"SESSION_RESET_HOUR": "25"}),
+    (
+        {"session_reset": {"mode": "idle"}},
+        {"default_reset_policy": {"mode": "daily"}},
+        {"SESSION_RESET_HOUR": "25"},
+    ),
     ({"thread_sessions_per_user": "yes", "write_sessions_json": False}, {}, {"SESSION_RESET_HOUR": "x"}),
-    ({}, {"reset_by_type": {"dm": {"mode": "idle"}}, "reset_by_platform": {"telegram": {"mode": "none"}}}, {}),
-    ({"session_reset": {"mode": "weekly", "bg_process_max_age_hours": 0}}, {}, {"SESSION_IDLE_MINUTES": "-5"}),
+    (
+        {},
+        {"reset_by_type": {"dm": {"mode": "idle"}}, "reset_by_platform": {"telegram": {"mode": "none"}}},
+        {},
+    ),
+    (
+        {"session_reset": {"mode": "weekly", "bg_process_max_age_hours": 0}},
+        {},
+        {"SESSION_IDLE_MINUTES": "-5"},
+    ),
 ]
 
 
 @pytest.mark.parametrize(("yaml_cfg", "legacy", "env"), CONFIGS)
 def test_config_read_as_the_agent_reads_it(
-    agent_home: Path, monkeypatch: pytest.MonkeyPatch, yaml_cfg: dict[str, Any], legacy: dict[str, Any],
+    agent_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    yaml_cfg: dict[str, Any],
+    legacy: dict[str, Any],
     env: dict[str, str],
 ) -> None:
     (agent_home / "config.yaml").write_text(yaml.safe_dump(yaml_cfg))
