@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from app.domain import gateway_entries as entries
+from app.domain.gateway_handoff import destination, synthetic_turn
 from app.domain.gateway_keys import (
     GATEWAY_PLATFORMS,
     ChatType,
@@ -34,6 +35,7 @@ from app.domain.gateway_keys import (
     build_session_key,
     profile_of_key,
 )
+from app.domain.handoff import no_home_channel_detail
 from app.domain.reset_policy import (
     GatewayConfig,
     ResetPolicy,
@@ -44,10 +46,12 @@ from app.domain.reset_policy import (
     reset_notice,
     route_reason,
 )
-from app.errors import HermesError, NotFound, Unprocessable
+from app.errors import Conflict, HermesError, NotFound, Unprocessable
+from app.services import handoff as handoff_svc
 from app.services.background import cancel_and_wait
 from app.services.events import EventType, emit
 from app.services.lineage import resolve
+from app.services.platforms import get_platform
 from app.storage import gateway_files as files
 from app.storage.database import Database
 from app.storage.repos import gateway as repo
@@ -363,23 +367,12 @@ def reset_route(
     }
 
 
-def switch_route(
-    conn: sqlite3.Connection, scope: str, session_key: str, ref: str, now: datetime
+def _point_at(
+    conn: sqlite3.Connection, scope: str, old: dict[str, Any], target: str, now: datetime
 ) -> dict[str, Any]:
-    """``/resume <ref>``: point the chat at an existing session (its compression tip), reopened and
-    re-peered; the session it leaves is ended ``session_switch``. 404 ``route_not_found``,
-    ``session_not_found``; 409 ``ambiguous_session_ref`` with candidates."""
-    old = _require(conn, scope, session_key)
-    target = str(resolve(conn, ref, latest=False, sources=()).session["id"])
-    if old["session_id"] == target:
-        return {
-            "session_key": session_key,
-            "session_id": target,
-            "previous_session_id": target,
-            "switched": False,
-            "reply": f"📌 Already on session **{ref}**.",
-            "entry": old,
-        }
+    """``switch_session``: the chat's entry now names ``target`` (reopened, re-peered to the chat); the
+    session it held is ended ``session_switch``."""
+    session_key = old["session_key"]
     origin = old.get("origin") if isinstance(old.get("origin"), dict) else None
     new = entries.new_entry(
         session_key,
@@ -400,6 +393,27 @@ def switch_route(
             {"session_id": target, "fields": ["end_reason", "ended_at"]},
         )
     _peer(conn, target, session_key, str(old.get("platform") or "unknown"), origin, new.get("display_name"))
+    return new
+
+
+def switch_route(
+    conn: sqlite3.Connection, scope: str, session_key: str, ref: str, now: datetime
+) -> dict[str, Any]:
+    """``/resume <ref>``: point the chat at an existing session (its compression tip), reopened and
+    re-peered; the session it leaves is ended ``session_switch``. 404 ``route_not_found``,
+    ``session_not_found``; 409 ``ambiguous_session_ref`` with candidates."""
+    old = _require(conn, scope, session_key)
+    target = str(resolve(conn, ref, latest=False, sources=()).session["id"])
+    if old["session_id"] == target:
+        return {
+            "session_key": session_key,
+            "session_id": target,
+            "previous_session_id": target,
+            "switched": False,
+            "reply": f"📌 Already on session **{ref}**.",
+            "entry": old,
+        }
+    new = _point_at(conn, scope, old, target, now)
     title = repo.title_of(conn, target) or ref
     count = repo.user_message_count(conn, target)
     if not count:
@@ -414,6 +428,46 @@ def switch_route(
         "switched": True,
         "reply": reply,
         "entry": new,
+    }
+
+
+def complete_handoff(
+    conn: sqlite3.Connection,
+    scope: str,
+    config: GatewayConfig,
+    session_id: str,
+    thread: Any,
+    key_for: Callable[[MessageSource], str],
+    now: datetime,
+) -> dict[str, Any]:
+    """The handoff watcher's completion, in one transaction: running → completed, then the destination
+    chat (the thread the gateway created, ``thread.thread_id``, else the home channel) is routed and
+    pointed at the handed-off session, which is reopened and re-peered to that chat; the session the
+    chat held is ended ``session_switch``. Answers the handoff, the destination key and the synthetic
+    turn text the gateway dispatches."""
+    handoff = handoff_svc.complete_handoff(conn, session_id, thread)
+    platform = str(handoff["platform"])
+    home = get_platform(conn, platform)["home_channel"]
+    if home is None:
+        raise Conflict(no_home_channel_detail(platform), code="no_home_channel", platform=platform)
+    new_thread = thread.get("thread_id") if isinstance(thread, dict) else None
+    dest = destination(
+        platform,
+        str(home["chat_id"]),
+        home.get("name"),
+        None if new_thread in (None, "") else str(new_thread),
+    )
+    key = key_for(dest)
+    held = route(conn, scope, config, RouteRequest(dest, key, background=False), now)
+    entry = _require(conn, scope, key)
+    if entry["session_id"] != session_id:
+        _point_at(conn, scope, entry, session_id, now)
+    title = repo.title_of(conn, session_id) or session_id[:8]
+    return {
+        **handoff,
+        "session_key": key,
+        "previous_session_id": held.session_id,
+        "synthetic_turn": synthetic_turn(title),
     }
 
 
@@ -708,6 +762,23 @@ class Gateway:
         """``/resume <ref>``."""
         result = await self.db.write(
             lambda conn: switch_route(conn, self.scope, session_key, ref, datetime.now())
+        )
+        self.mirror.changed()
+        return result
+
+    async def complete_handoff(self, session_id: str, thread: Any) -> dict[str, Any]:
+        """``POST /handoff/{id}/complete``: settle the handoff and bind its destination chat."""
+        config = self.config()
+
+        def key_for(dest: MessageSource) -> str:
+            # The watcher keys with the platform's own flags, which default to per-user groups and
+            # shared threads (this server keeps no per-platform routing flags).
+            return self.session_key(dest, True, False, None)
+
+        result = await self.db.write(
+            lambda conn: complete_handoff(
+                conn, self.scope, config, session_id, thread, key_for, datetime.now()
+            )
         )
         self.mirror.changed()
         return result

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from app.api.schemas.common import SafeText
+from app.api.schemas.handoff import HandoffPublic
 
 MAX_ID = 512
 MAX_NAME = 1024
@@ -148,3 +149,11 @@ class GatewayConfigPublic(BaseModel):
     thread_sessions_per_user: bool
     write_sessions_json: bool
     multiplex_profiles: bool
+
+
+class HandoffCompleted(HandoffPublic):
+    """``POST /handoff/{id}/complete``: the settled handoff and where the gateway now routes it."""
+
+    session_key: str = Field(description="The destination chat's routing key, now pointing at the session")
+    previous_session_id: str = Field(description="The session that chat held (ended session_switch)")
+    synthetic_turn: str = Field(description="The internal message the gateway dispatches to the agent")
