@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from app.services.gateway import Gateway
+from tests.cli.conftest import run  # noqa: F401  (the CLI fixture, for test_cli.py)
 
 
 def route(http: httpx.Client, **source: Any) -> dict[str, Any]:
