@@ -17,10 +17,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -254,13 +257,14 @@ def route(
     had_activity = False
     if entry is not None:
         current = entry["session_id"]
-        tip = compression_tip(conn, current)
+        exists, end_reason = repo.end_reason(conn, current)
+        # Only a session ended by compression has a continuation to follow.
+        tip = compression_tip(conn, current) if end_reason == "compression" else current
         if tip != current:
             # The agent heals the mapping to the compression continuation and skips the reset checks
             # for that message (its "another thread handled it" branch).
             entry["session_id"] = tip
             return _touch(conn, scope, entry, now, consumed=False)
-        exists, end_reason = repo.end_reason(conn, current)
         stale = exists and end_reason is not None
         reason = route_reason(
             entries.entry_state(entry),
@@ -699,7 +703,12 @@ class Gateway:
         A named ``profile`` selects the key namespace (the agent's multiplexing gateway passes the profile
         a message was routed to; without one, ``agent:main``)."""
         config = self.config()
-        session_dir = files.whatsapp_session_dir(self.home)
+        home = self.home
+
+        def read_mappings(identifier: str) -> list[str]:
+            # Only WhatsApp identifiers are looked up; other platforms never touch the disk here.
+            return files.lid_mappings(files.whatsapp_session_dir(home), identifier)
+
         return build_session_key(
             source,
             group_sessions_per_user=config.group_sessions_per_user
@@ -709,7 +718,7 @@ class Gateway:
             if thread_per_user is None
             else thread_per_user,
             profile=profile,
-            read_mappings=lambda identifier: files.lid_mappings(session_dir, identifier),
+            read_mappings=read_mappings,
         )
 
     def remember_processes(self, session_key: str, started_at: list[float] | None) -> None:
@@ -844,6 +853,7 @@ class SessionsMirror:
 
     def __init__(self, db: Database, scope: str, path: Path, config: Callable[[], GatewayConfig]) -> None:
         self._db = db
+        self._pool: ProcessPoolExecutor | None = None
         self._scope = scope
         self.path = path
         self._config = config
@@ -867,8 +877,11 @@ class SessionsMirror:
             await cancel_and_wait(self._task)
             self._task = None
         if self._dirty.is_set():
-            with contextlib.suppress(OSError, sqlite3.Error, HermesError):
+            with contextlib.suppress(OSError, sqlite3.Error, BrokenProcessPool):
                 await self.flush()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     async def flush(self) -> None:
         """Rewrite the file now (when enabled)."""
@@ -877,8 +890,17 @@ class SessionsMirror:
         if not self._config().write_sessions_json:
             return
         started = time.monotonic()
-        rows = await self._db.read(lambda conn: list(repo.iter_entries(conn, self._scope)))
-        await asyncio.to_thread(files.write_sessions_json, self.path, entries.README, rows)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            self._pool,
+            files.write_mirror_from_db,
+            str(self._db.path),
+            self._scope,
+            str(self.path),
+            entries.README,
+        )
         self.writes += 1
         cost = time.monotonic() - started
         self._interval = min(MIRROR_MAX_INTERVAL_S, max(MIRROR_MIN_INTERVAL_S, cost * MIRROR_COST_FACTOR))
@@ -891,8 +913,10 @@ class SessionsMirror:
                 await asyncio.sleep(wait)
             try:
                 await self.flush()
-            except (OSError, sqlite3.Error, HermesError) as exc:
+            except (OSError, sqlite3.Error, BrokenProcessPool) as exc:
                 log.warning("sessions.json mirror not written: %s", exc)
+                if isinstance(exc, BrokenProcessPool):
+                    self._pool = None
                 await asyncio.sleep(MIRROR_MIN_INTERVAL_S)
                 self._dirty.set()
 

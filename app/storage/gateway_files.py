@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -14,6 +15,8 @@ from typing import Any
 
 import orjson
 import yaml
+
+from app.storage.repos import gateway as repo
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +95,17 @@ def write_sessions_json(path: Path, readme: str, entries: Iterable[tuple[str, st
             continue
     encoded = orjson.dumps(data, option=orjson.OPT_INDENT_2)
     _replace_atomically(path, lambda h: h.write(encoded.decode()), ".sessions_")
+
+
+def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str) -> None:
+    """Rewrite ``sessions.json`` from the ``gateway_routing`` rows of ``scope``, on a read-only
+    connection of its own: meant for a worker process, so a mirror of tens of megabytes never holds the
+    server's interpreter (decoding and encoding 100,000 entries takes it most of a second)."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30)
+    try:
+        write_sessions_json(Path(path), readme, repo.iter_entries(conn, scope))
+    finally:
+        conn.close()
 
 
 def whatsapp_session_dir(home: Path) -> Path:

@@ -423,3 +423,21 @@ def test_config_round_trip_and_bad_overrides(client: TestClient, home: Path) -> 
     bad_platform = client.put("/gateway/config", json={"reset_by_platform": {"myspace": {"mode": "idle"}}})
     assert bad_platform.json()["code"] == "unknown_platform"
     assert client.put("/gateway/config", json={"session_reset": {"at_hour": 24}}).status_code == 422
+
+
+def test_compression_continuation_is_followed(client: TestClient, raw: sqlite3.Connection) -> None:
+    """An entry left on a session that compression ended is healed to its continuation, as the agent's
+    store heals it (without a reset check on that message)."""
+    first = route(client, chat_id="99")
+    child = "20990101_000000_c0ffee00"
+    raw.execute(
+        "INSERT INTO sessions (id, source, parent_session_id, started_at) VALUES (?, 'telegram', ?, ?)",
+        (child, first["session_id"], time.time()),
+    )
+    raw.execute(
+        "UPDATE sessions SET ended_at = ?, end_reason = 'compression' WHERE id = ?",
+        (time.time(), first["session_id"]),
+    )
+    healed = route(client, chat_id="99")
+    assert healed["session_id"] == child and healed["created"] is False
+    assert route(client, chat_id="99")["session_id"] == child

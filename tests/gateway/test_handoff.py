@@ -124,6 +124,8 @@ def test_agent_queued_handoff_then_agent_routes_the_thread(
     own gateway store then routes the thread's next message to the handed-off session."""
     configure(client, "discord", home_channel={"chat_id": "998877", "name": "#ops"})
     monkeypatch.setenv("HERMES_HOME", str(home))
+    # SessionStore opens SessionDB() at the default path, fixed when hermes_state was imported.
+    monkeypatch.setattr(hermes_state, "DEFAULT_DB_PATH", home / "state.db")
     db = hermes_state.SessionDB(db_path=home / "state.db")
     try:
         db.create_session("20261201_120000_abcdef", source="cli")
@@ -137,7 +139,10 @@ def test_agent_queued_handoff_then_agent_routes_the_thread(
         assert db.get_handoff_state("20261201_120000_abcdef")["state"] == "completed"
     finally:
         db.close()
+    # The store must find the route in the table (primary), not in the mirror.
+    (home / "sessions" / "sessions.json").unlink(missing_ok=True)
     store = SessionStore(home / "sessions", GatewayConfig())
+    assert store._db is not None and Path(store._db.db_path) == home / "state.db"
     source = SessionSource(
         platform=Platform.DISCORD, chat_id="998877", chat_type="thread", thread_id="554433", user_id="someone"
     )

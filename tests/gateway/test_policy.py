@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import gateway.session as agent_session
+import hermes_state
 import pytest
 import yaml
 from gateway.config import GatewayConfig as AgentConfig
@@ -35,6 +36,8 @@ SOURCE = SessionSource(platform=Platform.TELEGRAM, chat_id="99", chat_type="dm")
 @pytest.fixture
 def agent_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HERMES_HOME", str(home))
+    # SessionStore opens SessionDB() at the default path, fixed when hermes_state was imported.
+    monkeypatch.setattr(hermes_state, "DEFAULT_DB_PATH", home / "state.db")
     for name in ("SESSION_IDLE_MINUTES", "SESSION_RESET_HOUR", "HERMES_AUTO_CONTINUE_FRESHNESS"):
         monkeypatch.delenv(name, raising=False)
     return home
