@@ -9,7 +9,8 @@ import logging
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +55,11 @@ def mtime(path: Path) -> float | None:
         return None
 
 
-def _replace_atomically(path: Path, write: Any, prefix: str) -> None:
+def _replace_atomically(path: Path, write: Any, prefix: str, *, binary: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), suffix=".tmp", prefix=prefix)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
@@ -83,29 +84,64 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     _replace_atomically(path, lambda h: json.dump(data, h, indent=2), f".{path.stem}_")
 
 
-def write_sessions_json(path: Path, readme: str, entries: Iterable[tuple[str, str]]) -> None:
-    """The mirror: ``_README`` first, then every entry (``entry_json`` decoded), indented by 2 like the
-    agent's. orjson, not ``json.dump(indent=2)`` (pure Python, seconds at 100,000 entries): the same
-    document, with non-ASCII text as UTF-8 rather than ``\\u`` escapes."""
-    data: dict[str, Any] = {"_README": readme}
-    for key, raw in entries:
-        try:
-            data[key] = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            continue
-    encoded = orjson.dumps(data, option=orjson.OPT_INDENT_2)
-    _replace_atomically(path, lambda h: h.write(encoded.decode()), ".sessions_")
+@dataclass
+class _Mirror:
+    """What a worker process keeps between two rewrites of one mirror: each entry already encoded."""
+
+    fragments: dict[str, bytes] = field(default_factory=dict)
+    since: float = 0.0
+    rebuilt_at: float = 0.0
+
+
+_MIRRORS: dict[tuple[str, str], _Mirror] = {}
+# Rows written within this many seconds before the newest one seen are read again next time, so a clock
+# step or a write racing the previous read is never missed.
+_OVERLAP_S = 1.0
+# Another writer's transaction can stamp its rows well before it commits (it may wait for the lock);
+# re-encoding everything now and then bounds how long such rows could be missed.
+_REBUILD_EVERY_S = 30.0
+
+
+def _fragment(key: str, raw: str) -> bytes | None:
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    # The entry indented one level deeper, exactly as json.dump(indent=2) nests it under its key
+    # (JSON strings never hold a raw newline, so every newline is layout).
+    body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+    return b"  " + orjson.dumps(key) + b": " + body
 
 
 def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str) -> None:
     """Rewrite ``sessions.json`` from the ``gateway_routing`` rows of ``scope``, on a read-only
-    connection of its own: meant for a worker process, so a mirror of tens of megabytes never holds the
-    server's interpreter (decoding and encoding 100,000 entries takes it most of a second)."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30)
+    connection of its own. Meant for a worker process, which keeps every entry encoded between calls and
+    re-encodes only rows written since the last rewrite (and drops keys that are gone), so a rewrite of
+    100,000 entries costs little more than writing the file."""
+    mirror = _MIRRORS.setdefault((db_path, scope), _Mirror())
+    if time.monotonic() - mirror.rebuilt_at > _REBUILD_EVERY_S:
+        mirror.since, mirror.rebuilt_at = 0.0, time.monotonic()
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30, isolation_level=None)
     try:
-        write_sessions_json(Path(path), readme, repo.iter_entries(conn, scope))
+        conn.execute("BEGIN")  # one snapshot for the changed rows and the key set
+        changed = repo.changed_since(conn, scope, mirror.since)
+        present = repo.keys(conn, scope)
+        conn.execute("COMMIT")
     finally:
         conn.close()
+    for key in [k for k in mirror.fragments if k not in present]:
+        del mirror.fragments[key]
+    for key, raw, _updated in changed:
+        fragment = _fragment(key, raw)
+        if fragment is None:
+            mirror.fragments.pop(key, None)
+        else:
+            mirror.fragments[key] = fragment
+    if changed:
+        mirror.since = max(updated for _k, _r, updated in changed) - _OVERLAP_S
+    head = b"  " + orjson.dumps("_README") + b": " + orjson.dumps(readme)
+    document = b"{\n" + b",\n".join([head, *mirror.fragments.values()]) + b"\n}"
+    _replace_atomically(Path(path), lambda h: h.write(document), ".sessions_", binary=True)
 
 
 def whatsapp_session_dir(home: Path) -> Path:

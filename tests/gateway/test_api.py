@@ -441,3 +441,29 @@ def test_compression_continuation_is_followed(client: TestClient, raw: sqlite3.C
     healed = route(client, chat_id="99")
     assert healed["session_id"] == child and healed["created"] is False
     assert route(client, chat_id="99")["session_id"] == child
+
+
+def test_mirror_follows_every_change(client: TestClient, home: Path, raw: sqlite3.Connection) -> None:
+    """The mirror is rebuilt incrementally: changed rows re-encoded, vanished keys dropped, rows another
+    writer replaced picked up; its layout is json.dump(indent=2)'s."""
+    assert client.portal is not None
+    flush = gateway_of(client).mirror.flush
+    path = home / "sessions" / "sessions.json"
+    for n in range(4):
+        route(client, chat_id=str(n))
+    client.portal.call(flush)
+    raw.execute("DELETE FROM gateway_routing WHERE session_key = 'agent:main:telegram:dm:1'")
+    edited = edit_entry(raw, home, "agent:main:telegram:dm:2", display_name="renamed")
+    raw.execute(
+        "UPDATE gateway_routing SET updated_at = ? WHERE session_key = 'agent:main:telegram:dm:2'",
+        (time.time(),),
+    )
+    route(client, chat_id="0")
+    route(client, chat_id="9")
+    client.portal.call(flush)
+    text = path.read_text(encoding="utf-8")
+    mirror = json.loads(text)
+    table = {k: json.loads(v) for k, v in raw.execute("SELECT session_key, entry_json FROM gateway_routing")}
+    assert {k: v for k, v in mirror.items() if k != "_README"} == table
+    assert mirror["agent:main:telegram:dm:2"] == edited
+    assert text == json.dumps(mirror, indent=2)

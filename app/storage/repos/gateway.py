@@ -79,6 +79,23 @@ def iter_entries(conn: sqlite3.Connection, scope: str) -> Iterator[tuple[str, st
         yield str(row[0]), str(row[1])
 
 
+def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tuple[str, str, float]]:
+    """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
+    rows = conn.execute(
+        "SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = ? AND updated_at >= ? "
+        "ORDER BY rowid",
+        (scope, since),
+    ).fetchall()
+    return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+
+def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
+    """Every key of a scope."""
+    return {
+        str(r[0]) for r in conn.execute("SELECT session_key FROM gateway_routing WHERE scope = ?", (scope,))
+    }
+
+
 def count_entries(conn: sqlite3.Connection, scope: str) -> int:
     """How many keys a scope holds."""
     return int(conn.execute("SELECT COUNT(*) FROM gateway_routing WHERE scope = ?", (scope,)).fetchone()[0])
