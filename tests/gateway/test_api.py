@@ -467,3 +467,22 @@ def test_mirror_follows_every_change(client: TestClient, home: Path, raw: sqlite
     assert {k: v for k, v in mirror.items() if k != "_README"} == table
     assert mirror["agent:main:telegram:dm:2"] == edited
     assert text == json.dumps(mirror, indent=2)
+
+
+def test_prune_old_entries(client: TestClient, home: Path, raw: sqlite3.Connection) -> None:
+    """``prune_old_entries(session_store_max_age_days)`` in the watcher pass: entries idle longer go,
+    suspended ones and those with a live background process stay."""
+    (home / "gateway.json").write_text(json.dumps({"session_store_max_age_days": 90}))
+    old = datetime.now() - timedelta(days=100)
+    for chat in ("1", "2", "3", "4"):
+        route(client, chat_id=chat, background_processes=[{"started_at": time.time()}] if chat == "3" else [])
+    for chat in ("1", "2", "3"):
+        edit_entry(raw, home, f"agent:main:telegram:dm:{chat}", updated_at=old, suspended=chat == "2")
+    assert client.portal is not None
+    client.portal.call(gateway_of(client).expire_once, 0)
+    keys = [e["session_key"] for e in client.get("/gateway/routes").json()["items"]]
+    assert keys == ["agent:main:telegram:dm:2", "agent:main:telegram:dm:3", "agent:main:telegram:dm:4"]
+    (home / "gateway.json").write_text(json.dumps({"session_store_max_age_days": 0}))
+    edit_entry(raw, home, "agent:main:telegram:dm:4", updated_at=old)
+    client.portal.call(gateway_of(client).expire_once, 0)
+    assert len(client.get("/gateway/routes").json()["items"]) == 3

@@ -147,3 +147,21 @@ def test_agent_queued_handoff_then_agent_routes_the_thread(
         platform=Platform.DISCORD, chat_id="998877", chat_type="thread", thread_id="554433", user_id="someone"
     )
     assert store.get_or_create_session(source).session_id == "20261201_120000_abcdef"
+
+
+def test_row_39_platform_not_running_fails_the_handoff(client: TestClient) -> None:
+    """The gateway that claimed it has no live adapter for the platform: it fails the handoff with the
+    agent's reason, and no chat is bound to the session."""
+    configure(client, "slack", home_channel={"chat_id": "C1"})
+    session_id = new_session(client)
+    client.post("/handoff", json={"session_id": session_id, "platform": "slack"})
+    client.post("/handoff/claim", json={"platform": "slack"})
+    failed = client.post(
+        f"/handoff/{session_id}/fail", json={"error": "platform 'slack' is not active in this gateway"}
+    )
+    assert failed.status_code == 200
+    assert (failed.json()["state"], failed.json()["error"]) == (
+        "failed",
+        "platform 'slack' is not active in this gateway",
+    )
+    assert client.get("/gateway/routes", params={"session_id": session_id}).json()["items"] == []
