@@ -574,6 +574,44 @@ def finalize_expired(
     return done
 
 
+def _origin_source(origin: Any) -> MessageSource | None:
+    if not isinstance(origin, dict) or origin.get("platform") not in GATEWAY_PLATFORMS:
+        return None
+    text = {
+        k: origin.get(k)
+        for k in ("chat_name", "user_id", "user_name", "user_id_alt", "thread_id", "chat_topic")
+    }
+    if not all(v is None or isinstance(v, str) for v in text.values()):
+        return None
+    return MessageSource(
+        platform=str(origin["platform"]),
+        chat_type=str(origin.get("chat_type") or "dm"),
+        chat_id=str(origin.get("chat_id") or ""),
+        **text,
+    )
+
+
+def prune_stale(conn: sqlite3.Connection, scope: str, config: GatewayConfig, now: datetime) -> int:
+    """``_prune_stale_sessions_locked`` (the agent runs it when its gateway starts): an entry whose row
+    was ended is repointed to a recoverable row of the same chat, else dropped. Returns how many changed."""
+    changed = 0
+    for key, raw in list(repo.iter_entries(conn, scope)):
+        entry = entries.parse_entry(raw)
+        if entry is None:
+            continue
+        exists, end_reason = repo.end_reason(conn, entry["session_id"])
+        if not exists or end_reason is None:
+            continue
+        source = _origin_source(entry.get("origin"))
+        recovered = None if source is None else _recover(conn, config, key, source, now)
+        if recovered is not None and recovered["session_id"] != entry["session_id"]:
+            _save(conn, scope, recovered)
+        else:
+            repo.delete_entries(conn, scope, [key])
+        changed += 1
+    return changed
+
+
 def prune_entries(
     conn: sqlite3.Connection, scope: str, max_age_days: int, now: datetime, background: Callable[[str], bool]
 ) -> int:
@@ -836,7 +874,19 @@ class Gateway:
             self._task = None
         await self.mirror.stop()
 
+    async def prune_stale(self) -> int:
+        """Drop or repoint entries whose session was ended while no gateway ran (startup self-heal)."""
+        config = self.config()
+        changed = await self.db.write(lambda conn: prune_stale(conn, self.scope, config, datetime.now()))
+        if changed:
+            self.mirror.changed()
+        return changed
+
     async def _watch(self) -> None:
+        try:
+            await self.prune_stale()
+        except (HermesError, sqlite3.Error) as exc:
+            log.warning("stale routing entries not pruned: %s", exc)
         await asyncio.sleep(self._expiry_first_s)
         while True:
             try:

@@ -486,3 +486,28 @@ def test_prune_old_entries(client: TestClient, home: Path, raw: sqlite3.Connecti
     edit_entry(raw, home, "agent:main:telegram:dm:4", updated_at=old)
     client.portal.call(gateway_of(client).expire_once, 0)
     assert len(client.get("/gateway/routes").json()["items"]) == 3
+
+
+def test_stale_entries_pruned_or_repointed_at_start(
+    client: TestClient, home: Path, raw: sqlite3.Connection
+) -> None:
+    """As the agent's store does when it loads: an entry whose row was ended is dropped, unless a
+    recoverable row of the same chat exists (then the entry points there); live entries stay."""
+    gone = route(client, chat_id="1")
+    kept = route(client, chat_id="2")
+    moved = route(client, chat_id="3", user_id="3")
+    ended = time.time()
+    raw.execute(
+        "UPDATE sessions SET ended_at = ?, end_reason = 'user_exit' WHERE id IN (?, ?)",
+        (ended, gone["session_id"], moved["session_id"]),
+    )
+    live = "20990101_000000_0000beef"
+    raw.execute(
+        "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, started_at, "
+        "message_count) VALUES (?, 'telegram', '3', 'agent:main:telegram:dm:3', '3', 'dm', ?, 1)",
+        (live, ended),
+    )
+    assert client.portal is not None
+    assert client.portal.call(gateway_of(client).prune_stale) == 2
+    items = {e["session_key"]: e["session_id"] for e in client.get("/gateway/routes").json()["items"]}
+    assert items == {kept["session_key"]: kept["session_id"], moved["session_key"]: live}
