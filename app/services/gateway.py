@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -646,6 +647,15 @@ def config_public(config: GatewayConfig) -> dict[str, Any]:
     }
 
 
+def _unreadable(path: Path) -> Conflict:
+    return Conflict(
+        f"{path.name} exists but is not a readable mapping; fix it by hand before changing the gateway "
+        "configuration (rewriting it would lose its contents).",
+        code="config_unreadable",
+        path=str(path),
+    )
+
+
 # -- the stateful side: config cache, remembered processes, mirror, expiry watcher ---------------------
 
 
@@ -684,6 +694,8 @@ class Gateway:
         self.config_path = home / "config.yaml"
         self.gateway_json_path = home / "gateway.json"
         self._config = _ConfigCache()
+        # Two PUTs would otherwise each read the file and the second write would drop the first's change.
+        self._config_lock = threading.Lock()
         self._processes: dict[str, list[float]] = {}
         self.mirror = SessionsMirror(
             db, self.scope, self.sessions_dir / "sessions.json", lambda: self.config()
@@ -710,7 +722,13 @@ class Gateway:
     def put_config(self, body: dict[str, Any]) -> GatewayConfig:
         """Store settings where the agent reads them: the default policy and the flags in config.yaml,
         the per-type and per-platform overrides in gateway.json (the agent reads them only there)."""
-        yaml_cfg = files.read_yaml(self.config_path)
+        with self._config_lock:
+            return self._put_config(body)
+
+    def _put_config(self, body: dict[str, Any]) -> GatewayConfig:
+        yaml_cfg = files.read_yaml_for_update(self.config_path)
+        if yaml_cfg is None:
+            raise _unreadable(self.config_path)
         for key in (
             "session_reset",
             "group_sessions_per_user",
@@ -721,7 +739,9 @@ class Gateway:
                 yaml_cfg[key] = body[key]
         files.write_yaml(self.config_path, yaml_cfg)
         if body.get("reset_by_type") is not None or body.get("reset_by_platform") is not None:
-            legacy = files.read_json(self.gateway_json_path)
+            legacy = files.read_json_for_update(self.gateway_json_path)
+            if legacy is None:
+                raise _unreadable(self.gateway_json_path)
             for key in ("reset_by_type", "reset_by_platform"):
                 if body.get(key) is not None:
                     legacy[key] = body[key]

@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import sqlite3
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -35,6 +37,31 @@ def read_yaml(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def read_yaml_for_update(path: Path) -> dict[str, Any] | None:
+    """The mapping to update, ``{}`` when the file is missing, ``None`` when it exists but is not a
+    readable YAML mapping (rewriting it would lose what the user wrote)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if data is None:
+        return {}
+    return data if isinstance(data, dict) else None
+
+
+def read_json_for_update(path: Path) -> dict[str, Any] | None:
+    """As :func:`read_yaml_for_update`, for a JSON object."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def read_json(path: Path) -> dict[str, Any]:
     """A JSON object, or ``{}`` when the file is missing or broken."""
     try:
@@ -59,6 +86,9 @@ def _replace_atomically(path: Path, write: Any, prefix: str, *, binary: bool = F
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), suffix=".tmp", prefix=prefix)
     try:
+        with contextlib.suppress(FileNotFoundError):
+            # A replaced file keeps its permissions (mkstemp would make it owner-only).
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
         with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
             write(handle)
             handle.flush()

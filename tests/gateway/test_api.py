@@ -511,3 +511,22 @@ def test_stale_entries_pruned_or_repointed_at_start(
     assert client.portal.call(gateway_of(client).prune_stale) == 2
     items = {e["session_key"]: e["session_id"] for e in client.get("/gateway/routes").json()["items"]}
     assert items == {kept["session_key"]: kept["session_id"], moved["session_key"]: live}
+
+
+def test_config_put_keeps_what_it_cannot_read(client: TestClient, home: Path) -> None:
+    """A config.yaml that does not parse is not overwritten (409); an existing one keeps its other keys
+    and its permissions."""
+    path = home / "config.yaml"
+    path.write_text("model: [unclosed\n")
+    refused = client.put("/gateway/config", json={"session_reset": {"mode": "idle"}})
+    assert (refused.status_code, refused.json()["code"]) == (409, "config_unreadable")
+    assert path.read_text() == "model: [unclosed\n"
+    path.write_text("model: gpt\nsessions:\n  auto_prune: false\n")
+    path.chmod(0o644)
+    put_config(client, session_reset={"mode": "daily"})
+    import yaml
+
+    stored = yaml.safe_load(path.read_text())
+    assert stored["model"] == "gpt" and stored["sessions"] == {"auto_prune": False}
+    assert stored["session_reset"]["mode"] == "daily"
+    assert path.stat().st_mode & 0o777 == 0o644

@@ -176,12 +176,13 @@ async def get_config(request: Request) -> Response:
     "/gateway/config",
     name="gateway-config-put",
     response_model=GatewayConfigPublic,
-    responses=problem_responses(*WRITE_ERRORS),
+    responses=problem_responses(*WRITE_ERRORS, 409),
 )
 async def put_config(request: Request, body: GatewayConfigUpdate) -> Response:
     """Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
-    422 ``invalid_chat_type``, ``unknown_platform`` for an override key."""
+    422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when the
+    file to update exists but is not valid YAML/JSON (nothing is written)."""
     for chat_type in body.reset_by_type or {}:
         svc.check_chat_type(chat_type)
     for platform in body.reset_by_platform or {}:

@@ -48,6 +48,11 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -94,7 +99,9 @@ def sync_detailed(
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
-    422 ``invalid_chat_type``, ``unknown_platform`` for an override key.
+    422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when
+    the
+    file to update exists but is not valid YAML/JSON (nothing is written).
 
     Args:
         body (GatewayConfigUpdate): ``PUT /gateway/config``: members left out are kept.
@@ -127,7 +134,9 @@ def sync(
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
-    422 ``invalid_chat_type``, ``unknown_platform`` for an override key.
+    422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when
+    the
+    file to update exists but is not valid YAML/JSON (nothing is written).
 
     Args:
         body (GatewayConfigUpdate): ``PUT /gateway/config``: members left out are kept.
@@ -155,7 +164,9 @@ async def asyncio_detailed(
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
-    422 ``invalid_chat_type``, ``unknown_platform`` for an override key.
+    422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when
+    the
+    file to update exists but is not valid YAML/JSON (nothing is written).
 
     Args:
         body (GatewayConfigUpdate): ``PUT /gateway/config``: members left out are kept.
@@ -186,7 +197,9 @@ async def asyncio(
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
-    422 ``invalid_chat_type``, ``unknown_platform`` for an override key.
+    422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when
+    the
+    file to update exists but is not valid YAML/JSON (nothing is written).
 
     Args:
         body (GatewayConfigUpdate): ``PUT /gateway/config``: members left out are kept.
