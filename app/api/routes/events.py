@@ -10,7 +10,13 @@ from pydantic import BaseModel
 
 from app.api.deps import DB, AppSettings
 from app.api.problem import COMMON_ERRORS, problem_responses
-from app.api.schemas.events import HandoffUpdated, MessageCreated, SessionEnded, SessionUpdated
+from app.api.schemas.events import (
+    HandoffUpdated,
+    MessageCreated,
+    SessionEnded,
+    SessionExpiring,
+    SessionUpdated,
+)
 from app.errors import BadRequest
 from app.services import events as svc
 from app.services.sessions import get_session
@@ -36,6 +42,7 @@ def _payload_schemas() -> dict[str, Any]:
         "session.updated": SessionUpdated,
         "session.ended": SessionEnded,
         "handoff.updated": HandoffUpdated,
+        "session.expiring": SessionExpiring,
     }
     return {name: model.model_json_schema() for name, model in models.items()}
 
@@ -43,7 +50,7 @@ def _payload_schemas() -> dict[str, Any]:
 _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "An endless `text/event-stream`. Each event has `id:` (monotonic, durable), `event:` "
-        "(message.created, session.updated, session.ended, handoff.updated) and `data:` (one JSON object, "
+        "(message.created, session.updated, session.ended, handoff.updated, session.expiring) and `data:` (one JSON object, "
         "see x-event-payloads). `: keepalive` comments come after 15 s of silence. Without a last event "
         "id only new events are sent. Handoff changes made by the agent's own SessionDB are not events.",
         "content": {SSE_MEDIA_TYPE: {"schema": {"type": "string"}, "x-event-payloads": _payload_schemas()}},
