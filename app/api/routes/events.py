@@ -51,8 +51,9 @@ _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "An endless `text/event-stream`. Each event has `id:` (monotonic, durable), `event:` "
         "(message.created, session.updated, session.ended, handoff.updated, session.expiring) and `data:` "
-        "(one JSON object, see x-event-payloads). `: keepalive` comments come after 15 s of silence. Without a last event "
-        "id only new events are sent. Handoff changes made by the agent's own SessionDB are not events.",
+        "(one JSON object, see x-event-payloads). `: keepalive` comments come after 15 s of silence. "
+        "Without a last event id only new events are sent. Handoff changes made by the agent's own "
+        "SessionDB are not events.",
         "content": {SSE_MEDIA_TYPE: {"schema": {"type": "string"}, "x-event-payloads": _payload_schemas()}},
     },
 }
