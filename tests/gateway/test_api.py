@@ -9,9 +9,12 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.domain.reset_policy import daily_boundary
 from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, scope, session_row
@@ -530,3 +533,64 @@ def test_config_put_keeps_what_it_cannot_read(client: TestClient, home: Path) ->
     assert stored["model"] == "gpt" and stored["sessions"] == {"auto_prune": False}
     assert stored["session_reset"]["mode"] == "daily"
     assert path.stat().st_mode & 0o777 == 0o644
+
+
+text = st.one_of(
+    st.none(),
+    st.text(max_size=40),
+    st.integers(),
+    st.booleans(),
+    st.sampled_from(["", "..", "\x00", "a" * 600]),
+)
+bodies = st.dictionaries(
+    st.sampled_from(
+        [
+            "platform",
+            "chat_type",
+            "chat_id",
+            "chat_name",
+            "user_id",
+            "user_name",
+            "user_id_alt",
+            "thread_id",
+            "chat_topic",
+            "group_sessions_per_user",
+            "thread_sessions_per_user",
+            "profile",
+            "background_processes",
+            "other",
+        ]
+    ),
+    st.one_of(
+        text,
+        st.sampled_from(["telegram", "whatsapp", "dm", "group", "thread"]),
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "started_at": st.one_of(
+                        st.floats(allow_nan=False, allow_infinity=False), st.integers(), st.text()
+                    )
+                }
+            )
+        ),
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=bodies)
+def test_no_input_gives_a_server_error(client: TestClient, body: dict[str, Any]) -> None:
+    response = client.post("/gateway/route", json=body)
+    assert response.status_code in (200, 422), response.text
+    if response.status_code == 422:
+        assert response.json()["code"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=text, ref=text, path=st.sampled_from(["reset", "switch", "suspend"]))
+def test_no_command_input_gives_a_server_error(client: TestClient, key: Any, ref: Any, path: str) -> None:
+    response = client.post(f"/gateway/route/{path}", json={"session_key": key, "ref": ref, "title": ref})
+    assert response.status_code in (404, 422), response.text
+    addressable = isinstance(key, str) and key not in ("", ".", "..")
+    lookup = client.get(f"/gateway/routes/{quote(key, safe='')}") if addressable else None
+    assert lookup is None or lookup.status_code in (404, 422)
