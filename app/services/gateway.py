@@ -42,7 +42,6 @@ from app.domain.gateway_keys import (
 from app.domain.handoff import no_home_channel_detail
 from app.domain.reset_policy import (
     GatewayConfig,
-    ResetPolicy,
     ResetReason,
     background_active,
     is_expired,
@@ -477,6 +476,22 @@ def complete_handoff(
     }
 
 
+def record_turn(
+    conn: sqlite3.Connection, scope: str, session_key: str, last_prompt_tokens: int | None, now: datetime
+) -> dict[str, Any]:
+    """``update_session`` after a turn: activity (``updated_at``), the prompt tokens the turn reported
+    (what makes a later automatic reset "had activity", so its notice is shown) and the row re-peered."""
+    entry = _require(conn, scope, session_key)
+    entry["updated_at"] = now.isoformat()
+    if last_prompt_tokens is not None:
+        entry["last_prompt_tokens"] = last_prompt_tokens
+    _save(conn, scope, entry)
+    origin = entry.get("origin") if isinstance(entry.get("origin"), dict) else None
+    platform = str(entry.get("platform") or (origin or {}).get("platform") or "unknown")
+    _peer(conn, entry["session_id"], session_key, platform, origin, entry.get("display_name"))
+    return entry
+
+
 def suspend_route(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
     """``/stop``: the next message on the chat starts a new session (reason ``suspended``)."""
     entry = _require(conn, scope, session_key)
@@ -851,6 +866,14 @@ class Gateway:
         self.mirror.changed()
         return result
 
+    async def turn(self, session_key: str, last_prompt_tokens: int | None) -> dict[str, Any]:
+        """A turn finished on a routed chat."""
+        result = await self.db.write(
+            lambda conn: record_turn(conn, self.scope, session_key, last_prompt_tokens, datetime.now())
+        )
+        self.mirror.changed()
+        return result
+
     async def suspend(self, session_key: str) -> dict[str, Any]:
         """``/stop``."""
         result = await self.db.write(lambda conn: suspend_route(conn, self.scope, session_key))
@@ -997,6 +1020,3 @@ class SessionsMirror:
                     self._pool = None
                 await asyncio.sleep(MIRROR_MIN_INTERVAL_S)
                 self._dirty.set()
-
-
-__all__ = ["Gateway", "ResetPolicy", "RouteResult", "check_chat_type", "check_platform"]

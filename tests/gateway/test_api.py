@@ -594,3 +594,24 @@ def test_no_command_input_gives_a_server_error(client: TestClient, key: Any, ref
     addressable = isinstance(key, str) and key not in ("", ".", "..")
     lookup = client.get(f"/gateway/routes/{quote(key, safe='')}") if addressable else None
     assert lookup is None or lookup.status_code in (404, 422)
+
+
+def test_turn_reports_activity_for_the_notice(
+    client: TestClient, home: Path, raw: sqlite3.Connection
+) -> None:
+    """``update_session`` over the API: a turn's prompt tokens make the next automatic reset notified."""
+    put_config(client, session_reset={"mode": "idle", "idle_minutes": 30})
+    first = route(client, chat_id="99", user_id="42")
+    turned = client.post("/gateway/route/turn", json={"session_key": KEY, "last_prompt_tokens": 1500})
+    assert turned.status_code == 200 and turned.json()["last_prompt_tokens"] == 1500
+    assert turned.json()["updated_at"] >= first["entry"]["updated_at"]
+    edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1))
+    reset = route(client, chat_id="99", user_id="42")
+    assert reset["reset_reason"] == "idle" and reset["entry"]["reset_had_activity"] is True
+    assert reset["notice"] == NOTICE.format("inactive for 30m")
+    missing = client.post("/gateway/route/turn", json={"session_key": "agent:main:telegram:dm:x"})
+    assert (missing.status_code, missing.json()["code"]) == (404, "route_not_found")
+    assert (
+        client.post("/gateway/route/turn", json={"session_key": KEY, "last_prompt_tokens": -1}).status_code
+        == 422
+    )

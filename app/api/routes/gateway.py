@@ -22,6 +22,7 @@ from app.api.schemas.gateway import (
     RouteReset,
     RouteResponse,
     RouteSwitch,
+    RouteTurn,
 )
 from app.domain.gateway_keys import MessageSource
 from app.errors import BadRequest
@@ -101,6 +102,19 @@ async def switch_route(request: Request, body: RouteSwitch) -> Response:
     compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404
     ``route_not_found`` or ``session_not_found``, 409 ``ambiguous_session_ref`` with ``candidates``."""
     return json_response(await _gateway(request).switch(body.session_key, body.ref))
+
+
+@router.post(
+    "/gateway/route/turn",
+    name="gateway-route-turn",
+    response_model=dict[str, object],
+    responses=problem_responses(*WRITE_ERRORS, 404),
+)
+async def record_turn(request: Request, body: RouteTurn) -> Response:
+    """After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
+    (a later automatic reset shows its notice only if the chat had such activity) and re-peers the
+    session row. Answers the entry. 404 ``route_not_found``."""
+    return json_response(await _gateway(request).turn(body.session_key, body.last_prompt_tokens))
 
 
 @router.post(

@@ -74,6 +74,14 @@ class RouteKey(BaseModel):
     session_key: SafeText = Field(min_length=1, max_length=4096)
 
 
+class RouteTurn(RouteKey):
+    """``POST /gateway/route/turn``: a turn finished on the chat."""
+
+    last_prompt_tokens: StrictInt | None = Field(
+        default=None, ge=0, le=2**53, description="Prompt tokens the turn's last API call reported"
+    )
+
+
 class RouteReset(RouteKey):
     """``POST /gateway/route/reset``: ``/new [title]``."""
 

@@ -31,6 +31,7 @@ from .gateway_config_update_reset_by_type_type_0 import GatewayConfigUpdateReset
 from .gateway_route_suspend_response_gateway_route_suspend import (
     GatewayRouteSuspendResponseGatewayRouteSuspend,
 )
+from .gateway_route_turn_response_gateway_route_turn import GatewayRouteTurnResponseGatewayRouteTurn
 from .gateway_routes_get_response_gateway_routes_get import GatewayRoutesGetResponseGatewayRoutesGet
 from .handoff import Handoff
 from .handoff_claim import HandoffClaim
@@ -102,6 +103,7 @@ from .route_reset import RouteReset
 from .route_response import RouteResponse
 from .route_response_entry import RouteResponseEntry
 from .route_switch import RouteSwitch
+from .route_turn import RouteTurn
 from .scroll_response import ScrollResponse
 from .search_body import SearchBody
 from .search_body_detail import SearchBodyDetail
@@ -163,6 +165,7 @@ __all__ = (
     "GatewayConfigUpdateResetByPlatformType0",
     "GatewayConfigUpdateResetByTypeType0",
     "GatewayRouteSuspendResponseGatewayRouteSuspend",
+    "GatewayRouteTurnResponseGatewayRouteTurn",
     "GatewayRoutesGetResponseGatewayRoutesGet",
     "Handoff",
     "HandoffClaim",
@@ -234,6 +237,7 @@ __all__ = (
     "RouteResponse",
     "RouteResponseEntry",
     "RouteSwitch",
+    "RouteTurn",
     "ScrollResponse",
     "SearchBody",
     "SearchBodyDetail",
