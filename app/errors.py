@@ -3,13 +3,14 @@
 HermesError
  ├── BadRequest            400  (invalid_cursor, invalid_json, ...)
  ├── Unauthorized          401  (unauthorized)
- ├── NotFound              404  (session_not_found, message_not_found, ...)
+ ├── NotFound              404  (session_not_found, message_not_found, route_not_found, ...)
  ├── Conflict              409  (session_exists, title_in_use, ambiguous_session_ref,
- │                              backup_dir_unusable, attachments_dir_unusable, ...)
+ │                              backup_dir_unusable, attachments_dir_unusable, config_unreadable, ...)
  ├── PreconditionFailed    412  (precondition_failed)
  ├── PayloadTooLarge       413  (payload_too_large)
  ├── UnsupportedMediaType  415  (unsupported_media_type)
- ├── Unprocessable         422  (invalid_session_id, unknown_source, invalid_title, ...)
+ ├── Unprocessable         422  (invalid_session_id, unknown_source, invalid_title, unknown_platform,
+ │                              invalid_chat_type, ...)
  ├── DatabaseBusy          503  (database_busy, with Retry-After)
  ├── SchemaTooNew          503  (schema_too_new: a newer agent migrated state.db; served read-only)
  └── StorageFull           507  (storage_full)

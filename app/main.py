@@ -21,6 +21,7 @@ from app.api.problem import install_handlers
 from app.api.routes import (
     attachments,
     events,
+    gateway,
     handoff,
     health,
     lineage,
@@ -36,6 +37,7 @@ from app.config_file import load_auto_prune_config, load_titles_auto
 from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
 from app.services.fts_indexer import FtsIndexer
+from app.services.gateway import Gateway
 from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
@@ -75,10 +77,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             indexer.start()
             titler.start()
             event_pruner.start()
+        app.state.gateway = router = Gateway(db, settings.home)
         await hub.start()
+        await router.start()
         try:
             yield
         finally:
+            await router.stop()
             await event_pruner.stop()
             await hub.stop()
             await titler.stop()
@@ -106,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
-    for module in (*modules, platforms, handoff, events):
+    for module in (*modules, platforms, handoff, gateway, events):
         app.include_router(module.router, dependencies=protected)
 
     # Middleware added first sits innermost. The fast paths sit inside the edge (request ids, body

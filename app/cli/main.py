@@ -16,6 +16,7 @@ from app import __version__
 
 # Imported for their side effect: each registers its commands on the `sessions` group.
 from app.cli.commands import browse, search, transfer  # noqa: F401
+from app.cli.commands import gateway as gateway_cmds
 from app.cli.commands import handoff as handoff_cmd
 from app.cli.commands import maintenance as maintenance_cmds
 from app.cli.commands import resume as resume_cmds
@@ -91,6 +92,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(sessions_cmds.app, name="sessions")
+app.add_typer(gateway_cmds.app, name="gateway")
 
 ContinueOpt = typer.Option(
     False, "--continue", "-c", help="Resume the most recent CLI session, or the one named: -c NAME"

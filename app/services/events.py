@@ -41,6 +41,7 @@ class EventType(StrEnum):
     session_updated = "session.updated"
     session_ended = "session.ended"
     handoff_updated = "handoff.updated"
+    session_expiring = "session.expiring"
 
 
 def _dump(data: dict[str, Any]) -> str:

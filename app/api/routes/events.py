@@ -12,7 +12,13 @@ from app.api.deps import DB, AppSettings
 from app.api.error_docs import READ, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
-from app.api.schemas.events import HandoffUpdated, MessageCreated, SessionEnded, SessionUpdated
+from app.api.schemas.events import (
+    HandoffUpdated,
+    MessageCreated,
+    SessionEnded,
+    SessionExpiring,
+    SessionUpdated,
+)
 from app.domain.json_policy import INT64_MAX
 from app.errors import BadRequest
 from app.services import events as svc
@@ -39,6 +45,7 @@ def _payload_schemas() -> dict[str, Any]:
         "session.updated": SessionUpdated,
         "session.ended": SessionEnded,
         "handoff.updated": HandoffUpdated,
+        "session.expiring": SessionExpiring,
     }
     return {name: model.model_json_schema() for name, model in models.items()}
 
@@ -46,9 +53,10 @@ def _payload_schemas() -> dict[str, Any]:
 _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "An endless `text/event-stream`. Each event has `id:` (monotonic, durable), `event:` "
-        "(message.created, session.updated, session.ended, handoff.updated) and `data:` (one JSON object, "
-        "see x-event-payloads). `: keepalive` comments come after 15 s of silence. Without a last event "
-        "id only new events are sent. Handoff changes made by the agent's own SessionDB are not events.",
+        "(message.created, session.updated, session.ended, handoff.updated, session.expiring) and `data:` "
+        "(one JSON object, see x-event-payloads). `: keepalive` comments come after 15 s of silence. "
+        "Without a last event id only new events are sent. Handoff changes made by the agent's own "
+        "SessionDB are not events.",
         "content": {
             SSE_MEDIA_TYPE: {
                 "schema": {"type": "string"},

@@ -13,6 +13,7 @@ from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
 from app.api.responses import json_response
+from app.api.schemas.gateway import HandoffCompleted
 from app.api.schemas.handoff import (
     HandoffClaim,
     HandoffClaimed,
@@ -24,6 +25,7 @@ from app.api.schemas.handoff import (
 )
 from app.services import handoff as svc
 from app.services.events import EventHub
+from app.services.gateway import Gateway
 from app.services.platforms import check_platform
 
 router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
@@ -115,17 +117,26 @@ async def get_handoff(db: DB, session_id: SessionId) -> Response:
 @router.post(
     "/handoff/{session_id}/complete",
     name="handoff-complete",
-    summary="Mark a running handoff delivered",
-    response_model=HandoffPublic,
+    summary="Mark a running handoff delivered and route its destination chat to the session",
+    response_model=HandoffCompleted,
     responses=error_responses(
-        WRITE, JSON_BODY, {404: ("session_not_found",), 409: ("handoff_state_changed",)}
+        WRITE,
+        JSON_BODY,
+        {404: ("session_not_found",), 409: ("handoff_state_changed", "no_home_channel")},
     ),
 )
-async def complete_handoff(db: DB, session_id: SessionId, body: HandoffComplete | None = None) -> Response:
+async def complete_handoff(
+    request: Request, session_id: SessionId, body: HandoffComplete | None = None
+) -> Response:
     """The gateway delivered the session: running → completed, recording where it now lives
-    (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running)."""
+    (``thread``; a ``thread_id`` in it is the topic or thread the gateway created), and, as the agent's
+    gateway does, the destination chat's routing key now points at the session (the one it held is
+    ended ``session_switch``; the session is re-peered to the chat), all in one transaction. Answers
+    ``session_key`` and the ``synthetic_turn`` to dispatch. 404 ``session_not_found``, 409
+    ``handoff_state_changed`` (not running), ``no_home_channel``."""
     thread: Any = None if body is None else body.thread
-    return json_response(await db.write(lambda conn: svc.complete_handoff(conn, session_id, thread)))
+    gateway: Gateway = request.app.state.gateway
+    return json_response(await gateway.complete_handoff(session_id, thread))
 
 
 @router.post(

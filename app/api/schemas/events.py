@@ -37,3 +37,11 @@ class HandoffUpdated(BaseModel):
     platform: str | None
     error: str | None
     thread: dict[str, Any] | None
+
+
+class SessionExpiring(BaseModel):
+    """``session.expiring``: the reset policy expired this gateway session; it will be finalised
+    (ended ``session_reset``) shortly unless a message arrives first. Save memories and skills now."""
+
+    session_id: str
+    session_key: str

@@ -4,6 +4,7 @@ from .attachment_public import AttachmentPublic
 from .attachment_ref import AttachmentRef
 from .auto_prune_run_out import AutoPruneRunOut
 from .auto_prune_status import AutoPruneStatus
+from .background_process import BackgroundProcess
 from .backup_out import BackupOut
 from .body_attachments_upload import BodyAttachmentsUpload
 from .browse_response import BrowseResponse
@@ -14,6 +15,24 @@ from .day_usage import DayUsage
 from .discover_response import DiscoverResponse
 from .discover_result import DiscoverResult
 from .fork_create import ForkCreate
+from .gateway_config_public import GatewayConfigPublic
+from .gateway_config_public_reset_by_platform import GatewayConfigPublicResetByPlatform
+from .gateway_config_public_reset_by_platform_additional_property import (
+    GatewayConfigPublicResetByPlatformAdditionalProperty,
+)
+from .gateway_config_public_reset_by_type import GatewayConfigPublicResetByType
+from .gateway_config_public_reset_by_type_additional_property import (
+    GatewayConfigPublicResetByTypeAdditionalProperty,
+)
+from .gateway_config_public_session_reset import GatewayConfigPublicSessionReset
+from .gateway_config_update import GatewayConfigUpdate
+from .gateway_config_update_reset_by_platform_type_0 import GatewayConfigUpdateResetByPlatformType0
+from .gateway_config_update_reset_by_type_type_0 import GatewayConfigUpdateResetByTypeType0
+from .gateway_route_suspend_response_gateway_route_suspend import (
+    GatewayRouteSuspendResponseGatewayRouteSuspend,
+)
+from .gateway_route_turn_response_gateway_route_turn import GatewayRouteTurnResponseGatewayRouteTurn
+from .gateway_routes_get_response_gateway_routes_get import GatewayRoutesGetResponseGatewayRoutesGet
 from .handoff import Handoff
 from .handoff_claim import HandoffClaim
 from .handoff_claimed import HandoffClaimed
@@ -21,6 +40,9 @@ from .handoff_claimed_state_type_0 import HandoffClaimedStateType0
 from .handoff_claimed_thread_type_0 import HandoffClaimedThreadType0
 from .handoff_complete import HandoffComplete
 from .handoff_complete_thread_type_0 import HandoffCompleteThreadType0
+from .handoff_completed import HandoffCompleted
+from .handoff_completed_state_type_0 import HandoffCompletedStateType0
+from .handoff_completed_thread_type_0 import HandoffCompletedThreadType0
 from .handoff_fail import HandoffFail
 from .handoff_fail_only_states_type_0_item import HandoffFailOnlyStatesType0Item
 from .handoff_public import HandoffPublic
@@ -56,6 +78,7 @@ from .optimize_out import OptimizeOut
 from .platform_list import PlatformList
 from .platform_public import PlatformPublic
 from .platform_update import PlatformUpdate
+from .policy import Policy
 from .problem import Problem
 from .prune_in import PruneIn
 from .prune_out import PruneOut
@@ -70,6 +93,17 @@ from .resolved_session_model_config_type_0 import ResolvedSessionModelConfigType
 from .resolved_session_title_source_type_0 import ResolvedSessionTitleSourceType0
 from .rewind_request import RewindRequest
 from .rewind_result import RewindResult
+from .route_command_result import RouteCommandResult
+from .route_command_result_entry import RouteCommandResultEntry
+from .route_key import RouteKey
+from .route_message import RouteMessage
+from .route_page import RoutePage
+from .route_page_items_item import RoutePageItemsItem
+from .route_reset import RouteReset
+from .route_response import RouteResponse
+from .route_response_entry import RouteResponseEntry
+from .route_switch import RouteSwitch
+from .route_turn import RouteTurn
 from .scroll_response import ScrollResponse
 from .search_body import SearchBody
 from .search_body_detail import SearchBodyDetail
@@ -110,6 +144,7 @@ __all__ = (
     "AttachmentRef",
     "AutoPruneRunOut",
     "AutoPruneStatus",
+    "BackgroundProcess",
     "BackupOut",
     "BodyAttachmentsUpload",
     "BrowseResponse",
@@ -120,6 +155,18 @@ __all__ = (
     "DiscoverResponse",
     "DiscoverResult",
     "ForkCreate",
+    "GatewayConfigPublic",
+    "GatewayConfigPublicResetByPlatform",
+    "GatewayConfigPublicResetByPlatformAdditionalProperty",
+    "GatewayConfigPublicResetByType",
+    "GatewayConfigPublicResetByTypeAdditionalProperty",
+    "GatewayConfigPublicSessionReset",
+    "GatewayConfigUpdate",
+    "GatewayConfigUpdateResetByPlatformType0",
+    "GatewayConfigUpdateResetByTypeType0",
+    "GatewayRouteSuspendResponseGatewayRouteSuspend",
+    "GatewayRouteTurnResponseGatewayRouteTurn",
+    "GatewayRoutesGetResponseGatewayRoutesGet",
     "Handoff",
     "HandoffClaim",
     "HandoffClaimed",
@@ -127,6 +174,9 @@ __all__ = (
     "HandoffClaimedThreadType0",
     "HandoffComplete",
     "HandoffCompleteThreadType0",
+    "HandoffCompleted",
+    "HandoffCompletedStateType0",
+    "HandoffCompletedThreadType0",
     "HandoffFail",
     "HandoffFailOnlyStatesType0Item",
     "HandoffPublic",
@@ -162,6 +212,7 @@ __all__ = (
     "PlatformList",
     "PlatformPublic",
     "PlatformUpdate",
+    "Policy",
     "Problem",
     "PruneIn",
     "PruneOut",
@@ -176,6 +227,17 @@ __all__ = (
     "ResolvedSessionTitleSourceType0",
     "RewindRequest",
     "RewindResult",
+    "RouteCommandResult",
+    "RouteCommandResultEntry",
+    "RouteKey",
+    "RouteMessage",
+    "RoutePage",
+    "RoutePageItemsItem",
+    "RouteReset",
+    "RouteResponse",
+    "RouteResponseEntry",
+    "RouteSwitch",
+    "RouteTurn",
     "ScrollResponse",
     "SearchBody",
     "SearchBodyDetail",

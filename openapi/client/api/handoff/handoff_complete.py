@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.handoff_complete import HandoffComplete
-from ...models.handoff_public import HandoffPublic
+from ...models.handoff_completed import HandoffCompleted
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -39,9 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> HandoffPublic | Problem | None:
+) -> HandoffCompleted | Problem | None:
     if response.status_code == 200:
-        response_200 = HandoffPublic.from_dict(response.json())
+        response_200 = HandoffCompleted.from_dict(response.json())
 
         return response_200
 
@@ -93,7 +93,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[HandoffPublic | Problem]:
+) -> Response[HandoffCompleted | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,11 +107,15 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
-) -> Response[HandoffPublic | Problem]:
-    """Mark a running handoff delivered
+) -> Response[HandoffCompleted | Problem]:
+    """Mark a running handoff delivered and route its destination chat to the session
 
      The gateway delivered the session: running → completed, recording where it now lives
-    (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
+    (``thread``; a ``thread_id`` in it is the topic or thread the gateway created), and, as the agent's
+    gateway does, the destination chat's routing key now points at the session (the one it held is
+    ended ``session_switch``; the session is re-peered to the chat), all in one transaction. Answers
+    ``session_key`` and the ``synthetic_turn`` to dispatch. 404 ``session_not_found``, 409
+    ``handoff_state_changed`` (not running), ``no_home_channel``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -123,7 +127,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HandoffPublic | Problem]
+        Response[HandoffCompleted | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -143,11 +147,15 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
-) -> HandoffPublic | Problem | None:
-    """Mark a running handoff delivered
+) -> HandoffCompleted | Problem | None:
+    """Mark a running handoff delivered and route its destination chat to the session
 
      The gateway delivered the session: running → completed, recording where it now lives
-    (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
+    (``thread``; a ``thread_id`` in it is the topic or thread the gateway created), and, as the agent's
+    gateway does, the destination chat's routing key now points at the session (the one it held is
+    ended ``session_switch``; the session is re-peered to the chat), all in one transaction. Answers
+    ``session_key`` and the ``synthetic_turn`` to dispatch. 404 ``session_not_found``, 409
+    ``handoff_state_changed`` (not running), ``no_home_channel``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -159,7 +167,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HandoffPublic | Problem
+        HandoffCompleted | Problem
     """
 
     return sync_detailed(
@@ -174,11 +182,15 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
-) -> Response[HandoffPublic | Problem]:
-    """Mark a running handoff delivered
+) -> Response[HandoffCompleted | Problem]:
+    """Mark a running handoff delivered and route its destination chat to the session
 
      The gateway delivered the session: running → completed, recording where it now lives
-    (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
+    (``thread``; a ``thread_id`` in it is the topic or thread the gateway created), and, as the agent's
+    gateway does, the destination chat's routing key now points at the session (the one it held is
+    ended ``session_switch``; the session is re-peered to the chat), all in one transaction. Answers
+    ``session_key`` and the ``synthetic_turn`` to dispatch. 404 ``session_not_found``, 409
+    ``handoff_state_changed`` (not running), ``no_home_channel``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -190,7 +202,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HandoffPublic | Problem]
+        Response[HandoffCompleted | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -208,11 +220,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: HandoffComplete | None | Unset = UNSET,
-) -> HandoffPublic | Problem | None:
-    """Mark a running handoff delivered
+) -> HandoffCompleted | Problem | None:
+    """Mark a running handoff delivered and route its destination chat to the session
 
      The gateway delivered the session: running → completed, recording where it now lives
-    (``thread``). 404 ``session_not_found``, 409 ``handoff_state_changed`` (not running).
+    (``thread``; a ``thread_id`` in it is the topic or thread the gateway created), and, as the agent's
+    gateway does, the destination chat's routing key now points at the session (the one it held is
+    ended ``session_switch``; the session is re-peered to the chat), all in one transaction. Answers
+    ``session_key`` and the ``synthetic_turn`` to dispatch. 404 ``session_not_found``, 409
+    ``handoff_state_changed`` (not running), ``no_home_channel``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -224,7 +240,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HandoffPublic | Problem
+        HandoffCompleted | Problem
     """
 
     return (

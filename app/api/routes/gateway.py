@@ -1,0 +1,206 @@
+"""Gateway routing endpoints (API.md "Gateway routing"): which session a platform message belongs to,
+``/new``, ``/resume``, ``/stop``, the routing index and the reset policy."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+
+from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
+from app.api.responses import json_response
+from app.api.schemas.common import SafeText
+from app.api.schemas.gateway import (
+    GatewayConfigPublic,
+    GatewayConfigUpdate,
+    RouteCommandResult,
+    RouteKey,
+    RouteMessage,
+    RoutePage,
+    RouteReset,
+    RouteResponse,
+    RouteSwitch,
+    RouteTurn,
+)
+from app.domain.gateway_keys import MessageSource
+from app.errors import BadRequest
+from app.services import gateway as svc
+
+router = APIRouter(tags=["gateway"])
+
+MAX_ROUTES_LIMIT = 500
+_CURSOR_KIND = "gateway-routes"
+
+
+def _gateway(request: Request) -> svc.Gateway:
+    gateway: svc.Gateway = request.app.state.gateway
+    return gateway
+
+
+@router.post(
+    "/gateway/route",
+    name="gateway-route",
+    response_model=RouteResponse,
+    responses=problem_responses(*WRITE_ERRORS),
+)
+async def route_message(request: Request, body: RouteMessage) -> Response:
+    """Which session this message belongs to, exactly as the agent's gateway decides: the session key,
+    a reset by policy (idle, daily, both; never while a reported background process is younger than
+    ``bg_process_max_age_hours``), ``suspended`` and ``resume_pending`` handling, a lost entry recovered,
+    or a new session (``YYYYMMDD_HHMMSS_<8 hex>``, source = platform, the chat columns). ``notice`` is the
+    agent's reset notice when it would send one. Every call counts as activity. 422 ``unknown_platform``,
+    ``invalid_chat_type``."""
+    source = MessageSource(
+        platform=body.platform,
+        chat_type=body.chat_type,
+        chat_id=body.chat_id,
+        chat_name=body.chat_name,
+        user_id=body.user_id,
+        user_name=body.user_name,
+        user_id_alt=body.user_id_alt,
+        thread_id=body.thread_id,
+        chat_topic=body.chat_topic,
+        profile=body.profile,
+    )
+    processes = (
+        None
+        if body.background_processes is None
+        else [float(p.started_at) for p in body.background_processes]
+    )
+    result = await _gateway(request).route(
+        source,
+        group_per_user=body.group_sessions_per_user,
+        thread_per_user=body.thread_sessions_per_user,
+        profile=body.profile,
+        background_processes=processes,
+    )
+    return json_response(result.public())
+
+
+@router.post(
+    "/gateway/route/reset",
+    name="gateway-route-reset",
+    response_model=RouteCommandResult,
+    responses=problem_responses(*WRITE_ERRORS, 404),
+)
+async def reset_route(request: Request, body: RouteReset) -> Response:
+    """``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
+    is the agent's text. 404 ``route_not_found``."""
+    return json_response(await _gateway(request).reset(body.session_key, body.title))
+
+
+@router.post(
+    "/gateway/route/switch",
+    name="gateway-route-switch",
+    response_model=RouteCommandResult,
+    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+)
+async def switch_route(request: Request, body: RouteSwitch) -> Response:
+    """``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
+    compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404
+    ``route_not_found`` or ``session_not_found``, 409 ``ambiguous_session_ref`` with ``candidates``."""
+    return json_response(await _gateway(request).switch(body.session_key, body.ref))
+
+
+@router.post(
+    "/gateway/route/turn",
+    name="gateway-route-turn",
+    response_model=dict[str, object],
+    responses=problem_responses(*WRITE_ERRORS, 404),
+)
+async def record_turn(request: Request, body: RouteTurn) -> Response:
+    """After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
+    (a later automatic reset shows its notice only if the chat had such activity) and re-peers the
+    session row. Answers the entry. 404 ``route_not_found``."""
+    return json_response(await _gateway(request).turn(body.session_key, body.last_prompt_tokens))
+
+
+@router.post(
+    "/gateway/route/suspend",
+    name="gateway-route-suspend",
+    response_model=dict[str, object],
+    responses=problem_responses(*WRITE_ERRORS, 404),
+)
+async def suspend_route(request: Request, body: RouteKey) -> Response:
+    """``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
+    Answers the entry. 404 ``route_not_found``."""
+    return json_response(await _gateway(request).suspend(body.session_key))
+
+
+@router.get(
+    "/gateway/routes",
+    name="gateway-routes-list",
+    response_model=RoutePage,
+    responses=problem_responses(*COMMON_ERRORS),
+)
+async def list_routes(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=MAX_ROUTES_LIMIT, description="Page size 1-500")] = 100,
+    cursor: Annotated[
+        str | None, Query(max_length=8192, description="next_cursor of the previous page")
+    ] = None,
+    platform: Annotated[SafeText | None, Query(max_length=64)] = None,
+    session_id: Annotated[SafeText | None, Query(max_length=256)] = None,
+) -> Response:
+    """The routing index in key order (keyset-paginated), optionally one platform's or one session's."""
+    after = None
+    if cursor is not None:
+        after = decode_cursor(_CURSOR_KIND, cursor).get("after")
+        if not isinstance(after, str):
+            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+    gateway = _gateway(request)
+    items, last = await gateway.db.read(
+        lambda conn: svc.list_routes(
+            conn, gateway.scope, after=after, limit=limit, platform=platform, session_id=session_id
+        )
+    )
+    next_cursor = None if last is None else encode_cursor(_CURSOR_KIND, {"after": last})
+    result = json_response({"items": items, "next_cursor": next_cursor, "has_more": next_cursor is not None})
+    set_next_link(request, result, next_cursor)
+    return result
+
+
+@router.get(
+    "/gateway/routes/{session_key}",
+    name="gateway-routes-get",
+    response_model=dict[str, object],
+    responses=problem_responses(*COMMON_ERRORS, 404),
+)
+async def get_route(request: Request, session_key: str) -> Response:
+    """One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``."""
+    gateway = _gateway(request)
+    return json_response(await gateway.db.read(lambda conn: svc.get_route(conn, gateway.scope, session_key)))
+
+
+@router.get(
+    "/gateway/config",
+    name="gateway-config-get",
+    response_model=GatewayConfigPublic,
+    responses=problem_responses(*COMMON_ERRORS),
+)
+async def get_config(request: Request) -> Response:
+    """The effective reset policy (default, per chat type, per platform) and routing flags, read as the
+    agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values)."""
+    return json_response(svc.config_public(_gateway(request).config()))
+
+
+@router.put(
+    "/gateway/config",
+    name="gateway-config-put",
+    response_model=GatewayConfigPublic,
+    responses=problem_responses(*WRITE_ERRORS, 409),
+)
+async def put_config(request: Request, body: GatewayConfigUpdate) -> Response:
+    """Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
+    config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
+    422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when the
+    file to update exists but is not valid YAML/JSON (nothing is written)."""
+    for chat_type in body.reset_by_type or {}:
+        svc.check_chat_type(chat_type)
+    for platform in body.reset_by_platform or {}:
+        svc.check_platform(platform)
+    update = body.model_dump(exclude_none=True)
+    config = svc.config_public(await asyncio.to_thread(_gateway(request).put_config, update))
+    return json_response(config)

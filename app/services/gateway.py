@@ -1,0 +1,1022 @@
+"""Gateway routing (API.md "Gateway routing"): which session a platform message belongs to, resets by
+policy, ``/new``, ``/resume``, ``/stop``, the routing index and its ``sessions.json`` mirror.
+
+Every transition behaves like hermes-agent 0.19.0's ``SessionStore`` (reference/gateway.md) and stores
+the same rows: the ``gateway_routing`` entry, the session row the gateway creates, ends, reopens and
+re-peers. The difference is cost: a routed message reads and rewrites its own entry only (the agent
+rewrites the whole scope and the whole mirror on every save), and the mirror is rewritten by
+:class:`SessionsMirror` at most once a second.
+
+The functions taking ``conn`` run inside one writer job, so a routing decision and everything it writes
+commit together (the writer serialises them, which also gives the agent's single-flight per key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import multiprocessing
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from app.domain import gateway_entries as entries
+from app.domain.gateway_handoff import destination, synthetic_turn
+from app.domain.gateway_keys import (
+    GATEWAY_PLATFORMS,
+    ChatType,
+    MessageSource,
+    build_session_key,
+    profile_of_key,
+)
+from app.domain.handoff import no_home_channel_detail
+from app.domain.reset_policy import (
+    GatewayConfig,
+    ResetReason,
+    background_active,
+    is_expired,
+    parse_config,
+    reset_notice,
+    route_reason,
+)
+from app.errors import Conflict, HermesError, NotFound, Unprocessable
+from app.services import handoff as handoff_svc
+from app.services.background import cancel_and_wait
+from app.services.events import EventType, emit
+from app.services.lineage import resolve
+from app.services.platforms import get_platform
+from app.storage import gateway_files as files
+from app.storage.database import Database
+from app.storage.repos import gateway as repo
+from app.storage.repos.lineage import compression_tip
+from app.storage.repos.titles import clean_title, set_title
+
+log = logging.getLogger(__name__)
+
+RESET_HEADER = "✨ Session reset! Starting fresh."
+NEW_TITLED_HEADER = "✨ New session started: {title}"
+MIRROR_MIN_INTERVAL_S = 1.0
+# A rewrite of a very large index (done by a worker process) costs a core for a second or so: the pause
+# between rewrites grows with the time the last one took, but only so far that a change is in the file
+# within 5 s (pause + one rewrite).
+MIRROR_MAX_INTERVAL_S = 2.5
+MIRROR_COST_FACTOR = 2.0
+EXPIRY_FIRST_S = 60.0
+EXPIRY_INTERVAL_S = 300.0
+EXPIRY_GRACE_S = 30.0
+
+
+def check_platform(platform: str) -> None:
+    """422 ``unknown_platform`` unless a gateway can route from ``platform``."""
+    if platform not in GATEWAY_PLATFORMS:
+        raise Unprocessable(
+            f"Unknown platform '{platform}'. Known platforms: {', '.join(GATEWAY_PLATFORMS)}.",
+            code="unknown_platform",
+            platform=platform,
+            platforms=list(GATEWAY_PLATFORMS),
+        )
+
+
+def check_chat_type(chat_type: str) -> None:
+    """422 ``invalid_chat_type`` unless ``chat_type`` is dm, group, channel or thread."""
+    if chat_type not in {c.value for c in ChatType}:
+        raise Unprocessable(
+            f"Unknown chat type '{chat_type}'; use one of dm, group, channel, thread.",
+            code="invalid_chat_type",
+            chat_type=chat_type,
+        )
+
+
+def route_not_found(session_key: str) -> NotFound:
+    """404 ``route_not_found``: no routing entry has this key."""
+    return NotFound(
+        f"No routed chat has the session key '{session_key}'.",
+        code="route_not_found",
+        session_key=session_key,
+    )
+
+
+@dataclass(frozen=True)
+class RouteRequest:
+    """One message to route: where it came from, the key it maps to and what may block a reset."""
+
+    source: MessageSource
+    session_key: str
+    background: bool
+
+
+@dataclass
+class RouteResult:
+    """What ``POST /gateway/route`` answers."""
+
+    session_key: str
+    session_id: str
+    created: bool
+    reset_reason: str | None
+    notice: str | None
+    entry: dict[str, Any]
+
+    def public(self) -> dict[str, Any]:
+        """The response body."""
+        return {
+            "session_key": self.session_key,
+            "session_id": self.session_id,
+            "created": self.created,
+            "reset_reason": self.reset_reason,
+            "notice": self.notice,
+            "entry": self.entry,
+        }
+
+
+# -- transactions ---------------------------------------------------------------------------------
+
+
+def _load(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any] | None:
+    raw = repo.get_entry(conn, scope, session_key)
+    return None if raw is None else entries.parse_entry(raw)
+
+
+def _save(conn: sqlite3.Connection, scope: str, entry: dict[str, Any]) -> None:
+    repo.put_entry(conn, scope, entry["session_key"], entries.dump(entry))
+
+
+def _end(conn: sqlite3.Connection, session_id: str, reason: str) -> None:
+    if repo.promote_to_reset(conn, session_id, reason):
+        emit(conn, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": reason})
+
+
+def _origin_columns(origin: Mapping[str, Any] | None) -> dict[str, Any]:
+    origin = origin or {}
+    return {
+        "user_id": origin.get("user_id"),
+        "chat_id": origin.get("chat_id"),
+        "chat_type": origin.get("chat_type"),
+        "thread_id": origin.get("thread_id"),
+    }
+
+
+def _peer(
+    conn: sqlite3.Connection,
+    session_id: str,
+    session_key: str,
+    platform: str,
+    origin: Mapping[str, Any] | None,
+    display_name: str | None,
+) -> None:
+    """``_record_gateway_session_peer``: the row's source, user, key and chat columns follow the chat."""
+    if origin is None:
+        return
+    if repo.record_peer(
+        conn,
+        session_id,
+        source=platform,
+        session_key=session_key,
+        display_name=display_name or origin.get("chat_name"),
+        origin_json=json.dumps(dict(origin)),
+        **_origin_columns(origin),
+    ):
+        fields = ["source", "user_id", "session_key", "chat_id", "chat_type", "thread_id", "display_name"]
+        emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
+
+
+def _create_row(conn: sqlite3.Connection, entry: dict[str, Any], platform: str, profile: str | None) -> None:
+    origin = entry.get("origin")
+    repo.create_session(
+        conn,
+        session_id=entry["session_id"],
+        source=platform,
+        session_key=entry["session_key"],
+        profile_name=profile,
+        **_origin_columns(origin),
+    )
+    _peer(conn, entry["session_id"], entry["session_key"], platform, origin, entry.get("display_name"))
+
+
+def _recover(
+    conn: sqlite3.Connection, config: GatewayConfig, key: str, source: MessageSource, now: datetime
+) -> dict[str, Any] | None:
+    """A lost entry rebuilt from the newest recoverable row of the same key or peer (reopened)."""
+    found = repo.find_recoverable(
+        conn,
+        source=source.platform,
+        user_id=source.user_id,
+        session_key=key,
+        chat_id=source.chat_id,
+        chat_type=source.chat_type,
+        thread_id=source.thread_id,
+    )
+    if found is None:
+        return None
+    session_id, started_at, row_key = found
+    if not config.multiplex_profiles and row_key and row_key != key:
+        # Without multiplexing, another profile's row for the same peer is not ours to revive.
+        row_profile = profile_of_key(str(row_key))
+        if row_profile is not None and row_profile != "default":
+            return None
+    if repo.reopen(conn, session_id):
+        emit(
+            conn,
+            EventType.session_updated,
+            session_id,
+            {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
+        )
+    try:
+        created = datetime.fromtimestamp(float(started_at)) if started_at else now
+    except (TypeError, ValueError, OverflowError, OSError):
+        created = now
+    return entries.new_entry(
+        key,
+        session_id,
+        now,
+        created_at=created,
+        origin=entries.origin_dict(source),
+        display_name=source.chat_name,
+        platform=source.platform,
+        chat_type=source.chat_type,
+    )
+
+
+def route(
+    conn: sqlite3.Connection, scope: str, config: GatewayConfig, request: RouteRequest, now: datetime
+) -> RouteResult:
+    """Route one message (``get_or_create_session``): keep, heal, reset, recover or create."""
+    key, source = request.session_key, request.source
+    policy = config.policy_for(source.platform, source.chat_type)
+    entry = _load(conn, scope, key)
+    reason: ResetReason | None = None
+    ended_id: str | None = None
+    had_activity = False
+    if entry is not None:
+        current = entry["session_id"]
+        exists, end_reason = repo.end_reason(conn, current)
+        # Only a session ended by compression has a continuation to follow.
+        tip = compression_tip(conn, current) if end_reason == "compression" else current
+        if tip != current:
+            # The agent heals the mapping to the compression continuation and skips the reset checks
+            # for that message (its "another thread handled it" branch).
+            entry["session_id"] = tip
+            return _touch(conn, scope, entry, now, consumed=False)
+        stale = exists and end_reason is not None
+        reason = route_reason(
+            entries.entry_state(entry),
+            policy,
+            now,
+            background=request.background,
+            freshness_s=config.auto_continue_freshness_s,
+        )
+        if reason is None and not stale:
+            return _touch(conn, scope, entry, now, consumed=True)
+        if reason is not None:
+            ended_id, had_activity = current, entries.had_activity(entry)
+    new: dict[str, Any] | None = None
+    if ended_id is None:
+        new = _recover(conn, config, key, source, now)
+    created = new is None
+    if new is None:
+        new = entries.new_entry(
+            key,
+            entries.gateway_session_id(now),
+            now,
+            origin=entries.origin_dict(source),
+            display_name=source.chat_name,
+            platform=source.platform,
+            chat_type=source.chat_type,
+            was_auto_reset=reason is not None,
+            auto_reset_reason=reason,
+            reset_had_activity=had_activity,
+        )
+    _save(conn, scope, new)
+    if ended_id is not None and reason is not None:
+        _end(conn, ended_id, reason.value)
+    if created:
+        _create_row(conn, new, source.platform, source.profile)
+    notice = None if reason is None else reset_notice(reason, policy, source.platform, had_activity)
+    return RouteResult(key, new["session_id"], created, None if reason is None else reason.value, notice, new)
+
+
+def _touch(
+    conn: sqlite3.Connection, scope: str, entry: dict[str, Any], now: datetime, *, consumed: bool
+) -> RouteResult:
+    """Activity on a kept entry. Its reset flags were for the first message after a reset (the agent's
+    runner clears them once that turn is handled), so a later message clears them."""
+    entry["updated_at"] = now.isoformat()
+    if consumed:
+        for flag in ("was_auto_reset", "is_fresh_reset"):
+            if entry.get(flag):
+                entry[flag] = False
+        if entry.get("auto_reset_reason") is not None:
+            entry["auto_reset_reason"] = None
+    _save(conn, scope, entry)
+    return RouteResult(entry["session_key"], entry["session_id"], False, None, None, entry)
+
+
+def _require(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
+    entry = _load(conn, scope, session_key)
+    if entry is None:
+        raise route_not_found(session_key)
+    return entry
+
+
+def reset_route(
+    conn: sqlite3.Connection, scope: str, session_key: str, title: str | None, now: datetime
+) -> dict[str, Any]:
+    """``/new [title]``: a fresh session on the chat (``is_fresh_reset``), the old one ended
+    ``session_reset``. A refused title still resets, with the agent's note appended to the reply."""
+    old = _require(conn, scope, session_key)
+    platform = old.get("platform") or "unknown"
+    origin = old.get("origin") if isinstance(old.get("origin"), dict) else None
+    new = entries.new_entry(
+        session_key,
+        entries.gateway_session_id(now),
+        now,
+        origin=origin,
+        display_name=old.get("display_name"),
+        platform=old.get("platform"),
+        chat_type=str(old.get("chat_type") or "dm"),
+        is_fresh_reset=True,
+    )
+    _save(conn, scope, new)
+    _end(conn, old["session_id"], "session_reset")
+    _create_row(conn, new, platform, (origin or {}).get("profile"))
+    reply = RESET_HEADER
+    if title and title.strip():
+        try:
+            cleaned = clean_title(title.strip())
+        except HermesError as exc:
+            reply += f"\n⚠️ Title rejected: {exc.detail}"
+        else:
+            if cleaned is None:
+                reply += "\n⚠️ Title is empty after cleanup — session started untitled."
+            else:
+                try:
+                    set_title(conn, new["session_id"], cleaned)
+                    reply = NEW_TITLED_HEADER.format(title=cleaned)
+                except HermesError as exc:
+                    reply += f"\n⚠️ {exc.detail} — session started untitled."
+    return {
+        "session_key": session_key,
+        "session_id": new["session_id"],
+        "previous_session_id": old["session_id"],
+        "reply": reply,
+        "entry": new,
+    }
+
+
+def _point_at(
+    conn: sqlite3.Connection, scope: str, old: dict[str, Any], target: str, now: datetime
+) -> dict[str, Any]:
+    """``switch_session``: the chat's entry now names ``target`` (reopened, re-peered to the chat); the
+    session it held is ended ``session_switch``."""
+    session_key = old["session_key"]
+    origin = old.get("origin") if isinstance(old.get("origin"), dict) else None
+    new = entries.new_entry(
+        session_key,
+        target,
+        now,
+        origin=origin,
+        display_name=old.get("display_name"),
+        platform=old.get("platform"),
+        chat_type=str(old.get("chat_type") or "dm"),
+    )
+    _save(conn, scope, new)
+    _end(conn, old["session_id"], "session_switch")
+    if repo.reopen(conn, target):
+        emit(
+            conn,
+            EventType.session_updated,
+            target,
+            {"session_id": target, "fields": ["end_reason", "ended_at"]},
+        )
+    _peer(conn, target, session_key, str(old.get("platform") or "unknown"), origin, new.get("display_name"))
+    return new
+
+
+def switch_route(
+    conn: sqlite3.Connection, scope: str, session_key: str, ref: str, now: datetime
+) -> dict[str, Any]:
+    """``/resume <ref>``: point the chat at an existing session (its compression tip), reopened and
+    re-peered; the session it leaves is ended ``session_switch``. 404 ``route_not_found``,
+    ``session_not_found``; 409 ``ambiguous_session_ref`` with candidates."""
+    old = _require(conn, scope, session_key)
+    target = str(resolve(conn, ref, latest=False, sources=()).session["id"])
+    if old["session_id"] == target:
+        return {
+            "session_key": session_key,
+            "session_id": target,
+            "previous_session_id": target,
+            "switched": False,
+            "reply": f"📌 Already on session **{ref}**.",
+            "entry": old,
+        }
+    new = _point_at(conn, scope, old, target, now)
+    title = repo.title_of(conn, target) or ref
+    count = repo.user_message_count(conn, target)
+    if not count:
+        reply = f"↻ Resumed session **{title}**. Conversation restored."
+    else:
+        plural = "s" if count != 1 else ""
+        reply = f"↻ Resumed session **{title}** ({count} message{plural}). Conversation restored."
+    return {
+        "session_key": session_key,
+        "session_id": target,
+        "previous_session_id": old["session_id"],
+        "switched": True,
+        "reply": reply,
+        "entry": new,
+    }
+
+
+def complete_handoff(
+    conn: sqlite3.Connection,
+    scope: str,
+    config: GatewayConfig,
+    session_id: str,
+    thread: Any,
+    key_for: Callable[[MessageSource], str],
+    now: datetime,
+) -> dict[str, Any]:
+    """The handoff watcher's completion, in one transaction: running → completed, then the destination
+    chat (the thread the gateway created, ``thread.thread_id``, else the home channel) is routed and
+    pointed at the handed-off session, which is reopened and re-peered to that chat; the session the
+    chat held is ended ``session_switch``. Answers the handoff, the destination key and the synthetic
+    turn text the gateway dispatches."""
+    handoff = handoff_svc.complete_handoff(conn, session_id, thread)
+    platform = str(handoff["platform"])
+    home = get_platform(conn, platform)["home_channel"]
+    if home is None:
+        raise Conflict(no_home_channel_detail(platform), code="no_home_channel", platform=platform)
+    new_thread = thread.get("thread_id") if isinstance(thread, dict) else None
+    dest = destination(
+        platform,
+        str(home["chat_id"]),
+        home.get("name"),
+        None if new_thread in (None, "") else str(new_thread),
+    )
+    key = key_for(dest)
+    held = route(conn, scope, config, RouteRequest(dest, key, background=False), now)
+    entry = _require(conn, scope, key)
+    if entry["session_id"] != session_id:
+        _point_at(conn, scope, entry, session_id, now)
+    title = repo.title_of(conn, session_id) or session_id[:8]
+    return {
+        **handoff,
+        "session_key": key,
+        "previous_session_id": held.session_id,
+        "synthetic_turn": synthetic_turn(title),
+    }
+
+
+def record_turn(
+    conn: sqlite3.Connection, scope: str, session_key: str, last_prompt_tokens: int | None, now: datetime
+) -> dict[str, Any]:
+    """``update_session`` after a turn: activity (``updated_at``), the prompt tokens the turn reported
+    (what makes a later automatic reset "had activity", so its notice is shown) and the row re-peered."""
+    entry = _require(conn, scope, session_key)
+    entry["updated_at"] = now.isoformat()
+    if last_prompt_tokens is not None:
+        entry["last_prompt_tokens"] = last_prompt_tokens
+    _save(conn, scope, entry)
+    origin = entry.get("origin") if isinstance(entry.get("origin"), dict) else None
+    platform = str(entry.get("platform") or (origin or {}).get("platform") or "unknown")
+    _peer(conn, entry["session_id"], session_key, platform, origin, entry.get("display_name"))
+    return entry
+
+
+def suspend_route(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
+    """``/stop``: the next message on the chat starts a new session (reason ``suspended``)."""
+    entry = _require(conn, scope, session_key)
+    entry["suspended"] = True
+    _save(conn, scope, entry)
+    return entry
+
+
+def get_route(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
+    """One routing entry, 404 ``route_not_found``."""
+    return _require(conn, scope, session_key)
+
+
+def list_routes(
+    conn: sqlite3.Connection,
+    scope: str,
+    *,
+    after: str | None,
+    limit: int,
+    platform: str | None,
+    session_id: str | None,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of entries in key order and the key to continue after (``None`` at the end)."""
+    rows = repo.page_entries(
+        conn, scope, after=after, limit=limit + 1, platform=platform, session_id=session_id
+    )
+    more = len(rows) > limit
+    rows = rows[:limit]
+    page = [e for _, raw in rows if (e := entries.parse_entry(raw)) is not None]
+    return page, (rows[-1][0] if more and rows else None)
+
+
+@dataclass(frozen=True)
+class Expiring:
+    """An entry the expiry watcher found expired and not yet finalised."""
+
+    session_key: str
+    session_id: str
+
+
+def find_expiring(
+    conn: sqlite3.Connection,
+    scope: str,
+    config: GatewayConfig,
+    now: datetime,
+    background: Callable[[str], bool],
+) -> list[Expiring]:
+    """Entries whose policy has expired them (no background process blocking) and not yet finalised."""
+    found = []
+    for key, raw in repo.iter_entries(conn, scope):
+        entry = entries.parse_entry(raw)
+        if entry is None or entry.get("expiry_finalized"):
+            continue
+        policy = config.policy_for(entry.get("platform"), entry.get("chat_type"))
+        if is_expired(entries.updated_at(entry), policy, now, background=background(key)):
+            found.append(Expiring(key, entry["session_id"]))
+    return found
+
+
+def announce_expiring(conn: sqlite3.Connection, expiring: list[Expiring]) -> None:
+    """``session.expiring`` for each: an agent gets the chance to save memories and skills first."""
+    for item in expiring:
+        emit(
+            conn,
+            EventType.session_expiring,
+            item.session_id,
+            {"session_id": item.session_id, "session_key": item.session_key},
+        )
+
+
+def finalize_expired(
+    conn: sqlite3.Connection,
+    scope: str,
+    config: GatewayConfig,
+    expiring: list[Expiring],
+    now: datetime,
+    background: Callable[[str], bool],
+) -> int:
+    """``set_expiry_finalized`` for the entries still expired now (a message since the announcement
+    keeps its session): entry flag set and ``model_override`` dropped, row ``expiry_finalized=1`` and
+    ended ``session_reset`` (first writer wins)."""
+    done = 0
+    for item in expiring:
+        entry = _load(conn, scope, item.session_key)
+        if entry is None or entry["session_id"] != item.session_id or entry.get("expiry_finalized"):
+            continue
+        policy = config.policy_for(entry.get("platform"), entry.get("chat_type"))
+        if not is_expired(entries.updated_at(entry), policy, now, background=background(item.session_key)):
+            continue
+        entry["expiry_finalized"] = True
+        entry.pop("model_override", None)
+        _save(conn, scope, entry)
+        repo.set_expiry_finalized(conn, item.session_id)
+        _end(conn, item.session_id, "session_reset")
+        done += 1
+    return done
+
+
+def _origin_source(origin: Any) -> MessageSource | None:
+    if not isinstance(origin, dict) or origin.get("platform") not in GATEWAY_PLATFORMS:
+        return None
+    text = {
+        k: origin.get(k)
+        for k in ("chat_name", "user_id", "user_name", "user_id_alt", "thread_id", "chat_topic")
+    }
+    if not all(v is None or isinstance(v, str) for v in text.values()):
+        return None
+    return MessageSource(
+        platform=str(origin["platform"]),
+        chat_type=str(origin.get("chat_type") or "dm"),
+        chat_id=str(origin.get("chat_id") or ""),
+        **text,
+    )
+
+
+def prune_stale(conn: sqlite3.Connection, scope: str, config: GatewayConfig, now: datetime) -> int:
+    """``_prune_stale_sessions_locked`` (the agent runs it when its gateway starts): an entry whose row
+    was ended is repointed to a recoverable row of the same chat, else dropped. Returns how many changed."""
+    changed = 0
+    for key, raw in list(repo.iter_entries(conn, scope)):
+        entry = entries.parse_entry(raw)
+        if entry is None:
+            continue
+        exists, end_reason = repo.end_reason(conn, entry["session_id"])
+        if not exists or end_reason is None:
+            continue
+        source = _origin_source(entry.get("origin"))
+        recovered = None if source is None else _recover(conn, config, key, source, now)
+        if recovered is not None and recovered["session_id"] != entry["session_id"]:
+            _save(conn, scope, recovered)
+        else:
+            repo.delete_entries(conn, scope, [key])
+        changed += 1
+    return changed
+
+
+def prune_entries(
+    conn: sqlite3.Connection, scope: str, max_age_days: int, now: datetime, background: Callable[[str], bool]
+) -> int:
+    """``prune_old_entries``: drop entries idle longer than ``max_age_days`` (0 disables), keeping
+    suspended ones and those with an active background process."""
+    if max_age_days <= 0:
+        return 0
+    cutoff = now.timestamp() - max_age_days * 86400
+    stale = []
+    for key, raw in repo.iter_entries(conn, scope):
+        entry = entries.parse_entry(raw)
+        if entry is None or entry.get("suspended") or background(key):
+            continue
+        if entries.updated_at(entry).timestamp() < cutoff:
+            stale.append(key)
+    return repo.delete_entries(conn, scope, stale)
+
+
+# -- configuration --------------------------------------------------------------------------------
+
+
+def config_public(config: GatewayConfig) -> dict[str, Any]:
+    """``GET /gateway/config``."""
+    return {
+        "session_reset": config.default_policy.to_dict(),
+        "reset_by_type": {k: v.to_dict() for k, v in config.by_type.items()},
+        "reset_by_platform": {k: v.to_dict() for k, v in config.by_platform.items()},
+        "group_sessions_per_user": config.group_sessions_per_user,
+        "thread_sessions_per_user": config.thread_sessions_per_user,
+        "write_sessions_json": config.write_sessions_json,
+        "multiplex_profiles": config.multiplex_profiles,
+    }
+
+
+def _unreadable(path: Path) -> Conflict:
+    return Conflict(
+        f"{path.name} exists but is not a readable mapping; fix it by hand before changing the gateway "
+        "configuration (rewriting it would lose its contents).",
+        code="config_unreadable",
+        path=str(path),
+    )
+
+
+# -- the stateful side: config cache, remembered processes, mirror, expiry watcher ---------------------
+
+
+@dataclass
+class _ConfigCache:
+    stamp: tuple[float | None, float | None] = (None, None)
+    config: GatewayConfig = field(default_factory=GatewayConfig)
+    env: tuple[tuple[str, str | None], ...] = ()
+
+
+_ENV_KEYS = (
+    "SESSION_IDLE_MINUTES",
+    "SESSION_RESET_HOUR",
+    "GATEWAY_MULTIPLEX_PROFILES",
+    "HERMES_AUTO_CONTINUE_FRESHNESS",
+)
+
+
+class Gateway:
+    """The routing service of one server process: cached config (re-read when a file changes), the
+    background processes each chat last reported, the mirror and the expiry watcher."""
+
+    def __init__(
+        self,
+        db: Database,
+        home: Path,
+        *,
+        expiry_first_s: float = EXPIRY_FIRST_S,
+        expiry_interval_s: float = EXPIRY_INTERVAL_S,
+        expiry_grace_s: float = EXPIRY_GRACE_S,
+    ) -> None:
+        self.db = db
+        self.home = home
+        self.sessions_dir = home / "sessions"
+        self.scope = str(self.sessions_dir.resolve())
+        self.config_path = home / "config.yaml"
+        self.gateway_json_path = home / "gateway.json"
+        self._config = _ConfigCache()
+        # Two PUTs would otherwise each read the file and the second write would drop the first's change.
+        self._config_lock = threading.Lock()
+        self._processes: dict[str, list[float]] = {}
+        self.mirror = SessionsMirror(
+            db, self.scope, self.sessions_dir / "sessions.json", lambda: self.config()
+        )
+        self._expiry_first_s = expiry_first_s
+        self._expiry_interval_s = expiry_interval_s
+        self._expiry_grace_s = expiry_grace_s
+        self._task: asyncio.Task[None] | None = None
+
+    # configuration
+
+    def config(self) -> GatewayConfig:
+        """The effective configuration; re-parsed only when config.yaml, gateway.json or the env changed."""
+        stamp = (files.mtime(self.config_path), files.mtime(self.gateway_json_path))
+        env = tuple((k, os.environ.get(k)) for k in _ENV_KEYS)
+        cache = self._config
+        if cache.stamp != stamp or cache.env != env:
+            config = parse_config(
+                files.read_yaml(self.config_path), files.read_json(self.gateway_json_path), dict(os.environ)
+            )
+            self._config = _ConfigCache(stamp, config, env)
+        return self._config.config
+
+    def put_config(self, body: dict[str, Any]) -> GatewayConfig:
+        """Store settings where the agent reads them: the default policy and the flags in config.yaml,
+        the per-type and per-platform overrides in gateway.json (the agent reads them only there)."""
+        with self._config_lock:
+            return self._put_config(body)
+
+    def _put_config(self, body: dict[str, Any]) -> GatewayConfig:
+        yaml_cfg = files.read_yaml_for_update(self.config_path)
+        if yaml_cfg is None:
+            raise _unreadable(self.config_path)
+        for key in (
+            "session_reset",
+            "group_sessions_per_user",
+            "thread_sessions_per_user",
+            "write_sessions_json",
+        ):
+            if key in body and body[key] is not None:
+                yaml_cfg[key] = body[key]
+        files.write_yaml(self.config_path, yaml_cfg)
+        if body.get("reset_by_type") is not None or body.get("reset_by_platform") is not None:
+            legacy = files.read_json_for_update(self.gateway_json_path)
+            if legacy is None:
+                raise _unreadable(self.gateway_json_path)
+            for key in ("reset_by_type", "reset_by_platform"):
+                if body.get(key) is not None:
+                    legacy[key] = body[key]
+            files.write_json(self.gateway_json_path, legacy)
+        self._config = _ConfigCache()
+        return self.config()
+
+    # keys and processes
+
+    def session_key(
+        self,
+        source: MessageSource,
+        group_per_user: bool | None,
+        thread_per_user: bool | None,
+        profile: str | None,
+    ) -> str:
+        """The key of a message; unset flags come from the configuration, as the agent's store reads them.
+        A named ``profile`` selects the key namespace (the agent's multiplexing gateway passes the profile
+        a message was routed to; without one, ``agent:main``)."""
+        config = self.config()
+        home = self.home
+
+        def read_mappings(identifier: str) -> list[str]:
+            # Only WhatsApp identifiers are looked up; other platforms never touch the disk here.
+            return files.lid_mappings(files.whatsapp_session_dir(home), identifier)
+
+        return build_session_key(
+            source,
+            group_sessions_per_user=config.group_sessions_per_user
+            if group_per_user is None
+            else group_per_user,
+            thread_sessions_per_user=config.thread_sessions_per_user
+            if thread_per_user is None
+            else thread_per_user,
+            profile=profile,
+            read_mappings=read_mappings,
+        )
+
+    def remember_processes(self, session_key: str, started_at: list[float] | None) -> None:
+        """Keep the last list of live background processes a caller reported for a chat."""
+        if started_at is None:
+            return
+        if started_at:
+            self._processes[session_key] = list(started_at)
+        else:
+            self._processes.pop(session_key, None)
+
+    def background(self, session_key: str) -> bool:
+        """Whether a remembered process still blocks this chat's reset."""
+        started = self._processes.get(session_key)
+        if not started:
+            return False
+        return background_active(started, time.time(), self.config().bg_max_age_s)
+
+    # operations
+
+    async def route(
+        self,
+        source: MessageSource,
+        *,
+        group_per_user: bool | None = None,
+        thread_per_user: bool | None = None,
+        profile: str | None = None,
+        background_processes: list[float] | None = None,
+    ) -> RouteResult:
+        """Route one message."""
+        check_platform(source.platform)
+        check_chat_type(source.chat_type)
+        key = self.session_key(source, group_per_user, thread_per_user, profile)
+        self.remember_processes(key, background_processes)
+        request = RouteRequest(source, key, self.background(key))
+        config = self.config()
+        result = await self.db.write(lambda conn: route(conn, self.scope, config, request, datetime.now()))
+        self.mirror.changed()
+        return result
+
+    async def reset(self, session_key: str, title: str | None) -> dict[str, Any]:
+        """``/new [title]``."""
+        result = await self.db.write(
+            lambda conn: reset_route(conn, self.scope, session_key, title, datetime.now())
+        )
+        self.mirror.changed()
+        return result
+
+    async def switch(self, session_key: str, ref: str) -> dict[str, Any]:
+        """``/resume <ref>``."""
+        result = await self.db.write(
+            lambda conn: switch_route(conn, self.scope, session_key, ref, datetime.now())
+        )
+        self.mirror.changed()
+        return result
+
+    async def complete_handoff(self, session_id: str, thread: Any) -> dict[str, Any]:
+        """``POST /handoff/{id}/complete``: settle the handoff and bind its destination chat."""
+        config = self.config()
+
+        def key_for(dest: MessageSource) -> str:
+            # The watcher keys with the platform's own flags, which default to per-user groups and
+            # shared threads (this server keeps no per-platform routing flags).
+            return self.session_key(dest, True, False, None)
+
+        result = await self.db.write(
+            lambda conn: complete_handoff(
+                conn, self.scope, config, session_id, thread, key_for, datetime.now()
+            )
+        )
+        self.mirror.changed()
+        return result
+
+    async def turn(self, session_key: str, last_prompt_tokens: int | None) -> dict[str, Any]:
+        """A turn finished on a routed chat."""
+        result = await self.db.write(
+            lambda conn: record_turn(conn, self.scope, session_key, last_prompt_tokens, datetime.now())
+        )
+        self.mirror.changed()
+        return result
+
+    async def suspend(self, session_key: str) -> dict[str, Any]:
+        """``/stop``."""
+        result = await self.db.write(lambda conn: suspend_route(conn, self.scope, session_key))
+        self.mirror.changed()
+        return result
+
+    async def expire_once(self, grace_s: float | None = None) -> int:
+        """One pass of the expiry watcher: announce, wait ``grace_s``, finalise what is still expired,
+        then prune old entries. Returns how many sessions were finalised."""
+        config = self.config()
+        expiring = await self.db.read(
+            lambda conn: find_expiring(conn, self.scope, config, datetime.now(), self.background)
+        )
+        done = 0
+        if expiring:
+            await self.db.write(lambda conn: announce_expiring(conn, expiring))
+            await asyncio.sleep(self._expiry_grace_s if grace_s is None else grace_s)
+            done = await self.db.write(
+                lambda conn: finalize_expired(
+                    conn, self.scope, config, expiring, datetime.now(), self.background
+                )
+            )
+        pruned = await self.db.write(
+            lambda conn: prune_entries(
+                conn, self.scope, config.session_store_max_age_days, datetime.now(), self.background
+            )
+        )
+        if done or pruned:
+            self.mirror.changed()
+        return done
+
+    async def start(self) -> None:
+        """Start the mirror and the expiry watcher."""
+        await self.mirror.start()
+        self._task = asyncio.create_task(self._watch(), name="gateway-expiry")
+
+    async def stop(self) -> None:
+        """Stop the watcher and write the mirror one last time if it is behind."""
+        if self._task is not None:
+            await cancel_and_wait(self._task)
+            self._task = None
+        await self.mirror.stop()
+
+    async def prune_stale(self) -> int:
+        """Drop or repoint entries whose session was ended while no gateway ran (startup self-heal)."""
+        config = self.config()
+        changed = await self.db.write(lambda conn: prune_stale(conn, self.scope, config, datetime.now()))
+        if changed:
+            self.mirror.changed()
+        return changed
+
+    async def _watch(self) -> None:
+        try:
+            await self.prune_stale()
+        except (HermesError, sqlite3.Error) as exc:
+            log.warning("stale routing entries not pruned: %s", exc)
+        await asyncio.sleep(self._expiry_first_s)
+        while True:
+            try:
+                await self.expire_once()
+            except HermesError as exc:
+                log.warning("gateway expiry pass skipped: %s", exc.detail)
+            except sqlite3.Error as exc:
+                log.warning("gateway expiry pass skipped: %s", exc)
+            await asyncio.sleep(self._expiry_interval_s)
+
+
+class SessionsMirror:
+    """``sessions.json``, rewritten from the table after changes: at most once per
+    :data:`MIRROR_MIN_INTERVAL_S`, atomically, and only while ``write_sessions_json`` is on."""
+
+    def __init__(self, db: Database, scope: str, path: Path, config: Callable[[], GatewayConfig]) -> None:
+        self._db = db
+        self._pool: ProcessPoolExecutor | None = None
+        self._scope = scope
+        self.path = path
+        self._config = config
+        self._dirty = asyncio.Event()
+        self._last_write = 0.0
+        self._interval = MIRROR_MIN_INTERVAL_S
+        self._task: asyncio.Task[None] | None = None
+        self.writes = 0
+
+    def changed(self) -> None:
+        """The table changed: schedule a rewrite."""
+        self._dirty.set()
+
+    async def start(self) -> None:
+        """Start the rewriting task."""
+        self._task = asyncio.create_task(self._run(), name="gateway-mirror")
+
+    async def stop(self) -> None:
+        """Stop the task, flushing a pending change first."""
+        if self._task is not None:
+            await cancel_and_wait(self._task)
+            self._task = None
+        if self._dirty.is_set():
+            with contextlib.suppress(OSError, sqlite3.Error, BrokenProcessPool):
+                await self.flush()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    async def flush(self) -> None:
+        """Rewrite the file now (when enabled)."""
+        self._dirty.clear()
+        self._last_write = time.monotonic()
+        if not self._config().write_sessions_json:
+            return
+        started = time.monotonic()
+        if self._pool is None:
+            # A lower CPU priority: requests come first, the mirror only has to catch up within seconds.
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(10,),
+            )
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            self._pool,
+            files.write_mirror_from_db,
+            str(self._db.path),
+            self._scope,
+            str(self.path),
+            entries.README,
+        )
+        self.writes += 1
+        self._last_write = time.monotonic()
+        cost = self._last_write - started
+        self._interval = min(MIRROR_MAX_INTERVAL_S, max(MIRROR_MIN_INTERVAL_S, cost * MIRROR_COST_FACTOR))
+
+    async def _run(self) -> None:
+        while True:
+            await self._dirty.wait()
+            wait = self._last_write + self._interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                await self.flush()
+            except (OSError, sqlite3.Error, BrokenProcessPool) as exc:
+                log.warning("sessions.json mirror not written: %s", exc)
+                if isinstance(exc, BrokenProcessPool):
+                    self._pool = None
+                await asyncio.sleep(MIRROR_MIN_INTERVAL_S)
+                self._dirty.set()

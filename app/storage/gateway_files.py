@@ -1,0 +1,206 @@
+"""The gateway's files under ``$HERMES_HOME``: config.yaml and legacy gateway.json (what the agent's
+``load_gateway_config`` reads), the WhatsApp bridge's ``lid-mapping-*.json`` files, and the
+``sessions/sessions.json`` mirror of the routing index (written atomically: temp file, fsync, rename)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import stat
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import yaml
+
+from app.storage.repos import gateway as repo
+
+log = logging.getLogger(__name__)
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """A YAML mapping, or ``{}`` when the file is missing, unreadable or not a mapping (the agent then
+    falls back to its defaults too)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        log.warning("cannot read %s (%s); gateway defaults apply", path, exc)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_yaml_for_update(path: Path) -> dict[str, Any] | None:
+    """The mapping to update, ``{}`` when the file is missing, ``None`` when it exists but is not a
+    readable YAML mapping (rewriting it would lose what the user wrote)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if data is None:
+        return {}
+    return data if isinstance(data, dict) else None
+
+
+def read_json_for_update(path: Path) -> dict[str, Any] | None:
+    """As :func:`read_yaml_for_update`, for a JSON object."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A JSON object, or ``{}`` when the file is missing or broken."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        log.warning("cannot read %s (%s); ignored", path, exc)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def mtime(path: Path) -> float | None:
+    """A file's modification time (nanosecond precision as a float), ``None`` when absent."""
+    try:
+        return path.stat().st_mtime_ns / 1e9
+    except OSError:
+        return None
+
+
+def _replace_atomically(path: Path, write: Any, prefix: str, *, binary: bool = False) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), suffix=".tmp", prefix=prefix)
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            # A replaced file keeps its permissions (mkstemp would make it owner-only).
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError as exc:
+            log.debug("could not remove %s: %s", tmp, exc)
+        raise
+
+
+def write_yaml(path: Path, data: dict[str, Any]) -> None:
+    """Replace a YAML file atomically (its other keys are the caller's to keep)."""
+    _replace_atomically(
+        path, lambda h: yaml.safe_dump(data, h, sort_keys=False, allow_unicode=True), f".{path.stem}_"
+    )
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Replace a JSON file atomically, indented like the agent's."""
+    _replace_atomically(path, lambda h: json.dump(data, h, indent=2), f".{path.stem}_")
+
+
+@dataclass
+class _Mirror:
+    """What a worker process keeps between two rewrites of one mirror: each entry already encoded."""
+
+    fragments: dict[str, bytes] = field(default_factory=dict)
+    since: float = 0.0
+    rebuilt_at: float = 0.0
+
+
+_MIRRORS: dict[tuple[str, str], _Mirror] = {}
+# Rows written within this many seconds before the newest one seen are read again next time, so a clock
+# step or a write racing the previous read is never missed.
+_OVERLAP_S = 1.0
+# Another writer's transaction can stamp its rows well before it commits (it may wait for the lock);
+# re-encoding everything now and then bounds how long such rows could be missed.
+_REBUILD_EVERY_S = 30.0
+
+
+def _fragment(key: str, raw: str) -> bytes | None:
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    # The entry indented one level deeper, exactly as json.dump(indent=2) nests it under its key
+    # (JSON strings never hold a raw newline, so every newline is layout).
+    body = orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+    return b"  " + orjson.dumps(key) + b": " + body
+
+
+def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str) -> None:
+    """Rewrite ``sessions.json`` from the ``gateway_routing`` rows of ``scope``, on a read-only
+    connection of its own. Meant for a worker process, which keeps every entry encoded between calls and
+    re-encodes only rows written since the last rewrite (and drops keys that are gone), so a rewrite of
+    100,000 entries costs little more than writing the file."""
+    mirror = _MIRRORS.setdefault((db_path, scope), _Mirror())
+    if time.monotonic() - mirror.rebuilt_at > _REBUILD_EVERY_S:
+        mirror.since, mirror.rebuilt_at = 0.0, time.monotonic()
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30, isolation_level=None)
+    try:
+        conn.execute("BEGIN")  # one snapshot for the changed rows and the key set
+        changed = repo.changed_since(conn, scope, mirror.since)
+        present = repo.keys(conn, scope)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    for key in [k for k in mirror.fragments if k not in present]:
+        del mirror.fragments[key]
+    for key, raw, _updated in changed:
+        fragment = _fragment(key, raw)
+        if fragment is None:
+            mirror.fragments.pop(key, None)
+        else:
+            mirror.fragments[key] = fragment
+    if changed:
+        mirror.since = max(updated for _k, _r, updated in changed) - _OVERLAP_S
+    head = b"  " + orjson.dumps("_README") + b": " + orjson.dumps(readme)
+    document = b"{\n" + b",\n".join([head, *mirror.fragments.values()]) + b"\n}"
+    _replace_atomically(Path(path), lambda h: h.write(document), ".sessions_", binary=True)
+
+
+def whatsapp_session_dir(home: Path) -> Path:
+    """``whatsapp/session`` when it holds anything (older installs), else ``platforms/whatsapp/session``."""
+    legacy = home / "whatsapp" / "session"
+    try:
+        if legacy.is_dir():
+            if any(legacy.iterdir()):
+                return legacy
+        elif legacy.exists():
+            return legacy
+    except PermissionError:
+        return legacy
+    except OSError:
+        pass
+    return home / "platforms" / "whatsapp" / "session"
+
+
+def lid_mappings(session_dir: Path, identifier: str) -> list[str]:
+    """The aliases ``lid-mapping-<identifier>.json`` and its ``_reverse`` twin hold (each a JSON string)."""
+    found: list[str] = []
+    for suffix in ("", "_reverse"):
+        path = session_dir / f"lid-mapping-{identifier}{suffix}.json"
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            log.debug("cannot read %s: %s", path, exc)
+            continue
+        found.append(str(value or ""))
+    return found

@@ -1,0 +1,242 @@
+"""The agent's gateway routing index (``gateway_routing``) and the session-row statements its
+``SessionStore`` runs through ``SessionDB``, one row at a time.
+
+The agent rewrites a whole scope on each save; a routed message here touches only its own row, with
+the same columns and values, so the agent's loader reads exactly what it would have written.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from typing import Any
+
+
+def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:
+    """The stored ``entry_json`` of one key, or ``None``."""
+    row = conn.execute(
+        "SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope, session_key)
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def put_entry(conn: sqlite3.Connection, scope: str, session_key: str, entry_json: str) -> None:
+    """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
+    conn.execute(
+        "INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json, "
+        "updated_at = excluded.updated_at",
+        (scope, session_key, entry_json, time.time()),
+    )
+
+
+def delete_entries(conn: sqlite3.Connection, scope: str, session_keys: list[str]) -> int:
+    """Remove keys from the index; how many were there."""
+    removed = 0
+    for key in session_keys:
+        cursor = conn.execute("DELETE FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope, key))
+        removed += cursor.rowcount
+    return removed
+
+
+def page_entries(
+    conn: sqlite3.Connection,
+    scope: str,
+    *,
+    after: str | None,
+    limit: int,
+    platform: str | None,
+    session_id: str | None,
+) -> list[tuple[str, str]]:
+    """``(session_key, entry_json)`` in key order after ``after``, optionally filtered on the entry's
+    ``platform`` and ``session_id`` members."""
+    clauses = ["scope = ?"]
+    params: list[Any] = [scope]
+    if after is not None:
+        clauses.append("session_key > ?")
+        params.append(after)
+    if platform is not None:
+        clauses.append("json_extract(entry_json, '$.platform') = ?")
+        params.append(platform)
+    if session_id is not None:
+        clauses.append("json_extract(entry_json, '$.session_id') = ?")
+        params.append(session_id)
+    params.append(limit)
+    rows = conn.execute(
+        f"SELECT session_key, entry_json FROM gateway_routing WHERE {' AND '.join(clauses)} "
+        "ORDER BY session_key LIMIT ?",
+        params,
+    ).fetchall()
+    return [(str(r[0]), str(r[1])) for r in rows]
+
+
+def iter_entries(conn: sqlite3.Connection, scope: str) -> Iterator[tuple[str, str]]:
+    """Every ``(session_key, entry_json)`` of a scope, in insertion order (for the mirror and watchers)."""
+    for row in conn.execute(
+        "SELECT session_key, entry_json FROM gateway_routing WHERE scope = ? ORDER BY rowid", (scope,)
+    ):
+        yield str(row[0]), str(row[1])
+
+
+def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tuple[str, str, float]]:
+    """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
+    rows = conn.execute(
+        "SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = ? AND updated_at >= ? "
+        "ORDER BY rowid",
+        (scope, since),
+    ).fetchall()
+    return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+
+def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
+    """Every key of a scope."""
+    return {
+        str(r[0]) for r in conn.execute("SELECT session_key FROM gateway_routing WHERE scope = ?", (scope,))
+    }
+
+
+def count_entries(conn: sqlite3.Connection, scope: str) -> int:
+    """How many keys a scope holds."""
+    return int(conn.execute("SELECT COUNT(*) FROM gateway_routing WHERE scope = ?", (scope,)).fetchone()[0])
+
+
+def scope_version(conn: sqlite3.Connection, scope: str) -> tuple[int, float]:
+    """A cheap change marker for a scope (row count, newest write time): the mirror compares it to see
+    whether another writer (the agent) changed the index since the last rewrite."""
+    row = conn.execute(
+        "SELECT COUNT(*), COALESCE(MAX(updated_at), 0) FROM gateway_routing WHERE scope = ?", (scope,)
+    ).fetchone()
+    return int(row[0]), float(row[1])
+
+
+# -- session rows -----------------------------------------------------------------------------------
+
+
+def end_reason(conn: sqlite3.Connection, session_id: str) -> tuple[bool, str | None]:
+    """``(exists, end_reason)`` of a session row."""
+    row = conn.execute("SELECT end_reason FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return (False, None) if row is None else (True, row[0])
+
+
+def create_session(
+    conn: sqlite3.Connection,
+    *,
+    session_id: str,
+    source: str,
+    user_id: str | None,
+    session_key: str,
+    chat_id: str | None,
+    chat_type: str | None,
+    thread_id: str | None,
+    profile_name: str | None,
+) -> None:
+    """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
+    conn.execute(
+        "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id, "
+        "profile_name, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+        "session_key = COALESCE(sessions.session_key, excluded.session_key), "
+        "chat_id = COALESCE(sessions.chat_id, excluded.chat_id), "
+        "chat_type = COALESCE(sessions.chat_type, excluded.chat_type), "
+        "thread_id = COALESCE(sessions.thread_id, excluded.thread_id), "
+        "profile_name = COALESCE(sessions.profile_name, excluded.profile_name)",
+        (session_id, source, user_id, session_key, chat_id, chat_type, thread_id, profile_name, time.time()),
+    )
+
+
+def record_peer(
+    conn: sqlite3.Connection,
+    session_id: str,
+    *,
+    source: str,
+    user_id: str | None,
+    session_key: str,
+    chat_id: str | None,
+    chat_type: str | None,
+    thread_id: str | None,
+    display_name: str | None,
+    origin_json: str | None,
+) -> bool:
+    """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
+    cursor = conn.execute(
+        "UPDATE sessions SET session_key = ?, source = ?, user_id = ?, chat_id = ?, chat_type = ?, "
+        "thread_id = ?, display_name = COALESCE(?, display_name), origin_json = COALESCE(?, origin_json) "
+        "WHERE id = ?",
+        (session_key, source, user_id, chat_id, chat_type, thread_id, display_name, origin_json, session_id),
+    )
+    return cursor.rowcount > 0
+
+
+def promote_to_reset(conn: sqlite3.Connection, session_id: str, reason: str) -> bool:
+    """``promote_to_session_reset``: end a live row, or one ended by ``agent_close``/``ws_orphan_reap``,
+    with ``reason``; an explicit earlier end wins."""
+    cursor = conn.execute(
+        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND (ended_at IS NULL "
+        "OR end_reason IN ('agent_close', 'ws_orphan_reap'))",
+        (time.time(), reason, session_id),
+    )
+    return cursor.rowcount > 0
+
+
+def reopen(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Clear ``ended_at`` and ``end_reason`` (``reopen_session``)."""
+    cursor = conn.execute(
+        "UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ?", (session_id,)
+    )
+    return cursor.rowcount > 0
+
+
+def set_expiry_finalized(conn: sqlite3.Connection, session_id: str) -> None:
+    """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
+    conn.execute("UPDATE sessions SET expiry_finalized = 1 WHERE id = ?", (session_id,))
+
+
+_RECOVERABLE = (
+    "(ended_at IS NULL OR end_reason IN ('agent_close', 'ws_orphan_reap')) AND "
+    "(COALESCE(message_count, 0) > 0 OR EXISTS (SELECT 1 FROM messages "
+    "WHERE messages.session_id = sessions.id LIMIT 1))"
+)
+
+
+def find_recoverable(
+    conn: sqlite3.Connection,
+    *,
+    source: str,
+    user_id: str | None,
+    session_key: str,
+    chat_id: str | None,
+    chat_type: str | None,
+    thread_id: str | None,
+) -> tuple[str, float | None, str | None] | None:
+    """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
+    messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
+    row = conn.execute(
+        "SELECT id, started_at, session_key FROM sessions WHERE session_key = ? AND source = ? "
+        f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
+        (session_key, source),
+    ).fetchone()
+    if row is None and chat_id is not None and chat_type is not None:
+        row = conn.execute(
+            "SELECT id, started_at, session_key FROM sessions WHERE source = ? "
+            "AND COALESCE(user_id, '') = COALESCE(?, '') AND COALESCE(chat_id, '') = COALESCE(?, '') "
+            "AND COALESCE(chat_type, '') = COALESCE(?, '') AND COALESCE(thread_id, '') = COALESCE(?, '') "
+            f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
+            (source, user_id, chat_id, chat_type, thread_id),
+        ).fetchone()
+    if row is None:
+        return None
+    return str(row[0]), row[1], row[2]
+
+
+def user_message_count(conn: sqlite3.Connection, session_id: str) -> int:
+    """How many user messages a session holds (the count ``/resume`` reports)."""
+    row = conn.execute(
+        "SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)
+    ).fetchone()
+    return int(row[0])
+
+
+def title_of(conn: sqlite3.Connection, session_id: str) -> str | None:
+    """A session's title."""
+    row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    return None if row is None else row[0]

@@ -1,0 +1,225 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.gateway_route_suspend_response_gateway_route_suspend import (
+    GatewayRouteSuspendResponseGatewayRouteSuspend,
+)
+from ...models.problem import Problem
+from ...models.route_key import RouteKey
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: RouteKey,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/gateway/route/suspend",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> GatewayRouteSuspendResponseGatewayRouteSuspend | Problem | None:
+    if response.status_code == 200:
+        response_200 = GatewayRouteSuspendResponseGatewayRouteSuspend.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = Problem.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 507:
+        response_507 = Problem.from_dict(response.json())
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: RouteKey,
+) -> Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]:
+    """Gateway-Route-Suspend
+
+     ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
+    Answers the entry. 404 ``route_not_found``.
+
+    Args:
+        body (RouteKey): ``POST /gateway/route/suspend``: a routed chat.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: RouteKey,
+) -> GatewayRouteSuspendResponseGatewayRouteSuspend | Problem | None:
+    """Gateway-Route-Suspend
+
+     ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
+    Answers the entry. 404 ``route_not_found``.
+
+    Args:
+        body (RouteKey): ``POST /gateway/route/suspend``: a routed chat.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GatewayRouteSuspendResponseGatewayRouteSuspend | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: RouteKey,
+) -> Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]:
+    """Gateway-Route-Suspend
+
+     ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
+    Answers the entry. 404 ``route_not_found``.
+
+    Args:
+        body (RouteKey): ``POST /gateway/route/suspend``: a routed chat.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: RouteKey,
+) -> GatewayRouteSuspendResponseGatewayRouteSuspend | Problem | None:
+    """Gateway-Route-Suspend
+
+     ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
+    Answers the entry. 404 ``route_not_found``.
+
+    Args:
+        body (RouteKey): ``POST /gateway/route/suspend``: a routed chat.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GatewayRouteSuspendResponseGatewayRouteSuspend | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

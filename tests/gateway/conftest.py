@@ -1,0 +1,80 @@
+"""Gateway fixtures: routing helpers and direct access to the routing rows."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.services.gateway import Gateway
+from tests.cli.conftest import run  # noqa: F401  (the CLI fixture, for test_cli.py)
+
+
+def route(http: httpx.Client, **source: Any) -> dict[str, Any]:
+    """POST /gateway/route (telegram dm by default) and return the answer."""
+    body = {"platform": "telegram", "chat_type": "dm", **source}
+    response = http.post("/gateway/route", json=body)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def put_config(http: httpx.Client, **body: Any) -> dict[str, Any]:
+    """PUT /gateway/config."""
+    response = http.put("/gateway/config", json=body)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def scope(home: Path) -> str:
+    """The agent's routing scope for a home: the resolved sessions directory."""
+    return str((home / "sessions").resolve())
+
+
+@pytest.fixture
+def raw(home: Path, client: Any) -> Iterator[sqlite3.Connection]:
+    """A plain connection to the server's state.db (opened after the server created it)."""
+    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def edit_entry(conn: sqlite3.Connection, home: Path, key: str, **changes: Any) -> dict[str, Any]:
+    """Change members of a stored entry (e.g. move ``updated_at`` back) as another writer would."""
+    row = conn.execute(
+        "SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope(home), key)
+    ).fetchone()
+    entry: dict[str, Any] = json.loads(row[0])
+    for name, value in changes.items():
+        entry[name] = value.isoformat() if isinstance(value, datetime) else value
+    conn.execute(
+        "UPDATE gateway_routing SET entry_json = ? WHERE scope = ? AND session_key = ?",
+        (json.dumps(entry), scope(home), key),
+    )
+    return entry
+
+
+def session_row(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+    """A session row as a dict."""
+    conn.row_factory = sqlite3.Row
+    try:
+        row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    finally:
+        conn.row_factory = None
+    assert row is not None
+    return dict(row)
+
+
+def gateway_of(client: Any) -> Gateway:
+    """The app's routing service."""
+    gateway: Gateway = client.app.state.gateway
+    return gateway
