@@ -107,6 +107,10 @@ DETAILS: dict[str, str] = {
     "invalid_duration": "Cannot read older_than '3 fortnights': use 30m, 5h, 2d, 1w, days or an ISO date.",
     "lineage_needs_session_id": "lineage=true exports one logical session: give its session_id.",
     "unknown_platform": "Unknown platform 'fax'.",
+    "invalid_chat_type": "Unknown chat type 'room'; use one of dm, group, channel, thread.",
+    "route_not_found": "No routed chat has the session key 'agent:main:telegram:dm:123456789'.",
+    "config_unreadable": "gateway.json exists but is not a readable mapping; fix it by hand before changing "
+    "the gateway configuration (rewriting it would lose its contents).",
     "invalid_only_states": "only_states may name pending and running only.",
     "database_busy": "The database is locked by another process; retry after 1 second.",
     "schema_too_new": "state.db was migrated by a newer agent (schema 9); writes are refused until "

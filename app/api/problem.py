@@ -197,37 +197,3 @@ def _allowed_methods(request: Request) -> list[str]:
             methods.update(route.methods or ())
     order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
     return sorted(methods, key=lambda m: (order.index(m) if m in order else len(order), m))
-
-
-def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses=`` entries documenting problem+json bodies for the given statuses."""
-    descriptions = {
-        400: "Bad request (malformed JSON, non-object body, bad cursor)",
-        401: "Missing or invalid bearer token",
-        408: "The request body stalled beyond the body read timeout (request_timeout)",
-        404: "Not found",
-        409: "Conflict",
-        412: "If-Match did not match the current ETag",
-        413: "Request body too large",
-        415: "Unsupported media type (a JSON body must be sent as application/json)",
-        421: "The Host header names a host this server does not answer for (host_not_allowed)",
-        422: "Validation failed",
-        503: "Database locked by another process beyond the configured budget (`database_busy`) or too "
-        "many request bodies in flight (`server_busy`), both with Retry-After; or a write to a state.db a "
-        "newer agent migrated (`schema_too_new`)",
-        507: "Disk full; nothing was written",
-    }
-    return {
-        status: {
-            "model": Problem,
-            "description": descriptions.get(status, "Error"),
-            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
-        }
-        for status in statuses
-    }
-
-
-# Every authenticated operation can answer these.
-COMMON_ERRORS = (400, 401, 413, 421, 422, 503)
-# Operations that take a body can also stall it (408) or declare the wrong media type (415).
-WRITE_ERRORS = (*COMMON_ERRORS, 408, 415, 507)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 
+from app.api.error_docs import JSON_BODY, READ, WRITE, Codes, error_responses
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
-from app.api.problem import COMMON_ERRORS, WRITE_ERRORS, problem_responses
 from app.api.responses import json_response
+from app.api.schemas import examples as ex
 from app.api.schemas.common import SafeText
 from app.api.schemas.gateway import (
     GatewayConfigPublic,
@@ -33,6 +34,23 @@ router = APIRouter(tags=["gateway"])
 MAX_ROUTES_LIMIT = 500
 _CURSOR_KIND = "gateway-routes"
 
+_NO_ROUTE: Codes = {404: ("route_not_found",)}
+# The configuration lives in config.yaml and gateway.json, not in state.db: no database codes (503, 507).
+_CONFIG: Codes = {401: ("unauthorized",), 413: ("payload_too_large",), 422: ("validation_error",)}
+
+SessionKey = Annotated[
+    str,
+    Path(
+        description="A routing key exactly as `POST /gateway/route` answers it "
+        "(e.g. `agent:main:telegram:dm:123456789`)"
+    ),
+]
+
+
+def _entry_example(example: dict[str, object]) -> dict[int | str, dict[str, object]]:
+    """A 200 whose body is a routing entry (free-form, as sessions.json stores it), with its example."""
+    return {200: {"content": {"application/json": {"example": example}}}}
+
 
 def _gateway(request: Request) -> svc.Gateway:
     gateway: svc.Gateway = request.app.state.gateway
@@ -42,8 +60,9 @@ def _gateway(request: Request) -> svc.Gateway:
 @router.post(
     "/gateway/route",
     name="gateway-route",
+    summary="Route an incoming message to its session",
     response_model=RouteResponse,
-    responses=problem_responses(*WRITE_ERRORS),
+    responses=error_responses(WRITE, JSON_BODY, {422: ("unknown_platform", "invalid_chat_type")}),
 )
 async def route_message(request: Request, body: RouteMessage) -> Response:
     """Which session this message belongs to, exactly as the agent's gateway decides: the session key,
@@ -82,8 +101,9 @@ async def route_message(request: Request, body: RouteMessage) -> Response:
 @router.post(
     "/gateway/route/reset",
     name="gateway-route-reset",
+    summary="Start a new session on a chat (/new)",
     response_model=RouteCommandResult,
-    responses=problem_responses(*WRITE_ERRORS, 404),
+    responses=error_responses(WRITE, JSON_BODY, _NO_ROUTE),
 )
 async def reset_route(request: Request, body: RouteReset) -> Response:
     """``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
@@ -94,8 +114,13 @@ async def reset_route(request: Request, body: RouteReset) -> Response:
 @router.post(
     "/gateway/route/switch",
     name="gateway-route-switch",
+    summary="Point a chat at an existing session (/resume)",
     response_model=RouteCommandResult,
-    responses=problem_responses(*WRITE_ERRORS, 404, 409),
+    responses=error_responses(
+        WRITE,
+        JSON_BODY,
+        {404: ("route_not_found", "session_not_found"), 409: ("ambiguous_session_ref",)},
+    ),
 )
 async def switch_route(request: Request, body: RouteSwitch) -> Response:
     """``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
@@ -107,8 +132,9 @@ async def switch_route(request: Request, body: RouteSwitch) -> Response:
 @router.post(
     "/gateway/route/turn",
     name="gateway-route-turn",
+    summary="Record a finished turn on a chat",
     response_model=dict[str, object],
-    responses=problem_responses(*WRITE_ERRORS, 404),
+    responses={**_entry_example(ex.ROUTE_TURN_ENTRY), **error_responses(WRITE, JSON_BODY, _NO_ROUTE)},
 )
 async def record_turn(request: Request, body: RouteTurn) -> Response:
     """After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
@@ -120,8 +146,9 @@ async def record_turn(request: Request, body: RouteTurn) -> Response:
 @router.post(
     "/gateway/route/suspend",
     name="gateway-route-suspend",
+    summary="Suspend a chat's session (/stop)",
     response_model=dict[str, object],
-    responses=problem_responses(*WRITE_ERRORS, 404),
+    responses={**_entry_example(ex.ROUTE_SUSPENDED_ENTRY), **error_responses(WRITE, JSON_BODY, _NO_ROUTE)},
 )
 async def suspend_route(request: Request, body: RouteKey) -> Response:
     """``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
@@ -132,8 +159,12 @@ async def suspend_route(request: Request, body: RouteKey) -> Response:
 @router.get(
     "/gateway/routes",
     name="gateway-routes-list",
+    summary="List the routing index",
     response_model=RoutePage,
-    responses=problem_responses(*COMMON_ERRORS),
+    responses={
+        200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
+        **error_responses(READ, {400: ("invalid_cursor",), 422: ("invalid_text",)}),
+    },
 )
 async def list_routes(
     request: Request,
@@ -141,8 +172,13 @@ async def list_routes(
     cursor: Annotated[
         str | None, Query(max_length=8192, description="next_cursor of the previous page")
     ] = None,
-    platform: Annotated[SafeText | None, Query(max_length=64)] = None,
-    session_id: Annotated[SafeText | None, Query(max_length=256)] = None,
+    platform: Annotated[
+        SafeText | None,
+        Query(max_length=64, description="Only this platform's entries (e.g. `telegram`)"),
+    ] = None,
+    session_id: Annotated[
+        SafeText | None, Query(max_length=256, description="Only the entries that route to this session id")
+    ] = None,
 ) -> Response:
     """The routing index in key order (keyset-paginated), optionally one platform's or one session's."""
     after = None
@@ -165,10 +201,11 @@ async def list_routes(
 @router.get(
     "/gateway/routes/{session_key}",
     name="gateway-routes-get",
+    summary="Get one routing entry",
     response_model=dict[str, object],
-    responses=problem_responses(*COMMON_ERRORS, 404),
+    responses={**_entry_example(ex.ROUTE_ENTRY), **error_responses(READ, _NO_ROUTE)},
 )
-async def get_route(request: Request, session_key: str) -> Response:
+async def get_route(request: Request, session_key: SessionKey) -> Response:
     """One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``."""
     gateway = _gateway(request)
     return json_response(await gateway.db.read(lambda conn: svc.get_route(conn, gateway.scope, session_key)))
@@ -177,8 +214,9 @@ async def get_route(request: Request, session_key: str) -> Response:
 @router.get(
     "/gateway/config",
     name="gateway-config-get",
+    summary="Get the gateway's reset policy and routing flags",
     response_model=GatewayConfigPublic,
-    responses=problem_responses(*COMMON_ERRORS),
+    responses=error_responses(_CONFIG),
 )
 async def get_config(request: Request) -> Response:
     """The effective reset policy (default, per chat type, per platform) and routing flags, read as the
@@ -189,8 +227,13 @@ async def get_config(request: Request) -> Response:
 @router.put(
     "/gateway/config",
     name="gateway-config-put",
+    summary="Change the gateway's reset policy and routing flags",
     response_model=GatewayConfigPublic,
-    responses=problem_responses(*WRITE_ERRORS, 409),
+    responses=error_responses(
+        _CONFIG,
+        JSON_BODY,
+        {409: ("config_unreadable",), 422: ("invalid_chat_type", "unknown_platform")},
+    ),
 )
 async def put_config(request: Request, body: GatewayConfigUpdate) -> Response:
     """Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in

@@ -855,3 +855,136 @@ PLATFORM_UPDATE: dict[str, Any] = {
 }
 SEARCH_BODY: dict[str, Any] = {"q": "bm25 tie-break", "limit": 3, "sort": "relevance"}
 PRUNE_IN: dict[str, Any] = {"older_than_days": 90, "source": "cli", "dry_run": True}
+
+# Gateway routing: a Telegram direct chat, as the routes answer it.
+ROUTE_MESSAGE: dict[str, Any] = {
+    "platform": "telegram",
+    "chat_type": "dm",
+    "chat_id": "123456789",
+    "chat_name": "Jordan",
+    "user_id": "123456789",
+    "user_name": "Jordan",
+}
+
+ROUTE_ORIGIN: dict[str, Any] = {
+    "platform": "telegram",
+    "chat_id": "123456789",
+    "chat_name": "Jordan",
+    "chat_type": "dm",
+    "user_id": "123456789",
+    "user_name": "Jordan",
+    "thread_id": None,
+    "chat_topic": None,
+}
+
+ROUTE_ENTRY: dict[str, Any] = {
+    "session_key": "agent:main:telegram:dm:123456789",
+    "session_id": "20260105_101500_5f3a9c2e",
+    "created_at": "2026-01-05T10:15:00.195797",
+    "updated_at": "2026-01-05T10:15:00.195797",
+    "display_name": "Jordan",
+    "platform": "telegram",
+    "chat_type": "dm",
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "cache_read_tokens": 0,
+    "cache_write_tokens": 0,
+    "total_tokens": 0,
+    "last_prompt_tokens": 0,
+    "estimated_cost_usd": 0.0,
+    "cost_status": "unknown",
+    "expiry_finalized": False,
+    "suspended": False,
+    "resume_pending": False,
+    "resume_reason": None,
+    "last_resume_marked_at": None,
+    "is_fresh_reset": False,
+    "was_auto_reset": False,
+    "auto_reset_reason": None,
+    "reset_had_activity": False,
+    "origin": ROUTE_ORIGIN,
+}
+
+ROUTE_RESPONSE: dict[str, Any] = {
+    "session_key": "agent:main:telegram:dm:123456789",
+    "session_id": "20260105_101500_5f3a9c2e",
+    "created": True,
+    "reset_reason": None,
+    "notice": None,
+    "entry": ROUTE_ENTRY,
+}
+
+ROUTE_KEY: dict[str, Any] = {"session_key": "agent:main:telegram:dm:123456789"}
+ROUTE_TURN: dict[str, Any] = {"session_key": "agent:main:telegram:dm:123456789", "last_prompt_tokens": 1830}
+ROUTE_RESET: dict[str, Any] = {"session_key": "agent:main:telegram:dm:123456789", "title": "Flight to Lisbon"}
+ROUTE_SWITCH: dict[str, Any] = {"session_key": "agent:main:telegram:dm:123456789", "ref": "20260104_0900"}
+
+ROUTE_TURN_ENTRY: dict[str, Any] = {
+    **ROUTE_ENTRY,
+    "updated_at": "2026-01-05T10:16:42.238903",
+    "last_prompt_tokens": 1830,
+}
+ROUTE_SUSPENDED_ENTRY: dict[str, Any] = {**ROUTE_ENTRY, "suspended": True}
+
+ROUTE_RESET_RESULT: dict[str, Any] = {
+    "session_key": "agent:main:telegram:dm:123456789",
+    "session_id": "20260105_102000_8568eb91",
+    "previous_session_id": "20260105_101500_5f3a9c2e",
+    "reply": "✨ New session started: Flight to Lisbon",
+    "entry": {
+        **ROUTE_ENTRY,
+        "session_id": "20260105_102000_8568eb91",
+        "created_at": "2026-01-05T10:20:00.268079",
+        "updated_at": "2026-01-05T10:20:00.268079",
+        "is_fresh_reset": True,
+    },
+}
+
+ROUTE_SWITCH_RESULT: dict[str, Any] = {
+    "session_key": "agent:main:telegram:dm:123456789",
+    "session_id": "20260104_090000_d4e5f6",
+    "previous_session_id": "20260105_101500_5f3a9c2e",
+    "switched": True,
+    "reply": "↻ Resumed session **Trip planning** (4 messages). Conversation restored.",
+    "entry": {
+        **ROUTE_ENTRY,
+        "session_id": "20260104_090000_d4e5f6",
+        "created_at": "2026-01-05T10:21:00.284255",
+        "updated_at": "2026-01-05T10:21:00.284255",
+    },
+}
+
+ROUTE_PAGE: dict[str, Any] = {"items": [ROUTE_ENTRY], "next_cursor": None, "has_more": False}
+
+RESET_POLICY: dict[str, Any] = {
+    "mode": "idle",
+    "at_hour": 4,
+    "idle_minutes": 720,
+    "notify": True,
+    "notify_exclude_platforms": ["api_server", "webhook"],
+    "bg_process_max_age_hours": 24,
+}
+
+GATEWAY_CONFIG: dict[str, Any] = {
+    "session_reset": RESET_POLICY,
+    "reset_by_type": {"group": {**RESET_POLICY, "mode": "daily"}},
+    "reset_by_platform": {},
+    "group_sessions_per_user": True,
+    "thread_sessions_per_user": False,
+    "write_sessions_json": True,
+    "multiplex_profiles": False,
+}
+
+GATEWAY_CONFIG_UPDATE: dict[str, Any] = {
+    "session_reset": {"mode": "idle", "idle_minutes": 720},
+    "reset_by_type": {"group": {"mode": "daily", "at_hour": 4}},
+}
+
+HANDOFF_COMPLETED: dict[str, Any] = {
+    **HANDOFF,
+    "session_key": "agent:main:telegram:thread:-1001234567890:77",
+    "previous_session_id": "20260105_101507_3b7e1d40",
+    "synthetic_turn": '[Session was just handed off from CLI ("Refactor the search ranking") to this '
+    "channel. The full prior conversation history is loaded above. Briefly confirm you're working here and "
+    "summarize what we were working on, so the user can continue from this device.]",
+}

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
+from app.api.schemas import examples as ex
 from app.api.schemas.common import SafeText
 from app.api.schemas.handoff import HandoffPublic
 
@@ -24,7 +25,7 @@ class BackgroundProcess(BaseModel):
 class RouteMessage(BaseModel):
     """``POST /gateway/route``: the message source (the agent's ``SessionSource``) and routing flags."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [ex.ROUTE_MESSAGE]})
 
     platform: SafeText = Field(
         min_length=1, max_length=64, description="422 unknown_platform if not a gateway platform"
@@ -58,6 +59,8 @@ class RouteMessage(BaseModel):
 class RouteResponse(BaseModel):
     """Where the message goes."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_RESPONSE]})
+
     session_key: str
     session_id: str
     created: bool
@@ -69,13 +72,15 @@ class RouteResponse(BaseModel):
 class RouteKey(BaseModel):
     """``POST /gateway/route/suspend``: a routed chat."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [ex.ROUTE_KEY]})
 
     session_key: SafeText = Field(min_length=1, max_length=4096)
 
 
 class RouteTurn(RouteKey):
     """``POST /gateway/route/turn``: a turn finished on the chat."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_TURN]})
 
     last_prompt_tokens: StrictInt | None = Field(
         default=None, ge=0, le=2**53, description="Prompt tokens the turn's last API call reported"
@@ -85,17 +90,23 @@ class RouteTurn(RouteKey):
 class RouteReset(RouteKey):
     """``POST /gateway/route/reset``: ``/new [title]``."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_RESET]})
+
     title: SafeText | None = Field(default=None, max_length=1000)
 
 
 class RouteSwitch(RouteKey):
     """``POST /gateway/route/switch``: ``/resume <ref>``."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_SWITCH]})
+
     ref: SafeText = Field(min_length=1, max_length=1000, description="Id, id prefix or title")
 
 
 class RouteCommandResult(BaseModel):
     """The chat's new entry and the agent's reply text."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_RESET_RESULT, ex.ROUTE_SWITCH_RESULT]})
 
     session_key: str
     session_id: str
@@ -107,6 +118,8 @@ class RouteCommandResult(BaseModel):
 
 class RoutePage(BaseModel):
     """A page of the routing index."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_PAGE]})
 
     items: list[dict[str, Any]]
     next_cursor: str | None
@@ -133,7 +146,7 @@ class Policy(BaseModel):
 class GatewayConfigUpdate(BaseModel):
     """``PUT /gateway/config``: members left out are kept."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [ex.GATEWAY_CONFIG_UPDATE]})
 
     session_reset: Policy | None = None
     reset_by_type: dict[Annotated[SafeText, Field(max_length=32)], Policy] | None = Field(
@@ -150,6 +163,8 @@ class GatewayConfigUpdate(BaseModel):
 class GatewayConfigPublic(BaseModel):
     """The effective routing configuration."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.GATEWAY_CONFIG]})
+
     session_reset: dict[str, Any]
     reset_by_type: dict[str, dict[str, Any]]
     reset_by_platform: dict[str, dict[str, Any]]
@@ -161,6 +176,8 @@ class GatewayConfigPublic(BaseModel):
 
 class HandoffCompleted(HandoffPublic):
     """``POST /handoff/{id}/complete``: the settled handoff and where the gateway now routes it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HANDOFF_COMPLETED]})
 
     session_key: str = Field(description="The destination chat's routing key, now pointing at the session")
     previous_session_id: str = Field(description="The session that chat held (ended session_switch)")

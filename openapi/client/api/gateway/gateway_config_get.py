@@ -28,11 +28,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -43,20 +38,10 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
         return response_422
-
-    if response.status_code == 503:
-        response_503 = Problem.from_dict(response.json())
-
-        return response_503
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -79,7 +64,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[GatewayConfigPublic | Problem]:
-    """Gateway-Config-Get
+    """Get the gateway's reset policy and routing flags
 
      The effective reset policy (default, per chat type, per platform) and routing flags, read as the
     agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values).
@@ -105,7 +90,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> GatewayConfigPublic | Problem | None:
-    """Gateway-Config-Get
+    """Get the gateway's reset policy and routing flags
 
      The effective reset policy (default, per chat type, per platform) and routing flags, read as the
     agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values).
@@ -127,7 +112,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[GatewayConfigPublic | Problem]:
-    """Gateway-Config-Get
+    """Get the gateway's reset policy and routing flags
 
      The effective reset policy (default, per chat type, per platform) and routing flags, read as the
     agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values).
@@ -151,7 +136,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> GatewayConfigPublic | Problem | None:
-    """Gateway-Config-Get
+    """Get the gateway's reset policy and routing flags
 
      The effective reset policy (default, per chat type, per platform) and routing flags, read as the
     agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values).

@@ -48,11 +48,6 @@ def _parse_response(
 
         return response_401
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -63,30 +58,10 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
         return response_422
-
-    if response.status_code == 503:
-        response_503 = Problem.from_dict(response.json())
-
-        return response_503
-
-    if response.status_code == 507:
-        response_507 = Problem.from_dict(response.json())
-
-        return response_507
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -110,7 +85,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: GatewayConfigUpdate,
 ) -> Response[GatewayConfigPublic | Problem]:
-    """Gateway-Config-Put
+    """Change the gateway's reset policy and routing flags
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
@@ -145,7 +120,7 @@ def sync(
     client: AuthenticatedClient,
     body: GatewayConfigUpdate,
 ) -> GatewayConfigPublic | Problem | None:
-    """Gateway-Config-Put
+    """Change the gateway's reset policy and routing flags
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
@@ -175,7 +150,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: GatewayConfigUpdate,
 ) -> Response[GatewayConfigPublic | Problem]:
-    """Gateway-Config-Put
+    """Change the gateway's reset policy and routing flags
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
@@ -208,7 +183,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: GatewayConfigUpdate,
 ) -> GatewayConfigPublic | Problem | None:
-    """Gateway-Config-Put
+    """Change the gateway's reset policy and routing flags
 
      Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.

@@ -48,25 +48,10 @@ def _parse_response(
 
         return response_401
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -105,7 +90,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RouteMessage,
 ) -> Response[Problem | RouteResponse]:
-    """Gateway-Route
+    """Route an incoming message to its session
 
      Which session this message belongs to, exactly as the agent's gateway decides: the session key,
     a reset by policy (idle, daily, both; never while a reported background process is younger than
@@ -145,7 +130,7 @@ def sync(
     client: AuthenticatedClient,
     body: RouteMessage,
 ) -> Problem | RouteResponse | None:
-    """Gateway-Route
+    """Route an incoming message to its session
 
      Which session this message belongs to, exactly as the agent's gateway decides: the session key,
     a reset by policy (idle, daily, both; never while a reported background process is younger than
@@ -180,7 +165,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RouteMessage,
 ) -> Response[Problem | RouteResponse]:
-    """Gateway-Route
+    """Route an incoming message to its session
 
      Which session this message belongs to, exactly as the agent's gateway decides: the session key,
     a reset by policy (idle, daily, both; never while a reported background process is younger than
@@ -218,7 +203,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RouteMessage,
 ) -> Problem | RouteResponse | None:
-    """Gateway-Route
+    """Route an incoming message to its session
 
      Which session this message belongs to, exactly as the agent's gateway decides: the session key,
     a reset by policy (idle, daily, both; never while a reported background process is younger than

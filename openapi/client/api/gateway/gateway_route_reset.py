@@ -53,25 +53,10 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -110,7 +95,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RouteReset,
 ) -> Response[Problem | RouteCommandResult]:
-    """Gateway-Route-Reset
+    """Start a new session on a chat (/new)
 
      ``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
     is the agent's text. 404 ``route_not_found``.
@@ -142,7 +127,7 @@ def sync(
     client: AuthenticatedClient,
     body: RouteReset,
 ) -> Problem | RouteCommandResult | None:
-    """Gateway-Route-Reset
+    """Start a new session on a chat (/new)
 
      ``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
     is the agent's text. 404 ``route_not_found``.
@@ -169,7 +154,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RouteReset,
 ) -> Response[Problem | RouteCommandResult]:
-    """Gateway-Route-Reset
+    """Start a new session on a chat (/new)
 
      ``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
     is the agent's text. 404 ``route_not_found``.
@@ -199,7 +184,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RouteReset,
 ) -> Problem | RouteCommandResult | None:
-    """Gateway-Route-Reset
+    """Start a new session on a chat (/new)
 
      ``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
     is the agent's text. 404 ``route_not_found``.

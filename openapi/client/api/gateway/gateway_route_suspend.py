@@ -55,25 +55,10 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -112,7 +97,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RouteKey,
 ) -> Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]:
-    """Gateway-Route-Suspend
+    """Suspend a chat's session (/stop)
 
      ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
     Answers the entry. 404 ``route_not_found``.
@@ -144,7 +129,7 @@ def sync(
     client: AuthenticatedClient,
     body: RouteKey,
 ) -> GatewayRouteSuspendResponseGatewayRouteSuspend | Problem | None:
-    """Gateway-Route-Suspend
+    """Suspend a chat's session (/stop)
 
      ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
     Answers the entry. 404 ``route_not_found``.
@@ -171,7 +156,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RouteKey,
 ) -> Response[GatewayRouteSuspendResponseGatewayRouteSuspend | Problem]:
-    """Gateway-Route-Suspend
+    """Suspend a chat's session (/stop)
 
      ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
     Answers the entry. 404 ``route_not_found``.
@@ -201,7 +186,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RouteKey,
 ) -> GatewayRouteSuspendResponseGatewayRouteSuspend | Problem | None:
-    """Gateway-Route-Suspend
+    """Suspend a chat's session (/stop)
 
      ``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
     Answers the entry. 404 ``route_not_found``.

@@ -53,11 +53,6 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 409:
         response_409 = Problem.from_dict(response.json())
 
@@ -67,16 +62,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -115,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RouteSwitch,
 ) -> Response[Problem | RouteCommandResult]:
-    """Gateway-Route-Switch
+    """Point a chat at an existing session (/resume)
 
      ``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
     compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404
@@ -148,7 +133,7 @@ def sync(
     client: AuthenticatedClient,
     body: RouteSwitch,
 ) -> Problem | RouteCommandResult | None:
-    """Gateway-Route-Switch
+    """Point a chat at an existing session (/resume)
 
      ``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
     compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404
@@ -176,7 +161,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RouteSwitch,
 ) -> Response[Problem | RouteCommandResult]:
-    """Gateway-Route-Switch
+    """Point a chat at an existing session (/resume)
 
      ``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
     compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404
@@ -207,7 +192,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RouteSwitch,
 ) -> Problem | RouteCommandResult | None:
-    """Gateway-Route-Switch
+    """Point a chat at an existing session (/resume)
 
      ``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
     compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404

@@ -53,25 +53,10 @@ def _parse_response(
 
         return response_404
 
-    if response.status_code == 408:
-        response_408 = Problem.from_dict(response.json())
-
-        return response_408
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 415:
-        response_415 = Problem.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -110,7 +95,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RouteTurn,
 ) -> Response[GatewayRouteTurnResponseGatewayRouteTurn | Problem]:
-    """Gateway-Route-Turn
+    """Record a finished turn on a chat
 
      After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
     (a later automatic reset shows its notice only if the chat had such activity) and re-peers the
@@ -143,7 +128,7 @@ def sync(
     client: AuthenticatedClient,
     body: RouteTurn,
 ) -> GatewayRouteTurnResponseGatewayRouteTurn | Problem | None:
-    """Gateway-Route-Turn
+    """Record a finished turn on a chat
 
      After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
     (a later automatic reset shows its notice only if the chat had such activity) and re-peers the
@@ -171,7 +156,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RouteTurn,
 ) -> Response[GatewayRouteTurnResponseGatewayRouteTurn | Problem]:
-    """Gateway-Route-Turn
+    """Record a finished turn on a chat
 
      After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
     (a later automatic reset shows its notice only if the chat had such activity) and re-peers the
@@ -202,7 +187,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RouteTurn,
 ) -> GatewayRouteTurnResponseGatewayRouteTurn | Problem | None:
-    """Gateway-Route-Turn
+    """Record a finished turn on a chat
 
      After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
     (a later automatic reset shows its notice only if the chat had such activity) and re-peers the

@@ -33,11 +33,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Problem.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
 
@@ -52,11 +47,6 @@ def _parse_response(
         response_413 = Problem.from_dict(response.json())
 
         return response_413
-
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -90,12 +80,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[GatewayRoutesGetResponseGatewayRoutesGet | Problem]:
-    """Gateway-Routes-Get
+    """Get one routing entry
 
      One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``.
 
     Args:
-        session_key (str):
+        session_key (str): A routing key exactly as `POST /gateway/route` answers it (e.g.
+            `agent:main:telegram:dm:123456789`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,12 +112,13 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> GatewayRoutesGetResponseGatewayRoutesGet | Problem | None:
-    """Gateway-Routes-Get
+    """Get one routing entry
 
      One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``.
 
     Args:
-        session_key (str):
+        session_key (str): A routing key exactly as `POST /gateway/route` answers it (e.g.
+            `agent:main:telegram:dm:123456789`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,12 +139,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[GatewayRoutesGetResponseGatewayRoutesGet | Problem]:
-    """Gateway-Routes-Get
+    """Get one routing entry
 
      One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``.
 
     Args:
-        session_key (str):
+        session_key (str): A routing key exactly as `POST /gateway/route` answers it (e.g.
+            `agent:main:telegram:dm:123456789`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,12 +169,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> GatewayRoutesGetResponseGatewayRoutesGet | Problem | None:
-    """Gateway-Routes-Get
+    """Get one routing entry
 
      One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``.
 
     Args:
-        session_key (str):
+        session_key (str): A routing key exactly as `POST /gateway/route` answers it (e.g.
+            `agent:main:telegram:dm:123456789`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -77,11 +77,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 421:
-        response_421 = Problem.from_dict(response.json())
-
-        return response_421
-
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -117,15 +112,15 @@ def sync_detailed(
     platform: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
 ) -> Response[Problem | RoutePage]:
-    """Gateway-Routes-List
+    """List the routing index
 
      The routing index in key order (keyset-paginated), optionally one platform's or one session's.
 
     Args:
         limit (int | Unset): Page size 1-500 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
-        platform (None | str | Unset):
-        session_id (None | str | Unset):
+        platform (None | str | Unset): Only this platform's entries (e.g. `telegram`)
+        session_id (None | str | Unset): Only the entries that route to this session id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,15 +152,15 @@ def sync(
     platform: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
 ) -> Problem | RoutePage | None:
-    """Gateway-Routes-List
+    """List the routing index
 
      The routing index in key order (keyset-paginated), optionally one platform's or one session's.
 
     Args:
         limit (int | Unset): Page size 1-500 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
-        platform (None | str | Unset):
-        session_id (None | str | Unset):
+        platform (None | str | Unset): Only this platform's entries (e.g. `telegram`)
+        session_id (None | str | Unset): Only the entries that route to this session id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,15 +187,15 @@ async def asyncio_detailed(
     platform: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
 ) -> Response[Problem | RoutePage]:
-    """Gateway-Routes-List
+    """List the routing index
 
      The routing index in key order (keyset-paginated), optionally one platform's or one session's.
 
     Args:
         limit (int | Unset): Page size 1-500 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
-        platform (None | str | Unset):
-        session_id (None | str | Unset):
+        platform (None | str | Unset): Only this platform's entries (e.g. `telegram`)
+        session_id (None | str | Unset): Only the entries that route to this session id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,15 +225,15 @@ async def asyncio(
     platform: None | str | Unset = UNSET,
     session_id: None | str | Unset = UNSET,
 ) -> Problem | RoutePage | None:
-    """Gateway-Routes-List
+    """List the routing index
 
      The routing index in key order (keyset-paginated), optionally one platform's or one session's.
 
     Args:
         limit (int | Unset): Page size 1-500 Default: 100.
         cursor (None | str | Unset): next_cursor of the previous page
-        platform (None | str | Unset):
-        session_id (None | str | Unset):
+        platform (None | str | Unset): Only this platform's entries (e.g. `telegram`)
+        session_id (None | str | Unset): Only the entries that route to this session id
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
