@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from app.api.error_docs import JSON_BODY, READ, WRITE, Codes, error_responses
+from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
 from app.api.schemas import examples as ex
@@ -29,7 +30,7 @@ from app.domain.gateway_keys import MessageSource
 from app.errors import BadRequest
 from app.services import gateway as svc
 
-router = APIRouter(tags=["gateway"])
+router = APIRouter(tags=["gateway"], route_class=PolicyRoute)
 
 MAX_ROUTES_LIMIT = 500
 _CURSOR_KIND = "gateway-routes"
