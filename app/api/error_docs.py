@@ -42,14 +42,19 @@ _TITLES = {
     )
 }
 
+# Statuses the edge answers before any route (no exception class of ours carries them).
+_TITLES.update({408: "Request Timeout", 421: "Misdirected Request"})
+
 _SUMMARIES = {
     400: "Bad request",
     401: "Missing or invalid bearer token",
     404: "Not found",
+    408: "The request body stalled",
     409: "Conflict",
     412: "If-Match did not match the current ETag",
     413: "Request body too large",
     415: "Unsupported media type",
+    421: "The Host header names a host this server does not answer for",
     422: "Validation failed",
     503: "Service unavailable (nothing was written)",
     507: "Disk full; nothing was written",
@@ -116,21 +121,29 @@ DETAILS: dict[str, str] = {
     "schema_too_new": "state.db was migrated by a newer agent (schema 9); writes are refused until "
     "hermes-sessions is upgraded.",
     "storage_full": "The disk is full; nothing was written.",
+    "host_not_allowed": "This server does not answer for host 'evil.example'; add it to HERMES_ALLOWED_HOSTS "
+    "if it is yours.",
+    "server_busy": "Too many request bodies are being received at once; retry after 1 second.",
+    "request_timeout": "The request body stalled for more than 30 seconds.",
 }
 
-# Every operation behind the bearer token, reading only.
+# Every operation behind the bearer token, reading only (the edge's host guard and connection cap included).
 READ: Codes = {
     401: ("unauthorized",),
     413: ("payload_too_large",),
+    421: ("host_not_allowed",),
     422: ("validation_error",),
-    503: ("database_busy",),
+    503: ("database_busy", "server_busy"),
 }
 # Every operation that writes (a file a newer agent migrated is served read-only).
-WRITE: Codes = {**READ, 503: ("database_busy", "schema_too_new"), 507: ("storage_full",)}
-# Every operation with a JSON request body (the JSON policy and the body model).
+WRITE: Codes = {**READ, 503: ("database_busy", "server_busy", "schema_too_new"), 507: ("storage_full",)}
+# Every operation with a JSON request body (the JSON policy, the body model, and the edge's body limits).
 JSON_BODY: Codes = {
     400: ("invalid_json", "body_not_object"),
+    408: ("request_timeout",),
+    415: ("unsupported_media_type",),
     422: ("invalid_text", "json_too_deep", "integer_out_of_range", "number_not_finite"),
+    503: ("server_busy",),
 }
 # Operations that honour ``Idempotency-Key``.
 IDEMPOTENT: Codes = {

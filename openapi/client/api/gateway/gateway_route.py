@@ -48,10 +48,25 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 408:
+        response_408 = Problem.from_dict(response.json())
+
+        return response_408
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
         return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())

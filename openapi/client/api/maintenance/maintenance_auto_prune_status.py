@@ -38,6 +38,11 @@ def _parse_response(
 
         return response_413
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
