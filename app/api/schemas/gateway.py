@@ -7,25 +7,23 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import SafeText
+from app.api.schemas.common import RequestModel, SafeText
 from app.api.schemas.handoff import HandoffPublic
 
 MAX_ID = 512
 MAX_NAME = 1024
 
 
-class BackgroundProcess(BaseModel):
+class BackgroundProcess(RequestModel):
     """One live background process of the chat."""
-
-    model_config = ConfigDict(extra="forbid")
 
     started_at: StrictFloat | StrictInt = Field(ge=0, le=1e11, description="Epoch seconds it started")
 
 
-class RouteMessage(BaseModel):
+class RouteMessage(RequestModel):
     """``POST /gateway/route``: the message source (the agent's ``SessionSource``) and routing flags."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [ex.ROUTE_MESSAGE]})
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_MESSAGE]})
 
     platform: SafeText = Field(
         min_length=1, max_length=64, description="422 unknown_platform if not a gateway platform"
@@ -69,10 +67,10 @@ class RouteResponse(BaseModel):
     entry: dict[str, Any]
 
 
-class RouteKey(BaseModel):
+class RouteKey(RequestModel):
     """``POST /gateway/route/suspend``: a routed chat."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [ex.ROUTE_KEY]})
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ROUTE_KEY]})
 
     session_key: SafeText = Field(min_length=1, max_length=4096)
 
@@ -126,10 +124,8 @@ class RoutePage(BaseModel):
     has_more: bool
 
 
-class Policy(BaseModel):
+class Policy(RequestModel):
     """A reset policy (the agent's ``SessionResetPolicy``)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     mode: SafeText = Field(
         default="none", max_length=32, description="idle, daily, both or none (others never reset)"
@@ -143,10 +139,10 @@ class Policy(BaseModel):
     bg_process_max_age_hours: StrictInt = Field(default=24, ge=0, le=1_000_000)
 
 
-class GatewayConfigUpdate(BaseModel):
+class GatewayConfigUpdate(RequestModel):
     """``PUT /gateway/config``: members left out are kept."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [ex.GATEWAY_CONFIG_UPDATE]})
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.GATEWAY_CONFIG_UPDATE]})
 
     session_reset: Policy | None = None
     reset_by_type: dict[Annotated[SafeText, Field(max_length=32)], Policy] | None = Field(
