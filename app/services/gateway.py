@@ -39,6 +39,7 @@ from app.domain.gateway_keys import (
     build_session_key,
     profile_of_key,
 )
+from app.domain.gateway_resume import resume_refusal
 from app.domain.handoff import no_home_channel_detail
 from app.domain.reset_policy import (
     GatewayConfig,
@@ -401,14 +402,44 @@ def _point_at(
     return new
 
 
+def _refusal(
+    conn: sqlite3.Connection, scope: str, config: GatewayConfig, chat: dict[str, Any], target: str, ref: str
+) -> str | None:
+    """The agent's ``/resume`` ownership guard (app.domain.gateway_resume) for the chat's entry."""
+    origin = chat.get("origin")
+    current = origin if isinstance(origin, dict) else {"platform": chat.get("platform")}
+    raw = repo.entry_for_session(conn, scope, target)
+    live = None if raw is None else entries.parse_entry(raw)
+    live_origin = None if live is None or not isinstance(live.get("origin"), dict) else live["origin"]
+    return resume_refusal(
+        current,
+        live_origin,
+        repo.owner_columns(conn, target),
+        ref,
+        group_per_user=config.group_sessions_per_user,
+        thread_per_user=config.thread_sessions_per_user,
+    )
+
+
 def switch_route(
-    conn: sqlite3.Connection, scope: str, session_key: str, ref: str, now: datetime
+    conn: sqlite3.Connection, scope: str, config: GatewayConfig, session_key: str, ref: str, now: datetime
 ) -> dict[str, Any]:
     """``/resume <ref>``: point the chat at an existing session (its compression tip), reopened and
-    re-peered; the session it leaves is ended ``session_switch``. 404 ``route_not_found``,
+    re-peered; the session it leaves is ended ``session_switch``. A session of another user or chat is
+    refused as the agent refuses it (``switched`` false, the agent's reply). 404 ``route_not_found``,
     ``session_not_found``; 409 ``ambiguous_session_ref`` with candidates."""
     old = _require(conn, scope, session_key)
     target = str(resolve(conn, ref, latest=False, sources=()).session["id"])
+    refused = _refusal(conn, scope, config, old, target, ref)
+    if refused is not None:
+        return {
+            "session_key": session_key,
+            "session_id": old["session_id"],
+            "previous_session_id": old["session_id"],
+            "switched": False,
+            "reply": refused,
+            "entry": old,
+        }
     if old["session_id"] == target:
         return {
             "session_key": session_key,
@@ -843,8 +874,9 @@ class Gateway:
 
     async def switch(self, session_key: str, ref: str) -> dict[str, Any]:
         """``/resume <ref>``."""
+        config = self.config()
         result = await self.db.write(
-            lambda conn: switch_route(conn, self.scope, session_key, ref, datetime.now())
+            lambda conn: switch_route(conn, self.scope, config, session_key, ref, datetime.now())
         )
         self.mirror.changed()
         return result

@@ -240,3 +240,26 @@ def title_of(conn: sqlite3.Connection, session_id: str) -> str | None:
     """A session's title."""
     row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_id,)).fetchone()
     return None if row is None else row[0]
+
+
+def entry_for_session(conn: sqlite3.Connection, scope: str, session_id: str) -> str | None:
+    """The first-stored entry (``entry_json``) routing to ``session_id`` (``lookup_by_session_id``)."""
+    row = conn.execute(
+        "SELECT entry_json FROM gateway_routing WHERE scope = ? "
+        # A hand-edited malformed row must not fail the lookup (json_extract raises on it).
+        "AND CASE WHEN json_valid(entry_json) THEN json_extract(entry_json, '$.session_id') END = ? "
+        "ORDER BY rowid LIMIT 1",
+        (scope, session_id),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def owner_columns(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+    """The columns ``/resume`` proves ownership with: ``source``, ``user_id``, ``chat_id``, ``thread_id``
+    (empty when the row is missing)."""
+    row = conn.execute(
+        "SELECT source, user_id, chat_id, thread_id FROM sessions WHERE id = ?", (session_id,)
+    ).fetchone()
+    if row is None:
+        return {}
+    return dict(zip(("source", "user_id", "chat_id", "thread_id"), row, strict=True))
