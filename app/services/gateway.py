@@ -39,6 +39,7 @@ from app.domain.gateway_keys import (
     build_session_key,
     profile_of_key,
 )
+from app.domain.gateway_resume import resume_refusal
 from app.domain.handoff import no_home_channel_detail
 from app.domain.reset_policy import (
     GatewayConfig,
@@ -401,14 +402,44 @@ def _point_at(
     return new
 
 
+def _refusal(
+    conn: sqlite3.Connection, scope: str, config: GatewayConfig, chat: dict[str, Any], target: str, ref: str
+) -> str | None:
+    """The agent's ``/resume`` ownership guard (app.domain.gateway_resume) for the chat's entry."""
+    origin = chat.get("origin")
+    current = origin if isinstance(origin, dict) else {"platform": chat.get("platform")}
+    raw = repo.entry_for_session(conn, scope, target)
+    live = None if raw is None else entries.parse_entry(raw)
+    live_origin = None if live is None or not isinstance(live.get("origin"), dict) else live["origin"]
+    return resume_refusal(
+        current,
+        live_origin,
+        repo.owner_columns(conn, target),
+        ref,
+        group_per_user=config.group_sessions_per_user,
+        thread_per_user=config.thread_sessions_per_user,
+    )
+
+
 def switch_route(
-    conn: sqlite3.Connection, scope: str, session_key: str, ref: str, now: datetime
+    conn: sqlite3.Connection, scope: str, config: GatewayConfig, session_key: str, ref: str, now: datetime
 ) -> dict[str, Any]:
     """``/resume <ref>``: point the chat at an existing session (its compression tip), reopened and
-    re-peered; the session it leaves is ended ``session_switch``. 404 ``route_not_found``,
+    re-peered; the session it leaves is ended ``session_switch``. A session of another user or chat is
+    refused as the agent refuses it (``switched`` false, the agent's reply). 404 ``route_not_found``,
     ``session_not_found``; 409 ``ambiguous_session_ref`` with candidates."""
     old = _require(conn, scope, session_key)
     target = str(resolve(conn, ref, latest=False, sources=()).session["id"])
+    refused = _refusal(conn, scope, config, old, target, ref)
+    if refused is not None:
+        return {
+            "session_key": session_key,
+            "session_id": old["session_id"],
+            "previous_session_id": old["session_id"],
+            "switched": False,
+            "reply": refused,
+            "entry": old,
+        }
     if old["session_id"] == target:
         return {
             "session_key": session_key,
@@ -643,6 +674,8 @@ def prune_entries(
             continue
         if entries.updated_at(entry).timestamp() < cutoff:
             stale.append(key)
+    # Their processes (if any were stored) no longer block anything.
+    repo.delete_processes(conn, scope, stale)
     return repo.delete_entries(conn, scope, stale)
 
 
@@ -689,9 +722,25 @@ _ENV_KEYS = (
 )
 
 
+def store_processes(
+    conn: sqlite3.Connection, scope: str, session_key: str, started_at: list[float] | None
+) -> None:
+    """Keep the last list of live background processes a caller reported for a chat (``None``: no
+    report, the stored list stands). Stored, so a restart still honours them."""
+    if started_at is not None:
+        repo.put_processes(conn, scope, session_key, started_at)
+
+
+def blocking(conn: sqlite3.Connection, scope: str, config: GatewayConfig) -> Callable[[str], bool]:
+    """Whether a chat's stored background processes still block its reset, read once for a whole pass."""
+    stored = repo.all_processes(conn, scope)
+    now = time.time()
+    return lambda key: background_active(stored.get(key, ()), now, config.bg_max_age_s)
+
+
 class Gateway:
     """The routing service of one server process: cached config (re-read when a file changes), the
-    background processes each chat last reported, the mirror and the expiry watcher."""
+    mirror and the expiry watcher."""
 
     def __init__(
         self,
@@ -711,7 +760,6 @@ class Gateway:
         self._config = _ConfigCache()
         # Two PUTs would otherwise each read the file and the second write would drop the first's change.
         self._config_lock = threading.Lock()
-        self._processes: dict[str, list[float]] = {}
         self.mirror = SessionsMirror(
             db, self.scope, self.sessions_dir / "sessions.json", lambda: self.config()
         )
@@ -795,22 +843,6 @@ class Gateway:
             read_mappings=read_mappings,
         )
 
-    def remember_processes(self, session_key: str, started_at: list[float] | None) -> None:
-        """Keep the last list of live background processes a caller reported for a chat."""
-        if started_at is None:
-            return
-        if started_at:
-            self._processes[session_key] = list(started_at)
-        else:
-            self._processes.pop(session_key, None)
-
-    def background(self, session_key: str) -> bool:
-        """Whether a remembered process still blocks this chat's reset."""
-        started = self._processes.get(session_key)
-        if not started:
-            return False
-        return background_active(started, time.time(), self.config().bg_max_age_s)
-
     # operations
 
     async def route(
@@ -826,10 +858,15 @@ class Gateway:
         check_platform(source.platform)
         check_chat_type(source.chat_type)
         key = self.session_key(source, group_per_user, thread_per_user, profile)
-        self.remember_processes(key, background_processes)
-        request = RouteRequest(source, key, self.background(key))
         config = self.config()
-        result = await self.db.write(lambda conn: route(conn, self.scope, config, request, datetime.now()))
+
+        def run(conn: sqlite3.Connection) -> RouteResult:
+            store_processes(conn, self.scope, key, background_processes)
+            started = repo.processes_of(conn, self.scope, key)
+            active = background_active(started, time.time(), config.bg_max_age_s)
+            return route(conn, self.scope, config, RouteRequest(source, key, active), datetime.now())
+
+        result = await self.db.write(run)
         self.mirror.changed()
         return result
 
@@ -843,8 +880,9 @@ class Gateway:
 
     async def switch(self, session_key: str, ref: str) -> dict[str, Any]:
         """``/resume <ref>``."""
+        config = self.config()
         result = await self.db.write(
-            lambda conn: switch_route(conn, self.scope, session_key, ref, datetime.now())
+            lambda conn: switch_route(conn, self.scope, config, session_key, ref, datetime.now())
         )
         self.mirror.changed()
         return result
@@ -885,7 +923,9 @@ class Gateway:
         then prune old entries. Returns how many sessions were finalised."""
         config = self.config()
         expiring = await self.db.read(
-            lambda conn: find_expiring(conn, self.scope, config, datetime.now(), self.background)
+            lambda conn: find_expiring(
+                conn, self.scope, config, datetime.now(), blocking(conn, self.scope, config)
+            )
         )
         done = 0
         if expiring:
@@ -893,12 +933,16 @@ class Gateway:
             await asyncio.sleep(self._expiry_grace_s if grace_s is None else grace_s)
             done = await self.db.write(
                 lambda conn: finalize_expired(
-                    conn, self.scope, config, expiring, datetime.now(), self.background
+                    conn, self.scope, config, expiring, datetime.now(), blocking(conn, self.scope, config)
                 )
             )
         pruned = await self.db.write(
             lambda conn: prune_entries(
-                conn, self.scope, config.session_store_max_age_days, datetime.now(), self.background
+                conn,
+                self.scope,
+                config.session_store_max_age_days,
+                datetime.now(),
+                blocking(conn, self.scope, config),
             )
         )
         if done or pruned:

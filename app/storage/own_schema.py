@@ -210,3 +210,18 @@ class FtsBacklogRun(SQLModel, table=True):
     first_id: int = Field(primary_key=True)
     last_id: int
     queued_at: float
+
+
+GATEWAY_PROCESSES_SQL = """
+CREATE TABLE IF NOT EXISTS hs_gateway_processes (
+    scope TEXT NOT NULL,
+    session_key TEXT NOT NULL,
+    started_at_json TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, session_key)
+) WITHOUT ROWID
+"""
+"""The live background processes a caller of ``POST /gateway/route`` last reported for a chat (the start
+times, a JSON array of epoch seconds), keyed like the agent's ``gateway_routing``. They block that chat's
+automatic reset and its expiry finalisation, and must still do so after a restart; migration 0009 creates
+it."""

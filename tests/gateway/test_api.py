@@ -288,7 +288,8 @@ def test_row_27_lost_entry_recovery(
 
 
 def test_rows_28_29_new_and_resume(client: TestClient, raw: sqlite3.Connection) -> None:
-    first = route(client, chat_id="99")
+    # The chat has a user: /resume refuses an identity-less caller a session no entry routes to.
+    first = route(client, chat_id="99", user_id="42")
     add_message(client, first["session_id"])
     add_message(client, first["session_id"])
     fresh = client.post("/gateway/route/reset", json={"session_key": KEY})
@@ -311,7 +312,7 @@ def test_rows_28_29_new_and_resume(client: TestClient, raw: sqlite3.Connection) 
     by_title = client.post("/gateway/route/switch", json={"session_key": KEY, "ref": "Deploy plan"}).json()
     assert by_title["session_id"] == titled["session_id"]
     assert by_title["reply"] == "↻ Resumed session **Deploy plan**. Conversation restored."
-    assert route(client, chat_id="99")["session_id"] == titled["session_id"]
+    assert route(client, chat_id="99", user_id="42")["session_id"] == titled["session_id"]
 
 
 def test_rows_30_31_index_formats(client: TestClient, home: Path, raw: sqlite3.Connection) -> None:

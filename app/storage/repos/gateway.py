@@ -7,6 +7,7 @@ the same columns and values, so the agent's loader reads exactly what it would h
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -240,3 +241,74 @@ def title_of(conn: sqlite3.Connection, session_id: str) -> str | None:
     """A session's title."""
     row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_id,)).fetchone()
     return None if row is None else row[0]
+
+
+def entry_for_session(conn: sqlite3.Connection, scope: str, session_id: str) -> str | None:
+    """The first-stored entry (``entry_json``) routing to ``session_id`` (``lookup_by_session_id``)."""
+    row = conn.execute(
+        "SELECT entry_json FROM gateway_routing WHERE scope = ? "
+        # A hand-edited malformed row must not fail the lookup (json_extract raises on it).
+        "AND CASE WHEN json_valid(entry_json) THEN json_extract(entry_json, '$.session_id') END = ? "
+        "ORDER BY rowid LIMIT 1",
+        (scope, session_id),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def owner_columns(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+    """The columns ``/resume`` proves ownership with: ``source``, ``user_id``, ``chat_id``, ``thread_id``
+    (empty when the row is missing)."""
+    row = conn.execute(
+        "SELECT source, user_id, chat_id, thread_id FROM sessions WHERE id = ?", (session_id,)
+    ).fetchone()
+    if row is None:
+        return {}
+    return dict(zip(("source", "user_id", "chat_id", "thread_id"), row, strict=True))
+
+
+# -- background processes (hs_gateway_processes) ------------------------------------------------------
+
+
+def put_processes(conn: sqlite3.Connection, scope: str, session_key: str, started_at: list[float]) -> None:
+    """Store the start times of a chat's live background processes; an empty list forgets them."""
+    if not started_at:
+        conn.execute(
+            "DELETE FROM hs_gateway_processes WHERE scope = ? AND session_key = ?", (scope, session_key)
+        )
+        return
+    conn.execute(
+        "INSERT INTO hs_gateway_processes (scope, session_key, started_at_json, updated_at) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT(scope, session_key) DO UPDATE SET "
+        "started_at_json = excluded.started_at_json, updated_at = excluded.updated_at",
+        (scope, session_key, json.dumps(started_at), time.time()),
+    )
+
+
+def _times(raw: str) -> list[float]:
+    value = json.loads(raw)
+    return [float(v) for v in value] if isinstance(value, list) else []
+
+
+def processes_of(conn: sqlite3.Connection, scope: str, session_key: str) -> list[float]:
+    """The start times last stored for one chat (empty when none)."""
+    row = conn.execute(
+        "SELECT started_at_json FROM hs_gateway_processes WHERE scope = ? AND session_key = ?",
+        (scope, session_key),
+    ).fetchone()
+    return [] if row is None else _times(str(row[0]))
+
+
+def all_processes(conn: sqlite3.Connection, scope: str) -> dict[str, list[float]]:
+    """Every chat of a scope with stored processes, and their start times."""
+    rows = conn.execute(
+        "SELECT session_key, started_at_json FROM hs_gateway_processes WHERE scope = ?", (scope,)
+    ).fetchall()
+    return {str(key): _times(str(raw)) for key, raw in rows}
+
+
+def delete_processes(conn: sqlite3.Connection, scope: str, session_keys: list[str]) -> None:
+    """Forget the stored processes of these chats."""
+    conn.executemany(
+        "DELETE FROM hs_gateway_processes WHERE scope = ? AND session_key = ?",
+        [(scope, key) for key in session_keys],
+    )
