@@ -677,7 +677,7 @@ READY: dict[str, Any] = {
         "writer_alive": True,
     },
     "sqlite_version": "3.40.1",
-    "schema_revision": "0008_title_nocase_index",
+    "schema_revision": "0009_gateway_processes",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,

@@ -111,7 +111,11 @@ class RouteCommandResult(BaseModel):
     previous_session_id: str
     reply: str
     entry: dict[str, Any]
-    switched: bool | None = None
+    switched: bool | None = Field(
+        default=None,
+        description="/resume only: false when the chat already was on that session, or when the agent's "
+        "ownership rule refused it (the reply says which)",
+    )
 
 
 class RoutePage(BaseModel):

@@ -25,7 +25,8 @@ class RouteCommandResult:
         reply (str):
         session_id (str):
         session_key (str):
-        switched (bool | None | Unset):
+        switched (bool | None | Unset): /resume only: false when the chat already was on that session, or when the
+            agent's ownership rule refused it (the reply says which)
     """
 
     entry: RouteCommandResultEntry
