@@ -118,7 +118,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
             self._refuse_unparsable(exc)
             return
         if self._phase is _Phase.HEAD and self._head_bytes > self.limits.max_header_bytes:
-            self._refuse(431, self._head_detail("request line and headers"))
+            self._refuse(431, self._head_detail("request line and headers are"))
 
     # -- parser callbacks --------------------------------------------------------------------------
 
@@ -183,12 +183,12 @@ class HermesHttpProtocol(HttpToolsProtocol):
         )
 
     def _head_detail(self, what: str) -> str:
-        return f"The {what} exceed the limit of {self.limits.max_header_bytes} bytes."
+        return f"The {what} longer than the limit of {self.limits.max_header_bytes} bytes."
 
     def _refuse_unparsable(self, exc: httptools.HttpParserError) -> None:
         cause = exc.__context__
         if isinstance(cause, _HeadTooLarge):
-            what = "request target" if cause.status == 414 else "request line and headers"
+            what = "request target is" if cause.status == 414 else "request line and headers are"
             self._refuse(cause.status, self._head_detail(what))
             return
         reason = str(exc) or "malformed request"
