@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -15,6 +16,7 @@ from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.params import SessionId
 from app.api.responses import json_response
+from app.api.schemas.common import SafeText
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
@@ -34,6 +36,7 @@ from app.storage.repos.usage import Usage
 router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
 
 MAX_LIST_LIMIT = 200
+MAX_SEARCH_LENGTH = 200
 
 IfMatch = Annotated[
     str | None,
@@ -126,8 +129,17 @@ async def create_session(
     return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
 
 
-def _position(order: str, cursor: str) -> dict[str, Any]:
-    position = decode_cursor(f"sessions:{order}", cursor)
+def _cursor_kind(query: ListQuery) -> str:
+    """The cursor kind of a listing: a search listing's cursors carry a digest of its ``q``, so a cursor
+    from one search (or from the plain listing) is refused by another."""
+    kind = f"sessions:{query.order}"
+    if query.search is None:
+        return kind
+    return f"{kind}:q:{hashlib.sha256(query.search.encode()).hexdigest()[:16]}"
+
+
+def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
+    position = decode_cursor(kind, cursor)
     number: tuple[type, ...] = (int, float)
     keys: dict[str, tuple[type, ...]] = {"s": number, "i": (str,)}
     if order == "last_active":
@@ -170,6 +182,17 @@ async def list_sessions(
         Literal["started", "last_active"],
         Query(description="Newest first by start time, or by last activity (newest message, else start)"),
     ] = "started",
+    q: Annotated[
+        SafeText | None,
+        Query(
+            min_length=1,
+            max_length=MAX_SEARCH_LENGTH,
+            description=(
+                "Only sessions whose id, title or preview contains this text (1-200 characters; ASCII "
+                "letters match either case; % and _ are literal). A compression lineage matches by its tip."
+            ),
+        ),
+    ] = None,
 ) -> Response:
     """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
     sources = tuple(source or ())
@@ -181,15 +204,17 @@ async def list_sessions(
         include_children=include_children,
         include_archived=include_archived,
         order=order,
-        after=_position(order, cursor) if cursor is not None else None,
+        search=q,
     )
+    if cursor is not None:
+        query = replace(query, after=_position(_cursor_kind(query), order, cursor))
     return await list_response(request, db, query)
 
 
 async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
     """Read one page of the listing and render it with its ``Link`` header (shared with the fast path)."""
     page = await db.read(lambda conn: svc.list_page(conn, query))
-    next_cursor = encode_cursor(f"sessions:{query.order}", page.next_position) if page.next_position else None
+    next_cursor = encode_cursor(_cursor_kind(query), page.next_position) if page.next_position else None
     response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
     )

@@ -34,12 +34,19 @@ MESSAGE_PAGE = 200
 
 
 def fetch_sessions(
-    api: Api, limit: int, source: str | None, keep: Callable[[dict[str, Any]], bool] | None = None
+    api: Api,
+    limit: int,
+    source: str | None,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    search: str | None = None,
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` sessions, newest first (the server hides tool/subagent unless asked by source);
-    with ``keep``, only those it accepts, reading on until ``limit`` are found or the store is exhausted."""
+    ``search`` is the server's ``q`` (id, title or preview substring); with ``keep``, only those it accepts,
+    reading on until ``limit`` are found or the store is exhausted."""
     items: list[dict[str, Any]] = []
     params: dict[str, Any] = {"source": source} if source else {}
+    if search:
+        params["q"] = search
     cursor: str | None = None
     while len(items) < limit:
         wanted = PAGE_MAX if keep is not None else min(PAGE_MAX, limit - len(items))
@@ -66,6 +73,14 @@ def list_sessions(
         help="Only sessions in one workspace: a git repo root or project dir "
         "(matched by path substring or basename).",
     ),
+    search: str | None = typer.Option(
+        None,
+        "--search",
+        "-q",
+        metavar="TEXT",
+        help="Only sessions whose id, title or preview contains TEXT "
+        "(ASCII letters in either case; % and _ literal).",
+    ),
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
@@ -73,7 +88,7 @@ def list_sessions(
     out = pick_format(as_json, as_jsonl)
     needle = (workspace or "").strip()
     keep = (lambda s: fmt.in_workspace(s, needle)) if needle else None
-    sessions = fetch_sessions(get_env(ctx).api(), limit, source, keep)
+    sessions = fetch_sessions(get_env(ctx).api(), limit, source, keep, search=search or None)
     if out is Format.JSON:
         emit_json(sessions)
     elif out is Format.JSONL:

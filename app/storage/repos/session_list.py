@@ -12,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import astuple, dataclass, field, replace
 from typing import Any, Literal
 
+from app.domain.titles import like_escape
 from app.storage.repos.lineage import (
     branched_marker_sql,
     compression_tip,
@@ -19,7 +20,12 @@ from app.storage.repos.lineage import (
     lineage_root,
     listable_sql,
 )
-from app.storage.repos.sessions import LAST_ACTIVE_SQL, public_select_sql, row_to_public
+from app.storage.repos.sessions import (
+    LAST_ACTIVE_SQL,
+    PREVIEW_RAW_SQL,
+    public_select_sql,
+    row_to_public,
+)
 
 Status = Literal["active", "ended", "all"]
 Order = Literal["started", "last_active"]
@@ -59,6 +65,7 @@ class ListQuery:
     include_children: bool = False
     include_archived: bool = False
     order: Order = "started"
+    search: str | None = None
     after: dict[str, Any] | None = None
 
 
@@ -92,7 +99,35 @@ def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
         )
     elif q.status == "ended":
         clauses.append("s.ended_at IS NOT NULL")
+    if q.search is not None:
+        # LIKE folds ASCII case only, as the prune filters do. The preview is cut in SQL to 63 characters
+        # before stripping, a superset of the displayed one; the presented row is checked exactly afterwards.
+        # A compression root is shown as its tip, whose text only the walk finds, so it always passes here.
+        pattern = f"%{like_escape(_ascii_lower(q.search))}%"
+        match = " OR ".join(
+            f"{expr} LIKE ? ESCAPE '\\'" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s"))
+        )
+        clauses.append(f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})")
+        params.extend([pattern] * 3)
     return clauses, params
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _ascii_lower(text: str) -> str:
+    return text.translate(_ASCII_LOWER)
+
+
+def _search_ok(item: dict[str, Any], search: str | None) -> bool:
+    """Whether the presented row shows ``search`` in its id, title or preview (ASCII case folded, as LIKE)."""
+    if search is None:
+        return True
+    needle = _ascii_lower(search)
+    preview = item["preview"] or ""
+    if preview.endswith("...") and len(preview) > 60:
+        preview = preview[:-3]  # the ellipsis marks the cut; it is not text of the message
+    return any(needle in _ascii_lower(text or "") for text in (item["id"], item["title"], preview))
 
 
 def _status_ok(item: dict[str, Any], status: Status) -> bool:
@@ -203,8 +238,8 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     """
     fetch = _fetch_started if q.order == "started" else _fetch_last_active
     project = not q.include_children
-    # Only a status filter under projection can drop rows after SQL; otherwise one batch suffices.
-    refilter = project and q.status != "all"
+    # A status filter under projection, and any search, can drop rows after SQL; else one batch suffices.
+    refilter = (project and q.status != "all") or q.search is not None
     batch = q.limit + 1
     collected: list[tuple[dict[str, Any], dict[str, Any]]] = []
     after = q.after
@@ -212,7 +247,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
         rows = fetch(conn, q, after, batch)
         for row in rows:
             item = _present(conn, row, project)
-            if refilter and not _status_ok(item, q.status):
+            if refilter and not (_status_ok(item, q.status) and _search_ok(item, q.search)):
                 continue
             collected.append((item, _position(row, q.order)))
             if len(collected) > q.limit:

@@ -22,6 +22,7 @@ def _get_kwargs(
     include_children: bool | Unset = False,
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
+    q: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -70,6 +71,13 @@ def _get_kwargs(
         json_order = order.value
 
     params["order"] = json_order
+
+    json_q: None | str | Unset
+    if isinstance(q, Unset):
+        json_q = UNSET
+    else:
+        json_q = q
+    params["q"] = json_q
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -148,6 +156,7 @@ def sync_detailed(
     include_children: bool | Unset = False,
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
+    q: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPage]:
     """List sessions
 
@@ -166,6 +175,9 @@ def sync_detailed(
         include_archived (bool | Unset): Also list archived sessions Default: False.
         order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
             message, else start) Default: SessionsListOrder.STARTED.
+        q (None | str | Unset): Only sessions whose id, title or preview contains this text (1-200
+            characters; ASCII letters match either case; % and _ are literal). A compression lineage
+            matches by its tip.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,6 +196,7 @@ def sync_detailed(
         include_children=include_children,
         include_archived=include_archived,
         order=order,
+        q=q,
     )
 
     response = client.get_httpx_client().request(
@@ -204,6 +217,7 @@ def sync(
     include_children: bool | Unset = False,
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
+    q: None | str | Unset = UNSET,
 ) -> Problem | SessionPage | None:
     """List sessions
 
@@ -222,6 +236,9 @@ def sync(
         include_archived (bool | Unset): Also list archived sessions Default: False.
         order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
             message, else start) Default: SessionsListOrder.STARTED.
+        q (None | str | Unset): Only sessions whose id, title or preview contains this text (1-200
+            characters; ASCII letters match either case; % and _ are literal). A compression lineage
+            matches by its tip.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,6 +258,7 @@ def sync(
         include_children=include_children,
         include_archived=include_archived,
         order=order,
+        q=q,
     ).parsed
 
 
@@ -255,6 +273,7 @@ async def asyncio_detailed(
     include_children: bool | Unset = False,
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
+    q: None | str | Unset = UNSET,
 ) -> Response[Problem | SessionPage]:
     """List sessions
 
@@ -273,6 +292,9 @@ async def asyncio_detailed(
         include_archived (bool | Unset): Also list archived sessions Default: False.
         order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
             message, else start) Default: SessionsListOrder.STARTED.
+        q (None | str | Unset): Only sessions whose id, title or preview contains this text (1-200
+            characters; ASCII letters match either case; % and _ are literal). A compression lineage
+            matches by its tip.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -291,6 +313,7 @@ async def asyncio_detailed(
         include_children=include_children,
         include_archived=include_archived,
         order=order,
+        q=q,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -309,6 +332,7 @@ async def asyncio(
     include_children: bool | Unset = False,
     include_archived: bool | Unset = False,
     order: SessionsListOrder | Unset = SessionsListOrder.STARTED,
+    q: None | str | Unset = UNSET,
 ) -> Problem | SessionPage | None:
     """List sessions
 
@@ -327,6 +351,9 @@ async def asyncio(
         include_archived (bool | Unset): Also list archived sessions Default: False.
         order (SessionsListOrder | Unset): Newest first by start time, or by last activity (newest
             message, else start) Default: SessionsListOrder.STARTED.
+        q (None | str | Unset): Only sessions whose id, title or preview contains this text (1-200
+            characters; ASCII letters match either case; % and _ are literal). A compression lineage
+            matches by its tip.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -347,5 +374,6 @@ async def asyncio(
             include_children=include_children,
             include_archived=include_archived,
             order=order,
+            q=q,
         )
     ).parsed
