@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
 
+from app.api.json_body import is_json_media_type
 from app.errors import DatabaseBusy, HermesError
 from app.storage.connection import translate
 
@@ -108,16 +109,9 @@ def unexpected_error_response(exc: Exception, request: Request) -> Response:
     )
 
 
-def _is_json_media_type(content_type: str | None) -> bool:
-    if content_type is None:
-        return False
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
-
-
 def _validation_problem(request: Request, exc: RequestValidationError) -> Response:
     issues = exc.errors()
-    if isinstance(exc.body, bytes) and not _is_json_media_type(request.headers.get("content-type")):
+    if isinstance(exc.body, bytes) and not is_json_media_type(request.headers.get("content-type")):
         # FastAPI parses a body as JSON only when it is declared so; any other body reaches validation
         # as raw bytes, and the fault is the declared media type, not the content.
         declared = request.headers.get("content-type") or "no Content-Type"
