@@ -156,10 +156,9 @@ def test_interrupt_exits_130(home: Path) -> None:
     assert (result.exit_code, result.stderr) == (130, "Interrupted.\n")
 
 
-def test_serve_on_a_busy_port_exits_1_with_a_reason(live_server: LiveServer, tmp_path: Path) -> None:
-    port = live_server.base_url.rsplit(":", 1)[1]
-    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": port}
-    done = subprocess.run(
+def _serve_until_exit(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``hermes serve`` in a process of its own, expected to refuse to start and exit."""
+    return subprocess.run(
         [sys.executable, "-m", "app.cli.main", "serve"],
         cwd=ROOT,
         env=env,
@@ -167,6 +166,12 @@ def test_serve_on_a_busy_port_exits_1_with_a_reason(live_server: LiveServer, tmp
         text=True,
         timeout=60,
     )
+
+
+def test_serve_on_a_busy_port_exits_1_with_a_reason(live_server: LiveServer, tmp_path: Path) -> None:
+    port = live_server.base_url.rsplit(":", 1)[1]
+    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": port}
+    done = _serve_until_exit(env)
     assert done.returncode == 1, done.stderr
     assert f"could not start on 127.0.0.1:{port}" in done.stderr
 
@@ -194,14 +199,7 @@ def test_banner_names_the_url_the_database_and_the_token(tmp_path: Path) -> None
 def test_a_second_server_on_the_same_file_is_refused(live_server: LiveServer) -> None:
     env = {**os.environ, "HERMES_HOME": str(live_server.home), "HERMES_API_TOKEN": TOKEN}
     env["HERMES_PORT"] = str(free_port())
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "serve"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _serve_until_exit(env)
     assert done.returncode == 1
     pid = live_server.process.pid
     assert (
