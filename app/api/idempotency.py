@@ -4,7 +4,6 @@ the effect, so a retry after a crash either replays the committed answer or runs
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from starlette.responses import Response
 from app.api.responses import encode_body
 from app.errors import BadRequest, Conflict, Unprocessable
 from app.storage.database import Database
+from app.storage.protocols import StoredResponse, Tx
 
 Render = Callable[[Any], tuple[int, Any, dict[str, str]]]
 
@@ -36,9 +36,7 @@ class Idempotency:
         self.request = request
         self.key = key
 
-    async def execute(
-        self, db: Database, effect: Callable[[sqlite3.Connection], Any], render: Render
-    ) -> Response:
+    async def execute(self, db: Database, effect: Callable[[Tx], Any], render: Render) -> Response:
         """Run ``effect`` on the writer and answer with ``render(result) -> (status, body, headers)``.
 
         With a key: a retry with the same body replays the first response, the same key with another
@@ -62,28 +60,20 @@ class Idempotency:
         in_flight.add(slot)
         key = self.key
 
-        def run(conn: sqlite3.Connection) -> _Outcome:
-            row = conn.execute(
-                "SELECT body_sha256, status, response, headers FROM hs_idempotency_keys "
-                "WHERE key = ? AND method = ? AND path = ?",
-                slot,
-            ).fetchone()
-            if row is not None:
-                if row["body_sha256"] != digest:
+        def run(tx: Tx) -> _Outcome:
+            stored = tx.idempotency.stored_response(key, method, path)
+            if stored is not None:
+                if stored.body_sha256 != digest:
                     raise Unprocessable(
                         "This Idempotency-Key was already used with a different request body; "
                         "use a new key for a new request.",
                         code="idempotency_key_reused",
                     )
-                return _Outcome(row["status"], bytes(row["response"]), orjson.loads(row["headers"]), True)
-            status, body, headers = render(effect(conn))
+                return _Outcome(stored.status, stored.response, orjson.loads(stored.headers_json), True)
+            status, body, headers = render(effect(tx))
             payload = encode_body(body)
-            conn.execute(
-                "INSERT INTO hs_idempotency_keys "
-                "(key, method, path, body_sha256, status, response, headers, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, method, path, digest, status, payload, orjson.dumps(headers).decode(), time.time()),
-            )
+            answer = StoredResponse(digest, status, payload, orjson.dumps(headers).decode())
+            tx.idempotency.record_response(key, method, path, answer, time.time())
             return _Outcome(status, payload, headers, False)
 
         try:

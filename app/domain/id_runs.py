@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 Run = tuple[int, int]
+# The largest message id a store holds (a signed 64-bit integer): ``has_queued(ANY_ID)`` asks whether
+# anything at all is queued.
+ANY_ID = 2**63 - 1
 
 
 def merge_runs(runs: Iterable[Run]) -> list[Run]:

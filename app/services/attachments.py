@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 import unicodedata
 from pathlib import Path
@@ -13,9 +12,7 @@ from app.domain.messages import MAX_EXTRACTED_CHARS, extract_text, is_text_media
 from app.errors import NotFound
 from app.services.sessions import not_found
 from app.storage import blobs
-from app.storage.database import Database
-from app.storage.repos import attachments as repo
-from app.storage.repos.sessions import session_exists
+from app.storage.protocols import Store, Tx
 
 _MAX_FILENAME_CHARS = 255
 
@@ -37,7 +34,7 @@ def clean_filename(name: str | None) -> str | None:
 
 
 async def upload(
-    db: Database,
+    db: Store,
     home: Path,
     session_id: str,
     source: BinaryIO,
@@ -49,7 +46,7 @@ async def upload(
     """Store an uploaded file for a session; the public attachment (``id, path, sha256, size,
     media_type, filename, extracted_text?``). 404 ``session_not_found``, 409 ``attachments_dir_unusable``,
     413, 415, 507 ``storage_full`` (nothing left behind)."""
-    if not await db.read(lambda conn: session_exists(conn, session_id)):
+    if not await db.read(lambda tx: tx.sessions.session_exists(session_id)):
         raise not_found(session_id)
     blob = await asyncio.to_thread(
         blobs.store,
@@ -64,9 +61,8 @@ async def upload(
         head = await asyncio.to_thread(blobs.read_head, home, blob.relative_path, MAX_EXTRACTED_CHARS * 4)
         text = extract_text(head)
 
-    def save(conn: sqlite3.Connection) -> dict[str, Any]:
-        return repo.upsert_attachment(
-            conn,
+    def save(tx: Tx) -> dict[str, Any]:
+        return tx.attachments.upsert_attachment(
             attachment_id=attachment_id(blob.sha256),
             sha256=blob.sha256,
             size=blob.size,
@@ -91,10 +87,10 @@ async def upload(
     return row
 
 
-async def find(db: Database, home: Path, attachment_id_: str) -> tuple[dict[str, Any], Path]:
+async def find(db: Store, home: Path, attachment_id_: str) -> tuple[dict[str, Any], Path]:
     """An attachment's row and the file to serve; 404 ``attachment_not_found`` also when its file is
     gone, or is not a regular file inside ``home`` (a link swapped in is never followed out)."""
-    row = await db.read(lambda conn: repo.get_attachment(conn, attachment_id_))
+    row = await db.read(lambda tx: tx.attachments.get_attachment(attachment_id_))
     path = None if row is None else await asyncio.to_thread(blobs.stored_file, home, row["path"])
     if row is None or path is None:
         raise NotFound(

@@ -108,7 +108,7 @@ class AutoPruner:
         result: dict[str, Any] = {"skipped": False, "pruned": 0, "vacuumed": False}
         now = time.time()
         try:
-            claim = await self.db.write(lambda conn: self._claim(conn, now))
+            claim = await self.db.write(lambda tx: self._claim(tx.conn, now))
         except Exception as exc:  # never raise into start-up or the scheduler
             log.warning("auto-prune could not check its schedule: %s", exc)
             return {**result, "error": str(exc)}
@@ -131,7 +131,7 @@ class AutoPruner:
             result["error"] = str(exc)
         status = {**result, "run_at": now, "duration_s": round(time.monotonic() - started, 3)}
         try:
-            await self.db.write(lambda conn: self._finish(conn, now, status))
+            await self.db.write(lambda tx: self._finish(tx.conn, now, status))
         except Exception as exc:
             log.warning("auto-prune could not record its run: %s", exc)
             result.setdefault("error", str(exc))
@@ -142,7 +142,7 @@ class AutoPruner:
     async def _vacuum_worth_it(self, pruned: int) -> bool:
         if pruned <= 0:
             return False
-        pages = await self.db.read(repo.page_stats)
+        pages = await self.db.read(lambda tx: repo.page_stats(tx.conn))
         return vacuum_worth_it(
             pruned, pages.freelist_count, pages.page_count, self.config.vacuum_min_free_ratio
         )
@@ -159,7 +159,7 @@ class AutoPruner:
                 repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY),
             )
 
-        marker, raw_status, raw_lease = await self.db.read(read)
+        marker, raw_status, raw_lease = await self.db.read(lambda tx: read(tx.conn))
         last = parse_marker(marker)
         detail = _load(raw_status) or {}
         # Our detail describes the marker only when written with it (the agent may have run since); a failed

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from enum import StrEnum
@@ -29,7 +28,7 @@ import orjson
 
 from app.services.background import cancel_and_wait
 from app.storage.database import Database
-from app.storage.repos import events as repo
+from app.storage.protocols import EventRow, Tx
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +47,13 @@ def _dump(data: dict[str, Any]) -> str:
     return orjson.dumps(data).decode()
 
 
-def emit(
-    conn: sqlite3.Connection, event_type: EventType, session_id: str | None, data: dict[str, Any]
-) -> None:
+def emit(tx: Tx, event_type: EventType, session_id: str | None, data: dict[str, Any]) -> None:
     """Record one event in the caller's transaction and tell the hub a commit will carry it."""
-    repo.insert(conn, event_type.value, session_id, _dump(data), time.time())
-    _poke(conn)
+    tx.events.insert(event_type.value, session_id, _dump(data), time.time())
+    _poke(tx)
 
 
-def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[dict[str, Any]]) -> None:
+def emit_messages(tx: Tx, session_id: str, stored: Iterable[dict[str, Any]]) -> None:
     """One compact ``message.created`` per appended message (ids and role only, never content)."""
     now = time.time()
     kind = EventType.message_created.value
@@ -66,16 +63,17 @@ def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[di
         (kind, session_id, f'{{"session_id":{sid},"message_id":{m["id"]},"role":"{m["role"]}"}}', now)
         for m in stored
     ]
-    repo.insert_many(conn, rows)
-    _poke(conn)
+    tx.events.insert_many(rows)
+    _poke(tx)
 
 
-# The hub of each open database, by the id of its write connection (the only connection emit runs on).
+# The hub of each open database, by the id of its writer's Tx (one per write connection, the only one emit
+# runs on).
 _HUBS: dict[int, EventHub] = {}
 
 
-def _poke(conn: sqlite3.Connection) -> None:
-    hub = _HUBS.get(id(conn))
+def _poke(tx: Tx) -> None:
+    hub = _HUBS.get(id(tx))
     if hub is not None:
         hub.poke_from_writer()
 
@@ -167,12 +165,12 @@ class EventHub:
     async def start(self) -> None:
         """Register with the write connection and start the cross-process poll and the tail reader."""
         self._loop = asyncio.get_running_loop()
-        self._seen_id = await self.db.read(repo.latest_id)
+        self._seen_id = await self.db.read(lambda tx: tx.events.latest_id())
         if not self.db.read_only:
 
-            def bind(conn: sqlite3.Connection) -> None:
-                self._conn_id = id(conn)
-                _HUBS[id(conn)] = self
+            def bind(tx: Tx) -> None:
+                self._conn_id = id(tx)
+                _HUBS[id(tx)] = self
 
             await self.db.write(bind)
             assert self.db.writer is not None
@@ -223,7 +221,7 @@ class EventHub:
             self._signalled = False
             try:
                 while rows := await self.db.read(
-                    partial(repo.tail, last_id=self._seen_id, limit=_TAIL_BATCH)
+                    lambda tx: tx.events.tail(last_id=self._seen_id, limit=_TAIL_BATCH)
                 ):
                     self._seen_id = rows[-1][0]
                     self._fan_out(rows)
@@ -330,7 +328,7 @@ class EventPruner:
         cutoff = time.time() - self.retention_days * 86400.0
         total = 0
         while deleted := await self.db.write(
-            lambda conn: repo.prune(conn, older_than=cutoff, max_rows=self.max_rows, chunk=chunk)
+            lambda tx: tx.events.prune(older_than=cutoff, max_rows=self.max_rows, chunk=chunk)
         ):
             total += deleted
             self.dropped += deleted
@@ -345,7 +343,11 @@ class EventPruner:
             await asyncio.sleep(self.interval_s)
 
 
-def format_event(row: repo.EventRow) -> bytes:
+def _after(tx: Tx, *, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:
+    return tx.events.after(last_id, session_id, limit)
+
+
+def format_event(row: EventRow) -> bytes:
     """One SSE frame: ``id``, ``event`` and the stored JSON as ``data``."""
     event_id, event_type, data = row
     return f"id: {event_id}\nevent: {event_type}\ndata: {data}\n\n".encode()
@@ -369,16 +371,14 @@ async def stream(
     # replay has already sent are skipped by id.
     with hub.subscribe(session_id) as sub:
         if last_id is None:
-            last_id = await db.read(repo.latest_id)
+            last_id = await db.read(lambda tx: tx.events.latest_id())
         # Reconnecting clients wait this long before retrying (SSE ``retry``).
         yield b"retry: 2000\n\n"
         position = last_id
         while True:
             sub.resync()
             while True:
-                rows = await db.read(
-                    partial(repo.after, last_id=position, session_id=session_id, limit=batch)
-                )
+                rows = await db.read(partial(_after, last_id=position, session_id=session_id, limit=batch))
                 if rows:
                     yield b"".join(format_event(row) for row in rows)
                     position = rows[-1][0]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
@@ -26,10 +25,19 @@ import orjson
 
 from app.errors import NotFound
 from app.storage.database import Database
+from app.storage.protocols import (
+    LINE_CLOSED,
+    ChunkPlan,
+    ExportCursor,
+    ExportFilter,
+    MessagePage,
+    RenderedChunk,
+    Skipped,
+    Tx,
+    chunk_skipped,
+    join_chunk,
+)
 from app.storage.render_pool import RenderPool
-from app.storage.repos import export as repo
-from app.storage.repos import lineage as lineage_repo
-from app.storage.repos import sessions as session_repo
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +53,13 @@ MAX_REPORTED_ROWS = 1000
 class ExportProblems:
     """What an export could not write, for its final error record."""
 
-    sessions: list[repo.Skipped] = field(default_factory=list)
-    messages: list[repo.Skipped] = field(default_factory=list)
+    sessions: list[Skipped] = field(default_factory=list)
+    messages: list[Skipped] = field(default_factory=list)
     sessions_total: int = 0
     messages_total: int = 0
     stopped: str | None = None
 
-    def add(self, skipped: tuple[repo.Skipped, ...]) -> None:
+    def add(self, skipped: tuple[Skipped, ...]) -> None:
         """Count rows left out (a session's own row leaves the whole session out)."""
         for item in skipped:
             if item.message_id is None:
@@ -115,37 +123,33 @@ def error_record(problems: ExportProblems) -> bytes:
 
 async def check_export_target(db: Database, session_id: str | None) -> None:
     """404 before the stream starts when a single session is asked for and does not exist."""
-    if session_id is not None and not await db.read(
-        lambda conn: session_repo.session_exists(conn, session_id)
-    ):
+    if session_id is not None and not await db.read(lambda tx: tx.sessions.session_exists(session_id)):
         raise NotFound(f"Session not found: {session_id}", code="session_not_found")
 
 
-async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[bytes]:
+async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
     """Yield the export in chunks of whole or partial lines, one short read transaction per chunk."""
 
-    def plan(start: repo.ExportCursor, conn: sqlite3.Connection) -> repo.ChunkPlan:
-        return repo.plan_chunk(
-            conn, flt, start, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
+    def plan(start: ExportCursor, tx: Tx) -> ChunkPlan:
+        return tx.export.plan_chunk(
+            flt, start, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
         )
 
-    def step(
-        chunk: repo.ChunkPlan, conn: sqlite3.Connection
-    ) -> tuple[repo.RenderedChunk, repo.ChunkPlan | None]:
+    def step(chunk: ChunkPlan, tx: Tx) -> tuple[RenderedChunk, ChunkPlan | None]:
         # Render this chunk and plan the next in the same read, so the reader never waits for a plan.
-        with repo.small_page_cache(conn):
-            rendered = repo.render_chunk(conn, flt, chunk)
-        return rendered, None if chunk.next is None else plan(chunk.next, conn)
+        with tx.export.small_page_cache():
+            rendered = tx.export.render_chunk(flt, chunk)
+        return rendered, None if chunk.next is None else plan(chunk.next, tx)
 
     if db.render_pool is not None:
         async for data in _rendered_in_workers(db, db.render_pool, flt, plan):
             yield data
         return
     problems = ExportProblems()
-    pending: asyncio.Future[tuple[repo.RenderedChunk, repo.ChunkPlan | None]] | None = None
-    line_open = repo.LINE_CLOSED
+    pending: asyncio.Future[tuple[RenderedChunk, ChunkPlan | None]] | None = None
+    line_open = LINE_CLOSED
     try:
-        first = await db.read(functools.partial(plan, repo.ExportCursor()))
+        first = await db.read(functools.partial(plan, ExportCursor()))
         pending = asyncio.ensure_future(db.read(functools.partial(step, first)))
         while pending is not None:
             rendered, upcoming = await pending
@@ -155,8 +159,8 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
                 if upcoming is None
                 else asyncio.ensure_future(db.read(functools.partial(step, upcoming)))
             )
-            problems.add(repo.chunk_skipped(line_open, rendered))
-            data, line_open = repo.join_chunk(line_open, rendered)
+            problems.add(chunk_skipped(line_open, rendered))
+            data, line_open = join_chunk(line_open, rendered)
             if data:
                 yield data
     except Exception as exc:  # the stream already answered 200: end it with a record saying so
@@ -173,17 +177,17 @@ async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[by
 async def _rendered_in_workers(
     db: Database,
     pool: RenderPool,
-    flt: repo.ExportFilter,
-    plan: Callable[[repo.ExportCursor, sqlite3.Connection], repo.ChunkPlan],
+    flt: ExportFilter,
+    plan: Callable[[ExportCursor, Tx], ChunkPlan],
 ) -> AsyncIterator[bytes]:
     """The export with chunks rendered in worker processes, sent in order.
 
     Plans (cheap index counts) are made here one after another, each in its own short read; up to one render
     per worker plus one more is in flight, so memory stays at a few chunks.
     """
-    inflight: deque[asyncio.Future[repo.RenderedChunk]] = deque()
-    cursor: repo.ExportCursor | None = repo.ExportCursor()
-    line_open = repo.LINE_CLOSED
+    inflight: deque[asyncio.Future[RenderedChunk]] = deque()
+    cursor: ExportCursor | None = ExportCursor()
+    line_open = LINE_CLOSED
     problems = ExportProblems()
     try:
         while cursor is not None or inflight:
@@ -192,8 +196,8 @@ async def _rendered_in_workers(
                 inflight.append(asyncio.ensure_future(pool.render(flt, chunk)))
                 cursor = chunk.next
             rendered = await inflight.popleft()
-            problems.add(repo.chunk_skipped(line_open, rendered))
-            data, line_open = repo.join_chunk(line_open, rendered)
+            problems.add(chunk_skipped(line_open, rendered))
+            data, line_open = join_chunk(line_open, rendered)
             if data:
                 yield data
     except Exception as exc:  # the stream already answered 200: end it with a record saying so
@@ -207,15 +211,15 @@ async def _rendered_in_workers(
         yield error_record(problems)
 
 
+def _message_page(tx: Tx, *, session_id: str, after_id: int) -> MessagePage:
+    return tx.export.message_page(session_id=session_id, after_id=after_id, limit=EXPORT_CHUNK_MESSAGES)
+
+
 async def _message_pages(db: Database, session_id: str, problems: ExportProblems) -> AsyncIterator[bytes]:
     """A session's active messages in pages of comma-separated JSON objects, one short read per page."""
     after = 0
     while True:
-        page = await db.read(
-            functools.partial(
-                repo.message_page, session_id=session_id, after_id=after, limit=EXPORT_CHUNK_MESSAGES
-            )
-        )
+        page = await db.read(functools.partial(_message_page, session_id=session_id, after_id=after))
         if page.last_id is None:
             return
         problems.add(page.skipped)
@@ -233,9 +237,9 @@ async def export_lineage_jsonl(db: Database, session_id: str) -> AsyncIterator[b
     Rows that cannot be written are left out and reported by a final error record, as in the full export.
     """
 
-    def read_segments(conn: sqlite3.Connection) -> tuple[list[dict[str, Any]], dict[str, int]]:
-        segments = repo.session_rows(conn, lineage_repo.compression_chain(conn, session_id))
-        return segments, repo.active_message_counts(conn, [s["id"] for s in segments])
+    def read_segments(tx: Tx) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        segments = tx.export.session_rows(tx.lineage.compression_chain(session_id))
+        return segments, tx.export.active_message_counts([s["id"] for s in segments])
 
     problems = ExportProblems()
     line_open = False

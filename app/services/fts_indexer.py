@@ -15,13 +15,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 
+from app.domain.id_runs import ANY_ID
 from app.domain.index_pacing import FIRST_SLICE, next_pace
 from app.services.background import cancel_and_wait
 from app.storage.database import Database
-from app.storage.repos import fts_backlog as repo
+from app.storage.protocols import Tx
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +55,14 @@ class FtsIndexer:
         self._wake.set()
 
     async def pending(self) -> int:
-        """Message ids still queued (an upper bound, see :func:`repo.pending_messages`)."""
-        return await self.db.read(repo.pending_messages)
+        """Message ids still queued (an upper bound, see :meth:`IndexingRepo.pending_messages`)."""
+        return await self.db.read(lambda tx: tx.indexing.pending_messages())
 
     async def wait_indexed(self, up_to: int) -> None:
         """Return once no queued run starts at or below message id ``up_to``."""
         while True:
             progress = self._progress
-            if not await self.db.read(lambda conn: repo.has_queued(conn, up_to)):
+            if not await self.db.read(lambda tx: tx.indexing.has_queued(up_to)):
                 return
             self.wake()
             # The timeout re-checks when another process indexed meanwhile (no event reaches us then).
@@ -80,7 +80,7 @@ class FtsIndexer:
         """Index slice after slice until the backlog is empty (or a job fails: retried at the next wake)."""
         try:
             # A read first: an empty backlog (the usual case at start-up and each poll) takes no write lock.
-            if await self.db.read(lambda conn: repo.has_queued(conn, repo.ANY_ID)):
+            if await self.db.read(lambda tx: tx.indexing.has_queued(ANY_ID)):
                 await self._slices()
         except Exception as exc:  # a busy or full database must not kill the task
             log.warning("FTS indexing of imported messages failed, will retry: %s", exc)
@@ -108,10 +108,10 @@ class FtsIndexer:
     def _jobs_committed(self) -> int:
         return self.db.writer.jobs_committed if self.db.writer is not None else 0
 
-    def _job(self, conn: sqlite3.Connection) -> tuple[int | None, float, bool]:
+    def _job(self, tx: Tx) -> tuple[int | None, float, bool]:
         # Runs on the writer thread; the last value says whether other writes queued up meanwhile.
         started = time.perf_counter()
-        covered = repo.index_next_slice(conn, self.slice_messages)
+        covered = tx.indexing.index_next_slice(self.slice_messages)
         writer = self.db.writer
         return covered, time.perf_counter() - started, writer is not None and writer.queue_depth() > 0
 

@@ -7,7 +7,7 @@ re-peers. The difference is cost: a routed message reads and rewrites its own en
 rewrites the whole scope and the whole mirror on every save), and the mirror is rewritten by
 :class:`SessionsMirror` at most once a second.
 
-The functions taking ``conn`` run inside one writer job, so a routing decision and everything it writes
+The functions taking ``tx`` run inside one writer job, so a routing decision and everything it writes
 commit together (the writer serialises them, which also gives the agent's single-flight per key).
 """
 
@@ -19,7 +19,6 @@ import json
 import logging
 import multiprocessing
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -58,9 +57,8 @@ from app.services.lineage import resolve
 from app.services.platforms import get_platform
 from app.storage import gateway_files as files
 from app.storage.database import Database
-from app.storage.repos import gateway as repo
-from app.storage.repos.lineage import compression_tip
-from app.storage.repos.titles import clean_title, set_title
+from app.storage.errors import StorageError
+from app.storage.protocols import Tx
 
 log = logging.getLogger(__name__)
 
@@ -142,18 +140,18 @@ class RouteResult:
 # -- transactions ---------------------------------------------------------------------------------
 
 
-def _load(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any] | None:
-    raw = repo.get_entry(conn, scope, session_key)
+def _load(tx: Tx, scope: str, session_key: str) -> dict[str, Any] | None:
+    raw = tx.gateway.get_entry(scope, session_key)
     return None if raw is None else entries.parse_entry(raw)
 
 
-def _save(conn: sqlite3.Connection, scope: str, entry: dict[str, Any]) -> None:
-    repo.put_entry(conn, scope, entry["session_key"], entries.dump(entry))
+def _save(tx: Tx, scope: str, entry: dict[str, Any]) -> None:
+    tx.gateway.put_entry(scope, entry["session_key"], entries.dump(entry))
 
 
-def _end(conn: sqlite3.Connection, session_id: str, reason: str) -> None:
-    if repo.promote_to_reset(conn, session_id, reason):
-        emit(conn, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": reason})
+def _end(tx: Tx, session_id: str, reason: str) -> None:
+    if tx.gateway.promote_to_reset(session_id, reason):
+        emit(tx, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": reason})
 
 
 def _origin_columns(origin: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -167,7 +165,7 @@ def _origin_columns(origin: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def _peer(
-    conn: sqlite3.Connection,
+    tx: Tx,
     session_id: str,
     session_key: str,
     platform: str,
@@ -177,8 +175,7 @@ def _peer(
     """``_record_gateway_session_peer``: the row's source, user, key and chat columns follow the chat."""
     if origin is None:
         return
-    if repo.record_peer(
-        conn,
+    if tx.gateway.record_peer(
         session_id,
         source=platform,
         session_key=session_key,
@@ -187,28 +184,26 @@ def _peer(
         **_origin_columns(origin),
     ):
         fields = ["source", "user_id", "session_key", "chat_id", "chat_type", "thread_id", "display_name"]
-        emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
+        emit(tx, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
 
 
-def _create_row(conn: sqlite3.Connection, entry: dict[str, Any], platform: str, profile: str | None) -> None:
+def _create_row(tx: Tx, entry: dict[str, Any], platform: str, profile: str | None) -> None:
     origin = entry.get("origin")
-    repo.create_session(
-        conn,
+    tx.gateway.create_session(
         session_id=entry["session_id"],
         source=platform,
         session_key=entry["session_key"],
         profile_name=profile,
         **_origin_columns(origin),
     )
-    _peer(conn, entry["session_id"], entry["session_key"], platform, origin, entry.get("display_name"))
+    _peer(tx, entry["session_id"], entry["session_key"], platform, origin, entry.get("display_name"))
 
 
 def _recover(
-    conn: sqlite3.Connection, config: GatewayConfig, key: str, source: MessageSource, now: datetime
+    tx: Tx, config: GatewayConfig, key: str, source: MessageSource, now: datetime
 ) -> dict[str, Any] | None:
     """A lost entry rebuilt from the newest recoverable row of the same key or peer (reopened)."""
-    found = repo.find_recoverable(
-        conn,
+    found = tx.gateway.find_recoverable(
         source=source.platform,
         user_id=source.user_id,
         session_key=key,
@@ -224,9 +219,9 @@ def _recover(
         row_profile = profile_of_key(str(row_key))
         if row_profile is not None and row_profile != "default":
             return None
-    if repo.reopen(conn, session_id):
+    if tx.gateway.reopen(session_id):
         emit(
-            conn,
+            tx,
             EventType.session_updated,
             session_id,
             {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
@@ -247,26 +242,24 @@ def _recover(
     )
 
 
-def route(
-    conn: sqlite3.Connection, scope: str, config: GatewayConfig, request: RouteRequest, now: datetime
-) -> RouteResult:
+def route(tx: Tx, scope: str, config: GatewayConfig, request: RouteRequest, now: datetime) -> RouteResult:
     """Route one message (``get_or_create_session``): keep, heal, reset, recover or create."""
     key, source = request.session_key, request.source
     policy = config.policy_for(source.platform, source.chat_type)
-    entry = _load(conn, scope, key)
+    entry = _load(tx, scope, key)
     reason: ResetReason | None = None
     ended_id: str | None = None
     had_activity = False
     if entry is not None:
         current = entry["session_id"]
-        exists, end_reason = repo.end_reason(conn, current)
+        exists, end_reason = tx.gateway.end_reason(current)
         # Only a session ended by compression has a continuation to follow.
-        tip = compression_tip(conn, current) if end_reason == "compression" else current
+        tip = tx.lineage.compression_tip(current) if end_reason == "compression" else current
         if tip != current:
             # The agent heals the mapping to the compression continuation and skips the reset checks
             # for that message (its "another thread handled it" branch).
             entry["session_id"] = tip
-            return _touch(conn, scope, entry, now, consumed=False)
+            return _touch(tx, scope, entry, now, consumed=False)
         stale = exists and end_reason is not None
         reason = route_reason(
             entries.entry_state(entry),
@@ -276,12 +269,12 @@ def route(
             freshness_s=config.auto_continue_freshness_s,
         )
         if reason is None and not stale:
-            return _touch(conn, scope, entry, now, consumed=True)
+            return _touch(tx, scope, entry, now, consumed=True)
         if reason is not None:
             ended_id, had_activity = current, entries.had_activity(entry)
     new: dict[str, Any] | None = None
     if ended_id is None:
-        new = _recover(conn, config, key, source, now)
+        new = _recover(tx, config, key, source, now)
     created = new is None
     if new is None:
         new = entries.new_entry(
@@ -296,18 +289,16 @@ def route(
             auto_reset_reason=reason,
             reset_had_activity=had_activity,
         )
-    _save(conn, scope, new)
+    _save(tx, scope, new)
     if ended_id is not None and reason is not None:
-        _end(conn, ended_id, reason.value)
+        _end(tx, ended_id, reason.value)
     if created:
-        _create_row(conn, new, source.platform, source.profile)
+        _create_row(tx, new, source.platform, source.profile)
     notice = None if reason is None else reset_notice(reason, policy, source.platform, had_activity)
     return RouteResult(key, new["session_id"], created, None if reason is None else reason.value, notice, new)
 
 
-def _touch(
-    conn: sqlite3.Connection, scope: str, entry: dict[str, Any], now: datetime, *, consumed: bool
-) -> RouteResult:
+def _touch(tx: Tx, scope: str, entry: dict[str, Any], now: datetime, *, consumed: bool) -> RouteResult:
     """Activity on a kept entry. Its reset flags were for the first message after a reset (the agent's
     runner clears them once that turn is handled), so a later message clears them."""
     entry["updated_at"] = now.isoformat()
@@ -317,23 +308,21 @@ def _touch(
                 entry[flag] = False
         if entry.get("auto_reset_reason") is not None:
             entry["auto_reset_reason"] = None
-    _save(conn, scope, entry)
+    _save(tx, scope, entry)
     return RouteResult(entry["session_key"], entry["session_id"], False, None, None, entry)
 
 
-def _require(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
-    entry = _load(conn, scope, session_key)
+def _require(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
+    entry = _load(tx, scope, session_key)
     if entry is None:
         raise route_not_found(session_key)
     return entry
 
 
-def reset_route(
-    conn: sqlite3.Connection, scope: str, session_key: str, title: str | None, now: datetime
-) -> dict[str, Any]:
+def reset_route(tx: Tx, scope: str, session_key: str, title: str | None, now: datetime) -> dict[str, Any]:
     """``/new [title]``: a fresh session on the chat (``is_fresh_reset``), the old one ended
     ``session_reset``. A refused title still resets, with the agent's note appended to the reply."""
-    old = _require(conn, scope, session_key)
+    old = _require(tx, scope, session_key)
     platform = old.get("platform") or "unknown"
     origin = old.get("origin") if isinstance(old.get("origin"), dict) else None
     new = entries.new_entry(
@@ -346,13 +335,13 @@ def reset_route(
         chat_type=str(old.get("chat_type") or "dm"),
         is_fresh_reset=True,
     )
-    _save(conn, scope, new)
-    _end(conn, old["session_id"], "session_reset")
-    _create_row(conn, new, platform, (origin or {}).get("profile"))
+    _save(tx, scope, new)
+    _end(tx, old["session_id"], "session_reset")
+    _create_row(tx, new, platform, (origin or {}).get("profile"))
     reply = RESET_HEADER
     if title and title.strip():
         try:
-            cleaned = clean_title(title.strip())
+            cleaned = tx.titles.clean_title(title.strip())
         except HermesError as exc:
             reply += f"\n⚠️ Title rejected: {exc.detail}"
         else:
@@ -360,7 +349,7 @@ def reset_route(
                 reply += "\n⚠️ Title is empty after cleanup — session started untitled."
             else:
                 try:
-                    set_title(conn, new["session_id"], cleaned)
+                    tx.titles.set_title(new["session_id"], cleaned)
                     reply = NEW_TITLED_HEADER.format(title=cleaned)
                 except HermesError as exc:
                     reply += f"\n⚠️ {exc.detail} — session started untitled."
@@ -373,9 +362,7 @@ def reset_route(
     }
 
 
-def _point_at(
-    conn: sqlite3.Connection, scope: str, old: dict[str, Any], target: str, now: datetime
-) -> dict[str, Any]:
+def _point_at(tx: Tx, scope: str, old: dict[str, Any], target: str, now: datetime) -> dict[str, Any]:
     """``switch_session``: the chat's entry now names ``target`` (reopened, re-peered to the chat); the
     session it held is ended ``session_switch``."""
     session_key = old["session_key"]
@@ -389,32 +376,32 @@ def _point_at(
         platform=old.get("platform"),
         chat_type=str(old.get("chat_type") or "dm"),
     )
-    _save(conn, scope, new)
-    _end(conn, old["session_id"], "session_switch")
-    if repo.reopen(conn, target):
+    _save(tx, scope, new)
+    _end(tx, old["session_id"], "session_switch")
+    if tx.gateway.reopen(target):
         emit(
-            conn,
+            tx,
             EventType.session_updated,
             target,
             {"session_id": target, "fields": ["end_reason", "ended_at"]},
         )
-    _peer(conn, target, session_key, str(old.get("platform") or "unknown"), origin, new.get("display_name"))
+    _peer(tx, target, session_key, str(old.get("platform") or "unknown"), origin, new.get("display_name"))
     return new
 
 
 def _refusal(
-    conn: sqlite3.Connection, scope: str, config: GatewayConfig, chat: dict[str, Any], target: str, ref: str
+    tx: Tx, scope: str, config: GatewayConfig, chat: dict[str, Any], target: str, ref: str
 ) -> str | None:
     """The agent's ``/resume`` ownership guard (app.domain.gateway_resume) for the chat's entry."""
     origin = chat.get("origin")
     current = origin if isinstance(origin, dict) else {"platform": chat.get("platform")}
-    raw = repo.entry_for_session(conn, scope, target)
+    raw = tx.gateway.entry_for_session(scope, target)
     live = None if raw is None else entries.parse_entry(raw)
     live_origin = None if live is None or not isinstance(live.get("origin"), dict) else live["origin"]
     return resume_refusal(
         current,
         live_origin,
-        repo.owner_columns(conn, target),
+        tx.gateway.owner_columns(target),
         ref,
         group_per_user=config.group_sessions_per_user,
         thread_per_user=config.thread_sessions_per_user,
@@ -422,15 +409,15 @@ def _refusal(
 
 
 def switch_route(
-    conn: sqlite3.Connection, scope: str, config: GatewayConfig, session_key: str, ref: str, now: datetime
+    tx: Tx, scope: str, config: GatewayConfig, session_key: str, ref: str, now: datetime
 ) -> dict[str, Any]:
     """``/resume <ref>``: point the chat at an existing session (its compression tip), reopened and
     re-peered; the session it leaves is ended ``session_switch``. A session of another user or chat is
     refused as the agent refuses it (``switched`` false, the agent's reply). 404 ``route_not_found``,
     ``session_not_found``; 409 ``ambiguous_session_ref`` with candidates."""
-    old = _require(conn, scope, session_key)
-    target = str(resolve(conn, ref, latest=False, sources=()).session["id"])
-    refused = _refusal(conn, scope, config, old, target, ref)
+    old = _require(tx, scope, session_key)
+    target = str(resolve(tx, ref, latest=False, sources=()).session["id"])
+    refused = _refusal(tx, scope, config, old, target, ref)
     if refused is not None:
         return {
             "session_key": session_key,
@@ -449,9 +436,9 @@ def switch_route(
             "reply": f"📌 Already on session **{ref}**.",
             "entry": old,
         }
-    new = _point_at(conn, scope, old, target, now)
-    title = repo.title_of(conn, target) or ref
-    count = repo.user_message_count(conn, target)
+    new = _point_at(tx, scope, old, target, now)
+    title = tx.gateway.title_of(target) or ref
+    count = tx.gateway.user_message_count(target)
     if not count:
         reply = f"↻ Resumed session **{title}**. Conversation restored."
     else:
@@ -468,7 +455,7 @@ def switch_route(
 
 
 def complete_handoff(
-    conn: sqlite3.Connection,
+    tx: Tx,
     scope: str,
     config: GatewayConfig,
     session_id: str,
@@ -481,9 +468,9 @@ def complete_handoff(
     pointed at the handed-off session, which is reopened and re-peered to that chat; the session the
     chat held is ended ``session_switch``. Answers the handoff, the destination key and the synthetic
     turn text the gateway dispatches."""
-    handoff = handoff_svc.complete_handoff(conn, session_id, thread)
+    handoff = handoff_svc.complete_handoff(tx, session_id, thread)
     platform = str(handoff["platform"])
-    home = get_platform(conn, platform)["home_channel"]
+    home = get_platform(tx, platform)["home_channel"]
     if home is None:
         raise Conflict(no_home_channel_detail(platform), code="no_home_channel", platform=platform)
     new_thread = thread.get("thread_id") if isinstance(thread, dict) else None
@@ -494,11 +481,11 @@ def complete_handoff(
         None if new_thread in (None, "") else str(new_thread),
     )
     key = key_for(dest)
-    held = route(conn, scope, config, RouteRequest(dest, key, background=False), now)
-    entry = _require(conn, scope, key)
+    held = route(tx, scope, config, RouteRequest(dest, key, background=False), now)
+    entry = _require(tx, scope, key)
     if entry["session_id"] != session_id:
-        _point_at(conn, scope, entry, session_id, now)
-    title = repo.title_of(conn, session_id) or session_id[:8]
+        _point_at(tx, scope, entry, session_id, now)
+    title = tx.gateway.title_of(session_id) or session_id[:8]
     return {
         **handoff,
         "session_key": key,
@@ -508,36 +495,36 @@ def complete_handoff(
 
 
 def record_turn(
-    conn: sqlite3.Connection, scope: str, session_key: str, last_prompt_tokens: int | None, now: datetime
+    tx: Tx, scope: str, session_key: str, last_prompt_tokens: int | None, now: datetime
 ) -> dict[str, Any]:
     """``update_session`` after a turn: activity (``updated_at``), the prompt tokens the turn reported
     (what makes a later automatic reset "had activity", so its notice is shown) and the row re-peered."""
-    entry = _require(conn, scope, session_key)
+    entry = _require(tx, scope, session_key)
     entry["updated_at"] = now.isoformat()
     if last_prompt_tokens is not None:
         entry["last_prompt_tokens"] = last_prompt_tokens
-    _save(conn, scope, entry)
+    _save(tx, scope, entry)
     origin = entry.get("origin") if isinstance(entry.get("origin"), dict) else None
     platform = str(entry.get("platform") or (origin or {}).get("platform") or "unknown")
-    _peer(conn, entry["session_id"], session_key, platform, origin, entry.get("display_name"))
+    _peer(tx, entry["session_id"], session_key, platform, origin, entry.get("display_name"))
     return entry
 
 
-def suspend_route(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
+def suspend_route(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
     """``/stop``: the next message on the chat starts a new session (reason ``suspended``)."""
-    entry = _require(conn, scope, session_key)
+    entry = _require(tx, scope, session_key)
     entry["suspended"] = True
-    _save(conn, scope, entry)
+    _save(tx, scope, entry)
     return entry
 
 
-def get_route(conn: sqlite3.Connection, scope: str, session_key: str) -> dict[str, Any]:
+def get_route(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
     """One routing entry, 404 ``route_not_found``."""
-    return _require(conn, scope, session_key)
+    return _require(tx, scope, session_key)
 
 
 def list_routes(
-    conn: sqlite3.Connection,
+    tx: Tx,
     scope: str,
     *,
     after: str | None,
@@ -546,8 +533,8 @@ def list_routes(
     session_id: str | None,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """A page of entries in key order and the key to continue after (``None`` at the end)."""
-    rows = repo.page_entries(
-        conn, scope, after=after, limit=limit + 1, platform=platform, session_id=session_id
+    rows = tx.gateway.page_entries(
+        scope, after=after, limit=limit + 1, platform=platform, session_id=session_id
     )
     more = len(rows) > limit
     rows = rows[:limit]
@@ -564,7 +551,7 @@ class Expiring:
 
 
 def find_expiring(
-    conn: sqlite3.Connection,
+    tx: Tx,
     scope: str,
     config: GatewayConfig,
     now: datetime,
@@ -572,7 +559,7 @@ def find_expiring(
 ) -> list[Expiring]:
     """Entries whose policy has expired them (no background process blocking) and not yet finalised."""
     found = []
-    for key, raw in repo.iter_entries(conn, scope):
+    for key, raw in tx.gateway.iter_entries(scope):
         entry = entries.parse_entry(raw)
         if entry is None or entry.get("expiry_finalized"):
             continue
@@ -582,11 +569,11 @@ def find_expiring(
     return found
 
 
-def announce_expiring(conn: sqlite3.Connection, expiring: list[Expiring]) -> None:
+def announce_expiring(tx: Tx, expiring: list[Expiring]) -> None:
     """``session.expiring`` for each: an agent gets the chance to save memories and skills first."""
     for item in expiring:
         emit(
-            conn,
+            tx,
             EventType.session_expiring,
             item.session_id,
             {"session_id": item.session_id, "session_key": item.session_key},
@@ -594,7 +581,7 @@ def announce_expiring(conn: sqlite3.Connection, expiring: list[Expiring]) -> Non
 
 
 def finalize_expired(
-    conn: sqlite3.Connection,
+    tx: Tx,
     scope: str,
     config: GatewayConfig,
     expiring: list[Expiring],
@@ -606,7 +593,7 @@ def finalize_expired(
     ended ``session_reset`` (first writer wins)."""
     done = 0
     for item in expiring:
-        entry = _load(conn, scope, item.session_key)
+        entry = _load(tx, scope, item.session_key)
         if entry is None or entry["session_id"] != item.session_id or entry.get("expiry_finalized"):
             continue
         policy = config.policy_for(entry.get("platform"), entry.get("chat_type"))
@@ -614,9 +601,9 @@ def finalize_expired(
             continue
         entry["expiry_finalized"] = True
         entry.pop("model_override", None)
-        _save(conn, scope, entry)
-        repo.set_expiry_finalized(conn, item.session_id)
-        _end(conn, item.session_id, "session_reset")
+        _save(tx, scope, entry)
+        tx.gateway.set_expiry_finalized(item.session_id)
+        _end(tx, item.session_id, "session_reset")
         done += 1
     return done
 
@@ -638,29 +625,29 @@ def _origin_source(origin: Any) -> MessageSource | None:
     )
 
 
-def prune_stale(conn: sqlite3.Connection, scope: str, config: GatewayConfig, now: datetime) -> int:
+def prune_stale(tx: Tx, scope: str, config: GatewayConfig, now: datetime) -> int:
     """``_prune_stale_sessions_locked`` (the agent runs it when its gateway starts): an entry whose row
     was ended is repointed to a recoverable row of the same chat, else dropped. Returns how many changed."""
     changed = 0
-    for key, raw in list(repo.iter_entries(conn, scope)):
+    for key, raw in list(tx.gateway.iter_entries(scope)):
         entry = entries.parse_entry(raw)
         if entry is None:
             continue
-        exists, end_reason = repo.end_reason(conn, entry["session_id"])
+        exists, end_reason = tx.gateway.end_reason(entry["session_id"])
         if not exists or end_reason is None:
             continue
         source = _origin_source(entry.get("origin"))
-        recovered = None if source is None else _recover(conn, config, key, source, now)
+        recovered = None if source is None else _recover(tx, config, key, source, now)
         if recovered is not None and recovered["session_id"] != entry["session_id"]:
-            _save(conn, scope, recovered)
+            _save(tx, scope, recovered)
         else:
-            repo.delete_entries(conn, scope, [key])
+            tx.gateway.delete_entries(scope, [key])
         changed += 1
     return changed
 
 
 def prune_entries(
-    conn: sqlite3.Connection, scope: str, max_age_days: int, now: datetime, background: Callable[[str], bool]
+    tx: Tx, scope: str, max_age_days: int, now: datetime, background: Callable[[str], bool]
 ) -> int:
     """``prune_old_entries``: drop entries idle longer than ``max_age_days`` (0 disables), keeping
     suspended ones and those with an active background process."""
@@ -668,15 +655,15 @@ def prune_entries(
         return 0
     cutoff = now.timestamp() - max_age_days * 86400
     stale = []
-    for key, raw in repo.iter_entries(conn, scope):
+    for key, raw in tx.gateway.iter_entries(scope):
         entry = entries.parse_entry(raw)
         if entry is None or entry.get("suspended") or background(key):
             continue
         if entries.updated_at(entry).timestamp() < cutoff:
             stale.append(key)
     # Their processes (if any were stored) no longer block anything.
-    repo.delete_processes(conn, scope, stale)
-    return repo.delete_entries(conn, scope, stale)
+    tx.gateway.delete_processes(scope, stale)
+    return tx.gateway.delete_entries(scope, stale)
 
 
 # -- configuration --------------------------------------------------------------------------------
@@ -722,18 +709,16 @@ _ENV_KEYS = (
 )
 
 
-def store_processes(
-    conn: sqlite3.Connection, scope: str, session_key: str, started_at: list[float] | None
-) -> None:
+def store_processes(tx: Tx, scope: str, session_key: str, started_at: list[float] | None) -> None:
     """Keep the last list of live background processes a caller reported for a chat (``None``: no
     report, the stored list stands). Stored, so a restart still honours them."""
     if started_at is not None:
-        repo.put_processes(conn, scope, session_key, started_at)
+        tx.gateway.put_processes(scope, session_key, started_at)
 
 
-def blocking(conn: sqlite3.Connection, scope: str, config: GatewayConfig) -> Callable[[str], bool]:
+def blocking(tx: Tx, scope: str, config: GatewayConfig) -> Callable[[str], bool]:
     """Whether a chat's stored background processes still block its reset, read once for a whole pass."""
-    stored = repo.all_processes(conn, scope)
+    stored = tx.gateway.all_processes(scope)
     now = time.time()
     return lambda key: background_active(stored.get(key, ()), now, config.bg_max_age_s)
 
@@ -860,11 +845,11 @@ class Gateway:
         key = self.session_key(source, group_per_user, thread_per_user, profile)
         config = self.config()
 
-        def run(conn: sqlite3.Connection) -> RouteResult:
-            store_processes(conn, self.scope, key, background_processes)
-            started = repo.processes_of(conn, self.scope, key)
+        def run(tx: Tx) -> RouteResult:
+            store_processes(tx, self.scope, key, background_processes)
+            started = tx.gateway.processes_of(self.scope, key)
             active = background_active(started, time.time(), config.bg_max_age_s)
-            return route(conn, self.scope, config, RouteRequest(source, key, active), datetime.now())
+            return route(tx, self.scope, config, RouteRequest(source, key, active), datetime.now())
 
         result = await self.db.write(run)
         self.mirror.changed()
@@ -873,7 +858,7 @@ class Gateway:
     async def reset(self, session_key: str, title: str | None) -> dict[str, Any]:
         """``/new [title]``."""
         result = await self.db.write(
-            lambda conn: reset_route(conn, self.scope, session_key, title, datetime.now())
+            lambda tx: reset_route(tx, self.scope, session_key, title, datetime.now())
         )
         self.mirror.changed()
         return result
@@ -882,7 +867,7 @@ class Gateway:
         """``/resume <ref>``."""
         config = self.config()
         result = await self.db.write(
-            lambda conn: switch_route(conn, self.scope, config, session_key, ref, datetime.now())
+            lambda tx: switch_route(tx, self.scope, config, session_key, ref, datetime.now())
         )
         self.mirror.changed()
         return result
@@ -897,9 +882,7 @@ class Gateway:
             return self.session_key(dest, True, False, None)
 
         result = await self.db.write(
-            lambda conn: complete_handoff(
-                conn, self.scope, config, session_id, thread, key_for, datetime.now()
-            )
+            lambda tx: complete_handoff(tx, self.scope, config, session_id, thread, key_for, datetime.now())
         )
         self.mirror.changed()
         return result
@@ -907,14 +890,14 @@ class Gateway:
     async def turn(self, session_key: str, last_prompt_tokens: int | None) -> dict[str, Any]:
         """A turn finished on a routed chat."""
         result = await self.db.write(
-            lambda conn: record_turn(conn, self.scope, session_key, last_prompt_tokens, datetime.now())
+            lambda tx: record_turn(tx, self.scope, session_key, last_prompt_tokens, datetime.now())
         )
         self.mirror.changed()
         return result
 
     async def suspend(self, session_key: str) -> dict[str, Any]:
         """``/stop``."""
-        result = await self.db.write(lambda conn: suspend_route(conn, self.scope, session_key))
+        result = await self.db.write(lambda tx: suspend_route(tx, self.scope, session_key))
         self.mirror.changed()
         return result
 
@@ -923,26 +906,24 @@ class Gateway:
         then prune old entries. Returns how many sessions were finalised."""
         config = self.config()
         expiring = await self.db.read(
-            lambda conn: find_expiring(
-                conn, self.scope, config, datetime.now(), blocking(conn, self.scope, config)
-            )
+            lambda tx: find_expiring(tx, self.scope, config, datetime.now(), blocking(tx, self.scope, config))
         )
         done = 0
         if expiring:
-            await self.db.write(lambda conn: announce_expiring(conn, expiring))
+            await self.db.write(lambda tx: announce_expiring(tx, expiring))
             await asyncio.sleep(self._expiry_grace_s if grace_s is None else grace_s)
             done = await self.db.write(
-                lambda conn: finalize_expired(
-                    conn, self.scope, config, expiring, datetime.now(), blocking(conn, self.scope, config)
+                lambda tx: finalize_expired(
+                    tx, self.scope, config, expiring, datetime.now(), blocking(tx, self.scope, config)
                 )
             )
         pruned = await self.db.write(
-            lambda conn: prune_entries(
-                conn,
+            lambda tx: prune_entries(
+                tx,
                 self.scope,
                 config.session_store_max_age_days,
                 datetime.now(),
-                blocking(conn, self.scope, config),
+                blocking(tx, self.scope, config),
             )
         )
         if done or pruned:
@@ -964,7 +945,7 @@ class Gateway:
     async def prune_stale(self) -> int:
         """Drop or repoint entries whose session was ended while no gateway ran (startup self-heal)."""
         config = self.config()
-        changed = await self.db.write(lambda conn: prune_stale(conn, self.scope, config, datetime.now()))
+        changed = await self.db.write(lambda tx: prune_stale(tx, self.scope, config, datetime.now()))
         if changed:
             self.mirror.changed()
         return changed
@@ -972,7 +953,7 @@ class Gateway:
     async def _watch(self) -> None:
         try:
             await self.prune_stale()
-        except (HermesError, sqlite3.Error) as exc:
+        except (HermesError, StorageError) as exc:
             log.warning("stale routing entries not pruned: %s", exc)
         await asyncio.sleep(self._expiry_first_s)
         while True:
@@ -980,7 +961,7 @@ class Gateway:
                 await self.expire_once()
             except HermesError as exc:
                 log.warning("gateway expiry pass skipped: %s", exc.detail)
-            except sqlite3.Error as exc:
+            except StorageError as exc:
                 log.warning("gateway expiry pass skipped: %s", exc)
             await asyncio.sleep(self._expiry_interval_s)
 
@@ -1015,7 +996,7 @@ class SessionsMirror:
             await cancel_and_wait(self._task)
             self._task = None
         if self._dirty.is_set():
-            with contextlib.suppress(OSError, sqlite3.Error, BrokenProcessPool):
+            with contextlib.suppress(OSError, StorageError, BrokenProcessPool):
                 await self.flush()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
@@ -1058,7 +1039,7 @@ class SessionsMirror:
                 await asyncio.sleep(wait)
             try:
                 await self.flush()
-            except (OSError, sqlite3.Error, BrokenProcessPool) as exc:
+            except (OSError, StorageError, BrokenProcessPool) as exc:
                 log.warning("sessions.json mirror not written: %s", exc)
                 if isinstance(exc, BrokenProcessPool):
                     self._pool = None

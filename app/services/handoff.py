@@ -8,7 +8,6 @@ compare-and-set statements, so a gateway using ``SessionDB`` directly on the sam
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -24,26 +23,23 @@ from app.errors import Conflict, Unprocessable
 from app.services.events import EventType, emit
 from app.services.platforms import check_platform, get_platform
 from app.services.sessions import not_found
-from app.storage.repos import handoff as repo
-from app.storage.repos.titles import next_title_in_lineage, set_title
+from app.storage.protocols import Tx
 
 
-def _emit(conn: sqlite3.Connection, handoff: dict[str, Any]) -> None:
+def _emit(tx: Tx, handoff: dict[str, Any]) -> None:
     data = {k: handoff[k] for k in ("session_id", "state", "platform", "error", "thread")}
-    emit(conn, EventType.handoff_updated, handoff["session_id"], data)
+    emit(tx, EventType.handoff_updated, handoff["session_id"], data)
 
 
-def get_handoff(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+def get_handoff(tx: Tx, session_id: str) -> dict[str, Any]:
     """The session's handoff (``state`` null when none was ever requested); 404 for an unknown session."""
-    handoff = repo.fetch(conn, session_id)
+    handoff = tx.handoff.fetch(session_id)
     if handoff is None:
         raise not_found(session_id)
     return handoff
 
 
-def request_handoff(
-    conn: sqlite3.Connection, session_id: str, platform: str, *, busy: bool
-) -> dict[str, Any]:
+def request_handoff(tx: Tx, session_id: str, platform: str, *, busy: bool) -> dict[str, Any]:
     """Queue a handoff (→ ``pending``) after the checks of the agent's ``/handoff``, in this order:
     422 ``unknown_platform``, 404 ``session_not_found``, 409 ``platform_not_enabled``,
     ``no_home_channel``, ``agent_busy`` (the caller says its agent is mid-turn), ``handoff_in_flight``.
@@ -52,8 +48,8 @@ def request_handoff(
     can be resumed by name later. Returns the handoff plus the platform's ``home_channel``.
     """
     check_platform(platform)
-    current = get_handoff(conn, session_id)
-    settings = get_platform(conn, platform)
+    current = get_handoff(tx, session_id)
+    settings = get_platform(tx, platform)
     if not settings["enabled"]:
         raise Conflict(
             f"Platform '{platform}' is not configured/enabled in the gateway.",
@@ -69,13 +65,13 @@ def request_handoff(
     if current["state"] in IN_FLIGHT_STATES:
         raise _in_flight(current)
     if current["title"] is None:
-        set_title(conn, session_id, next_title_in_lineage(conn, stub_title(session_id)))
-    if not repo.request(conn, session_id, platform):
+        tx.titles.set_title(session_id, tx.titles.next_title_in_lineage(stub_title(session_id)))
+    if not tx.handoff.request(session_id, platform):
         # Another writer (the agent) moved it between our read and this statement.
-        raise _in_flight(get_handoff(conn, session_id))
-    repo.record_request(conn, session_id, time.time())
-    handoff = get_handoff(conn, session_id)
-    _emit(conn, handoff)
+        raise _in_flight(get_handoff(tx, session_id))
+    tx.handoff.record_request(session_id, time.time())
+    handoff = get_handoff(tx, session_id)
+    _emit(tx, handoff)
     return {**handoff, "home_channel": settings["home_channel"]}
 
 
@@ -88,12 +84,12 @@ def _in_flight(current: dict[str, Any]) -> Conflict:
     )
 
 
-def has_pending(conn: sqlite3.Connection, platform: str | None) -> bool:
+def has_pending(tx: Tx, platform: str | None) -> bool:
     """Whether any handoff (of ``platform``, or any) waits to be claimed: a cheap read before a claim."""
-    return bool(repo.pending_ids(conn, platform, limit=1))
+    return bool(tx.handoff.pending_ids(platform, limit=1))
 
 
-def claim_next(conn: sqlite3.Connection, platform: str | None, worker: str | None) -> dict[str, Any] | None:
+def claim_next(tx: Tx, platform: str | None, worker: str | None) -> dict[str, Any] | None:
     """Claim the oldest pending handoff (pending → running, compare-and-set), or ``None``.
 
     The claimed handoff carries the session's ``title`` and the platform's ``home_channel`` and
@@ -101,12 +97,12 @@ def claim_next(conn: sqlite3.Connection, platform: str | None, worker: str | Non
     """
     if platform is not None:
         check_platform(platform)
-    for session_id in repo.pending_ids(conn, platform):
-        if repo.claim(conn, session_id):
-            repo.record_claim(conn, session_id, worker, time.time())
-            handoff = get_handoff(conn, session_id)
-            _emit(conn, handoff)
-            settings = get_platform(conn, handoff["platform"]) if handoff["platform"] else None
+    for session_id in tx.handoff.pending_ids(platform):
+        if tx.handoff.claim(session_id):
+            tx.handoff.record_claim(session_id, worker, time.time())
+            handoff = get_handoff(tx, session_id)
+            _emit(tx, handoff)
+            settings = get_platform(tx, handoff["platform"]) if handoff["platform"] else None
             return {
                 **handoff,
                 "home_channel": settings["home_channel"] if settings else None,
@@ -124,31 +120,29 @@ def _state_changed(current: dict[str, Any], wanted: str) -> Conflict:
     )
 
 
-def complete_handoff(conn: sqlite3.Connection, session_id: str, thread: Any) -> dict[str, Any]:
+def complete_handoff(tx: Tx, session_id: str, thread: Any) -> dict[str, Any]:
     """running → completed, recording where the session now lives (``thread``; ``None`` = the home
     channel itself). 409 ``handoff_state_changed`` unless running."""
-    current = get_handoff(conn, session_id)
-    if not repo.complete(conn, session_id):
+    current = get_handoff(tx, session_id)
+    if not tx.handoff.complete(session_id):
         raise _state_changed(current, HandoffState.completed)
-    repo.record_settled(conn, session_id, thread, time.time())
-    handoff = get_handoff(conn, session_id)
-    _emit(conn, handoff)
+    tx.handoff.record_settled(session_id, thread, time.time())
+    handoff = get_handoff(tx, session_id)
+    _emit(tx, handoff)
     return handoff
 
 
-def fail_handoff(
-    conn: sqlite3.Connection, session_id: str, error: str, only_states: Iterable[str] | None
-) -> dict[str, Any]:
+def fail_handoff(tx: Tx, session_id: str, error: str, only_states: Iterable[str] | None) -> dict[str, Any]:
     """→ failed with the first 500 characters of ``error``, only from ``only_states`` (default: pending
     or running); 409 ``handoff_state_changed`` when the handoff has moved on (e.g. the gateway claimed it
     just as the CLI gave up)."""
     states = set(only_states) if only_states else {s.value for s in IN_FLIGHT_STATES}
     if not states <= {s.value for s in IN_FLIGHT_STATES}:
         raise Unprocessable("only_states may name pending and running only.", code="invalid_only_states")
-    current = get_handoff(conn, session_id)
-    if not repo.fail(conn, session_id, truncate_error(error), states):
+    current = get_handoff(tx, session_id)
+    if not tx.handoff.fail(session_id, truncate_error(error), states):
         raise _state_changed(current, HandoffState.failed)
-    repo.record_settled(conn, session_id, None, time.time())
-    handoff = get_handoff(conn, session_id)
-    _emit(conn, handoff)
+    tx.handoff.record_settled(session_id, None, time.time())
+    handoff = get_handoff(tx, session_id)
+    _emit(tx, handoff)
     return handoff

@@ -15,11 +15,10 @@ from typing import IO, Any
 
 import orjson
 
-from app.domain import json_policy
+from app.domain import agent_rows, json_policy
 from app.domain.text import find_invalid_char
 from app.services.export import EXPORT_ERROR_KEY
 from app.storage import files
-from app.storage.repos import transfer as repo
 
 # A writer job carries about this many messages (or sessions): big enough to amortise the commit, small
 # enough that live appends queued behind it wait only milliseconds.
@@ -90,8 +89,8 @@ def _line_bad_text(raw: dict[str, Any]) -> str | None:
             problem = _has_bad_text(message)
             continue
         content = message.get("content")
-        if isinstance(content, str) and content.startswith(repo.CONTENT_JSON_PREFIX):
-            problem = _has_bad_text(content[len(repo.CONTENT_JSON_PREFIX) :]) or _has_bad_text(
+        if isinstance(content, str) and content.startswith(agent_rows.CONTENT_JSON_PREFIX):
+            problem = _has_bad_text(content[len(agent_rows.CONTENT_JSON_PREFIX) :]) or _has_bad_text(
                 {k: v for k, v in message.items() if k != "content"}
             )
         else:
@@ -244,7 +243,7 @@ def _transcript(path: Path, fh: IO[bytes]) -> Record:
 
 
 def prepare(
-    record: Record, session_cols: dict[str, str], layout: repo.MessageLayout, now: float
+    record: Record, session_cols: dict[str, str], layout: agent_rows.MessageLayout, now: float
 ) -> Prepared | ImportIssue:
     """Validate one session line and build its session row and message rows."""
     assert record.raw is not None
@@ -264,18 +263,18 @@ def prepare(
     if problem is not None:
         return ImportIssue("invalid_session", problem, line, file, sid)
     try:
-        session = repo.session_values(raw, session_cols, now)
+        session = agent_rows.session_values(raw, session_cols, now)
         session["id"] = sid
         default_ts = session["started_at"]
         values = [layout.row(m, i, default_ts) for i, m in enumerate(messages)]
-    except repo.RowError as exc:
+    except agent_rows.RowError as exc:
         return ImportIssue("invalid_session", str(exc), line, file, sid)
     # Counters come from the line when it has them (the agent's export does), else from its messages.
     session.setdefault("message_count", len(messages))
     if "tool_call_count" not in session:
-        session["tool_call_count"] = sum(repo.tool_call_count(m.get("tool_calls")) for m in messages)
+        session["tool_call_count"] = sum(agent_rows.tool_call_count(m.get("tool_calls")) for m in messages)
     ids = [m.get("id") for m in messages]
-    keep = all(isinstance(i, int) and not isinstance(i, bool) and 0 < i <= repo.INT64_MAX for i in ids)
+    keep = all(isinstance(i, int) and not isinstance(i, bool) and 0 < i <= agent_rows.INT64_MAX for i in ids)
     if keep:
         kept_ids: list[int] | None = [int(i) for i in ids if isinstance(i, int)]
         rows = [[mid, sid, *row] for mid, row in zip(ids, values, strict=True)]
@@ -295,7 +294,7 @@ class ParseContext:
 
 
 def parse_records(
-    records: Iterator[Record], ctx: ParseContext, layout: repo.MessageLayout
+    records: Iterator[Record], ctx: ParseContext, layout: agent_rows.MessageLayout
 ) -> Iterator[Prepared | ImportIssue]:
     """Each record prepared, or the issue that stops it."""
     for record in records:

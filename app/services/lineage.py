@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -15,12 +14,7 @@ from app.domain.sources import Source
 from app.domain.stored_json import is_unrenderable
 from app.errors import Conflict, HermesError, NotFound, Unprocessable
 from app.services.sessions import default_exclusions, get_session, not_found
-from app.storage.repos import sessions as session_repo
-from app.storage.repos.lineage import compression_chain, compression_tip
-from app.storage.repos.lineage_messages import conversation_for_recap, copy_active_messages, is_active_message
-from app.storage.repos.messages import insert_messages
-from app.storage.repos.resolve import exact_id, ids_with_prefix, latest_session
-from app.storage.repos.titles import next_title_in_lineage, resolve_by_title, set_title
+from app.storage.protocols import Tx
 
 # How many sessions an ambiguous prefix lists in the 409 body.
 MAX_CANDIDATES = 10
@@ -63,18 +57,18 @@ class Fork:
     id: str | None = None
 
 
-def _match_ref(conn: sqlite3.Connection, ref: str) -> tuple[str, MatchedBy]:
+def _match_ref(tx: Tx, ref: str) -> tuple[str, MatchedBy]:
     """Exact id, then a unique id prefix, then a title (newest ``title #N`` of its lineage).
 
     A prefix shared by several sessions is 409 ``ambiguous_session_ref`` unless the text is also a title.
     """
-    found = exact_id(conn, ref)
+    found = tx.lineage.exact_id(ref)
     if found is not None:
         return found, MatchedBy.ID
-    candidates = ids_with_prefix(conn, ref, MAX_CANDIDATES + 1)
+    candidates = tx.lineage.ids_with_prefix(ref, MAX_CANDIDATES + 1)
     if len(candidates) == 1:
         return candidates[0].id, MatchedBy.PREFIX
-    found = resolve_by_title(conn, ref) if ref else None
+    found = tx.titles.resolve_by_title(ref) if ref else None
     if found is not None:
         return found, MatchedBy.TITLE
     if candidates:
@@ -88,31 +82,29 @@ def _match_ref(conn: sqlite3.Connection, ref: str) -> tuple[str, MatchedBy]:
     raise NotFound(f"No session found matching '{ref}'.", code="session_not_found", ref=ref)
 
 
-def resolve(
-    conn: sqlite3.Connection, ref: str | None, *, latest: bool, sources: tuple[str, ...]
-) -> Resolution:
+def resolve(tx: Tx, ref: str | None, *, latest: bool, sources: tuple[str, ...]) -> Resolution:
     """Resolve ``ref`` (or, with ``latest``, the most recently active session of ``sources``), then
     follow the compression chain to its tip: the session the user actually continues."""
     if latest:
-        requested = latest_session(conn, sources, default_exclusions(sources))
+        requested = tx.lineage.latest_session(sources, default_exclusions(sources))
         if requested is None:
             where = f" from {', '.join(sources)}" if sources else ""
             raise NotFound(f"No previous session{where} found to continue.", code="session_not_found")
         matched_by = MatchedBy.LATEST
     else:
-        requested, matched_by = _match_ref(conn, ref or "")
-    tip = compression_tip(conn, requested)
-    return Resolution(session=get_session(conn, tip), requested=requested, matched_by=matched_by)
+        requested, matched_by = _match_ref(tx, ref or "")
+    tip = tx.lineage.compression_tip(requested)
+    return Resolution(session=get_session(tx, tip), requested=requested, matched_by=matched_by)
 
 
-def lineage(conn: sqlite3.Connection, session_id: str) -> list[dict[str, Any]]:
+def lineage(tx: Tx, session_id: str) -> list[dict[str, Any]]:
     """The compression chain containing the session, root → tip, as public sessions."""
-    if not session_repo.session_exists(conn, session_id):
+    if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
-    return [get_session(conn, sid) for sid in compression_chain(conn, session_id)]
+    return [get_session(tx, sid) for sid in tx.lineage.compression_chain(session_id)]
 
 
-def _child_id(conn: sqlite3.Connection, parent_source: str) -> str:
+def _child_id(tx: Tx, parent_source: str) -> str:
     """A fresh id in the parent's format (8-hex messaging format for a source we do not know)."""
     try:
         source = Source(parent_source)
@@ -120,37 +112,36 @@ def _child_id(conn: sqlite3.Connection, parent_source: str) -> str:
         source = Source.telegram
     while True:
         candidate = new_session_id(source)
-        if not session_repo.session_exists(conn, candidate):
+        if not tx.sessions.session_exists(candidate):
             return candidate
 
 
-def _title_next_in_lineage(conn: sqlite3.Connection, child_id: str, parent_title: str | None) -> None:
+def _title_next_in_lineage(tx: Tx, child_id: str, parent_title: str | None) -> None:
     """Give the child ``base #N``; any title failure leaves it untitled (never fails the operation)."""
     if parent_title is None:
         return
     # set_title validates and looks for a holder before it writes, so a refused title leaves nothing behind.
     with contextlib.suppress(HermesError):
-        set_title(conn, child_id, next_title_in_lineage(conn, parent_title))
+        tx.titles.set_title(child_id, tx.titles.next_title_in_lineage(parent_title))
 
 
-def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
+def continue_session(tx: Tx, session_id: str, continuation: Continuation) -> dict[str, Any]:
     """Context compression: end the parent with ``compression`` and create its continuation.
 
     The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
     title of the lineage, and the optional system prompt and initial messages — all in this transaction.
     409 ``session_ended`` when the parent was already ended for another reason.
     """
-    parent = get_session(conn, session_id)
+    parent = get_session(tx, session_id)
     if parent["ended_at"] is not None and parent["end_reason"] != COMPRESSION:
         raise Conflict(
             f"Session {session_id} already ended ({parent['end_reason']}); reopen it before compressing.",
             code="session_ended",
             end_reason=parent["end_reason"],
         )
-    session_repo.end_session(conn, session_id, COMPRESSION)
-    child_id = _child_id(conn, parent["source"])
-    session_repo.insert_session(
-        conn,
+    tx.sessions.end_session(session_id, COMPRESSION)
+    child_id = _child_id(tx, parent["source"])
+    tx.sessions.insert_session(
         session_id=child_id,
         source=parent["source"],
         model=parent["model"],
@@ -162,13 +153,13 @@ def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Co
         chat_type=parent["chat_type"],
         thread_id=parent["thread_id"],
     )
-    _title_next_in_lineage(conn, child_id, parent["title"])
+    _title_next_in_lineage(tx, child_id, parent["title"])
     if continuation.messages:
-        insert_messages(conn, child_id, continuation.messages)
-    return get_session(conn, child_id)
+        tx.messages.insert_messages(child_id, continuation.messages)
+    return get_session(tx, child_id)
 
 
-def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[str, Any]:
+def fork_session(tx: Tx, session_id: str, fork: Fork) -> dict[str, Any]:
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 
@@ -177,27 +168,26 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
     of the parent's lineage when the parent has one. 404 ``message_not_found`` for a ``message_id`` that
     is not an active message of the session.
     """
-    parent = get_session(conn, session_id, include_system_prompt=True)
+    parent = get_session(tx, session_id, include_system_prompt=True)
     if fork.id is not None:
         problem = session_id_problem(fork.id)
         if problem is not None:
             raise Unprocessable(problem, code="invalid_session_id")
-    if fork.message_id is not None and not is_active_message(conn, session_id, fork.message_id):
+    if fork.message_id is not None and not tx.lineage.is_active_message(session_id, fork.message_id):
         raise NotFound(
             f"Message {fork.message_id} is not an active message of session {session_id}.",
             code="message_not_found",
             message_id=fork.message_id,
         )
-    session_repo.end_session(conn, session_id, BRANCHED)
+    tx.sessions.end_session(session_id, BRANCHED)
     # A branch of a sub-agent run is the user's own conversation, not another delegate.
     stored_config = parent["model_config"]
     verbatim = is_unrenderable(stored_config)
     inherited = {} if verbatim else (stored_config or {})
     model_config = {k: v for k, v in inherited.items() if k != "_delegate_from"}
     model_config["_branched_from"] = session_id
-    child_id = fork.id if fork.id is not None else _child_id(conn, parent["source"])
-    session_repo.insert_session(
-        conn,
+    child_id = fork.id if fork.id is not None else _child_id(tx, parent["source"])
+    tx.sessions.insert_session(
         session_id=child_id,
         source=parent["source"],
         title=fork.title,
@@ -212,15 +202,15 @@ def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[
         thread_id=parent["thread_id"],
     )
     if verbatim:
-        session_repo.copy_model_config_as_branch(conn, session_id, child_id)
+        tx.sessions.copy_model_config_as_branch(session_id, child_id)
     if fork.title is None:
-        _title_next_in_lineage(conn, child_id, parent["title"])
-    copy_active_messages(conn, session_id, child_id, fork.message_id)
-    return get_session(conn, child_id)
+        _title_next_in_lineage(tx, child_id, parent["title"])
+    tx.lineage.copy_active_messages(session_id, child_id, fork.message_id)
+    return get_session(tx, child_id)
 
 
-def recap(conn: sqlite3.Connection, session_id: str, exchanges: int) -> Recap:
+def recap(tx: Tx, session_id: str, exchanges: int) -> Recap:
     """The resume recap of a session's active conversation."""
-    if not session_repo.session_exists(conn, session_id):
+    if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
-    return build_recap(conversation_for_recap(conn, session_id), exchanges)
+    return build_recap(tx.lineage.conversation_for_recap(session_id), exchanges)

@@ -64,7 +64,7 @@ async def stats(db: Database, include_fts: bool = False) -> dict[str, Any]:
             "indexing": {"pending_messages": fts_backlog.pending_messages(conn)},
         }
 
-    out = await db.read(read)
+    out = await db.read(lambda tx: read(tx.conn))
     out["database_bytes"], out["wal_bytes"] = await asyncio.to_thread(file_sizes, db)
     return out
 
@@ -100,7 +100,7 @@ async def insights(db: Database, days: int, source: str | None, top: int = 10) -
             "activity_by_weekday": [{"weekday": d, "messages": weekdays.get(d, 0)} for d in range(7)],
         }
 
-    return await db.read(read)
+    return await db.read(lambda tx: read(tx.conn))
 
 
 def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -161,7 +161,7 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
     """
     if not dry_run:
         db.require_writable()  # refused even when nothing matches: the answer must not depend on the data
-    candidates = await db.read(lambda conn: repo.prune_candidates(conn, flt))
+    candidates = await db.read(lambda tx: repo.prune_candidates(tx.conn, flt))
     result = PruneResult(
         cutoff=flt.started_before, reclaimable_bytes=sum(c.payload_bytes for c in candidates)
     )
@@ -177,7 +177,7 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
             keep = repo.still_prunable(conn, ids, flt)
             return keep, repo.delete_sessions(conn, keep)
 
-        deleted, messages = await db.write(delete)
+        deleted, messages = await db.write(lambda tx: delete(tx.conn))
         await asyncio.sleep(PRUNE_PAUSE_S)
         result.pruned += len(deleted)
         result.messages += messages
@@ -212,7 +212,7 @@ def _checkpoint(conn: sqlite3.Connection) -> dict[str, int]:
 async def optimize(db: Database) -> dict[str, Any]:
     """FTS optimize (through the writer) then a TRUNCATE checkpoint, as ``hermes sessions optimize``."""
     before = await asyncio.to_thread(file_sizes, db)
-    tables = await db.write(repo.optimize_fts)
+    tables = await db.write(lambda tx: repo.optimize_fts(tx.conn))
 
     def checkpoint() -> dict[str, int]:
         with _side_connection(db) as conn:
@@ -243,7 +243,7 @@ def vacuum_sync(db: Database) -> dict[str, Any]:
     try:
         started = time.monotonic()
         before = file_sizes(db)
-        tables = db.write_sync(repo.optimize_fts)
+        tables = db.write_sync(lambda tx: repo.optimize_fts(tx.conn))
         with _side_connection(db) as conn:
             _checkpoint(conn)
             conn.execute("VACUUM")

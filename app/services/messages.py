@@ -1,28 +1,24 @@
 """Message use cases: append (single or batch) with the session checks, list pages and windows, fetch,
-rewind. Every function runs inside one writer or reader job (it takes the connection)."""
+rewind. Every function runs inside one writer or reader job (it takes the job's ``Tx``)."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.errors import Conflict, NotFound, Unprocessable
 from app.services.events import EventType, emit, emit_messages
 from app.services.sessions import not_found
-from app.storage.repos import messages as repo
-from app.storage.repos.sessions import reopen_session, session_exists
+from app.storage.protocols import Tx
 
 
-def append(
-    conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]], *, reopen: bool
-) -> list[dict[str, Any]]:
+def append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: bool) -> list[dict[str, Any]]:
     """Append messages to a session in the caller's transaction; the stored messages with their ids.
 
     404 ``session_not_found``; an ended session is 409 ``session_ended`` unless ``reopen`` (then it is
     reopened in the same transaction).
     """
-    exists, ended = repo.session_end_state(conn, session_id)
+    exists, ended = tx.messages.session_end_state(session_id)
     if not exists:
         raise not_found(session_id)
     if ended:
@@ -32,15 +28,15 @@ def append(
                 code="session_ended",
                 session_id=session_id,
             )
-        reopen_session(conn, session_id)
+        tx.sessions.reopen_session(session_id)
         emit(
-            conn,
+            tx,
             EventType.session_updated,
             session_id,
             {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
         )
-    stored = repo.insert_messages(conn, session_id, messages)
-    emit_messages(conn, session_id, stored)
+    stored = tx.messages.insert_messages(session_id, messages)
+    emit_messages(tx, session_id, stored)
     return stored
 
 
@@ -68,19 +64,18 @@ class MessagePage:
     window: dict[str, int] = field(default_factory=dict)
 
 
-def _require_session(conn: sqlite3.Connection, session_id: str) -> None:
-    if not session_exists(conn, session_id):
+def _require_session(tx: Tx, session_id: str) -> None:
+    if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
 
 
-def list_messages(conn: sqlite3.Connection, query: MessageQuery) -> MessagePage:
+def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
     """A page in id order (after a cursor, before a cursor, or from the start) or a window around an
     anchor; 404 ``session_not_found`` / ``message_not_in_session``."""
-    _require_session(conn, query.session_id)
+    _require_session(tx, query.session_id)
     if query.around is not None:
-        return _window(conn, query, query.around)
-    rows = repo.page(
-        conn,
+        return _window(tx, query, query.around)
+    rows = tx.messages.page(
         query.session_id,
         limit=query.limit,
         after=query.after,
@@ -90,17 +85,16 @@ def list_messages(conn: sqlite3.Connection, query: MessageQuery) -> MessagePage:
     )
     has_more = len(rows) > query.limit
     if not has_more:
-        return MessagePage(repo.to_messages(conn, rows), False)
+        return MessagePage(tx.messages.to_messages(rows), False)
     if query.before is not None:
         rows = rows[1:]  # the surplus row is the oldest one
-        return MessagePage(repo.to_messages(conn, rows), True, {"before": rows[0]["id"]})
+        return MessagePage(tx.messages.to_messages(rows), True, {"before": rows[0]["id"]})
     rows = rows[: query.limit]
-    return MessagePage(repo.to_messages(conn, rows), True, {"after": rows[-1]["id"]})
+    return MessagePage(tx.messages.to_messages(rows), True, {"after": rows[-1]["id"]})
 
 
-def _window(conn: sqlite3.Connection, query: MessageQuery, anchor_id: int) -> MessagePage:
-    found = repo.around(
-        conn,
+def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessagePage:
+    found = tx.messages.around(
         query.session_id,
         anchor_id,
         window=query.window,
@@ -115,7 +109,7 @@ def _window(conn: sqlite3.Connection, query: MessageQuery, anchor_id: int) -> Me
             message_id=anchor_id,
         )
     before, anchor, after = found
-    items = repo.to_messages(conn, [*before, anchor, *after])
+    items = tx.messages.to_messages([*before, anchor, *after])
     return MessagePage(
         items,
         False,
@@ -134,24 +128,24 @@ def message_not_found(session_id: str, message_id: int) -> NotFound:
     )
 
 
-def get_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[str, Any]:
+def get_message(tx: Tx, session_id: str, message_id: int) -> dict[str, Any]:
     """One message of a session (active or not); 404 ``session_not_found`` / ``message_not_found``."""
-    row = repo.fetch(conn, session_id, message_id)
+    row = tx.messages.fetch(session_id, message_id)
     if row is None:
-        _require_session(conn, session_id)
+        _require_session(tx, session_id)
         raise message_not_found(session_id, message_id)
-    return repo.to_messages(conn, [row])[0]
+    return tx.messages.to_messages([row])[0]
 
 
-def rewind(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[str, Any]:
+def rewind(tx: Tx, session_id: str, message_id: int) -> dict[str, Any]:
     """Rewind a session to before one of its user messages (``SessionDB.rewind_to_message``).
 
     The target and every later message become ``active = 0`` (kept on disk) and ``rewind_count`` goes
     up by one even when nothing was left to deactivate. Returns ``session_id``, ``rewound_count``,
     ``new_head_id``, ``rewind_count``, ``message_count`` and the target message (to pre-fill a prompt).
     """
-    _require_session(conn, session_id)
-    row = repo.fetch(conn, session_id, message_id)
+    _require_session(tx, session_id)
+    row = tx.messages.fetch(session_id, message_id)
     if row is None:
         raise message_not_found(session_id, message_id)
     if row["role"] != "user":
@@ -161,9 +155,9 @@ def rewind(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[s
             message_id=message_id,
             role=row["role"],
         )
-    rewound, head = repo.rewind(conn, session_id, message_id)
-    counts = repo.session_counters(conn, session_id)
-    target = repo.to_messages(conn, [repo.fetch(conn, session_id, message_id) or row])[0]
+    rewound, head = tx.messages.rewind(session_id, message_id)
+    counts = tx.messages.session_counters(session_id)
+    target = tx.messages.to_messages([tx.messages.fetch(session_id, message_id) or row])[0]
     return {
         "session_id": session_id,
         "rewound_count": rewound,

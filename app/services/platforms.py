@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from typing import Any
 
 from app.domain.handoff import KNOWN_PLATFORMS, is_known_platform
 from app.errors import Unprocessable
-from app.storage.repos import platforms as repo
+from app.storage.protocols import Tx
 
 
 def check_platform(platform: str) -> str:
@@ -23,20 +22,31 @@ def check_platform(platform: str) -> str:
     return platform
 
 
-def list_platforms(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+def unconfigured(platform: str) -> dict[str, Any]:
+    """A platform nobody configured: disabled, no home channel, no threads."""
+    return {
+        "platform": platform,
+        "enabled": False,
+        "home_channel": None,
+        "threads": False,
+        "updated_at": None,
+    }
+
+
+def list_platforms(tx: Tx) -> list[dict[str, Any]]:
     """Every known platform, configured or not (unconfigured ones are disabled with no home channel)."""
-    stored = repo.fetch_all(conn)
-    return [stored.get(name) or repo.default(name) for name in KNOWN_PLATFORMS]
+    stored = tx.platforms.fetch_all()
+    return [stored.get(name) or unconfigured(name) for name in KNOWN_PLATFORMS]
 
 
-def get_platform(conn: sqlite3.Connection, platform: str) -> dict[str, Any]:
+def get_platform(tx: Tx, platform: str) -> dict[str, Any]:
     """One known platform's settings (422 ``unknown_platform`` otherwise)."""
     check_platform(platform)
-    return repo.fetch(conn, platform) or repo.default(platform)
+    return tx.platforms.fetch(platform) or unconfigured(platform)
 
 
 def put_platform(
-    conn: sqlite3.Connection,
+    tx: Tx,
     platform: str,
     *,
     enabled: bool,
@@ -45,5 +55,7 @@ def put_platform(
 ) -> dict[str, Any]:
     """Replace a platform's settings and return them."""
     check_platform(platform)
-    repo.upsert(conn, platform, enabled=enabled, home_channel=home_channel, threads=threads, now=time.time())
-    return get_platform(conn, platform)
+    tx.platforms.upsert(
+        platform, enabled=enabled, home_channel=home_channel, threads=threads, now=time.time()
+    )
+    return get_platform(tx, platform)

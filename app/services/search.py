@@ -21,7 +21,6 @@ over id ranges, newest first, in growing chunks that stop once the limit is fill
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,12 +28,10 @@ from typing import Any
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.domain.messages import decode_content, decode_json_column
+from app.domain.preview import preview_from_raw
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import Conflict, NotFound
-from app.storage.repos import search as repo
-from app.storage.repos.fts_backlog import pending_messages
-from app.storage.repos.lineage import compression_ancestors
-from app.storage.repos.sessions import preview_from_raw
+from app.storage.protocols import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter, Record, Tx
 
 DEFAULT_LIMIT = 3
 MAX_LIMIT = 50
@@ -99,23 +96,23 @@ def clamp(value: int, low: int, high: int) -> int:
     return max(low, min(value, high))
 
 
-def search(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+def search(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     """Run the shape the arguments select: scroll, read, browse or discover (the tool's priority order)."""
     session_id = (req.session_id or "").strip()
     if session_id and req.around_message_id is not None:
-        return scroll(conn, req, session_id, req.around_message_id)
+        return scroll(tx, req, session_id, req.around_message_id)
     if session_id:
-        return read(conn, req, session_id)
+        return read(tx, req, session_id)
     if not req.q or not req.q.strip():
-        return browse(conn, req)
-    return discover(conn, req)
+        return browse(tx, req)
+    return discover(tx, req)
 
 
 class _Lineage:
     """Lineage roots by the agent's rule (walk every ``parent_session_id`` link), memoised per request."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
         self._roots: dict[str, str] = {}
 
     def root(self, session_id: str) -> str:
@@ -125,8 +122,8 @@ class _Lineage:
             return cached
         seen = {session_id}
         current = session_id
-        for _ in range(repo.MAX_PARENT_DEPTH):
-            parent = repo.parent_of(self._conn, current)
+        for _ in range(MAX_PARENT_DEPTH):
+            parent = self._tx.search.parent_of(current)
             if parent is None or parent in seen:
                 break
             if parent in self._roots:
@@ -139,8 +136,8 @@ class _Lineage:
         return current
 
 
-def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | None) -> repo.HitFilter:
-    return repo.HitFilter(
+def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | None) -> HitFilter:
+    return HitFilter(
         roles=roles,
         sources=req.sources,
         exclude_sources=(*SEARCH_HIDDEN, *req.exclude_sources),
@@ -148,17 +145,11 @@ def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | 
     )
 
 
-def _is_query_error(exc: sqlite3.OperationalError) -> bool:
-    """FTS5 query errors are plain ``SQLITE_ERROR``; lock and I/O trouble have codes of their own and must
-    surface (503 and friends). The message is not inspected: it quotes the user's text."""
-    return getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_ERROR) == sqlite3.SQLITE_ERROR
-
-
 @dataclass(slots=True)
 class _HitStream:
     """Message hits for one plan, produced lazily in bounded chunks."""
 
-    conn: sqlite3.Connection
+    tx: Tx
     plan: Plan
     sort: Sort
     match: str = ""
@@ -168,9 +159,9 @@ class _HitStream:
     @property
     def table(self) -> str:
         """The FTS table this plan queries."""
-        return repo.TRIGRAM_TABLE if self.plan.engine is Engine.trigram else repo.FTS_TABLE
+        return TRIGRAM_TABLE if self.plan.engine is Engine.trigram else FTS_TABLE
 
-    def hits(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+    def hits(self, filt: HitFilter) -> Iterator[Hit]:
         """Hits passing ``filt`` in the request's order."""
         if self.plan.engine is Engine.empty:
             return iter(())
@@ -187,39 +178,35 @@ class _HitStream:
         for candidate in (self.plan.match, self.plan.fallback):
             if not candidate:
                 continue
-            try:
-                repo.window_floor(self.conn, self.table, candidate, 1, 1)
-            except sqlite3.OperationalError as exc:
-                if not _is_query_error(exc):
-                    raise
+            if not self.tx.search.accepts_match(self.table, candidate):
                 continue
             self.match = candidate
             return True
         self.broken = True
         return False
 
-    def _ranked(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+    def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
         below = _NO_ROWID_LIMIT
         while True:
-            floor = repo.window_floor(self.conn, self.table, self.match, below, RANK_TIER)
-            ranked = repo.ranked_rowids(self.conn, self.table, self.match, floor, below)
+            floor = self.tx.search.window_floor(self.table, self.match, below, RANK_TIER)
+            ranked = self.tx.search.ranked_rowids(self.table, self.match, floor, below)
             for start in range(0, len(ranked), FILTER_BATCH):
-                yield from repo.hits_for(self.conn, ranked[start : start + FILTER_BATCH], filt)
+                yield from self.tx.search.hits_for(ranked[start : start + FILTER_BATCH], filt)
             if floor == 0:
                 return
             below = floor
 
-    def _ordered(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
+    def _ordered(self, filt: HitFilter) -> Iterator[Hit]:
         newest = self.sort is Sort.newest
         after: int | None = _NO_ROWID_LIMIT if newest else -1
         while after is not None:
-            hits, after = repo.ordered_chunk(
-                self.conn, self.table, self.match, after, newest, ORDERED_CHUNK, filt
+            hits, after = self.tx.search.ordered_chunk(
+                self.table, self.match, after, newest, ORDERED_CHUNK, filt
             )
             yield from hits
 
-    def _scan(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
-        low, high = repo.id_bounds(self.conn)
+    def _scan(self, filt: HitFilter) -> Iterator[Hit]:
+        low, high = self.tx.search.id_bounds()
         newest = self.sort is not Sort.oldest
         size, scanned = SCAN_FIRST_CHUNK, 0
         cursor = high + 1 if newest else low
@@ -228,13 +215,13 @@ class _HitStream:
                 self.scan_capped = True
                 return
             lo, hi = (max(low, cursor - size), cursor) if newest else (cursor, min(high + 1, cursor + size))
-            yield from repo.scan_chunk(self.conn, self.plan.clauses, lo, hi, newest, filt)
+            yield from self.tx.search.scan_chunk(self.plan.clauses, lo, hi, newest, filt)
             scanned += hi - lo
             cursor = lo if newest else hi
             size = min(size * 2, SCAN_MAX_CHUNK)
 
 
-def _index_plan(conn: sqlite3.Connection, scan: Plan) -> Plan:
+def _index_plan(tx: Tx, scan: Plan) -> Plan:
     """Serve two-character terms from the trigram index when their expansion is small; otherwise (and for
     one-character terms) keep the bounded scan."""
     if scan.engine is not Engine.scan:
@@ -246,7 +233,7 @@ def _index_plan(conn: sqlite3.Connection, scan: Plan) -> Plan:
     if any(len(term) < 2 for term in terms):
         return scan
     for term in terms:
-        trigrams = repo.trigrams_starting_with(conn, term.lower(), MAX_EXPANSION)
+        trigrams = tx.search.trigrams_starting_with(term.lower(), MAX_EXPANSION)
         if trigrams is None:
             return scan
         expansions[term] = trigrams
@@ -259,7 +246,7 @@ def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
     return text[:cap], len(text)
 
 
-def shape_message(row: sqlite3.Row, anchor_id: int | None = None, cap: int | None = None) -> dict[str, Any]:
+def shape_message(row: Record, anchor_id: int | None = None, cap: int | None = None) -> dict[str, Any]:
     """A message as search shows it: id, role, content (always), timestamp, tool fields when set, the
     anchor flag, and the truncation markers when ``cap`` cut the content."""
     content, original = _cap(decode_content(row["content"]), cap)
@@ -297,16 +284,14 @@ def _meta(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _pick(
-    conn: sqlite3.Connection, req: SearchRequest, stream: _HitStream, limit: int
-) -> dict[str, repo.Hit]:
+def _pick(tx: Tx, req: SearchRequest, stream: _HitStream, limit: int) -> dict[str, Hit]:
     """Best hit per lineage, ``limit`` lineages, interactive sources before cron, current lineage out."""
-    lineage = _Lineage(conn)
+    lineage = _Lineage(tx)
     current = (req.current_session_id or "").strip() or None
     current_root = lineage.root(current) if current else None
     # Compression ancestors of the current session left the live context: their hits stay findable.
-    released = set(compression_ancestors(conn, current)) if current else set()
-    picked: dict[str, repo.Hit] = {}
+    released = set(tx.lineage.compression_ancestors(current)) if current else set()
+    picked: dict[str, Hit] = {}
     roles = req.roles or None
     for cron in (False, True):
         for hit in stream.hits(_hit_filter(req, cron, roles)):
@@ -321,30 +306,30 @@ def _pick(
     return picked
 
 
-def _snippet(conn: sqlite3.Connection, stream: _HitStream, hit: repo.Hit) -> str:
+def _snippet(tx: Tx, stream: _HitStream, hit: Hit) -> str:
     if stream.plan.engine is Engine.scan or stream.plan.literal_snippets:
-        content, tool_name, tool_calls = repo.message_text(conn, hit.id)
+        content, tool_name, tool_calls = tx.search.message_text(hit.id)
         text = next(
             (t for t in (content, tool_name, tool_calls) if any(x in t for x in stream.plan.terms)), ""
         )
         return literal_snippet(text or content, stream.plan.terms)
-    return (repo.fts_snippet(conn, stream.table, stream.match, hit.id) or "").strip()
+    return (tx.search.fts_snippet(stream.table, stream.match, hit.id) or "").strip()
 
 
 def _discover_entry(
-    conn: sqlite3.Connection, req: SearchRequest, stream: _HitStream, root: str, hit: repo.Hit, window: int
+    tx: Tx, req: SearchRequest, stream: _HitStream, root: str, hit: Hit, window: int
 ) -> dict[str, Any]:
     window_cap, bookend_cap = _caps(req.detail)
-    meta = repo.session_meta(conn, root) or repo.session_meta(conn, hit.session_id) or {}
-    rows, before, after = repo.around(conn, hit.session_id, hit.id, window)
-    start, end = repo.bookends(conn, hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
+    meta = tx.search.session_meta(root) or tx.search.session_meta(hit.session_id) or {}
+    rows, before, after = tx.search.around(hit.session_id, hit.id, window)
+    start, end = tx.search.bookends(hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
     entry: dict[str, Any] = {
         "session_id": hit.session_id,
         "title": meta.get("title"),
         "source": meta.get("source") or hit.source,
         "model": meta.get("model"),
         "started_at": meta.get("started_at"),
-        "snippet": _snippet(conn, stream, hit),
+        "snippet": _snippet(tx, stream, hit),
         "match_message_id": hit.id,
         "matched_role": hit.role,
         "bookend_start": [shape_message(r, cap=bookend_cap) for r in start],
@@ -363,13 +348,13 @@ def _discover_entry(
     return entry
 
 
-def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     window = clamp(req.window, 1, MAX_WINDOW)
-    stream = _HitStream(conn, _index_plan(conn, plan(req.q or "")), req.sort)
-    picked = _pick(conn, req, stream, limit)
-    results = [_discover_entry(conn, req, stream, root, hit, window) for root, hit in picked.items()]
+    stream = _HitStream(tx, _index_plan(tx, plan(req.q or "")), req.sort)
+    picked = _pick(tx, req, stream, limit)
+    results = [_discover_entry(tx, req, stream, root, hit, window) for root, hit in picked.items()]
     body: dict[str, Any] = {
         "mode": "discover",
         "query": req.q,
@@ -380,25 +365,25 @@ def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     if not results:
         body["message"] = NO_MATCH_MESSAGE
     # A bulk import's messages are searchable once the background indexer reaches them; say so meanwhile.
-    pending = pending_messages(conn)
+    pending = tx.indexing.pending_messages()
     if pending:
         body["indexing"] = {"pending_messages": pending}
     return body
 
 
-def _session_or_404(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
-    meta = repo.session_meta(conn, session_id)
+def _session_or_404(tx: Tx, session_id: str) -> dict[str, Any]:
+    meta = tx.search.session_meta(session_id)
     if meta is None:
         raise NotFound(f"Session not found: {session_id}", code="session_not_found")
     return meta
 
 
-def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor: int) -> dict[str, Any]:
+def scroll(tx: Tx, req: SearchRequest, session_id: str, anchor: int) -> dict[str, Any]:
     """A window of ``±window`` messages around ``anchor`` (no bookends), rebound to the lineage member
     that owns the anchor when the caller named another member of the same lineage."""
     window = clamp(req.window, 1, MAX_WINDOW)
-    meta = _session_or_404(conn, session_id)
-    lineage = _Lineage(conn)
+    meta = _session_or_404(tx, session_id)
+    lineage = _Lineage(tx)
     current = (req.current_session_id or "").strip()
     if current and lineage.root(current) == lineage.root(session_id):
         raise Conflict(
@@ -406,7 +391,7 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
             code="anchor_in_current_lineage",
         )
     # Ids beyond SQLite's 64-bit integers cannot exist (and cannot even be bound as parameters).
-    owner = repo.session_of_message(conn, anchor) if -_NO_ROWID_LIMIT <= anchor <= _NO_ROWID_LIMIT else None
+    owner = tx.search.session_of_message(anchor) if -_NO_ROWID_LIMIT <= anchor <= _NO_ROWID_LIMIT else None
     warning = None
     if owner != session_id:
         if owner is None or lineage.root(owner) != lineage.root(session_id):
@@ -415,8 +400,8 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
             )
         warning = f"around_message_id {anchor} lives in {owner} (same lineage as {session_id}); rebound"
         session_id = owner
-        meta = _session_or_404(conn, owner)
-    rows, before, after = repo.around(conn, session_id, anchor, window)
+        meta = _session_or_404(tx, owner)
+    rows, before, after = tx.search.around(session_id, anchor, window)
     window_cap, _ = _caps(req.detail)
     body: dict[str, Any] = {
         "mode": "scroll",
@@ -433,10 +418,10 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
     return body
 
 
-def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[str, Any]:
+def read(tx: Tx, req: SearchRequest, session_id: str) -> dict[str, Any]:
     """The session's active messages: all when ≤ 30, else the first 20 and last 10 (``truncated``)."""
-    meta = _session_or_404(conn, session_id)
-    total, shown = repo.head_and_tail(conn, session_id, READ_HEAD, READ_TAIL)
+    meta = _session_or_404(tx, session_id)
+    total, shown = tx.search.head_and_tail(session_id, READ_HEAD, READ_TAIL)
     truncated = total > READ_HEAD + READ_TAIL
     window_cap, _ = _caps(req.detail)
     body: dict[str, Any] = {
@@ -455,14 +440,14 @@ def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[
     return body
 
 
-def browse(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+def browse(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     """The most recently active root sessions, without the caller's own lineage."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     skip: list[str] = []
     current = (req.current_session_id or "").strip()
     if current:
-        skip = [current, _Lineage(conn).root(current)]
-    rows = repo.browse(conn, limit, skip, _hit_filter(req, None, None))
+        skip = [current, _Lineage(tx).root(current)]
+    rows = tx.search.browse(limit, skip, _hit_filter(req, None, None))
     results = [
         {
             "session_id": r["id"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,11 +10,7 @@ from app.domain.ids import new_session_id, session_id_problem
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import NotFound, PreconditionFailed, Unprocessable
 from app.services.events import EventType, emit
-from app.storage.repos import sessions as repo
-from app.storage.repos.session_list import ListPage, ListQuery, list_sessions_cached
-from app.storage.repos.title_sources import record_title_source
-from app.storage.repos.titles import set_title
-from app.storage.repos.usage import Usage, record_usage
+from app.storage.protocols import ListPage, ListQuery, Tx, Usage
 
 
 @dataclass(frozen=True)
@@ -52,19 +47,17 @@ def not_found(session_id: str) -> NotFound:
     return NotFound(f"Session not found: {session_id}", code="session_not_found", session_id=session_id)
 
 
-def get_session(
-    conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
-) -> dict[str, Any]:
+def get_session(tx: Tx, session_id: str, *, include_system_prompt: bool = False) -> dict[str, Any]:
     """The public session, or 404 ``session_not_found``."""
-    public = repo.fetch_session(conn, session_id, include_system_prompt=include_system_prompt)
+    public = tx.sessions.fetch_session(session_id, include_system_prompt=include_system_prompt)
     if public is None:
         raise not_found(session_id)
     return public
 
 
-def _check_if_match(conn: sqlite3.Connection, session_id: str, if_match: str | None) -> dict[str, Any]:
+def _check_if_match(tx: Tx, session_id: str, if_match: str | None) -> dict[str, Any]:
     """The current session after checking ``If-Match`` against it (404 first, then 412)."""
-    current = get_session(conn, session_id)
+    current = get_session(tx, session_id)
     if if_match is not None:
         etag = session_etag(current)
         if not if_match_satisfied(parse_if_match(if_match), etag):
@@ -76,7 +69,7 @@ def _check_if_match(conn: sqlite3.Connection, session_id: str, if_match: str | N
     return current
 
 
-def create_session(conn: sqlite3.Connection, new: NewSession) -> dict[str, Any]:
+def create_session(tx: Tx, new: NewSession) -> dict[str, Any]:
     """Insert a session (validating source, id, parent and title) and return it."""
     source = parse_source(new.source)
     if new.id is not None:
@@ -84,8 +77,7 @@ def create_session(conn: sqlite3.Connection, new: NewSession) -> dict[str, Any]:
         if problem is not None:
             raise Unprocessable(problem, code="invalid_session_id")
     session_id = new.id if new.id is not None else new_session_id(source)
-    repo.insert_session(
-        conn,
+    tx.sessions.insert_session(
         session_id=session_id,
         source=source.value,
         title=new.title,
@@ -99,72 +91,70 @@ def create_session(conn: sqlite3.Connection, new: NewSession) -> dict[str, Any]:
         chat_type=new.chat_type,
         thread_id=new.thread_id,
     )
-    return get_session(conn, session_id)
+    return get_session(tx, session_id)
 
 
-def update_session(
-    conn: sqlite3.Connection, session_id: str, changes: dict[str, Any], if_match: str | None
-) -> dict[str, Any]:
+def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: str | None) -> dict[str, Any]:
     """Apply a PATCH: ``title`` (None clears), ``archived``, ``model``, ``model_config``, ``end_reason``."""
-    _check_if_match(conn, session_id, if_match)
+    _check_if_match(tx, session_id, if_match)
     if "title" in changes:
-        set_title(conn, session_id, changes["title"])
+        tx.titles.set_title(session_id, changes["title"])
         # Even a cleared title counts: a person decided, so the automatic titler keeps out.
-        record_title_source(conn, session_id, "user")
+        tx.titles.record_title_source(session_id, "user")
     if changes.get("archived") is not None:
-        repo.set_archived(conn, session_id, bool(changes["archived"]))
+        tx.sessions.set_archived(session_id, bool(changes["archived"]))
     if "model" in changes:
-        repo.set_model(conn, session_id, changes["model"])
+        tx.sessions.set_model(session_id, changes["model"])
     if "model_config" in changes:
-        repo.set_model_config(conn, session_id, changes["model_config"])
-    ended = changes.get("end_reason") is not None and repo.end_session(
-        conn, session_id, changes["end_reason"]
+        tx.sessions.set_model_config(session_id, changes["model_config"])
+    ended = changes.get("end_reason") is not None and tx.sessions.end_session(
+        session_id, changes["end_reason"]
     )
     fields = sorted(k for k in changes if k != "end_reason")
     if fields:
-        emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
+        emit(tx, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
     if ended:
-        _emit_ended(conn, session_id, changes["end_reason"])
-    return get_session(conn, session_id)
+        _emit_ended(tx, session_id, changes["end_reason"])
+    return get_session(tx, session_id)
 
 
-def _emit_ended(conn: sqlite3.Connection, session_id: str, end_reason: str) -> None:
-    emit(conn, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": end_reason})
+def _emit_ended(tx: Tx, session_id: str, end_reason: str) -> None:
+    emit(tx, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": end_reason})
 
 
-def delete_session(conn: sqlite3.Connection, session_id: str, if_match: str | None) -> list[str]:
+def delete_session(tx: Tx, session_id: str, if_match: str | None) -> list[str]:
     """Delete a session (and its delegate children); the ids removed."""
-    _check_if_match(conn, session_id, if_match)
-    removed = repo.delete_session(conn, session_id)
+    _check_if_match(tx, session_id, if_match)
+    removed = tx.sessions.delete_session(session_id)
     if removed is None:
         raise not_found(session_id)
     return removed
 
 
-def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> dict[str, Any]:
+def end_session(tx: Tx, session_id: str, end_reason: str) -> dict[str, Any]:
     """End a session (first end wins) and return it."""
-    if repo.end_session(conn, session_id, end_reason):
-        _emit_ended(conn, session_id, end_reason)
-    elif not repo.session_exists(conn, session_id):
+    if tx.sessions.end_session(session_id, end_reason):
+        _emit_ended(tx, session_id, end_reason)
+    elif not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
-    return get_session(conn, session_id)
+    return get_session(tx, session_id)
 
 
-def reopen_session(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+def reopen_session(tx: Tx, session_id: str) -> dict[str, Any]:
     """Clear the end state of a session and return it."""
-    if not repo.reopen_session(conn, session_id):
+    if not tx.sessions.reopen_session(session_id):
         raise not_found(session_id)
     fields = ["end_reason", "ended_at"]
-    emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
-    return get_session(conn, session_id)
+    emit(tx, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
+    return get_session(tx, session_id)
 
 
-def add_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> dict[str, Any]:
+def add_usage(tx: Tx, session_id: str, usage: Usage) -> dict[str, Any]:
     """Record token and cost usage on an existing session and return it."""
-    if not repo.session_exists(conn, session_id):
+    if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
-    record_usage(conn, session_id, usage)
-    return get_session(conn, session_id)
+    tx.sessions.record_usage(session_id, usage)
+    return get_session(tx, session_id)
 
 
 def default_exclusions(sources: tuple[str, ...]) -> tuple[str, ...]:
@@ -172,6 +162,6 @@ def default_exclusions(sources: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(s.value for s in HIDDEN_SOURCES if s.value not in sources))
 
 
-def list_page(conn: sqlite3.Connection, query: ListQuery) -> ListPage:
+def list_page(tx: Tx, query: ListQuery) -> ListPage:
     """One page of the session listing (memoised until the database changes)."""
-    return list_sessions_cached(conn, query)
+    return tx.sessions.list_sessions_cached(query)

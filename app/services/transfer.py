@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import time
 from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from app.domain.agent_rows import MessageLayout
 from app.domain.id_runs import Run, overlap
 from app.errors import Conflict
 from app.services.fts_indexer import FtsIndexer
@@ -31,10 +31,7 @@ from app.services.import_parse import (
     iter_transcripts,
     parse_records,
 )
-from app.storage.database import Database
-from app.storage.repos import fts_backlog as backlog
-from app.storage.repos import sessions as session_repo
-from app.storage.repos import transfer as repo
+from app.storage.protocols import Store, Tx, WriteRejected
 
 OnConflict = Literal["skip", "replace", "fail"]
 
@@ -87,11 +84,6 @@ class ImportReport:
         }
 
 
-def _is_title_conflict(exc: sqlite3.Error) -> bool:
-    # The agent keeps titles unique (a partial unique index); another session already has this one.
-    return isinstance(exc, sqlite3.IntegrityError) and "title" in str(exc)
-
-
 class _DryRun(Exception):
     """Raised at the end of a dry-run writer job so everything it did rolls back."""
 
@@ -120,7 +112,7 @@ class Importer:
     """
 
     def __init__(
-        self, db: Database, on_conflict: OnConflict, dry_run: bool, indexer: FtsIndexer | None = None
+        self, db: Store, on_conflict: OnConflict, dry_run: bool, indexer: FtsIndexer | None = None
     ) -> None:
         self.db = db
         self.on_conflict = on_conflict
@@ -135,14 +127,14 @@ class Importer:
     async def run(self, batches: Callable[[ParseContext], AsyncGenerator[Batch, None]]) -> ImportReport:
         """Import every batch ``batches(ctx)`` yields; returns the report."""
         ctx = await self.db.read(
-            lambda conn: ParseContext(
-                repo.table_columns(conn, "sessions"),
-                repo.table_columns(conn, "messages"),
-                repo.message_defaults(conn),
+            lambda tx: ParseContext(
+                tx.transfer.table_columns("sessions"),
+                tx.transfer.table_columns("messages"),
+                tx.transfer.message_defaults(),
                 time.time(),
             )
         )
-        self._message_columns = repo.MessageLayout(ctx.message_cols, ctx.message_defaults).names
+        self._message_columns = MessageLayout(ctx.message_cols, ctx.message_defaults).names
         first = True
         async with contextlib.aclosing(batches(ctx)) as stream:
             async for batch in stream:
@@ -176,8 +168,8 @@ class Importer:
         if outcome.deferred and prepared.parent_id is not None:
             self._pending_parents[prepared.session_id] = prepared.parent_id
 
-    def _import_one(self, conn: sqlite3.Connection, item: Prepared, message_columns: list[str]) -> _Outcome:
-        exists = session_repo.session_exists(conn, item.session_id)
+    def _import_one(self, tx: Tx, item: Prepared, message_columns: list[str]) -> _Outcome:
+        exists = tx.sessions.session_exists(item.session_id)
         if exists and self.on_conflict != "replace":
             if self.on_conflict == "fail":
                 issue = ImportIssue(
@@ -186,50 +178,44 @@ class Importer:
                 issue.line, issue.file = item.ref.get("line"), item.ref.get("file")
                 return _Outcome("failed", item, issue=issue)
             return _Outcome("skipped", item)
-        kept = repo.insert_session(
-            conn, dict(item.session), message_columns, item.rows, item.message_ids, replace=exists
+        kept = tx.transfer.insert_session(
+            dict(item.session), message_columns, item.rows, item.message_ids, replace=exists
         )
         linked = deferred = False
         if item.parent_id is not None:
-            linked = repo.link_parent(conn, item.session_id, item.parent_id)
+            linked = tx.transfer.link_parent(item.session_id, item.parent_id)
             deferred = not linked
         elif exists:
-            conn.execute("UPDATE sessions SET parent_session_id = NULL WHERE id = ?", (item.session_id,))
+            tx.transfer.detach_parent(item.session_id)
         return _Outcome("replaced" if exists else "imported", item, linked, deferred, kept)
 
     async def _write(self, batch: list[Prepared], inline: bool) -> list[_Outcome]:
         message_columns = self._message_columns
 
-        def job(conn: sqlite3.Connection) -> tuple[list[_Outcome], list[Run]]:
+        def job(tx: Tx) -> tuple[list[_Outcome], list[Run]]:
             outcomes: list[_Outcome] = []
             queued: list[Run] = []
-            suspended = repo.suspend_fts_insert_triggers(conn)
-            try:
+            with tx.transfer.fts_triggers_suspended() as unindexed:
                 for item in batch:
-                    conn.execute("SAVEPOINT import_session")
                     try:
-                        outcome = self._import_one(conn, item, message_columns)
-                    except sqlite3.Error as exc:
-                        if not conn.in_transaction:
-                            raise  # the whole transaction is gone (disk full, I/O): the writer reports it
-                        conn.execute("ROLLBACK TO import_session")
+                        with tx.savepoint():
+                            outcome = self._import_one(tx, item, message_columns)
+                    except WriteRejected as exc:
+                        # Only this session rolled back; a lost transaction (disk full, I/O) is not caught
+                        # here and the writer reports it.
                         ref = item.ref
-                        code = "title_in_use" if _is_title_conflict(exc) else "write_failed"
-                        issue = ImportIssue(code, str(exc), ref.get("line"), ref.get("file"), item.session_id)
+                        issue = ImportIssue(
+                            exc.reason, exc.detail, ref.get("line"), ref.get("file"), item.session_id
+                        )
                         outcome = _Outcome("failed", item, issue=issue)
-                    conn.execute("RELEASE import_session")
                     outcomes.append(outcome)
                 written = [o.prepared.session_id for o in outcomes if o.kind in ("imported", "replaced")]
-                if suspended and written and not self.dry_run:
+                if unindexed and written and not self.dry_run:
                     if inline:
-                        repo.index_sessions(conn, [table for _, table, _ in suspended], written)
+                        tx.transfer.index_sessions(unindexed, written)
                     else:
-                        queued = backlog.imported_runs(conn, written)
-                        backlog.queue_runs(conn, queued)
-            finally:
-                # After an aborted transaction SQLite has already put the triggers back.
-                if conn.in_transaction:
-                    repo.restore_fts_insert_triggers(conn, suspended)
+                        queued = tx.indexing.imported_runs(written)
+                        tx.indexing.queue_runs(queued)
             if self.dry_run:
                 raise _DryRun(outcomes)
             return outcomes, queued
@@ -249,13 +235,13 @@ class Importer:
         if not pending:
             return
 
-        def job(conn: sqlite3.Connection) -> int:
+        def job(tx: Tx) -> int:
             linked = 0
             for child, parent in pending.items():
                 if self.dry_run:
-                    linked += parent in self._imported or session_repo.session_exists(conn, parent)
+                    linked += parent in self._imported or tx.sessions.session_exists(parent)
                 else:
-                    linked += repo.link_parent(conn, child, parent)
+                    linked += tx.transfer.link_parent(child, parent)
             return linked
 
         linked = await (self.db.read(job) if self.dry_run else self.db.write(job))
@@ -269,7 +255,7 @@ def _full(batch: Batch) -> bool:
 
 async def thread_batches(records: Iterator[Record], ctx: ParseContext) -> AsyncGenerator[Batch, None]:
     """Batches parsed on a worker thread, the next one while the caller writes the current one."""
-    results = parse_records(records, ctx, repo.MessageLayout(ctx.message_cols, ctx.message_defaults))
+    results = parse_records(records, ctx, MessageLayout(ctx.message_cols, ctx.message_defaults))
 
     def next_batch() -> Batch:
         batch = Batch()
@@ -297,7 +283,7 @@ async def thread_batches(records: Iterator[Record], ctx: ParseContext) -> AsyncG
                 await parsing
 
 
-async def find_conflicts(db: Database, records: Iterator[Record]) -> list[dict[str, Any]]:
+async def find_conflicts(db: Store, records: Iterator[Record]) -> list[dict[str, Any]]:
     """Lines whose session id already exists (the ``on_conflict=fail`` pre-check; nothing is written)."""
 
     def ids() -> list[tuple[dict[str, Any], str]]:
@@ -309,7 +295,7 @@ async def find_conflicts(db: Database, records: Iterator[Record]) -> list[dict[s
         return out
 
     refs = await asyncio.to_thread(ids)
-    existing = await db.read(lambda conn: repo.existing_ids(conn, [sid for _, sid in refs]))
+    existing = await db.read(lambda tx: tx.transfer.existing_ids([sid for _, sid in refs]))
     return [{**ref, "session_id": sid} for ref, sid in refs if sid in existing]
 
 
@@ -320,12 +306,12 @@ async def _finish_indexing(importer: Importer, wait_for_index: bool) -> None:
     up_to = max(last for _, last in importer.queued)
     if wait_for_index and importer.indexer is not None:
         await importer.indexer.wait_indexed(up_to)
-    queued = await importer.db.read(lambda conn: backlog.queued_runs(conn, up_to))
+    queued = await importer.db.read(lambda tx: tx.indexing.queued_runs(up_to))
     importer.report.index_pending = overlap(importer.queued, queued)
 
 
 async def import_stream(
-    db: Database,
+    db: Store,
     stream: IO[bytes],
     on_conflict: OnConflict,
     dry_run: bool,
@@ -352,7 +338,7 @@ async def import_stream(
 
 
 async def import_transcripts(
-    db: Database,
+    db: Store,
     home: Path,
     sessions_dir: Path,
     on_conflict: OnConflict,

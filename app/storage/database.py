@@ -27,6 +27,7 @@ from app.storage.fts_merge import merge_quantum
 from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
+from app.storage.sqlite_tx import SqliteTx
 from app.storage.writer import Writer
 
 T = TypeVar("T")
@@ -37,12 +38,14 @@ CHECKPOINT_INTERVAL_S = 0.5
 
 class Database:
     """Owns state.db for this process. ``write`` goes through the group-commit writer, ``read`` through
-    per-thread read-only connections."""
+    per-thread read-only connections; both hand the job a :class:`SqliteTx` (the storage contract's
+    ``Tx``), made once per connection."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.path = settings.db_path
         self._write_conn: sqlite3.Connection | None = None
+        self._write_tx: SqliteTx | None = None
         self.writer: Writer | None = None
         self.readers: ReaderPool | None = None
         self.checkpointer: Checkpointer | None = None
@@ -107,6 +110,7 @@ class Database:
         # Commits never checkpoint: the checkpointer thread does, so no caller waits for one.
         conn.execute("PRAGMA wal_autocheckpoint=0")
         self._write_conn = conn
+        self._write_tx = SqliteTx(conn)
         self.writer = Writer(
             conn,
             batch_max=self.settings.write_batch_max,
@@ -179,25 +183,42 @@ class Database:
                 self._write_conn.execute("PRAGMA optimize")
             self._write_conn.close()
             self._write_conn = None
+            self._write_tx = None
 
-    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(conn)`` inside the next group commit; returns after COMMIT."""
+    @property
+    def engine_version(self) -> str:
+        """The SQLite library version this process links."""
+        return sqlite3.sqlite_version
+
+    async def schema_revision(self) -> str | None:
+        """The migration revision stamped in the file, read on a reader (raises when the file does not
+        answer)."""
+        return await self.read(lambda tx: migrate.stamped_revision(tx.conn))
+
+    def _on_writer(self, fn: Callable[[SqliteTx], T]) -> Callable[[sqlite3.Connection], T]:
         self.require_writable()
-        assert self.writer is not None, "database not open"
-        return await self.writer.write(fn)
+        tx = self._write_tx
+        assert self.writer is not None and tx is not None, "database not open"
+        return lambda _conn: fn(tx)
 
-    def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(self, fn: Callable[[SqliteTx], T]) -> T:
+        """Run ``fn(tx)`` inside the next group commit; returns after COMMIT."""
+        job = self._on_writer(fn)
+        assert self.writer is not None
+        return await self.writer.write(job)
+
+    def write_sync(self, fn: Callable[[SqliteTx], T]) -> T:
         """Blocking ``write`` for code off the event loop (start-up tasks, tests)."""
-        self.require_writable()
-        assert self.writer is not None, "database not open"
-        return self.writer.write_sync(fn)
+        job = self._on_writer(fn)
+        assert self.writer is not None
+        return self.writer.write_sync(job)
 
-    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(conn)`` in a short read transaction on a reader thread."""
+    async def read(self, fn: Callable[[SqliteTx], T]) -> T:
+        """Run ``fn(tx)`` in a short read transaction on a reader thread."""
         assert self.readers is not None, "database not open"
         return await self.readers.read(fn)
 
-    def read_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def read_sync(self, fn: Callable[[SqliteTx], T]) -> T:
         """Blocking ``read`` for code off the event loop."""
         assert self.readers is not None, "database not open"
         return self.readers.read_sync(fn)

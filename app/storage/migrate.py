@@ -39,6 +39,17 @@ def current_revision(conn: sqlite3.Connection) -> str | None:
         return MigrationContext.configure(sa_conn).get_current_revision()
 
 
+def stamped_revision(conn: sqlite3.Connection) -> str | None:
+    """The revision stamped in the file by a plain query (cheap enough for a readiness probe); ``None`` for
+    a file we never migrated (served read-only when a newer agent did)."""
+    conn.execute("SELECT 1").fetchone()
+    try:
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return None if row is None else str(row[0])
+
+
 def upgrade(conn: sqlite3.Connection, db_path: Path) -> None:
     """Migrate to head on ``conn`` under one write lock, then repair anything the agent's schema lacks.
 

@@ -1,4 +1,5 @@
-"""Read connections: one per worker thread, ``query_only``, each read in its own short transaction."""
+"""Read connections: one per worker thread, ``query_only``, each read in its own short transaction; a job
+receives the thread's :class:`SqliteTx`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import TypeVar
 
 from app.storage.connection import open_connection, translate
 from app.storage.read_only import open_read_only, shadow_missing_own_tables
+from app.storage.sqlite_tx import SqliteTx
 
 T = TypeVar("T")
 
@@ -30,25 +32,26 @@ class ReaderPool:
         self._all: list[sqlite3.Connection] = []
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hermes-read")
 
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
+    def _tx(self) -> SqliteTx:
+        tx: SqliteTx | None = getattr(self._local, "tx", None)
+        if tx is None:
             if self._file_read_only:
                 conn = open_read_only(self._path, busy_timeout_ms=self._busy_timeout_ms)
                 shadow_missing_own_tables(conn)
             else:
                 conn = open_connection(self._path, busy_timeout_ms=self._busy_timeout_ms, query_only=True)
-            self._local.conn = conn
+            tx = self._local.tx = SqliteTx(conn)
             with self._lock:
                 self._all.append(conn)
-        return conn
+        return tx
 
-    def read_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def read_sync(self, fn: Callable[[SqliteTx], T]) -> T:
         """Run ``fn`` in one read transaction on the calling thread's connection (a consistent snapshot)."""
-        conn = self._conn()
+        tx = self._tx()
+        conn = tx.conn
         conn.execute("BEGIN")
         try:
-            return fn(conn)
+            return fn(tx)
         except sqlite3.Error as exc:
             mapped = translate(exc)
             if mapped is not None:
@@ -57,7 +60,7 @@ class ReaderPool:
         finally:
             conn.execute("COMMIT")
 
-    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def read(self, fn: Callable[[SqliteTx], T]) -> T:
         """Run ``fn`` on a reader thread and await the result."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, self.read_sync, fn)

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from app.errors import DatabaseBusy, HermesError
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
+from app.storage.transactions import savepoint
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -184,18 +185,15 @@ class Writer:
             # once running, the future can no longer be cancelled, so a started write is always answered.
             if not job.future.set_running_or_notify_cancel():
                 continue
-            self._conn.execute("SAVEPOINT job")
             try:
-                job.result = job.fn(self._conn)
-                self._conn.execute("RELEASE job")
-            except BaseException as exc:  # the job's caller receives it
+                with savepoint(self._conn, "job"):
+                    job.result = job.fn(self._conn)
+            except BaseException as exc:  # the job's caller receives it; its savepoint is rolled back
                 if not self._conn.in_transaction:
                     # SQLite aborted the whole transaction (disk full, I/O error): everything in this
                     # group is lost, so fail the group and start the rest afresh.
                     self._fail([*done, job], translate(exc) or exc)
                     return batch[index + 1 :]
-                self._conn.execute("ROLLBACK TO job")
-                self._conn.execute("RELEASE job")
                 job.error = exc
             done.append(job)
         try:

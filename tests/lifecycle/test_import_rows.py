@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.storage.repos.transfer import MessageLayout, RowError
+from app.domain.agent_rows import MessageLayout, RowError
 
 COLUMNS = {
     "id": "INTEGER",

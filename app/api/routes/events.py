@@ -143,5 +143,5 @@ async def session_events(
     """The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
     400 ``invalid_last_event_id``."""
     last = _last_event_id(last_event_id_header, last_event_id)
-    await db.read(lambda conn: get_session(conn, session_id))
+    await db.read(lambda tx: get_session(tx, session_id))
     return _response(request, db, settings, session_id, last)

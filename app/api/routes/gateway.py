@@ -189,8 +189,8 @@ async def list_routes(
             raise BadRequest("The cursor is malformed.", code="invalid_cursor")
     gateway = _gateway(request)
     items, last = await gateway.db.read(
-        lambda conn: svc.list_routes(
-            conn, gateway.scope, after=after, limit=limit, platform=platform, session_id=session_id
+        lambda tx: svc.list_routes(
+            tx, gateway.scope, after=after, limit=limit, platform=platform, session_id=session_id
         )
     )
     next_cursor = None if last is None else encode_cursor(_CURSOR_KIND, {"after": last})
@@ -209,7 +209,7 @@ async def list_routes(
 async def get_route(request: Request, session_key: SessionKey) -> Response:
     """One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``."""
     gateway = _gateway(request)
-    return json_response(await gateway.db.read(lambda conn: svc.get_route(conn, gateway.scope, session_key)))
+    return json_response(await gateway.db.read(lambda tx: svc.get_route(tx, gateway.scope, session_key)))
 
 
 @router.get(

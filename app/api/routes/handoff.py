@@ -56,7 +56,7 @@ async def request_handoff(db: DB, body: HandoffRequest) -> Response:
     ``agent_busy`` (the caller sent ``busy: true``), ``handoff_in_flight`` (pending or running).
     A completed or failed handoff can be requested again. Untitled sessions get ``handoff-<id[:8]>``."""
     queued = await db.write(
-        lambda conn: svc.request_handoff(conn, body.session_id, body.platform, busy=body.busy)
+        lambda tx: svc.request_handoff(tx, body.session_id, body.platform, busy=body.busy)
     )
     return json_response(queued, 202)
 
@@ -91,8 +91,8 @@ async def claim_handoff(
     with hub.listening():
         while True:
             generation = hub.generation
-            if await db.read(lambda conn: svc.has_pending(conn, body.platform)):
-                claimed = await db.write(lambda conn: svc.claim_next(conn, body.platform, body.worker))
+            if await db.read(lambda tx: svc.has_pending(tx, body.platform)):
+                claimed = await db.write(lambda tx: svc.claim_next(tx, body.platform, body.worker))
                 if claimed is not None:
                     return json_response(claimed)
             remaining = deadline - time.monotonic()
@@ -111,7 +111,7 @@ async def claim_handoff(
 async def get_handoff(db: DB, session_id: SessionId) -> Response:
     """A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
     404 ``session_not_found``."""
-    return json_response(await db.read(lambda conn: svc.get_handoff(conn, session_id)))
+    return json_response(await db.read(lambda tx: svc.get_handoff(tx, session_id)))
 
 
 @router.post(
@@ -155,4 +155,4 @@ async def fail_handoff(db: DB, session_id: SessionId, body: HandoffFail) -> Resp
     ``only_states`` (default pending or running). 404 ``session_not_found``, 409 ``handoff_state_changed``
     (it moved on, e.g. the gateway claimed it as the CLI gave up)."""
     states = None if body.only_states is None else list(body.only_states)
-    return json_response(await db.write(lambda conn: svc.fail_handoff(conn, session_id, body.error, states)))
+    return json_response(await db.write(lambda tx: svc.fail_handoff(tx, session_id, body.error, states)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -68,16 +67,8 @@ async def readyz(db: DB, response: Response) -> Readiness:
     a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since reads
     still work (the writer and our migrations are then deliberately absent)."""
 
-    def probe(conn: sqlite3.Connection) -> str | None:
-        conn.execute("SELECT 1").fetchone()
-        try:
-            row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        except sqlite3.OperationalError:
-            return None  # a file we never migrated (served read-only when a newer agent did)
-        return None if row is None else str(row[0])
-
     try:
-        revision: str | None = await db.read(probe)
+        revision = await db.schema_revision()
         reachable = True
     except Exception:  # any failure means not ready
         revision, reachable = None, False
@@ -101,7 +92,7 @@ async def readyz(db: DB, response: Response) -> Readiness:
     return Readiness(
         status=status,
         checks=checks,
-        sqlite_version=sqlite3.sqlite_version,
+        sqlite_version=db.engine_version,
         schema_revision=revision,
         agent_schema_version=db.agent_schema_version,
         tested_schema_version=TESTED_SCHEMA_VERSION,

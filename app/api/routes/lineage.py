@@ -86,7 +86,7 @@ async def resolve_session(
     if latest == (ref is not None):
         raise BadRequest("Give either ref or latest=true (not both).", code="invalid_resolve_query")
     sources = tuple(parse_source(s).value for s in source or ())
-    resolution = await db.read(lambda conn: svc.resolve(conn, ref, latest=latest, sources=sources))
+    resolution = await db.read(lambda tx: svc.resolve(tx, ref, latest=latest, sources=sources))
     public = resolution.session
     body = {**public, "matched_by": resolution.matched_by.value, "requested": resolution.requested}
     return json_response(body, headers={"ETag": session_etag(public)})
@@ -104,7 +104,7 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
 
     404 ``session_not_found``.
     """
-    items = await db.read(lambda conn: svc.lineage(conn, session_id))
+    items = await db.read(lambda tx: svc.lineage(tx, session_id))
     return json_response({"items": items})
 
 
@@ -140,7 +140,7 @@ async def continue_session(
     data = body or ContinuationCreate()
     continuation = svc.Continuation(system_prompt=data.system_prompt, messages=data.message_dicts())
     return await idem.execute(
-        db, effect=lambda conn: svc.continue_session(conn, session_id, continuation), render=_created
+        db, effect=lambda tx: svc.continue_session(tx, session_id, continuation), render=_created
     )
 
 
@@ -181,9 +181,7 @@ async def fork_session(
     """
     data = body or ForkCreate()
     fork = svc.Fork(message_id=data.message_id, title=data.title, id=data.id)
-    return await idem.execute(
-        db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=_created
-    )
+    return await idem.execute(db, effect=lambda tx: svc.fork_session(tx, session_id, fork), render=_created)
 
 
 @router.get(
@@ -204,6 +202,6 @@ async def session_recap(
     200 chars with reasoning blocks removed, tool calls collapsed; the last ``2 × exchanges`` entries and
     the number ``omitted`` before them. 404 ``session_not_found``.
     """
-    result = await db.read(lambda conn: svc.recap(conn, session_id, exchanges))
+    result = await db.read(lambda tx: svc.recap(tx, session_id, exchanges))
     entries = [{"role": e.role, "text": e.text} for e in result.entries]
     return json_response({"entries": entries, "omitted": result.omitted})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -29,6 +28,7 @@ from app.api.schemas.messages import (
 )
 from app.errors import BadRequest, Unprocessable
 from app.services import messages as svc
+from app.storage.protocols import Tx
 
 router = APIRouter(tags=["messages"], route_class=PolicyRoute)
 
@@ -55,11 +55,11 @@ MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message 
 
 def append_effect(
     session_id: str, body: MessageCreate | MessageBatch, *, reopen: bool
-) -> Callable[[sqlite3.Connection], list[dict[str, Any]]]:
+) -> Callable[[Tx], list[dict[str, Any]]]:
     """The writer job of an append (shared with the fast path in ``app.api.fast_append``)."""
     batch = body.messages if isinstance(body, MessageBatch) else [body]
     messages = [m.model_dump(exclude_none=True) for m in batch]
-    return lambda conn: svc.append(conn, session_id, messages, reopen=reopen)
+    return lambda tx: svc.append(tx, session_id, messages, reopen=reopen)
 
 
 def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], dict[str, str]]:
@@ -167,7 +167,7 @@ async def list_messages(
         roles=tuple(dict.fromkeys(role or ())),
         include_inactive=include_inactive,
     )
-    page = await db.read(lambda conn: svc.list_messages(conn, query))
+    page = await db.read(lambda tx: svc.list_messages(tx, query))
     next_cursor = None if page.next_position is None else encode_cursor(_CURSOR_KIND, page.next_position)
     response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": page.has_more, **page.window}
@@ -194,7 +194,7 @@ def _cursor_id(position: dict[str, Any], key: str) -> int | None:
 )
 async def get_message(session_id: SessionId, message_id: MessageId, db: DB) -> Response:
     """One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``."""
-    return json_response(await db.read(lambda conn: svc.get_message(conn, session_id, message_id)))
+    return json_response(await db.read(lambda tx: svc.get_message(tx, session_id, message_id)))
 
 
 @router.post(
@@ -211,4 +211,4 @@ async def rewind(session_id: SessionId, body: RewindRequest, db: DB) -> Response
     from the default listing, replay and search) and ``rewind_count`` goes up by one. ``message_count``
     is unchanged, as in the agent. Codes: 404 ``session_not_found``, ``message_not_found``; 422
     ``not_a_user_message``."""
-    return json_response(await db.write(lambda conn: svc.rewind(conn, session_id, body.message_id)))
+    return json_response(await db.write(lambda tx: svc.rewind(tx, session_id, body.message_id)))

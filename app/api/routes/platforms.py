@@ -46,6 +46,6 @@ async def put_platform(
     home = None if body.home_channel is None else body.home_channel.model_dump()
     enabled, threads = body.enabled, body.threads
     public = await db.write(
-        lambda conn: svc.put_platform(conn, platform, enabled=enabled, home_channel=home, threads=threads)
+        lambda tx: svc.put_platform(tx, platform, enabled=enabled, home_channel=home, threads=threads)
     )
     return json_response(public)

@@ -67,7 +67,7 @@ def _request(body: SearchBody) -> svc.SearchRequest:
 
 async def _run(db: DB, body: SearchBody) -> Response:
     request = _request(body)
-    result = await db.read(lambda conn: svc.search(conn, request))
+    result = await db.read(lambda tx: svc.search(tx, request))
     return json_response(result)
 
 

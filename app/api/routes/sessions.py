@@ -126,7 +126,7 @@ async def create_session(
     def render(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
         return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
 
-    return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
+    return await idem.execute(db, effect=lambda tx: svc.create_session(tx, new), render=render)
 
 
 def _cursor_kind(query: ListQuery) -> str:
@@ -213,7 +213,7 @@ async def list_sessions(
 
 async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
     """Read one page of the listing and render it with its ``Link`` header (shared with the fast path)."""
-    page = await db.read(lambda conn: svc.list_page(conn, query))
+    page = await db.read(lambda tx: svc.list_page(tx, query))
     next_cursor = encode_cursor(_cursor_kind(query), page.next_position) if page.next_position else None
     response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
@@ -245,7 +245,7 @@ async def get_session(
 ) -> Response:
     """One session. 404 ``session_not_found``."""
     public = await db.read(
-        lambda conn: svc.get_session(conn, session_id, include_system_prompt=include == "system_prompt")
+        lambda tx: svc.get_session(tx, session_id, include_system_prompt=include == "system_prompt")
     )
     return _session_response(public)
 
@@ -274,7 +274,7 @@ async def update_session(
     changes = body.model_dump(include=body.model_fields_set)
     if "model_config_" in changes:
         changes["model_config"] = changes.pop("model_config_")
-    public = await db.write(lambda conn: svc.update_session(conn, session_id, changes, if_match))
+    public = await db.write(lambda tx: svc.update_session(tx, session_id, changes, if_match))
     return _session_response(public)
 
 
@@ -288,7 +288,7 @@ async def update_session(
 )
 async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None) -> Response:
     """Delete a session and its messages; delegate children go too, other children are orphaned."""
-    await db.write(lambda conn: svc.delete_session(conn, session_id, if_match))
+    await db.write(lambda tx: svc.delete_session(tx, session_id, if_match))
     return Response(status_code=204)
 
 
@@ -304,7 +304,7 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
-    public = await db.write(lambda conn: svc.end_session(conn, session_id, body.end_reason))
+    public = await db.write(lambda tx: svc.end_session(tx, session_id, body.end_reason))
     return _session_response(public)
 
 
@@ -317,7 +317,7 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
-    public = await db.write(lambda conn: svc.reopen_session(conn, session_id))
+    public = await db.write(lambda tx: svc.reopen_session(tx, session_id))
     return _session_response(public)
 
 
@@ -349,5 +349,5 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
         billing_mode=body.billing_mode,
         absolute=body.mode is UsageMode.absolute,
     )
-    public = await db.write(lambda conn: svc.add_usage(conn, session_id, usage))
+    public = await db.write(lambda tx: svc.add_usage(tx, session_id, usage))
     return _session_response(public)

@@ -15,7 +15,6 @@ from app.errors import HermesError
 from app.services.background import cancel_and_wait
 from app.services.titling.generators import TitleGenerator
 from app.storage.database import Database
-from app.storage.repos.title_sources import apply_auto_title, is_settled, untitled_first_exchange
 
 log = logging.getLogger(__name__)
 
@@ -71,14 +70,16 @@ class AutoTitler:
 
     async def title_once(self, session_id: str) -> str | None:
         """Title the session if it is due; the title set, or ``None``."""
-        exchange = await _uncancelled(self.db.read(lambda conn: untitled_first_exchange(conn, session_id)))
+        exchange = await _uncancelled(self.db.read(lambda tx: tx.titles.untitled_first_exchange(session_id)))
         if exchange is None:
-            if await _uncancelled(self.db.read(lambda conn: is_settled(conn, session_id))):
+            if await _uncancelled(self.db.read(lambda tx: tx.titles.is_settled(session_id))):
                 self._settle(session_id)
             return None
         proposal = await self.generator.generate(exchange.user, exchange.assistant)
         title = await _uncancelled(
-            self.db.write(lambda conn: apply_auto_title(conn, session_id, proposal.title, proposal.generator))
+            self.db.write(
+                lambda tx: tx.titles.apply_auto_title(session_id, proposal.title, proposal.generator)
+            )
         )
         self._settle(session_id)
         return title

@@ -22,10 +22,10 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable
 from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
-from app.storage.repos.transfer import CONTENT_JSON_PREFIX
 
 
 @dataclass(frozen=True)

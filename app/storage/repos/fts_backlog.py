@@ -16,8 +16,6 @@ from app.domain.id_runs import Run, merge_runs
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 
 FTS_TABLES = ("messages_fts", "messages_fts_trigram")
-# The largest message id SQLite can store: ``has_queued(conn, ANY_ID)`` asks whether anything is queued.
-ANY_ID = 2**63 - 1
 
 
 def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]:

@@ -20,17 +20,6 @@ def _public(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def default(platform: str) -> dict[str, Any]:
-    """A platform nobody configured: disabled, no home channel, no threads."""
-    return {
-        "platform": platform,
-        "enabled": False,
-        "home_channel": None,
-        "threads": False,
-        "updated_at": None,
-    }
-
-
 def fetch(conn: sqlite3.Connection, platform: str) -> dict[str, Any] | None:
     """One platform's stored settings, or ``None`` if it was never configured."""
     row = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = ?", (platform,)).fetchone()

@@ -93,6 +93,21 @@ def window_floor(conn: sqlite3.Connection, table: str, match: str, below: int, s
     return 0 if row is None else int(row[0])
 
 
+def accepts_match(conn: sqlite3.Connection, table: str, match: str) -> bool:
+    """Whether FTS5 accepts the syntax of ``match``.
+
+    FTS5 query errors are plain ``SQLITE_ERROR``; lock and I/O trouble have codes of their own and are
+    raised (503 and friends). The message is not inspected: it quotes the user's text.
+    """
+    try:
+        window_floor(conn, table, match, 1, 1)
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_ERROR) != sqlite3.SQLITE_ERROR:
+            raise
+        return False
+    return True
+
+
 def ranked_rowids(conn: sqlite3.Connection, table: str, match: str, floor: int, below: int) -> list[int]:
     """Rowids of the matches with ``floor <= rowid < below``, best bm25 rank first.
 

@@ -8,6 +8,7 @@ import sqlite3
 import time
 from typing import Any
 
+from app.domain.preview import preview_from_raw
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import Conflict, Unprocessable
 from app.storage.repos.lineage import delegate_descendants, lineage_root
@@ -85,14 +86,6 @@ def public_select_sql(alias: str = "s") -> str:
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
         f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source"
     )
-
-
-def preview_from_raw(raw: str | None) -> str:
-    """The agent's preview rule applied to the SQL-cut first user message."""
-    text = (raw or "").strip()
-    if not text:
-        return ""
-    return text[:60] + ("..." if len(text) > 60 else "")
 
 
 def decode_model_config(raw: Any) -> dict[str, Any] | None:

@@ -1,0 +1,732 @@
+"""The storage contract: what services may ask of a backend, one protocol per aggregate.
+
+Services type against these protocols and receive a :class:`Tx` in every writer or reader job
+(``Database.write(fn)`` / ``read(fn)``, ``fn(tx)``). The SQLite backend (:mod:`app.storage.sqlite_tx`) binds
+the functions of ``app/storage/repos`` to the job's connection; a second backend implements the same
+protocols. The row and request types below are part of the contract, re-exported for the services.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, TypeVar
+
+from app.domain.fts_query import Clause
+from app.domain.id_runs import Run
+from app.storage.repos.events import EventRow
+from app.storage.repos.export import (
+    LINE_CLOSED,
+    ChunkPlan,
+    ExportCursor,
+    ExportFilter,
+    MessagePage,
+    RenderedChunk,
+    Skipped,
+    chunk_skipped,
+    join_chunk,
+)
+from app.storage.repos.idempotency import StoredResponse
+from app.storage.repos.resolve import Candidate
+from app.storage.repos.search import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter
+from app.storage.repos.session_list import ListPage, ListQuery
+from app.storage.repos.title_sources import FirstExchange
+from app.storage.repos.usage import Usage
+
+__all__ = [
+    "FTS_TABLE",
+    "LINE_CLOSED",
+    "MAX_PARENT_DEPTH",
+    "TRIGRAM_TABLE",
+    "AttachmentsRepo",
+    "Candidate",
+    "ChunkPlan",
+    "EventRow",
+    "EventsRepo",
+    "ExportCursor",
+    "ExportFilter",
+    "ExportRepo",
+    "FirstExchange",
+    "GatewayRepo",
+    "HandoffRepo",
+    "Hit",
+    "HitFilter",
+    "IdempotencyRepo",
+    "IndexingRepo",
+    "LineageRepo",
+    "ListPage",
+    "ListQuery",
+    "MessagePage",
+    "MessagesRepo",
+    "PlatformsRepo",
+    "Record",
+    "RenderedChunk",
+    "SearchRepo",
+    "SessionsRepo",
+    "Skipped",
+    "Store",
+    "StoredResponse",
+    "TitlesRepo",
+    "TransferRepo",
+    "Tx",
+    "Usage",
+    "WriteRejected",
+    "chunk_skipped",
+    "join_chunk",
+]
+
+T = TypeVar("T")
+
+
+class WriteRejected(Exception):
+    """A write inside :meth:`Tx.savepoint` failed and was rolled back; the transaction goes on.
+
+    ``reason`` is ``title_in_use`` (another session holds the title) or ``write_failed``.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+class Record(Protocol):
+    """A stored row: its columns by name (or position)."""
+
+    def __getitem__(self, key: str | int, /) -> Any:
+        """The column's value."""
+
+
+class SessionsRepo(Protocol):
+    """The ``sessions`` rows: existence, the public shape, creation, ending, settings, deletion, listing,
+    usage."""
+
+    def session_exists(self, session_id: str) -> bool:
+        """Whether a session row exists."""
+
+    def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> dict[str, Any] | None:
+        """The public Session representation (API.md), or ``None`` when there is no such session."""
+
+    def insert_session(
+        self,
+        *,
+        session_id: str,
+        source: str,
+        title: str | None = None,
+        model: str | None = None,
+        model_config: dict[str, Any] | None = None,
+        system_prompt: str | None = None,
+        user_id: str | None = None,
+        parent_session_id: str | None = None,
+        session_key: str | None = None,
+        chat_id: str | None = None,
+        chat_type: str | None = None,
+        thread_id: str | None = None,
+        started_at: float | None = None,
+    ) -> None:
+        """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
+
+    def end_session(self, session_id: str, end_reason: str) -> bool:
+        """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
+
+    def reopen_session(self, session_id: str) -> bool:
+        """Clear ``ended_at`` and ``end_reason``; ``False`` when the session is missing."""
+
+    def set_model(self, session_id: str, model: str | None) -> None:
+        """Replace the session's model."""
+
+    def set_model_config(self, session_id: str, model_config: dict[str, Any] | None) -> None:
+        """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
+
+    def copy_model_config_as_branch(self, parent_id: str, child_id: str) -> None:
+        """Give ``child_id`` the parent's stored ``model_config`` text without decoding it in Python (it may
+        hold what Python cannot re-encode faithfully), minus ``_delegate_from``, plus ``_branched_from``."""
+
+    def set_archived(self, session_id: str, archived: bool) -> None:
+        """Archive or unarchive the whole compression lineage, like the agent's ``set_session_archived``."""
+
+    def delete_session(self, session_id: str) -> list[str] | None:
+        """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing."""
+
+    def list_sessions_cached(self, q: ListQuery) -> ListPage:
+        """:func:`list_sessions`, memoised until the database changes. Callers must not mutate the page."""
+
+    def record_usage(self, session_id: str, usage: Usage) -> None:
+        """Apply a usage report to an existing session, as ``SessionDB.update_token_counts`` would."""
+
+
+class TitlesRepo(Protocol):
+    """Session titles: unique titles, ``base #N`` numbering, who set a title."""
+
+    def clean_title(self, title: str | None) -> str | None:
+        """The title as :meth:`set_title` would store it (422 ``title_too_long``, ``invalid_title``)."""
+
+    def set_title(self, session_id: str, title: str | None) -> bool:
+        """Set (or with ``None`` clear) a session's title; ``False`` when the session does not exist."""
+
+    def next_title_in_lineage(self, base_title: str) -> str:
+        """The next free title of a lineage: ``"T"`` if free, else ``"T #<max+1>"`` (agent's rule)."""
+
+    def resolve_by_title(self, title: str) -> str | None:
+        """The session a title names: the newest (by ``started_at``) ``"title #N"``, else the exact title."""
+
+    def record_title_source(self, session_id: str, source: str, generator: str | None = None) -> None:
+        """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
+
+    def untitled_first_exchange(self, session_id: str) -> FirstExchange | None:
+        """The exchange to title, or ``None`` when the session is titled, was titled before, or lacks one."""
+
+    def is_settled(self, session_id: str) -> bool:
+        """Whether the session will never need an auto-title (gone, titled, or titled before)."""
+
+    def apply_auto_title(self, session_id: str, title: str, generator: str) -> str | None:
+        """Set a generated title if the session is still untitled and was never titled; the title set or
+        None."""
+
+
+class LineageRepo(Protocol):
+    """Compression chains, branches, resolving a reference, and the messages a lineage carries over."""
+
+    def compression_tip(self, session_id: str) -> str:
+        """The live end of the compression chain starting at ``session_id`` (itself when nothing continues
+        it)."""
+
+    def compression_chain(self, session_id: str) -> list[str]:
+        """The conversation through ``session_id``, root → tip: compression ancestors, itself, its tip
+        walk."""
+
+    def compression_ancestors(self, session_id: str) -> list[str]:
+        """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
+
+    def is_active_message(self, session_id: str, message_id: int) -> bool:
+        """Whether ``message_id`` is an active (not rewound) message of the session."""
+
+    def copy_active_messages(self, source_id: str, target_id: str, up_to_id: int | None = None) -> int:
+        """Copy the active messages of ``source_id`` (up to and including ``up_to_id``) into an empty
+        ``target_id``, with their attachment links; set the target's counters. Returns the number copied."""
+
+    def conversation_for_recap(self, session_id: str) -> list[dict[str, Any]]:
+        """The active user and assistant messages of a session in conversation order (id), decoded."""
+
+    def exact_id(self, ref: str) -> str | None:
+        """``ref`` when a session has exactly that id."""
+
+    def ids_with_prefix(self, prefix: str, limit: int) -> list[Candidate]:
+        r"""Sessions whose id starts with ``prefix`` (``\``, ``%``, ``_`` taken literally), newest first."""
+
+    def latest_session(self, sources: tuple[str, ...], exclude_sources: tuple[str, ...]) -> str | None:
+        """The most recently active session (newest message, else ``started_at``) among ``sources``."""
+
+
+class MessagesRepo(Protocol):
+    """A session's messages: append, pages, windows, rewind and the counters kept on the session."""
+
+    def insert_messages(self, session_id: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Append ``messages`` to an existing session inside the caller's transaction; the stored messages."""
+
+    def to_messages(self, rows: Sequence[Any]) -> list[dict[str, Any]]:
+        """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
+
+    def page(
+        self,
+        session_id: str,
+        *,
+        limit: int,
+        after: int | None = None,
+        before: int | None = None,
+        roles: Sequence[str] = (),
+        include_inactive: bool = False,
+    ) -> Sequence[Record]:
+        """Up to ``limit + 1`` rows in id order: after ``after``, or the newest ones before ``before``, or
+        from the start. The extra row tells the caller there is more (in the paging direction)."""
+
+    def around(
+        self,
+        session_id: str,
+        anchor_id: int,
+        *,
+        window: int,
+        roles: Sequence[str] = (),
+        include_inactive: bool = False,
+    ) -> tuple[Sequence[Record], Record, Sequence[Record]] | None:
+        """``window`` rows before the anchor, the anchor, ``window`` rows after (like the agent's
+        ``get_messages_around``); the filters apply to the neighbours, the anchor is always kept. ``None``
+        when the anchor is not a message of the session."""
+
+    def fetch(self, session_id: str, message_id: int) -> Record | None:
+        """One message row of a session (active or not), or ``None``."""
+
+    def rewind(self, session_id: str, target_id: int) -> tuple[int, int | None]:
+        """Deactivate the target and every later active message of the session and bump ``rewind_count``, as
+        ``SessionDB.rewind_to_message`` does (``message_count`` is left alone, like the agent). Returns
+        ``(rewound_count, new_head_id)``; the caller has checked that the target is a user message."""
+
+    def session_end_state(self, session_id: str) -> tuple[bool, bool]:
+        """``(exists, ended)`` for a session, in one indexed lookup (the append hot path)."""
+
+    def session_counters(self, session_id: str) -> dict[str, int]:
+        """A session's ``message_count`` and ``rewind_count``."""
+
+
+class EventsRepo(Protocol):
+    """The event log behind the SSE streams."""
+
+    def insert(self, event_type: str, session_id: str | None, data: str, now: float) -> None:
+        """Append one event."""
+
+    def insert_many(self, rows: Sequence[tuple[str, str | None, str, float]]) -> None:
+        """Append several events ``(type, session_id, data, created_at)`` in one statement loop."""
+
+    def after(self, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:
+        """Events with ``id > last_id`` in id order, of one session or of all."""
+
+    def tail(self, last_id: int, limit: int) -> list[tuple[int, str, str, str | None]]:
+        """Every session's events with ``id > last_id`` in id order, with their session: ``(id, type, data,
+        session_id)`` (what the event hub reads once for all its streams)."""
+
+    def latest_id(self) -> int:
+        """The newest event id (0 for an empty log)."""
+
+    def prune(self, *, older_than: float, max_rows: int, chunk: int = 10000) -> int:
+        """Delete the oldest events that are older than ``older_than`` or beyond the newest ``max_rows``,
+        at most ``chunk`` ids' worth per call (each call is one short write); the count, 0 when nothing is
+        left."""
+
+
+class HandoffRepo(Protocol):
+    """Handoff state, moved only by compare-and-set statements."""
+
+    def fetch(self, session_id: str) -> dict[str, Any] | None:
+        """The handoff of a session (state ``None`` when never requested), or ``None`` for an unknown id."""
+
+    def request(self, session_id: str, platform: str) -> bool:
+        """``SessionDB.request_handoff``: NULL/completed/failed → pending; ``False`` while one is in
+        flight."""
+
+    def pending_ids(self, platform: str | None, limit: int = 16) -> list[str]:
+        """Pending handoffs, oldest session first (``list_pending_handoffs`` order), of one platform or
+        all."""
+
+    def claim(self, session_id: str) -> bool:
+        """``SessionDB.claim_handoff``: pending → running; ``True`` only for the one caller that won."""
+
+    def complete(self, session_id: str) -> bool:
+        """running → completed (the agent's ``complete_handoff`` statement, guarded by the current state)."""
+
+    def fail(self, session_id: str, error: str, only_states: Iterable[str]) -> bool:
+        """``fail_handoff(..., only_states=...)``: → failed with ``error`` (already truncated) when the
+        current state is one of ``only_states``."""
+
+    def record_request(self, session_id: str, now: float) -> None:
+        """A new request forgets the previous attempt's worker and destination."""
+
+    def record_claim(self, session_id: str, worker: str | None, now: float) -> None:
+        """Remember which gateway worker claimed the handoff."""
+
+    def record_settled(self, session_id: str, thread: Any, now: float) -> None:
+        """Remember where a completed session now lives (``None`` after a failure)."""
+
+
+class PlatformsRepo(Protocol):
+    """Per-platform gateway settings."""
+
+    def fetch(self, platform: str) -> dict[str, Any] | None:
+        """One platform's stored settings, or ``None`` if it was never configured."""
+
+    def fetch_all(self) -> dict[str, dict[str, Any]]:
+        """Every configured platform, by name."""
+
+    def upsert(
+        self, platform: str, *, enabled: bool, home_channel: dict[str, str] | None, threads: bool, now: float
+    ) -> None:
+        """Replace a platform's settings."""
+
+
+class AttachmentsRepo(Protocol):
+    """Attachment rows and their links to messages."""
+
+    def upsert_attachment(
+        self,
+        *,
+        attachment_id: str,
+        sha256: str,
+        size: int,
+        media_type: str,
+        filename: str | None,
+        path: str,
+        extracted_text: str | None,
+        created_at: float,
+    ) -> dict[str, Any]:
+        """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
+
+    def get_attachment(self, attachment_id: str) -> dict[str, Any] | None:
+        """One attachment row (without its extracted text), or ``None``."""
+
+    def refs_for_ids(self, attachment_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Attachment refs by id; 422 ``unknown_attachment`` naming the ids that do not exist."""
+
+    def link(self, message_id: int, attachment_ids: Sequence[str]) -> None:
+        """Link a message to attachments, in the order given (duplicates collapse to the first)."""
+
+    def refs_for_messages(self, message_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+        """Attachment refs of each message (only messages that have some), in link order."""
+
+
+class SearchRepo(Protocol):
+    """Full-text search: bounded hit queries, snippets and the context around a hit."""
+
+    def window_floor(self, table: str, match: str, below: int, size: int) -> int:
+        """The smallest rowid among the ``size`` newest matches below ``below`` (0 when fewer remain)."""
+
+    def accepts_match(self, table: str, match: str) -> bool:
+        """Whether the full-text index accepts the syntax of ``match`` (other failures raise)."""
+
+    def ranked_rowids(self, table: str, match: str, floor: int, below: int) -> list[int]:
+        """Rowids of the matches with ``floor <= rowid < below``, best bm25 rank first."""
+
+    def hits_for(self, rowids: Sequence[int], filt: HitFilter) -> list[Hit]:
+        """The messages among ``rowids`` that pass ``filt``, in the order of ``rowids``."""
+
+    def ordered_chunk(
+        self, table: str, match: str, after: int, newest: bool, size: int, filt: HitFilter
+    ) -> tuple[list[Hit], int | None]:
+        """Up to ``size`` matches past rowid ``after`` in id order (newest or oldest first) that pass
+        ``filt``."""
+
+    def scan_chunk(
+        self, clauses: Sequence[Clause], lo: int, hi: int, newest: bool, filt: HitFilter
+    ) -> list[Hit]:
+        """Messages with ``lo <= id < hi`` containing the clauses' substrings, in id order."""
+
+    def trigrams_starting_with(self, prefix: str, cap: int) -> list[str] | None:
+        """Indexed trigrams beginning with ``prefix`` (a range scan of the term list), or ``None`` when there
+        are more than ``cap`` or the term list view is missing (then the caller scans instead)."""
+
+    def id_bounds(self) -> tuple[int, int]:
+        """Smallest and largest message id (0, 0 when there are none)."""
+
+    def fts_snippet(self, table: str, match: str, rowid: int) -> str | None:
+        """FTS5 ``snippet()`` of one matching row, marked ``>>>``/``<<<`` like the agent's."""
+
+    def message_text(self, message_id: int) -> tuple[str, str, str]:
+        """Raw ``content``, ``tool_name`` and ``tool_calls`` text of a message (empty strings for NULL)."""
+
+    def parent_of(self, session_id: str) -> str | None:
+        """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
+
+    def session_meta(self, session_id: str) -> dict[str, Any] | None:
+        """The session fields search shows, or ``None`` when the session does not exist."""
+
+    def session_of_message(self, message_id: int) -> str | None:
+        """The session owning a message id, or ``None``."""
+
+    def around(self, session_id: str, anchor: int, window: int) -> tuple[Sequence[Record], int, int]:
+        """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
+        plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
+
+    def bookends(
+        self, session_id: str, first_id: int, last_id: int, count: int
+    ) -> tuple[Sequence[Record], Sequence[Record]]:
+        """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
+        never compaction summaries (both in id order)."""
+
+    def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, Sequence[Record]]:
+        """How many active messages a session has, and all of them when at most ``head + tail``, else the
+        first ``head`` and the last ``tail`` (id order; the agent's ``get_messages`` rows), without loading
+        the middle of a long session."""
+
+    def browse(self, limit: int, skip: Sequence[str], filt: HitFilter) -> Sequence[Record]:
+        """Most recently active root sessions (children are never browsed), minus ``skip``."""
+
+
+class IndexingRepo(Protocol):
+    """The background FTS indexer's backlog."""
+
+    def pending_messages(self) -> int:
+        """Message ids still queued (an upper bound: rows deleted or indexed by the agent meanwhile count)."""
+
+    def has_queued(self, up_to: int) -> bool:
+        """Whether any queued run starts at or below message id ``up_to``."""
+
+    def index_next_slice(self, max_messages: int) -> int | None:
+        """Index up to ``max_messages`` stored messages of the oldest runs; ``None`` when the backlog is
+        empty."""
+
+    def imported_runs(self, session_ids: list[str]) -> list[Run]:
+        """The message ids of ``session_ids`` as runs of consecutive ids (gaps-and-islands in SQL)."""
+
+    def queue_runs(self, runs: Iterable[Run]) -> None:
+        """Add runs to the backlog; a run starting where a queued one starts widens it."""
+
+    def queued_runs(self, up_to: int) -> list[Run]:
+        """The queued runs that start at or below message id ``up_to``."""
+
+
+class GatewayRepo(Protocol):
+    """The gateway's routing entries, its sessions and its processes."""
+
+    def get_entry(self, scope: str, session_key: str) -> str | None:
+        """The stored ``entry_json`` of one key, or ``None``."""
+
+    def put_entry(self, scope: str, session_key: str, entry_json: str) -> None:
+        """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
+
+    def delete_entries(self, scope: str, session_keys: list[str]) -> int:
+        """Remove keys from the index; how many were there."""
+
+    def page_entries(
+        self, scope: str, *, after: str | None, limit: int, platform: str | None, session_id: str | None
+    ) -> list[tuple[str, str]]:
+        """``(session_key, entry_json)`` in key order after ``after``, optionally filtered on the entry's
+        ``platform`` and ``session_id`` members."""
+
+    def iter_entries(self, scope: str) -> Iterator[tuple[str, str]]:
+        """Every ``(session_key, entry_json)`` of a scope, in insertion order (for the mirror and
+        watchers)."""
+
+    def changed_since(self, scope: str, since: float) -> list[tuple[str, str, float]]:
+        """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
+
+    def keys(self, scope: str) -> set[str]:
+        """Every key of a scope."""
+
+    def count_entries(self, scope: str) -> int:
+        """How many keys a scope holds."""
+
+    def scope_version(self, scope: str) -> tuple[int, float]:
+        """A cheap change marker for a scope (row count, newest write time): the mirror compares it to see
+        whether another writer (the agent) changed the index since the last rewrite."""
+
+    def end_reason(self, session_id: str) -> tuple[bool, str | None]:
+        """``(exists, end_reason)`` of a session row."""
+
+    def create_session(
+        self,
+        *,
+        session_id: str,
+        source: str,
+        user_id: str | None,
+        session_key: str,
+        chat_id: str | None,
+        chat_type: str | None,
+        thread_id: str | None,
+        profile_name: str | None,
+    ) -> None:
+        """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
+
+    def record_peer(
+        self,
+        session_id: str,
+        *,
+        source: str,
+        user_id: str | None,
+        session_key: str,
+        chat_id: str | None,
+        chat_type: str | None,
+        thread_id: str | None,
+        display_name: str | None,
+        origin_json: str | None,
+    ) -> bool:
+        """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
+
+    def promote_to_reset(self, session_id: str, reason: str) -> bool:
+        """``promote_to_session_reset``: end a live row, or one ended by ``agent_close``/``ws_orphan_reap``,
+        with ``reason``; an explicit earlier end wins."""
+
+    def reopen(self, session_id: str) -> bool:
+        """Clear ``ended_at`` and ``end_reason`` (``reopen_session``)."""
+
+    def set_expiry_finalized(self, session_id: str) -> None:
+        """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
+
+    def find_recoverable(
+        self,
+        *,
+        source: str,
+        user_id: str | None,
+        session_key: str,
+        chat_id: str | None,
+        chat_type: str | None,
+        thread_id: str | None,
+    ) -> tuple[str, float | None, str | None] | None:
+        """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
+        messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
+
+    def user_message_count(self, session_id: str) -> int:
+        """How many user messages a session holds (the count ``/resume`` reports)."""
+
+    def title_of(self, session_id: str) -> str | None:
+        """A session's title."""
+
+    def entry_for_session(self, scope: str, session_id: str) -> str | None:
+        """The first-stored entry (``entry_json``) routing to ``session_id`` (``lookup_by_session_id``)."""
+
+    def owner_columns(self, session_id: str) -> dict[str, Any]:
+        """The columns ``/resume`` proves ownership with: ``source``, ``user_id``, ``chat_id``, ``thread_id``
+        (empty when the row is missing)."""
+
+    def put_processes(self, scope: str, session_key: str, started_at: list[float]) -> None:
+        """Store the start times of a chat's live background processes; an empty list forgets them."""
+
+    def processes_of(self, scope: str, session_key: str) -> list[float]:
+        """The start times last stored for one chat (empty when none)."""
+
+    def all_processes(self, scope: str) -> dict[str, list[float]]:
+        """Every chat of a scope with stored processes, and their start times."""
+
+    def delete_processes(self, scope: str, session_keys: list[str]) -> None:
+        """Forget the stored processes of these chats."""
+
+
+class TransferRepo(Protocol):
+    """Import: the stored layout, whole sessions with their messages, parent links, bulk indexing."""
+
+    def table_columns(self, table: str) -> dict[str, str]:
+        """Column name → declared type (upper case) of one of the agent's tables."""
+
+    def message_defaults(self) -> dict[str, Any]:
+        """Declared defaults of the messages columns, evaluated by SQLite (literals and constant
+        expressions)."""
+
+    def existing_ids(self, session_ids: Iterable[str]) -> set[str]:
+        """The subset of ``session_ids`` already stored."""
+
+    def insert_session(
+        self,
+        session: dict[str, Any],
+        message_columns: list[str],
+        rows: list[list[Any]],
+        message_ids: list[int] | None,
+        *,
+        replace: bool,
+    ) -> bool:
+        """Write one session and its messages (caller holds a SAVEPOINT); returns whether ids were kept."""
+
+    def link_parent(self, child_id: str, parent_id: str) -> bool:
+        """Point ``child_id`` at ``parent_id`` when the parent exists and no cycle results."""
+
+    def detach_parent(self, session_id: str) -> None:
+        """Clear the session's parent link (a replaced session whose line names no parent)."""
+
+    def fts_triggers_suspended(self) -> AbstractContextManager[list[str]]:
+        """The block runs with the agent's FTS insert triggers suspended; yields the FTS tables whose trigger
+        was suspended (those the caller must index itself, :func:`index_sessions`)."""
+
+    def index_sessions(self, tables: list[str], session_ids: list[str]) -> None:
+        """Index the messages of ``session_ids`` in ``tables`` with one ``INSERT … SELECT`` per 500
+        sessions."""
+
+
+class ExportRepo(Protocol):
+    """Export: chunk plans, rendered chunks, one session's lineage and message pages."""
+
+    def plan_chunk(
+        self, flt: ExportFilter, start: ExportCursor, *, max_sessions: int, max_messages: int
+    ) -> ChunkPlan:
+        """Where the chunk beginning at ``start`` ends: at most ``max_sessions`` new sessions and (give or
+        take the empty sessions) ``max_messages`` messages, a big session being cut into several chunks."""
+
+    def render_chunk(self, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True) -> RenderedChunk:
+        """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
+        SQL rendering must equal, and the fallback when a stored value collides with its float marker or holds
+        bytes that are not UTF-8)."""
+
+    def small_page_cache(self, kib: int = 2048) -> AbstractContextManager[None]:
+        """Cap this connection's page cache while streaming: an export reads every page exactly once, so a big
+        cache would only fill with pages never read again (the reader's usual cache returns afterwards)."""
+
+    def session_rows(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """Every column of these sessions (the agent's ``get_session``) in the order given; missing: left
+        out."""
+
+    def active_message_counts(self, session_ids: list[str]) -> dict[str, int]:
+        """Active messages per session (sessions without any are left out)."""
+
+    def message_page(
+        self, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
+    ) -> MessagePage:
+        """Up to ``limit`` active messages of a session after ``after_id``."""
+
+
+class IdempotencyRepo(Protocol):
+    """The stored answers of creating POSTs sent with an ``Idempotency-Key``."""
+
+    def stored_response(self, key: str, method: str, path: str) -> StoredResponse | None:
+        """The answer recorded for ``(key, method, path)``, or ``None`` when the key is new."""
+
+    def record_response(self, key: str, method: str, path: str, answer: StoredResponse, now: float) -> None:
+        """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
+
+
+class Tx(Protocol):
+    """What a writer or reader job receives: every repository, bound to the job's transaction."""
+
+    @property
+    def sessions(self) -> SessionsRepo:
+        """Sessions."""
+
+    @property
+    def titles(self) -> TitlesRepo:
+        """Titles."""
+
+    @property
+    def lineage(self) -> LineageRepo:
+        """Lineage and reference resolution."""
+
+    @property
+    def messages(self) -> MessagesRepo:
+        """Messages."""
+
+    @property
+    def events(self) -> EventsRepo:
+        """The event log."""
+
+    @property
+    def handoff(self) -> HandoffRepo:
+        """Handoffs."""
+
+    @property
+    def platforms(self) -> PlatformsRepo:
+        """Platform settings."""
+
+    @property
+    def attachments(self) -> AttachmentsRepo:
+        """Attachments."""
+
+    @property
+    def search(self) -> SearchRepo:
+        """Full-text search."""
+
+    @property
+    def indexing(self) -> IndexingRepo:
+        """The FTS indexer's backlog."""
+
+    @property
+    def gateway(self) -> GatewayRepo:
+        """Gateway routing."""
+
+    @property
+    def transfer(self) -> TransferRepo:
+        """Import."""
+
+    @property
+    def export(self) -> ExportRepo:
+        """Export."""
+
+    @property
+    def idempotency(self) -> IdempotencyRepo:
+        """Idempotency keys."""
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A nested transaction: released when the block ends, rolled back to when it raises. A storage
+        failure that leaves the enclosing transaction alive is raised as :class:`WriteRejected`."""
+
+
+class Store(Protocol):
+    """The database as services see it: jobs run in the writer's next group commit or on a reader."""
+
+    def write(self, fn: Callable[[Tx], T]) -> Awaitable[T]:
+        """Run ``fn(tx)`` in the next group commit; the result arrives after COMMIT."""
+
+    def read(self, fn: Callable[[Tx], T]) -> Awaitable[T]:
+        """Run ``fn(tx)`` in one short read transaction."""

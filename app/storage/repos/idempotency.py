@@ -1,0 +1,44 @@
+"""``hs_idempotency_keys``: the stored answer of each creating POST sent with an ``Idempotency-Key``."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import NamedTuple
+
+
+class StoredResponse(NamedTuple):
+    """The first answer given for a key: the request body's digest, and the response to replay."""
+
+    body_sha256: str
+    status: int
+    response: bytes
+    headers_json: str
+
+
+def stored_response(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredResponse | None:
+    """The answer recorded for ``(key, method, path)``, or ``None`` when the key is new."""
+    row = conn.execute(
+        "SELECT body_sha256, status, response, headers FROM hs_idempotency_keys "
+        "WHERE key = ? AND method = ? AND path = ?",
+        (key, method, path),
+    ).fetchone()
+    if row is None:
+        return None
+    return StoredResponse(row["body_sha256"], row["status"], bytes(row["response"]), row["headers"])
+
+
+def record_response(
+    conn: sqlite3.Connection,
+    key: str,
+    method: str,
+    path: str,
+    answer: StoredResponse,
+    now: float,
+) -> None:
+    """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
+    conn.execute(
+        "INSERT INTO hs_idempotency_keys "
+        "(key, method, path, body_sha256, status, response, headers, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (key, method, path, answer.body_sha256, answer.status, answer.response, answer.headers_json, now),
+    )

@@ -1,0 +1,328 @@
+"""The SQLite backend of the storage contract: :class:`SqliteTx` binds the repository functions of
+``app/storage/repos`` to one connection.
+
+A handle is made once per connection (the writer's, each reader thread's) and reused by every job on it,
+and a bound method is a ``functools.partial`` cached on first use, so a repository call through the
+handle costs one C-level call more than calling the module function with the connection.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from functools import partial
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
+
+from app.storage.repos import (
+    attachments,
+    events,
+    export,
+    fts_backlog,
+    gateway,
+    handoff,
+    idempotency,
+    lineage,
+    lineage_messages,
+    messages,
+    platforms,
+    resolve,
+    search,
+    session_list,
+    sessions,
+    title_sources,
+    titles,
+    transfer,
+    usage,
+)
+from app.storage.transactions import rejectable
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _Bound:
+    """A repository over one connection; its methods are the module functions with the connection bound."""
+
+    __slots__ = ("__dict__", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+
+class bound(Generic[P, R]):
+    """Descriptor turning ``fn(conn, ...)`` into the method ``repo.fn(...)`` of a :class:`_Bound`."""
+
+    def __init__(self, fn: Callable[Concatenate[sqlite3.Connection, P], R]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> bound[P, R]: ...
+
+    @overload
+    def __get__(self, obj: _Bound, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, obj: _Bound | None, owner: type) -> Any:
+        if obj is None:
+            return self
+        method = partial(self.fn, obj.conn)
+        # A non-data descriptor: from now on the instance attribute answers without calling us.
+        obj.__dict__[self.name] = method
+        return method
+
+
+class SqliteSessions(_Bound):
+    """SessionsRepo over one connection."""
+
+    __slots__ = ()
+    session_exists = bound(sessions.session_exists)
+    fetch_session = bound(sessions.fetch_session)
+    insert_session = bound(sessions.insert_session)
+    end_session = bound(sessions.end_session)
+    reopen_session = bound(sessions.reopen_session)
+    set_model = bound(sessions.set_model)
+    set_model_config = bound(sessions.set_model_config)
+    copy_model_config_as_branch = bound(sessions.copy_model_config_as_branch)
+    set_archived = bound(sessions.set_archived)
+    delete_session = bound(sessions.delete_session)
+    list_sessions_cached = bound(session_list.list_sessions_cached)
+    record_usage = bound(usage.record_usage)
+
+
+class SqliteTitles(_Bound):
+    """TitlesRepo over one connection."""
+
+    __slots__ = ()
+    clean_title = staticmethod(titles.clean_title)
+    set_title = bound(titles.set_title)
+    next_title_in_lineage = bound(titles.next_title_in_lineage)
+    resolve_by_title = bound(titles.resolve_by_title)
+    record_title_source = bound(title_sources.record_title_source)
+    untitled_first_exchange = bound(title_sources.untitled_first_exchange)
+    is_settled = bound(title_sources.is_settled)
+    apply_auto_title = bound(title_sources.apply_auto_title)
+
+
+class SqliteLineage(_Bound):
+    """LineageRepo over one connection."""
+
+    __slots__ = ()
+    compression_tip = bound(lineage.compression_tip)
+    compression_chain = bound(lineage.compression_chain)
+    compression_ancestors = bound(lineage.compression_ancestors)
+    is_active_message = bound(lineage_messages.is_active_message)
+    copy_active_messages = bound(lineage_messages.copy_active_messages)
+    conversation_for_recap = bound(lineage_messages.conversation_for_recap)
+    exact_id = bound(resolve.exact_id)
+    ids_with_prefix = bound(resolve.ids_with_prefix)
+    latest_session = bound(resolve.latest_session)
+
+
+class SqliteMessages(_Bound):
+    """MessagesRepo over one connection."""
+
+    __slots__ = ()
+    insert_messages = bound(messages.insert_messages)
+    to_messages = bound(messages.to_messages)
+    page = bound(messages.page)
+    around = bound(messages.around)
+    fetch = bound(messages.fetch)
+    rewind = bound(messages.rewind)
+    session_end_state = bound(messages.session_end_state)
+    session_counters = bound(messages.session_counters)
+
+
+class SqliteEvents(_Bound):
+    """EventsRepo over one connection."""
+
+    __slots__ = ()
+    insert = bound(events.insert)
+    insert_many = bound(events.insert_many)
+    after = bound(events.after)
+    tail = bound(events.tail)
+    latest_id = bound(events.latest_id)
+    prune = bound(events.prune)
+
+
+class SqliteHandoff(_Bound):
+    """HandoffRepo over one connection."""
+
+    __slots__ = ()
+    fetch = bound(handoff.fetch)
+    request = bound(handoff.request)
+    pending_ids = bound(handoff.pending_ids)
+    claim = bound(handoff.claim)
+    complete = bound(handoff.complete)
+    fail = bound(handoff.fail)
+    record_request = bound(handoff.record_request)
+    record_claim = bound(handoff.record_claim)
+    record_settled = bound(handoff.record_settled)
+
+
+class SqlitePlatforms(_Bound):
+    """PlatformsRepo over one connection."""
+
+    __slots__ = ()
+    fetch = bound(platforms.fetch)
+    fetch_all = bound(platforms.fetch_all)
+    upsert = bound(platforms.upsert)
+
+
+class SqliteAttachments(_Bound):
+    """AttachmentsRepo over one connection."""
+
+    __slots__ = ()
+    upsert_attachment = bound(attachments.upsert_attachment)
+    get_attachment = bound(attachments.get_attachment)
+    refs_for_ids = bound(attachments.refs_for_ids)
+    link = bound(attachments.link)
+    refs_for_messages = bound(attachments.refs_for_messages)
+
+
+class SqliteSearch(_Bound):
+    """SearchRepo over one connection."""
+
+    __slots__ = ()
+    window_floor = bound(search.window_floor)
+    accepts_match = bound(search.accepts_match)
+    ranked_rowids = bound(search.ranked_rowids)
+    hits_for = bound(search.hits_for)
+    ordered_chunk = bound(search.ordered_chunk)
+    scan_chunk = bound(search.scan_chunk)
+    trigrams_starting_with = bound(search.trigrams_starting_with)
+    id_bounds = bound(search.id_bounds)
+    fts_snippet = bound(search.fts_snippet)
+    message_text = bound(search.message_text)
+    parent_of = bound(search.parent_of)
+    session_meta = bound(search.session_meta)
+    session_of_message = bound(search.session_of_message)
+    around = bound(search.around)
+    bookends = bound(search.bookends)
+    head_and_tail = bound(search.head_and_tail)
+    browse = bound(search.browse)
+
+
+class SqliteIndexing(_Bound):
+    """IndexingRepo over one connection."""
+
+    __slots__ = ()
+    pending_messages = bound(fts_backlog.pending_messages)
+    has_queued = bound(fts_backlog.has_queued)
+    index_next_slice = bound(fts_backlog.index_next_slice)
+    imported_runs = bound(fts_backlog.imported_runs)
+    queue_runs = bound(fts_backlog.queue_runs)
+    queued_runs = bound(fts_backlog.queued_runs)
+
+
+class SqliteGateway(_Bound):
+    """GatewayRepo over one connection."""
+
+    __slots__ = ()
+    get_entry = bound(gateway.get_entry)
+    put_entry = bound(gateway.put_entry)
+    delete_entries = bound(gateway.delete_entries)
+    page_entries = bound(gateway.page_entries)
+    iter_entries = bound(gateway.iter_entries)
+    changed_since = bound(gateway.changed_since)
+    keys = bound(gateway.keys)
+    count_entries = bound(gateway.count_entries)
+    scope_version = bound(gateway.scope_version)
+    end_reason = bound(gateway.end_reason)
+    create_session = bound(gateway.create_session)
+    record_peer = bound(gateway.record_peer)
+    promote_to_reset = bound(gateway.promote_to_reset)
+    reopen = bound(gateway.reopen)
+    set_expiry_finalized = bound(gateway.set_expiry_finalized)
+    find_recoverable = bound(gateway.find_recoverable)
+    user_message_count = bound(gateway.user_message_count)
+    title_of = bound(gateway.title_of)
+    entry_for_session = bound(gateway.entry_for_session)
+    owner_columns = bound(gateway.owner_columns)
+    put_processes = bound(gateway.put_processes)
+    processes_of = bound(gateway.processes_of)
+    all_processes = bound(gateway.all_processes)
+    delete_processes = bound(gateway.delete_processes)
+
+
+class SqliteTransfer(_Bound):
+    """TransferRepo over one connection."""
+
+    __slots__ = ()
+    table_columns = bound(transfer.table_columns)
+    message_defaults = bound(transfer.message_defaults)
+    existing_ids = bound(transfer.existing_ids)
+    insert_session = bound(transfer.insert_session)
+    link_parent = bound(transfer.link_parent)
+    detach_parent = bound(transfer.detach_parent)
+    fts_triggers_suspended = bound(transfer.fts_triggers_suspended)
+    index_sessions = bound(transfer.index_sessions)
+
+
+class SqliteExport(_Bound):
+    """ExportRepo over one connection."""
+
+    __slots__ = ()
+    plan_chunk = bound(export.plan_chunk)
+    render_chunk = bound(export.render_chunk)
+    small_page_cache = bound(export.small_page_cache)
+    session_rows = bound(export.session_rows)
+    active_message_counts = bound(export.active_message_counts)
+    message_page = bound(export.message_page)
+
+
+class SqliteIdempotency(_Bound):
+    """IdempotencyRepo over one connection."""
+
+    __slots__ = ()
+    stored_response = bound(idempotency.stored_response)
+    record_response = bound(idempotency.record_response)
+
+
+class SqliteTx:
+    """The :class:`app.storage.protocols.Tx` of one SQLite connection.
+
+    ``conn`` is for storage code only; services see the protocol, which has no connection.
+    """
+
+    __slots__ = (
+        "attachments",
+        "conn",
+        "events",
+        "export",
+        "gateway",
+        "handoff",
+        "idempotency",
+        "indexing",
+        "lineage",
+        "messages",
+        "platforms",
+        "search",
+        "sessions",
+        "titles",
+        "transfer",
+    )
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.sessions = SqliteSessions(conn)
+        self.titles = SqliteTitles(conn)
+        self.lineage = SqliteLineage(conn)
+        self.messages = SqliteMessages(conn)
+        self.events = SqliteEvents(conn)
+        self.handoff = SqliteHandoff(conn)
+        self.platforms = SqlitePlatforms(conn)
+        self.attachments = SqliteAttachments(conn)
+        self.search = SqliteSearch(conn)
+        self.indexing = SqliteIndexing(conn)
+        self.gateway = SqliteGateway(conn)
+        self.transfer = SqliteTransfer(conn)
+        self.export = SqliteExport(conn)
+        self.idempotency = SqliteIdempotency(conn)
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A savepoint whose storage failures (the transaction alive) raise ``WriteRejected``."""
+        return rejectable(self.conn)
