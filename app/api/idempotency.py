@@ -16,7 +16,7 @@ from starlette.responses import Response
 from app.api.responses import encode_body
 from app.errors import BadRequest, Conflict, Unprocessable
 from app.storage.database import Database
-from app.storage.protocols import StoredResponse, Tx
+from app.storage.protocols import Tx
 
 Render = Callable[[Any], tuple[int, Any, dict[str, str]]]
 
@@ -72,8 +72,16 @@ class Idempotency:
                 return _Outcome(stored.status, stored.response, orjson.loads(stored.headers_json), True)
             status, body, headers = render(effect(tx))
             payload = encode_body(body)
-            answer = StoredResponse(digest, status, payload, orjson.dumps(headers).decode())
-            tx.idempotency.record_response(key, method, path, answer, time.time())
+            tx.idempotency.record_response(
+                key,
+                method,
+                path,
+                body_sha256=digest,
+                status=status,
+                response=payload,
+                headers_json=orjson.dumps(headers).decode(),
+                now=time.time(),
+            )
             return _Outcome(status, payload, headers, False)
 
         try:

@@ -654,7 +654,18 @@ class IdempotencyRepo(Protocol):
     def stored_response(self, key: str, method: str, path: str) -> StoredResponse | None:
         """The answer recorded for ``(key, method, path)``, or ``None`` when the key is new."""
 
-    def record_response(self, key: str, method: str, path: str, answer: StoredResponse, now: float) -> None:
+    def record_response(
+        self,
+        key: str,
+        method: str,
+        path: str,
+        *,
+        body_sha256: str,
+        status: int,
+        response: bytes,
+        headers_json: str,
+        now: float,
+    ) -> None:
         """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
 
 

@@ -1,14 +1,15 @@
 """The SQLite backend of the storage contract: :class:`SqliteTx` binds the repository functions of
 ``app/storage/repos`` to one connection.
 
-A handle is made once per connection (the writer's, each reader thread's) and reused by every job on it,
-and a bound method is a ``functools.partial`` cached on first use, so a repository call through the
-handle costs one C-level call more than calling the module function with the connection.
+A handle is made once per connection (the writer's, each reader thread's) and reused by every job on it;
+a repository call through it costs a ``functools.partial`` more than calling the module function with the
+connection.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from functools import partial
@@ -44,21 +45,22 @@ R = TypeVar("R")
 class _Bound:
     """A repository over one connection; its methods are the module functions with the connection bound."""
 
-    __slots__ = ("__dict__", "conn")
+    __slots__ = ("conn",)
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
 
 class bound(Generic[P, R]):
-    """Descriptor turning ``fn(conn, ...)`` into the method ``repo.fn(...)`` of a :class:`_Bound`."""
+    """Descriptor turning the module function ``fn(conn, ...)`` into the method ``repo.fn(...)``.
+
+    The function is looked up in its module at each access (a dictionary lookup and a ``partial``), so the
+    handle always calls what the module holds now, as a direct call would.
+    """
 
     def __init__(self, fn: Callable[Concatenate[sqlite3.Connection, P], R]) -> None:
-        self.fn = fn
+        self.module = sys.modules[fn.__module__]
         self.name = fn.__name__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
 
     @overload
     def __get__(self, obj: None, owner: type) -> bound[P, R]: ...
@@ -69,10 +71,7 @@ class bound(Generic[P, R]):
     def __get__(self, obj: _Bound | None, owner: type) -> Any:
         if obj is None:
             return self
-        method = partial(self.fn, obj.conn)
-        # A non-data descriptor: from now on the instance attribute answers without calling us.
-        obj.__dict__[self.name] = method
-        return method
+        return partial(getattr(self.module, self.name), obj.conn)
 
 
 class SqliteSessions(_Bound):

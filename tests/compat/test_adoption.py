@@ -27,8 +27,8 @@ def test_fresh_file_has_agent_schema_and_pragmas(home: Path) -> None:
         assert {"session_model_usage", "schema_version", "idx_sessions_title_unique"} <= names
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(22,)]
         conn.close()
-        assert db.read_sync(lambda c: c.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
-        assert db.write_sync(lambda c: c.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+        assert db.read_sync(lambda tx: tx.conn.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+        assert db.write_sync(lambda tx: tx.conn.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
     finally:
         db.close()
 

@@ -59,7 +59,7 @@ def test_path_parameters_are_labelled_by_template(anon_client: TestClient) -> No
 def test_writes_show_up_in_writer_counters(client: TestClient) -> None:
     before = _samples(client.get("/metrics").text)[("hermes_writer_commits_total", ())]
     db = client.app.state.db  # type: ignore[attr-defined]
-    db.write_sync(lambda conn: conn.execute("SELECT 1"))
+    db.write_sync(lambda tx: tx.conn.execute("SELECT 1"))
     after = _samples(client.get("/metrics").text)
     assert after[("hermes_writer_commits_total", ())] >= before + 1
     assert after[("hermes_writer_jobs_committed_total", ())] >= 1
@@ -67,7 +67,7 @@ def test_writes_show_up_in_writer_counters(client: TestClient) -> None:
 
 def test_commit_batch_sizes_are_a_histogram(client: TestClient) -> None:
     db = client.app.state.db  # type: ignore[attr-defined]
-    db.write_sync(lambda conn: conn.execute("SELECT 1"))
+    db.write_sync(lambda tx: tx.conn.execute("SELECT 1"))
     samples = _samples(client.get("/metrics").text)
     commits = samples[("hermes_writer_commits_total", ())]
     assert samples[("hermes_writer_batch_size_count", ())] == commits

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from app.services import events as svc
 from app.settings import Settings
 from app.storage.database import Database
+from app.storage.sqlite_tx import SqliteTx
 
 T = TypeVar("T")
 
@@ -20,16 +20,16 @@ class CountingDatabase(Database):
     counting = False
     reads = 0
 
-    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def read(self, fn: Callable[[SqliteTx], T]) -> T:
         if self.counting:
             self.reads += 1
         return await super().read(fn)
 
 
-def _emit(n: int, session_id: str | None = None) -> Callable[[sqlite3.Connection], None]:
-    def write(conn: sqlite3.Connection) -> None:
+def _emit(n: int, session_id: str | None = None) -> Callable[[SqliteTx], None]:
+    def write(tx: SqliteTx) -> None:
         for i in range(n):
-            svc.emit(conn, svc.EventType.session_updated, session_id, {"i": i})
+            svc.emit(tx, svc.EventType.session_updated, session_id, {"i": i})
 
     return write
 
@@ -83,7 +83,7 @@ def test_a_stream_that_falls_behind_resyncs_from_the_log(settings: Settings) -> 
                 await db.write(_emit(3))
                 await asyncio.sleep(svc.FAN_OUT_WINDOW_MIN_S * 3)
             expected: list[int] = await db.read(
-                lambda conn: [r[0] for r in conn.execute("SELECT id FROM hs_events ORDER BY id")]
+                lambda tx: [r[0] for r in tx.conn.execute("SELECT id FROM hs_events ORDER BY id")]
             )
             got = await _frames(slow, len(expected))
             await slow.aclose()

@@ -149,9 +149,9 @@ def test_prune_works_in_chunks() -> None:
 def test_event_pruner_runs_through_the_writer(home: Path) -> None:
     db = Database(Settings(home=home, api_token="t")).open()
     try:
-        db.write_sync(lambda conn: _fill(conn, [30, 20, 1, 0]))
+        db.write_sync(lambda tx: _fill(tx.conn, [30, 20, 1, 0]))
         pruner = EventPruner(db, retention_days=7, max_rows=1, interval_s=3600)
         assert asyncio.run(pruner.run_once(chunk=1)) == 3  # one write job per chunk, until none is left
-        assert db.read_sync(lambda conn: [r[0] for r in repo.after(conn, 0, None, 10)]) == [4]
+        assert db.read_sync(lambda tx: [r[0] for r in tx.events.after(0, None, 10)]) == [4]
     finally:
         db.close()

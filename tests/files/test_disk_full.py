@@ -82,7 +82,7 @@ def test_upload_whose_row_cannot_be_written_leaves_no_blob(client: TestClient, h
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count={pages}")
 
-    database.write_sync(pin)
+    database.write_sync(lambda tx: pin(tx.conn))
     text = ("a line of text that ends up in extracted_text\n" * 5000).encode()
     r = client.post(f"/sessions/{sid}/attachments", files={"file": ("t.txt", text, "text/plain")})
     assert_problem(r, 507, "storage_full")

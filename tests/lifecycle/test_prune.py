@@ -155,7 +155,7 @@ def test_writes_and_reads_keep_working_around_vacuum(home: Path, client: TestCli
         while not stop.is_set():
             n += 1
             database.write_sync(
-                lambda c, n=n: c.execute("INSERT OR REPLACE INTO state_meta VALUES ('hs_t', ?)", (n,))
+                lambda tx, n=n: tx.conn.execute("INSERT OR REPLACE INTO state_meta VALUES ('hs_t', ?)", (n,))
             )
             written.append(n)
 

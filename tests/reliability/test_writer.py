@@ -70,14 +70,14 @@ def test_failing_job_rolls_back_only_itself(home: Path) -> None:
 def test_disk_full_is_storage_full_and_file_stays_sound(home: Path) -> None:
     db = _open(home)
     try:
-        pages = db.write_sync(lambda c: c.execute("PRAGMA page_count").fetchone()[0])
-        db.write_sync(lambda c: c.execute(f"PRAGMA max_page_count={pages + 2}").fetchone())
-        db.write_sync(_put("t-small"))
+        pages = db.write_sync(lambda tx: tx.conn.execute("PRAGMA page_count").fetchone()[0])
+        db.write_sync(lambda tx: tx.conn.execute(f"PRAGMA max_page_count={pages + 2}").fetchone())
+        db.writer.write_sync(_put("t-small"))
         with pytest.raises(StorageFull) as info:
-            db.write_sync(_put("t-huge", "x" * 2_000_000))
+            db.writer.write_sync(_put("t-huge", "x" * 2_000_000))
         assert info.value.status == 507
-        db.write_sync(lambda c: c.execute("PRAGMA max_page_count=1073741823").fetchone())
-        db.write_sync(_put("t-after"))
+        db.write_sync(lambda tx: tx.conn.execute("PRAGMA max_page_count=1073741823").fetchone())
+        db.writer.write_sync(_put("t-after"))
     finally:
         db.close()
     conn = sqlite3.connect(home / "state.db")
@@ -103,11 +103,11 @@ def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         started = time.monotonic()
         with pytest.raises(DatabaseBusy) as info:
-            db.write_sync(_put("t-blocked"))
+            db.writer.write_sync(_put("t-blocked"))
         assert info.value.status == 503
         assert time.monotonic() - started < 2.5
         holder.wait(timeout=10)
-        assert db.write_sync(_put("t-later")) == 1
+        assert db.writer.write_sync(_put("t-later")) == 1
     finally:
         if holder.poll() is None:
             holder.kill()
@@ -118,7 +118,7 @@ def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
 def test_shutdown_leaves_truncated_wal(home: Path) -> None:
     db = _open(home)
     for i in range(50):
-        db.write_sync(_put(f"t-{i}", "y" * 1000))
+        db.writer.write_sync(_put(f"t-{i}", "y" * 1000))
     db.close()
     wal = home / "state.db-wal"
     assert not wal.exists() or wal.stat().st_size == 0
@@ -131,7 +131,7 @@ def test_commits_never_checkpoint_the_checkpointer_does(home: Path, monkeypatch:
     try:
         size_before = db.path.stat().st_size
         for i in range(300):  # ~1.2 MB: past SQLite's automatic checkpoint (1000 pages) had it been on
-            db.write_sync(_put(f"t-{i}", "z" * 4000))
+            db.writer.write_sync(_put(f"t-{i}", "z" * 4000))
         assert db.path.stat().st_size < size_before + 150_000, "a commit copied pages into the main file"
         assert db.checkpointer is not None
         db.checkpointer.nudge()
@@ -153,7 +153,7 @@ def test_writer_checkpoints_itself_when_the_wal_outgrows_the_checkpointer(
     try:
         size_before = db.path.stat().st_size
         for i in range(100):
-            db.write_sync(_put(f"t-{i}", "z" * 4000))
+            db.writer.write_sync(_put(f"t-{i}", "z" * 4000))
         assert db.path.stat().st_size >= size_before + 300_000
         assert db.wal_path.stat().st_size < 2_000_000
     finally:

@@ -23,9 +23,9 @@ def test_cancelled_queued_write_is_skipped_and_writer_survives(tmp_path: Path) -
             conn.execute("INSERT INTO state_meta(key, value) VALUES ('cancelled', 'x')")
 
         async def scenario() -> None:
-            blocker = asyncio.ensure_future(db.write(slow))
+            blocker = asyncio.ensure_future(db.write(lambda tx: slow(tx.conn)))
             await asyncio.sleep(0.05)  # the writer is now inside ``slow``
-            victim = asyncio.ensure_future(db.write(insert))
+            victim = asyncio.ensure_future(db.write(lambda tx: insert(tx.conn)))
             await asyncio.sleep(0.05)
             victim.cancel()
             # The cancellation reaches the writer's future on the next loop iteration; let it land before the
@@ -34,13 +34,13 @@ def test_cancelled_queued_write_is_skipped_and_writer_survives(tmp_path: Path) -
             gate.set()
             await blocker
             after = db.write(
-                lambda conn: conn.execute("INSERT INTO state_meta(key, value) VALUES ('after', 'y')")
+                lambda tx: tx.conn.execute("INSERT INTO state_meta(key, value) VALUES ('after', 'y')")
             )
             await asyncio.wait_for(after, timeout=5)  # a dead writer would hang here forever
 
         asyncio.run(scenario())
         assert db.writer is not None and db.writer.alive
-        keys = db.read_sync(lambda conn: [r[0] for r in conn.execute("SELECT key FROM state_meta")])
+        keys = db.read_sync(lambda tx: [r[0] for r in tx.conn.execute("SELECT key FROM state_meta")])
         assert "after" in keys and "cancelled" not in keys
     finally:
         gate.set()

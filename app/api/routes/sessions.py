@@ -29,9 +29,8 @@ from app.api.schemas.sessions import (
 from app.domain.etag import session_etag
 from app.errors import BadRequest
 from app.services import sessions as svc
+from app.services.sessions import ListQuery, Usage
 from app.storage.database import Database
-from app.storage.repos.session_list import ListQuery
-from app.storage.repos.usage import Usage
 
 router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
 

@@ -17,8 +17,8 @@ from app.api.schemas.transfer import ImportResult
 from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
 from app.services import export as export_service
 from app.services import transfer as service
+from app.services.export import ExportFilter
 from app.services.fts_indexer import FtsIndexer
-from app.storage.repos.export import ExportFilter
 
 router = APIRouter(tags=["transfer"], route_class=PolicyRoute)
 

@@ -32,7 +32,11 @@ def record_response(
     key: str,
     method: str,
     path: str,
-    answer: StoredResponse,
+    *,
+    body_sha256: str,
+    status: int,
+    response: bytes,
+    headers_json: str,
     now: float,
 ) -> None:
     """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
@@ -40,5 +44,5 @@ def record_response(
         "INSERT INTO hs_idempotency_keys "
         "(key, method, path, body_sha256, status, response, headers, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (key, method, path, answer.body_sha256, answer.status, answer.response, answer.headers_json, now),
+        (key, method, path, body_sha256, status, response, headers_json, now),
     )

@@ -1,0 +1,134 @@
+"""The layer rules, read from the source: imports point down only, and SQL lives in ``app/storage``.
+
+HTTP (``app/api``) -> services -> domain -> storage. Storage never imports services or the API, services
+never import the API, and neither services nor the API touch ``sqlite3``, the SQLite repositories
+(``app.storage.repos``) or SQL text: they see storage through ``app.storage.protocols``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[1] / "app"
+
+# Services that still speak SQLite directly, and why; the list only ever shrinks (a module converted
+# must leave it, see test_the_allow_list_is_current).
+STILL_ON_SQLITE = {
+    "app/services/maintenance.py": "VACUUM, checkpoints and backups on a side connection; its SQL moves "
+    "into storage with the maintenance repository rework",
+    "app/services/auto_prune.py": "its state_meta lease goes through app.storage.repos.maintenance; it "
+    "moves with the maintenance repository rework",
+}
+
+# Statements as this codebase writes them (upper-case keywords); a bare transaction statement only when it
+# is the whole string, since "VACUUM" or "COMMIT" also occur in sentences. Docstrings are not looked at.
+_SQL = re.compile(
+    r"(^|\s)(SELECT\s.+\sFROM\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
+    r"PRAGMA\s+\w|SAVEPOINT\s+\w|RELEASE\s+\w|ROLLBACK\s+TO\s|CREATE\s+(TABLE|INDEX|TRIGGER|VIRTUAL)\s|"
+    r"DROP\s+(TABLE|INDEX|TRIGGER)\s)"
+    r"|^\s*(BEGIN(\s+IMMEDIATE)?|COMMIT|ROLLBACK|VACUUM)\s*;?\s*$",
+    re.S,
+)
+
+
+def _modules(layer: str) -> list[Path]:
+    return sorted((APP / layer).rglob("*.py"))
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(APP.parent).as_posix()
+
+
+def _imports(tree: ast.AST) -> Iterator[str]:
+    """Every module a file imports, at any depth (function-level imports included)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _sql_strings(tree: ast.AST) -> list[str]:
+    docs = _docstrings(tree)
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docs
+        and _SQL.search(node.value)
+    ]
+
+
+def _parse(path: Path) -> ast.AST:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def _offending(imported: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted({name for name in imported if name == prefixes or name.startswith(prefixes)})
+
+
+@pytest.mark.parametrize("path", _modules("storage"), ids=_rel)
+def test_storage_imports_neither_services_nor_api(path: Path) -> None:
+    imported = list(_imports(_parse(path)))
+    assert _offending(imported, ("app.services", "app.api")) == []
+
+
+@pytest.mark.parametrize("path", _modules("domain"), ids=_rel)
+def test_domain_imports_no_layer_above_or_storage(path: Path) -> None:
+    imported = list(_imports(_parse(path)))
+    assert _offending(imported, ("app.services", "app.api", "app.storage", "sqlite3")) == []
+
+
+@pytest.mark.parametrize("path", _modules("services"), ids=_rel)
+def test_services_never_import_the_api(path: Path) -> None:
+    assert _offending(list(_imports(_parse(path))), ("app.api",)) == []
+
+
+@pytest.mark.parametrize("path", _modules("services") + _modules("api"), ids=_rel)
+def test_no_sqlite_and_no_sql_above_storage(path: Path) -> None:
+    if _rel(path) in STILL_ON_SQLITE:
+        pytest.skip(STILL_ON_SQLITE[_rel(path)])
+    tree = _parse(path)
+    assert _offending(list(_imports(tree)), ("sqlite3", "app.storage.repos")) == []
+    assert _sql_strings(tree) == []
+
+
+def test_the_allow_list_is_current() -> None:
+    """Every module on the allow-list exists and still needs to be there."""
+    for rel in STILL_ON_SQLITE:
+        tree = _parse(APP.parent / rel)
+        uses_sqlite = _offending(list(_imports(tree)), ("sqlite3", "app.storage.repos")) != []
+        assert uses_sqlite or _sql_strings(tree), f"{rel} no longer speaks SQLite: take it off the list"
+
+
+def test_the_sql_detector_sees_sql() -> None:
+    """The checks above are only as good as the detector: it flags statements, not prose."""
+    flagged = [
+        "SELECT id FROM sessions WHERE id = ?",
+        "UPDATE sessions SET parent_session_id = NULL WHERE id = ?",
+        "INSERT OR REPLACE INTO state_meta VALUES (?, ?)",
+        "SAVEPOINT import_session",
+        "PRAGMA wal_checkpoint(TRUNCATE)",
+        "VACUUM",
+        "BEGIN IMMEDIATE",
+    ]
+    prose = ["Select a session to continue.", "The update was committed.", "VACUUM state.db", "rollback"]
+    assert all(_SQL.search(text) for text in flagged)
+    assert not any(_SQL.search(text) for text in prose)
