@@ -14,6 +14,7 @@ from fastapi import Depends, Header, Request
 from starlette.responses import Response
 
 from app.api.responses import encode_body
+from app.domain.records import StoredAnswer
 from app.errors import BadRequest, Conflict, Unprocessable
 from app.storage.database import Database
 from app.storage.protocols import Tx
@@ -72,16 +73,8 @@ class Idempotency:
                 return _Outcome(stored.status, stored.response, orjson.loads(stored.headers_json), True)
             status, body, headers = render(effect(tx))
             payload = encode_body(body)
-            tx.idempotency.record_response(
-                key,
-                method,
-                path,
-                body_sha256=digest,
-                status=status,
-                response=payload,
-                headers_json=orjson.dumps(headers).decode(),
-                now=time.time(),
-            )
+            answer = StoredAnswer(digest, status, payload, orjson.dumps(headers).decode())
+            tx.idempotency.record_response(key, method, path, answer, time.time())
             return _Outcome(status, payload, headers, False)
 
         try:

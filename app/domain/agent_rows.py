@@ -12,6 +12,7 @@ import functools
 import json
 import operator
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 # The agent's marker for list/dict message content stored as JSON text (SessionDB._CONTENT_JSON_PREFIX).
@@ -19,6 +20,19 @@ CONTENT_JSON_PREFIX = "\x00json:"
 # Columns the agent's import resets (live runtime state, not history); we carry everything else.
 _LIVE_SESSION_COLUMNS = frozenset({"parent_session_id"})
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+@dataclass
+class Prepared:
+    """One session validated and turned into rows, ready for the writer."""
+
+    ref: dict[str, Any]
+    session_id: str
+    session: dict[str, Any]
+    # session_id then the layout's columns, preceded by the line's message id when message_ids is set.
+    rows: list[list[Any]]
+    message_ids: list[int] | None
+    parent_id: str | None
 
 
 class RowError(ValueError):

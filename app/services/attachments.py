@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from app.domain.messages import MAX_EXTRACTED_CHARS, extract_text, is_text_media, resolve_media_type
+from app.domain.records import NewAttachment
 from app.errors import NotFound
 from app.services.sessions import not_found
 from app.storage import blobs
@@ -63,14 +64,16 @@ async def upload(
 
     def save(tx: Tx) -> dict[str, Any]:
         return tx.attachments.upsert_attachment(
-            attachment_id=attachment_id(blob.sha256),
-            sha256=blob.sha256,
-            size=blob.size,
-            media_type=blob.media_type,
-            filename=clean_filename(filename),
-            path=blob.relative_path,
-            extracted_text=text,
-            created_at=time.time(),
+            NewAttachment(
+                attachment_id=attachment_id(blob.sha256),
+                sha256=blob.sha256,
+                size=blob.size,
+                media_type=blob.media_type,
+                filename=clean_filename(filename),
+                path=blob.relative_path,
+                extracted_text=text,
+                created_at=time.time(),
+            )
         )
 
     try:

@@ -24,19 +24,9 @@ from typing import Any
 import orjson
 
 from app.errors import NotFound
+from app.storage import protocols as store
 from app.storage.database import Database
-from app.storage.protocols import (
-    LINE_CLOSED,
-    ChunkPlan,
-    ExportCursor,
-    ExportFilter,
-    MessagePage,
-    RenderedChunk,
-    Skipped,
-    Tx,
-    chunk_skipped,
-    join_chunk,
-)
+from app.storage.protocols import ExportFilter, Tx
 from app.storage.render_pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -53,13 +43,13 @@ MAX_REPORTED_ROWS = 1000
 class ExportProblems:
     """What an export could not write, for its final error record."""
 
-    sessions: list[Skipped] = field(default_factory=list)
-    messages: list[Skipped] = field(default_factory=list)
+    sessions: list[store.Skipped] = field(default_factory=list)
+    messages: list[store.Skipped] = field(default_factory=list)
     sessions_total: int = 0
     messages_total: int = 0
     stopped: str | None = None
 
-    def add(self, skipped: tuple[Skipped, ...]) -> None:
+    def add(self, skipped: tuple[store.Skipped, ...]) -> None:
         """Count rows left out (a session's own row leaves the whole session out)."""
         for item in skipped:
             if item.message_id is None:
@@ -130,12 +120,12 @@ async def check_export_target(db: Database, session_id: str | None) -> None:
 async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
     """Yield the export in chunks of whole or partial lines, one short read transaction per chunk."""
 
-    def plan(start: ExportCursor, tx: Tx) -> ChunkPlan:
+    def plan(start: store.ExportCursor, tx: Tx) -> store.ChunkPlan:
         return tx.export.plan_chunk(
             flt, start, max_sessions=EXPORT_CHUNK_SESSIONS, max_messages=EXPORT_CHUNK_MESSAGES
         )
 
-    def step(chunk: ChunkPlan, tx: Tx) -> tuple[RenderedChunk, ChunkPlan | None]:
+    def step(chunk: store.ChunkPlan, tx: Tx) -> tuple[store.RenderedChunk, store.ChunkPlan | None]:
         # Render this chunk and plan the next in the same read, so the reader never waits for a plan.
         with tx.export.small_page_cache():
             rendered = tx.export.render_chunk(flt, chunk)
@@ -146,10 +136,10 @@ async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
             yield data
         return
     problems = ExportProblems()
-    pending: asyncio.Future[tuple[RenderedChunk, ChunkPlan | None]] | None = None
-    line_open = LINE_CLOSED
+    pending: asyncio.Future[tuple[store.RenderedChunk, store.ChunkPlan | None]] | None = None
+    line_open = store.LINE_CLOSED
     try:
-        first = await db.read(functools.partial(plan, ExportCursor()))
+        first = await db.read(functools.partial(plan, store.ExportCursor()))
         pending = asyncio.ensure_future(db.read(functools.partial(step, first)))
         while pending is not None:
             rendered, upcoming = await pending
@@ -159,8 +149,8 @@ async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
                 if upcoming is None
                 else asyncio.ensure_future(db.read(functools.partial(step, upcoming)))
             )
-            problems.add(chunk_skipped(line_open, rendered))
-            data, line_open = join_chunk(line_open, rendered)
+            problems.add(store.chunk_skipped(line_open, rendered))
+            data, line_open = store.join_chunk(line_open, rendered)
             if data:
                 yield data
     except Exception as exc:  # the stream already answered 200: end it with a record saying so
@@ -178,16 +168,16 @@ async def _rendered_in_workers(
     db: Database,
     pool: RenderPool,
     flt: ExportFilter,
-    plan: Callable[[ExportCursor, Tx], ChunkPlan],
+    plan: Callable[[store.ExportCursor, Tx], store.ChunkPlan],
 ) -> AsyncIterator[bytes]:
     """The export with chunks rendered in worker processes, sent in order.
 
     Plans (cheap index counts) are made here one after another, each in its own short read; up to one render
     per worker plus one more is in flight, so memory stays at a few chunks.
     """
-    inflight: deque[asyncio.Future[RenderedChunk]] = deque()
-    cursor: ExportCursor | None = ExportCursor()
-    line_open = LINE_CLOSED
+    inflight: deque[asyncio.Future[store.RenderedChunk]] = deque()
+    cursor: store.ExportCursor | None = store.ExportCursor()
+    line_open = store.LINE_CLOSED
     problems = ExportProblems()
     try:
         while cursor is not None or inflight:
@@ -196,8 +186,8 @@ async def _rendered_in_workers(
                 inflight.append(asyncio.ensure_future(pool.render(flt, chunk)))
                 cursor = chunk.next
             rendered = await inflight.popleft()
-            problems.add(chunk_skipped(line_open, rendered))
-            data, line_open = join_chunk(line_open, rendered)
+            problems.add(store.chunk_skipped(line_open, rendered))
+            data, line_open = store.join_chunk(line_open, rendered)
             if data:
                 yield data
     except Exception as exc:  # the stream already answered 200: end it with a record saying so
@@ -211,7 +201,7 @@ async def _rendered_in_workers(
         yield error_record(problems)
 
 
-def _message_page(tx: Tx, *, session_id: str, after_id: int) -> MessagePage:
+def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessagePage:
     return tx.export.message_page(session_id=session_id, after_id=after_id, limit=EXPORT_CHUNK_MESSAGES)
 
 

@@ -40,6 +40,7 @@ from app.domain.gateway_keys import (
 )
 from app.domain.gateway_resume import resume_refusal
 from app.domain.handoff import no_home_channel_detail
+from app.domain.records import ChatPeer
 from app.domain.reset_policy import (
     GatewayConfig,
     ResetReason,
@@ -154,14 +155,16 @@ def _end(tx: Tx, session_id: str, reason: str) -> None:
         emit(tx, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": reason})
 
 
-def _origin_columns(origin: Mapping[str, Any] | None) -> dict[str, Any]:
+def _chat_peer(platform: str, session_key: str, origin: Mapping[str, Any] | None) -> ChatPeer:
     origin = origin or {}
-    return {
-        "user_id": origin.get("user_id"),
-        "chat_id": origin.get("chat_id"),
-        "chat_type": origin.get("chat_type"),
-        "thread_id": origin.get("thread_id"),
-    }
+    return ChatPeer(
+        source=platform,
+        session_key=session_key,
+        user_id=origin.get("user_id"),
+        chat_id=origin.get("chat_id"),
+        chat_type=origin.get("chat_type"),
+        thread_id=origin.get("thread_id"),
+    )
 
 
 def _peer(
@@ -177,11 +180,9 @@ def _peer(
         return
     if tx.gateway.record_peer(
         session_id,
-        source=platform,
-        session_key=session_key,
+        _chat_peer(platform, session_key, origin),
         display_name=display_name or origin.get("chat_name"),
         origin_json=json.dumps(dict(origin)),
-        **_origin_columns(origin),
     ):
         fields = ["source", "user_id", "session_key", "chat_id", "chat_type", "thread_id", "display_name"]
         emit(tx, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
@@ -189,13 +190,8 @@ def _peer(
 
 def _create_row(tx: Tx, entry: dict[str, Any], platform: str, profile: str | None) -> None:
     origin = entry.get("origin")
-    tx.gateway.create_session(
-        session_id=entry["session_id"],
-        source=platform,
-        session_key=entry["session_key"],
-        profile_name=profile,
-        **_origin_columns(origin),
-    )
+    peer = _chat_peer(platform, entry["session_key"], origin)
+    tx.gateway.create_session(entry["session_id"], peer, profile)
     _peer(tx, entry["session_id"], entry["session_key"], platform, origin, entry.get("display_name"))
 
 
@@ -204,12 +200,14 @@ def _recover(
 ) -> dict[str, Any] | None:
     """A lost entry rebuilt from the newest recoverable row of the same key or peer (reopened)."""
     found = tx.gateway.find_recoverable(
-        source=source.platform,
-        user_id=source.user_id,
-        session_key=key,
-        chat_id=source.chat_id,
-        chat_type=source.chat_type,
-        thread_id=source.thread_id,
+        ChatPeer(
+            source=source.platform,
+            session_key=key,
+            user_id=source.user_id,
+            chat_id=source.chat_id,
+            chat_type=source.chat_type,
+            thread_id=source.thread_id,
+        )
     )
     if found is None:
         return None

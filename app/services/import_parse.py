@@ -16,6 +16,7 @@ from typing import IO, Any
 import orjson
 
 from app.domain import agent_rows, json_policy
+from app.domain.agent_rows import Prepared
 from app.domain.text import find_invalid_char
 from app.services.export import EXPORT_ERROR_KEY
 from app.storage import files
@@ -49,19 +50,6 @@ class Record:
     ref: dict[str, Any]
     raw: dict[str, Any] | None = None
     issue: ImportIssue | None = None
-
-
-@dataclass
-class Prepared:
-    """One session validated and turned into rows, ready for the writer."""
-
-    ref: dict[str, Any]
-    session_id: str
-    session: dict[str, Any]
-    # session_id then the layout's columns, preceded by the line's message id when message_ids is set.
-    rows: list[list[Any]]
-    message_ids: list[int] | None
-    parent_id: str | None
 
 
 @dataclass

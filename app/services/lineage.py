@@ -10,6 +10,7 @@ from typing import Any
 
 from app.domain.ids import new_session_id, session_id_problem
 from app.domain.recap import Recap, build_recap
+from app.domain.records import NewSession
 from app.domain.sources import Source
 from app.domain.stored_json import is_unrenderable
 from app.errors import Conflict, HermesError, NotFound, Unprocessable
@@ -116,6 +117,21 @@ def _child_id(tx: Tx, parent_source: str) -> str:
             return candidate
 
 
+def _child(parent: dict[str, Any], **own: Any) -> NewSession:
+    """A child of ``parent``: its source, model, user and chat routing fields, plus the child's ``own``."""
+    return NewSession(
+        source=parent["source"],
+        model=parent["model"],
+        user_id=parent["user_id"],
+        parent_session_id=parent["id"],
+        session_key=parent["session_key"],
+        chat_id=parent["chat_id"],
+        chat_type=parent["chat_type"],
+        thread_id=parent["thread_id"],
+        **own,
+    )
+
+
 def _title_next_in_lineage(tx: Tx, child_id: str, parent_title: str | None) -> None:
     """Give the child ``base #N``; any title failure leaves it untitled (never fails the operation)."""
     if parent_title is None:
@@ -141,18 +157,7 @@ def continue_session(tx: Tx, session_id: str, continuation: Continuation) -> dic
         )
     tx.sessions.end_session(session_id, COMPRESSION)
     child_id = _child_id(tx, parent["source"])
-    tx.sessions.insert_session(
-        session_id=child_id,
-        source=parent["source"],
-        model=parent["model"],
-        system_prompt=continuation.system_prompt,
-        user_id=parent["user_id"],
-        parent_session_id=session_id,
-        session_key=parent["session_key"],
-        chat_id=parent["chat_id"],
-        chat_type=parent["chat_type"],
-        thread_id=parent["thread_id"],
-    )
+    tx.sessions.insert_session(child_id, _child(parent, system_prompt=continuation.system_prompt))
     _title_next_in_lineage(tx, child_id, parent["title"])
     if continuation.messages:
         tx.messages.insert_messages(child_id, continuation.messages)
@@ -187,20 +192,8 @@ def fork_session(tx: Tx, session_id: str, fork: Fork) -> dict[str, Any]:
     model_config = {k: v for k, v in inherited.items() if k != "_delegate_from"}
     model_config["_branched_from"] = session_id
     child_id = fork.id if fork.id is not None else _child_id(tx, parent["source"])
-    tx.sessions.insert_session(
-        session_id=child_id,
-        source=parent["source"],
-        title=fork.title,
-        model=parent["model"],
-        model_config=model_config,
-        system_prompt=parent["system_prompt"],
-        user_id=parent["user_id"],
-        parent_session_id=session_id,
-        session_key=parent["session_key"],
-        chat_id=parent["chat_id"],
-        chat_type=parent["chat_type"],
-        thread_id=parent["thread_id"],
-    )
+    child = _child(parent, title=fork.title, model_config=model_config, system_prompt=parent["system_prompt"])
+    tx.sessions.insert_session(child_id, child)
     if verbatim:
         tx.sessions.copy_model_config_as_branch(session_id, child_id)
     if fork.title is None:

@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from app.domain.etag import if_match_satisfied, parse_if_match, session_etag
 from app.domain.ids import new_session_id, session_id_problem
+from app.domain.records import NewSession
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import NotFound, PreconditionFailed, Unprocessable
 from app.services.events import EventType, emit
 from app.storage.protocols import ListPage, ListQuery, Tx, Usage
-
-
-@dataclass(frozen=True)
-class NewSession:
-    """What a client may set when creating a session."""
-
-    source: str = Source.api_server.value
-    id: str | None = None
-    title: str | None = None
-    system_prompt: str | None = None
-    model: str | None = None
-    model_config: dict[str, Any] | None = None
-    user_id: str | None = None
-    parent_session_id: str | None = None
-    session_key: str | None = None
-    chat_id: str | None = None
-    chat_type: str | None = None
-    thread_id: str | None = None
 
 
 def parse_source(value: str) -> Source:
@@ -77,20 +59,7 @@ def create_session(tx: Tx, new: NewSession) -> dict[str, Any]:
         if problem is not None:
             raise Unprocessable(problem, code="invalid_session_id")
     session_id = new.id if new.id is not None else new_session_id(source)
-    tx.sessions.insert_session(
-        session_id=session_id,
-        source=source.value,
-        title=new.title,
-        model=new.model,
-        model_config=new.model_config,
-        system_prompt=new.system_prompt,
-        user_id=new.user_id,
-        parent_session_id=new.parent_session_id,
-        session_key=new.session_key,
-        chat_id=new.chat_id,
-        chat_type=new.chat_type,
-        thread_id=new.thread_id,
-    )
+    tx.sessions.insert_session(session_id, new)
     return get_session(tx, session_id)
 
 

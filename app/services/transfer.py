@@ -178,9 +178,7 @@ class Importer:
                 issue.line, issue.file = item.ref.get("line"), item.ref.get("file")
                 return _Outcome("failed", item, issue=issue)
             return _Outcome("skipped", item)
-        kept = tx.transfer.insert_session(
-            dict(item.session), message_columns, item.rows, item.message_ids, replace=exists
-        )
+        kept = tx.transfer.insert_session(item, message_columns, replace=exists)
         linked = deferred = False
         if item.parent_id is not None:
             linked = tx.transfer.link_parent(item.session_id, item.parent_id)

@@ -12,8 +12,10 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
+from app.domain.agent_rows import Prepared
 from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
+from app.domain.records import ChatPeer, NewAttachment, NewSession, StoredAnswer
 from app.storage.repos.events import EventRow
 from app.storage.repos.export import (
     LINE_CLOSED,
@@ -26,7 +28,6 @@ from app.storage.repos.export import (
     chunk_skipped,
     join_chunk,
 )
-from app.storage.repos.idempotency import StoredResponse
 from app.storage.repos.resolve import Candidate
 from app.storage.repos.search import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter
 from app.storage.repos.session_list import ListPage, ListQuery
@@ -65,7 +66,6 @@ __all__ = [
     "SessionsRepo",
     "Skipped",
     "Store",
-    "StoredResponse",
     "TitlesRepo",
     "TransferRepo",
     "Tx",
@@ -107,23 +107,7 @@ class SessionsRepo(Protocol):
     def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> dict[str, Any] | None:
         """The public Session representation (API.md), or ``None`` when there is no such session."""
 
-    def insert_session(
-        self,
-        *,
-        session_id: str,
-        source: str,
-        title: str | None = None,
-        model: str | None = None,
-        model_config: dict[str, Any] | None = None,
-        system_prompt: str | None = None,
-        user_id: str | None = None,
-        parent_session_id: str | None = None,
-        session_key: str | None = None,
-        chat_id: str | None = None,
-        chat_type: str | None = None,
-        thread_id: str | None = None,
-        started_at: float | None = None,
-    ) -> None:
+    def insert_session(self, session_id: str, new: NewSession) -> None:
         """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
 
     def end_session(self, session_id: str, end_reason: str) -> bool:
@@ -345,18 +329,7 @@ class PlatformsRepo(Protocol):
 class AttachmentsRepo(Protocol):
     """Attachment rows and their links to messages."""
 
-    def upsert_attachment(
-        self,
-        *,
-        attachment_id: str,
-        sha256: str,
-        size: int,
-        media_type: str,
-        filename: str | None,
-        path: str,
-        extracted_text: str | None,
-        created_at: float,
-    ) -> dict[str, Any]:
+    def upsert_attachment(self, new: NewAttachment) -> dict[str, Any]:
         """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
 
     def get_attachment(self, attachment_id: str) -> dict[str, Any] | None:
@@ -500,32 +473,11 @@ class GatewayRepo(Protocol):
     def end_reason(self, session_id: str) -> tuple[bool, str | None]:
         """``(exists, end_reason)`` of a session row."""
 
-    def create_session(
-        self,
-        *,
-        session_id: str,
-        source: str,
-        user_id: str | None,
-        session_key: str,
-        chat_id: str | None,
-        chat_type: str | None,
-        thread_id: str | None,
-        profile_name: str | None,
-    ) -> None:
+    def create_session(self, session_id: str, peer: ChatPeer, profile_name: str | None) -> None:
         """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
 
     def record_peer(
-        self,
-        session_id: str,
-        *,
-        source: str,
-        user_id: str | None,
-        session_key: str,
-        chat_id: str | None,
-        chat_type: str | None,
-        thread_id: str | None,
-        display_name: str | None,
-        origin_json: str | None,
+        self, session_id: str, peer: ChatPeer, *, display_name: str | None, origin_json: str | None
     ) -> bool:
         """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
 
@@ -539,16 +491,7 @@ class GatewayRepo(Protocol):
     def set_expiry_finalized(self, session_id: str) -> None:
         """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
 
-    def find_recoverable(
-        self,
-        *,
-        source: str,
-        user_id: str | None,
-        session_key: str,
-        chat_id: str | None,
-        chat_type: str | None,
-        thread_id: str | None,
-    ) -> tuple[str, float | None, str | None] | None:
+    def find_recoverable(self, peer: ChatPeer) -> tuple[str, float | None, str | None] | None:
         """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
         messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
 
@@ -591,15 +534,7 @@ class TransferRepo(Protocol):
     def existing_ids(self, session_ids: Iterable[str]) -> set[str]:
         """The subset of ``session_ids`` already stored."""
 
-    def insert_session(
-        self,
-        session: dict[str, Any],
-        message_columns: list[str],
-        rows: list[list[Any]],
-        message_ids: list[int] | None,
-        *,
-        replace: bool,
-    ) -> bool:
+    def insert_session(self, item: Prepared, message_columns: list[str], *, replace: bool) -> bool:
         """Write one session and its messages (caller holds a SAVEPOINT); returns whether ids were kept."""
 
     def link_parent(self, child_id: str, parent_id: str) -> bool:
@@ -651,21 +586,10 @@ class ExportRepo(Protocol):
 class IdempotencyRepo(Protocol):
     """The stored answers of creating POSTs sent with an ``Idempotency-Key``."""
 
-    def stored_response(self, key: str, method: str, path: str) -> StoredResponse | None:
+    def stored_response(self, key: str, method: str, path: str) -> StoredAnswer | None:
         """The answer recorded for ``(key, method, path)``, or ``None`` when the key is new."""
 
-    def record_response(
-        self,
-        key: str,
-        method: str,
-        path: str,
-        *,
-        body_sha256: str,
-        status: int,
-        response: bytes,
-        headers_json: str,
-        now: float,
-    ) -> None:
+    def record_response(self, key: str, method: str, path: str, answer: StoredAnswer, now: float) -> None:
         """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
 
 

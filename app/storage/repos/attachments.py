@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from app.domain.records import NewAttachment
 from app.errors import Unprocessable
 
 _REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
@@ -21,30 +22,28 @@ def _ref(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def upsert_attachment(
-    conn: sqlite3.Connection,
-    *,
-    attachment_id: str,
-    sha256: str,
-    size: int,
-    media_type: str,
-    filename: str | None,
-    path: str,
-    extracted_text: str | None,
-    created_at: float,
-) -> dict[str, Any]:
+def upsert_attachment(conn: sqlite3.Connection, new: NewAttachment) -> dict[str, Any]:
     """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
     conn.execute(
         "INSERT INTO hs_attachments"
         " (id, sha256, size, media_type, filename, path, extracted_text, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT(sha256) DO NOTHING",
-        (attachment_id, sha256, size, media_type, filename, path, extracted_text, created_at),
+        (
+            new.attachment_id,
+            new.sha256,
+            new.size,
+            new.media_type,
+            new.filename,
+            new.path,
+            new.extracted_text,
+            new.created_at,
+        ),
     )
     row = conn.execute(
         "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments"
         " WHERE sha256 = ?",
-        (sha256,),
+        (new.sha256,),
     ).fetchone()
     return dict(row)
 

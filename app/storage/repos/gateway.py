@@ -13,6 +13,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from app.domain.records import ChatPeer
+
 
 def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:
     """The stored ``entry_json`` of one key, or ``None``."""
@@ -120,17 +122,13 @@ def end_reason(conn: sqlite3.Connection, session_id: str) -> tuple[bool, str | N
     return (False, None) if row is None else (True, row[0])
 
 
+def _peer_columns(peer: ChatPeer) -> tuple[str, str | None, str, str | None, str | None, str | None]:
+    # The order in which the statements below list these columns.
+    return (peer.source, peer.user_id, peer.session_key, peer.chat_id, peer.chat_type, peer.thread_id)
+
+
 def create_session(
-    conn: sqlite3.Connection,
-    *,
-    session_id: str,
-    source: str,
-    user_id: str | None,
-    session_key: str,
-    chat_id: str | None,
-    chat_type: str | None,
-    thread_id: str | None,
-    profile_name: str | None,
+    conn: sqlite3.Connection, session_id: str, peer: ChatPeer, profile_name: str | None
 ) -> None:
     """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
     conn.execute(
@@ -141,29 +139,24 @@ def create_session(
         "chat_type = COALESCE(sessions.chat_type, excluded.chat_type), "
         "thread_id = COALESCE(sessions.thread_id, excluded.thread_id), "
         "profile_name = COALESCE(sessions.profile_name, excluded.profile_name)",
-        (session_id, source, user_id, session_key, chat_id, chat_type, thread_id, profile_name, time.time()),
+        (session_id, *_peer_columns(peer), profile_name, time.time()),
     )
 
 
 def record_peer(
     conn: sqlite3.Connection,
     session_id: str,
+    peer: ChatPeer,
     *,
-    source: str,
-    user_id: str | None,
-    session_key: str,
-    chat_id: str | None,
-    chat_type: str | None,
-    thread_id: str | None,
     display_name: str | None,
     origin_json: str | None,
 ) -> bool:
     """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
     cursor = conn.execute(
-        "UPDATE sessions SET session_key = ?, source = ?, user_id = ?, chat_id = ?, chat_type = ?, "
+        "UPDATE sessions SET source = ?, user_id = ?, session_key = ?, chat_id = ?, chat_type = ?, "
         "thread_id = ?, display_name = COALESCE(?, display_name), origin_json = COALESCE(?, origin_json) "
         "WHERE id = ?",
-        (session_key, source, user_id, chat_id, chat_type, thread_id, display_name, origin_json, session_id),
+        (*_peer_columns(peer), display_name, origin_json, session_id),
     )
     return cursor.rowcount > 0
 
@@ -199,30 +192,21 @@ _RECOVERABLE = (
 )
 
 
-def find_recoverable(
-    conn: sqlite3.Connection,
-    *,
-    source: str,
-    user_id: str | None,
-    session_key: str,
-    chat_id: str | None,
-    chat_type: str | None,
-    thread_id: str | None,
-) -> tuple[str, float | None, str | None] | None:
+def find_recoverable(conn: sqlite3.Connection, peer: ChatPeer) -> tuple[str, float | None, str | None] | None:
     """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
     messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
     row = conn.execute(
         "SELECT id, started_at, session_key FROM sessions WHERE session_key = ? AND source = ? "
         f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
-        (session_key, source),
+        (peer.session_key, peer.source),
     ).fetchone()
-    if row is None and chat_id is not None and chat_type is not None:
+    if row is None and peer.chat_id is not None and peer.chat_type is not None:
         row = conn.execute(
             "SELECT id, started_at, session_key FROM sessions WHERE source = ? "
             "AND COALESCE(user_id, '') = COALESCE(?, '') AND COALESCE(chat_id, '') = COALESCE(?, '') "
             "AND COALESCE(chat_type, '') = COALESCE(?, '') AND COALESCE(thread_id, '') = COALESCE(?, '') "
             f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
-            (source, user_id, chat_id, chat_type, thread_id),
+            (peer.source, peer.user_id, peer.chat_id, peer.chat_type, peer.thread_id),
         ).fetchone()
     if row is None:
         return None

@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
+
+from app.domain.records import StoredAnswer
 
 
-class StoredResponse(NamedTuple):
-    """The first answer given for a key: the request body's digest, and the response to replay."""
-
-    body_sha256: str
-    status: int
-    response: bytes
-    headers_json: str
-
-
-def stored_response(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredResponse | None:
+def stored_response(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:
     """The answer recorded for ``(key, method, path)``, or ``None`` when the key is new."""
     row = conn.execute(
         "SELECT body_sha256, status, response, headers FROM hs_idempotency_keys "
@@ -24,7 +16,7 @@ def stored_response(conn: sqlite3.Connection, key: str, method: str, path: str) 
     ).fetchone()
     if row is None:
         return None
-    return StoredResponse(row["body_sha256"], row["status"], bytes(row["response"]), row["headers"])
+    return StoredAnswer(row["body_sha256"], row["status"], bytes(row["response"]), row["headers"])
 
 
 def record_response(
@@ -32,11 +24,7 @@ def record_response(
     key: str,
     method: str,
     path: str,
-    *,
-    body_sha256: str,
-    status: int,
-    response: bytes,
-    headers_json: str,
+    answer: StoredAnswer,
     now: float,
 ) -> None:
     """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
@@ -44,5 +32,5 @@ def record_response(
         "INSERT INTO hs_idempotency_keys "
         "(key, method, path, body_sha256, status, response, headers, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (key, method, path, body_sha256, status, response, headers_json, now),
+        (key, method, path, *answer, now),
     )

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from app.domain.preview import preview_from_raw
+from app.domain.records import NewSession
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import Conflict, Unprocessable
 from app.storage.repos.lineage import delegate_descendants, lineage_root
@@ -149,35 +150,19 @@ def encode_model_config(model_config: dict[str, Any] | None) -> str | None:
     return json.dumps(model_config) if model_config else None
 
 
-def insert_session(
-    conn: sqlite3.Connection,
-    *,
-    session_id: str,
-    source: str,
-    title: str | None = None,
-    model: str | None = None,
-    model_config: dict[str, Any] | None = None,
-    system_prompt: str | None = None,
-    user_id: str | None = None,
-    parent_session_id: str | None = None,
-    session_key: str | None = None,
-    chat_id: str | None = None,
-    chat_type: str | None = None,
-    thread_id: str | None = None,
-    started_at: float | None = None,
-) -> None:
-    """Insert a new session row in the agent's format, then apply ``title`` with the title rules.
+def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -> None:
+    """Insert a new session row in the agent's format (``new.id`` is ignored: ``session_id`` is the one
+    chosen), then apply ``new.title`` with the title rules.
 
     409 ``session_exists`` when the id is taken (the row is left unchanged); 422 ``parent_not_found``
     for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
     """
     if session_exists(conn, session_id):
         raise Conflict(f"Session already exists: {session_id}", code="session_exists", session_id=session_id)
-    if parent_session_id is not None and not session_exists(conn, parent_session_id):
+    parent_id = new.parent_session_id
+    if parent_id is not None and not session_exists(conn, parent_id):
         raise Unprocessable(
-            f"Parent session not found: {parent_session_id}",
-            code="parent_not_found",
-            parent_session_id=parent_session_id,
+            f"Parent session not found: {parent_id}", code="parent_not_found", parent_session_id=parent_id
         )
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
@@ -185,21 +170,21 @@ def insert_session(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             session_id,
-            source,
-            user_id,
-            session_key,
-            chat_id,
-            chat_type,
-            thread_id,
-            model,
-            encode_model_config(model_config),
-            system_prompt,
-            parent_session_id,
-            time.time() if started_at is None else started_at,
+            new.source,
+            new.user_id,
+            new.session_key,
+            new.chat_id,
+            new.chat_type,
+            new.thread_id,
+            new.model,
+            encode_model_config(new.model_config),
+            new.system_prompt,
+            parent_id,
+            time.time(),
         ),
     )
-    if title is not None:
-        set_title(conn, session_id, title)
+    if new.title is not None:
+        set_title(conn, session_id, new.title)
         record_title_source(conn, session_id, "user")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from app.domain.agent_rows import Prepared
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.sessions import session_exists
 
@@ -50,21 +51,16 @@ def _ids_free(conn: sqlite3.Connection, ids: list[int]) -> bool:
 
 
 def insert_session(
-    conn: sqlite3.Connection,
-    session: dict[str, Any],
-    message_columns: list[str],
-    rows: list[list[Any]],
-    message_ids: list[int] | None,
-    *,
-    replace: bool,
+    conn: sqlite3.Connection, item: Prepared, message_columns: list[str], *, replace: bool
 ) -> bool:
     """Write one session and its messages (caller holds a SAVEPOINT); returns whether ids were kept.
 
-    ``rows`` hold ``session_id`` then ``message_columns`` (see :class:`MessageLayout`), preceded by the
-    line's message id when ``message_ids`` is given; those ids are kept when none is taken, otherwise the
+    ``item.rows`` hold ``session_id`` then ``message_columns`` (see :class:`MessageLayout`), preceded by the
+    line's message id when ``item.message_ids`` is set; those ids are kept when none is taken, otherwise the
     messages get new ones. With ``replace`` the existing row is updated in place (its children keep
     pointing at it) and its messages are swapped.
     """
+    session, rows, message_ids = item.session, item.rows, item.message_ids
     sid = session["id"]
     if replace:
         conn.execute("DELETE FROM messages WHERE session_id = ?", (sid,))

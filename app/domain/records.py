@@ -1,0 +1,61 @@
+"""What services hand to storage to write: one description per record, whichever backend stores it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from app.domain.sources import Source
+
+
+@dataclass(frozen=True)
+class NewSession:
+    """What a client may set when creating a session (and what a continuation or a branch inherits)."""
+
+    source: str = Source.api_server.value
+    id: str | None = None
+    title: str | None = None
+    system_prompt: str | None = None
+    model: str | None = None
+    model_config: dict[str, Any] | None = None
+    user_id: str | None = None
+    parent_session_id: str | None = None
+    session_key: str | None = None
+    chat_id: str | None = None
+    chat_type: str | None = None
+    thread_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatPeer:
+    """The chat a gateway session belongs to: its platform, session key and origin columns."""
+
+    source: str
+    session_key: str
+    user_id: str | None = None
+    chat_id: str | None = None
+    chat_type: str | None = None
+    thread_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewAttachment:
+    """An uploaded file's row: content-addressed (``sha256``), stored at ``path`` under the home."""
+
+    attachment_id: str
+    sha256: str
+    size: int
+    media_type: str
+    filename: str | None
+    path: str
+    extracted_text: str | None
+    created_at: float
+
+
+class StoredAnswer(NamedTuple):
+    """The first answer given for an ``Idempotency-Key``: the request body's digest and what to replay."""
+
+    body_sha256: str
+    status: int
+    response: bytes
+    headers_json: str
