@@ -4,20 +4,17 @@ the effect, so a retry after a crash either replays the committed answer or runs
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-import orjson
 from fastapi import Depends, Header, Request
 from starlette.responses import Response
 
 from app.api.responses import encode_body
-from app.domain.records import StoredAnswer
 from app.errors import BadRequest, Conflict, Unprocessable
 from app.storage.database import Database
-from app.storage.protocols import Tx
+from app.storage.protocols import StoredAnswer, Tx
 
 Render = Callable[[Any], tuple[int, Any, dict[str, str]]]
 
@@ -62,7 +59,7 @@ class Idempotency:
         key = self.key
 
         def run(tx: Tx) -> _Outcome:
-            stored = tx.idempotency.stored_response(key, method, path)
+            stored = tx.idempotency.find(key, method, path)
             if stored is not None:
                 if stored.body_sha256 != digest:
                     raise Unprocessable(
@@ -70,11 +67,10 @@ class Idempotency:
                         "use a new key for a new request.",
                         code="idempotency_key_reused",
                     )
-                return _Outcome(stored.status, stored.response, orjson.loads(stored.headers_json), True)
+                return _Outcome(stored.status, stored.body, stored.headers, True)
             status, body, headers = render(effect(tx))
             payload = encode_body(body)
-            answer = StoredAnswer(digest, status, payload, orjson.dumps(headers).decode())
-            tx.idempotency.record_response(key, method, path, answer, time.time())
+            tx.idempotency.store(key, method, path, StoredAnswer(digest, status, payload, headers))
             return _Outcome(status, payload, headers, False)
 
         try:

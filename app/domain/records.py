@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from app.domain.sources import Source
 
@@ -50,12 +50,3 @@ class NewAttachment:
     path: str
     extracted_text: str | None
     created_at: float
-
-
-class StoredAnswer(NamedTuple):
-    """The first answer given for an ``Idempotency-Key``: the request body's digest and what to replay."""
-
-    body_sha256: str
-    status: int
-    response: bytes
-    headers_json: str

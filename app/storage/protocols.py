@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 from app.domain.agent_rows import Prepared
 from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
-from app.domain.records import ChatPeer, NewAttachment, NewSession, StoredAnswer
+from app.domain.records import ChatPeer, NewAttachment, NewSession
 from app.storage.repos.events import EventRow
 from app.storage.repos.export import (
     LINE_CLOSED,
@@ -28,6 +28,7 @@ from app.storage.repos.export import (
     chunk_skipped,
     join_chunk,
 )
+from app.storage.repos.idempotency import StoredAnswer
 from app.storage.repos.resolve import Candidate
 from app.storage.repos.search import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter
 from app.storage.repos.session_list import ListPage, ListQuery
@@ -66,6 +67,7 @@ __all__ = [
     "SessionsRepo",
     "Skipped",
     "Store",
+    "StoredAnswer",
     "TitlesRepo",
     "TransferRepo",
     "Tx",
@@ -586,11 +588,11 @@ class ExportRepo(Protocol):
 class IdempotencyRepo(Protocol):
     """The stored answers of creating POSTs sent with an ``Idempotency-Key``."""
 
-    def stored_response(self, key: str, method: str, path: str) -> StoredAnswer | None:
-        """The answer recorded for ``(key, method, path)``, or ``None`` when the key is new."""
+    def find(self, key: str, method: str, path: str) -> StoredAnswer | None:
+        """The answer stored for ``(key, method, path)``, if any."""
 
-    def record_response(self, key: str, method: str, path: str, answer: StoredAnswer, now: float) -> None:
-        """Record the answer to replay for ``(key, method, path)``, in the effect's transaction."""
+    def store(self, key: str, method: str, path: str, answer: StoredAnswer) -> None:
+        """Record the first answer to ``(key, method, path)`` in the caller's transaction."""
 
 
 class Tx(Protocol):

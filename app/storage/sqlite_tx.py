@@ -277,8 +277,8 @@ class SqliteIdempotency(_Bound):
     """IdempotencyRepo over one connection."""
 
     __slots__ = ()
-    stored_response = bound(idempotency.stored_response)
-    record_response = bound(idempotency.record_response)
+    find = bound(idempotency.find)
+    store = bound(idempotency.store)
 
 
 class SqliteTx:
