@@ -17,6 +17,7 @@ from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.common import SafeText
+from app.api.schemas.filters import SessionFilterFields, session_filter
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
@@ -158,12 +159,13 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
     response_model=SessionPage,
     responses={
         200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, {400: ("invalid_cursor",)}),
+        **error_responses(READ, {400: ("invalid_cursor",), 422: ("invalid_duration", "empty_time_window")}),
     },
 )
 async def list_sessions(
     request: Request,
     db: DB,
+    filters: Annotated[SessionFilterFields, Query()],
     limit: Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")] = 20,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     source: Annotated[list[str] | None, Query(description="Only these sources (repeatable)")] = None,
@@ -194,7 +196,13 @@ async def list_sessions(
         ),
     ] = None,
 ) -> Response:
-    """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
+    """List sessions, newest first, one row per conversation (compression lineages shown as their tip).
+
+    The agent's filter set (`older_than` ... `max_tool_calls`, as `hermes sessions prune` takes it) narrows
+    the listing: the time bounds judge the listed row's start, every other criterion the row as shown (a
+    compression lineage by its tip). Codes: 400 `invalid_cursor`; 422 `invalid_duration`,
+    `empty_time_window`.
+    """
     sources = tuple(source or ())
     query = ListQuery(
         limit=limit,
@@ -205,6 +213,7 @@ async def list_sessions(
         include_archived=include_archived,
         order=order,
         search=q,
+        filter=session_filter(filters),
     )
     if cursor is not None:
         query = replace(query, after=_position(_cursor_kind(query), order, cursor))
@@ -350,4 +359,31 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
         absolute=body.mode is UsageMode.absolute,
     )
     public = await db.write(lambda conn: svc.add_usage(conn, session_id, usage))
+    return _session_response(public)
+
+
+@router.put(
+    "/sessions/{session_id}/pin",
+    name="sessions-pin",
+    summary="Pin a session (keep it from prune, auto-prune and archive)",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+)
+async def pin_session(db: DB, session_id: SessionId) -> Response:
+    """Pin a session: prune, auto-prune and archive never touch it. Idempotent. The flag lives in our own
+    table, never in the agent's columns, and goes when the session is deleted."""
+    public = await db.write(lambda conn: svc.set_pinned(conn, session_id, True))
+    return _session_response(public)
+
+
+@router.delete(
+    "/sessions/{session_id}/pin",
+    name="sessions-unpin",
+    summary="Unpin a session",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+)
+async def unpin_session(db: DB, session_id: SessionId) -> Response:
+    """Remove a session's pin (prune and archive may select it again). Idempotent."""
+    public = await db.write(lambda conn: svc.set_pinned(conn, session_id, False))
     return _session_response(public)
