@@ -278,15 +278,20 @@ def delete(
     say(f"Deleted session '{session_id}'.")
 
 
+def _set_pin(ctx: typer.Context, session: str, pinned: bool) -> str:
+    api = get_env(ctx).api()
+    session_id = require_session(api, session)
+    api.send("PUT" if pinned else "DELETE", f"/sessions/{_quote(session_id)}/pin", feature="pins")
+    return session_id
+
+
 @app.command("pin")
 def pin(
     ctx: typer.Context,
     session: str = typer.Argument(..., help="Session id or unique id prefix"),
 ) -> None:
     """Pin a session: prune, auto-prune and archive never touch it."""
-    api = get_env(ctx).api()
-    session_id = require_session(api, session)
-    api.send("PUT", f"/sessions/{_quote(session_id)}/pin", feature="pins")
+    session_id = _set_pin(ctx, session, True)
     say(f"Pinned session '{session_id}': prune, auto-prune and archive will keep it.")
 
 
@@ -296,7 +301,4 @@ def unpin(
     session: str = typer.Argument(..., help="Session id or unique id prefix"),
 ) -> None:
     """Remove a session's pin."""
-    api = get_env(ctx).api()
-    session_id = require_session(api, session)
-    api.send("DELETE", f"/sessions/{_quote(session_id)}/pin", feature="pins")
-    say(f"Unpinned session '{session_id}'.")
+    say(f"Unpinned session '{_set_pin(ctx, session, False)}'.")
