@@ -211,7 +211,7 @@ CASES: list[dict[str, Any]] = [
     {"newer_than": "36 hours"},
     {"before": "20d"},
     {"after": "50d"},
-    {"before": datetime.fromtimestamp(time.time() - 90 * DAY, UTC).isoformat()},
+    {"before": f"{datetime.fromtimestamp(time.time() - 90 * DAY, UTC).date()}T00:00:00+00:00"},
     {"after": "30d", "before": "2d"},
     {"older_than": "2d", "before": "20d"},
     {"newer_than": "50d", "after": "7d"},
