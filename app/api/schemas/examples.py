@@ -890,6 +890,7 @@ PLATFORM_UPDATE: dict[str, Any] = {
 }
 SEARCH_BODY: dict[str, Any] = {"q": "bm25 tie-break", "limit": 3, "sort": "relevance"}
 PRUNE_IN: dict[str, Any] = {"older_than_days": 90, "source": "cli", "dry_run": True}
+REPAIR_IN: dict[str, Any] = {"check_only": True, "backup": True}
 ARCHIVE_IN: dict[str, Any] = {"newer_than": "5h", "source": "cli", "title": "codex", "dry_run": True}
 
 # Gateway routing: a Telegram direct chat, as the routes answer it.

@@ -184,6 +184,8 @@ class ArchiveOut(BaseModel):
 class RepairIn(RequestModel):
     """``hermes sessions repair``: check only, or repair after a backup."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.REPAIR_IN]})
+
     check_only: bool = Field(default=False, description="only report whether the store is healthy")
     backup: bool = Field(default=True, description="write a VACUUM INTO backup before repairing")
 
