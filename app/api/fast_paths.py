@@ -48,6 +48,8 @@ class FastPaths:
         self.list_route = list_route
         assert append_route.body_field is not None, "the append route takes a body"
         self._append_body = append_route.body_field
+        # Most appends carry no query: the route's parse of an empty one, done once.
+        self._append_plain = request_params_to_args(append_route.dependant.query_params, QueryParams(""))
         # Every listing parameter at its default: the listing this path serves, whatever its limit.
         self._list_defaults, _ = request_params_to_args(list_route.dependant.query_params, QueryParams(""))
 
@@ -66,8 +68,11 @@ class FastPaths:
         if matched is not Match.FULL:
             return False
         path, path_errors = request_params_to_args(route.dependant.path_params, child["path_params"])
-        query, query_errors = request_params_to_args(
-            route.dependant.query_params, QueryParams(scope["query_string"])
+        raw_query = scope["query_string"]
+        query, query_errors = (
+            request_params_to_args(route.dependant.query_params, QueryParams(raw_query))
+            if raw_query
+            else self._append_plain
         )
         headers = _Headers(scope)
         app: Any = scope["app"]
