@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from typing import Annotated, Any, Literal
-from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
+from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE, error_responses
-from app.api.idempotency import IdempotencyDep
+from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.json_body import PolicyRoute
-from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.pagination import decode_cursor
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.common import SafeText
@@ -27,10 +26,10 @@ from app.api.schemas.sessions import (
     UsageMode,
     UsageUpdate,
 )
+from app.api.session_listing import cursor_kind, list_response
 from app.domain.etag import session_etag
 from app.errors import BadRequest
 from app.services import sessions as svc
-from app.storage.database import Database
 from app.storage.repos.session_list import ListQuery
 from app.storage.repos.usage import Usage
 
@@ -66,10 +65,6 @@ _SESSION_LINKS = {
 
 def _session_response(public: dict[str, Any], status: int = 200) -> Response:
     return json_response(public, status, {"ETag": session_etag(public)})
-
-
-def _location(session_id: str) -> str:
-    return f"/sessions/{quote(session_id, safe='')}"
 
 
 @router.post(
@@ -124,19 +119,8 @@ async def create_session(
         thread_id=data.thread_id,
     )
 
-    def render(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
-        return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
-
-    return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
-
-
-def _cursor_kind(query: ListQuery) -> str:
-    """The cursor kind of a listing: a search listing's cursors carry a digest of its ``q``, so a cursor
-    from one search (or from the plain listing) is refused by another."""
-    kind = f"sessions:{query.order}"
-    if query.search is None:
-        return kind
-    return f"{kind}:q:{hashlib.sha256(query.search.encode()).hexdigest()[:16]}"
+    reply = await idem.run(db, lambda conn: svc.create_session(conn, new), replies.session_created)
+    return reply_response(reply)
 
 
 def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
@@ -216,26 +200,8 @@ async def list_sessions(
         filter=session_filter(filters),
     )
     if cursor is not None:
-        query = replace(query, after=_position(_cursor_kind(query), order, cursor))
+        query = replace(query, after=_position(cursor_kind(query), order, cursor))
     return await list_response(request, db, query)
-
-
-async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
-    """Read one page of the listing and render it with its ``Link`` header (shared with the fast path)."""
-    page = await db.read(lambda conn: svc.list_page(conn, query))
-    next_cursor = encode_cursor(_cursor_kind(query), page.next_position) if page.next_position else None
-    response = json_response(
-        {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
-    )
-    set_next_link(request, response, next_cursor)
-    return response
-
-
-def default_list_query(limit: int | None) -> ListQuery:
-    """The listing with every filter at its default: what ``GET /sessions?limit=N`` means (``None``: the
-    default page size)."""
-    query = ListQuery(exclude_sources=svc.default_exclusions(()))
-    return query if limit is None else replace(query, limit=limit)
 
 
 @router.get(
