@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import sqlite3
 import time
 import uuid
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
 from app.services import maintenance
 from app.services.background import cancel_and_wait
 from app.storage.database import Database
-from app.storage.repos import maintenance as repo
+from app.storage.protocols import AUTO_PRUNE_LEASE_KEY, AUTO_PRUNE_STATUS_KEY, LAST_AUTO_PRUNE_KEY, Tx
 
 log = logging.getLogger(__name__)
 
@@ -75,26 +74,26 @@ class AutoPruner:
 
     # -- one run ---------------------------------------------------------------------------------
 
-    def _claim(self, conn: sqlite3.Connection, now: float) -> _Claim:
-        last = parse_marker(repo.get_meta(conn, repo.LAST_AUTO_PRUNE_KEY))
+    def _claim(self, tx: Tx, now: float) -> _Claim:
+        last = parse_marker(tx.maintenance.get_meta(LAST_AUTO_PRUNE_KEY))
         if not is_due(last, now, self.config.min_interval_hours):
             return _Claim(False, "interval")
-        lease = _load(repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY))
+        lease = _load(tx.maintenance.get_meta(AUTO_PRUNE_LEASE_KEY))
         if lease and lease.get("holder") != self.holder and float(lease.get("expires_at", 0)) > now:
             return _Claim(False, "lease_held")
         lease_row = {"holder": self.holder, "expires_at": now + LEASE_TTL_S}
-        repo.set_meta(conn, repo.AUTO_PRUNE_LEASE_KEY, orjson.dumps(lease_row).decode())
+        tx.maintenance.set_meta(AUTO_PRUNE_LEASE_KEY, orjson.dumps(lease_row).decode())
         return _Claim(True, None)
 
-    def _finish(self, conn: sqlite3.Connection, now: float, status: dict[str, Any]) -> None:
+    def _finish(self, tx: Tx, now: float, status: dict[str, Any]) -> None:
         # Like the agent: the marker records every completed attempt, even one that pruned nothing; a failed
         # attempt leaves it alone so the next check retries (our loop checks hourly, not in a tight loop).
         if "error" not in status:
-            repo.set_meta(conn, repo.LAST_AUTO_PRUNE_KEY, str(now))
-        repo.set_meta(conn, repo.AUTO_PRUNE_STATUS_KEY, orjson.dumps(status).decode())
-        lease = _load(repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY))
+            tx.maintenance.set_meta(LAST_AUTO_PRUNE_KEY, str(now))
+        tx.maintenance.set_meta(AUTO_PRUNE_STATUS_KEY, orjson.dumps(status).decode())
+        lease = _load(tx.maintenance.get_meta(AUTO_PRUNE_LEASE_KEY))
         if lease and lease.get("holder") == self.holder:
-            repo.delete_meta(conn, repo.AUTO_PRUNE_LEASE_KEY)
+            tx.maintenance.delete_meta(AUTO_PRUNE_LEASE_KEY)
 
     async def run_once(self) -> dict[str, Any]:
         """One ``maybe_auto_prune_and_vacuum``: ``{skipped, pruned, vacuumed[, reason][, error]}``."""
@@ -108,7 +107,7 @@ class AutoPruner:
         result: dict[str, Any] = {"skipped": False, "pruned": 0, "vacuumed": False}
         now = time.time()
         try:
-            claim = await self.db.write(lambda tx: self._claim(tx.conn, now))
+            claim = await self.db.write(lambda tx: self._claim(tx, now))
         except Exception as exc:  # never raise into start-up or the scheduler
             log.warning("auto-prune could not check its schedule: %s", exc)
             return {**result, "error": str(exc)}
@@ -131,7 +130,7 @@ class AutoPruner:
             result["error"] = str(exc)
         status = {**result, "run_at": now, "duration_s": round(time.monotonic() - started, 3)}
         try:
-            await self.db.write(lambda tx: self._finish(tx.conn, now, status))
+            await self.db.write(lambda tx: self._finish(tx, now, status))
         except Exception as exc:
             log.warning("auto-prune could not record its run: %s", exc)
             result.setdefault("error", str(exc))
@@ -142,7 +141,7 @@ class AutoPruner:
     async def _vacuum_worth_it(self, pruned: int) -> bool:
         if pruned <= 0:
             return False
-        pages = await self.db.read(lambda tx: repo.page_stats(tx.conn))
+        pages = await self.db.read(lambda tx: tx.maintenance.page_stats())
         return vacuum_worth_it(
             pruned, pages.freelist_count, pages.page_count, self.config.vacuum_min_free_ratio
         )
@@ -152,14 +151,14 @@ class AutoPruner:
     async def status(self) -> dict[str, Any]:
         """Configuration, the last run (from state_meta, shared with other processes) and the next one."""
 
-        def read(conn: sqlite3.Connection) -> tuple[str | None, str | None, str | None]:
+        def read(tx: Tx) -> tuple[str | None, str | None, str | None]:
             return (
-                repo.get_meta(conn, repo.LAST_AUTO_PRUNE_KEY),
-                repo.get_meta(conn, repo.AUTO_PRUNE_STATUS_KEY),
-                repo.get_meta(conn, repo.AUTO_PRUNE_LEASE_KEY),
+                tx.maintenance.get_meta(LAST_AUTO_PRUNE_KEY),
+                tx.maintenance.get_meta(AUTO_PRUNE_STATUS_KEY),
+                tx.maintenance.get_meta(AUTO_PRUNE_LEASE_KEY),
             )
 
-        marker, raw_status, raw_lease = await self.db.read(lambda tx: read(tx.conn))
+        marker, raw_status, raw_lease = await self.db.read(read)
         last = parse_marker(marker)
         detail = _load(raw_status) or {}
         # Our detail describes the marker only when written with it (the agent may have run since); a failed

@@ -1,5 +1,6 @@
 """Lineage use cases: resolving what a user typed to a session, the compression chain, context compression
-(continuations), branching (fork) and the resume recap. Each runs inside one reader or writer transaction."""
+(continuations), branching (fork) and the resume recap. Continuations and forks are whole use cases (writer
+job and idempotency record); the others run inside one reader transaction (they take the connection)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from app.domain.records import NewSession
 from app.domain.sources import Source
 from app.domain.stored_json import is_unrenderable
 from app.errors import Conflict, HermesError, NotFound, Unprocessable
+from app.services.idempotency import Idempotency, Render, Reply
 from app.services.sessions import default_exclusions, get_session, not_found
-from app.storage.protocols import Tx
+from app.storage.protocols import Store, Tx
 
 # How many sessions an ambiguous prefix lists in the 409 body.
 MAX_CANDIDATES = 10
@@ -141,7 +143,25 @@ def _title_next_in_lineage(tx: Tx, child_id: str, parent_title: str | None) -> N
         tx.titles.set_title(child_id, tx.titles.next_title_in_lineage(parent_title))
 
 
-def continue_session(tx: Tx, session_id: str, continuation: Continuation) -> dict[str, Any]:
+async def continue_session(
+    db: Store,
+    idempotency: Idempotency,
+    session_id: str,
+    continuation: Continuation,
+    render: Render[dict[str, Any]],
+) -> Reply:
+    """Context compression in one writer job (see :func:`_continue`); ``render`` answers the new child."""
+    return await idempotency.run(db, lambda tx: _continue(tx, session_id, continuation), render)
+
+
+async def fork_session(
+    db: Store, idempotency: Idempotency, session_id: str, fork: Fork, render: Render[dict[str, Any]]
+) -> Reply:
+    """Branching in one writer job (see :func:`_fork`); ``render`` answers the new child."""
+    return await idempotency.run(db, lambda tx: _fork(tx, session_id, fork), render)
+
+
+def _continue(tx: Tx, session_id: str, continuation: Continuation) -> dict[str, Any]:
     """Context compression: end the parent with ``compression`` and create its continuation.
 
     The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
@@ -164,7 +184,7 @@ def continue_session(tx: Tx, session_id: str, continuation: Continuation) -> dic
     return get_session(tx, child_id)
 
 
-def fork_session(tx: Tx, session_id: str, fork: Fork) -> dict[str, Any]:
+def _fork(tx: Tx, session_id: str, fork: Fork) -> dict[str, Any]:
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 

@@ -118,6 +118,18 @@ def reopen_session(tx: Tx, session_id: str) -> dict[str, Any]:
     return get_session(tx, session_id)
 
 
+def set_pinned(tx: Tx, session_id: str, pinned: bool) -> dict[str, Any]:
+    """Pin (keep from prune, auto-prune and archive) or unpin a session and return it; both idempotent."""
+    if not tx.sessions.session_exists(session_id):
+        raise not_found(session_id)
+    if pinned:
+        tx.sessions.pin(session_id)
+    else:
+        tx.sessions.unpin(session_id)
+    emit(tx, EventType.session_updated, session_id, {"session_id": session_id, "fields": ["pinned"]})
+    return get_session(tx, session_id)
+
+
 def add_usage(tx: Tx, session_id: str, usage: Usage) -> dict[str, Any]:
     """Record token and cost usage on an existing session and return it."""
     if not tx.sessions.session_exists(session_id):

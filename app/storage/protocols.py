@@ -16,6 +16,7 @@ from app.domain.agent_rows import Prepared
 from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
 from app.domain.records import ChatPeer, NewAttachment, NewSession
+from app.domain.session_filter import SessionFilter
 from app.storage.repos.events import EventRow
 from app.storage.repos.export import (
     LINE_CLOSED,
@@ -28,7 +29,16 @@ from app.storage.repos.export import (
     chunk_skipped,
     join_chunk,
 )
+from app.storage.repos.health import Health
 from app.storage.repos.idempotency import StoredAnswer
+from app.storage.repos.maintenance import (
+    AUTO_PRUNE_LEASE_KEY,
+    AUTO_PRUNE_STATUS_KEY,
+    LAST_AUTO_PRUNE_KEY,
+    PageStats,
+    UsageReport,
+)
+from app.storage.repos.maintenance import Candidate as PruneCandidate
 from app.storage.repos.resolve import Candidate
 from app.storage.repos.search import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter
 from app.storage.repos.session_list import ListPage, ListQuery
@@ -36,7 +46,10 @@ from app.storage.repos.title_sources import FirstExchange
 from app.storage.repos.usage import Usage
 
 __all__ = [
+    "AUTO_PRUNE_LEASE_KEY",
+    "AUTO_PRUNE_STATUS_KEY",
     "FTS_TABLE",
+    "LAST_AUTO_PRUNE_KEY",
     "LINE_CLOSED",
     "MAX_PARENT_DEPTH",
     "TRIGRAM_TABLE",
@@ -51,6 +64,7 @@ __all__ = [
     "FirstExchange",
     "GatewayRepo",
     "HandoffRepo",
+    "Health",
     "Hit",
     "HitFilter",
     "IdempotencyRepo",
@@ -58,9 +72,12 @@ __all__ = [
     "LineageRepo",
     "ListPage",
     "ListQuery",
+    "MaintenanceRepo",
     "MessagePage",
     "MessagesRepo",
+    "PageStats",
     "PlatformsRepo",
+    "PruneCandidate",
     "Record",
     "RenderedChunk",
     "SearchRepo",
@@ -72,6 +89,7 @@ __all__ = [
     "TransferRepo",
     "Tx",
     "Usage",
+    "UsageReport",
     "WriteRejected",
     "chunk_skipped",
     "join_chunk",
@@ -130,6 +148,12 @@ class SessionsRepo(Protocol):
 
     def set_archived(self, session_id: str, archived: bool) -> None:
         """Archive or unarchive the whole compression lineage, like the agent's ``set_session_archived``."""
+
+    def pin(self, session_id: str) -> None:
+        """Pin a session (a second pin keeps the first time)."""
+
+    def unpin(self, session_id: str) -> None:
+        """Remove a session's pin (nothing when it has none)."""
 
     def delete_session(self, session_id: str) -> list[str] | None:
         """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing."""
@@ -595,6 +619,48 @@ class IdempotencyRepo(Protocol):
         """Record the first answer to ``(key, method, path)`` in the caller's transaction."""
 
 
+class MaintenanceRepo(Protocol):
+    """Statistics, prune and archive batches, FTS upkeep, repairs, and ``state_meta`` markers."""
+
+    def get_meta(self, key: str) -> str | None:
+        """``state_meta`` value for ``key`` (the agent's ``get_meta``)."""
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Upsert ``state_meta`` exactly as the agent's ``set_meta`` does."""
+
+    def delete_meta(self, key: str) -> None:
+        """Remove one of our ``state_meta`` keys."""
+
+    def page_stats(self) -> PageStats:
+        """``page_size``, ``page_count`` and ``freelist_count`` of the main file."""
+
+    def store_stats(self, include_fts: bool) -> dict[str, Any]:
+        """Counts for every source, page accounting, the FTS size (on request: a page walk) and the
+        backlog."""
+
+    def usage_report(self, since: float, source: str | None, top: int) -> UsageReport:
+        """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
+
+    def candidates(
+        self, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
+    ) -> list[PruneCandidate]:
+        """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
+        its row count and stored payload size."""
+
+    def prune_batch(self, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
+        """Delete those of ``ids`` that still qualify; the ids deleted and their message count."""
+
+    def archive_batch(self, ids: list[str], flt: SessionFilter) -> list[str]:
+        """Archive those of ``ids`` that still qualify, each with its compression lineage (the agent's
+        ``archive_sessions``), leaving pinned members of a lineage as they are; the ids archived."""
+
+    def optimize_fts(self) -> list[str]:
+        """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done."""
+
+    def repair(self, health: Health) -> list[str]:
+        """Fix what ``health`` found, in the caller's write transaction; the steps taken."""
+
+
 class Tx(Protocol):
     """What a writer or reader job receives: every repository, bound to the job's transaction."""
 
@@ -649,6 +715,10 @@ class Tx(Protocol):
     @property
     def export(self) -> ExportRepo:
         """Export."""
+
+    @property
+    def maintenance(self) -> MaintenanceRepo:
+        """Statistics, prune, archive, FTS upkeep and repairs."""
 
     @property
     def idempotency(self) -> IdempotencyRepo:

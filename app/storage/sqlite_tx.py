@@ -22,10 +22,13 @@ from app.storage.repos import (
     fts_backlog,
     gateway,
     handoff,
+    health,
     idempotency,
     lineage,
     lineage_messages,
+    maintenance,
     messages,
+    pins,
     platforms,
     resolve,
     search,
@@ -88,6 +91,8 @@ class SqliteSessions(_Bound):
     copy_model_config_as_branch = bound(sessions.copy_model_config_as_branch)
     set_archived = bound(sessions.set_archived)
     delete_session = bound(sessions.delete_session)
+    pin = bound(pins.pin)
+    unpin = bound(pins.unpin)
     list_sessions_cached = bound(session_list.list_sessions_cached)
     record_usage = bound(usage.record_usage)
 
@@ -281,6 +286,23 @@ class SqliteIdempotency(_Bound):
     store = bound(idempotency.store)
 
 
+class SqliteMaintenance(_Bound):
+    """MaintenanceRepo over one connection."""
+
+    __slots__ = ()
+    get_meta = bound(maintenance.get_meta)
+    set_meta = bound(maintenance.set_meta)
+    delete_meta = bound(maintenance.delete_meta)
+    page_stats = bound(maintenance.page_stats)
+    store_stats = bound(maintenance.store_stats)
+    usage_report = bound(maintenance.usage_report)
+    candidates = bound(maintenance.candidates)
+    prune_batch = bound(maintenance.prune_batch)
+    archive_batch = bound(maintenance.archive_batch)
+    optimize_fts = bound(maintenance.optimize_fts)
+    repair = bound(health.repair)
+
+
 class SqliteTx:
     """The :class:`app.storage.protocols.Tx` of one SQLite connection.
 
@@ -297,6 +319,7 @@ class SqliteTx:
         "idempotency",
         "indexing",
         "lineage",
+        "maintenance",
         "messages",
         "platforms",
         "search",
@@ -321,6 +344,7 @@ class SqliteTx:
         self.transfer = SqliteTransfer(conn)
         self.export = SqliteExport(conn)
         self.idempotency = SqliteIdempotency(conn)
+        self.maintenance = SqliteMaintenance(conn)
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose storage failures (the transaction alive) raise ``WriteRejected``."""
