@@ -25,6 +25,7 @@ the index (served read-only before we ever migrated it).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,26 +42,22 @@ SLICE_SESSIONS = 500
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
-_MATCHED_SQL = (
-    "SELECT d.session_id FROM hs_list_search_docs d"
-    " WHERE d.doc IN (SELECT rowid FROM hs_list_search WHERE hs_list_search MATCH ?)"
-    " UNION SELECT session_id FROM hs_list_search_dirty"
+_MATCH_SQL = (
+    "SELECT d.session_id FROM hs_list_search f JOIN hs_list_search_docs d ON d.doc = f.rowid"
+    " WHERE hs_list_search MATCH ? LIMIT ?"
 )
+_BROAD_SQL = "SELECT EXISTS (SELECT 1 FROM hs_list_search WHERE hs_list_search MATCH ? ORDER BY rowid LIMIT 1 OFFSET ?)"
+_CANDIDATES_SQL = "SELECT value FROM json_each(?)"
 # Compression ancestors through compression-ended parents (the edge the tip walk follows down); UNION
 # makes a cyclic chain terminate.
 _WITH_ANCESTORS_SQL = f"""
     WITH RECURSIVE hit(id) AS (
-        {_MATCHED_SQL}
+        {_CANDIDATES_SQL}
         UNION
         SELECT p.id FROM hit JOIN sessions c ON c.id = hit.id
         JOIN sessions p ON p.id = c.parent_session_id AND p.end_reason = 'compression'
     )
     SELECT id FROM hit"""
-
-_COUNT_SQL = (
-    "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM hs_list_search WHERE hs_list_search MATCH ?1 LIMIT ?2))"
-    " + (SELECT COUNT(*) FROM (SELECT 1 FROM hs_list_search_dirty LIMIT ?2))"
-)
 
 
 def ascii_lower(text: str) -> str:
@@ -92,24 +89,48 @@ def scan_filter(term: str, projecting: bool) -> SearchFilter:
     return SearchFilter(clause, [pattern] * 3)
 
 
-def search_filter(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilter:
-    """The cheapest filter for ``term`` on this file: the index when it narrows the listing, else the scan."""
-    if len(term) < MIN_TERM:
-        return scan_filter(term, projecting)
-    phrase = quote_phrase(term)
+def trigram_query(term: str) -> str:
+    """An FTS5 query every document containing ``term`` matches: its trigrams at every third position
+    (and the last one), each a quoted phrase, joined by AND.
+
+    A superset of the phrase query (the positions are not checked), and much cheaper: a phrase reads the
+    positions of every one of its trigrams, and the common ones (``202`` in every id) have a posting for
+    nearly every session. Candidates are checked exactly afterwards.
+    """
+    starts = sorted({*range(0, len(term) - 2, 3), len(term) - 3})
+    return " AND ".join(quote_phrase(term[i : i + 3]) for i in starts)
+
+
+def _candidates(conn: sqlite3.Connection, term: str) -> set[str] | None:
+    """The sessions that may match ``term``, or ``None`` when more than :data:`MAX_CANDIDATES` may."""
+    query = trigram_query(term)
     try:
-        (candidates,) = conn.execute(_COUNT_SQL, (phrase, MAX_CANDIDATES + 1)).fetchone()
+        # Counting first, without the join: a broad term stops here, having read only rowids.
+        (broad,) = conn.execute(_BROAD_SQL, (query, MAX_CANDIDATES)).fetchone()
+        if broad:
+            return None
+        matched = conn.execute(_MATCH_SQL, (query, MAX_CANDIDATES + 1)).fetchall()
+        dirty = conn.execute(
+            "SELECT session_id FROM hs_list_search_dirty LIMIT ?", (MAX_CANDIDATES + 1,)
+        ).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
-        return scan_filter(term, projecting)
-    if candidates > MAX_CANDIDATES:
+        return None
+    found = {r[0] for r in matched} | {r[0] for r in dirty}
+    return None if len(found) > MAX_CANDIDATES else found
+
+
+def search_filter(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilter:
+    """The cheapest filter for ``term`` on this file: the index when it narrows the listing, else the scan."""
+    found = _candidates(conn, term) if len(term) >= MIN_TERM else None
+    if found is None:
         return scan_filter(term, projecting)
     # Walking the listing index at the candidates' start times keeps its order (no sort) and its keyset;
     # rows sharing a start time with a candidate are dropped by the exact check afterwards.
-    sessions = _WITH_ANCESTORS_SQL if projecting else _MATCHED_SQL
+    sessions = _WITH_ANCESTORS_SQL if projecting else _CANDIDATES_SQL
     clause = f"s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id IN ({sessions}))"
-    return SearchFilter(clause, [phrase], indexed=True)
+    return SearchFilter(clause, [json.dumps(sorted(found))], indexed=True)
 
 
 def has_dirty(conn: sqlite3.Connection) -> bool:
