@@ -46,7 +46,10 @@ _MATCH_SQL = (
     "SELECT d.session_id FROM hs_list_search f JOIN hs_list_search_docs d ON d.doc = f.rowid"
     " WHERE hs_list_search MATCH ? LIMIT ?"
 )
-_BROAD_SQL = "SELECT EXISTS (SELECT 1 FROM hs_list_search WHERE hs_list_search MATCH ? ORDER BY rowid LIMIT 1 OFFSET ?)"
+_BROAD_SQL = (
+    "SELECT EXISTS (SELECT 1 FROM hs_list_search WHERE hs_list_search MATCH ?"
+    " ORDER BY rowid LIMIT 1 OFFSET ?)"
+)
 _CANDIDATES_SQL = "SELECT value FROM json_each(?)"
 # Compression ancestors through compression-ended parents (the edge the tip walk follows down); UNION
 # makes a cyclic chain terminate.
