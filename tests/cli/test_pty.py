@@ -5,15 +5,14 @@ questions destructive commands ask after saying what they will do (``n`` changes
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pexpect
 import pytest
 
+from tests.cli.conftest import snapshot_rows
 from tests.conftest import TOKEN, LiveServer
 
 HERMES = str(Path(sys.executable).with_name("hermes"))
@@ -51,22 +50,12 @@ def cron(live_server: LiveServer) -> list[str]:
     return ids
 
 
-def _rows(home: Path) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(home / "state.db")
-    try:
-        sessions = conn.execute("SELECT * FROM sessions ORDER BY id").fetchall()
-        messages = conn.execute("SELECT * FROM messages ORDER BY id").fetchall()
-    finally:
-        conn.close()
-    return [*sessions, *messages]
-
-
 @pytest.fixture
 def untouched(live_server: LiveServer, cron: list[str]) -> Iterator[None]:
     """Asserts that every session and message row is exactly as before the test."""
-    before = _rows(live_server.home)
+    before = snapshot_rows(live_server.home)
     yield
-    assert _rows(live_server.home) == before
+    assert snapshot_rows(live_server.home) == before
 
 
 def test_prune_shows_what_it_will_delete_asks_and_shows_progress(
@@ -140,8 +129,8 @@ def test_browse_navigates_opens_a_session_and_changes_nothing(live_server: LiveS
             http.post(f"/sessions/{sid}/messages", json={"role": "user", "content": f"hello {name}"})
             http.post(f"/sessions/{sid}/end", json={"end_reason": "cron_complete"})
             betas.append(sid)
-    before = _rows(live_server.home)
+    before = snapshot_rows(live_server.home)
     first = _browse(live_server, [])
     second = _browse(live_server, [DOWN])
     assert {first, second} == set(betas)  # the filter left the two, the arrow moved to the other one
-    assert _rows(live_server.home) == before  # still ended, still cron_complete: opening is reading
+    assert snapshot_rows(live_server.home) == before  # still ended, still cron_complete: opening is reading
