@@ -2,7 +2,7 @@
 every session already in the file.
 
 Revision ID: 0011_list_search_index
-Revises: 0009_gateway_processes
+Revises: 0010_session_pins
 """
 
 from alembic import op
@@ -11,7 +11,7 @@ from app.storage.own_schema import LIST_SEARCH_TRIGGERS
 from app.storage.repos.list_index import install
 
 revision = "0011_list_search_index"
-down_revision = "0009_gateway_processes"
+down_revision = "0010_session_pins"
 branch_labels = None
 depends_on = None
 
