@@ -1,0 +1,91 @@
+"""SQL for the readable exports: pages of session rows and of decoded active messages, as dicts.
+
+The readable formats (Markdown, HTML, traces, redacted JSONL) render in Python, so they read rows as dicts
+(``get_session`` / ``get_messages`` shapes) a page at a time, each page one short read. A value no text can
+hold as stored (a BLOB, TEXT that is not UTF-8) is shown as its text with undecodable bytes replaced.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, filter_where, read_rows
+
+
+def _readable(row: dict[str, Any]) -> dict[str, Any]:
+    for key, value in row.items():
+        if isinstance(value, bytes):
+            row[key] = bytes(value).decode(errors="replace")
+    return row
+
+
+def session_heads(
+    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` sessions after ``after_id`` that pass the filter, in id order: every column and the
+    agent's ``last_active``."""
+    where, params = filter_where(flt, since=True)
+    cols, rows = read_rows(
+        conn,
+        f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > ?{where} "
+        "ORDER BY s.id LIMIT ?",
+        [after_id, *params, limit],
+    )
+    return [_readable(dict(zip(cols, row, strict=True))) for row in rows]
+
+
+def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
+    """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
+    if not session_ids:
+        return []
+    marks = ",".join("?" * len(session_ids))
+    cols, rows = read_rows(
+        conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})", session_ids
+    )
+    found = {r["id"]: r for r in (_readable(dict(zip(cols, row, strict=True))) for row in rows)}
+    return [found[sid] for sid in session_ids if sid in found]
+
+
+def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> int:
+    """How many sessions pass the filter, counting no further than ``up_to``."""
+    where, params = filter_where(flt, since=True)
+    (count,) = conn.execute(
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE 1{where} LIMIT ?)", [*params, up_to]
+    ).fetchone()
+    return int(count)
+
+
+def message_dicts(
+    conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, upto_id: int | None = None
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
+    as the agent's ``get_messages`` decodes them."""
+    bound = "" if upto_id is None else " AND id <= ?"
+    cols, rows = read_rows(
+        conn,
+        f"SELECT * FROM messages WHERE session_id = ? AND active = 1 AND id > ?{bound} ORDER BY id LIMIT ?",
+        [session_id, after_id, *([] if upto_id is None else [upto_id]), limit],
+    )
+    out = []
+    for row in rows:
+        message = _readable(dict(zip(cols, row, strict=True)))
+        decode_message(message)
+        out.append(message)
+    return out
+
+
+def message_snapshot(conn: sqlite3.Connection, session_ids: list[str]) -> tuple[dict[str, int], int]:
+    """Active messages per session now, and the highest message id now (what a file covers)."""
+    counts: dict[str, int] = {}
+    if session_ids:
+        marks = ",".join("?" * len(session_ids))
+        counts = dict(
+            conn.execute(
+                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
+                "GROUP BY session_id",
+                session_ids,
+            ).fetchall()
+        )
+    (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
+    return counts, int(top)
