@@ -120,8 +120,8 @@ class SessionFile:
         return self._out(intro)
 
     def segment(self, segment_id: str) -> str:
-        """The heading of a compression segment (only in a lineage of more than one)."""
-        if self._lineage is None or len(self._lineage) < 2:
+        """The heading of a compression segment (only in a lineage of more than one, with messages)."""
+        if self._lineage is None or len(self._lineage) < 2 or not self._total:
             return ""
         return self._out(self._body.add(f"\n## Compression segment: {segment_id}\n"))
 
