@@ -11,6 +11,7 @@ shows the exporting machine's.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -79,14 +80,41 @@ def escape(value: Any) -> str:
     )
 
 
+_BLOCK = 900  # every time zone changes its offset on a quarter hour (checked per block below)
+
+
+@functools.lru_cache(maxsize=4096)
+def _block_offset(block: int) -> int | None:
+    """The local UTC offset in seconds throughout a quarter hour, ``None`` if it changes inside it."""
+    first = datetime.datetime.fromtimestamp(block * _BLOCK).astimezone().utcoffset()
+    last = datetime.datetime.fromtimestamp(block * _BLOCK + _BLOCK - 1).astimezone().utcoffset()
+    if first is None or first != last:
+        return None
+    return int(first.total_seconds())
+
+
 def local_time(ts: Any) -> str:
     """An epoch time in the server's local time, ``N/A`` for none."""
     if not ts:
         return "N/A"
+    if type(ts) in (int, float) and _BLOCK <= ts < 253_402_214_400:
+        whole = int(ts)
+        if round((ts - whole) * 1_000_000) >= 1_000_000:
+            whole += 1
+        offset = _block_offset(whole // _BLOCK)
+        if offset is not None:
+            local = whole + offset
+            rest = local % 86400
+            return f"{_local_day(local // 86400)} {rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
     try:
         return datetime.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
     except (TypeError, ValueError, OverflowError, OSError):
         return str(ts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _local_day(day: int) -> str:
+    return datetime.datetime.fromtimestamp(day * 86400, tz=datetime.UTC).strftime("%Y-%m-%d")
 
 
 def _block(indent: int, lines: list[str]) -> str:

@@ -2,19 +2,48 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC, datetime
 from typing import Any
+
+
+_DAY = 86400
+# Times in a range every platform's ``datetime`` handles; others take the slow, general path.
+_FAST_MAX = 253_402_300_800  # 10000-01-01
+
+
+def _split(value: float) -> tuple[int, int]:
+    # Whole seconds and microseconds as datetime.fromtimestamp rounds them (half to even at 1 µs).
+    whole = int(value)
+    micro = round((value - whole) * 1_000_000)
+    if micro >= 1_000_000:
+        return whole + 1, micro - 1_000_000
+    return whole, micro
+
+
+@functools.lru_cache(maxsize=4096)
+def _utc_day(day: int) -> str:
+    return datetime.fromtimestamp(day * _DAY, tz=UTC).strftime("%Y-%m-%dT")
+
+
+def _clock(seconds: int) -> str:
+    rest = seconds % _DAY
+    return f"{_utc_day(seconds // _DAY)}{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+
+
+def _fast(value: Any) -> bool:
+    return type(value) in (int, float) and 0 <= value < _FAST_MAX
 
 
 def iso_seconds(value: Any) -> str | None:
     """An epoch time as ``2024-05-01T10:00:00Z`` (UTC, whole seconds); other values as their text."""
     if value is None:
         return None
+    if _fast(value):
+        return _clock(_split(value)[0]) + "Z"
     if isinstance(value, int | float):
-        return (
-            datetime.fromtimestamp(float(value), tz=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-        )
+        return datetime.fromtimestamp(float(value), tz=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return str(value)
 
 
@@ -22,6 +51,9 @@ def iso_full(value: Any) -> str:
     """An epoch time as ISO 8601 in UTC with its microseconds when it has any; ``""`` for none."""
     if value is None or value == "":
         return ""
+    if _fast(value):
+        seconds, micro = _split(value)
+        return _clock(seconds) + (f".{micro:06d}Z" if micro else "Z")
     try:
         ts = float(value)
     except (TypeError, ValueError):
@@ -71,15 +103,17 @@ class LineJoin:
 
     def add(self, lines: list[str]) -> str:
         """The text for ``lines`` that can be written now."""
-        out: list[str] = []
-        for line in lines:
-            if line == "":
-                self._blank += 1
-                continue
-            out.append("\n" * (self._blank + self._started) + line)
-            self._started = True
-            self._blank = 0
-        return "".join(out)
+        end = len(lines)
+        while end and lines[end - 1] == "":
+            end -= 1
+        if not end:
+            self._blank += len(lines)
+            return ""
+        # Blank lines inside the batch are plain joins; only the trailing ones wait.
+        out = "\n" * (self._blank + self._started) + "\n".join(lines[:end] if end < len(lines) else lines)
+        self._started = True
+        self._blank = len(lines) - end
+        return out
 
     def end(self) -> str:
         """The closing newline."""

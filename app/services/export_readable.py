@@ -121,34 +121,48 @@ def _chunk(
     flt: ExportFilter,
     renderer: _Renderer,
     transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    columns: tuple[str, ...] | None,
     cursor: _Cursor,
     conn: sqlite3.Connection,
 ) -> str:
-    """Render the next chunk; ``cursor`` is moved past it."""
+    """Render the next chunk (the rest of an open session, then whole sessions, their messages read in one
+    query); ``cursor`` is moved past it."""
     out: list[str] = []
-    budget, sessions = CHUNK_MESSAGES, CHUNK_SESSIONS
-    while budget > 0 and not cursor.done:
-        if cursor.open_session is None:
-            if sessions == 0:
-                break
-            if not cursor.heads:
-                cursor.heads = pages.session_heads(conn, flt, cursor.after_session, CHUNK_SESSIONS)
-                if not cursor.heads:
-                    cursor.done = True
-                    break
-            head = cursor.heads.pop(0)
-            sessions -= 1
-            cursor.open_session, cursor.after_message = head["id"], 0
-            cursor.after_session = head["id"]
-            out.append(renderer.session(head))
-        rows = pages.message_dicts(conn, cursor.open_session, cursor.after_message, budget)
+    budget = CHUNK_MESSAGES
+    if cursor.open_session is not None:
+        rows = pages.message_dicts(conn, cursor.open_session, cursor.after_message, budget, columns=columns)
         if rows:
             out.append(renderer.messages(transform(rows)))
             cursor.after_message = rows[-1]["id"]
+        if len(rows) == budget:
+            return "".join(out)
+        out.append(renderer.session_end())
+        cursor.open_session = None
         budget -= len(rows)
-        if budget > 0:  # fewer rows than asked for: the session is complete
-            out.append(renderer.session_end())
-            cursor.open_session = None
+    if not cursor.heads:
+        cursor.heads = pages.session_heads(conn, flt, cursor.after_session, CHUNK_SESSIONS)
+        if not cursor.heads:
+            cursor.done = True
+            return "".join(out)
+    heads, cursor.heads = cursor.heads, []
+    cursor.after_session = heads[-1]["id"]
+    rows = pages.messages_of(conn, [h["id"] for h in heads], budget, columns)
+    full = len(rows) == budget
+    at = 0
+    for i, head in enumerate(heads):
+        out.append(renderer.session(head))
+        end = at
+        while end < len(rows) and rows[end]["session_id"] == head["id"]:
+            end += 1
+        if end > at:
+            out.append(renderer.messages(transform(rows[at:end])))
+        if full and end == len(rows):  # the page ran out inside (or right after) this session
+            cursor.open_session = head["id"]
+            cursor.after_message = rows[-1]["id"] if end > at else 0
+            cursor.heads = heads[i + 1 :]
+            return "".join(out)
+        out.append(renderer.session_end())
+        at = end
     return "".join(out)
 
 
@@ -157,10 +171,11 @@ async def _sessions(
     flt: ExportFilter,
     renderer: _Renderer,
     transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    columns: tuple[str, ...] | None = pages.READABLE_COLUMNS,
 ) -> AsyncIterator[bytes]:
     cursor = _Cursor()
     while not cursor.done:
-        text = await db.read(functools.partial(_chunk, flt, renderer, transform, cursor))
+        text = await db.read(functools.partial(_chunk, flt, renderer, transform, columns, cursor))
         if text:
             yield text.encode()
 
@@ -247,7 +262,8 @@ async def export_readable(db: Database, req: ExportRequest) -> AsyncIterator[byt
             yield data
         yield document.end().encode()
         return
-    async for data in _sessions(db, flt, renderer, transform):
+    columns = None if isinstance(renderer, _RedactedJsonl) else pages.READABLE_COLUMNS
+    async for data in _sessions(db, flt, renderer, transform, columns):
         yield data
 
 
@@ -346,6 +362,7 @@ async def session_file(
                     after_id=after,
                     limit=CHUNK_MESSAGES,
                     upto_id=plan.upto_id,
+                    columns=pages.READABLE_COLUMNS,
                 )
             )
             if not rows:

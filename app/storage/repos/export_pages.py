@@ -13,11 +13,39 @@ from typing import Any
 from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, filter_where, read_rows
 
 
-def _readable(row: dict[str, Any]) -> dict[str, Any]:
-    for key, value in row.items():
-        if isinstance(value, bytes):
-            row[key] = bytes(value).decode(errors="replace")
-    return row
+_PLAIN = frozenset({str, int, float, type(None)})
+
+
+def _readable(cols: list[str], row: tuple[Any, ...]) -> dict[str, Any]:
+    out = dict(zip(cols, row, strict=True))
+    if not all(map(_PLAIN.__contains__, map(type, row))):
+        for key, value in out.items():
+            if isinstance(value, bytes):
+                out[key] = bytes(value).decode(errors="replace")
+    return out
+
+
+# What the readable renderers read of a message; the redacted JSONL reads every column.
+READABLE_COLUMNS = (
+    "id",
+    "session_id",
+    "role",
+    "content",
+    "tool_call_id",
+    "tool_calls",
+    "tool_name",
+    "timestamp",
+    "reasoning",
+    "reasoning_content",
+    "platform_message_id",
+)
+
+
+def _select(conn: sqlite3.Connection, columns: tuple[str, ...] | None) -> str:
+    if columns is None:
+        return "*"
+    present = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+    return ", ".join(f'"{c}"' for c in columns if c in present)
 
 
 def session_heads(
@@ -32,7 +60,7 @@ def session_heads(
         "ORDER BY s.id LIMIT ?",
         [after_id, *params, limit],
     )
-    return [_readable(dict(zip(cols, row, strict=True))) for row in rows]
+    return [_readable(cols, row) for row in rows]
 
 
 def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
@@ -43,7 +71,7 @@ def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dic
     cols, rows = read_rows(
         conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})", session_ids
     )
-    found = {r["id"]: r for r in (_readable(dict(zip(cols, row, strict=True))) for row in rows)}
+    found = {r["id"]: r for r in (_readable(cols, row) for row in rows)}
     return [found[sid] for sid in session_ids if sid in found]
 
 
@@ -56,23 +84,47 @@ def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> i
     return int(count)
 
 
-def message_dicts(
-    conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, upto_id: int | None = None
-) -> list[dict[str, Any]]:
-    """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
-    as the agent's ``get_messages`` decodes them."""
-    bound = "" if upto_id is None else " AND id <= ?"
-    cols, rows = read_rows(
-        conn,
-        f"SELECT * FROM messages WHERE session_id = ? AND active = 1 AND id > ?{bound} ORDER BY id LIMIT ?",
-        [session_id, after_id, *([] if upto_id is None else [upto_id]), limit],
-    )
+def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
-        message = _readable(dict(zip(cols, row, strict=True)))
+        message = _readable(cols, row)
         decode_message(message)
         out.append(message)
     return out
+
+
+def message_dicts(
+    conn: sqlite3.Connection,
+    session_id: str,
+    after_id: int,
+    limit: int,
+    upto_id: int | None = None,
+    columns: tuple[str, ...] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
+    as the agent's ``get_messages`` decodes them; only ``columns`` (those the file has) when given."""
+    bound = "" if upto_id is None else " AND id <= ?"
+    cols, rows = read_rows(
+        conn,
+        f"SELECT {_select(conn, columns)} FROM messages WHERE session_id = ? AND active = 1 AND id > ?{bound} "
+        "ORDER BY id LIMIT ?",
+        [session_id, after_id, *([] if upto_id is None else [upto_id]), limit],
+    )
+    return _decoded(cols, rows)
+
+
+def messages_of(
+    conn: sqlite3.Connection, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
+    """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
+    marks = ",".join("?" * len(session_ids))
+    cols, rows = read_rows(
+        conn,
+        f"SELECT {_select(conn, columns)} FROM messages WHERE session_id IN ({marks}) AND active = 1 "
+        "ORDER BY session_id, id LIMIT ?",
+        [*session_ids, limit],
+    )
+    return _decoded(cols, rows)
 
 
 def message_snapshot(conn: sqlite3.Connection, session_ids: list[str]) -> tuple[dict[str, int], int]:
