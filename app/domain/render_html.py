@@ -40,13 +40,15 @@ ICON_TERMINAL = _icon(
 )
 ICON_WRENCH = _icon(
     "wrench",
-    '<path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.77-3.77a6 6 0 0 1-7.94 7.94l-6.91 6.91a2.12 '
+    '<path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.77-3.77a6 6 0 0 1-7.94 7.94l-6.91 '
+    "6.91a2.12 "
     '2.12 0 0 1-3-3l6.91-6.91a6 6 0 0 1 7.94-7.94l-3.76 3.76z"/>',
 )
 ICON_SPARKLES = _icon(
     "sparkles",
-    '<path d="m12 3-1.912 5.813a2 2 0 0 1-1.275 1.275L3 12l5.813 1.912a2 2 0 0 1 1.275 1.275L12 21l1.912-5.813a2 '
-    '2 0 0 1 1.275-1.275L21 12l-5.813-1.912a2 2 0 0 1-1.275-1.275L12 3Z"/><path d="M5 3v4"/><path d="M19 17v4"/>'
+    '<path d="m12 3-1.912 5.813a2 2 0 0 1-1.275 1.275L3 12l5.813 1.912a2 2 0 0 1 1.275 1.275L12 21l1.912'
+    '-5.813a2 2 0 0 1 1.275-1.275L21 12l-5.813-1.912a2 2 0 0 1-1.275-1.275L12 3Z"/><path d="M5 3v4"/>'
+    '<path d="M19 17v4"/>'
     '<path d="M3 5h4"/><path d="M17 19h4"/>',
 )
 ICON_CHEVRON = _icon("chevron-right", '<path d="m9 18 6-6-6-6"/>', size=14).replace(
@@ -173,7 +175,8 @@ def message_card(index: int, message: dict[str, Any]) -> str | None:
     html = [
         f'<div class="message message-{role_class} active"{delay}>',
         '  <div class="message-header">',
-        f'    <div class="role-badge">{ICON_CHEVRON} {_ROLE_ICONS.get(role, ICON_TERMINAL)} {escape(role)}</div>',
+        f'    <div class="role-badge">{ICON_CHEVRON} {_ROLE_ICONS.get(role, ICON_TERMINAL)} '
+        f"{escape(role)}</div>",
         f'    <div class="timestamp">{local_time(message.get("timestamp", 0))}</div>',
         "  </div>",
         '  <div class="message-body">',
@@ -267,6 +270,7 @@ def _session_open(head: dict[str, Any], single: bool) -> str:
             ],
         )
     view = "session-view active" if single else "session-view"
+    model, started = head.get("model", "Unknown"), local_time(head.get("started_at", 0))
     return (
         _block(
             8,
@@ -276,8 +280,8 @@ def _session_open(head: dict[str, Any], single: bool) -> str:
                 f">><h1>{escape(head.get('title') or 'Hermes Session')}</h1>",
                 '>><div class="meta">',
                 f'>>><div class="meta-item"><strong>ID:</strong> {sid}</div>',
-                f'>>><div class="meta-item"><strong>Model:</strong> {escape(head.get("model", "Unknown"))}</div>',
-                f'>>><div class="meta-item"><strong>Started:</strong> {local_time(head.get("started_at", 0))}</div>',
+                f'>>><div class="meta-item"><strong>Model:</strong> {escape(model)}</div>',
+                f'>>><div class="meta-item"><strong>Started:</strong> {started}</div>',
                 ">></div>",
                 f">>{system}",
                 "></header>",
@@ -379,7 +383,8 @@ class HtmlPage:
     def begin(self) -> str:
         """The page head and the opening of the layout (and of the sidebar when there is one)."""
         csp = (
-            f"default-src 'none'; script-src 'nonce-{self._nonce}'; style-src 'unsafe-inline'; img-src data:; "
+            f"default-src 'none'; script-src 'nonce-{self._nonce}'; style-src 'unsafe-inline'; "
+            "img-src data:; "
             "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
         )
         layout = "layout-single" if self._single else "layout-multi"

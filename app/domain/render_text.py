@@ -7,7 +7,6 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-
 _DAY = 86400
 # Times in a range every platform's ``datetime`` handles; others take the slow, general path.
 _FAST_MAX = 253_402_300_800  # 10000-01-01
@@ -28,22 +27,24 @@ def _utc_day(day: int) -> str:
 
 
 def _clock(seconds: int) -> str:
-    rest = seconds % _DAY
-    return f"{_utc_day(seconds // _DAY)}{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
-
-
-def _fast(value: Any) -> bool:
-    return type(value) in (int, float) and 0 <= value < _FAST_MAX
+    day, rest = divmod(seconds, _DAY)
+    return f"{_utc_day(day)}{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
 
 
 def iso_seconds(value: Any) -> str | None:
     """An epoch time as ``2024-05-01T10:00:00Z`` (UTC, whole seconds); other values as their text."""
+    kind = type(value)
+    if (kind is float or kind is int) and 0 <= value < _FAST_MAX:
+        whole = int(value)
+        if kind is float and round((value - whole) * 1_000_000) >= 1_000_000:
+            whole += 1
+        return _clock(whole) + "Z"
     if value is None:
         return None
-    if _fast(value):
-        return _clock(_split(value)[0]) + "Z"
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(float(value), tz=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        return (
+            datetime.fromtimestamp(float(value), tz=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        )
     return str(value)
 
 
@@ -51,7 +52,7 @@ def iso_full(value: Any) -> str:
     """An epoch time as ISO 8601 in UTC with its microseconds when it has any; ``""`` for none."""
     if value is None or value == "":
         return ""
-    if _fast(value):
+    if type(value) in (int, float) and 0 <= value < _FAST_MAX:
         seconds, micro = _split(value)
         return _clock(seconds) + (f".{micro:06d}Z" if micro else "Z")
     try:
@@ -121,7 +122,7 @@ class LineJoin:
 
 
 class RStrip:
-    """Text written as it comes with its trailing whitespace dropped at the end (``str.rstrip`` on a stream)."""
+    """Text written as it comes, its trailing whitespace dropped at the end (``str.rstrip`` on a stream)."""
 
     def __init__(self) -> None:
         self._held = ""

@@ -147,7 +147,7 @@ def test_html_matches_generate_multi_session_html_export(batch: list[dict[str, A
 def test_html_of_no_session_is_the_agents() -> None:
     from app.domain.render_html import NO_SESSIONS
 
-    assert NO_SESSIONS == session_export_html.generate_multi_session_html_export([])
+    assert session_export_html.generate_multi_session_html_export([]) == NO_SESSIONS
 
 
 @st.composite

@@ -394,7 +394,8 @@ def _export_files(
         if written.existed:
             raise CliError(f"Export already exists: {written.path}. Pass --force to overwrite.")
         say(
-            f"Exported 1 session ({written.total} message{'' if written.total == 1 else 's'}) to {written.path}"
+            f"Exported 1 session ({written.total} message{'' if written.total == 1 else 's'}) "
+            f"to {written.path}"
         )
         if delete:
             if not written.verified:

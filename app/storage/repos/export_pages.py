@@ -12,7 +12,6 @@ from typing import Any
 
 from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, filter_where, read_rows
 
-
 _PLAIN = frozenset({str, int, float, type(None)})
 
 
@@ -106,8 +105,8 @@ def message_dicts(
     bound = "" if upto_id is None else " AND id <= ?"
     cols, rows = read_rows(
         conn,
-        f"SELECT {_select(conn, columns)} FROM messages WHERE session_id = ? AND active = 1 AND id > ?{bound} "
-        "ORDER BY id LIMIT ?",
+        f"SELECT {_select(conn, columns)} FROM messages "
+        f"WHERE session_id = ? AND active = 1 AND id > ?{bound} ORDER BY id LIMIT ?",
         [session_id, after_id, *([] if upto_id is None else [upto_id]), limit],
     )
     return _decoded(cols, rows)
