@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -70,9 +71,14 @@ _ROLE_ICONS = {"user": ICON_USER, "assistant": ICON_BOT, "system": ICON_SHIELD}
 NO_SESSIONS = "<html><body><h1>No sessions to export.</h1></body></html>"
 
 
+_SPECIAL = re.compile("[&<>\"']")
+
+
 def escape(value: Any) -> str:
     """Text safe in HTML content and quoted attributes."""
     text = value if isinstance(value, str) else str(value)
+    if _SPECIAL.search(text) is None:
+        return text
     return (
         text.replace("&", "&amp;")
         .replace("<", "&lt;")
@@ -144,23 +150,68 @@ def _text_of(content: Any) -> Any:
     return "\n".join(str(p) for p in parts)
 
 
+_SLOT = "\x00"
+
+
+def _template(indent: int, lines: list[str]) -> tuple[str, ...]:
+    """A card's fixed text split at its slots (``_SLOT``), built once."""
+    return tuple(_block(indent, lines).split(_SLOT))
+
+
+_TOOL_CALL = _template(
+    16,
+    [
+        '<div class="tool-call">',
+        '><div class="tool-call-header">',
+        f">>{ICON_CHEVRON}",
+        f">>{ICON_WRENCH} Tool Call: {_SLOT}",
+        "></div>",
+        '><div class="tool-call-content">',
+        f">><pre><code>{_SLOT}</code></pre>",
+        "></div>",
+        "</div>",
+    ],
+)
+_REASONING = _template(
+    12,
+    [
+        '<div class="reasoning">',
+        '><div class="reasoning-header">',
+        f">>{ICON_CHEVRON}",
+        f">>{ICON_SPARKLES} Reasoning",
+        "></div>",
+        '><div class="reasoning-content">',
+        f'>><div class="content">{_SLOT}</div>',
+        "></div>",
+        "</div>",
+    ],
+)
+
+
 def _tool_call(call: Any) -> str:
     function = call.get("function") if isinstance(call, dict) else None
     if not isinstance(function, dict):
         function = {}
-    return _block(
-        16,
-        [
-            '<div class="tool-call">',
-            '><div class="tool-call-header">',
-            f">>{ICON_CHEVRON}",
-            f">>{ICON_WRENCH} Tool Call: {escape(function.get('name', 'unknown'))}",
-            "></div>",
-            '><div class="tool-call-content">',
-            f">><pre><code>{escape(function.get('arguments', '{}'))}</code></pre>",
-            "></div>",
-            "</div>",
-        ],
+    head, middle, tail = _TOOL_CALL
+    return (
+        head
+        + escape(function.get("name", "unknown"))
+        + middle
+        + escape(function.get("arguments", "{}"))
+        + tail
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _card_head(role: Any) -> tuple[str, str]:
+    """The fixed text of a card of this role before its delay style, and after it up to the timestamp."""
+    role_class = "".join(c if c.isalnum() or c in "-_" else "-" for c in str(role).lower())
+    return (
+        f'<div class="message message-{role_class} active"',
+        '>  <div class="message-header">'
+        f'    <div class="role-badge">{ICON_CHEVRON} {_ROLE_ICONS.get(role, ICON_TERMINAL)} '
+        f"{escape(role)}</div>"
+        '    <div class="timestamp">',
     )
 
 
@@ -169,43 +220,28 @@ def message_card(index: int, message: dict[str, Any]) -> str | None:
     role = message.get("role", "unknown")
     if role == "session_meta":
         return None
-    content = _text_of(message.get("content") or "")
-    role_class = "".join(c if c.isalnum() or c in "-_" else "-" for c in str(role).lower())
+    opening, badge = _card_head(role)
     delay = f' style="animation-delay: {min(index * 0.05, 1.0)}s"' if index < 10 else ""
     html = [
-        f'<div class="message message-{role_class} active"{delay}>',
-        '  <div class="message-header">',
-        f'    <div class="role-badge">{ICON_CHEVRON} {_ROLE_ICONS.get(role, ICON_TERMINAL)} '
-        f"{escape(role)}</div>",
-        f'    <div class="timestamp">{local_time(message.get("timestamp", 0))}</div>',
-        "  </div>",
-        '  <div class="message-body">',
+        opening,
+        delay,
+        badge,
+        local_time(message.get("timestamp", 0)),
+        '</div>  </div>  <div class="message-body">',
     ]
     calls = message.get("tool_calls")
     if calls:
         html += [_tool_call(call) for call in (calls if isinstance(calls, list | tuple) else [calls])]
+    content = _text_of(message.get("content") or "")
     if content:
-        body = f"<pre><code>{escape(content)}</code></pre>" if role == "tool" else escape(content)
-        html.append(f'  <div class="content">{body}</div>')
+        if role == "tool":
+            html += ['  <div class="content"><pre><code>', escape(content), "</code></pre></div>"]
+        else:
+            html += ['  <div class="content">', escape(content), "</div>"]
     reasoning = message.get("reasoning") or message.get("reasoning_content")
     if reasoning:
-        html.append(
-            _block(
-                12,
-                [
-                    '<div class="reasoning">',
-                    '><div class="reasoning-header">',
-                    f">>{ICON_CHEVRON}",
-                    f">>{ICON_SPARKLES} Reasoning",
-                    "></div>",
-                    '><div class="reasoning-content">',
-                    f'>><div class="content">{escape(reasoning)}</div>',
-                    "></div>",
-                    "</div>",
-                ],
-            )
-        )
-    html += ["  </div>", "</div>"]
+        html += [_REASONING[0], escape(reasoning), _REASONING[1]]
+    html.append("  </div></div>")
     return "".join(html)
 
 

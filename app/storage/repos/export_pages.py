@@ -7,6 +7,7 @@ hold as stored (a BLOB, TEXT that is not UTF-8) is shown as its text with undeco
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from typing import Any
 
@@ -15,12 +16,14 @@ from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, 
 _PLAIN = frozenset({str, int, float, type(None)})
 
 
-def _readable(cols: list[str], row: tuple[Any, ...]) -> dict[str, Any]:
-    out = dict(zip(cols, row, strict=True))
-    if not all(map(_PLAIN.__contains__, map(type, row))):
-        for key, value in out.items():
-            if isinstance(value, bytes):
-                out[key] = bytes(value).decode(errors="replace")
+def _dicts(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Rows as dicts; a value no text holds as stored is shown with its undecodable bytes replaced."""
+    out = [dict(zip(cols, row, strict=False)) for row in rows]  # every row has len(cols) values
+    if not _PLAIN.issuperset(map(type, itertools.chain.from_iterable(rows))):
+        for item in out:
+            for key, value in item.items():
+                if isinstance(value, bytes):
+                    item[key] = bytes(value).decode(errors="replace")
     return out
 
 
@@ -59,7 +62,7 @@ def session_heads(
         "ORDER BY s.id LIMIT ?",
         [after_id, *params, limit],
     )
-    return [_readable(cols, row) for row in rows]
+    return _dicts(cols, rows)
 
 
 def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
@@ -70,7 +73,7 @@ def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dic
     cols, rows = read_rows(
         conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})", session_ids
     )
-    found = {r["id"]: r for r in (_readable(cols, row) for row in rows)}
+    found = {r["id"]: r for r in _dicts(cols, rows)}
     return [found[sid] for sid in session_ids if sid in found]
 
 
@@ -84,11 +87,9 @@ def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> i
 
 
 def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    out = []
-    for row in rows:
-        message = _readable(cols, row)
+    out = _dicts(cols, rows)
+    for message in out:
         decode_message(message)
-        out.append(message)
     return out
 
 
