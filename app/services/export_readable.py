@@ -29,7 +29,7 @@ from app.errors import NotFound, Unprocessable
 from app.storage.database import Database
 from app.storage.repos import export_pages as pages
 from app.storage.repos import lineage as lineage_repo
-from app.storage.repos.export import ExportFilter
+from app.storage.repos.export import ExportFilter, small_page_cache
 
 Format = Literal["jsonl", "md", "qmd", "html", "trace"]
 Layout = Literal["document", "files"]
@@ -174,8 +174,13 @@ async def _sessions(
     columns: tuple[str, ...] | None = pages.READABLE_COLUMNS,
 ) -> AsyncIterator[bytes]:
     cursor = _Cursor()
+
+    def step(conn: sqlite3.Connection) -> str:
+        with small_page_cache(conn):
+            return _chunk(flt, renderer, transform, columns, cursor, conn)
+
     while not cursor.done:
-        text = await db.read(functools.partial(_chunk, flt, renderer, transform, columns, cursor))
+        text = await db.read(step)
         if text:
             yield text.encode()
 
@@ -285,7 +290,7 @@ async def _html(
     if count > 1:
         after = ""
         while True:
-            heads = await db.read(functools.partial(pages.session_heads, flt=flt, after_id=after, limit=500))
+            heads = await db.read(functools.partial(pages.sidebar_rows, flt=flt, after_id=after, limit=1000))
             if not heads:
                 break
             yield "".join(page.sidebar(h) for h in heads).encode()

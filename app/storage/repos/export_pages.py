@@ -65,6 +65,19 @@ def session_heads(
     return _dicts(cols, rows)
 
 
+def sidebar_rows(
+    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
+) -> list[dict[str, Any]]:
+    """What a page's sidebar shows of up to ``limit`` sessions after ``after_id``: id, title, start."""
+    where, params = filter_where(flt, since=True)
+    cols, rows = read_rows(
+        conn,
+        f"SELECT s.id, s.title, s.started_at FROM sessions s WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
+        [after_id, *params, limit],
+    )
+    return _dicts(cols, rows)
+
+
 def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
     """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
     if not session_ids:
