@@ -40,6 +40,12 @@ OnConflictQuery = Annotated[
     service.OnConflict,
     Query(description="an id that already exists: skip that session, replace it, or refuse the whole file"),
 ]
+SourceQuery = Annotated[str | None, Query(description="only sessions of this source")]
+SessionIdQuery = Annotated[str | None, Query(description="only this session (404 if missing)")]
+SinceQuery = Annotated[
+    float | None,
+    Query(description="only sessions active (last message, else start) at or after this epoch time"),
+]
 DryRunQuery = Annotated[bool, Query(description="validate and count without writing anything")]
 WaitForIndexQuery = Annotated[
     bool,
@@ -104,12 +110,9 @@ _IMPORT_BODY: dict[str, Any] = {
 )
 async def export_sessions(
     db: DB,
-    source: Annotated[str | None, Query(description="only sessions of this source")] = None,
-    session_id: Annotated[str | None, Query(description="only this session (404 if missing)")] = None,
-    since: Annotated[
-        float | None,
-        Query(description="only sessions active (last message, else start) at or after this epoch time"),
-    ] = None,
+    source: SourceQuery = None,
+    session_id: SessionIdQuery = None,
+    since: SinceQuery = None,
     lineage: Annotated[
         bool,
         Query(
@@ -203,12 +206,9 @@ async def export_formatted(
         readable.LineageMode,
         Query(description="`logical`: the compression lineage through `session_id` as one session"),
     ] = "single",
-    source: Annotated[str | None, Query(description="only sessions of this source")] = None,
-    session_id: Annotated[str | None, Query(description="only this session (404 if missing)")] = None,
-    since: Annotated[
-        float | None,
-        Query(description="only sessions active (last message, else start) at or after this epoch time"),
-    ] = None,
+    source: SourceQuery = None,
+    session_id: SessionIdQuery = None,
+    since: SinceQuery = None,
 ) -> StreamingResponse:
     """Stream the export in the asked format with constant memory."""
     req = readable.checked(
