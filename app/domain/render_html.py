@@ -91,7 +91,7 @@ def escape(value: Any) -> str:
 _BLOCK = 900  # every time zone changes its offset on a quarter hour (checked per block below)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)  # a couple of years of quarter hours, a few MB at most
 def _block_offset(block: int) -> int | None:
     """The local UTC offset in seconds throughout a quarter hour, ``None`` if it changes inside it."""
     first = datetime.datetime.fromtimestamp(block * _BLOCK).astimezone().utcoffset()
