@@ -30,8 +30,9 @@ from app.api.json_body import parse_json_body
 from app.api.problem import render_error
 from app.api.responses import encode_body
 from app.api.routes.messages import append_effect, render_appended
-from app.api.routes.sessions import MAX_LIST_LIMIT, default_list_query, list_response
+from app.api.routes.sessions import default_list_query, list_response
 from app.api.schemas.messages import AppendBody, MessageBatch, MessageCreate
+from app.api.schemas.sessions import MAX_LIST_LIMIT
 from app.errors import HermesError
 
 # The route's path pattern: one path segment as the session id, as Starlette's ``{session_id}`` matches.

@@ -16,10 +16,10 @@ from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.params import SessionId
 from app.api.responses import json_response
-from app.api.schemas.common import SafeText
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
+    SessionListQuery,
     SessionPage,
     SessionPublic,
     SessionUpdate,
@@ -34,9 +34,6 @@ from app.storage.repos.session_list import ListQuery
 from app.storage.repos.usage import Usage
 
 router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
-
-MAX_LIST_LIMIT = 200
-MAX_SEARCH_LENGTH = 200
 
 IfMatch = Annotated[
     str | None,
@@ -108,20 +105,7 @@ async def create_session(
     """Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``."""
     data = body or SessionCreate()
-    new = svc.NewSession(
-        source=data.source,
-        id=data.id,
-        title=data.title,
-        system_prompt=data.system_prompt,
-        model=data.model,
-        model_config=data.model_config_,
-        user_id=data.user_id,
-        parent_session_id=data.parent_session_id,
-        session_key=data.session_key,
-        chat_id=data.chat_id,
-        chat_type=data.chat_type,
-        thread_id=data.thread_id,
-    )
+    new = svc.NewSession(**data.model_dump(by_alias=True))
 
     def render(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
         return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
@@ -161,53 +145,23 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
         **error_responses(READ, {400: ("invalid_cursor",)}),
     },
 )
-async def list_sessions(
-    request: Request,
-    db: DB,
-    limit: Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")] = 20,
-    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
-    source: Annotated[list[str] | None, Query(description="Only these sources (repeatable)")] = None,
-    exclude_source: Annotated[
-        list[str] | None, Query(description="Hide these sources (repeatable; default tool, subagent)")
-    ] = None,
-    status: Annotated[
-        Literal["active", "ended", "all"],
-        Query(description="active: not ended; ended: ended (any end_reason); all: both"),
-    ] = "all",
-    include_children: Annotated[
-        bool, Query(description="Show compression and delegate children instead of folding lineages")
-    ] = False,
-    include_archived: Annotated[bool, Query(description="Also list archived sessions")] = False,
-    order: Annotated[
-        Literal["started", "last_active"],
-        Query(description="Newest first by start time, or by last activity (newest message, else start)"),
-    ] = "started",
-    q: Annotated[
-        SafeText | None,
-        Query(
-            min_length=1,
-            max_length=MAX_SEARCH_LENGTH,
-            description=(
-                "Only sessions whose id, title or preview contains this text (1-200 characters; ASCII "
-                "letters match either case; % and _ are literal). A compression lineage matches by its tip."
-            ),
-        ),
-    ] = None,
-) -> Response:
+async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQuery, Query()]) -> Response:
     """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
-    sources = tuple(source or ())
+    sources = tuple(params.source or ())
     query = ListQuery(
-        limit=limit,
+        limit=params.limit,
         sources=sources,
-        exclude_sources=tuple(exclude_source) if exclude_source else svc.default_exclusions(sources),
-        status=status,
-        include_children=include_children,
-        include_archived=include_archived,
-        order=order,
-        search=q,
+        exclude_sources=(
+            tuple(params.exclude_source) if params.exclude_source else svc.default_exclusions(sources)
+        ),
+        status=params.status,
+        include_children=params.include_children,
+        include_archived=params.include_archived,
+        order=params.order,
+        search=params.q,
     )
-    if cursor is not None:
-        query = replace(query, after=_position(_cursor_kind(query), order, cursor))
+    if params.cursor is not None:
+        query = replace(query, after=_position(_cursor_kind(query), params.order, params.cursor))
     return await list_response(request, db, query)
 
 
@@ -334,20 +288,6 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none."""
-    usage = Usage(
-        input_tokens=body.input_tokens,
-        output_tokens=body.output_tokens,
-        cache_read_tokens=body.cache_read_tokens,
-        cache_write_tokens=body.cache_write_tokens,
-        reasoning_tokens=body.reasoning_tokens,
-        api_call_count=body.api_call_count,
-        estimated_cost_usd=body.estimated_cost_usd,
-        actual_cost_usd=body.actual_cost_usd,
-        model=body.model,
-        billing_provider=body.billing_provider,
-        billing_base_url=body.billing_base_url,
-        billing_mode=body.billing_mode,
-        absolute=body.mode is UsageMode.absolute,
-    )
+    usage = Usage(**body.model_dump(exclude={"mode"}), absolute=body.mode is UsageMode.absolute)
     public = await db.write(lambda conn: svc.add_usage(conn, session_id, usage))
     return _session_response(public)
