@@ -62,11 +62,6 @@ def err_console() -> Console:
     return Console(file=sys.stderr, highlight=False)
 
 
-def out_console() -> Console:
-    """A rich console on the current stdout."""
-    return Console(file=sys.stdout, highlight=False)
-
-
 def confirm(question: str) -> bool:
     """Ask ``question`` (ending in ``[y/N] ``); only ``y``/``yes`` agree. End of input means no, so a
     closed or empty stdin never hangs and never deletes anything."""

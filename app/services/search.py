@@ -31,6 +31,7 @@ from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snipp
 from app.domain.messages import decode_content, decode_json_column
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import Conflict, NotFound
+from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search as repo
 from app.storage.repos.fts_backlog import pending_messages
 from app.storage.repos.lineage import compression_ancestors
@@ -168,7 +169,7 @@ class _HitStream:
     @property
     def table(self) -> str:
         """The FTS table this plan queries."""
-        return repo.TRIGRAM_TABLE if self.plan.engine is Engine.trigram else repo.FTS_TABLE
+        return FTS_TRIGRAM_TABLE if self.plan.engine is Engine.trigram else FTS_TABLE
 
     def hits(self, filt: repo.HitFilter) -> Iterator[repo.Hit]:
         """Hits passing ``filt`` in the request's order."""

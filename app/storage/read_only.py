@@ -69,10 +69,10 @@ def shadow_missing_own_tables(conn: sqlite3.Connection) -> list[str]:
     for table in own_schema.own_tables():
         if table.name in present:
             continue
-        ddl = own_schema.create_table_sql(table)
-        conn.execute(ddl.replace("CREATE TABLE ", "CREATE TEMP TABLE ", 1))
+        create = own_schema.create_table_sql(table)
+        conn.execute(create.replace("CREATE TABLE ", "CREATE TEMP TABLE ", 1))
         created.append(table.name)
-    if "hs_trigram_vocab" not in present and "messages_fts_trigram" in present:
+    if "hs_trigram_vocab" not in present and ddl.FTS_TRIGRAM_TABLE in present:
         # fts5vocab in TEMP may read an FTS table of another schema (here: the file's own index).
         conn.execute(
             "CREATE VIRTUAL TABLE temp.hs_trigram_vocab USING fts5vocab(main, messages_fts_trigram, row)"

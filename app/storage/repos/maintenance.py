@@ -8,8 +8,7 @@ from typing import Any
 
 from app.domain.retention import PruneFilter
 from app.domain.titles import like_escape
-
-FTS_TABLES = ("messages_fts", "messages_fts_trigram")
+from app.storage.hermes_ddl import FTS_TABLES
 
 # state_meta keys. ``last_auto_prune`` is the agent's own marker (a float string), so the agent and this
 # server keep one schedule; the ``hs_`` keys are ours and the agent ignores them.

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.fts_query import Clause
+from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 
-FTS_TABLE = "messages_fts"
-TRIGRAM_TABLE = "messages_fts_trigram"
-_TABLES = frozenset({FTS_TABLE, TRIGRAM_TABLE})
+_TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"
 # Sorts after every UTF-8 string that starts with a given prefix (the term list compares bytes).
 _MAX_CHAR = "\U0010ffff"
