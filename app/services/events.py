@@ -30,6 +30,7 @@ import orjson
 from app.services.background import cancel_and_wait
 from app.storage.database import Database
 from app.storage.repos import events as repo
+from app.storage.rows import MessageRow
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def emit(
     _poke(conn)
 
 
-def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[dict[str, Any]]) -> None:
+def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[MessageRow]) -> None:
     """One compact ``message.created`` per appended message (ids and role only, never content)."""
     now = time.time()
     kind = EventType.message_created.value

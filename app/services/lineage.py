@@ -21,6 +21,7 @@ from app.storage.repos.lineage_messages import conversation_for_recap, copy_acti
 from app.storage.repos.messages import insert_messages
 from app.storage.repos.resolve import exact_id, ids_with_prefix, latest_session
 from app.storage.repos.titles import next_title_in_lineage, resolve_by_title, set_title
+from app.storage.rows import SessionRow
 
 # How many sessions an ambiguous prefix lists in the 409 body.
 MAX_CANDIDATES = 10
@@ -41,7 +42,7 @@ class MatchedBy(StrEnum):
 class Resolution:
     """The session a reference resolved to, what it matched first, and how."""
 
-    session: dict[str, Any]
+    session: SessionRow
     requested: str
     matched_by: MatchedBy
 
@@ -105,7 +106,7 @@ def resolve(
     return Resolution(session=get_session(conn, tip), requested=requested, matched_by=matched_by)
 
 
-def lineage(conn: sqlite3.Connection, session_id: str) -> list[dict[str, Any]]:
+def lineage(conn: sqlite3.Connection, session_id: str) -> list[SessionRow]:
     """The compression chain containing the session, root → tip, as public sessions."""
     if not session_repo.session_exists(conn, session_id):
         raise not_found(session_id)
@@ -133,7 +134,7 @@ def _title_next_in_lineage(conn: sqlite3.Connection, child_id: str, parent_title
         set_title(conn, child_id, next_title_in_lineage(conn, parent_title))
 
 
-def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
+def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> SessionRow:
     """Context compression: end the parent with ``compression`` and create its continuation.
 
     The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
@@ -168,7 +169,7 @@ def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Co
     return get_session(conn, child_id)
 
 
-def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[str, Any]:
+def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> SessionRow:
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 

@@ -28,7 +28,7 @@ from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
 from app.errors import BadRequest
 from app.services import lineage as svc
-from app.services.sessions import parse_source
+from app.services.sessions import SessionRow, parse_source
 
 router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
 
@@ -39,7 +39,7 @@ _CREATED_HEADERS = {
 }
 
 
-def _created(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+def _created(public: SessionRow) -> tuple[int, Any, dict[str, str]]:
     """201 with the new session, its ``Location`` and ``ETag``."""
     location = f"/sessions/{quote(public['id'], safe='')}"
     return 201, public, {"Location": location, "ETag": session_etag(public)}

@@ -55,14 +55,14 @@ MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message 
 
 def append_effect(
     session_id: str, body: MessageCreate | MessageBatch, *, reopen: bool
-) -> Callable[[sqlite3.Connection], list[dict[str, Any]]]:
+) -> Callable[[sqlite3.Connection], list[svc.MessageRow]]:
     """The writer job of an append (shared with the fast path in ``app.api.fast_append``)."""
     batch = body.messages if isinstance(body, MessageBatch) else [body]
     messages = [m.model_dump(exclude_none=True) for m in batch]
     return lambda conn: svc.append(conn, session_id, messages, reopen=reopen)
 
 
-def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], dict[str, str]]:
+def render_appended(items: list[svc.MessageRow]) -> tuple[int, dict[str, Any], dict[str, str]]:
     """Status, body and headers of a successful append."""
     return 201, {"items": items}, {}
 

@@ -60,7 +60,7 @@ _SESSION_LINKS = {
 }
 
 
-def _session_response(public: dict[str, Any], status: int = 200) -> Response:
+def _session_response(public: svc.SessionRow, status: int = 200) -> Response:
     return json_response(public, status, {"ETag": session_etag(public)})
 
 
@@ -107,7 +107,7 @@ async def create_session(
     data = body or SessionCreate()
     new = svc.NewSession(**data.model_dump(by_alias=True))
 
-    def render(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+    def render(public: svc.SessionRow) -> tuple[int, Any, dict[str, str]]:
         return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
 
     return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
