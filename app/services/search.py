@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.domain.messages import decode_content, decode_json_column
@@ -36,6 +36,7 @@ from app.storage.repos import search as repo
 from app.storage.repos.fts_backlog import pending_messages
 from app.storage.repos.lineage import compression_ancestors
 from app.storage.repos.sessions import preview_from_raw
+from app.storage.rows import SessionMetaRow
 
 DEFAULT_LIMIT = 3
 MAX_LIMIT = 50
@@ -95,12 +96,118 @@ class SearchRequest:
     detail: Detail = Detail.adaptive
 
 
+class SearchMessage(TypedDict):
+    """A message as search shows it (tool fields, the anchor flag and the truncation markers only when
+    they apply)."""
+
+    id: int
+    role: str
+    content: Any
+    timestamp: float
+    tool_name: NotRequired[str]
+    tool_calls: NotRequired[Any]
+    tool_call_id: NotRequired[str]
+    anchor: NotRequired[bool]
+    content_truncated: NotRequired[bool]
+    original_content_chars: NotRequired[int]
+
+
+class SessionMeta(TypedDict):
+    """The session a scroll or read shows."""
+
+    title: str | None
+    source: str | None
+    model: str | None
+    started_at: float | None
+
+
+class DiscoverResult(TypedDict):
+    """The best hit of one lineage, with its window and the session's bookends."""
+
+    session_id: str
+    title: str | None
+    source: str | None
+    model: str | None
+    started_at: float | None
+    snippet: str
+    match_message_id: int
+    matched_role: str
+    bookend_start: list[SearchMessage]
+    messages: list[SearchMessage]
+    bookend_end: list[SearchMessage]
+    messages_before: int
+    messages_after: int
+    parent_session_id: NotRequired[str]
+
+
+class DiscoverBody(TypedDict):
+    """``q`` given: at most ``limit`` sessions, one per lineage."""
+
+    mode: Literal["discover"]
+    query: str | None
+    results: list[DiscoverResult]
+    count: int
+    scan_capped: bool
+    message: NotRequired[str]
+    indexing: NotRequired[dict[str, int]]
+
+
+class ScrollBody(TypedDict):
+    """``session_id`` + ``around_message_id``: a window, no bookends."""
+
+    mode: Literal["scroll"]
+    session_id: str
+    around_message_id: int
+    session_meta: SessionMeta
+    window: int
+    messages: list[SearchMessage]
+    messages_before: int
+    messages_after: int
+    warning: NotRequired[str]
+
+
+class ReadBody(TypedDict):
+    """``session_id`` alone: every message, or the first and last ones of longer sessions."""
+
+    mode: Literal["read"]
+    session_id: str
+    session_meta: SessionMeta
+    message_count: int
+    truncated: bool
+    messages: list[SearchMessage]
+    message: NotRequired[str]
+
+
+class BrowseResult(TypedDict):
+    """A recently active root session."""
+
+    session_id: str
+    title: str | None
+    source: str
+    started_at: float
+    last_active: float
+    message_count: int
+    preview: str
+
+
+class BrowseBody(TypedDict):
+    """No arguments: the most recently active sessions."""
+
+    mode: Literal["browse"]
+    results: list[BrowseResult]
+    count: int
+    message: str
+
+
+SearchResult = DiscoverBody | ScrollBody | ReadBody | BrowseBody
+
+
 def clamp(value: int, low: int, high: int) -> int:
     """``value`` forced into ``[low, high]`` (the tool clamps rather than rejects)."""
     return max(low, min(value, high))
 
 
-def search(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+def search(conn: sqlite3.Connection, req: SearchRequest) -> SearchResult:
     """Run the shape the arguments select: scroll, read, browse or discover (the tool's priority order)."""
     session_id = (req.session_id or "").strip()
     if session_id and req.around_message_id is not None:
@@ -260,11 +367,11 @@ def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
     return text[:cap], len(text)
 
 
-def shape_message(row: sqlite3.Row, anchor_id: int | None = None, cap: int | None = None) -> dict[str, Any]:
+def shape_message(row: sqlite3.Row, anchor_id: int | None = None, cap: int | None = None) -> SearchMessage:
     """A message as search shows it: id, role, content (always), timestamp, tool fields when set, the
     anchor flag, and the truncation markers when ``cap`` cut the content."""
     content, original = _cap(decode_content(row["content"]), cap)
-    entry: dict[str, Any] = {
+    entry: SearchMessage = {
         "id": row["id"],
         "role": row["role"],
         "content": content,
@@ -289,12 +396,12 @@ def _caps(detail: Detail) -> tuple[int | None, int | None]:
     return (WINDOW_CAP, BOOKEND_CAP) if detail is Detail.adaptive else (None, None)
 
 
-def _meta(row: dict[str, Any]) -> dict[str, Any]:
+def _meta(row: SessionMetaRow) -> SessionMeta:
     return {
-        "title": row.get("title"),
-        "source": row.get("source"),
-        "model": row.get("model"),
-        "started_at": row.get("started_at"),
+        "title": row["title"],
+        "source": row["source"],
+        "model": row["model"],
+        "started_at": row["started_at"],
     }
 
 
@@ -334,12 +441,14 @@ def _snippet(conn: sqlite3.Connection, stream: _HitStream, hit: repo.Hit) -> str
 
 def _discover_entry(
     conn: sqlite3.Connection, req: SearchRequest, stream: _HitStream, root: str, hit: repo.Hit, window: int
-) -> dict[str, Any]:
+) -> DiscoverResult:
     window_cap, bookend_cap = _caps(req.detail)
-    meta = repo.session_meta(conn, root) or repo.session_meta(conn, hit.session_id) or {}
+    meta: SessionMetaRow | dict[str, Any] = (
+        repo.session_meta(conn, root) or repo.session_meta(conn, hit.session_id) or {}
+    )
     rows, before, after = repo.around(conn, hit.session_id, hit.id, window)
     start, end = repo.bookends(conn, hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
-    entry: dict[str, Any] = {
+    entry: DiscoverResult = {
         "session_id": hit.session_id,
         "title": meta.get("title"),
         "source": meta.get("source") or hit.source,
@@ -364,14 +473,14 @@ def _discover_entry(
     return entry
 
 
-def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+def discover(conn: sqlite3.Connection, req: SearchRequest) -> DiscoverBody:
     """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     window = clamp(req.window, 1, MAX_WINDOW)
     stream = _HitStream(conn, _index_plan(conn, plan(req.q or "")), req.sort)
     picked = _pick(conn, req, stream, limit)
     results = [_discover_entry(conn, req, stream, root, hit, window) for root, hit in picked.items()]
-    body: dict[str, Any] = {
+    body: DiscoverBody = {
         "mode": "discover",
         "query": req.q,
         "results": results,
@@ -387,14 +496,14 @@ def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     return body
 
 
-def _session_or_404(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+def _session_or_404(conn: sqlite3.Connection, session_id: str) -> SessionMetaRow:
     meta = repo.session_meta(conn, session_id)
     if meta is None:
         raise NotFound(f"Session not found: {session_id}", code="session_not_found")
     return meta
 
 
-def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor: int) -> dict[str, Any]:
+def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor: int) -> ScrollBody:
     """A window of ``±window`` messages around ``anchor`` (no bookends), rebound to the lineage member
     that owns the anchor when the caller named another member of the same lineage."""
     window = clamp(req.window, 1, MAX_WINDOW)
@@ -419,7 +528,7 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
         meta = _session_or_404(conn, owner)
     rows, before, after = repo.around(conn, session_id, anchor, window)
     window_cap, _ = _caps(req.detail)
-    body: dict[str, Any] = {
+    body: ScrollBody = {
         "mode": "scroll",
         "session_id": session_id,
         "around_message_id": anchor,
@@ -434,13 +543,13 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
     return body
 
 
-def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[str, Any]:
+def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> ReadBody:
     """The session's active messages: all when ≤ 30, else the first 20 and last 10 (``truncated``)."""
     meta = _session_or_404(conn, session_id)
     total, shown = repo.head_and_tail(conn, session_id, READ_HEAD, READ_TAIL)
     truncated = total > READ_HEAD + READ_TAIL
     window_cap, _ = _caps(req.detail)
-    body: dict[str, Any] = {
+    body: ReadBody = {
         "mode": "read",
         "session_id": session_id,
         "session_meta": _meta(meta),
@@ -456,7 +565,7 @@ def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[
     return body
 
 
-def browse(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
+def browse(conn: sqlite3.Connection, req: SearchRequest) -> BrowseBody:
     """The most recently active root sessions, without the caller's own lineage."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     skip: list[str] = []
@@ -464,7 +573,7 @@ def browse(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     if current:
         skip = [current, _Lineage(conn).root(current)]
     rows = repo.browse(conn, limit, skip, _hit_filter(req, None, None))
-    results = [
+    results: list[BrowseResult] = [
         {
             "session_id": r["id"],
             "title": r["title"] or None,

@@ -89,3 +89,14 @@ class MessageRow(TypedDict):
     attachments: list[AttachmentRef]
     active: bool
     compacted: bool
+
+
+class SessionMetaRow(TypedDict):
+    """The session columns search shows beside its hits (``app.storage.repos.search.session_meta``)."""
+
+    id: str
+    title: str | None
+    source: str
+    model: str | None
+    started_at: float
+    parent_session_id: str | None
