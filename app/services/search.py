@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.domain.messages import decode_content, decode_json_column
@@ -121,93 +121,12 @@ class SessionMeta(TypedDict):
     started_at: float | None
 
 
-class DiscoverResult(TypedDict):
-    """The best hit of one lineage, with its window and the session's bookends."""
-
-    session_id: str
-    title: str | None
-    source: str | None
-    model: str | None
-    started_at: float | None
-    snippet: str
-    match_message_id: int
-    matched_role: str
-    bookend_start: list[SearchMessage]
-    messages: list[SearchMessage]
-    bookend_end: list[SearchMessage]
-    messages_before: int
-    messages_after: int
-    parent_session_id: NotRequired[str]
-
-
-class DiscoverBody(TypedDict):
-    """``q`` given: at most ``limit`` sessions, one per lineage."""
-
-    mode: Literal["discover"]
-    query: str | None
-    results: list[DiscoverResult]
-    count: int
-    scan_capped: bool
-    message: NotRequired[str]
-    indexing: NotRequired[dict[str, int]]
-
-
-class ScrollBody(TypedDict):
-    """``session_id`` + ``around_message_id``: a window, no bookends."""
-
-    mode: Literal["scroll"]
-    session_id: str
-    around_message_id: int
-    session_meta: SessionMeta
-    window: int
-    messages: list[SearchMessage]
-    messages_before: int
-    messages_after: int
-    warning: NotRequired[str]
-
-
-class ReadBody(TypedDict):
-    """``session_id`` alone: every message, or the first and last ones of longer sessions."""
-
-    mode: Literal["read"]
-    session_id: str
-    session_meta: SessionMeta
-    message_count: int
-    truncated: bool
-    messages: list[SearchMessage]
-    message: NotRequired[str]
-
-
-class BrowseResult(TypedDict):
-    """A recently active root session."""
-
-    session_id: str
-    title: str | None
-    source: str
-    started_at: float
-    last_active: float
-    message_count: int
-    preview: str
-
-
-class BrowseBody(TypedDict):
-    """No arguments: the most recently active sessions."""
-
-    mode: Literal["browse"]
-    results: list[BrowseResult]
-    count: int
-    message: str
-
-
-SearchResult = DiscoverBody | ScrollBody | ReadBody | BrowseBody
-
-
 def clamp(value: int, low: int, high: int) -> int:
     """``value`` forced into ``[low, high]`` (the tool clamps rather than rejects)."""
     return max(low, min(value, high))
 
 
-def search(conn: sqlite3.Connection, req: SearchRequest) -> SearchResult:
+def search(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     """Run the shape the arguments select: scroll, read, browse or discover (the tool's priority order)."""
     session_id = (req.session_id or "").strip()
     if session_id and req.around_message_id is not None:
@@ -441,14 +360,14 @@ def _snippet(conn: sqlite3.Connection, stream: _HitStream, hit: repo.Hit) -> str
 
 def _discover_entry(
     conn: sqlite3.Connection, req: SearchRequest, stream: _HitStream, root: str, hit: repo.Hit, window: int
-) -> DiscoverResult:
+) -> dict[str, Any]:
     window_cap, bookend_cap = _caps(req.detail)
     meta: SessionMetaRow | dict[str, Any] = (
         repo.session_meta(conn, root) or repo.session_meta(conn, hit.session_id) or {}
     )
     rows, before, after = repo.around(conn, hit.session_id, hit.id, window)
     start, end = repo.bookends(conn, hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
-    entry: DiscoverResult = {
+    entry: dict[str, Any] = {
         "session_id": hit.session_id,
         "title": meta.get("title"),
         "source": meta.get("source") or hit.source,
@@ -473,14 +392,14 @@ def _discover_entry(
     return entry
 
 
-def discover(conn: sqlite3.Connection, req: SearchRequest) -> DiscoverBody:
+def discover(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     window = clamp(req.window, 1, MAX_WINDOW)
     stream = _HitStream(conn, _index_plan(conn, plan(req.q or "")), req.sort)
     picked = _pick(conn, req, stream, limit)
     results = [_discover_entry(conn, req, stream, root, hit, window) for root, hit in picked.items()]
-    body: DiscoverBody = {
+    body: dict[str, Any] = {
         "mode": "discover",
         "query": req.q,
         "results": results,
@@ -503,7 +422,7 @@ def _session_or_404(conn: sqlite3.Connection, session_id: str) -> SessionMetaRow
     return meta
 
 
-def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor: int) -> ScrollBody:
+def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor: int) -> dict[str, Any]:
     """A window of ``±window`` messages around ``anchor`` (no bookends), rebound to the lineage member
     that owns the anchor when the caller named another member of the same lineage."""
     window = clamp(req.window, 1, MAX_WINDOW)
@@ -528,7 +447,7 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
         meta = _session_or_404(conn, owner)
     rows, before, after = repo.around(conn, session_id, anchor, window)
     window_cap, _ = _caps(req.detail)
-    body: ScrollBody = {
+    body: dict[str, Any] = {
         "mode": "scroll",
         "session_id": session_id,
         "around_message_id": anchor,
@@ -543,13 +462,13 @@ def scroll(conn: sqlite3.Connection, req: SearchRequest, session_id: str, anchor
     return body
 
 
-def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> ReadBody:
+def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> dict[str, Any]:
     """The session's active messages: all when ≤ 30, else the first 20 and last 10 (``truncated``)."""
     meta = _session_or_404(conn, session_id)
     total, shown = repo.head_and_tail(conn, session_id, READ_HEAD, READ_TAIL)
     truncated = total > READ_HEAD + READ_TAIL
     window_cap, _ = _caps(req.detail)
-    body: ReadBody = {
+    body: dict[str, Any] = {
         "mode": "read",
         "session_id": session_id,
         "session_meta": _meta(meta),
@@ -565,7 +484,7 @@ def read(conn: sqlite3.Connection, req: SearchRequest, session_id: str) -> ReadB
     return body
 
 
-def browse(conn: sqlite3.Connection, req: SearchRequest) -> BrowseBody:
+def browse(conn: sqlite3.Connection, req: SearchRequest) -> dict[str, Any]:
     """The most recently active root sessions, without the caller's own lineage."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     skip: list[str] = []
@@ -573,7 +492,7 @@ def browse(conn: sqlite3.Connection, req: SearchRequest) -> BrowseBody:
     if current:
         skip = [current, _Lineage(conn).root(current)]
     rows = repo.browse(conn, limit, skip, _hit_filter(req, None, None))
-    results: list[BrowseResult] = [
+    results = [
         {
             "session_id": r["id"],
             "title": r["title"] or None,

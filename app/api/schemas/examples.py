@@ -92,8 +92,8 @@ _QUESTION: dict[str, Any] = {
     "compacted": False,
 }
 
-MESSAGE: dict[str, Any] = {
-    **_QUESTION,
+# How the answer differs from the question, wherever a message is shown (API, search, export).
+_ANSWER: dict[str, Any] = {
     "id": 2,
     "role": "assistant",
     "content": "Because bm25 ties are broken by rowid.",
@@ -102,6 +102,8 @@ MESSAGE: dict[str, Any] = {
     "token_count": 12,
     "finish_reason": "stop",
 }
+
+MESSAGE: dict[str, Any] = {**_QUESTION, **_ANSWER}
 
 MESSAGE_ITEMS: dict[str, Any] = {"items": [_QUESTION, MESSAGE]}
 
@@ -471,16 +473,7 @@ EXPORT_SESSION: dict[str, Any] = {
     "last_active": 1767608112.5,
     "messages": [
         _EXPORT_QUESTION,
-        {
-            **_EXPORT_QUESTION,
-            "id": 2,
-            "role": "assistant",
-            "content": "Because bm25 ties are broken by rowid.",
-            "tool_calls": _TOOL_CALLS,
-            "timestamp": 1767608112.5,
-            "token_count": 12,
-            "finish_reason": "stop",
-        },
+        {**_EXPORT_QUESTION, **_ANSWER},
     ],
 }
 EXPORT_LINE = orjson.dumps(EXPORT_SESSION).decode() + "\n"
