@@ -5,8 +5,7 @@ Registered before the sessions router so the literal ``/sessions/resolve`` wins 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-from urllib.parse import quote
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 
@@ -24,25 +23,14 @@ from app.api.schemas.lineage import (
     SessionLineage,
 )
 from app.api.schemas.sessions import SessionPublic
+from app.api.session_responses import created, created_responses, session_responses
 from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
 from app.errors import BadRequest
 from app.services import lineage as svc
-from app.services.sessions import SessionRow, parse_source
+from app.services.sessions import parse_source
 
 router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
-
-_ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
-_CREATED_HEADERS = {
-    **_ETAG_HEADER,
-    "Location": {"description": "The new session", "schema": {"type": "string"}},
-}
-
-
-def _created(public: SessionRow) -> tuple[int, Any, dict[str, str]]:
-    """201 with the new session, its ``Location`` and ``ETag``."""
-    location = f"/sessions/{quote(public['id'], safe='')}"
-    return 201, public, {"Location": location, "ETag": session_etag(public)}
 
 
 @router.get(
@@ -50,18 +38,15 @@ def _created(public: SessionRow) -> tuple[int, Any, dict[str, str]]:
     name="sessions-resolve",
     summary="Resolve an id prefix, title or 'latest' to a session",
     response_model=ResolvedSession,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(
-            READ,
-            {
-                400: ("invalid_resolve_query",),
-                404: ("session_not_found",),
-                409: ("ambiguous_session_ref",),
-                422: ("unknown_source",),
-            },
-        ),
-    },
+    responses=session_responses(
+        READ,
+        {
+            400: ("invalid_resolve_query",),
+            404: ("session_not_found",),
+            409: ("ambiguous_session_ref",),
+            422: ("unknown_source",),
+        },
+    ),
 )
 async def resolve_session(
     db: DB,
@@ -114,15 +99,12 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
     summary="Continue a session after context compression",
     status_code=201,
     response_model=SessionPublic,
-    responses={
-        201: {"headers": _CREATED_HEADERS},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
-        ),
-    },
+    responses=created_responses(
+        WRITE,
+        JSON_BODY,
+        IDEMPOTENT,
+        {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+    ),
 )
 async def continue_session(
     db: DB,
@@ -140,7 +122,7 @@ async def continue_session(
     data = body or ContinuationCreate()
     continuation = svc.Continuation(system_prompt=data.system_prompt, messages=data.message_dicts())
     return await idem.execute(
-        db, effect=lambda conn: svc.continue_session(conn, session_id, continuation), render=_created
+        db, effect=lambda conn: svc.continue_session(conn, session_id, continuation), render=created
     )
 
 
@@ -150,19 +132,16 @@ async def continue_session(
     summary="Fork (branch) a session",
     status_code=201,
     response_model=SessionPublic,
-    responses={
-        201: {"headers": _CREATED_HEADERS},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            {
-                404: ("session_not_found", "message_not_found"),
-                409: ("session_exists", "title_in_use"),
-                422: ("invalid_session_id", "title_too_long", "invalid_title"),
-            },
-        ),
-    },
+    responses=created_responses(
+        WRITE,
+        JSON_BODY,
+        IDEMPOTENT,
+        {
+            404: ("session_not_found", "message_not_found"),
+            409: ("session_exists", "title_in_use"),
+            422: ("invalid_session_id", "title_too_long", "invalid_title"),
+        },
+    ),
 )
 async def fork_session(
     db: DB,
@@ -182,7 +161,7 @@ async def fork_session(
     data = body or ForkCreate()
     fork = svc.Fork(message_id=data.message_id, title=data.title, id=data.id)
     return await idem.execute(
-        db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=_created
+        db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=created
     )
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from typing import Annotated, Any, Literal
-from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
@@ -26,7 +25,7 @@ from app.api.schemas.sessions import (
     UsageMode,
     UsageUpdate,
 )
-from app.domain.etag import session_etag
+from app.api.session_responses import created, created_responses, session_response, session_responses
 from app.errors import BadRequest
 from app.services import sessions as svc
 from app.storage.database import Database
@@ -39,8 +38,6 @@ IfMatch = Annotated[
     str | None,
     Header(alias="If-Match", description="Only act when the session's current ETag matches (else 412)"),
 ]
-
-_ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
 
 # OpenAPI links from a created session to what takes its id: clients (and schemathesis' stateful phase) follow
 # them to chain calls.
@@ -60,44 +57,28 @@ _SESSION_LINKS = {
 }
 
 
-def _session_response(public: svc.SessionRow, status: int = 200) -> Response:
-    return json_response(public, status, {"ETag": session_etag(public)})
-
-
-def _location(session_id: str) -> str:
-    return f"/sessions/{quote(session_id, safe='')}"
-
-
 @router.post(
     "/sessions",
     name="sessions-create",
     summary="Create a session",
     status_code=201,
     response_model=SessionPublic,
-    responses={
-        201: {
-            "headers": {
-                **_ETAG_HEADER,
-                "Location": {"description": "The new session", "schema": {"type": "string"}},
-            },
-            "links": _SESSION_LINKS,
+    responses=created_responses(
+        WRITE,
+        JSON_BODY,
+        IDEMPOTENT,
+        {
+            409: ("session_exists", "title_in_use"),
+            422: (
+                "invalid_session_id",
+                "unknown_source",
+                "parent_not_found",
+                "title_too_long",
+                "invalid_title",
+            ),
         },
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            {
-                409: ("session_exists", "title_in_use"),
-                422: (
-                    "invalid_session_id",
-                    "unknown_source",
-                    "parent_not_found",
-                    "title_too_long",
-                    "invalid_title",
-                ),
-            },
-        ),
-    },
+        links=_SESSION_LINKS,
+    ),
 )
 async def create_session(
     db: DB, idem: IdempotencyDep, body: Annotated[SessionCreate | None, Body()] = None
@@ -106,11 +87,7 @@ async def create_session(
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``."""
     data = body or SessionCreate()
     new = svc.NewSession(**data.model_dump(by_alias=True))
-
-    def render(public: svc.SessionRow) -> tuple[int, Any, dict[str, str]]:
-        return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
-
-    return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
+    return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=created)
 
 
 def _cursor_kind(query: ListQuery) -> str:
@@ -188,7 +165,7 @@ def default_list_query(limit: int | None) -> ListQuery:
     name="sessions-get",
     summary="Get a session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(READ, {404: ("session_not_found",)})},
+    responses=session_responses(READ, {404: ("session_not_found",)}),
 )
 async def get_session(
     db: DB,
@@ -201,7 +178,7 @@ async def get_session(
     public = await db.read(
         lambda conn: svc.get_session(conn, session_id, include_system_prompt=include == "system_prompt")
     )
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.patch(
@@ -209,15 +186,12 @@ async def get_session(
     name="sessions-update",
     summary="Update a session (title, archived, model, end)",
     response_model=SessionPublic,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IF_MATCH,
-            {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
-        ),
-    },
+    responses=session_responses(
+        WRITE,
+        JSON_BODY,
+        IF_MATCH,
+        {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
+    ),
 )
 async def update_session(
     db: DB, session_id: SessionId, body: SessionUpdate, if_match: IfMatch = None
@@ -229,7 +203,7 @@ async def update_session(
     if "model_config_" in changes:
         changes["model_config"] = changes.pop("model_config_")
     public = await db.write(lambda conn: svc.update_session(conn, session_id, changes, if_match))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.delete(
@@ -251,15 +225,12 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
     name="sessions-end",
     summary="End a session",
     response_model=SessionPublic,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
-    },
+    responses=session_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
     public = await db.write(lambda conn: svc.end_session(conn, session_id, body.end_reason))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.post(
@@ -267,12 +238,12 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
     name="sessions-reopen",
     summary="Reopen an ended session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+    responses=session_responses(WRITE, {404: ("session_not_found",)}),
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
     public = await db.write(lambda conn: svc.reopen_session(conn, session_id))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.post(
@@ -280,14 +251,11 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
     name="sessions-usage",
     summary="Report token usage and cost",
     response_model=SessionPublic,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
-    },
+    responses=session_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
 )
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none."""
     usage = Usage(**body.model_dump(exclude={"mode"}), absolute=body.mode is UsageMode.absolute)
     public = await db.write(lambda conn: svc.add_usage(conn, session_id, usage))
-    return _session_response(public)
+    return session_response(public)
