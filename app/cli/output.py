@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Any
 
@@ -45,6 +45,20 @@ def emit_jsonl(items: Iterable[Any]) -> None:
     """One JSON object per line on stdout."""
     for item in items:
         typer.echo(dumps(item))
+
+
+def emit(
+    out: Format, document: Any, lines: Callable[[], Iterable[str]], items: Iterable[Any] | None = None
+) -> None:
+    """A data command's result in the chosen format: ``document`` as one JSON document, ``items`` (by
+    default the document alone) as JSON lines, or ``lines()`` for people."""
+    if out is Format.JSON:
+        emit_json(document)
+    elif out is Format.JSONL:
+        emit_jsonl([document] if items is None else items)
+    else:
+        for line in lines():
+            say(line)
 
 
 def say(line: str = "") -> None:

@@ -22,7 +22,7 @@ from app.cli.api import Api
 from app.cli.commands.common import require_session
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
-from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit_json, emit_jsonl, pick_format, say
+from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit, emit_json, emit_jsonl, pick_format, say
 
 app = typer.Typer(
     help="List, inspect, export and maintain sessions.", no_args_is_help=True, rich_markup_mode=None
@@ -89,13 +89,7 @@ def list_sessions(
     needle = (workspace or "").strip()
     keep = (lambda s: fmt.in_workspace(s, needle)) if needle else None
     sessions = fetch_sessions(get_env(ctx).api(), limit, source, keep, search=search or None)
-    if out is Format.JSON:
-        emit_json(sessions)
-    elif out is Format.JSONL:
-        emit_jsonl(sessions)
-    else:
-        for line in fmt.session_list_lines(sessions, workspace=bool(needle)):
-            say(line)
+    emit(out, sessions, lambda: fmt.session_list_lines(sessions, workspace=bool(needle)), items=sessions)
 
 
 def _field_lines(session: dict[str, Any]) -> list[str]:
@@ -213,13 +207,7 @@ def show(
             )
             _page_out(lines, pager)
         return
-    if out is Format.JSON:
-        emit_json(data)
-    elif out is Format.JSONL:
-        emit_jsonl([data])
-    else:
-        for line in _field_lines(data):
-            say(line)
+    emit(out, data, lambda: _field_lines(data))
 
 
 def _quote(session_id: str) -> str:
