@@ -84,7 +84,7 @@ DETAILS: dict[str, str] = {
     "request_in_flight": "A request with this Idempotency-Key is still being processed; retry shortly.",
     "attachments_dir_unusable": "The attachments directory is not a directory inside HERMES_HOME.",
     "backup_dir_unusable": "The backups directory is not a directory inside HERMES_HOME.",
-    "maintenance_busy": "Another VACUUM or backup is running in this server; retry when it ends.",
+    "maintenance_busy": "Another VACUUM, backup or repair is running in this server; retry when it ends.",
     "platform_not_enabled": "Platform 'telegram' is not enabled for handoff.",
     "no_home_channel": "Platform 'telegram' has no home channel: run /sethome in the destination chat.",
     "agent_busy": "Agent is busy. Wait for the current turn to finish, then retry /handoff.",
@@ -109,7 +109,12 @@ DETAILS: dict[str, str] = {
     "conflicting_parameters": "Use either after or before, not both.",
     "not_a_user_message": "Message 43 is not a user message; rewind to a user message.",
     "invalid_role": "Unknown role(s): robot; use assistant, system, tool, user",
-    "invalid_duration": "Cannot read older_than '3 fortnights': use 30m, 5h, 2d, 1w, days or an ISO date.",
+    "invalid_duration": "Invalid value for older_than: '3 fortnights'. Use a duration like '5h', '30m', "
+    "'2d', '1w', a bare number of days, or an ISO timestamp like '2026-07-05' or '2026-07-05 14:30'.",
+    "empty_time_window": "Empty time window: the after/newer_than bound (2026-07-05 14:30 UTC) is not "
+    "earlier than the before/older_than bound (2026-07-01 00:00 UTC).",
+    "filter_required": "Refusing to archive every ended session: give at least one filter (for example "
+    "newer_than, source or title).",
     "lineage_needs_session_id": "lineage=true exports one logical session: give its session_id.",
     "unknown_platform": "Unknown platform 'fax'.",
     "invalid_chat_type": "Unknown chat type 'room'; use one of dm, group, channel, thread.",

@@ -1,10 +1,10 @@
-"""How a session goes out over HTTP, for every route that answers one (sessions and lineage): the body,
-its strong ``ETag``, a ``Location`` when it was just created, and the OpenAPI entries saying so."""
+"""How a session goes out over HTTP, for every route that answers one (sessions and lineage): the body with
+its strong ``ETag``, and the OpenAPI entries saying so (a created session's reply is
+:func:`app.api.replies.session_created`)."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import Response
 
@@ -23,12 +23,6 @@ CREATED_HEADERS = {
 def session_response(public: SessionRow) -> Response:
     """200 with the session and its ``ETag``."""
     return json_response(public, 200, {"ETag": session_etag(public)})
-
-
-def created(public: SessionRow) -> tuple[int, Any, dict[str, str]]:
-    """201 with the new session, its ``Location`` and ``ETag`` (an idempotent effect's ``render``)."""
-    location = f"/sessions/{quote(public['id'], safe='')}"
-    return 201, public, {"Location": location, "ETag": session_etag(public)}
 
 
 def session_responses(*tables: Codes) -> dict[int | str, dict[str, Any]]:

@@ -15,8 +15,8 @@ To add a table:
 1. Declare ``class Thing(SQLModel, table=True)`` here with ``__tablename__ = "hs_things"``. Spell each
    column as SQLite stores it: ``sa_type=Text`` for text, ``Integer`` for flags (the agent's files hold 0/1
    integers, not BOOLEAN), ``server_default`` for DEFAULT clauses, indexes and CHECKs in
-   ``__table_args__``. A single-column primary key is ``nullable=True``, as SQLite reports it (it implies
-   no NOT NULL). A foreign key to an agent table names a column of a stub below (add it there).
+   ``__table_args__``. A single-column primary key of a rowid table is ``nullable=True``, as SQLite
+   reports it (only WITHOUT ROWID implies NOT NULL). A foreign key to an agent table names a column of a stub below (add it there).
 2. Write ``migrations/versions/NNNN_things.py`` that creates it (``CREATE TABLE IF NOT EXISTS``, so a file
    the table already exists in is left alone); :func:`create_table_sql` prints the DDL to paste.
 3. Run ``tests/compat/test_own_schema.py``: it fails until the migration and the class agree. Nothing else
@@ -224,6 +224,18 @@ class GatewayProcesses(SQLModel, table=True):
     session_key: str = _text(primary_key=True)
     started_at_json: str = _text()
     updated_at: float = _real()
+
+
+class SessionPin(SQLModel, table=True):
+    """A session the user pinned: prune, auto-prune and archive never touch it. A flag of ours, so it lives
+    here and never in the agent's columns; the row goes with its session, whichever process deletes it (the
+    agent's connections enforce foreign keys too)."""
+
+    __tablename__ = "hs_session_pins"
+    __table_args__ = {"sqlite_with_rowid": False}
+
+    session_id: str = _text(primary_key=True, foreign_key="sessions.id", ondelete="CASCADE")
+    pinned_at: float = _real()
 
 
 def own_tables() -> list[Table]:

@@ -56,6 +56,7 @@ class SessionRow(TypedDict):
     last_active: float
     lineage_root_id: str
     title_source: str | None
+    pinned: bool
     system_prompt: NotRequired[str | None]
     """Only when asked for (``include=system_prompt``): list queries never read the body."""
 

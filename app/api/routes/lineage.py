@@ -9,9 +9,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 
+from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
-from app.api.idempotency import IdempotencyDep
+from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
 from app.api.responses import json_response
@@ -23,7 +24,7 @@ from app.api.schemas.lineage import (
     SessionLineage,
 )
 from app.api.schemas.sessions import SessionPublic
-from app.api.session_responses import created, created_responses, session_responses
+from app.api.session_responses import created_responses, session_responses
 from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
 from app.errors import BadRequest
@@ -121,9 +122,8 @@ async def continue_session(
     """
     data = body or ContinuationCreate()
     continuation = svc.Continuation(system_prompt=data.system_prompt, messages=data.message_dicts())
-    return await idem.execute(
-        db, effect=lambda conn: svc.continue_session(conn, session_id, continuation), render=created
-    )
+    reply = await svc.continue_session(db, idem, session_id, continuation, replies.session_created)
+    return reply_response(reply)
 
 
 @router.post(
@@ -160,9 +160,7 @@ async def fork_session(
     """
     data = body or ForkCreate()
     fork = svc.Fork(message_id=data.message_id, title=data.title, id=data.id)
-    return await idem.execute(
-        db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=created
-    )
+    return reply_response(await svc.fork_session(db, idem, session_id, fork, replies.session_created))
 
 
 @router.get(

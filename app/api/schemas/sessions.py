@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
 from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText
+from app.api.schemas.filters import SessionFilterFields
 from app.domain.sources import Source
 
 
@@ -54,6 +55,9 @@ class SessionPublic(BaseModel):
     actual_cost_usd: float | None
     api_call_count: int
     archived: bool
+    pinned: bool = Field(
+        default=False, description="Kept from prune, auto-prune and archive (PUT/DELETE /sessions/{id}/pin)"
+    )
     session_key: str | None
     chat_id: str | None
     chat_type: str | None
@@ -87,8 +91,9 @@ MAX_LIST_LIMIT = 200
 MAX_SEARCH_LENGTH = 200
 
 
-class SessionListQuery(BaseModel):
-    """``GET /sessions``: the query parameters (unknown parameters are ignored, as on every GET)."""
+class SessionListQuery(SessionFilterFields):
+    """``GET /sessions``: the filter set, then the listing's own parameters (unknown parameters are
+    ignored, as on every GET)."""
 
     limit: int = Field(default=20, ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")
     cursor: str | None = Field(default=None, description="next_cursor of the previous page")

@@ -110,12 +110,13 @@ def sync_detailed(
 ) -> Response[Problem | PruneOut]:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
@@ -146,12 +147,13 @@ def sync(
 ) -> Problem | PruneOut | None:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
@@ -177,12 +179,13 @@ async def asyncio_detailed(
 ) -> Response[Problem | PruneOut]:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
@@ -211,12 +214,13 @@ async def asyncio(
 ) -> Problem | PruneOut | None:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
