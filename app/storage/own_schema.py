@@ -16,7 +16,8 @@ To add a table:
    column as SQLite stores it: ``sa_type=Text`` for text, ``Integer`` for flags (the agent's files hold 0/1
    integers, not BOOLEAN), ``server_default`` for DEFAULT clauses, indexes and CHECKs in
    ``__table_args__``. A single-column primary key of a rowid table is ``nullable=True``, as SQLite
-   reports it (only WITHOUT ROWID implies NOT NULL). A foreign key to an agent table names a column of a stub below (add it there).
+   reports it (only WITHOUT ROWID implies NOT NULL). A foreign key to an agent table names a column of a
+   stub below (add it there).
 2. Write ``migrations/versions/NNNN_things.py`` that creates it (``CREATE TABLE IF NOT EXISTS``, so a file
    the table already exists in is left alone); :func:`create_table_sql` prints the DDL to paste.
 3. Run ``tests/compat/test_own_schema.py``: it fails until the migration and the class agree. Nothing else
