@@ -30,6 +30,7 @@ from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.repos import events as repo
+from app.storage.rows import MessageRow
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ def emit(
     repo.insert(conn, event_type.value, session_id, _dump(data), time.time())
 
 
-def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[dict[str, Any]]) -> None:
+def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[MessageRow]) -> None:
     """One compact ``message.created`` per appended message (ids and role only, never content)."""
     now = time.time()
     kind = EventType.message_created.value

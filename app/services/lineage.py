@@ -24,6 +24,7 @@ from app.storage.repos.lineage_messages import conversation_for_recap, copy_acti
 from app.storage.repos.messages import insert_messages
 from app.storage.repos.resolve import exact_id, ids_with_prefix, latest_session
 from app.storage.repos.titles import next_title_in_lineage, resolve_by_title, set_title
+from app.storage.rows import SessionRow
 
 # How many sessions an ambiguous prefix lists in the 409 body.
 MAX_CANDIDATES = 10
@@ -44,7 +45,7 @@ class MatchedBy(StrEnum):
 class Resolution:
     """The session a reference resolved to, what it matched first, and how."""
 
-    session: dict[str, Any]
+    session: SessionRow
     requested: str
     matched_by: MatchedBy
 
@@ -108,7 +109,7 @@ def resolve(
     return Resolution(session=get_session(conn, tip), requested=requested, matched_by=matched_by)
 
 
-def lineage(conn: sqlite3.Connection, session_id: str) -> list[dict[str, Any]]:
+def lineage(conn: sqlite3.Connection, session_id: str) -> list[SessionRow]:
     """The compression chain containing the session, root → tip, as public sessions."""
     if not session_repo.session_exists(conn, session_id):
         raise not_found(session_id)
@@ -141,20 +142,20 @@ async def continue_session(
     idempotency: Idempotency,
     session_id: str,
     continuation: Continuation,
-    render: Render[dict[str, Any]],
+    render: Render[SessionRow],
 ) -> Reply:
     """Context compression in one writer job (see :func:`_continue`); ``render`` answers the new child."""
     return await idempotency.run(db, lambda conn: _continue(conn, session_id, continuation), render)
 
 
 async def fork_session(
-    db: Database, idempotency: Idempotency, session_id: str, fork: Fork, render: Render[dict[str, Any]]
+    db: Database, idempotency: Idempotency, session_id: str, fork: Fork, render: Render[SessionRow]
 ) -> Reply:
     """Branching in one writer job (see :func:`_fork`); ``render`` answers the new child."""
     return await idempotency.run(db, lambda conn: _fork(conn, session_id, fork), render)
 
 
-def _continue(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
+def _continue(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> SessionRow:
     """Context compression: end the parent with ``compression`` and create its continuation.
 
     The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
@@ -189,7 +190,7 @@ def _continue(conn: sqlite3.Connection, session_id: str, continuation: Continuat
     return get_session(conn, child_id)
 
 
-def _fork(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[str, Any]:
+def _fork(conn: sqlite3.Connection, session_id: str, fork: Fork) -> SessionRow:
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 

@@ -16,6 +16,7 @@ from app.services.sessions import not_found
 from app.storage.database import Database
 from app.storage.repos import messages as repo
 from app.storage.repos.sessions import reopen_session, session_exists
+from app.storage.rows import MessageRow
 
 
 async def append(
@@ -25,7 +26,7 @@ async def append(
     messages: list[dict[str, Any]],
     *,
     reopen: bool,
-    render: Render[list[dict[str, Any]]],
+    render: Render[list[MessageRow]],
 ) -> Reply:
     """Append messages to a session in one writer job; ``render`` answers the stored messages. See
     :func:`_append` for the rules."""
@@ -34,7 +35,7 @@ async def append(
 
 def _append(
     conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]], *, reopen: bool
-) -> list[dict[str, Any]]:
+) -> list[MessageRow]:
     """Append messages to a session in the caller's transaction; the stored messages with their ids.
 
     404 ``session_not_found``; an ended session is 409 ``session_ended`` unless ``reopen`` (then it is
@@ -80,7 +81,7 @@ class MessageQuery:
 class MessagePage:
     """A page of messages; ``next_position`` is where the next page starts (``None`` at the end)."""
 
-    items: list[dict[str, Any]]
+    items: list[MessageRow]
     has_more: bool
     next_position: dict[str, int] | None = None
     window: dict[str, int] = field(default_factory=dict)
@@ -152,7 +153,7 @@ def message_not_found(session_id: str, message_id: int) -> NotFound:
     )
 
 
-def get_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[str, Any]:
+def get_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> MessageRow:
     """One message of a session (active or not); 404 ``session_not_found`` / ``message_not_found``."""
     row = repo.fetch(conn, session_id, message_id)
     if row is None:

@@ -17,6 +17,7 @@ from app.storage.repos.session_list import ListPage, ListQuery, list_sessions_ca
 from app.storage.repos.title_sources import record_title_source
 from app.storage.repos.titles import set_title
 from app.storage.repos.usage import Usage, record_usage
+from app.storage.rows import SessionRow
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def not_found(session_id: str) -> NotFound:
 
 def get_session(
     conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
-) -> dict[str, Any]:
+) -> SessionRow:
     """The public session, or 404 ``session_not_found``."""
     public = repo.fetch_session(conn, session_id, include_system_prompt=include_system_prompt)
     if public is None:
@@ -63,7 +64,7 @@ def get_session(
     return public
 
 
-def _check_if_match(conn: sqlite3.Connection, session_id: str, if_match: str | None) -> dict[str, Any]:
+def _check_if_match(conn: sqlite3.Connection, session_id: str, if_match: str | None) -> SessionRow:
     """The current session after checking ``If-Match`` against it (404 first, then 412)."""
     current = get_session(conn, session_id)
     if if_match is not None:
@@ -77,7 +78,7 @@ def _check_if_match(conn: sqlite3.Connection, session_id: str, if_match: str | N
     return current
 
 
-def create_session(conn: sqlite3.Connection, new: NewSession) -> dict[str, Any]:
+def create_session(conn: sqlite3.Connection, new: NewSession) -> SessionRow:
     """Insert a session (validating source, id, parent and title) and return it."""
     source = parse_source(new.source)
     if new.id is not None:
@@ -105,7 +106,7 @@ def create_session(conn: sqlite3.Connection, new: NewSession) -> dict[str, Any]:
 
 def update_session(
     conn: sqlite3.Connection, session_id: str, changes: dict[str, Any], if_match: str | None
-) -> dict[str, Any]:
+) -> SessionRow:
     """Apply a PATCH: ``title`` (None clears), ``archived``, ``model``, ``model_config``, ``end_reason``."""
     _check_if_match(conn, session_id, if_match)
     if "title" in changes:
@@ -142,7 +143,7 @@ def delete_session(conn: sqlite3.Connection, session_id: str, if_match: str | No
     return removed
 
 
-def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> dict[str, Any]:
+def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> SessionRow:
     """End a session (first end wins) and return it."""
     if repo.end_session(conn, session_id, end_reason):
         _emit_ended(conn, session_id, end_reason)
@@ -151,7 +152,7 @@ def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> d
     return get_session(conn, session_id)
 
 
-def reopen_session(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
+def reopen_session(conn: sqlite3.Connection, session_id: str) -> SessionRow:
     """Clear the end state of a session and return it."""
     if not repo.reopen_session(conn, session_id):
         raise not_found(session_id)
@@ -160,7 +161,7 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
     return get_session(conn, session_id)
 
 
-def set_pinned(conn: sqlite3.Connection, session_id: str, pinned: bool) -> dict[str, Any]:
+def set_pinned(conn: sqlite3.Connection, session_id: str, pinned: bool) -> SessionRow:
     """Pin (keep from prune, auto-prune and archive) or unpin a session and return it; both idempotent."""
     if not repo.session_exists(conn, session_id):
         raise not_found(session_id)
@@ -172,7 +173,7 @@ def set_pinned(conn: sqlite3.Connection, session_id: str, pinned: bool) -> dict[
     return get_session(conn, session_id)
 
 
-def add_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> dict[str, Any]:
+def add_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> SessionRow:
     """Record token and cost usage on an existing session and return it."""
     if not repo.session_exists(conn, session_id):
         raise not_found(session_id)

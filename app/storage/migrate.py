@@ -7,7 +7,6 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
@@ -31,13 +30,6 @@ def head_revision() -> str:
     head = ScriptDirectory.from_config(_config(Path("unused"))).get_current_head()
     assert head is not None
     return head
-
-
-def current_revision(conn: sqlite3.Connection) -> str | None:
-    """The revision stamped in the file, or ``None`` for a file we never opened."""
-    engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
-    with engine.connect() as sa_conn:
-        return MigrationContext.configure(sa_conn).get_current_revision()
 
 
 def upgrade(conn: sqlite3.Connection, db_path: Path) -> None:

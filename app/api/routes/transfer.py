@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
-from app.api.deps import DB, AppSettings
+from app.api.deps import DB, AppSettings, Indexer
 from app.api.error_docs import READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.schemas import examples as ex
@@ -19,7 +19,6 @@ from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
 from app.services import export as export_service
 from app.services import export_readable as readable
 from app.services import transfer as service
-from app.services.fts_indexer import FtsIndexer
 from app.storage.repos.export import ExportFilter
 
 router = APIRouter(tags=["transfer"], route_class=PolicyRoute)
@@ -282,6 +281,7 @@ async def _body_file(request: Request) -> IO[bytes]:
 async def import_sessions(
     request: Request,
     db: DB,
+    indexer: Indexer,
     on_conflict: OnConflictQuery = "skip",
     dry_run: DryRunQuery = False,
     wait_for_index: WaitForIndexQuery = False,
@@ -289,9 +289,7 @@ async def import_sessions(
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
-        report = await service.import_stream(
-            db, stream, on_conflict, dry_run, _indexer(request), wait_for_index
-        )
+        report = await service.import_stream(db, stream, on_conflict, dry_run, indexer, wait_for_index)
     finally:
         stream.close()
     return report.as_dict()
@@ -305,9 +303,9 @@ async def import_sessions(
     responses=error_responses(WRITE, {409: ("session_exists",)}),
 )
 async def import_transcripts(
-    request: Request,
     db: DB,
     settings: AppSettings,
+    indexer: Indexer,
     on_conflict: OnConflictQuery = "skip",
     dry_run: DryRunQuery = False,
     wait_for_index: WaitForIndexQuery = False,
@@ -317,11 +315,6 @@ async def import_transcripts(
     (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
     directory, FIFO, device or dangling link)."""
     report = await service.import_transcripts(
-        db, settings.home, settings.sessions_dir, on_conflict, dry_run, _indexer(request), wait_for_index
+        db, settings.home, settings.sessions_dir, on_conflict, dry_run, indexer, wait_for_index
     )
     return report.as_dict()
-
-
-def _indexer(request: Request) -> FtsIndexer | None:
-    # Started in the lifespan; absent only in an app built without it.
-    return getattr(request.app.state, "fts_indexer", None)

@@ -14,9 +14,8 @@ from collections.abc import Iterable
 
 from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import note_fts_backlog
-from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
+from app.storage.hermes_ddl import FTS_DOCUMENT_SQL, FTS_TABLES
 
-FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 # The largest message id SQLite can store: ``has_queued(conn, ANY_ID)`` asks whether anything is queued.
 ANY_ID = 2**63 - 1
 

@@ -9,7 +9,7 @@ matching sessions, whenever that superset is small (at most :data:`MAX_CANDIDATE
 - the sessions whose document (``hs_list_search``, trigram-tokenised, so any substring of three or more
   characters is found; its Unicode case folding only adds candidates) contains the term;
 - every session still marked dirty (``hs_list_search_dirty``: changed since its document was written,
-  by us or by the agent, see ``own_schema.LIST_SEARCH_SQL``), whatever its text;
+  by us or by the agent, see ``own_schema.LIST_SEARCH_INDEX_SQL``), whatever its text;
 - when compression lineages are folded, the compression ancestors of those, since a root is shown with its
   tip's id, title and preview.
 
@@ -33,7 +33,7 @@ from typing import Any
 from app.domain.fts_query import quote_phrase
 from app.domain.titles import like_escape
 from app.storage.connection import split_statements
-from app.storage.own_schema import LIST_SEARCH_SQL, LIST_SEARCH_TRIGGERS
+from app.storage.own_schema import LIST_SEARCH_TRIGGERS, list_search_sql
 from app.storage.repos.sessions import PREVIEW_RAW_SQL
 
 MIN_TERM = 3
@@ -204,8 +204,9 @@ def index_dirty(conn: sqlite3.Connection, max_sessions: int = SLICE_SESSIONS) ->
 
 def install(conn: sqlite3.Connection) -> None:
     """Create the index, its dirty set and its triggers, and queue every session (idempotent)."""
-    for stmt in split_statements(LIST_SEARCH_SQL):
-        conn.execute(stmt)
+    for sql in list_search_sql():
+        for stmt in split_statements(sql):
+            conn.execute(stmt)
     conn.execute("INSERT OR IGNORE INTO hs_list_search_dirty (session_id) SELECT id FROM sessions")
 
 

@@ -10,7 +10,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import astuple, dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from app.domain.session_filter import SessionFilter
 from app.storage.repos.lineage import (
@@ -27,6 +27,7 @@ from app.storage.repos.sessions import (
     public_select_sql,
     row_to_public,
 )
+from app.storage.rows import SessionRow
 
 Status = Literal["active", "ended", "all"]
 Order = Literal["started", "last_active"]
@@ -75,7 +76,7 @@ class ListQuery:
 class ListPage:
     """A page of public sessions and the cursor position after its last row (``None`` on the last page)."""
 
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[SessionRow] = field(default_factory=list)
     next_position: dict[str, Any] | None = None
 
 
@@ -121,9 +122,7 @@ def _session_filter(flt: SessionFilter, projecting: bool) -> tuple[list[str], li
     return clauses, params
 
 
-def _shown_row_matches(
-    conn: sqlite3.Connection, row: sqlite3.Row, item: dict[str, Any], q: ListQuery
-) -> bool:
+def _shown_row_matches(conn: sqlite3.Connection, row: sqlite3.Row, item: SessionRow, q: ListQuery) -> bool:
     """Whether a compression root, as shown (its tip's row), meets the filter's criteria."""
     if row["end_reason"] != "compression":
         return True
@@ -136,7 +135,7 @@ def _shown_row_matches(
     return found is not None
 
 
-def _search_ok(item: dict[str, Any], search: str | None) -> bool:
+def _search_ok(item: SessionRow, search: str | None) -> bool:
     """Whether the presented row shows ``search`` in its id, title or preview (ASCII case folded, as LIKE)."""
     if search is None:
         return True
@@ -147,7 +146,7 @@ def _search_ok(item: dict[str, Any], search: str | None) -> bool:
     return any(needle in ascii_lower(text or "") for text in (item["id"], item["title"], preview))
 
 
-def _status_ok(item: dict[str, Any], status: Status) -> bool:
+def _status_ok(item: SessionRow, status: Status) -> bool:
     if status == "active":
         return item["ended_at"] is None
     if status == "ended":
@@ -235,7 +234,7 @@ def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
     return position
 
 
-def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> dict[str, Any]:
+def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> SessionRow:
     """The list item for a row: raw, or (for a compression root) projected onto its tip."""
     # Roots are their own lineage root; only children need the walk up.
     root = row["id"] if row["parent_session_id"] is None else lineage_root(conn, row["id"])
@@ -250,8 +249,9 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> dict[
     ).fetchone()
     if tip_row is None:
         return item
-    tip = row_to_public(tip_row, root)
-    item.update({key: tip[key] for key in _TIP_FIELDS})
+    # The tip's members are copied by name, which a TypedDict cannot check: both are plain dicts here.
+    tip = cast(dict[str, Any], row_to_public(tip_row, root))
+    cast(dict[str, Any], item).update({key: tip[key] for key in _TIP_FIELDS})
     item["lineage_root_id"] = root
     return item
 
@@ -268,7 +268,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
     search = None if q.search is None else search_filter(conn, q.search, project)
     batch = q.limit + 1
-    collected: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    collected: list[tuple[SessionRow, dict[str, Any]]] = []
     after = q.after
     while len(collected) <= q.limit:
         rows = fetch(conn, q, search, after, batch)
