@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import AsyncExitStack, asynccontextmanager, closing
+from typing import Protocol, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.routing import APIRoute
@@ -58,39 +59,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings).open()
-        app.state.db = db
-        app.state.auto_pruner = pruner = AutoPruner(db, load_auto_prune_config(settings))
-        app.state.fts_indexer = indexer = FtsIndexer(db)
-        app.state.auto_titler = titler = AutoTitler(
-            db, build_generator(settings), enabled=load_titles_auto(settings)
-        )
-        app.state.event_hub = hub = EventHub(db, poll_s=settings.events_poll_s)
-        app.state.event_pruner = event_pruner = EventPruner(
-            db,
-            retention_days=settings.events_retention_days,
-            max_rows=settings.events_max_rows,
-            interval_s=settings.events_prune_interval_s,
-        )
-        # Jobs that only write would be refused every time on a file a newer agent migrated.
-        if not db.read_only:
-            pruner.start()
-            indexer.start()
-            titler.start()
-            event_pruner.start()
-        app.state.gateway = router = Gateway(db, settings.home)
-        await hub.start()
-        await router.start()
-        try:
+        state = app.state
+        async with AsyncExitStack() as stack:
+            # Each component is stopped in the reverse order of its start, also when a later one fails to
+            # start. Routes reach them through the aliases of app.api.deps, which read these attributes.
+            state.db = db = stack.enter_context(closing(Database(settings).open()))
+            # Jobs that only write would be refused every time on a file a newer agent migrated.
+            writes = not db.read_only
+            state.auto_pruner = await stack.enter_async_context(
+                _running(AutoPruner(db, load_auto_prune_config(settings)), start=writes)
+            )
+            state.fts_indexer = await stack.enter_async_context(_running(FtsIndexer(db), start=writes))
+            titler = AutoTitler(db, build_generator(settings), enabled=load_titles_auto(settings))
+            state.auto_titler = await stack.enter_async_context(_running(titler, start=writes))
+            pruner = EventPruner(
+                db,
+                retention_days=settings.events_retention_days,
+                max_rows=settings.events_max_rows,
+                interval_s=settings.events_prune_interval_s,
+            )
+            state.event_pruner = await stack.enter_async_context(_running(pruner, start=writes))
+            hub = EventHub(db, poll_s=settings.events_poll_s)
+            state.event_hub = await stack.enter_async_context(_running(hub))
+            state.gateway = await stack.enter_async_context(_running(Gateway(db, settings.home)))
             yield
-        finally:
-            await router.stop()
-            await event_pruner.stop()
-            await hub.stop()
-            await titler.stop()
-            await indexer.stop()
-            await pruner.stop()
-            db.close()
 
     # /docs and /redoc with Swagger UI and ReDoc served from the package, not a CDN: this server usually
     # runs where there is no network.
@@ -140,6 +132,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.http_metrics = http_metrics = HttpMetrics(registry)
     app.add_middleware(MetricsMiddleware, metrics=http_metrics)
     return app
+
+
+class _Service(Protocol):
+    """A background component: started once the database is open, stopped before it closes."""
+
+    def start(self) -> Awaitable[None] | None:
+        """Start the component's tasks (some start synchronously, some must await their first read)."""
+
+    async def stop(self) -> None:
+        """Cancel the component's tasks and wait for them."""
+
+
+S = TypeVar("S", bound=_Service)
+
+
+@asynccontextmanager
+async def _running(service: S, *, start: bool = True) -> AsyncIterator[S]:
+    """``service``, started (unless ``start`` is false) for the duration of the block and stopped after it."""
+    if not start:
+        yield service
+        return
+    started = service.start()
+    if started is not None:
+        await started
+    try:
+        yield service
+    finally:
+        await service.stop()
 
 
 def _route_named(router: APIRouter, name: str) -> APIRoute:

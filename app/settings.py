@@ -145,8 +145,3 @@ class Settings(BaseSettings):
     def sessions_dir(self) -> Path:
         """The agent's legacy per-session transcript files (``<id>.jsonl``)."""
         return self.home / "sessions"
-
-    @property
-    def attachments_dir(self) -> Path:
-        """Content-addressed attachment store."""
-        return self.home / "attachments"

@@ -16,6 +16,14 @@ import pytest
 
 APP = Path(__file__).resolve().parents[1] / "app"
 
+# Modules that still speak SQLite directly, and why; the list only shrinks (a converted module must leave
+# it: test_the_allow_list_is_current).
+STILL_ON_SQLITE = {
+    "app/services/export_readable.py": "the readable exports (md, html, trace) arrived after the storage "
+    "boundary: their page queries (app.storage.repos.export_pages) still take the connection "
+    "(Database.read_conn); they move behind an ExportPagesRepo protocol next",
+}
+
 # Statements as this codebase writes them (upper-case keywords); a bare transaction statement only when it
 # is the whole string, since "VACUUM" or "COMMIT" also occur in sentences. Docstrings are not looked at.
 _SQL = re.compile(
@@ -94,9 +102,19 @@ def test_services_never_import_the_api(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _modules("services") + _modules("api"), ids=_rel)
 def test_no_sqlite_and_no_sql_above_storage(path: Path) -> None:
+    if _rel(path) in STILL_ON_SQLITE:
+        pytest.skip(STILL_ON_SQLITE[_rel(path)])
     tree = _parse(path)
     assert _offending(list(_imports(tree)), ("sqlite3", "app.storage.repos")) == []
     assert _sql_strings(tree) == []
+
+
+def test_the_allow_list_is_current() -> None:
+    """Every module on the allow-list exists and still needs to be there."""
+    for rel in STILL_ON_SQLITE:
+        tree = _parse(APP.parent / rel)
+        uses_sqlite = _offending(list(_imports(tree)), ("sqlite3", "app.storage.repos")) != []
+        assert uses_sqlite or _sql_strings(tree), f"{rel} no longer speaks SQLite: take it off the list"
 
 
 def test_the_sql_detector_sees_sql() -> None:

@@ -1,26 +1,43 @@
-"""Dependency aliases, so route signatures read like sentences."""
+"""Dependency aliases, so route signatures read like sentences.
+
+Everything the lifespan starts (``app.main``) is reached the same way: an alias below, never
+``request.app.state`` in a route. The aliases read the attribute the lifespan set on ``app.state``.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
+from prometheus_client import CollectorRegistry
 
+from app.services.auto_prune import AutoPruner
+from app.services.events import EventHub
+from app.services.fts_indexer import FtsIndexer
+from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage.database import Database
 
-
-async def get_db(request: Request) -> Database:
-    """The process's open database."""
-    db: Database = request.app.state.db
-    return db
+T = TypeVar("T")
 
 
-async def get_settings(request: Request) -> Settings:
-    """The settings the app was created with."""
-    settings: Settings = request.app.state.settings
-    return settings
+def _app_state(name: str, kind: type[T]) -> Any:
+    """A dependency answering ``request.app.state.<name>`` (an instance of ``kind``)."""
+
+    # async: FastAPI would run a plain function on a worker thread, for an attribute read.
+    async def dependency(request: Request) -> T:
+        value: T = getattr(request.app.state, name)
+        return value
+
+    dependency.__name__ = f"get_{name}"
+    dependency.__doc__ = f"The process's {kind.__name__} (``app.state.{name}``)."
+    return Depends(dependency)
 
 
-DB = Annotated[Database, Depends(get_db)]
-AppSettings = Annotated[Settings, Depends(get_settings)]
+DB = Annotated[Database, _app_state("db", Database)]
+AppSettings = Annotated[Settings, _app_state("settings", Settings)]
+Hub = Annotated[EventHub, _app_state("event_hub", EventHub)]
+GatewayService = Annotated[Gateway, _app_state("gateway", Gateway)]
+Pruner = Annotated[AutoPruner, _app_state("auto_pruner", AutoPruner)]
+Indexer = Annotated[FtsIndexer, _app_state("fts_indexer", FtsIndexer)]
+MetricsRegistry = Annotated[CollectorRegistry, _app_state("metrics_registry", CollectorRegistry)]

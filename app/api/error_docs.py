@@ -116,6 +116,10 @@ DETAILS: dict[str, str] = {
     "filter_required": "Refusing to archive every ended session: give at least one filter (for example "
     "newer_than, source or title).",
     "lineage_needs_session_id": "lineage=true exports one logical session: give its session_id.",
+    "lineage_not_available": "lineage=logical is available with format=jsonl (not redacted) or one file per "
+    "session (format=md or qmd, layout=files).",
+    "only_not_available": "only=user-prompts is available with format=jsonl or md.",
+    "layout_not_available": "format=qmd is written one file per session: use layout=files.",
     "unknown_platform": "Unknown platform 'fax'.",
     "invalid_chat_type": "Unknown chat type 'room'; use one of dm, group, channel, thread.",
     "route_not_found": "No routed chat has the session key 'agent:main:telegram:dm:123456789'.",

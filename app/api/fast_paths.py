@@ -51,7 +51,8 @@ class FastPaths:
         # Most appends carry no query: the route's parse of an empty one, done once.
         self._append_plain = request_params_to_args(append_route.dependant.query_params, QueryParams(""))
         # Every listing parameter at its default: the listing this path serves, whatever its limit.
-        self._list_defaults, _ = request_params_to_args(list_route.dependant.query_params, QueryParams(""))
+        defaults, _ = request_params_to_args(list_route.dependant.query_params, QueryParams(""))
+        (self._list_defaults,) = defaults.values()  # the route's one query model
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope.get("root_path"):
@@ -127,9 +128,10 @@ class FastPaths:
         raw_query = QueryParams(scope["query_string"])
         query, errors = request_params_to_args(route.dependant.query_params, raw_query)
         app: Any = scope["app"]
+        params = None if errors else next(iter(query.values()))
         if (
-            errors
-            or query != {**self._list_defaults, "limit": query["limit"]}
+            params is None
+            or params != self._list_defaults.model_copy(update={"limit": params.limit})
             or not authorization_accepted(_Headers(scope).authorization, app.state.api_token)
         ):
             return False
@@ -137,7 +139,7 @@ class FastPaths:
         request = Request(scope, receive)
         response: Response
         try:
-            response = await list_response(request, app.state.db, default_list_query(query["limit"]))
+            response = await list_response(request, app.state.db, default_list_query(params.limit))
         except HermesError as exc:
             response = render_error(exc, request)
         await response(scope, receive, send)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Any
 
@@ -47,6 +47,20 @@ def emit_jsonl(items: Iterable[Any]) -> None:
         typer.echo(dumps(item))
 
 
+def emit(
+    out: Format, document: Any, lines: Callable[[], Iterable[str]], items: Iterable[Any] | None = None
+) -> None:
+    """A data command's result in the chosen format: ``document`` as one JSON document, ``items`` (by
+    default the document alone) as JSON lines, or ``lines()`` for people."""
+    if out is Format.JSON:
+        emit_json(document)
+    elif out is Format.JSONL:
+        emit_jsonl([document] if items is None else items)
+    else:
+        for line in lines():
+            say(line)
+
+
 def say(line: str = "") -> None:
     """A result line for people (stdout)."""
     typer.echo(line)
@@ -60,11 +74,6 @@ def note(line: str) -> None:
 def err_console() -> Console:
     """A rich console on the current stderr (looked up per call so test runners can capture it)."""
     return Console(file=sys.stderr, highlight=False)
-
-
-def out_console() -> Console:
-    """A rich console on the current stdout."""
-    return Console(file=sys.stdout, highlight=False)
 
 
 def confirm(question: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -11,7 +11,7 @@ import orjson
 from app.domain.stored_json import renderable
 
 
-def session_etag(public: dict[str, Any]) -> str:
+def session_etag(public: Mapping[str, Any]) -> str:
     """A strong, quoted ETag hashing the public Session representation (without ``system_prompt``).
 
     Any visible change — title, counters, ``last_active`` after a new message, end state — changes it;

@@ -9,7 +9,7 @@ and the notice its gateway sends on the first message after an automatic reset.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -96,15 +96,8 @@ class ResetPolicy:
         return replace(self, at_hour=at_hour, idle_minutes=idle)
 
     def to_dict(self) -> dict[str, Any]:
-        """The policy as config.yaml stores it."""
-        return {
-            "mode": self.mode,
-            "at_hour": self.at_hour,
-            "idle_minutes": self.idle_minutes,
-            "notify": self.notify,
-            "notify_exclude_platforms": list(self.notify_exclude_platforms),
-            "bg_process_max_age_hours": self.bg_process_max_age_hours,
-        }
+        """The policy as config.yaml stores it (the excluded platforms as a list)."""
+        return {**asdict(self), "notify_exclude_platforms": list(self.notify_exclude_platforms)}
 
 
 @dataclass(frozen=True)

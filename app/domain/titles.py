@@ -49,12 +49,6 @@ def lineage_base(title: str) -> str:
     return match.group(1) if match else title
 
 
-def title_number(title: str) -> int:
-    """The lineage number of a title; the unnumbered base counts as 1."""
-    match = _NUMBERED.match(title)
-    return int(match.group(2)) if match else 1
-
-
 def next_in_lineage(base_title: str, existing: Iterable[str]) -> str:
     """The next free title of a lineage given the titles already taken (``base`` or ``base #N``)."""
     base = lineage_base(base_title)

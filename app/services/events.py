@@ -29,6 +29,7 @@ from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.protocols import EventRow, Tx
+from app.storage.rows import MessageRow
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def emit(tx: Tx, event_type: EventType, session_id: str | None, data: dict[str, 
     tx.events.insert(event_type.value, session_id, _dump(data), time.time())
 
 
-def emit_messages(tx: Tx, session_id: str, stored: Iterable[dict[str, Any]]) -> None:
+def emit_messages(tx: Tx, session_id: str, stored: Iterable[MessageRow]) -> None:
     """One compact ``message.created`` per appended message (ids and role only, never content)."""
     now = time.time()
     kind = EventType.message_created.value

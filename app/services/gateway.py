@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -128,14 +128,7 @@ class RouteResult:
 
     def public(self) -> dict[str, Any]:
         """The response body."""
-        return {
-            "session_key": self.session_key,
-            "session_id": self.session_id,
-            "created": self.created,
-            "reset_reason": self.reset_reason,
-            "notice": self.notice,
-            "entry": self.entry,
-        }
+        return asdict(self)
 
 
 # -- transactions ---------------------------------------------------------------------------------

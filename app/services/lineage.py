@@ -18,6 +18,7 @@ from app.errors import Conflict, HermesError, NotFound, Unprocessable
 from app.services.idempotency import Idempotency, Render, Reply
 from app.services.sessions import default_exclusions, get_session, not_found
 from app.storage.protocols import Store, Tx
+from app.storage.rows import SessionRow
 
 # How many sessions an ambiguous prefix lists in the 409 body.
 MAX_CANDIDATES = 10
@@ -38,7 +39,7 @@ class MatchedBy(StrEnum):
 class Resolution:
     """The session a reference resolved to, what it matched first, and how."""
 
-    session: dict[str, Any]
+    session: SessionRow
     requested: str
     matched_by: MatchedBy
 
@@ -100,7 +101,7 @@ def resolve(tx: Tx, ref: str | None, *, latest: bool, sources: tuple[str, ...]) 
     return Resolution(session=get_session(tx, tip), requested=requested, matched_by=matched_by)
 
 
-def lineage(tx: Tx, session_id: str) -> list[dict[str, Any]]:
+def lineage(tx: Tx, session_id: str) -> list[SessionRow]:
     """The compression chain containing the session, root → tip, as public sessions."""
     if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
@@ -119,7 +120,7 @@ def _child_id(tx: Tx, parent_source: str) -> str:
             return candidate
 
 
-def _child(parent: dict[str, Any], **own: Any) -> NewSession:
+def _child(parent: SessionRow, **own: Any) -> NewSession:
     """A child of ``parent``: its source, model, user and chat routing fields, plus the child's ``own``."""
     return NewSession(
         source=parent["source"],
@@ -148,20 +149,20 @@ async def continue_session(
     idempotency: Idempotency,
     session_id: str,
     continuation: Continuation,
-    render: Render[dict[str, Any]],
+    render: Render[SessionRow],
 ) -> Reply:
     """Context compression in one writer job (see :func:`_continue`); ``render`` answers the new child."""
     return await idempotency.run(db, lambda tx: _continue(tx, session_id, continuation), render)
 
 
 async def fork_session(
-    db: Store, idempotency: Idempotency, session_id: str, fork: Fork, render: Render[dict[str, Any]]
+    db: Store, idempotency: Idempotency, session_id: str, fork: Fork, render: Render[SessionRow]
 ) -> Reply:
     """Branching in one writer job (see :func:`_fork`); ``render`` answers the new child."""
     return await idempotency.run(db, lambda tx: _fork(tx, session_id, fork), render)
 
 
-def _continue(tx: Tx, session_id: str, continuation: Continuation) -> dict[str, Any]:
+def _continue(tx: Tx, session_id: str, continuation: Continuation) -> SessionRow:
     """Context compression: end the parent with ``compression`` and create its continuation.
 
     The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
@@ -184,7 +185,7 @@ def _continue(tx: Tx, session_id: str, continuation: Continuation) -> dict[str, 
     return get_session(tx, child_id)
 
 
-def _fork(tx: Tx, session_id: str, fork: Fork) -> dict[str, Any]:
+def _fork(tx: Tx, session_id: str, fork: Fork) -> SessionRow:
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 

@@ -14,6 +14,7 @@ from app.services.idempotency import Idempotency, Render, Reply
 from app.services.sessions import not_found
 from app.storage.database import Database
 from app.storage.protocols import Tx
+from app.storage.rows import MessageRow
 
 
 async def append(
@@ -23,14 +24,14 @@ async def append(
     messages: list[dict[str, Any]],
     *,
     reopen: bool,
-    render: Render[list[dict[str, Any]]],
+    render: Render[list[MessageRow]],
 ) -> Reply:
     """Append messages to a session in one writer job; ``render`` answers the stored messages. See
     :func:`_append` for the rules."""
     return await idempotency.run(db, lambda tx: _append(tx, session_id, messages, reopen=reopen), render)
 
 
-def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: bool) -> list[dict[str, Any]]:
+def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: bool) -> list[MessageRow]:
     """Append messages to a session in the caller's transaction; the stored messages with their ids.
 
     404 ``session_not_found``; an ended session is 409 ``session_ended`` unless ``reopen`` (then it is
@@ -76,7 +77,7 @@ class MessageQuery:
 class MessagePage:
     """A page of messages; ``next_position`` is where the next page starts (``None`` at the end)."""
 
-    items: list[dict[str, Any]]
+    items: list[MessageRow]
     has_more: bool
     next_position: dict[str, int] | None = None
     window: dict[str, int] = field(default_factory=dict)
@@ -146,7 +147,7 @@ def message_not_found(session_id: str, message_id: int) -> NotFound:
     )
 
 
-def get_message(tx: Tx, session_id: str, message_id: int) -> dict[str, Any]:
+def get_message(tx: Tx, session_id: str, message_id: int) -> MessageRow:
     """One message of a session (active or not); 404 ``session_not_found`` / ``message_not_found``."""
     row = tx.messages.fetch(session_id, message_id)
     if row is None:

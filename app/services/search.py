@@ -24,14 +24,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.domain.messages import decode_content, decode_json_column
 from app.domain.preview import preview_from_raw
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import Conflict, NotFound
-from app.storage.protocols import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter, Record, Tx
+from app.storage.protocols import FTS_TABLE, FTS_TRIGRAM_TABLE, MAX_PARENT_DEPTH, Hit, HitFilter, Record, Tx
+from app.storage.rows import SessionMetaRow
 
 DEFAULT_LIMIT = 3
 MAX_LIMIT = 50
@@ -89,6 +90,31 @@ class SearchRequest:
     exclude_sources: tuple[str, ...] = ()
     current_session_id: str | None = None
     detail: Detail = Detail.adaptive
+
+
+class SearchMessage(TypedDict):
+    """A message as search shows it (tool fields, the anchor flag and the truncation markers only when
+    they apply)."""
+
+    id: int
+    role: str
+    content: Any
+    timestamp: float
+    tool_name: NotRequired[str]
+    tool_calls: NotRequired[Any]
+    tool_call_id: NotRequired[str]
+    anchor: NotRequired[bool]
+    content_truncated: NotRequired[bool]
+    original_content_chars: NotRequired[int]
+
+
+class SessionMeta(TypedDict):
+    """The session a scroll or read shows."""
+
+    title: str | None
+    source: str | None
+    model: str | None
+    started_at: float | None
 
 
 def clamp(value: int, low: int, high: int) -> int:
@@ -159,7 +185,7 @@ class _HitStream:
     @property
     def table(self) -> str:
         """The FTS table this plan queries."""
-        return TRIGRAM_TABLE if self.plan.engine is Engine.trigram else FTS_TABLE
+        return FTS_TRIGRAM_TABLE if self.plan.engine is Engine.trigram else FTS_TABLE
 
     def hits(self, filt: HitFilter) -> Iterator[Hit]:
         """Hits passing ``filt`` in the request's order."""
@@ -246,11 +272,11 @@ def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
     return text[:cap], len(text)
 
 
-def shape_message(row: Record, anchor_id: int | None = None, cap: int | None = None) -> dict[str, Any]:
+def shape_message(row: Record, anchor_id: int | None = None, cap: int | None = None) -> SearchMessage:
     """A message as search shows it: id, role, content (always), timestamp, tool fields when set, the
     anchor flag, and the truncation markers when ``cap`` cut the content."""
     content, original = _cap(decode_content(row["content"]), cap)
-    entry: dict[str, Any] = {
+    entry: SearchMessage = {
         "id": row["id"],
         "role": row["role"],
         "content": content,
@@ -275,12 +301,12 @@ def _caps(detail: Detail) -> tuple[int | None, int | None]:
     return (WINDOW_CAP, BOOKEND_CAP) if detail is Detail.adaptive else (None, None)
 
 
-def _meta(row: dict[str, Any]) -> dict[str, Any]:
+def _meta(row: SessionMetaRow) -> SessionMeta:
     return {
-        "title": row.get("title"),
-        "source": row.get("source"),
-        "model": row.get("model"),
-        "started_at": row.get("started_at"),
+        "title": row["title"],
+        "source": row["source"],
+        "model": row["model"],
+        "started_at": row["started_at"],
     }
 
 
@@ -320,7 +346,9 @@ def _discover_entry(
     tx: Tx, req: SearchRequest, stream: _HitStream, root: str, hit: Hit, window: int
 ) -> dict[str, Any]:
     window_cap, bookend_cap = _caps(req.detail)
-    meta = tx.search.session_meta(root) or tx.search.session_meta(hit.session_id) or {}
+    meta: SessionMetaRow | dict[str, Any] = (
+        tx.search.session_meta(root) or tx.search.session_meta(hit.session_id) or {}
+    )
     rows, before, after = tx.search.around(hit.session_id, hit.id, window)
     start, end = tx.search.bookends(hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
     entry: dict[str, Any] = {
@@ -371,7 +399,7 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     return body
 
 
-def _session_or_404(tx: Tx, session_id: str) -> dict[str, Any]:
+def _session_or_404(tx: Tx, session_id: str) -> SessionMetaRow:
     meta = tx.search.session_meta(session_id)
     if meta is None:
         raise NotFound(f"Session not found: {session_id}", code="session_not_found")

@@ -11,6 +11,7 @@ from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import NotFound, PreconditionFailed, Unprocessable
 from app.services.events import EventType, emit
 from app.storage.protocols import ListPage, ListQuery, Tx, Usage
+from app.storage.rows import SessionRow
 
 
 def parse_source(value: str) -> Source:
@@ -29,7 +30,7 @@ def not_found(session_id: str) -> NotFound:
     return NotFound(f"Session not found: {session_id}", code="session_not_found", session_id=session_id)
 
 
-def get_session(tx: Tx, session_id: str, *, include_system_prompt: bool = False) -> dict[str, Any]:
+def get_session(tx: Tx, session_id: str, *, include_system_prompt: bool = False) -> SessionRow:
     """The public session, or 404 ``session_not_found``."""
     public = tx.sessions.fetch_session(session_id, include_system_prompt=include_system_prompt)
     if public is None:
@@ -37,7 +38,7 @@ def get_session(tx: Tx, session_id: str, *, include_system_prompt: bool = False)
     return public
 
 
-def _check_if_match(tx: Tx, session_id: str, if_match: str | None) -> dict[str, Any]:
+def _check_if_match(tx: Tx, session_id: str, if_match: str | None) -> SessionRow:
     """The current session after checking ``If-Match`` against it (404 first, then 412)."""
     current = get_session(tx, session_id)
     if if_match is not None:
@@ -51,7 +52,7 @@ def _check_if_match(tx: Tx, session_id: str, if_match: str | None) -> dict[str, 
     return current
 
 
-def create_session(tx: Tx, new: NewSession) -> dict[str, Any]:
+def create_session(tx: Tx, new: NewSession) -> SessionRow:
     """Insert a session (validating source, id, parent and title) and return it."""
     source = parse_source(new.source)
     if new.id is not None:
@@ -63,7 +64,7 @@ def create_session(tx: Tx, new: NewSession) -> dict[str, Any]:
     return get_session(tx, session_id)
 
 
-def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: str | None) -> dict[str, Any]:
+def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: str | None) -> SessionRow:
     """Apply a PATCH: ``title`` (None clears), ``archived``, ``model``, ``model_config``, ``end_reason``."""
     _check_if_match(tx, session_id, if_match)
     if "title" in changes:
@@ -100,7 +101,7 @@ def delete_session(tx: Tx, session_id: str, if_match: str | None) -> list[str]:
     return removed
 
 
-def end_session(tx: Tx, session_id: str, end_reason: str) -> dict[str, Any]:
+def end_session(tx: Tx, session_id: str, end_reason: str) -> SessionRow:
     """End a session (first end wins) and return it."""
     if tx.sessions.end_session(session_id, end_reason):
         _emit_ended(tx, session_id, end_reason)
@@ -109,7 +110,7 @@ def end_session(tx: Tx, session_id: str, end_reason: str) -> dict[str, Any]:
     return get_session(tx, session_id)
 
 
-def reopen_session(tx: Tx, session_id: str) -> dict[str, Any]:
+def reopen_session(tx: Tx, session_id: str) -> SessionRow:
     """Clear the end state of a session and return it."""
     if not tx.sessions.reopen_session(session_id):
         raise not_found(session_id)
@@ -118,7 +119,7 @@ def reopen_session(tx: Tx, session_id: str) -> dict[str, Any]:
     return get_session(tx, session_id)
 
 
-def set_pinned(tx: Tx, session_id: str, pinned: bool) -> dict[str, Any]:
+def set_pinned(tx: Tx, session_id: str, pinned: bool) -> SessionRow:
     """Pin (keep from prune, auto-prune and archive) or unpin a session and return it; both idempotent."""
     if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)
@@ -130,7 +131,7 @@ def set_pinned(tx: Tx, session_id: str, pinned: bool) -> dict[str, Any]:
     return get_session(tx, session_id)
 
 
-def add_usage(tx: Tx, session_id: str, usage: Usage) -> dict[str, Any]:
+def add_usage(tx: Tx, session_id: str, usage: Usage) -> SessionRow:
     """Record token and cost usage on an existing session and return it."""
     if not tx.sessions.session_exists(session_id):
         raise not_found(session_id)

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncGenerator, Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -67,18 +67,7 @@ class ImportReport:
     def as_dict(self) -> dict[str, Any]:
         """The response body."""
         return {
-            "dry_run": self.dry_run,
-            "on_conflict": self.on_conflict,
-            "lines": self.lines,
-            "imported": self.imported,
-            "replaced": self.replaced,
-            "skipped": self.skipped,
-            "failed": self.failed,
-            "messages": self.messages,
-            "linked": self.linked,
-            "detached": self.detached,
-            "message_ids_kept": self.message_ids_kept,
-            "index_pending": self.index_pending,
+            **asdict(self),
             "errors": [e.as_dict() for e in self.errors],
             "errors_truncated": self.failed > len(self.errors),
         }

@@ -218,6 +218,11 @@ class Database:
         assert self.readers is not None, "database not open"
         return await self.readers.read(fn)
 
+    async def read_conn(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``read`` for a job written against the connection itself (services not yet on the Tx; see
+        tests/test_layers.py's allow-list)."""
+        return await self.read(lambda tx: fn(tx.conn))
+
     def read_sync(self, fn: Callable[[SqliteTx], T]) -> T:
         """Blocking ``read`` for code off the event loop."""
         assert self.readers is not None, "database not open"

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import sqlite3
 
+from app.storage.hermes_ddl import FTS_TABLES
+
 # Pages merged per index per quantum: about 3 ms of work on this machine, so a request that arrives
 # during a quantum waits little, while quanta after every commit keep up with the segments commits add.
 MERGE_PAGES = 64
-FTS_INDEXES = ("messages_fts", "messages_fts_trigram")
 
 
 def merge_quantum(conn: sqlite3.Connection) -> None:
     """Merge up to ``MERGE_PAGES`` pages in each FTS index (the caller owns the transaction)."""
-    for table in FTS_INDEXES:
+    for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}, rank) VALUES('merge', ?)", (MERGE_PAGES,))

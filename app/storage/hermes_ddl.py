@@ -7,6 +7,12 @@ our own tables live in ``app.storage.own_schema``.
 
 SCHEMA_VERSION = 22
 
+FTS_TABLE = "messages_fts"
+"""The agent's word index (``unicode61``) of message content."""
+FTS_TRIGRAM_TABLE = "messages_fts_trigram"
+"""The agent's substring index (``trigram``) of message content."""
+FTS_TABLES = (FTS_TABLE, FTS_TRIGRAM_TABLE)
+
 SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER NOT NULL

@@ -70,19 +70,19 @@ def _fts_trigger_count(conn: sqlite3.Connection) -> int:
 
 def _ensure_fts(conn: sqlite3.Connection, *, stored_version: int | None) -> None:
     """Inline FTS5 + trigram tables and their triggers, rebuilt wherever the agent would rebuild them."""
-    legacy = _table_sql(conn, "messages_fts")
+    legacy = _table_sql(conn, ddl.FTS_TABLE)
     external = legacy is not None and "content=" in legacy.replace(" ", "")
     # Agent schema <= 10 used an external-content index that did not cover tool names or tool calls; the
     # agent's v11 step drops both tables and re-indexes every message, and so do we.
     if external or (stored_version is not None and stored_version < 11):
         for trigger in ddl.FTS_TRIGGERS:
             conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
-        conn.execute("DROP TABLE IF EXISTS messages_fts")
-        conn.execute("DROP TABLE IF EXISTS messages_fts_trigram")
+        conn.execute(f"DROP TABLE IF EXISTS {ddl.FTS_TABLE}")
+        conn.execute(f"DROP TABLE IF EXISTS {ddl.FTS_TRIGRAM_TABLE}")
     # Missing triggers mean messages were written without being indexed (a runtime without FTS5 drops
     # them); the agent re-indexes everything in that case.
     stale = _fts_trigger_count(conn) < len(ddl.FTS_TRIGGERS)
-    for table, script in (("messages_fts", ddl.FTS_SQL), ("messages_fts_trigram", ddl.FTS_TRIGRAM_SQL)):
+    for table, script in ((ddl.FTS_TABLE, ddl.FTS_SQL), (ddl.FTS_TRIGRAM_TABLE, ddl.FTS_TRIGRAM_SQL)):
         created = _table_sql(conn, table) is None
         _execute_script(conn, script)
         if created or stale:
@@ -125,7 +125,7 @@ def needs_adoption(conn: sqlite3.Connection) -> bool:
     if row is None or row[0] < ddl.SCHEMA_VERSION:
         return True
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-    required = {"messages_fts", "messages_fts_trigram", "idx_sessions_title_unique", *ddl.FTS_TRIGGERS}
+    required = {*ddl.FTS_TABLES, "idx_sessions_title_unique", *ddl.FTS_TRIGGERS}
     if not required <= names:
         return True
     for table, cols in declared_columns().items():

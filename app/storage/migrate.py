@@ -7,13 +7,13 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
 
 from app.storage.hermes_schema import adopt, needs_adoption, stored_version
 from app.storage.read_only import TESTED_SCHEMA_VERSION, too_new
+from app.storage.repos import list_index
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -30,13 +30,6 @@ def head_revision() -> str:
     head = ScriptDirectory.from_config(_config(Path("unused"))).get_current_head()
     assert head is not None
     return head
-
-
-def current_revision(conn: sqlite3.Connection) -> str | None:
-    """The revision stamped in the file, or ``None`` for a file we never opened."""
-    engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
-    with engine.connect() as sa_conn:
-        return MigrationContext.configure(sa_conn).get_current_revision()
 
 
 def stamped_revision(conn: sqlite3.Connection) -> str | None:
@@ -70,6 +63,10 @@ def upgrade(conn: sqlite3.Connection, db_path: Path) -> None:
         # agent since; adoption is idempotent, so check and repair on every start.
         if needs_adoption(conn):
             adopt(conn)
+        # The same for the list-search triggers: a table the agent rebuilt has lost them, and whatever it
+        # wrote since went unnoticed, so every session is queued again.
+        if list_index.triggers_missing(conn):
+            list_index.install(conn)
         if conn.in_transaction:
             conn.execute("COMMIT")
     except BaseException:

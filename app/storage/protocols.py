@@ -17,6 +17,7 @@ from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
 from app.domain.records import ChatPeer, NewAttachment, NewSession
 from app.domain.session_filter import SessionFilter
+from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos.events import EventRow
 from app.storage.repos.export import (
     LINE_CLOSED,
@@ -40,19 +41,20 @@ from app.storage.repos.maintenance import (
 )
 from app.storage.repos.maintenance import Candidate as PruneCandidate
 from app.storage.repos.resolve import Candidate
-from app.storage.repos.search import FTS_TABLE, MAX_PARENT_DEPTH, TRIGRAM_TABLE, Hit, HitFilter
+from app.storage.repos.search import MAX_PARENT_DEPTH, Hit, HitFilter
 from app.storage.repos.session_list import ListPage, ListQuery
 from app.storage.repos.title_sources import FirstExchange
 from app.storage.repos.usage import Usage
+from app.storage.rows import AttachmentRef, MessageRow, SessionMetaRow, SessionRow
 
 __all__ = [
     "AUTO_PRUNE_LEASE_KEY",
     "AUTO_PRUNE_STATUS_KEY",
     "FTS_TABLE",
+    "FTS_TRIGRAM_TABLE",
     "LAST_AUTO_PRUNE_KEY",
     "LINE_CLOSED",
     "MAX_PARENT_DEPTH",
-    "TRIGRAM_TABLE",
     "AttachmentsRepo",
     "Candidate",
     "ChunkPlan",
@@ -124,7 +126,7 @@ class SessionsRepo(Protocol):
     def session_exists(self, session_id: str) -> bool:
         """Whether a session row exists."""
 
-    def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> dict[str, Any] | None:
+    def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> SessionRow | None:
         """The public Session representation (API.md), or ``None`` when there is no such session."""
 
     def insert_session(self, session_id: str, new: NewSession) -> None:
@@ -231,10 +233,10 @@ class LineageRepo(Protocol):
 class MessagesRepo(Protocol):
     """A session's messages: append, pages, windows, rewind and the counters kept on the session."""
 
-    def insert_messages(self, session_id: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def insert_messages(self, session_id: str, messages: list[dict[str, Any]]) -> list[MessageRow]:
         """Append ``messages`` to an existing session inside the caller's transaction; the stored messages."""
 
-    def to_messages(self, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    def to_messages(self, rows: Sequence[Any]) -> list[MessageRow]:
         """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
 
     def page(
@@ -361,13 +363,13 @@ class AttachmentsRepo(Protocol):
     def get_attachment(self, attachment_id: str) -> dict[str, Any] | None:
         """One attachment row (without its extracted text), or ``None``."""
 
-    def refs_for_ids(self, attachment_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def refs_for_ids(self, attachment_ids: Sequence[str]) -> dict[str, AttachmentRef]:
         """Attachment refs by id; 422 ``unknown_attachment`` naming the ids that do not exist."""
 
     def link(self, message_id: int, attachment_ids: Sequence[str]) -> None:
         """Link a message to attachments, in the order given (duplicates collapse to the first)."""
 
-    def refs_for_messages(self, message_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    def refs_for_messages(self, message_ids: Sequence[int]) -> dict[int, list[AttachmentRef]]:
         """Attachment refs of each message (only messages that have some), in link order."""
 
 
@@ -413,7 +415,7 @@ class SearchRepo(Protocol):
     def parent_of(self, session_id: str) -> str | None:
         """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
 
-    def session_meta(self, session_id: str) -> dict[str, Any] | None:
+    def session_meta(self, session_id: str) -> SessionMetaRow | None:
         """The session fields search shows, or ``None`` when the session does not exist."""
 
     def session_of_message(self, message_id: int) -> str | None:
@@ -446,6 +448,13 @@ class IndexingRepo(Protocol):
 
     def has_queued(self, up_to: int) -> bool:
         """Whether any queued run starts at or below message id ``up_to``."""
+
+    def has_dirty(self) -> bool:
+        """Whether any session awaits (re-)indexing in the listing's search index."""
+
+    def index_dirty(self, max_sessions: int = ...) -> int | None:
+        """Re-derive the listing's search documents of up to ``max_sessions`` dirty sessions; ``None`` when
+        none was dirty."""
 
     def index_next_slice(self, max_messages: int) -> int | None:
         """Index up to ``max_messages`` stored messages of the oldest runs; ``None`` when the backlog is
@@ -488,13 +497,6 @@ class GatewayRepo(Protocol):
 
     def keys(self, scope: str) -> set[str]:
         """Every key of a scope."""
-
-    def count_entries(self, scope: str) -> int:
-        """How many keys a scope holds."""
-
-    def scope_version(self, scope: str) -> tuple[int, float]:
-        """A cheap change marker for a scope (row count, newest write time): the mirror compares it to see
-        whether another writer (the agent) changed the index since the last rewrite."""
 
     def end_reason(self, session_id: str) -> tuple[bool, str | None]:
         """``(exists, end_reason)`` of a session row."""

@@ -13,29 +13,17 @@ of failing.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from pathlib import Path
 
 from app.errors import SchemaTooNew
 from app.storage import hermes_ddl as ddl
 from app.storage import own_schema
-from app.storage.connection import split_statements
 from app.storage.hermes_schema import stored_version
 
 TESTED_SCHEMA_VERSION = ddl.SCHEMA_VERSION
 """The newest agent schema version this build has been tested against. Every older version is adopted
 (brought to this one, as the agent itself would); anything newer is served read-only."""
-
-_OWN_TABLE_SCRIPTS = (
-    own_schema.OWN_TABLES_SQL,
-    own_schema.SESSION_TITLES_SQL,
-    own_schema.HANDOFF_EVENTS_SQL,
-    own_schema.FTS_BACKLOG_SQL,
-    own_schema.GATEWAY_PROCESSES_SQL,
-    own_schema.SESSION_PINS_SQL,
-)
-_CREATE_OWN_TABLE = re.compile(r"^CREATE TABLE IF NOT EXISTS (hs_\w+)", re.IGNORECASE)
 
 
 def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:
@@ -78,14 +66,13 @@ def shadow_missing_own_tables(conn: sqlite3.Connection) -> list[str]:
         r[0] for r in conn.execute("SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')")
     }
     created: list[str] = []
-    for script in _OWN_TABLE_SCRIPTS:
-        for stmt in split_statements(script):
-            match = _CREATE_OWN_TABLE.match(stmt)
-            if match is None or match.group(1) in present:
-                continue
-            conn.execute(_CREATE_OWN_TABLE.sub(f"CREATE TEMP TABLE {match.group(1)}", stmt, count=1))
-            created.append(match.group(1))
-    if "hs_trigram_vocab" not in present and "messages_fts_trigram" in present:
+    for table in own_schema.own_tables():
+        if table.name in present:
+            continue
+        create = own_schema.create_table_sql(table)
+        conn.execute(create.replace("CREATE TABLE ", "CREATE TEMP TABLE ", 1))
+        created.append(table.name)
+    if "hs_trigram_vocab" not in present and ddl.FTS_TRIGRAM_TABLE in present:
         # fts5vocab in TEMP may read an FTS table of another schema (here: the file's own index).
         conn.execute(
             "CREATE VIRTUAL TABLE temp.hs_trigram_vocab USING fts5vocab(main, messages_fts_trigram, row)"

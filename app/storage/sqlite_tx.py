@@ -26,6 +26,7 @@ from app.storage.repos import (
     idempotency,
     lineage,
     lineage_messages,
+    list_index,
     maintenance,
     messages,
     pins,
@@ -217,6 +218,8 @@ class SqliteIndexing(_Bound):
     pending_messages = bound(fts_backlog.pending_messages)
     has_queued = bound(fts_backlog.has_queued)
     index_next_slice = bound(fts_backlog.index_next_slice)
+    has_dirty = bound(list_index.has_dirty)
+    index_dirty = bound(list_index.index_dirty)
     imported_runs = bound(fts_backlog.imported_runs)
     queue_runs = bound(fts_backlog.queue_runs)
     queued_runs = bound(fts_backlog.queued_runs)
@@ -233,8 +236,6 @@ class SqliteGateway(_Bound):
     iter_entries = bound(gateway.iter_entries)
     changed_since = bound(gateway.changed_since)
     keys = bound(gateway.keys)
-    count_entries = bound(gateway.count_entries)
-    scope_version = bound(gateway.scope_version)
     end_reason = bound(gateway.end_reason)
     create_session = bound(gateway.create_session)
     record_peer = bound(gateway.record_peer)

@@ -6,18 +6,19 @@ Revises: 0002_hermes_sessions_tables
 
 from alembic import op
 
-from app.storage.own_schema import MESSAGES_PAGING_INDEX_SQL
-
 revision = "0003_messages_paging_index"
 down_revision = "0002_hermes_sessions_tables"
 branch_labels = None
 depends_on = None
 
+# The DDL this revision ran, frozen as history: app.storage.own_schema describes the tables as they are.
+_DDL = "CREATE INDEX IF NOT EXISTS idx_hs_messages_session_id ON messages(session_id, id)"
+
 
 def upgrade() -> None:
     """Create ``idx_hs_messages_session_id`` on the agent's ``messages`` table (its columns untouched)."""
     conn = op.get_bind().connection.driver_connection
-    conn.execute(MESSAGES_PAGING_INDEX_SQL)
+    conn.execute(_DDL)
 
 
 def downgrade() -> None:

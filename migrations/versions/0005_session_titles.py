@@ -6,18 +6,26 @@ Revises: 0004_trigram_vocab
 
 from alembic import op
 
-from app.storage.own_schema import SESSION_TITLES_SQL
-
 revision = "0005_session_titles"
 down_revision = "0004_trigram_vocab"
 branch_labels = None
 depends_on = None
 
+# The DDL this revision ran, frozen as history: app.storage.own_schema describes the tables as they are.
+_DDL = """
+CREATE TABLE IF NOT EXISTS hs_session_titles (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    title_source TEXT NOT NULL CHECK (title_source IN ('user', 'auto')),
+    generator TEXT,
+    created_at REAL NOT NULL
+)
+"""
+
 
 def upgrade() -> None:
     """Create ``hs_session_titles`` beside the agent's tables."""
     conn = op.get_bind().connection.driver_connection
-    conn.execute(SESSION_TITLES_SQL)
+    conn.execute(_DDL)
 
 
 def downgrade() -> None:

@@ -6,18 +6,25 @@ Revises: 0006_handoff_events
 
 from alembic import op
 
-from app.storage.own_schema import FTS_BACKLOG_SQL
-
 revision = "0007_fts_backlog"
 down_revision = "0006_handoff_events"
 branch_labels = None
 depends_on = None
 
+# The DDL this revision ran, frozen as history: app.storage.own_schema describes the tables as they are.
+_DDL = """
+CREATE TABLE IF NOT EXISTS hs_fts_backlog (
+    first_id INTEGER PRIMARY KEY,
+    last_id INTEGER NOT NULL CHECK (last_id >= first_id),
+    queued_at REAL NOT NULL
+)
+"""
+
 
 def upgrade() -> None:
     """Create ``hs_fts_backlog`` beside the agent's tables."""
     conn = op.get_bind().connection.driver_connection
-    conn.execute(FTS_BACKLOG_SQL)
+    conn.execute(_DDL)
 
 
 def downgrade() -> None:

@@ -7,18 +7,22 @@ Revises: 0007_fts_backlog
 
 from alembic import op
 
-from app.storage.own_schema import TITLE_NOCASE_INDEX_SQL
-
 revision = "0008_title_nocase_index"
 down_revision = "0007_fts_backlog"
 branch_labels = None
 depends_on = None
 
+# The DDL this revision ran, frozen as history: app.storage.own_schema describes the tables as they are.
+_DDL = (
+    "CREATE INDEX IF NOT EXISTS idx_hs_sessions_title_nocase ON sessions(title COLLATE NOCASE) "
+    "WHERE title IS NOT NULL"
+)
+
 
 def upgrade() -> None:
     """Create ``idx_hs_sessions_title_nocase`` on the agent's ``sessions`` table (its columns untouched)."""
     conn = op.get_bind().connection.driver_connection
-    conn.execute(TITLE_NOCASE_INDEX_SQL)
+    conn.execute(_DDL)
 
 
 def downgrade() -> None:

@@ -7,18 +7,27 @@ Revises: 0008_title_nocase_index
 
 from alembic import op
 
-from app.storage.own_schema import GATEWAY_PROCESSES_SQL
-
 revision = "0009_gateway_processes"
 down_revision = "0008_title_nocase_index"
 branch_labels = None
 depends_on = None
 
+# The DDL this revision ran, frozen as history: app.storage.own_schema describes the tables as they are.
+_DDL = """
+CREATE TABLE IF NOT EXISTS hs_gateway_processes (
+    scope TEXT NOT NULL,
+    session_key TEXT NOT NULL,
+    started_at_json TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, session_key)
+) WITHOUT ROWID
+"""
+
 
 def upgrade() -> None:
     """Create ``hs_gateway_processes`` beside the agent's tables."""
     conn = op.get_bind().connection.driver_connection
-    conn.execute(GATEWAY_PROCESSES_SQL)
+    conn.execute(_DDL)
 
 
 def downgrade() -> None:

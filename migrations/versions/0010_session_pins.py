@@ -6,18 +6,24 @@ Revises: 0009_gateway_processes
 
 from alembic import op
 
-from app.storage.own_schema import SESSION_PINS_SQL
-
 revision = "0010_session_pins"
 down_revision = "0009_gateway_processes"
 branch_labels = None
 depends_on = None
 
+# The DDL this revision ran, frozen as history: app.storage.own_schema describes the tables as they are.
+_DDL = """
+CREATE TABLE IF NOT EXISTS hs_session_pins (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    pinned_at REAL NOT NULL
+) WITHOUT ROWID
+"""
+
 
 def upgrade() -> None:
     """Create ``hs_session_pins`` beside the agent's tables."""
     conn = op.get_bind().connection.driver_connection
-    conn.execute(SESSION_PINS_SQL)
+    conn.execute(_DDL)
 
 
 def downgrade() -> None:

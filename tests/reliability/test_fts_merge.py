@@ -9,7 +9,8 @@ from hermes_state import SessionDB
 
 from app.storage import migrate
 from app.storage.connection import open_connection
-from app.storage.fts_merge import FTS_INDEXES, merge_quantum
+from app.storage.fts_merge import merge_quantum
+from app.storage.hermes_ddl import FTS_TABLES
 
 
 def _segments(conn: sqlite3.Connection, table: str) -> int:
@@ -38,7 +39,7 @@ def test_quanta_leave_fewer_segments_and_sound_indexes(tmp_path: Path) -> None:
     plain = _store(tmp_path / "plain.db", quanta=False)
     merged = _store(tmp_path / "merged.db", quanta=True)
     try:
-        for table in FTS_INDEXES:
+        for table in FTS_TABLES:
             assert _segments(merged, table) < _segments(plain, table)
             merged.execute(f"INSERT INTO {table}({table}) VALUES('integrity-check')")
     finally:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
-from app.api.deps import DB, AppSettings
+from app.api.deps import DB, AppSettings, Hub
 from app.api.error_docs import READ, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
@@ -85,17 +85,12 @@ def _last_event_id(header: str | None, query: str | None) -> int | None:
     return parsed
 
 
-def _hub(request: Request) -> svc.EventHub:
-    hub: svc.EventHub = request.app.state.event_hub
-    return hub
-
-
 def _response(
-    request: Request, db: DB, settings: AppSettings, session_id: str | None, last: int | None
+    db: DB, hub: svc.EventHub, settings: AppSettings, session_id: str | None, last: int | None
 ) -> StreamingResponse:
     frames = svc.stream(
         db,
-        _hub(request),
+        hub,
         session_id=session_id,
         last_id=last,
         keepalive_s=settings.events_keepalive_s,
@@ -111,15 +106,15 @@ def _response(
     responses={**_SSE_RESPONSE, **error_responses(READ, {400: ("invalid_last_event_id",)})},
 )
 async def all_events(
-    request: Request,
     db: DB,
+    hub: Hub,
     settings: AppSettings,
     last_event_id_header: LastEventIdHeader = None,
     last_event_id: LastEventIdQuery = None,
 ) -> StreamingResponse:
     """Every event of the store, live. 400 ``invalid_last_event_id``."""
     last = _last_event_id(last_event_id_header, last_event_id)
-    return _response(request, db, settings, None, last)
+    return _response(db, hub, settings, None, last)
 
 
 @router.get(
@@ -133,8 +128,8 @@ async def all_events(
     },
 )
 async def session_events(
-    request: Request,
     db: DB,
+    hub: Hub,
     settings: AppSettings,
     session_id: SessionId,
     last_event_id_header: LastEventIdHeader = None,
@@ -144,4 +139,4 @@ async def session_events(
     400 ``invalid_last_event_id``."""
     last = _last_event_id(last_event_id_header, last_event_id)
     await db.read(lambda tx: get_session(tx, session_id))
-    return _response(request, db, settings, session_id, last)
+    return _response(db, hub, settings, session_id, last)

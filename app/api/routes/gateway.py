@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
+from app.api.deps import GatewayService
 from app.api.error_docs import JSON_BODY, READ, WRITE, Codes, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
@@ -53,11 +54,6 @@ def _entry_example(example: dict[str, object]) -> dict[int | str, dict[str, obje
     return {200: {"content": {"application/json": {"example": example}}}}
 
 
-def _gateway(request: Request) -> svc.Gateway:
-    gateway: svc.Gateway = request.app.state.gateway
-    return gateway
-
-
 @router.post(
     "/gateway/route",
     name="gateway-route",
@@ -65,7 +61,7 @@ def _gateway(request: Request) -> svc.Gateway:
     response_model=RouteResponse,
     responses=error_responses(WRITE, JSON_BODY, {422: ("unknown_platform", "invalid_chat_type")}),
 )
-async def route_message(request: Request, body: RouteMessage) -> Response:
+async def route_message(gateway: GatewayService, body: RouteMessage) -> Response:
     """Which session this message belongs to, exactly as the agent's gateway decides: the session key,
     a reset by policy (idle, daily, both; never while a reported background process is younger than
     ``bg_process_max_age_hours``), ``suspended`` and ``resume_pending`` handling, a lost entry recovered,
@@ -89,7 +85,7 @@ async def route_message(request: Request, body: RouteMessage) -> Response:
         if body.background_processes is None
         else [float(p.started_at) for p in body.background_processes]
     )
-    result = await _gateway(request).route(
+    result = await gateway.route(
         source,
         group_per_user=body.group_sessions_per_user,
         thread_per_user=body.thread_sessions_per_user,
@@ -106,10 +102,10 @@ async def route_message(request: Request, body: RouteMessage) -> Response:
     response_model=RouteCommandResult,
     responses=error_responses(WRITE, JSON_BODY, _NO_ROUTE),
 )
-async def reset_route(request: Request, body: RouteReset) -> Response:
+async def reset_route(gateway: GatewayService, body: RouteReset) -> Response:
     """``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
     is the agent's text. 404 ``route_not_found``."""
-    return json_response(await _gateway(request).reset(body.session_key, body.title))
+    return json_response(await gateway.reset(body.session_key, body.title))
 
 
 @router.post(
@@ -123,11 +119,11 @@ async def reset_route(request: Request, body: RouteReset) -> Response:
         {404: ("route_not_found", "session_not_found"), 409: ("ambiguous_session_ref",)},
     ),
 )
-async def switch_route(request: Request, body: RouteSwitch) -> Response:
+async def switch_route(gateway: GatewayService, body: RouteSwitch) -> Response:
     """``/resume <ref>``: the chat now points at that session (id, prefix or title, followed to its
     compression tip; reopened and re-peered); the one it leaves is ended ``session_switch``. 404
     ``route_not_found`` or ``session_not_found``, 409 ``ambiguous_session_ref`` with ``candidates``."""
-    return json_response(await _gateway(request).switch(body.session_key, body.ref))
+    return json_response(await gateway.switch(body.session_key, body.ref))
 
 
 @router.post(
@@ -137,11 +133,11 @@ async def switch_route(request: Request, body: RouteSwitch) -> Response:
     response_model=dict[str, object],
     responses={**_entry_example(ex.ROUTE_TURN_ENTRY), **error_responses(WRITE, JSON_BODY, _NO_ROUTE)},
 )
-async def record_turn(request: Request, body: RouteTurn) -> Response:
+async def record_turn(gateway: GatewayService, body: RouteTurn) -> Response:
     """After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
     (a later automatic reset shows its notice only if the chat had such activity) and re-peers the
     session row. Answers the entry. 404 ``route_not_found``."""
-    return json_response(await _gateway(request).turn(body.session_key, body.last_prompt_tokens))
+    return json_response(await gateway.turn(body.session_key, body.last_prompt_tokens))
 
 
 @router.post(
@@ -151,10 +147,10 @@ async def record_turn(request: Request, body: RouteTurn) -> Response:
     response_model=dict[str, object],
     responses={**_entry_example(ex.ROUTE_SUSPENDED_ENTRY), **error_responses(WRITE, JSON_BODY, _NO_ROUTE)},
 )
-async def suspend_route(request: Request, body: RouteKey) -> Response:
+async def suspend_route(gateway: GatewayService, body: RouteKey) -> Response:
     """``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
     Answers the entry. 404 ``route_not_found``."""
-    return json_response(await _gateway(request).suspend(body.session_key))
+    return json_response(await gateway.suspend(body.session_key))
 
 
 @router.get(
@@ -169,6 +165,7 @@ async def suspend_route(request: Request, body: RouteKey) -> Response:
 )
 async def list_routes(
     request: Request,
+    gateway: GatewayService,
     limit: Annotated[int, Query(ge=1, le=MAX_ROUTES_LIMIT, description="Page size 1-500")] = 100,
     cursor: Annotated[
         str | None, Query(max_length=8192, description="next_cursor of the previous page")
@@ -187,7 +184,6 @@ async def list_routes(
         after = decode_cursor(_CURSOR_KIND, cursor).get("after")
         if not isinstance(after, str):
             raise BadRequest("The cursor is malformed.", code="invalid_cursor")
-    gateway = _gateway(request)
     items, last = await gateway.db.read(
         lambda tx: svc.list_routes(
             tx, gateway.scope, after=after, limit=limit, platform=platform, session_id=session_id
@@ -206,9 +202,8 @@ async def list_routes(
     response_model=dict[str, object],
     responses={**_entry_example(ex.ROUTE_ENTRY), **error_responses(READ, _NO_ROUTE)},
 )
-async def get_route(request: Request, session_key: SessionKey) -> Response:
+async def get_route(gateway: GatewayService, session_key: SessionKey) -> Response:
     """One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``."""
-    gateway = _gateway(request)
     return json_response(await gateway.db.read(lambda tx: svc.get_route(tx, gateway.scope, session_key)))
 
 
@@ -219,10 +214,10 @@ async def get_route(request: Request, session_key: SessionKey) -> Response:
     response_model=GatewayConfigPublic,
     responses=error_responses(_CONFIG),
 )
-async def get_config(request: Request) -> Response:
+async def get_config(gateway: GatewayService) -> Response:
     """The effective reset policy (default, per chat type, per platform) and routing flags, read as the
     agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values)."""
-    return json_response(svc.config_public(_gateway(request).config()))
+    return json_response(svc.config_public(gateway.config()))
 
 
 @router.put(
@@ -236,7 +231,7 @@ async def get_config(request: Request) -> Response:
         {409: ("config_unreadable",), 422: ("invalid_chat_type", "unknown_platform")},
     ),
 )
-async def put_config(request: Request, body: GatewayConfigUpdate) -> Response:
+async def put_config(gateway: GatewayService, body: GatewayConfigUpdate) -> Response:
     """Change the reset policy and flags where the agent reads them: ``session_reset`` and the flags in
     config.yaml, the per-type and per-platform overrides in gateway.json. Members left out are kept.
     422 ``invalid_chat_type``, ``unknown_platform`` for an override key; 409 ``config_unreadable`` when the
@@ -246,5 +241,5 @@ async def put_config(request: Request, body: GatewayConfigUpdate) -> Response:
     for platform in body.reset_by_platform or {}:
         svc.check_platform(platform)
     update = body.model_dump(exclude_none=True)
-    config = svc.config_public(await asyncio.to_thread(_gateway(request).put_config, update))
+    config = svc.config_public(await asyncio.to_thread(gateway.put_config, update))
     return json_response(config)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
-from app.api.deps import DB, AppSettings
+from app.api.deps import DB, AppSettings, GatewayService, Hub
 from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
@@ -24,8 +24,6 @@ from app.api.schemas.handoff import (
     HandoffRequest,
 )
 from app.services import handoff as svc
-from app.services.events import EventHub
-from app.services.gateway import Gateway
 from app.services.platforms import check_platform
 
 router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
@@ -72,8 +70,8 @@ async def request_handoff(db: DB, body: HandoffRequest) -> Response:
     },
 )
 async def claim_handoff(
-    request: Request,
     db: DB,
+    hub: Hub,
     settings: AppSettings,
     body: HandoffClaim,
     wait: Annotated[
@@ -86,7 +84,6 @@ async def claim_handoff(
     interval). 204 when nothing came. 422 ``unknown_platform``. No connection is held while waiting."""
     if body.platform is not None:
         check_platform(body.platform)
-    hub: EventHub = request.app.state.event_hub
     deadline = time.monotonic() + wait
     with hub.listening():
         while True:
@@ -126,7 +123,7 @@ async def get_handoff(db: DB, session_id: SessionId) -> Response:
     ),
 )
 async def complete_handoff(
-    request: Request, session_id: SessionId, body: HandoffComplete | None = None
+    gateway: GatewayService, session_id: SessionId, body: HandoffComplete | None = None
 ) -> Response:
     """The gateway delivered the session: running → completed, recording where it now lives
     (``thread``; a ``thread_id`` in it is the topic or thread the gateway created), and, as the agent's
@@ -135,7 +132,6 @@ async def complete_handoff(
     ``session_key`` and the ``synthetic_turn`` to dispatch. 404 ``session_not_found``, 409
     ``handoff_state_changed`` (not running), ``no_home_channel``."""
     thread: Any = None if body is None else body.thread
-    gateway: Gateway = request.app.state.gateway
     return json_response(await gateway.complete_handoff(session_id, thread))
 
 

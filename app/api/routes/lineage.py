@@ -24,6 +24,7 @@ from app.api.schemas.lineage import (
     SessionLineage,
 )
 from app.api.schemas.sessions import SessionPublic
+from app.api.session_responses import created_responses, session_responses
 from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
 from app.errors import BadRequest
@@ -32,30 +33,21 @@ from app.services.sessions import parse_source
 
 router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
 
-_ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
-_CREATED_HEADERS = {
-    **_ETAG_HEADER,
-    "Location": {"description": "The new session", "schema": {"type": "string"}},
-}
-
 
 @router.get(
     "/sessions/resolve",
     name="sessions-resolve",
     summary="Resolve an id prefix, title or 'latest' to a session",
     response_model=ResolvedSession,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(
-            READ,
-            {
-                400: ("invalid_resolve_query",),
-                404: ("session_not_found",),
-                409: ("ambiguous_session_ref",),
-                422: ("unknown_source",),
-            },
-        ),
-    },
+    responses=session_responses(
+        READ,
+        {
+            400: ("invalid_resolve_query",),
+            404: ("session_not_found",),
+            409: ("ambiguous_session_ref",),
+            422: ("unknown_source",),
+        },
+    ),
 )
 async def resolve_session(
     db: DB,
@@ -108,15 +100,12 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
     summary="Continue a session after context compression",
     status_code=201,
     response_model=SessionPublic,
-    responses={
-        201: {"headers": _CREATED_HEADERS},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
-        ),
-    },
+    responses=created_responses(
+        WRITE,
+        JSON_BODY,
+        IDEMPOTENT,
+        {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+    ),
 )
 async def continue_session(
     db: DB,
@@ -143,19 +132,16 @@ async def continue_session(
     summary="Fork (branch) a session",
     status_code=201,
     response_model=SessionPublic,
-    responses={
-        201: {"headers": _CREATED_HEADERS},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            {
-                404: ("session_not_found", "message_not_found"),
-                409: ("session_exists", "title_in_use"),
-                422: ("invalid_session_id", "title_too_long", "invalid_title"),
-            },
-        ),
-    },
+    responses=created_responses(
+        WRITE,
+        JSON_BODY,
+        IDEMPOTENT,
+        {
+            404: ("session_not_found", "message_not_found"),
+            409: ("session_exists", "title_in_use"),
+            422: ("invalid_session_id", "title_too_long", "invalid_title"),
+        },
+    ),
 )
 async def fork_session(
     db: DB,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query
 
-from app.api.deps import DB
+from app.api.deps import DB, Pruner
 from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.schemas.filters import prune_filter, session_filter
@@ -27,18 +27,8 @@ from app.api.schemas.maintenance import (
 )
 from app.errors import Unprocessable
 from app.services import maintenance as service
-from app.services.auto_prune import AutoPruner
 
 router = APIRouter(tags=["maintenance"], route_class=PolicyRoute)
-
-
-def get_auto_pruner(request: Request) -> AutoPruner:
-    """The process's auto-prune scheduler."""
-    pruner: AutoPruner = request.app.state.auto_pruner
-    return pruner
-
-
-Pruner = Annotated[AutoPruner, Depends(get_auto_pruner)]
 
 
 @router.get(

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from fastapi import APIRouter, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from app.api.deps import MetricsRegistry
 from app.api.json_body import PolicyRoute
 
 router = APIRouter(tags=["health"], route_class=PolicyRoute)
 
 
 @router.get("/metrics", name="health-metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
+async def metrics(registry: MetricsRegistry) -> Response:
     """HTTP, writer and storage metrics in the Prometheus text format."""
-    registry: CollectorRegistry = request.app.state.metrics_registry
     return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)

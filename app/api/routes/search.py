@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
@@ -10,9 +10,7 @@ from app.api.deps import DB
 from app.api.error_docs import JSON_BODY, READ, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.responses import json_response
-from app.api.schemas.common import SafeText
-from app.api.schemas.search import SearchBody, SearchResponse
-from app.domain.json_policy import INT64_MAX, INT64_MIN
+from app.api.schemas.search import SearchBody, SearchQuery, SearchResponse
 from app.errors import Unprocessable
 from app.services import search as svc
 
@@ -41,7 +39,7 @@ def _names(value: str | list[str] | None) -> tuple[str, ...] | None:
     return names or None
 
 
-def _request(body: SearchBody) -> svc.SearchRequest:
+def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
     roles = _names(body.role)
     if roles is not None:
         unknown = sorted(set(roles) - svc.ROLES)
@@ -65,7 +63,7 @@ def _request(body: SearchBody) -> svc.SearchRequest:
     )
 
 
-async def _run(db: DB, body: SearchBody) -> Response:
+async def _run(db: DB, body: SearchQuery | SearchBody) -> Response:
     request = _request(body)
     result = await db.read(lambda tx: svc.search(tx, request))
     return json_response(result)
@@ -79,54 +77,9 @@ async def _run(db: DB, body: SearchBody) -> Response:
     responses=error_responses(READ, _ERRORS, {422: ("invalid_text",)}),
     description=_DESCRIPTION,
 )
-async def search_get(
-    db: DB,
-    q: Annotated[SafeText | None, Query(description="FTS5 query; selects discover")] = None,
-    session_id: Annotated[
-        SafeText | None, Query(description="Selects read, or scroll with an anchor")
-    ] = None,
-    around_message_id: Annotated[
-        int | None, Query(ge=INT64_MIN, le=INT64_MAX, description="Anchor message id; selects scroll")
-    ] = None,
-    window: Annotated[
-        int,
-        Query(ge=INT64_MIN, le=INT64_MAX, description="Messages each side of the anchor (clamped to 1-20)"),
-    ] = 5,
-    limit: Annotated[
-        int, Query(ge=INT64_MIN, le=INT64_MAX, description="Sessions for discover/browse (clamped to 1-50)")
-    ] = 3,
-    sort: Annotated[
-        Literal["relevance", "newest", "oldest"],
-        Query(description="discover: rank matching messages by best match, newest first or oldest first"),
-    ] = "relevance",
-    role: Annotated[
-        list[SafeText] | None, Query(description="Roles searched (comma-separated or repeated)")
-    ] = None,
-    source: Annotated[list[SafeText] | None, Query(description="Only these sources")] = None,
-    exclude_source: Annotated[list[SafeText] | None, Query(description="Not these sources")] = None,
-    current_session_id: Annotated[
-        SafeText | None, Query(description="Caller's session: its live lineage is excluded")
-    ] = None,
-    detail: Annotated[
-        Literal["adaptive", "full"],
-        Query(description="adaptive: long messages cut to fit (content_truncated); full: whole messages"),
-    ] = "adaptive",
-) -> Response:
+async def search_get(db: DB, query: Annotated[SearchQuery, Query()]) -> Response:
     """Search past sessions (discover, scroll, read or browse)."""
-    body = SearchBody(
-        q=q,
-        session_id=session_id,
-        around_message_id=around_message_id,
-        window=window,
-        limit=limit,
-        sort=sort,
-        role=role,
-        source=source,
-        exclude_source=exclude_source,
-        current_session_id=current_session_id,
-        detail=detail,
-    )
-    return await _run(db, body)
+    return await _run(db, query)
 
 
 @router.post(

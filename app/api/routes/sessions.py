@@ -14,12 +14,11 @@ from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor
 from app.api.params import SessionId
-from app.api.responses import json_response
-from app.api.schemas.common import SafeText
-from app.api.schemas.filters import SessionFilterFields, session_filter
+from app.api.schemas.filters import session_filter
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
+    SessionListQuery,
     SessionPage,
     SessionPublic,
     SessionUpdate,
@@ -27,22 +26,17 @@ from app.api.schemas.sessions import (
     UsageUpdate,
 )
 from app.api.session_listing import cursor_kind, list_response
-from app.domain.etag import session_etag
+from app.api.session_responses import created_responses, session_response, session_responses
 from app.errors import BadRequest
 from app.services import sessions as svc
 from app.services.sessions import ListQuery, Usage
 
 router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
 
-MAX_LIST_LIMIT = 200
-MAX_SEARCH_LENGTH = 200
-
 IfMatch = Annotated[
     str | None,
     Header(alias="If-Match", description="Only act when the session's current ETag matches (else 412)"),
 ]
-
-_ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
 
 # OpenAPI links from a created session to what takes its id: clients (and schemathesis' stateful phase) follow
 # them to chain calls.
@@ -62,40 +56,28 @@ _SESSION_LINKS = {
 }
 
 
-def _session_response(public: dict[str, Any], status: int = 200) -> Response:
-    return json_response(public, status, {"ETag": session_etag(public)})
-
-
 @router.post(
     "/sessions",
     name="sessions-create",
     summary="Create a session",
     status_code=201,
     response_model=SessionPublic,
-    responses={
-        201: {
-            "headers": {
-                **_ETAG_HEADER,
-                "Location": {"description": "The new session", "schema": {"type": "string"}},
-            },
-            "links": _SESSION_LINKS,
+    responses=created_responses(
+        WRITE,
+        JSON_BODY,
+        IDEMPOTENT,
+        {
+            409: ("session_exists", "title_in_use"),
+            422: (
+                "invalid_session_id",
+                "unknown_source",
+                "parent_not_found",
+                "title_too_long",
+                "invalid_title",
+            ),
         },
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            {
-                409: ("session_exists", "title_in_use"),
-                422: (
-                    "invalid_session_id",
-                    "unknown_source",
-                    "parent_not_found",
-                    "title_too_long",
-                    "invalid_title",
-                ),
-            },
-        ),
-    },
+        links=_SESSION_LINKS,
+    ),
 )
 async def create_session(
     db: DB, idem: IdempotencyDep, body: Annotated[SessionCreate | None, Body()] = None
@@ -103,20 +85,7 @@ async def create_session(
     """Create a session. Codes: 409 ``session_exists``, ``title_in_use``; 422 ``invalid_session_id``,
     ``unknown_source``, ``parent_not_found``, ``title_too_long``, ``invalid_title``."""
     data = body or SessionCreate()
-    new = svc.NewSession(
-        source=data.source,
-        id=data.id,
-        title=data.title,
-        system_prompt=data.system_prompt,
-        model=data.model,
-        model_config=data.model_config_,
-        user_id=data.user_id,
-        parent_session_id=data.parent_session_id,
-        session_key=data.session_key,
-        chat_id=data.chat_id,
-        chat_type=data.chat_type,
-        thread_id=data.thread_id,
-    )
+    new = svc.NewSession(**data.model_dump(by_alias=True))
 
     reply = await idem.run(db, lambda tx: svc.create_session(tx, new), replies.session_created)
     return reply_response(reply)
@@ -145,40 +114,7 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
         **error_responses(READ, {400: ("invalid_cursor",), 422: ("invalid_duration", "empty_time_window")}),
     },
 )
-async def list_sessions(
-    request: Request,
-    db: DB,
-    filters: Annotated[SessionFilterFields, Query()],
-    limit: Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")] = 20,
-    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
-    source: Annotated[list[str] | None, Query(description="Only these sources (repeatable)")] = None,
-    exclude_source: Annotated[
-        list[str] | None, Query(description="Hide these sources (repeatable; default tool, subagent)")
-    ] = None,
-    status: Annotated[
-        Literal["active", "ended", "all"],
-        Query(description="active: not ended; ended: ended (any end_reason); all: both"),
-    ] = "all",
-    include_children: Annotated[
-        bool, Query(description="Show compression and delegate children instead of folding lineages")
-    ] = False,
-    include_archived: Annotated[bool, Query(description="Also list archived sessions")] = False,
-    order: Annotated[
-        Literal["started", "last_active"],
-        Query(description="Newest first by start time, or by last activity (newest message, else start)"),
-    ] = "started",
-    q: Annotated[
-        SafeText | None,
-        Query(
-            min_length=1,
-            max_length=MAX_SEARCH_LENGTH,
-            description=(
-                "Only sessions whose id, title or preview contains this text (1-200 characters; ASCII "
-                "letters match either case; % and _ are literal). A compression lineage matches by its tip."
-            ),
-        ),
-    ] = None,
-) -> Response:
+async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQuery, Query()]) -> Response:
     """List sessions, newest first, one row per conversation (compression lineages shown as their tip).
 
     The agent's filter set (`older_than` ... `max_tool_calls`, as `hermes sessions prune` takes it) narrows
@@ -186,20 +122,22 @@ async def list_sessions(
     compression lineage by its tip). Codes: 400 `invalid_cursor`; 422 `invalid_duration`,
     `empty_time_window`.
     """
-    sources = tuple(source or ())
+    sources = tuple(params.source or ())
     query = ListQuery(
-        limit=limit,
+        limit=params.limit,
         sources=sources,
-        exclude_sources=tuple(exclude_source) if exclude_source else svc.default_exclusions(sources),
-        status=status,
-        include_children=include_children,
-        include_archived=include_archived,
-        order=order,
-        search=q,
-        filter=session_filter(filters),
+        exclude_sources=(
+            tuple(params.exclude_source) if params.exclude_source else svc.default_exclusions(sources)
+        ),
+        status=params.status,
+        include_children=params.include_children,
+        include_archived=params.include_archived,
+        order=params.order,
+        search=params.q,
+        filter=session_filter(params),
     )
-    if cursor is not None:
-        query = replace(query, after=_position(cursor_kind(query), order, cursor))
+    if params.cursor is not None:
+        query = replace(query, after=_position(cursor_kind(query), params.order, params.cursor))
     return await list_response(request, db, query)
 
 
@@ -208,7 +146,7 @@ async def list_sessions(
     name="sessions-get",
     summary="Get a session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(READ, {404: ("session_not_found",)})},
+    responses=session_responses(READ, {404: ("session_not_found",)}),
 )
 async def get_session(
     db: DB,
@@ -221,7 +159,7 @@ async def get_session(
     public = await db.read(
         lambda tx: svc.get_session(tx, session_id, include_system_prompt=include == "system_prompt")
     )
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.patch(
@@ -229,15 +167,12 @@ async def get_session(
     name="sessions-update",
     summary="Update a session (title, archived, model, end)",
     response_model=SessionPublic,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IF_MATCH,
-            {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
-        ),
-    },
+    responses=session_responses(
+        WRITE,
+        JSON_BODY,
+        IF_MATCH,
+        {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
+    ),
 )
 async def update_session(
     db: DB, session_id: SessionId, body: SessionUpdate, if_match: IfMatch = None
@@ -249,7 +184,7 @@ async def update_session(
     if "model_config_" in changes:
         changes["model_config"] = changes.pop("model_config_")
     public = await db.write(lambda tx: svc.update_session(tx, session_id, changes, if_match))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.delete(
@@ -271,15 +206,12 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
     name="sessions-end",
     summary="End a session",
     response_model=SessionPublic,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
-    },
+    responses=session_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
     public = await db.write(lambda tx: svc.end_session(tx, session_id, body.end_reason))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.post(
@@ -287,12 +219,12 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
     name="sessions-reopen",
     summary="Reopen an ended session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+    responses=session_responses(WRITE, {404: ("session_not_found",)}),
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
     public = await db.write(lambda tx: svc.reopen_session(tx, session_id))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.post(
@@ -300,31 +232,14 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
     name="sessions-usage",
     summary="Report token usage and cost",
     response_model=SessionPublic,
-    responses={
-        200: {"headers": _ETAG_HEADER},
-        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
-    },
+    responses=session_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
 )
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
     recorded when the session has none."""
-    usage = Usage(
-        input_tokens=body.input_tokens,
-        output_tokens=body.output_tokens,
-        cache_read_tokens=body.cache_read_tokens,
-        cache_write_tokens=body.cache_write_tokens,
-        reasoning_tokens=body.reasoning_tokens,
-        api_call_count=body.api_call_count,
-        estimated_cost_usd=body.estimated_cost_usd,
-        actual_cost_usd=body.actual_cost_usd,
-        model=body.model,
-        billing_provider=body.billing_provider,
-        billing_base_url=body.billing_base_url,
-        billing_mode=body.billing_mode,
-        absolute=body.mode is UsageMode.absolute,
-    )
+    usage = Usage(**body.model_dump(exclude={"mode"}), absolute=body.mode is UsageMode.absolute)
     public = await db.write(lambda tx: svc.add_usage(tx, session_id, usage))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.put(
@@ -332,13 +247,13 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
     name="sessions-pin",
     summary="Pin a session (keep it from prune, auto-prune and archive)",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+    responses=session_responses(WRITE, {404: ("session_not_found",)}),
 )
 async def pin_session(db: DB, session_id: SessionId) -> Response:
     """Pin a session: prune, auto-prune and archive never touch it. Idempotent. The flag lives in our own
     table, never in the agent's columns, and goes when the session is deleted."""
     public = await db.write(lambda tx: svc.set_pinned(tx, session_id, True))
-    return _session_response(public)
+    return session_response(public)
 
 
 @router.delete(
@@ -346,9 +261,9 @@ async def pin_session(db: DB, session_id: SessionId) -> Response:
     name="sessions-unpin",
     summary="Unpin a session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+    responses=session_responses(WRITE, {404: ("session_not_found",)}),
 )
 async def unpin_session(db: DB, session_id: SessionId) -> Response:
     """Remove a session's pin (prune and archive may select it again). Idempotent."""
     public = await db.write(lambda tx: svc.set_pinned(tx, session_id, False))
-    return _session_response(public)
+    return session_response(public)

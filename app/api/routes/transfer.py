@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import tempfile
 from typing import IO, Annotated, Any, cast
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
-from app.api.deps import DB, AppSettings
+from app.api.deps import DB, AppSettings, Indexer
 from app.api.error_docs import READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ImportResult
 from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
 from app.services import export as export_service
+from app.services import export_readable as readable
 from app.services import transfer as service
 from app.services.export import ExportFilter
-from app.services.fts_indexer import FtsIndexer
 
 router = APIRouter(tags=["transfer"], route_class=PolicyRoute)
 
@@ -37,6 +38,12 @@ _SPOOL_BYTES = 1024 * 1024
 OnConflictQuery = Annotated[
     service.OnConflict,
     Query(description="an id that already exists: skip that session, replace it, or refuse the whole file"),
+]
+SourceQuery = Annotated[str | None, Query(description="only sessions of this source")]
+SessionIdQuery = Annotated[str | None, Query(description="only this session (404 if missing)")]
+SinceQuery = Annotated[
+    float | None,
+    Query(description="only sessions active (last message, else start) at or after this epoch time"),
 ]
 DryRunQuery = Annotated[bool, Query(description="validate and count without writing anything")]
 WaitForIndexQuery = Annotated[
@@ -102,12 +109,9 @@ _IMPORT_BODY: dict[str, Any] = {
 )
 async def export_sessions(
     db: DB,
-    source: Annotated[str | None, Query(description="only sessions of this source")] = None,
-    session_id: Annotated[str | None, Query(description="only this session (404 if missing)")] = None,
-    since: Annotated[
-        float | None,
-        Query(description="only sessions active (last message, else start) at or after this epoch time"),
-    ] = None,
+    source: SourceQuery = None,
+    session_id: SessionIdQuery = None,
+    since: SinceQuery = None,
     lineage: Annotated[
         bool,
         Query(
@@ -133,6 +137,108 @@ async def export_sessions(
         media_type=JSONL_MEDIA_TYPE,
         headers={"Content-Disposition": 'attachment; filename="hermes-sessions.jsonl"'},
     )
+
+
+_FORMAT_DESCRIPTION = (
+    "`jsonl` (default): the line format of `GET /export.jsonl`, byte for byte. `md`: one Markdown document "
+    "(the agent's `render_sessions_export`), or with `layout=files` one verified file per session (the "
+    "agent's `hermes sessions export --format md` files: front matter, messages, and a closing SHA-256 of "
+    "the file). `qmd`: the same files for Quarto. `html`: one self-contained page, a sidebar when there are "
+    "several sessions. `trace`: Claude Code JSONL traces (the Hugging Face agent trace viewer's format), one "
+    "line per turn, sessions one after another."
+)
+
+
+@router.get(
+    "/export",
+    name="export-sessions-formatted",
+    summary="Export sessions as JSONL, Markdown, Quarto, HTML or traces (streamed)",
+    description="Every format streams with constant memory: sessions and their messages are read a page at "
+    "a time, each page in its own short read transaction. The filters are those of `GET /export.jsonl`. "
+    + _FORMAT_DESCRIPTION
+    + "\n\n`only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl` "
+    "(`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with "
+    "`format=md`. "
+    "`redact=true` masks secrets (API keys, bearer and other tokens, private keys, passwords in connection "
+    "strings, JWTs, phone numbers) in every message, as the agent's `--redact`; it is on by default for "
+    "`trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that "
+    "session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the "
+    "number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, "
+    "root to tip; `lineage=logical` exports the whole compression lineage as one file).",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "The export in the asked format.",
+            "content": {
+                readable.MEDIA_TYPES["jsonl"]: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE},
+                "text/markdown": {"schema": {"type": "string"}},
+                "text/html": {"schema": {"type": "string"}},
+                readable.MEDIA_TYPES["trace"]: {"schema": {"type": "string"}},
+            },
+        },
+        **error_responses(
+            READ,
+            {
+                404: ("session_not_found",),
+                422: (
+                    "lineage_needs_session_id",
+                    "lineage_not_available",
+                    "only_not_available",
+                    "layout_not_available",
+                ),
+            },
+        ),
+    },
+)
+async def export_formatted(
+    db: DB,
+    format: Annotated[readable.Format, Query(description="the export format")] = "jsonl",
+    only: Annotated[readable.Only | None, Query(description="keep only the user prompts")] = None,
+    redact: Annotated[
+        bool | None, Query(description="mask secrets in messages (default: on for trace, off otherwise)")
+    ] = None,
+    layout: Annotated[
+        readable.Layout | None,
+        Query(description="md: one `document` (default) or verified `files`, one per session; qmd: files"),
+    ] = None,
+    lineage: Annotated[
+        readable.LineageMode,
+        Query(description="`logical`: the compression lineage through `session_id` as one session"),
+    ] = "single",
+    source: SourceQuery = None,
+    session_id: SessionIdQuery = None,
+    since: SinceQuery = None,
+) -> StreamingResponse:
+    """Stream the export in the asked format with constant memory."""
+    req = readable.checked(
+        readable.ExportRequest(
+            format,
+            only,
+            redact,
+            layout,
+            lineage,
+            ExportFilter(source=source, session_id=session_id, since=since),
+        )
+    )
+    await export_service.check_export_target(db, session_id)
+    headers = {"Content-Disposition": f'attachment; filename="{readable.download_name(req)}"'}
+    if req.plain_jsonl:
+        body = (
+            export_service.export_lineage_jsonl(db, session_id)
+            if lineage == "logical" and session_id is not None
+            else export_service.export_jsonl(db, req.flt)
+        )
+    elif req.layout == "files" and session_id is not None:
+        plan = await readable.plan_file(db, session_id, lineage == "logical")
+        headers = {
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(plan.name(req.fmt))}",
+            "X-Hermes-Message-Count": str(plan.total),
+            "X-Hermes-Lineage-Session-Ids": " ".join(plan.segments),
+        }
+        body = readable.session_file(db, plan, req.fmt, bool(req.redact))
+    else:
+        body = readable.export_readable(db, req)
+    return StreamingResponse(body, media_type=readable.MEDIA_TYPES[req.fmt], headers=headers)
 
 
 async def _body_file(request: Request) -> IO[bytes]:
@@ -175,6 +281,7 @@ async def _body_file(request: Request) -> IO[bytes]:
 async def import_sessions(
     request: Request,
     db: DB,
+    indexer: Indexer,
     on_conflict: OnConflictQuery = "skip",
     dry_run: DryRunQuery = False,
     wait_for_index: WaitForIndexQuery = False,
@@ -182,9 +289,7 @@ async def import_sessions(
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
-        report = await service.import_stream(
-            db, stream, on_conflict, dry_run, _indexer(request), wait_for_index
-        )
+        report = await service.import_stream(db, stream, on_conflict, dry_run, indexer, wait_for_index)
     finally:
         stream.close()
     return report.as_dict()
@@ -198,9 +303,9 @@ async def import_sessions(
     responses=error_responses(WRITE, {409: ("session_exists",)}),
 )
 async def import_transcripts(
-    request: Request,
     db: DB,
     settings: AppSettings,
+    indexer: Indexer,
     on_conflict: OnConflictQuery = "skip",
     dry_run: DryRunQuery = False,
     wait_for_index: WaitForIndexQuery = False,
@@ -210,11 +315,6 @@ async def import_transcripts(
     (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
     directory, FIFO, device or dangling link)."""
     report = await service.import_transcripts(
-        db, settings.home, settings.sessions_dir, on_conflict, dry_run, _indexer(request), wait_for_index
+        db, settings.home, settings.sessions_dir, on_conflict, dry_run, indexer, wait_for_index
     )
     return report.as_dict()
-
-
-def _indexer(request: Request) -> FtsIndexer | None:
-    # Started in the lifespan; absent only in an app built without it.
-    return getattr(request.app.state, "fts_indexer", None)

@@ -4,9 +4,26 @@ against its schema, since schemathesis sends the request examples."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import orjson
+
+from app.domain.gateway_entries import new_entry
+
+# The example session's times and counters, shown the same way by the API and the export.
+_TIMES_AND_COUNTS: dict[str, Any] = {
+    "started_at": 1767608070.002,
+    "ended_at": None,
+    "end_reason": None,
+    "message_count": 2,
+    "tool_call_count": 1,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "cache_read_tokens": 0,
+    "cache_write_tokens": 0,
+    "reasoning_tokens": 0,
+}
 
 SESSION: dict[str, Any] = {
     "id": "20260105_101500_a1b2c3",
@@ -16,16 +33,7 @@ SESSION: dict[str, Any] = {
     "model": "anthropic/claude-sonnet-4",
     "model_config": None,
     "parent_session_id": None,
-    "started_at": 1767608070.002,
-    "ended_at": None,
-    "end_reason": None,
-    "message_count": 2,
-    "tool_call_count": 1,
-    "input_tokens": 0,
-    "output_tokens": 0,
-    "cache_read_tokens": 0,
-    "cache_write_tokens": 0,
-    "reasoning_tokens": 0,
+    **_TIMES_AND_COUNTS,
     "estimated_cost_usd": None,
     "actual_cost_usd": None,
     "api_call_count": 0,
@@ -43,140 +51,40 @@ SESSION: dict[str, Any] = {
     "title_source": "user",
 }
 
-SESSION_PAGE: dict[str, Any] = {
-    "items": [
-        {
-            "id": "20260105_101500_a1b2c3",
-            "title": "Refactor the search ranking",
-            "source": "cli",
-            "user_id": None,
-            "model": "anthropic/claude-sonnet-4",
-            "model_config": None,
-            "parent_session_id": None,
-            "started_at": 1767608070.002,
-            "ended_at": None,
-            "end_reason": None,
-            "message_count": 2,
-            "tool_call_count": 1,
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_tokens": 0,
-            "cache_write_tokens": 0,
-            "reasoning_tokens": 0,
-            "estimated_cost_usd": None,
-            "actual_cost_usd": None,
-            "api_call_count": 0,
-            "archived": False,
-            "pinned": False,
-            "session_key": None,
-            "chat_id": None,
-            "chat_type": None,
-            "thread_id": None,
-            "handoff": None,
-            "has_system_prompt": True,
-            "preview": "Why does search rank old sessions first?",
-            "last_active": 1767608112.5,
-            "lineage_root_id": "20260105_101500_a1b2c3",
-            "title_source": "user",
-        }
-    ],
-    "next_cursor": None,
-    "has_more": False,
-}
+SESSION_PAGE: dict[str, Any] = {"items": [SESSION], "next_cursor": None, "has_more": False}
 
-RESOLVED_SESSION: dict[str, Any] = {
-    "id": "20260105_101500_a1b2c3",
-    "title": "Refactor the search ranking",
-    "source": "cli",
-    "user_id": None,
-    "model": "anthropic/claude-sonnet-4",
-    "model_config": None,
-    "parent_session_id": None,
-    "started_at": 1767608070.002,
-    "ended_at": None,
-    "end_reason": None,
-    "message_count": 2,
-    "tool_call_count": 1,
-    "input_tokens": 0,
-    "output_tokens": 0,
-    "cache_read_tokens": 0,
-    "cache_write_tokens": 0,
-    "reasoning_tokens": 0,
-    "estimated_cost_usd": None,
-    "actual_cost_usd": None,
-    "api_call_count": 0,
-    "archived": False,
-    "pinned": False,
-    "session_key": None,
-    "chat_id": None,
-    "chat_type": None,
-    "thread_id": None,
-    "handoff": None,
-    "has_system_prompt": True,
-    "preview": "Why does search rank old sessions first?",
-    "last_active": 1767608112.5,
-    "lineage_root_id": "20260105_101500_a1b2c3",
-    "title_source": "user",
-    "matched_by": "prefix",
-    "requested": "20260105_101500_a1b2c3",
-}
+RESOLVED_SESSION: dict[str, Any] = {**SESSION, "matched_by": "prefix", "requested": "20260105_101500_a1b2c3"}
 
 SESSION_LINEAGE: dict[str, Any] = {
     "items": [
         {
-            "id": "20260105_101500_a1b2c3",
-            "title": "Refactor the search ranking",
-            "source": "cli",
-            "user_id": None,
-            "model": "anthropic/claude-sonnet-4",
-            "model_config": None,
-            "parent_session_id": None,
-            "started_at": 1767608070.002,
+            **SESSION,
             "ended_at": 1767608070.952,
             "end_reason": "branched",
-            "message_count": 2,
-            "tool_call_count": 1,
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_tokens": 0,
-            "cache_write_tokens": 0,
-            "reasoning_tokens": 0,
-            "estimated_cost_usd": None,
-            "actual_cost_usd": None,
-            "api_call_count": 0,
-            "archived": False,
-            "pinned": False,
-            "session_key": None,
-            "chat_id": None,
-            "chat_type": None,
-            "thread_id": None,
             "handoff": {"state": "completed", "platform": "telegram", "error": None},
-            "has_system_prompt": True,
-            "preview": "Why does search rank old sessions first?",
-            "last_active": 1767608112.5,
-            "lineage_root_id": "20260105_101500_a1b2c3",
-            "title_source": "user",
         }
     ]
 }
 
-MESSAGE: dict[str, Any] = {
-    "id": 2,
+_TOOL_CALLS: list[dict[str, Any]] = [
+    {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
+    }
+]
+
+_QUESTION: dict[str, Any] = {
+    "id": 1,
     "session_id": "20260105_101500_a1b2c3",
-    "role": "assistant",
-    "content": "Because bm25 ties are broken by rowid.",
+    "role": "user",
+    "content": "Why does search rank old sessions first?",
     "tool_call_id": None,
-    "tool_calls": [
-        {
-            "id": "call_1",
-            "type": "function",
-            "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-        }
-    ],
+    "tool_calls": None,
     "tool_name": None,
-    "timestamp": 1767608112.5,
-    "token_count": 12,
-    "finish_reason": "stop",
+    "timestamp": 1767608100.0,
+    "token_count": None,
+    "finish_reason": None,
     "reasoning": None,
     "reasoning_content": None,
     "reasoning_details": None,
@@ -185,101 +93,22 @@ MESSAGE: dict[str, Any] = {
     "compacted": False,
 }
 
-MESSAGE_ITEMS: dict[str, Any] = {
-    "items": [
-        {
-            "id": 1,
-            "session_id": "20260105_101500_a1b2c3",
-            "role": "user",
-            "content": "Why does search rank old sessions first?",
-            "tool_call_id": None,
-            "tool_calls": None,
-            "tool_name": None,
-            "timestamp": 1767608100.0,
-            "token_count": None,
-            "finish_reason": None,
-            "reasoning": None,
-            "reasoning_content": None,
-            "reasoning_details": None,
-            "attachments": [],
-            "active": True,
-            "compacted": False,
-        },
-        {
-            "id": 2,
-            "session_id": "20260105_101500_a1b2c3",
-            "role": "assistant",
-            "content": "Because bm25 ties are broken by rowid.",
-            "tool_call_id": None,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-                }
-            ],
-            "tool_name": None,
-            "timestamp": 1767608112.5,
-            "token_count": 12,
-            "finish_reason": "stop",
-            "reasoning": None,
-            "reasoning_content": None,
-            "reasoning_details": None,
-            "attachments": [],
-            "active": True,
-            "compacted": False,
-        },
-    ]
+# How the answer differs from the question, wherever a message is shown (API, search, export).
+_ANSWER: dict[str, Any] = {
+    "id": 2,
+    "role": "assistant",
+    "content": "Because bm25 ties are broken by rowid.",
+    "tool_calls": _TOOL_CALLS,
+    "timestamp": 1767608112.5,
+    "token_count": 12,
+    "finish_reason": "stop",
 }
 
-MESSAGE_PAGE: dict[str, Any] = {
-    "items": [
-        {
-            "id": 1,
-            "session_id": "20260105_101500_a1b2c3",
-            "role": "user",
-            "content": "Why does search rank old sessions first?",
-            "tool_call_id": None,
-            "tool_calls": None,
-            "tool_name": None,
-            "timestamp": 1767608100.0,
-            "token_count": None,
-            "finish_reason": None,
-            "reasoning": None,
-            "reasoning_content": None,
-            "reasoning_details": None,
-            "attachments": [],
-            "active": True,
-            "compacted": False,
-        },
-        {
-            "id": 2,
-            "session_id": "20260105_101500_a1b2c3",
-            "role": "assistant",
-            "content": "Because bm25 ties are broken by rowid.",
-            "tool_call_id": None,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-                }
-            ],
-            "tool_name": None,
-            "timestamp": 1767608112.5,
-            "token_count": 12,
-            "finish_reason": "stop",
-            "reasoning": None,
-            "reasoning_content": None,
-            "reasoning_details": None,
-            "attachments": [],
-            "active": True,
-            "compacted": False,
-        },
-    ],
-    "next_cursor": None,
-    "has_more": False,
-}
+MESSAGE: dict[str, Any] = {**_QUESTION, **_ANSWER}
+
+MESSAGE_ITEMS: dict[str, Any] = {"items": [_QUESTION, MESSAGE]}
+
+MESSAGE_PAGE: dict[str, Any] = {**MESSAGE_ITEMS, "next_cursor": None, "has_more": False}
 
 REWIND_RESULT: dict[str, Any] = {
     "session_id": "20260105_111500_e7f8a9",
@@ -287,24 +116,7 @@ REWIND_RESULT: dict[str, Any] = {
     "new_head_id": None,
     "rewind_count": 1,
     "message_count": 2,
-    "target_message": {
-        "id": 3,
-        "session_id": "20260105_111500_e7f8a9",
-        "role": "user",
-        "content": "Why does search rank old sessions first?",
-        "tool_call_id": None,
-        "tool_calls": None,
-        "tool_name": None,
-        "timestamp": 1767608100.0,
-        "token_count": None,
-        "finish_reason": None,
-        "reasoning": None,
-        "reasoning_content": None,
-        "reasoning_details": None,
-        "attachments": [],
-        "active": False,
-        "compacted": False,
-    },
+    "target_message": {**_QUESTION, "id": 3, "session_id": "20260105_111500_e7f8a9", "active": False},
 }
 
 ATTACHMENT: dict[str, Any] = {
@@ -325,6 +137,27 @@ RECAP: dict[str, Any] = {
     "omitted": 0,
 }
 
+_SEARCH_QUESTION: dict[str, Any] = {
+    "id": 1,
+    "role": "user",
+    "content": "Why does search rank old sessions first?",
+    "timestamp": 1767608100.0,
+}
+_SEARCH_ANSWER: dict[str, Any] = {
+    "id": 2,
+    "role": "assistant",
+    "content": "Because bm25 ties are broken by rowid.",
+    "timestamp": 1767608112.5,
+    "tool_calls": _TOOL_CALLS,
+}
+_SEARCH_WINDOW = [_SEARCH_QUESTION, {**_SEARCH_ANSWER, "anchor": True}]
+_SESSION_META: dict[str, Any] = {
+    "title": "Refactor the search ranking",
+    "source": "cli",
+    "model": "anthropic/claude-sonnet-4",
+    "started_at": 1767608070.002,
+}
+
 DISCOVER: dict[str, Any] = {
     "mode": "discover",
     "query": "bm25",
@@ -341,28 +174,7 @@ DISCOVER: dict[str, Any] = {
             "match_message_id": 2,
             "matched_role": "assistant",
             "bookend_start": [],
-            "messages": [
-                {
-                    "id": 1,
-                    "role": "user",
-                    "content": "Why does search rank old sessions first?",
-                    "timestamp": 1767608100.0,
-                },
-                {
-                    "id": 2,
-                    "role": "assistant",
-                    "content": "Because bm25 ties are broken by rowid.",
-                    "timestamp": 1767608112.5,
-                    "tool_calls": [
-                        {
-                            "id": "call_1",
-                            "type": "function",
-                            "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-                        }
-                    ],
-                    "anchor": True,
-                },
-            ],
+            "messages": _SEARCH_WINDOW,
             "bookend_end": [],
             "messages_before": 1,
             "messages_after": 0,
@@ -376,35 +188,9 @@ SCROLL: dict[str, Any] = {
     "mode": "scroll",
     "session_id": "20260105_101500_a1b2c3",
     "around_message_id": 2,
-    "session_meta": {
-        "title": "Refactor the search ranking",
-        "source": "cli",
-        "model": "anthropic/claude-sonnet-4",
-        "started_at": 1767608070.002,
-    },
+    "session_meta": _SESSION_META,
     "window": 5,
-    "messages": [
-        {
-            "id": 1,
-            "role": "user",
-            "content": "Why does search rank old sessions first?",
-            "timestamp": 1767608100.0,
-        },
-        {
-            "id": 2,
-            "role": "assistant",
-            "content": "Because bm25 ties are broken by rowid.",
-            "timestamp": 1767608112.5,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-                }
-            ],
-            "anchor": True,
-        },
-    ],
+    "messages": _SEARCH_WINDOW,
     "messages_before": 1,
     "messages_after": 0,
 }
@@ -412,35 +198,10 @@ SCROLL: dict[str, Any] = {
 READ: dict[str, Any] = {
     "mode": "read",
     "session_id": "20260105_101500_a1b2c3",
-    "session_meta": {
-        "title": "Refactor the search ranking",
-        "source": "cli",
-        "model": "anthropic/claude-sonnet-4",
-        "started_at": 1767608070.002,
-    },
+    "session_meta": _SESSION_META,
     "message_count": 2,
     "truncated": False,
-    "messages": [
-        {
-            "id": 1,
-            "role": "user",
-            "content": "Why does search rank old sessions first?",
-            "timestamp": 1767608100.0,
-        },
-        {
-            "id": 2,
-            "role": "assistant",
-            "content": "Because bm25 ties are broken by rowid.",
-            "timestamp": 1767608112.5,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-                }
-            ],
-        },
-    ],
+    "messages": [_SEARCH_QUESTION, _SEARCH_ANSWER],
 }
 
 BROWSE: dict[str, Any] = {
@@ -474,60 +235,26 @@ STATS: dict[str, Any] = {
     "indexing": {"pending_messages": 0},
 }
 
+_TOTALS: dict[str, Any] = {
+    "sessions": 1,
+    "messages": 2,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "cache_read_tokens": 0,
+    "cache_write_tokens": 0,
+    "reasoning_tokens": 0,
+    "cost_usd": 0.0,
+}
+
 INSIGHTS: dict[str, Any] = {
     "days": 30,
     "source": None,
     "since": 1765016100.0,
     "until": 1767608160.0,
-    "totals": {
-        "sessions": 1,
-        "messages": 2,
-        "input_tokens": 0,
-        "output_tokens": 0,
-        "cache_read_tokens": 0,
-        "cache_write_tokens": 0,
-        "reasoning_tokens": 0,
-        "cost_usd": 0.0,
-    },
-    "by_day": [
-        {
-            "sessions": 1,
-            "messages": 2,
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_tokens": 0,
-            "cache_write_tokens": 0,
-            "reasoning_tokens": 0,
-            "cost_usd": 0.0,
-            "day": "2026-01-05",
-        }
-    ],
-    "by_model": [
-        {
-            "sessions": 1,
-            "messages": 2,
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_tokens": 0,
-            "cache_write_tokens": 0,
-            "reasoning_tokens": 0,
-            "cost_usd": 0.0,
-            "model": "anthropic/claude-sonnet-4",
-        }
-    ],
-    "by_source": [
-        {
-            "sessions": 1,
-            "messages": 2,
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_tokens": 0,
-            "cache_write_tokens": 0,
-            "reasoning_tokens": 0,
-            "cost_usd": 0.0,
-            "source": "cli",
-        }
-    ],
+    "totals": _TOTALS,
+    "by_day": [{**_TOTALS, "day": "2026-01-05"}],
+    "by_model": [{**_TOTALS, "model": "anthropic/claude-sonnet-4"}],
+    "by_source": [{**_TOTALS, "source": "cli"}],
     "top_tools": [{"tool": "search_files", "calls": 1}],
     "activity_by_hour": [{"hour": 10, "messages": 2}],
     "activity_by_weekday": [{"weekday": 1, "messages": 2}],
@@ -625,25 +352,19 @@ AUTO_PRUNE_RUN: dict[str, Any] = {
     "error": None,
 }
 
-PLATFORM_LIST: dict[str, Any] = {
-    "items": [
-        {"platform": "discord", "enabled": False, "home_channel": None, "threads": False, "updated_at": None},
-        {
-            "platform": "telegram",
-            "enabled": True,
-            "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
-            "threads": True,
-            "updated_at": 1767608070.513,
-        },
-    ]
-}
-
 PLATFORM: dict[str, Any] = {
     "platform": "telegram",
     "enabled": True,
     "home_channel": {"chat_id": "-1001234567890", "name": "Hermes home"},
     "threads": True,
     "updated_at": 1767608070.513,
+}
+
+PLATFORM_LIST: dict[str, Any] = {
+    "items": [
+        {"platform": "discord", "enabled": False, "home_channel": None, "threads": False, "updated_at": None},
+        PLATFORM,
+    ]
 }
 
 HANDOFF_QUEUED: dict[str, Any] = {
@@ -712,10 +433,34 @@ READY: dict[str, Any] = {
         "writer_alive": True,
     },
     "sqlite_version": "3.40.1",
-    "schema_revision": "0010_session_pins",
+    "schema_revision": "0011_list_search_index",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,
+}
+
+_EXPORT_QUESTION: dict[str, Any] = {
+    "id": 1,
+    "session_id": "20260105_101500_a1b2c3",
+    "role": "user",
+    "content": "Why does search rank old sessions first?",
+    "tool_call_id": None,
+    "tool_calls": None,
+    "tool_name": None,
+    "effect_disposition": None,
+    "timestamp": 1767608100.0,
+    "token_count": None,
+    "finish_reason": None,
+    "reasoning": None,
+    "reasoning_content": None,
+    "reasoning_details": None,
+    "codex_reasoning_items": None,
+    "codex_message_items": None,
+    "platform_message_id": None,
+    "observed": 0,
+    "active": 1,
+    "compacted": 0,
+    "api_content": None,
 }
 
 # One line of `GET /export.jsonl` (and of an import file): every stored column of a session, its messages.
@@ -734,16 +479,7 @@ EXPORT_SESSION: dict[str, Any] = {
     "model_config": None,
     "system_prompt": "You are Hermes.",
     "parent_session_id": None,
-    "started_at": 1767608070.002,
-    "ended_at": None,
-    "end_reason": None,
-    "message_count": 2,
-    "tool_call_count": 1,
-    "input_tokens": 0,
-    "output_tokens": 0,
-    "cache_read_tokens": 0,
-    "cache_write_tokens": 0,
-    "reasoning_tokens": 0,
+    **_TIMES_AND_COUNTS,
     "cwd": None,
     "git_branch": None,
     "git_repo_root": None,
@@ -768,58 +504,8 @@ EXPORT_SESSION: dict[str, Any] = {
     "archived": 0,
     "last_active": 1767608112.5,
     "messages": [
-        {
-            "id": 1,
-            "session_id": "20260105_101500_a1b2c3",
-            "role": "user",
-            "content": "Why does search rank old sessions first?",
-            "tool_call_id": None,
-            "tool_calls": None,
-            "tool_name": None,
-            "effect_disposition": None,
-            "timestamp": 1767608100.0,
-            "token_count": None,
-            "finish_reason": None,
-            "reasoning": None,
-            "reasoning_content": None,
-            "reasoning_details": None,
-            "codex_reasoning_items": None,
-            "codex_message_items": None,
-            "platform_message_id": None,
-            "observed": 0,
-            "active": 1,
-            "compacted": 0,
-            "api_content": None,
-        },
-        {
-            "id": 2,
-            "session_id": "20260105_101500_a1b2c3",
-            "role": "assistant",
-            "content": "Because bm25 ties are broken by rowid.",
-            "tool_call_id": None,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "search_files", "arguments": '{"pattern": "bm25"}'},
-                }
-            ],
-            "tool_name": None,
-            "effect_disposition": None,
-            "timestamp": 1767608112.5,
-            "token_count": 12,
-            "finish_reason": "stop",
-            "reasoning": None,
-            "reasoning_content": None,
-            "reasoning_details": None,
-            "codex_reasoning_items": None,
-            "codex_message_items": None,
-            "platform_message_id": None,
-            "observed": 0,
-            "active": 1,
-            "compacted": 0,
-            "api_content": None,
-        },
+        _EXPORT_QUESTION,
+        {**_EXPORT_QUESTION, **_ANSWER},
     ],
 }
 EXPORT_LINE = orjson.dumps(EXPORT_SESSION).decode() + "\n"
@@ -914,33 +600,15 @@ ROUTE_ORIGIN: dict[str, Any] = {
     "chat_topic": None,
 }
 
-ROUTE_ENTRY: dict[str, Any] = {
-    "session_key": "agent:main:telegram:dm:123456789",
-    "session_id": "20260105_101500_5f3a9c2e",
-    "created_at": "2026-01-05T10:15:00.195797",
-    "updated_at": "2026-01-05T10:15:00.195797",
-    "display_name": "Jordan",
-    "platform": "telegram",
-    "chat_type": "dm",
-    "input_tokens": 0,
-    "output_tokens": 0,
-    "cache_read_tokens": 0,
-    "cache_write_tokens": 0,
-    "total_tokens": 0,
-    "last_prompt_tokens": 0,
-    "estimated_cost_usd": 0.0,
-    "cost_status": "unknown",
-    "expiry_finalized": False,
-    "suspended": False,
-    "resume_pending": False,
-    "resume_reason": None,
-    "last_resume_marked_at": None,
-    "is_fresh_reset": False,
-    "was_auto_reset": False,
-    "auto_reset_reason": None,
-    "reset_had_activity": False,
-    "origin": ROUTE_ORIGIN,
-}
+ROUTE_ENTRY: dict[str, Any] = new_entry(
+    "agent:main:telegram:dm:123456789",
+    "20260105_101500_5f3a9c2e",
+    datetime(2026, 1, 5, 10, 15, 0, 195797),
+    origin=ROUTE_ORIGIN,
+    display_name="Jordan",
+    platform="telegram",
+    chat_type="dm",
+)
 
 ROUTE_RESPONSE: dict[str, Any] = {
     "session_key": "agent:main:telegram:dm:123456789",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,25 +13,42 @@ from app.api.schemas.transfer import IndexingStatus
 
 Names = SafeText | list[SafeText]
 
+NamesT = TypeVar("NamesT", list[SafeText], Names)
 
-class SearchBody(RequestModel):
-    """``POST /search``: the same fields as the query parameters of ``GET /search``."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.SEARCH_BODY]})
+class SearchArgs(BaseModel, Generic[NamesT]):
+    """The arguments of a search, described once for ``GET /search`` (query parameters, where a list is a
+    repeated parameter) and ``POST /search`` (a JSON body, where a list may also be one string)."""
 
     q: SafeText | None = Field(default=None, description="FTS5 query; selects discover")
     session_id: SafeText | None = Field(default=None, description="Selects read, or scroll with an anchor")
     around_message_id: Int64 | None = Field(default=None, description="Anchor message id; selects scroll")
     window: Int64 = Field(default=5, description="Messages each side of the anchor (clamped to 1-20)")
     limit: Int64 = Field(default=3, description="Sessions for discover/browse (clamped to 1-50)")
-    sort: Literal["relevance", "newest", "oldest"] = "relevance"
-    role: Names | None = Field(default=None, description="Roles searched (comma-separated or a list)")
-    source: Names | None = Field(default=None, description="Only sessions of these sources")
-    exclude_source: Names | None = Field(default=None, description="Not sessions of these sources")
-    current_session_id: SafeText | None = Field(
-        default=None, description="Caller's session: lineage excluded"
+    sort: Literal["relevance", "newest", "oldest"] = Field(
+        default="relevance",
+        description="discover: rank matching messages by best match, newest first or oldest first",
     )
-    detail: Literal["adaptive", "full"] = "adaptive"
+    role: NamesT | None = Field(default=None, description="Roles searched (comma-separated or repeated)")
+    source: NamesT | None = Field(default=None, description="Only these sources")
+    exclude_source: NamesT | None = Field(default=None, description="Not these sources")
+    current_session_id: SafeText | None = Field(
+        default=None, description="Caller's session: its live lineage is excluded"
+    )
+    detail: Literal["adaptive", "full"] = Field(
+        default="adaptive",
+        description="adaptive: long messages cut to fit (content_truncated); full: whole messages",
+    )
+
+
+class SearchQuery(SearchArgs[list[SafeText]]):
+    """``GET /search``: the query parameters (unknown parameters are ignored, as on every GET)."""
+
+
+class SearchBody(RequestModel, SearchArgs[Names]):
+    """``POST /search``: the same fields as the query parameters of ``GET /search``."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SEARCH_BODY]})
 
 
 class SearchMessage(BaseModel):

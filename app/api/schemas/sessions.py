@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
 from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText
+from app.api.schemas.filters import SessionFilterFields
 from app.domain.sources import Source
 
 
@@ -84,6 +85,42 @@ class SessionPage(BaseModel):
     items: list[SessionPublic]
     next_cursor: str | None
     has_more: bool
+
+
+MAX_LIST_LIMIT = 200
+MAX_SEARCH_LENGTH = 200
+
+
+class SessionListQuery(SessionFilterFields):
+    """``GET /sessions``: the filter set, then the listing's own parameters (unknown parameters are
+    ignored, as on every GET)."""
+
+    limit: int = Field(default=20, ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")
+    cursor: str | None = Field(default=None, description="next_cursor of the previous page")
+    source: list[str] | None = Field(default=None, description="Only these sources (repeatable)")
+    exclude_source: list[str] | None = Field(
+        default=None, description="Hide these sources (repeatable; default tool, subagent)"
+    )
+    status: Literal["active", "ended", "all"] = Field(
+        default="all", description="active: not ended; ended: ended (any end_reason); all: both"
+    )
+    include_children: bool = Field(
+        default=False, description="Show compression and delegate children instead of folding lineages"
+    )
+    include_archived: bool = Field(default=False, description="Also list archived sessions")
+    order: Literal["started", "last_active"] = Field(
+        default="started",
+        description="Newest first by start time, or by last activity (newest message, else start)",
+    )
+    q: SafeText | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_SEARCH_LENGTH,
+        description=(
+            "Only sessions whose id, title or preview contains this text (1-200 characters; ASCII "
+            "letters match either case; % and _ are literal). A compression lineage matches by its tip."
+        ),
+    )
 
 
 class SessionCreate(RequestModel):

@@ -29,6 +29,7 @@ from app.cli.output import (
     JsonlOpt,
     JsonOpt,
     confirm,
+    emit,
     emit_json,
     emit_jsonl,
     err_console,
@@ -329,13 +330,7 @@ def stats(ctx: typer.Context, as_json: bool = JsonOpt, as_jsonl: bool = JsonlOpt
     """Session and message counts and the database size."""
     out = pick_format(as_json, as_jsonl)
     data = get_env(ctx).api().get("/stats", feature="stats")
-    if out is Format.JSON:
-        emit_json(data)
-    elif out is Format.JSONL:
-        emit_jsonl([data])
-    else:
-        for line in fmt.stats_lines(data):
-            say(line)
+    emit(out, data, lambda: fmt.stats_lines(data))
 
 
 def _insights_lines(data: dict[str, Any]) -> list[str]:
@@ -376,10 +371,4 @@ def insights(
     if source:
         params["source"] = source
     data = get_env(ctx).api().get("/insights", feature="insights", params=params)
-    if out is Format.JSON:
-        emit_json(data)
-    elif out is Format.JSONL:
-        emit_jsonl([data])
-    else:
-        for line in _insights_lines(data):
-            say(line)
+    emit(out, data, lambda: _insights_lines(data))

@@ -9,7 +9,7 @@ import typer
 from app.cli import formatting as fmt
 from app.cli.commands.sessions import app
 from app.cli.context import get_env
-from app.cli.output import Format, JsonlOpt, JsonOpt, emit_json, emit_jsonl, pick_format, say
+from app.cli.output import JsonlOpt, JsonOpt, emit, pick_format
 
 
 def _search_lines(data: dict[str, Any]) -> list[str]:
@@ -41,10 +41,4 @@ def search(
     if source:
         params["source"] = source
     data = get_env(ctx).api().get("/search", feature="search", params=params)
-    if out is Format.JSON:
-        emit_json(data)
-    elif out is Format.JSONL:
-        emit_jsonl(data.get("results") or [])
-    else:
-        for line in _search_lines(data):
-            say(line)
+    emit(out, data, lambda: _search_lines(data), items=data.get("results") or [])

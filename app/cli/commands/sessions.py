@@ -23,7 +23,7 @@ from app.cli.commands.common import require_session
 from app.cli.commands.filters import Filters, with_filters
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
-from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit_json, emit_jsonl, pick_format, say
+from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit, emit_json, emit_jsonl, pick_format, say
 
 app = typer.Typer(
     help="List, inspect, export and maintain sessions.", no_args_is_help=True, rich_markup_mode=None
@@ -100,13 +100,7 @@ def list_sessions(
     sessions = fetch_sessions(
         get_env(ctx).api(), limit, source, keep, search=search or None, filters=filters.request()
     )
-    if out is Format.JSON:
-        emit_json(sessions)
-    elif out is Format.JSONL:
-        emit_jsonl(sessions)
-    else:
-        for line in fmt.session_list_lines(sessions, workspace=bool(needle)):
-            say(line)
+    emit(out, sessions, lambda: fmt.session_list_lines(sessions, workspace=bool(needle)), items=sessions)
 
 
 def _field_lines(session: dict[str, Any]) -> list[str]:
@@ -224,13 +218,7 @@ def show(
             )
             _page_out(lines, pager)
         return
-    if out is Format.JSON:
-        emit_json(data)
-    elif out is Format.JSONL:
-        emit_jsonl([data])
-    else:
-        for line in _field_lines(data):
-            say(line)
+    emit(out, data, lambda: _field_lines(data))
 
 
 def _quote(session_id: str) -> str:

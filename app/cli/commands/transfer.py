@@ -1,20 +1,35 @@
-"""``hermes sessions export`` / ``import``: JSONL streamed both ways, with a progress bar on a terminal."""
+"""``hermes sessions export`` / ``import``: every export format of the agent, and JSONL in, streamed, with a
+progress bar on a terminal (quiet when piped)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
+from urllib.parse import quote, unquote
 
+import httpx
+import orjson
 import typer
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TransferSpeedColumn,
+)
 
 from app.cli.api import Api
 from app.cli.commands.common import require_session
 from app.cli.commands.sessions import app
 from app.cli.context import get_env
-from app.cli.errors import CliError, ExitCode
+from app.cli.errors import ApiError, CliError, ExitCode
 from app.cli.output import (
     Format,
     JsonlOpt,
@@ -26,8 +41,10 @@ from app.cli.output import (
     pick_format,
     say,
 )
+from app.domain.render_session_file import manifest_entry, verify
 
 _CHUNK = 64 * 1024
+_T = TypeVar("_T")
 
 
 def _progress(label: str) -> Progress:
@@ -43,10 +60,10 @@ def _progress(label: str) -> Progress:
     )
 
 
-def _write_export(api: Api, params: dict[str, Any], sink: IO[bytes]) -> int:
+def _write_export(api: Api, params: dict[str, Any], sink: IO[bytes], path: str = "/export.jsonl") -> int:
     lines = 0
     with (
-        api.stream("/export.jsonl", feature="export", params=params) as response,
+        api.stream(path, feature="export", params=params) as response,
         _progress("Exporting") as progress,
     ):
         task = progress.add_task("export", total=None)
@@ -58,38 +75,13 @@ def _write_export(api: Api, params: dict[str, Any], sink: IO[bytes]) -> int:
     return lines
 
 
-@app.command("export")
-def export(
-    ctx: typer.Context,
-    output: str = typer.Argument(..., help="Output file (JSONL), or - for stdout"),
-    source: str | None = typer.Option(None, "--source", help="Only sessions of this source"),
-    session_id: str | None = typer.Option(None, "--session-id", help="Only this session (id or prefix)"),
-    lineage: str | None = typer.Option(
-        None,
-        "--lineage",
-        metavar="logical",
-        help="logical: the session's whole compression lineage as one record (needs --session-id)",
-    ),
-) -> None:
-    """Export sessions with their messages as JSONL (one session per line)."""
-    if lineage is not None and lineage != "logical":
-        raise typer.BadParameter("the only lineage mode is 'logical'", param_hint="--lineage")
-    if lineage and not session_id:
-        raise typer.BadParameter("a logical lineage export needs --session-id", param_hint="--lineage")
-    api = get_env(ctx).api()
-    params: dict[str, Any] = {"lineage": "true"} if lineage else {}
-    if source:
-        params["source"] = source
-    if session_id:
-        params["session_id"] = require_session(api, session_id)
-    if output == "-":
-        _write_export(api, params, sys.stdout.buffer)
-        return
+def _to_file(output: str, write: Callable[[IO[bytes]], _T]) -> _T:
+    """Write through ``<output>.partial`` so an interrupted export never leaves a half file under its name."""
     path = Path(output)
     partial = path.with_name(path.name + ".partial")
     try:
         with partial.open("wb") as sink:
-            count = _write_export(api, params, sink)
+            result = write(sink)
         partial.replace(path)
     except OSError as exc:
         partial.unlink(missing_ok=True)
@@ -97,10 +89,338 @@ def export(
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
-    if session_id:
+    return result
+
+
+def _count_progress(label: str, total: int) -> Progress:
+    """A bar counting sessions on stderr, shown only when stderr is a terminal."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err_console(),
+        transient=True,
+        disable=not sys.stderr.isatty() or total < 2,
+    )
+
+
+def _usage(message: str) -> CliError:
+    return CliError(message, ExitCode.USAGE)
+
+
+_UPLOAD_UNSUPPORTED = (
+    "--upload and --public send a trace to a hosted dataset, which hermes-sessions does not support: "
+    "export to a file instead (hermes sessions export --format trace FILE)."
+)
+
+
+@app.command("export")
+def export(
+    ctx: typer.Context,
+    output: str | None = typer.Argument(
+        None,
+        help="Output path. JSONL: file path (use - for stdout, required). "
+        "md/qmd: output directory (default: <hermes home>/session-exports)",
+    ),
+    fmt: str = typer.Option(
+        "jsonl",
+        "--format",
+        help="Export format: jsonl, md, qmd, html or trace (default: jsonl). 'trace' emits Claude Code JSONL "
+        "for the Hugging Face Agent Trace Viewer",
+    ),
+    only: str | None = typer.Option(
+        None,
+        "--only",
+        help="Export only a filtered view (user-prompts: one prompt record per line for jsonl, "
+        "headed sections for md)",
+    ),
+    redact: bool | None = typer.Option(
+        None,
+        "--redact/--no-redact",
+        help="Redact secrets (API keys, tokens, credentials) from exported content "
+        "(default: on for trace, off otherwise)",
+    ),
+    source: str | None = typer.Option(None, "--source", help="Only sessions of this source"),
+    session_id: str | None = typer.Option(None, "--session-id", help="Session ID or unique prefix to export"),
+    lineage: str = typer.Option(
+        "single", "--lineage", help="single or logical: one row or its compression lineage (jsonl, md, qmd)"
+    ),
+    force: bool = typer.Option(False, "--force", help="md/qmd only: overwrite an existing export file"),
+    delete_after_verified: bool = typer.Option(
+        False,
+        "--delete-after-verified",
+        help="md/qmd only: after verified export, delete the exported sessions (needs --yes)",
+    ),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Skip confirmation"),
+    upload: bool = typer.Option(False, "--upload", help="Not supported: traces are written to files"),
+    public: bool = typer.Option(False, "--public", help="Not supported: traces are written to files"),
+) -> None:
+    """Export sessions to JSONL, Markdown, QMD, HTML or Claude Code traces."""
+    if fmt not in _FORMATS:
+        raise typer.BadParameter("must be jsonl, md, qmd, html or trace", param_hint="--format")
+    if lineage not in ("single", "logical"):
+        raise typer.BadParameter("must be single or logical", param_hint="--lineage")
+    if only is not None and only != "user-prompts":
+        raise typer.BadParameter("the only view is 'user-prompts'", param_hint="--only")
+    if upload or public:
+        raise _usage(_UPLOAD_UNSUPPORTED)
+    if only is not None and fmt not in ("jsonl", "md"):
+        raise _usage("--only user-prompts supports --format jsonl or md.")
+    if lineage == "logical" and not session_id:
+        raise typer.BadParameter("a logical lineage export needs --session-id", param_hint="--lineage")
+    api = get_env(ctx).api()
+    params: dict[str, Any] = {"format": fmt}
+    if redact is not None:
+        params["redact"] = str(redact).lower()
+    if source:
+        params["source"] = source
+    resolved = require_session(api, session_id) if session_id else None
+    if resolved:
+        params["session_id"] = resolved
+    if only:
+        _export_prompts(api, params | {"only": only}, output)
+    elif fmt == "jsonl":
+        _export_jsonl(api, params, output, lineage, resolved)
+    elif fmt == "html":
+        _export_html(api, params, output)
+    elif fmt == "trace":
+        _export_trace(api, get_env(ctx).config.home, params, output)
+    else:
+        if output == "-":
+            raise _usage(
+                "Markdown/QMD export writes files; stdout (-) is only supported with --format jsonl."
+            )
+        if delete_after_verified and not yes:
+            raise _usage("--delete-after-verified requires --yes.")
+        out_dir = Path(output).expanduser() if output else get_env(ctx).config.home / "session-exports"
+        _export_files(api, params, out_dir, lineage=lineage, force=force, delete=delete_after_verified)
+
+
+_FORMATS = ("jsonl", "md", "qmd", "html", "trace")
+
+
+def _export_jsonl(
+    api: Api, params: dict[str, Any], output: str | None, lineage: str, resolved: str | None
+) -> None:
+    if not output:
+        raise _usage("JSONL export requires an output path (use - for stdout).")
+    if lineage == "logical":
+        params["lineage"] = "logical"
+    if output == "-":
+        _write_export(api, params, sys.stdout.buffer, "/export")
+        return
+    count = _to_file(output, lambda sink: _write_export(api, params, sink, "/export"))
+    if resolved:
         say(f"Exported 1 session to {output}")
     else:
         say(f"Exported {count} sessions to {output}")
+
+
+def _export_prompts(api: Api, params: dict[str, Any], output: str | None) -> None:
+    if not output or output == "-":
+        _write_export(api, params, sys.stdout.buffer, "/export")
+        return
+    count = _to_file(output, lambda sink: _write_export(api, params, sink, "/export"))
+    if params["format"] == "md":  # the records say how many prompts there are; the document does not
+        with api.stream("/export", feature="export", params=params | {"format": "jsonl"}) as response:
+            count = sum(chunk.count(b"\n") for chunk in response.iter_bytes(_CHUNK))
+    say(f"Exported {count} prompt{'' if count == 1 else 's'} to {output}")
+
+
+class _Counter:
+    """Counts a marker in a stream, across chunk boundaries."""
+
+    def __init__(self, marker: bytes) -> None:
+        self.marker = marker
+        self.count = 0
+        self._tail = b""
+
+    def feed(self, chunk: bytes) -> bytes:
+        data = self._tail + chunk
+        self.count += data.count(self.marker) - self._tail.count(self.marker)
+        self._tail = data[-(len(self.marker) - 1) :]
+        return chunk
+
+
+def _export_html(api: Api, params: dict[str, Any], output: str | None) -> None:
+    if not output or output == "-":
+        raise _usage("HTML export requires an output file path.")
+    views = _Counter(b'<div class="session-view')
+
+    def write(sink: IO[bytes]) -> None:
+        with (
+            api.stream("/export", feature="export", params=params) as response,
+            _progress("Exporting") as bar,
+        ):
+            task = bar.add_task("export", total=None)
+            for chunk in response.iter_bytes(_CHUNK):
+                sink.write(views.feed(chunk))
+                bar.advance(task, len(chunk))
+
+    _to_file(output, write)
+    say(f"Exported {views.count} session{'' if views.count == 1 else 's'} to {output} (HTML)")
+
+
+def _latest_session(api: Api) -> str:
+    page = api.get("/sessions", feature="listing sessions", params={"limit": 1})
+    if not page["items"]:
+        raise CliError("No session found to export. Pass --session-id.", ExitCode.NOT_FOUND)
+    return str(page["items"][0]["id"])
+
+
+def _export_trace(api: Api, home: Path, params: dict[str, Any], output: str | None) -> None:
+    if "session_id" not in params and "source" not in params:
+        params["session_id"] = _latest_session(api)  # as the agent: the last thing you did
+    if "session_id" in params:
+        sid = params["session_id"]
+        with api.stream("/export", feature="export", params=params) as response:
+            body = response.read()
+        if not body:
+            raise CliError(f"No transcript to export for session '{sid}'.", ExitCode.NOT_FOUND)
+        if not output or output == "-":
+            sys.stdout.buffer.write(body)
+            sys.stdout.flush()
+            return
+        _to_file(output, lambda sink: sink.write(body))
+        say(f"Exported 1 session trace to {output}")
+        return
+    out_dir = Path(output).expanduser() if output and output != "-" else home / "session-exports"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    exported = 0
+    current: tuple[str, IO[bytes]] | None = None
+    try:
+        with (
+            api.stream("/export", feature="export", params=params) as response,
+            _progress("Exporting") as bar,
+        ):
+            task = bar.add_task("export", total=None)
+            for line in response.iter_lines():
+                if not line:
+                    continue
+                sid = str(orjson.loads(line)["sessionId"])
+                if current is None or current[0] != sid:
+                    if current is not None:
+                        current[1].close()
+                    current = (sid, (out_dir / f"{sid}.trace.jsonl").open("wb"))
+                    exported += 1
+                current[1].write(line.encode() + b"\n")
+                bar.advance(task, len(line) + 1)
+    finally:
+        if current is not None:
+            current[1].close()
+    say(f"Exported {exported} session trace(s) to {out_dir}")
+
+
+def _file_name(response: httpx.Response, fallback: str) -> str:
+    disposition = response.headers.get("content-disposition", "")
+    _, _, encoded = disposition.partition("filename*=UTF-8''")
+    return Path(unquote(encoded)).name if encoded else fallback
+
+
+@dataclass(frozen=True)
+class _Written:
+    """One session's file: where, how many messages, whether it verified; ``existed``: left alone."""
+
+    path: Path
+    total: int = 0
+    verified: bool = False
+    existed: bool = False
+
+
+def _export_one_file(api: Api, params: dict[str, Any], out_dir: Path, *, force: bool) -> _Written:
+    """Write one session's file and its manifest line (an existing file is kept unless ``force``)."""
+    sid = params["session_id"]
+    with api.stream("/export", feature="export", params=params) as response:
+        path = out_dir / _file_name(response, f"{sid}.{params['format']}")
+        if path.exists() and not force:
+            return _Written(path, existed=True)
+        total = int(response.headers.get("x-hermes-message-count", "0"))
+        lineage = response.headers.get("x-hermes-lineage-session-ids", sid).split()
+
+        def write(sink: IO[bytes]) -> None:
+            for chunk in response.iter_bytes(_CHUNK):
+                sink.write(chunk)
+
+        _to_file(str(path), write)
+    data = path.read_bytes()
+    entry = manifest_entry(
+        {"id": sid},
+        str(path),
+        params["format"],
+        total,
+        hashlib.sha256(data).hexdigest(),
+        time.time(),
+        lineage,
+    )
+    with (out_dir / "manifest.jsonl").open("a", encoding="utf-8") as manifest:
+        manifest.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+    ok, reason = verify(data.decode(), sid, total)
+    if not ok:
+        note(f"Export verification failed for {path}: {reason}")
+    return _Written(path, total, ok)
+
+
+def _file_targets(api: Api, source: str) -> list[str]:
+    ids: list[str] = []
+    params: dict[str, Any] = {"source": source, "include_children": "true", "include_archived": "true"}
+    params["limit"] = 200
+    while True:
+        page = api.get("/sessions", feature="listing sessions", params=params)
+        ids += [str(s["id"]) for s in page["items"]]
+        if not page.get("next_cursor"):
+            return ids
+        params["cursor"] = page["next_cursor"]
+
+
+def _delete_exported(api: Api, sid: str) -> None:
+    try:
+        api.send("DELETE", f"/sessions/{quote(sid, safe='')}", feature="sessions")
+    except ApiError as exc:
+        if exc.status != 404:
+            raise
+        say(f"Exported, but session '{sid}' was not deleted because it was not found.")
+        return
+    say(f"Deleted exported session '{sid}'.")
+
+
+def _export_files(
+    api: Api, params: dict[str, Any], out_dir: Path, *, lineage: str, force: bool, delete: bool
+) -> None:
+    params = params | {"layout": "files", "lineage": lineage}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if "session_id" in params:
+        sid = params["session_id"]
+        written = _export_one_file(api, params, out_dir, force=force)
+        if written.existed:
+            raise CliError(f"Export already exists: {written.path}. Pass --force to overwrite.")
+        say(
+            f"Exported 1 session ({written.total} message{'' if written.total == 1 else 's'}) "
+            f"to {written.path}"
+        )
+        if delete:
+            if not written.verified:
+                raise CliError("Export verification failed; not deleting.")
+            _delete_exported(api, sid)
+        return
+    if "source" not in params:
+        raise _usage(
+            "Refusing bulk export without a filter. Pass --session-id or at least one filter "
+            "(e.g. --source telegram)."
+        )
+    targets = _file_targets(api, params["source"])
+    exported = 0
+    with _count_progress("Exporting", len(targets)) as bar:
+        task = bar.add_task("export", total=len(targets))
+        for sid in targets:
+            written = _export_one_file(api, params | {"session_id": sid}, out_dir, force=force)
+            bar.advance(task)
+            if written.existed:
+                note(f"Skipping existing export: {written.path}. Pass --force to overwrite.")
+                continue
+            exported += 1
+            if delete and written.verified:
+                _delete_exported(api, sid)
+    say(f"Exported {exported} session(s) to {out_dir}")
 
 
 def _upload(stream: IO[bytes], size: int | None) -> Iterator[bytes]:

@@ -8,11 +8,12 @@ from typing import Any
 
 from app.domain.records import NewAttachment
 from app.errors import Unprocessable
+from app.storage.rows import AttachmentRef
 
 _REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
 
 
-def _ref(row: sqlite3.Row) -> dict[str, Any]:
+def _ref(row: sqlite3.Row) -> AttachmentRef:
     return {
         "id": row["id"],
         "media_type": row["media_type"],
@@ -57,7 +58,7 @@ def get_attachment(conn: sqlite3.Connection, attachment_id: str) -> dict[str, An
     return None if row is None else dict(row)
 
 
-def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dict[str, AttachmentRef]:
     """Attachment refs by id; 422 ``unknown_attachment`` naming the ids that do not exist."""
     wanted = list(dict.fromkeys(attachment_ids))
     marks = ",".join("?" * len(wanted))
@@ -82,13 +83,11 @@ def link(conn: sqlite3.Connection, message_id: int, attachment_ids: Sequence[str
     )
 
 
-def refs_for_messages(
-    conn: sqlite3.Connection, message_ids: Sequence[int]
-) -> dict[int, list[dict[str, Any]]]:
+def refs_for_messages(conn: sqlite3.Connection, message_ids: Sequence[int]) -> dict[int, list[AttachmentRef]]:
     """Attachment refs of each message (only messages that have some), in link order."""
     if not message_ids:
         return {}
-    out: dict[int, list[dict[str, Any]]] = {}
+    out: dict[int, list[AttachmentRef]] = {}
     # Chunked to stay under SQLite's bound-parameter limit on 1000-message pages.
     for start in range(0, len(message_ids), 500):
         chunk = list(message_ids[start : start + 500])

@@ -59,10 +59,10 @@ class ChunkPlan:
 
 
 # last_active is the listing extra the agent's export_all carries (latest message, else started_at).
-_LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")
+LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")
 
 
-def _where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
+def filter_where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
     if flt.source is not None:
@@ -72,7 +72,7 @@ def _where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
         clauses.append("s.id = ?")
         params.append(flt.session_id)
     if since and flt.since is not None:
-        clauses.append(f"({_LAST_ACTIVE} >= ? OR s.started_at >= ?)")
+        clauses.append(f"({LAST_ACTIVE} >= ? OR s.started_at >= ?)")
         params.extend([flt.since, flt.since])
     return "".join(f" AND {c}" for c in clauses), params
 
@@ -82,10 +82,10 @@ def _page(
 ) -> tuple[str | None, list[str]]:
     """The next page of ``limit`` sessions by id: its last id (``None``: no more sessions) and the ids in it
     that pass ``since``. Paged before the ``since`` filter, so a page may be all filtered out."""
-    where, params = _where(flt, since=False)
+    where, params = filter_where(flt, since=False)
     passes, since_params = "1", []
     if flt.since is not None:
-        passes, since_params = f"({_LAST_ACTIVE} >= ? OR s.started_at >= ?)", [flt.since, flt.since]
+        passes, since_params = f"({LAST_ACTIVE} >= ? OR s.started_at >= ?)", [flt.since, flt.since]
     rows = conn.execute(
         f"SELECT s.id, {passes} FROM sessions s WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
         [*since_params, after_id, *params, limit],
@@ -168,7 +168,7 @@ INVALID_UTF8 = "invalid_utf8"
 
 
 class _BadText(bytes):
-    """The bytes of a TEXT value that are not UTF-8 (see :func:`_rows`)."""
+    """The bytes of a TEXT value that are not UTF-8 (see :func:`read_rows`)."""
 
 
 def _lenient_text(data: bytes) -> str | bytes:
@@ -182,7 +182,9 @@ def _is_decode_error(exc: sqlite3.Error) -> bool:
     return "Could not decode to UTF-8" in str(exc)
 
 
-def _rows(conn: sqlite3.Connection, sql: str, params: list[Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
+def read_rows(
+    conn: sqlite3.Connection, sql: str, params: list[Any]
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and plain tuple rows. TEXT that is not UTF-8 makes the sqlite3 module fail the whole
     fetch: only then the rows are read again with such values kept as :class:`_BadText`."""
     cur = conn.cursor()
@@ -225,7 +227,7 @@ def _stored_json(text: str) -> Any:
     return orjson.loads(text)
 
 
-def _decode_message(msg: dict[str, Any]) -> None:
+def decode_message(msg: dict[str, Any]) -> None:
     # Mirrors SessionDB.get_messages: content un-prefixed and decoded (kept as stored when it cannot be),
     # tool_calls decoded ([] when not JSON, as the agent; the stored text when it cannot be written).
     content = msg.get("content")
@@ -255,7 +257,7 @@ def _encode_messages(
             skipped.append(Skipped(str(msg["session_id"]), int(msg["id"]), *bad))
             out.append(None)
             continue
-        _decode_message(msg)
+        decode_message(msg)
         out.append(orjson.dumps(msg))
     return out
 
@@ -267,7 +269,9 @@ def _python_encoded(
     out: dict[int, bytes | None] = {}
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
-        cols, rows = _rows(conn, f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(batch))})", batch)
+        cols, rows = read_rows(
+            conn, f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(batch))})", batch
+        )
         id_at = cols.index("id")
         for row, data in zip(rows, _encode_messages(cols, rows, skipped), strict=True):
             out[row[id_at]] = data
@@ -321,7 +325,7 @@ class _Messages:
                     raise
                 render = None
         if render is None:
-            cols, rows = _rows(conn, f"SELECT * FROM messages WHERE {where} {order}", [*params, limit])
+            cols, rows = read_rows(conn, f"SELECT * FROM messages WHERE {where} {order}", [*params, limit])
             sid_at, id_at = cols.index("session_id"), cols.index("id")
             self.last_id: int | None = rows[-1][id_at] if rows else None
             encoded = _encode_messages(cols, rows, self.skipped)
@@ -465,8 +469,8 @@ def _python_heads(
 ) -> dict[str, bytes]:
     """Session id → its line head object, encoded the Python way; a session that cannot be written is
     left out and added to ``skipped``."""
-    cols, rows = _rows(
-        conn, f"SELECT s.*, {_LAST_ACTIVE} AS last_active FROM sessions s WHERE {where}", params
+    cols, rows = read_rows(
+        conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE {where}", params
     )
     out: dict[str, bytes] = {}
     for row in rows:
@@ -489,10 +493,10 @@ def _session_heads(
 ) -> tuple[list[str], list[bytes]]:
     """Ids and line heads (every column and ``last_active``, without the closing brace) of the sessions
     with ``after < id <= upto`` that pass the filter and can be written, in id order."""
-    where, params = _where(flt, since=True)
+    where, params = filter_where(flt, since=True)
     where = f"s.id > ? AND s.id <= ?{where}"
     params = [after, upto, *params]
-    render = session_render(conn, _LAST_ACTIVE) if sql_render else None
+    render = session_render(conn, LAST_ACTIVE) if sql_render else None
     rows: list[tuple[Any, ...]] | None = None
     if render is not None:
         cur = conn.cursor()

@@ -14,9 +14,7 @@ from collections.abc import Iterable
 
 from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import note_fts_backlog
-from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
-
-FTS_TABLES = ("messages_fts", "messages_fts_trigram")
+from app.storage.hermes_ddl import FTS_DOCUMENT_SQL, FTS_TABLES
 
 
 def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]:

@@ -99,20 +99,6 @@ def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
     }
 
 
-def count_entries(conn: sqlite3.Connection, scope: str) -> int:
-    """How many keys a scope holds."""
-    return int(conn.execute("SELECT COUNT(*) FROM gateway_routing WHERE scope = ?", (scope,)).fetchone()[0])
-
-
-def scope_version(conn: sqlite3.Connection, scope: str) -> tuple[int, float]:
-    """A cheap change marker for a scope (row count, newest write time): the mirror compares it to see
-    whether another writer (the agent) changed the index since the last rewrite."""
-    row = conn.execute(
-        "SELECT COUNT(*), COALESCE(MAX(updated_at), 0) FROM gateway_routing WHERE scope = ?", (scope,)
-    ).fetchone()
-    return int(row[0]), float(row[1])
-
-
 # -- session rows -----------------------------------------------------------------------------------
 
 

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
+from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.fts_backlog import pending_messages
 from app.storage.repos.session_filter import PINNED_SQL, filter_clauses
 from app.storage.repos.sessions import set_archived
-
-FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 
 # state_meta keys. ``last_auto_prune`` is the agent's own marker (a float string), so the agent and this
 # server keep one schedule; the ``hs_`` keys are ours and the agent ignores them.

@@ -25,6 +25,7 @@ from app.domain.messages import (
 from app.storage.commit_notice import note_messages
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
+from app.storage.rows import AttachmentRef, MessageRow
 
 COLUMNS = (
     "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "
@@ -47,7 +48,7 @@ _COUNTERS_SQL = (
 
 def insert_messages(
     conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+) -> list[MessageRow]:
     """Append ``messages`` to an existing session inside the caller's transaction; the stored messages.
 
     Each message is a dict with ``role`` and optionally ``content`` (text, or a list/dict of multimodal
@@ -63,7 +64,7 @@ def insert_messages(
     wanted = [a for m in messages for a in (m.get("attachments") or ())]
     refs = attachments_repo.refs_for_ids(conn, wanted) if wanted else {}
     stamps = batch_timestamps([m.get("timestamp") for m in messages], time.time())
-    stored: list[dict[str, Any]] = []
+    stored: list[MessageRow] = []
     calls_total = 0
     for message, ts in zip(messages, stamps, strict=True):
         role = message["role"]
@@ -122,7 +123,7 @@ def insert_messages(
     return stored
 
 
-def row_to_message(row: sqlite3.Row, attachments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def row_to_message(row: sqlite3.Row, attachments: list[AttachmentRef] | None = None) -> MessageRow:
     """The public message of a stored row: content and JSON columns decoded, flags as booleans."""
     return {
         "id": row["id"],
@@ -144,7 +145,7 @@ def row_to_message(row: sqlite3.Row, attachments: list[dict[str, Any]] | None = 
     }
 
 
-def to_messages(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[dict[str, Any]]:
+def to_messages(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[MessageRow]:
     """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
     refs = attachments_repo.refs_for_messages(conn, [row["id"] for row in rows])
     return [row_to_message(row, refs.get(row["id"])) for row in rows]

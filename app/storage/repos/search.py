@@ -11,14 +11,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from app.domain.fts_query import Clause
+from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
+from app.storage.rows import SessionMetaRow
 
-FTS_TABLE = "messages_fts"
-TRIGRAM_TABLE = "messages_fts_trigram"
-_TABLES = frozenset({FTS_TABLE, TRIGRAM_TABLE})
+_TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"
 # Sorts after every UTF-8 string that starts with a given prefix (the term list compares bytes).
 _MAX_CHAR = "\U0010ffff"
@@ -238,13 +238,13 @@ def parent_of(conn: sqlite3.Connection, session_id: str) -> str | None:
     return None if row is None or not row[0] else str(row[0])
 
 
-def session_meta(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
+def session_meta(conn: sqlite3.Connection, session_id: str) -> SessionMetaRow | None:
     """The session fields search shows, or ``None`` when the session does not exist."""
     row = conn.execute(
         "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ?",
         (session_id,),
     ).fetchone()
-    return None if row is None else dict(row)
+    return None if row is None else cast(SessionMetaRow, dict(row))
 
 
 def session_of_message(conn: sqlite3.Connection, message_id: int) -> str | None:

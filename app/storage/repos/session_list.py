@@ -10,10 +10,9 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import astuple, dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from app.domain.session_filter import SessionFilter
-from app.domain.titles import like_escape
 from app.storage.repos.lineage import (
     branched_marker_sql,
     compression_tip,
@@ -21,13 +20,14 @@ from app.storage.repos.lineage import (
     lineage_root,
     listable_sql,
 )
+from app.storage.repos.list_index import SearchFilter, ascii_lower, search_filter
 from app.storage.repos.session_filter import attribute_clauses, time_clauses
 from app.storage.repos.sessions import (
     LAST_ACTIVE_SQL,
-    PREVIEW_RAW_SQL,
     public_select_sql,
     row_to_public,
 )
+from app.storage.rows import SessionRow
 
 Status = Literal["active", "ended", "all"]
 Order = Literal["started", "last_active"]
@@ -76,11 +76,11 @@ class ListQuery:
 class ListPage:
     """A page of public sessions and the cursor position after its last row (``None`` on the last page)."""
 
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[SessionRow] = field(default_factory=list)
     next_position: dict[str, Any] | None = None
 
 
-def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
+def _filters(q: ListQuery, search: SearchFilter | None) -> tuple[list[str], list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
@@ -102,16 +102,9 @@ def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
         )
     elif q.status == "ended":
         clauses.append("s.ended_at IS NOT NULL")
-    if q.search is not None:
-        # LIKE folds ASCII case only, as the prune filters do. The preview is cut in SQL to 63 characters
-        # before stripping, a superset of the displayed one; the presented row is checked exactly afterwards.
-        # A compression root is shown as its tip, whose text only the walk finds, so it always passes here.
-        pattern = f"%{like_escape(_ascii_lower(q.search))}%"
-        match = " OR ".join(
-            f"{expr} LIKE ? ESCAPE '\\'" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s"))
-        )
-        clauses.append(f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})")
-        params.extend([pattern] * 3)
+    if search is not None:
+        clauses.append(search.clause)
+        params.extend(search.params)
     more, values = _session_filter(q.filter, projecting)
     return clauses + more, params + values
 
@@ -129,9 +122,7 @@ def _session_filter(flt: SessionFilter, projecting: bool) -> tuple[list[str], li
     return clauses, params
 
 
-def _shown_row_matches(
-    conn: sqlite3.Connection, row: sqlite3.Row, item: dict[str, Any], q: ListQuery
-) -> bool:
+def _shown_row_matches(conn: sqlite3.Connection, row: sqlite3.Row, item: SessionRow, q: ListQuery) -> bool:
     """Whether a compression root, as shown (its tip's row), meets the filter's criteria."""
     if row["end_reason"] != "compression":
         return True
@@ -144,25 +135,18 @@ def _shown_row_matches(
     return found is not None
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def _ascii_lower(text: str) -> str:
-    return text.translate(_ASCII_LOWER)
-
-
-def _search_ok(item: dict[str, Any], search: str | None) -> bool:
+def _search_ok(item: SessionRow, search: str | None) -> bool:
     """Whether the presented row shows ``search`` in its id, title or preview (ASCII case folded, as LIKE)."""
     if search is None:
         return True
-    needle = _ascii_lower(search)
+    needle = ascii_lower(search)
     preview = item["preview"] or ""
     if preview.endswith("...") and len(preview) > 60:
         preview = preview[:-3]  # the ellipsis marks the cut; it is not text of the message
-    return any(needle in _ascii_lower(text or "") for text in (item["id"], item["title"], preview))
+    return any(needle in ascii_lower(text or "") for text in (item["id"], item["title"], preview))
 
 
-def _status_ok(item: dict[str, Any], status: Status) -> bool:
+def _status_ok(item: SessionRow, status: Status) -> bool:
     if status == "active":
         return item["ended_at"] is None
     if status == "ended":
@@ -171,9 +155,13 @@ def _status_ok(item: dict[str, Any], status: Status) -> bool:
 
 
 def _fetch_started(
-    conn: sqlite3.Connection, q: ListQuery, after: dict[str, Any] | None, batch: int
+    conn: sqlite3.Connection,
+    q: ListQuery,
+    search: SearchFilter | None,
+    after: dict[str, Any] | None,
+    batch: int,
 ) -> list[sqlite3.Row]:
-    clauses, params = _filters(q)
+    clauses, params = _filters(q, search)
     if after is not None:
         clauses.append("(s.started_at, s.id) < (?, ?)")
         params.extend([after["s"], after["i"]])
@@ -192,9 +180,13 @@ def _fetch_started(
 
 
 def _fetch_last_active(
-    conn: sqlite3.Connection, q: ListQuery, after: dict[str, Any] | None, batch: int
+    conn: sqlite3.Connection,
+    q: ListQuery,
+    search: SearchFilter | None,
+    after: dict[str, Any] | None,
+    batch: int,
 ) -> list[sqlite3.Row]:
-    clauses, params = _filters(q)
+    clauses, params = _filters(q, search)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     # Effective activity of a listed row is the newest activity anywhere in its compression chain (the
     # agent's rule), so an old conversation continued today sorts first. UNION (not UNION ALL) makes a
@@ -242,7 +234,7 @@ def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
     return position
 
 
-def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> dict[str, Any]:
+def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> SessionRow:
     """The list item for a row: raw, or (for a compression root) projected onto its tip."""
     # Roots are their own lineage root; only children need the walk up.
     root = row["id"] if row["parent_session_id"] is None else lineage_root(conn, row["id"])
@@ -257,8 +249,9 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> dict[
     ).fetchone()
     if tip_row is None:
         return item
-    tip = row_to_public(tip_row, root)
-    item.update({key: tip[key] for key in _TIP_FIELDS})
+    # The tip's members are copied by name, which a TypedDict cannot check: both are plain dicts here.
+    tip = cast(dict[str, Any], row_to_public(tip_row, root))
+    cast(dict[str, Any], item).update({key: tip[key] for key in _TIP_FIELDS})
     item["lineage_root_id"] = root
     return item
 
@@ -273,11 +266,12 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
     # one batch suffices.
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
+    search = None if q.search is None else search_filter(conn, q.search, project)
     batch = q.limit + 1
-    collected: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    collected: list[tuple[SessionRow, dict[str, Any]]] = []
     after = q.after
     while len(collected) <= q.limit:
-        rows = fetch(conn, q, after, batch)
+        rows = fetch(conn, q, search, after, batch)
         for row in rows:
             item = _present(conn, row, project)
             if refilter and not (

@@ -6,7 +6,7 @@ import functools
 import json
 import sqlite3
 import time
-from typing import Any
+from typing import Any, cast
 
 from app.domain.preview import preview_from_raw
 from app.domain.records import NewSession
@@ -16,6 +16,7 @@ from app.storage.repos.lineage import delegate_descendants, lineage_root
 from app.storage.repos.session_filter import PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
+from app.storage.rows import SessionRow
 
 # Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,
 # stripped, then 60 characters + "..." when longer (see ``preview_from_raw``).
@@ -103,7 +104,7 @@ def decode_model_config(raw: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
+def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
     """Build the public Session dict from a row selected with :func:`public_select_sql`."""
     # Positional zip: the select list starts with _COLUMNS in order (faster than lookups by name).
     data: dict[str, Any] = dict(zip(_COLUMNS, row, strict=False))
@@ -121,7 +122,7 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
     data["lineage_root_id"] = lineage_root_id
     data["title_source"] = row["title_source"]
     data["pinned"] = bool(row["pinned"])
-    return data
+    return cast(SessionRow, data)
 
 
 def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
@@ -131,7 +132,7 @@ def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
 
 def fetch_session(
     conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
-) -> dict[str, Any] | None:
+) -> SessionRow | None:
     """The public Session representation (API.md), or ``None`` when there is no such session.
 
     With ``include_system_prompt`` the ``system_prompt`` member is added.

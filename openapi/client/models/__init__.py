@@ -16,6 +16,9 @@ from .continuation_create import ContinuationCreate
 from .day_usage import DayUsage
 from .discover_response import DiscoverResponse
 from .discover_result import DiscoverResult
+from .export_sessions_formatted_format import ExportSessionsFormattedFormat
+from .export_sessions_formatted_layout_type_0 import ExportSessionsFormattedLayoutType0
+from .export_sessions_formatted_lineage import ExportSessionsFormattedLineage
 from .fork_create import ForkCreate
 from .gateway_config_public import GatewayConfigPublic
 from .gateway_config_public_reset_by_platform import GatewayConfigPublicResetByPlatform
@@ -161,6 +164,9 @@ __all__ = (
     "DayUsage",
     "DiscoverResponse",
     "DiscoverResult",
+    "ExportSessionsFormattedFormat",
+    "ExportSessionsFormattedLayoutType0",
+    "ExportSessionsFormattedLineage",
     "ForkCreate",
     "GatewayConfigPublic",
     "GatewayConfigPublicResetByPlatform",

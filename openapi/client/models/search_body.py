@@ -18,15 +18,17 @@ class SearchBody:
 
     Attributes:
         around_message_id (int | None | Unset): Anchor message id; selects scroll
-        current_session_id (None | str | Unset): Caller's session: lineage excluded
-        detail (SearchBodyDetail | Unset):  Default: SearchBodyDetail.ADAPTIVE.
-        exclude_source (list[str] | None | str | Unset): Not sessions of these sources
+        current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
+        detail (SearchBodyDetail | Unset): adaptive: long messages cut to fit (content_truncated); full: whole messages
+            Default: SearchBodyDetail.ADAPTIVE.
+        exclude_source (list[str] | None | str | Unset): Not these sources
         limit (int | Unset): Sessions for discover/browse (clamped to 1-50) Default: 3.
         q (None | str | Unset): FTS5 query; selects discover
-        role (list[str] | None | str | Unset): Roles searched (comma-separated or a list)
+        role (list[str] | None | str | Unset): Roles searched (comma-separated or repeated)
         session_id (None | str | Unset): Selects read, or scroll with an anchor
-        sort (SearchBodySort | Unset):  Default: SearchBodySort.RELEVANCE.
-        source (list[str] | None | str | Unset): Only sessions of these sources
+        sort (SearchBodySort | Unset): discover: rank matching messages by best match, newest first or oldest first
+            Default: SearchBodySort.RELEVANCE.
+        source (list[str] | None | str | Unset): Only these sources
         window (int | Unset): Messages each side of the anchor (clamped to 1-20) Default: 5.
     """
 

@@ -1,0 +1,39 @@
+"""How a session goes out over HTTP, for every route that answers one (sessions and lineage): the body with
+its strong ``ETag``, and the OpenAPI entries saying so (a created session's reply is
+:func:`app.api.replies.session_created`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Response
+
+from app.api.error_docs import Codes, error_responses
+from app.api.responses import json_response
+from app.domain.etag import session_etag
+from app.services.sessions import SessionRow
+
+ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
+CREATED_HEADERS = {
+    **ETAG_HEADER,
+    "Location": {"description": "The new session", "schema": {"type": "string"}},
+}
+
+
+def session_response(public: SessionRow) -> Response:
+    """200 with the session and its ``ETag``."""
+    return json_response(public, 200, {"ETag": session_etag(public)})
+
+
+def session_responses(*tables: Codes) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` of a route answering a session: 200 with its ``ETag``, and the errors."""
+    return {200: {"headers": ETAG_HEADER}, **error_responses(*tables)}
+
+
+def created_responses(*tables: Codes, links: dict[str, Any] | None = None) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` of a route creating a session: 201 with ``ETag`` and ``Location`` (and the
+    OpenAPI ``links`` to what takes the new id), and the errors."""
+    created_entry: dict[str, Any] = {"headers": CREATED_HEADERS}
+    if links is not None:
+        created_entry["links"] = links
+    return {201: created_entry, **error_responses(*tables)}

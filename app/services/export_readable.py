@@ -1,0 +1,403 @@
+"""The readable and redacted exports: Markdown, Quarto, HTML, Claude Code traces, prompt records, and
+redacted JSONL (the plain JSONL stream is :mod:`app.services.export`).
+
+Every format is rendered a page of messages at a time on a reader thread, one short read transaction per
+chunk of at most ``CHUNK_MESSAGES`` messages and ``CHUNK_SESSIONS`` sessions, so memory stays flat and
+checkpoints keep running however big the export. The renderers (``app.domain.render_*``) produce the same
+text as the agent's own for the same sessions; this module only feeds them.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import orjson
+
+from app.domain import render_html
+from app.domain.conversation import Replay
+from app.domain.redact import redact_message
+from app.domain.render_markdown import MarkdownDocument, PromptDocument, PromptRecords
+from app.domain.render_session_file import SessionFile, file_name
+from app.domain.render_trace import TraceSession, trace_time
+from app.errors import NotFound, Unprocessable
+from app.storage.database import Database
+from app.storage.repos import export_pages as pages
+from app.storage.repos import lineage as lineage_repo
+from app.storage.repos.export import ExportFilter, small_page_cache
+
+Format = Literal["jsonl", "md", "qmd", "html", "trace"]
+Layout = Literal["document", "files"]
+LineageMode = Literal["single", "logical"]
+Only = Literal["user-prompts"]
+
+CHUNK_MESSAGES = 2000
+CHUNK_SESSIONS = 64
+MEDIA_TYPES: dict[str, str] = {
+    "jsonl": "application/jsonl",
+    "md": "text/markdown; charset=utf-8",
+    "qmd": "text/markdown; charset=utf-8",
+    "html": "text/html; charset=utf-8",
+    "trace": "application/x-ndjson",
+}
+_EXTENSIONS = {"jsonl": "jsonl", "md": "md", "qmd": "qmd", "html": "html", "trace": "trace.jsonl"}
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """One export as asked for; :func:`checked` fills the defaults and refuses what does not go together."""
+
+    fmt: Format = "jsonl"
+    only: Only | None = None
+    redact: bool | None = None
+    layout: Layout | None = None
+    lineage: LineageMode = "single"
+    flt: ExportFilter = field(default_factory=ExportFilter)
+
+    @property
+    def plain_jsonl(self) -> bool:
+        """The plain JSONL stream (byte for byte today's ``/export.jsonl``)."""
+        return self.fmt == "jsonl" and self.only is None and not self.redact
+
+
+def checked(req: ExportRequest) -> ExportRequest:
+    """``req`` with its defaults (redaction on for traces only, as the agent; one document unless qmd)."""
+    if req.only is not None and req.fmt not in ("jsonl", "md"):
+        raise Unprocessable(
+            "only=user-prompts is available with format=jsonl or md.", code="only_not_available"
+        )
+    layout = req.layout or ("files" if req.fmt == "qmd" else "document")
+    if layout == "files" and (req.fmt not in ("md", "qmd") or req.only is not None):
+        raise Unprocessable(
+            "layout=files (one verified file per session) is available with format=md or qmd, without only.",
+            code="layout_not_available",
+        )
+    if layout == "document" and req.fmt == "qmd":
+        raise Unprocessable(
+            "format=qmd is written one file per session: use layout=files.", code="layout_not_available"
+        )
+    redact = req.fmt == "trace" if req.redact is None else req.redact
+    if req.lineage == "logical":
+        if req.flt.session_id is None:
+            raise Unprocessable(
+                "lineage=logical exports one logical session: give its session_id.",
+                code="lineage_needs_session_id",
+            )
+        if not (layout == "files" or (req.fmt == "jsonl" and req.only is None and not redact)):
+            raise Unprocessable(
+                "lineage=logical is available with format=jsonl (not redacted) or one file per session "
+                "(format=md or qmd, layout=files).",
+                code="lineage_not_available",
+            )
+    return ExportRequest(req.fmt, req.only, redact, layout, req.lineage, req.flt)
+
+
+def download_name(req: ExportRequest) -> str:
+    """The file name offered for the whole export."""
+    return f"hermes-sessions.{_EXTENSIONS[req.fmt]}"
+
+
+class _Renderer(Protocol):
+    def session(self, head: dict[str, Any]) -> str: ...
+    def messages(self, messages: list[dict[str, Any]]) -> str: ...
+    def session_end(self) -> str: ...
+
+
+@dataclass
+class _Cursor:
+    after_session: str = ""
+    heads: list[dict[str, Any]] = field(default_factory=list)
+    open_session: str | None = None
+    after_message: int = 0
+    done: bool = False
+
+
+def _chunk(
+    flt: ExportFilter,
+    renderer: _Renderer,
+    transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    columns: tuple[str, ...] | None,
+    cursor: _Cursor,
+    conn: sqlite3.Connection,
+) -> str:
+    """Render the next chunk (the rest of an open session, then whole sessions, their messages read in one
+    query); ``cursor`` is moved past it."""
+    out: list[str] = []
+    budget = CHUNK_MESSAGES
+    if cursor.open_session is not None:
+        rows = pages.message_dicts(conn, cursor.open_session, cursor.after_message, budget, columns=columns)
+        if rows:
+            out.append(renderer.messages(transform(rows)))
+            cursor.after_message = rows[-1]["id"]
+        if len(rows) == budget:
+            return "".join(out)
+        out.append(renderer.session_end())
+        cursor.open_session = None
+        budget -= len(rows)
+    if not cursor.heads:
+        cursor.heads = pages.session_heads(conn, flt, cursor.after_session, CHUNK_SESSIONS)
+        if not cursor.heads:
+            cursor.done = True
+            return "".join(out)
+    heads, cursor.heads = cursor.heads, []
+    cursor.after_session = heads[-1]["id"]
+    rows = pages.messages_of(conn, [h["id"] for h in heads], budget, columns)
+    full = len(rows) == budget
+    at = 0
+    for i, head in enumerate(heads):
+        out.append(renderer.session(head))
+        end = at
+        while end < len(rows) and rows[end]["session_id"] == head["id"]:
+            end += 1
+        if end > at:
+            out.append(renderer.messages(transform(rows[at:end])))
+        if full and end == len(rows):  # the page ran out inside (or right after) this session
+            cursor.open_session = head["id"]
+            cursor.after_message = rows[-1]["id"] if end > at else 0
+            cursor.heads = heads[i + 1 :]
+            return "".join(out)
+        out.append(renderer.session_end())
+        at = end
+    return "".join(out)
+
+
+async def _sessions(
+    db: Database,
+    flt: ExportFilter,
+    renderer: _Renderer,
+    transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    columns: tuple[str, ...] | None = pages.READABLE_COLUMNS,
+) -> AsyncIterator[bytes]:
+    cursor = _Cursor()
+
+    def step(conn: sqlite3.Connection) -> str:
+        with small_page_cache(conn):
+            return _chunk(flt, renderer, transform, columns, cursor, conn)
+
+    while not cursor.done:
+        text = await db.read_conn(step)
+        if text:
+            yield text.encode()
+
+
+def _redactor(redact: bool) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
+    if redact:
+        return lambda rows: [redact_message(m) for m in rows]
+    return lambda rows: rows
+
+
+class _RedactedJsonl:
+    """The JSONL line format with every message string redacted (session columns are kept)."""
+
+    def __init__(self) -> None:
+        self._first = True
+
+    def session(self, head: dict[str, Any]) -> str:
+        self._first = True
+        return orjson.dumps(head)[:-1].decode() + ',"messages":['
+
+    def messages(self, messages: list[dict[str, Any]]) -> str:
+        text = ",".join(orjson.dumps(m).decode() for m in messages)
+        sep = "" if self._first or not text else ","
+        self._first = self._first and not text
+        return sep + text
+
+    def session_end(self) -> str:
+        return "]}\n"
+
+
+class _Traces:
+    """Each session's trace lines, one session after another."""
+
+    def __init__(self, redact: bool, timestamp: str) -> None:
+        self._redact = redact
+        self._timestamp = timestamp
+        self._trace: TraceSession | None = None
+        self._replay = Replay()
+
+    def session(self, head: dict[str, Any]) -> str:
+        self._replay = Replay()
+        self._trace = TraceSession(
+            str(head["id"]),
+            model=head.get("model") or "",
+            cwd=head.get("cwd") or "",
+            git_branch=head.get("git_branch") or "",
+            timestamp=self._timestamp,
+            redact=self._redact,
+        )
+        return ""
+
+    def messages(self, messages: list[dict[str, Any]]) -> str:
+        assert self._trace is not None
+        return self._trace.messages(self._replay.page(messages))
+
+    def session_end(self) -> str:
+        return ""
+
+
+async def _single(db: Database, flt: ExportFilter) -> bool:
+    return await db.read_conn(functools.partial(pages.count_sessions, flt=flt, up_to=2)) == 1
+
+
+async def export_readable(db: Database, req: ExportRequest) -> AsyncIterator[bytes]:
+    """The export in a readable or redacted format (``req`` already :func:`checked`)."""
+    flt, transform = req.flt, _redactor(bool(req.redact))
+    if req.layout == "files":
+        async for data in _files(db, req):
+            yield data
+        return
+    if req.fmt == "jsonl":
+        renderer: _Renderer = PromptRecords() if req.only else _RedactedJsonl()
+    elif req.fmt == "trace":
+        renderer, transform = _Traces(bool(req.redact), trace_time()), _redactor(False)
+    elif req.fmt == "html":
+        async for data in _html(db, flt, transform):
+            yield data
+        return
+    else:
+        single = await _single(db, flt)
+        document = PromptDocument(single=single) if req.only else MarkdownDocument(single=single)
+        yield document.begin().encode()
+        async for data in _sessions(db, flt, document, transform):
+            yield data
+        yield document.end().encode()
+        return
+    columns = None if isinstance(renderer, _RedactedJsonl) else pages.READABLE_COLUMNS
+    async for data in _sessions(db, flt, renderer, transform, columns):
+        yield data
+
+
+async def _html(
+    db: Database, flt: ExportFilter, transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+) -> AsyncIterator[bytes]:
+    count = await db.read_conn(functools.partial(pages.count_sessions, flt=flt, up_to=2))
+    if not count:
+        yield render_html.NO_SESSIONS.encode()
+        return
+    title = ""
+    if count == 1:
+        (head,) = await db.read_conn(functools.partial(pages.session_heads, flt=flt, after_id="", limit=1))
+        title = str(head.get("title") or "")
+    page = render_html.HtmlPage(
+        single=count == 1, title=title, generated_at=render_html.page_clock(), nonce=secrets.token_urlsafe(16)
+    )
+    yield page.begin().encode()
+    if count > 1:
+        after = ""
+        while True:
+            heads = await db.read_conn(
+                functools.partial(pages.sidebar_rows, flt=flt, after_id=after, limit=1000)
+            )
+            if not heads:
+                break
+            yield "".join(page.sidebar(h) for h in heads).encode()
+            after = heads[-1]["id"]
+    yield page.sidebar_end().encode()
+    async for data in _sessions(db, flt, page, transform):
+        yield data
+    yield page.end().encode()
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """What one session's file will hold, known before it is written: the (tip) session's columns, the
+    segment ids root → tip (logical lineage), the messages per segment and the last message id covered."""
+
+    head: dict[str, Any]
+    segments: list[str]
+    counts: dict[str, int]
+    upto_id: int
+    logical: bool
+
+    @property
+    def total(self) -> int:
+        """Messages in the file."""
+        return sum(self.counts.get(s, 0) for s in self.segments)
+
+    def name(self, fmt: str) -> str:
+        """The agent's file name for it."""
+        return file_name(self.head, fmt)
+
+
+def _plan(session_id: str, logical: bool, conn: sqlite3.Connection) -> FilePlan | None:
+    ids = lineage_repo.compression_chain(conn, session_id) if logical else [session_id]
+    heads = pages.sessions_by_id(conn, ids)
+    if not heads:
+        return None
+    segments = [h["id"] for h in heads]
+    counts, top = pages.message_snapshot(conn, segments)
+    head = dict(heads[-1])
+    if logical:
+        head["message_count"] = sum(counts.values())
+    return FilePlan(head, segments, counts, top, logical)
+
+
+async def plan_file(db: Database, session_id: str, logical: bool) -> FilePlan:
+    """The plan of one session's file; 404 when the session does not exist."""
+    plan = await db.read_conn(functools.partial(_plan, session_id, logical))
+    if plan is None:
+        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
+    return plan
+
+
+async def session_file(
+    db: Database, plan: FilePlan, fmt: str, redact: bool, exported_at: float | None = None
+) -> AsyncIterator[bytes]:
+    """One session's verified Markdown/Quarto file, as the agent's ``write_session_markdown`` writes it."""
+    transform = _redactor(redact)
+    doc = SessionFile(
+        fmt,
+        plan.head,
+        total=plan.total,
+        exported_at=time.time() if exported_at is None else exported_at,
+        lineage=plan.segments if plan.logical else None,
+    )
+    yield doc.begin().encode()
+    for segment in plan.segments:
+        yield doc.segment(segment).encode()
+        after = 0
+        while True:
+            rows = await db.read_conn(
+                functools.partial(
+                    pages.message_dicts,
+                    session_id=segment,
+                    after_id=after,
+                    limit=CHUNK_MESSAGES,
+                    upto_id=plan.upto_id,
+                    columns=pages.READABLE_COLUMNS,
+                )
+            )
+            if not rows:
+                break
+            yield doc.messages(transform(rows)).encode()
+            after = rows[-1]["id"]
+    yield doc.end().encode()
+
+
+async def _files(db: Database, req: ExportRequest) -> AsyncIterator[bytes]:
+    """One verified file per session, one after another (exactly one with a ``session_id``)."""
+    assert req.fmt in ("md", "qmd")
+    logical = req.lineage == "logical"
+    if req.flt.session_id is not None:
+        plan = await plan_file(db, req.flt.session_id, logical)
+        async for data in session_file(db, plan, req.fmt, bool(req.redact)):
+            yield data
+        return
+    after = ""
+    while True:
+        heads = await db.read_conn(
+            functools.partial(pages.session_heads, flt=req.flt, after_id=after, limit=CHUNK_SESSIONS)
+        )
+        if not heads:
+            return
+        for head in heads:
+            found = await db.read_conn(functools.partial(_plan, head["id"], False))
+            if found is not None:
+                async for data in session_file(db, found, req.fmt, bool(req.redact)):
+                    yield data
+        after = heads[-1]["id"]

@@ -1,0 +1,156 @@
+"""SQL for the readable exports: pages of session rows and of decoded active messages, as dicts.
+
+The readable formats (Markdown, HTML, traces, redacted JSONL) render in Python, so they read rows as dicts
+(``get_session`` / ``get_messages`` shapes) a page at a time, each page one short read. A value no text can
+hold as stored (a BLOB, TEXT that is not UTF-8) is shown as its text with undecodable bytes replaced.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from typing import Any
+
+from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, filter_where, read_rows
+
+_PLAIN = frozenset({str, int, float, type(None)})
+
+
+def _dicts(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Rows as dicts; a value no text holds as stored is shown with its undecodable bytes replaced."""
+    out = [dict(zip(cols, row, strict=False)) for row in rows]  # every row has len(cols) values
+    if not _PLAIN.issuperset(map(type, itertools.chain.from_iterable(rows))):
+        for item in out:
+            for key, value in item.items():
+                if isinstance(value, bytes):
+                    item[key] = bytes(value).decode(errors="replace")
+    return out
+
+
+# What the readable renderers read of a message; the redacted JSONL reads every column.
+READABLE_COLUMNS = (
+    "id",
+    "session_id",
+    "role",
+    "content",
+    "tool_call_id",
+    "tool_calls",
+    "tool_name",
+    "timestamp",
+    "reasoning",
+    "reasoning_content",
+    "platform_message_id",
+)
+
+
+def _select(conn: sqlite3.Connection, columns: tuple[str, ...] | None) -> str:
+    if columns is None:
+        return "*"
+    present = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+    return ", ".join(f'"{c}"' for c in columns if c in present)
+
+
+def session_heads(
+    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` sessions after ``after_id`` that pass the filter, in id order: every column and the
+    agent's ``last_active``."""
+    where, params = filter_where(flt, since=True)
+    cols, rows = read_rows(
+        conn,
+        f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > ?{where} "
+        "ORDER BY s.id LIMIT ?",
+        [after_id, *params, limit],
+    )
+    return _dicts(cols, rows)
+
+
+def sidebar_rows(
+    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
+) -> list[dict[str, Any]]:
+    """What a page's sidebar shows of up to ``limit`` sessions after ``after_id``: id, title, start."""
+    where, params = filter_where(flt, since=True)
+    cols, rows = read_rows(
+        conn,
+        f"SELECT s.id, s.title, s.started_at FROM sessions s WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
+        [after_id, *params, limit],
+    )
+    return _dicts(cols, rows)
+
+
+def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
+    """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
+    if not session_ids:
+        return []
+    marks = ",".join("?" * len(session_ids))
+    cols, rows = read_rows(
+        conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})", session_ids
+    )
+    found = {r["id"]: r for r in _dicts(cols, rows)}
+    return [found[sid] for sid in session_ids if sid in found]
+
+
+def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> int:
+    """How many sessions pass the filter, counting no further than ``up_to``."""
+    where, params = filter_where(flt, since=True)
+    (count,) = conn.execute(
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE 1{where} LIMIT ?)", [*params, up_to]
+    ).fetchone()
+    return int(count)
+
+
+def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    out = _dicts(cols, rows)
+    for message in out:
+        decode_message(message)
+    return out
+
+
+def message_dicts(
+    conn: sqlite3.Connection,
+    session_id: str,
+    after_id: int,
+    limit: int,
+    upto_id: int | None = None,
+    columns: tuple[str, ...] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
+    as the agent's ``get_messages`` decodes them; only ``columns`` (those the file has) when given."""
+    bound = "" if upto_id is None else " AND id <= ?"
+    cols, rows = read_rows(
+        conn,
+        f"SELECT {_select(conn, columns)} FROM messages "
+        f"WHERE session_id = ? AND active = 1 AND id > ?{bound} ORDER BY id LIMIT ?",
+        [session_id, after_id, *([] if upto_id is None else [upto_id]), limit],
+    )
+    return _decoded(cols, rows)
+
+
+def messages_of(
+    conn: sqlite3.Connection, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
+    """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
+    marks = ",".join("?" * len(session_ids))
+    cols, rows = read_rows(
+        conn,
+        f"SELECT {_select(conn, columns)} FROM messages WHERE session_id IN ({marks}) AND active = 1 "
+        "ORDER BY session_id, id LIMIT ?",
+        [*session_ids, limit],
+    )
+    return _decoded(cols, rows)
+
+
+def message_snapshot(conn: sqlite3.Connection, session_ids: list[str]) -> tuple[dict[str, int], int]:
+    """Active messages per session now, and the highest message id now (what a file covers)."""
+    counts: dict[str, int] = {}
+    if session_ids:
+        marks = ",".join("?" * len(session_ids))
+        counts = dict(
+            conn.execute(
+                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
+                "GROUP BY session_id",
+                session_ids,
+            ).fetchall()
+        )
+    (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
+    return counts, int(top)
