@@ -223,12 +223,12 @@ def test_writes_by_the_agent_are_found(client: TestClient, agent: Any) -> None:
     add_session(agent, "agent-1", [("user", "remind me to water the plants at 7pm")])
     agent.set_session_title("agent-1", "Garden chores")
     db = client.app.state.db  # type: ignore[attr-defined]
-    assert db.read_sync(list_index.dirty_count) == 1
+    assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 1
     found = client.get("/sessions", params={"q": "plants"}).json()["items"]
     assert [item["id"] for item in found] == ["agent-1"]
-    db.write_sync(lambda conn: list_index.index_dirty(conn))
-    assert db.read_sync(list_index.dirty_count) == 0
-    assert db.read_sync(lambda conn: list_index.search_filter(conn, "garden", True).indexed)
+    db.write_sync(lambda tx: list_index.index_dirty(tx.conn))
+    assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 0
+    assert db.read_sync(lambda tx: list_index.search_filter(tx.conn, "garden", True).indexed)
     for q in ("plants", "GARDEN", "agent-1"):
         assert [i["id"] for i in client.get("/sessions", params={"q": q}).json()["items"]] == ["agent-1"]
     agent.set_session_title("agent-1", "Watering")
@@ -254,8 +254,8 @@ def test_the_indexer_builds_the_index_of_an_adopted_file(tmp_path: Path) -> None
         db = client.app.state.db  # type: ignore[attr-defined]
         indexer = client.app.state.fts_indexer  # type: ignore[attr-defined]
         client.portal.call(indexer.drain)  # type: ignore[union-attr]
-        assert db.read_sync(list_index.dirty_count) == 0
-        assert db.read_sync(lambda conn: list_index.search_filter(conn, "conversation 1", True).indexed)
+        assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 0
+        assert db.read_sync(lambda tx: list_index.search_filter(tx.conn, "conversation 1", True).indexed)
         found = client.get("/sessions", params={"q": "conversation 1"}).json()["items"]
         assert [item["id"] for item in found] == ["old-1"]
 
@@ -264,7 +264,7 @@ def test_lost_triggers_are_restored_and_everything_requeued(tmp_path: Path) -> N
     home = tmp_path / "home"
     home.mkdir()
     db = Database(Settings(home=home, api_token="t")).open()
-    db.write_sync(lambda conn: list_index.index_dirty(conn))
+    db.write_sync(lambda tx: list_index.index_dirty(tx.conn))
     db.close()
     conn = sqlite3.connect(home / "state.db", isolation_level=None)
     conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('kept', 'cli', 1)")
@@ -273,7 +273,7 @@ def test_lost_triggers_are_restored_and_everything_requeued(tmp_path: Path) -> N
     conn.close()
     db = Database(Settings(home=home, api_token="t")).open()
     try:
-        assert not db.read_sync(list_index.triggers_missing)
-        assert db.read_sync(list_index.dirty_count) == 1
+        assert not db.read_sync(lambda tx: list_index.triggers_missing(tx.conn))
+        assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 1
     finally:
         db.close()
