@@ -15,7 +15,7 @@ from fastapi import Depends, Header, Request
 from starlette.responses import Response
 
 from app.api.responses import encode_body
-from app.errors import BadRequest, Conflict, Unprocessable
+from app.errors import IdempotencyKeyReused, InvalidIdempotencyKey, RequestInFlight
 from app.storage.database import Database
 
 Render = Callable[[Any], tuple[int, Any, dict[str, str]]]
@@ -55,10 +55,7 @@ class Idempotency:
         slot = (self.key, method, path)
         in_flight: set[tuple[str, str, str]] = self.request.app.state.idempotency_in_flight
         if slot in in_flight:
-            raise Conflict(
-                "A request with this Idempotency-Key is still being processed; retry when it has finished.",
-                code="request_in_flight",
-            )
+            raise RequestInFlight()
         in_flight.add(slot)
         key = self.key
 
@@ -70,11 +67,7 @@ class Idempotency:
             ).fetchone()
             if row is not None:
                 if row["body_sha256"] != digest:
-                    raise Unprocessable(
-                        "This Idempotency-Key was already used with a different request body; "
-                        "use a new key for a new request.",
-                        code="idempotency_key_reused",
-                    )
+                    raise IdempotencyKeyReused()
                 return _Outcome(row["status"], bytes(row["response"]), orjson.loads(row["headers"]), True)
             status, body, headers = render(effect(conn))
             payload = encode_body(body)
@@ -111,9 +104,7 @@ async def _idempotency(
 ) -> Idempotency:
     valid = idempotency_key is None or (1 <= len(idempotency_key) <= 255 and idempotency_key.isprintable())
     if not valid:
-        raise BadRequest(
-            "Idempotency-Key must be 1-255 printable characters.", code="invalid_idempotency_key"
-        )
+        raise InvalidIdempotencyKey()
     return Idempotency(request, idempotency_key)
 
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from app.domain.retention import DAY_S, PruneFilter, cutoff
 from app.domain.stored_json import MAX_COUNTER
-from app.errors import Conflict, StorageFull
-from app.storage.connection import is_full, open_connection
+from app.errors import BackupDirUnusable, MaintenanceBusy, StorageFull
+from app.storage.connection import open_connection, translated
 from app.storage.database import Database
 from app.storage.files import file_size, is_disk_full, private_dir
 from app.storage.repos import fts_backlog
@@ -193,15 +193,16 @@ def _side_connection(db: Database) -> Iterator[sqlite3.Connection]:
     # Autocommit connection of its own: VACUUM and checkpoints refuse to run inside a transaction, and the
     # writer's connection is always inside its group-commit transaction while it works.
     db.require_writable()
-    conn = open_connection(
-        db.path,
-        synchronous=db.settings.db_synchronous,
-        busy_timeout_ms=max(db.settings.busy_timeout_ms, 30_000),
-    )
-    try:
-        yield conn
-    finally:
-        conn.close()
+    with translated():
+        conn = open_connection(
+            db.path,
+            synchronous=db.settings.db_synchronous,
+            busy_timeout_ms=max(db.settings.busy_timeout_ms, 30_000),
+        )
+        try:
+            yield conn
+        finally:
+            conn.close()
 
 
 def _checkpoint(conn: sqlite3.Connection) -> dict[str, int]:
@@ -230,16 +231,10 @@ async def optimize(db: Database) -> dict[str, Any]:
     }
 
 
-def _busy_conflict() -> Conflict:
-    return Conflict(
-        "Another VACUUM or backup is running in this server; retry when it ends.", code="maintenance_busy"
-    )
-
-
 def vacuum_sync(db: Database) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM, checkpoint — blocking; call from a worker thread."""
     if not _exclusive.acquire(blocking=False):
-        raise _busy_conflict()
+        raise MaintenanceBusy()
     try:
         started = time.monotonic()
         before = file_sizes(db)
@@ -270,12 +265,10 @@ async def vacuum(db: Database) -> dict[str, Any]:
 
 def _backup_sync(db: Database) -> dict[str, Any]:
     if not _exclusive.acquire(blocking=False):
-        raise _busy_conflict()
+        raise MaintenanceBusy()
     try:
         settings = db.settings
-        target_dir = private_dir(
-            settings.home, settings.backups_dir, code="backup_dir_unusable", label="backups directory"
-        )
+        target_dir = private_dir(settings.home, settings.backups_dir, BackupDirUnusable)
         created = time.time()
         stamp = datetime.fromtimestamp(created, UTC).strftime("%Y%m%dT%H%M%S%fZ")
         name = f"state-{stamp}.db"
@@ -284,11 +277,8 @@ def _backup_sync(db: Database) -> dict[str, Any]:
             with _side_connection(db) as conn:
                 write_snapshot(conn, target)
         except BaseException as exc:
-            if is_full(exc) or is_disk_full(exc):
-                raise StorageFull(
-                    f"The disk holding {target_dir} is full; no backup was written. Free some space "
-                    "and retry."
-                ) from exc
+            if isinstance(exc, StorageFull) or is_disk_full(exc):
+                raise StorageFull(str(target_dir)) from exc
             raise
     finally:
         _exclusive.release()

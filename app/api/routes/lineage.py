@@ -26,7 +26,21 @@ from app.api.schemas.lineage import (
 from app.api.schemas.sessions import SessionPublic
 from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
-from app.errors import BadRequest
+from app.errors import (
+    AmbiguousSessionRef,
+    InvalidResolveQuery,
+    InvalidSessionId,
+    InvalidTitle,
+    MessageNotFound,
+    NoSessionToContinue,
+    SessionEnded,
+    SessionExists,
+    SessionNotFound,
+    TitleTaken,
+    TitleTooLong,
+    UnknownAttachment,
+    UnknownSource,
+)
 from app.services import lineage as svc
 from app.services.sessions import parse_source
 
@@ -54,12 +68,11 @@ def _created(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
         200: {"headers": _ETAG_HEADER},
         **error_responses(
             READ,
-            {
-                400: ("invalid_resolve_query",),
-                404: ("session_not_found",),
-                409: ("ambiguous_session_ref",),
-                422: ("unknown_source",),
-            },
+            InvalidResolveQuery,
+            SessionNotFound,
+            NoSessionToContinue,
+            AmbiguousSessionRef,
+            UnknownSource,
         ),
     },
 )
@@ -84,7 +97,7 @@ async def resolve_session(
     ``unknown_source``.
     """
     if latest == (ref is not None):
-        raise BadRequest("Give either ref or latest=true (not both).", code="invalid_resolve_query")
+        raise InvalidResolveQuery()
     sources = tuple(parse_source(s).value for s in source or ())
     resolution = await db.read(lambda conn: svc.resolve(conn, ref, latest=latest, sources=sources))
     public = resolution.session
@@ -97,7 +110,7 @@ async def resolve_session(
     name="sessions-lineage",
     summary="Get a session's compression lineage",
     response_model=SessionLineage,
-    responses=error_responses(READ, {404: ("session_not_found",)}),
+    responses=error_responses(READ, SessionNotFound),
 )
 async def session_lineage(db: DB, session_id: SessionId) -> Response:
     """The compression chain containing the session, root → tip (each with ``end_reason``).
@@ -120,7 +133,9 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
             WRITE,
             JSON_BODY,
             IDEMPOTENT,
-            {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+            SessionNotFound,
+            SessionEnded,
+            UnknownAttachment,
         ),
     },
 )
@@ -156,11 +171,13 @@ async def continue_session(
             WRITE,
             JSON_BODY,
             IDEMPOTENT,
-            {
-                404: ("session_not_found", "message_not_found"),
-                409: ("session_exists", "title_in_use"),
-                422: ("invalid_session_id", "title_too_long", "invalid_title"),
-            },
+            SessionNotFound,
+            MessageNotFound,
+            SessionExists,
+            TitleTaken,
+            InvalidSessionId,
+            TitleTooLong,
+            InvalidTitle,
         ),
     },
 )
@@ -191,7 +208,7 @@ async def fork_session(
     name="sessions-recap",
     summary="Get a session's resume recap",
     response_model=RecapPublic,
-    responses=error_responses(READ, {404: ("session_not_found",)}),
+    responses=error_responses(READ, SessionNotFound),
 )
 async def session_recap(
     db: DB,

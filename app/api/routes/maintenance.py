@@ -23,7 +23,7 @@ from app.api.schemas.maintenance import (
     VacuumOut,
 )
 from app.domain.retention import PruneFilter, prune_cutoff
-from app.errors import Unprocessable
+from app.errors import BackupDirUnusable, ConflictingParameters, InvalidDuration, MaintenanceBusy
 from app.services import maintenance as service
 from app.services.auto_prune import AutoPruner
 
@@ -80,7 +80,7 @@ async def get_insights(
     name="maintenance-prune",
     summary="Prune old ended sessions",
     response_model=PruneOut,
-    responses=error_responses(WRITE, JSON_BODY, {422: ("conflicting_parameters", "invalid_duration")}),
+    responses=error_responses(WRITE, JSON_BODY, ConflictingParameters, InvalidDuration),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
     """Delete ended sessions matching every criterion given; open sessions are never touched.
@@ -104,7 +104,7 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
 
 def _prune_filter(req: PruneIn) -> PruneFilter:
     if req.older_than is not None and req.older_than_days is not None:
-        raise Unprocessable("Give older_than or older_than_days, not both.", code="conflicting_parameters")
+        raise ConflictingParameters("older_than", "older_than_days")
     flt = PruneFilter(
         source=req.source,
         title=req.title,
@@ -124,7 +124,7 @@ def _prune_filter(req: PruneIn) -> PruneFilter:
             has_criteria=flt.has_criteria(),
         )
     except ValueError as exc:
-        raise Unprocessable(str(exc), code="invalid_duration") from exc
+        raise InvalidDuration(str(exc)) from exc
     return dataclasses.replace(flt, started_before=started_before)
 
 
@@ -133,7 +133,7 @@ def _prune_filter(req: PruneIn) -> PruneFilter:
     name="maintenance-vacuum",
     summary="VACUUM state.db",
     response_model=VacuumOut,
-    responses=error_responses(WRITE, {409: ("maintenance_busy",)}),
+    responses=error_responses(WRITE, MaintenanceBusy),
 )
 async def vacuum(db: DB) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
@@ -160,7 +160,7 @@ async def optimize(db: DB) -> dict[str, Any]:
     name="maintenance-backup",
     summary="Back up state.db",
     response_model=BackupOut,
-    responses=error_responses(WRITE, {409: ("maintenance_busy", "backup_dir_unusable")}),
+    responses=error_responses(WRITE, MaintenanceBusy, BackupDirUnusable),
 )
 async def backup(db: DB) -> dict[str, Any]:
     """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,

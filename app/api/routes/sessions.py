@@ -27,7 +27,17 @@ from app.api.schemas.sessions import (
     UsageUpdate,
 )
 from app.domain.etag import session_etag
-from app.errors import BadRequest
+from app.errors import (
+    InvalidCursor,
+    InvalidSessionId,
+    InvalidTitle,
+    ParentNotFound,
+    SessionExists,
+    SessionNotFound,
+    TitleTaken,
+    TitleTooLong,
+    UnknownSource,
+)
 from app.services import sessions as svc
 from app.storage.database import Database
 from app.storage.repos.session_list import ListQuery
@@ -89,16 +99,13 @@ def _location(session_id: str) -> str:
             WRITE,
             JSON_BODY,
             IDEMPOTENT,
-            {
-                409: ("session_exists", "title_in_use"),
-                422: (
-                    "invalid_session_id",
-                    "unknown_source",
-                    "parent_not_found",
-                    "title_too_long",
-                    "invalid_title",
-                ),
-            },
+            SessionExists,
+            TitleTaken,
+            InvalidSessionId,
+            UnknownSource,
+            ParentNotFound,
+            TitleTooLong,
+            InvalidTitle,
         ),
     },
 )
@@ -147,7 +154,7 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
     for key, kinds in keys.items():
         value = position.get(key)
         if not isinstance(value, kinds) or isinstance(value, bool):
-            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+            raise InvalidCursor()
     return position
 
 
@@ -158,7 +165,7 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
     response_model=SessionPage,
     responses={
         200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, {400: ("invalid_cursor",)}),
+        **error_responses(READ, InvalidCursor),
     },
 )
 async def list_sessions(
@@ -234,7 +241,7 @@ def default_list_query(limit: int | None) -> ListQuery:
     name="sessions-get",
     summary="Get a session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(READ, {404: ("session_not_found",)})},
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(READ, SessionNotFound)},
 )
 async def get_session(
     db: DB,
@@ -261,7 +268,10 @@ async def get_session(
             WRITE,
             JSON_BODY,
             IF_MATCH,
-            {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
+            SessionNotFound,
+            TitleTaken,
+            TitleTooLong,
+            InvalidTitle,
         ),
     },
 )
@@ -284,7 +294,7 @@ async def update_session(
     summary="Delete a session and its messages",
     status_code=204,
     response_class=Response,
-    responses=error_responses(WRITE, IF_MATCH, {404: ("session_not_found",)}),
+    responses=error_responses(WRITE, IF_MATCH, SessionNotFound),
 )
 async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None) -> Response:
     """Delete a session and its messages; delegate children go too, other children are orphaned."""
@@ -299,7 +309,7 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
     response_model=SessionPublic,
     responses={
         200: {"headers": _ETAG_HEADER},
-        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
+        **error_responses(WRITE, JSON_BODY, SessionNotFound),
     },
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
@@ -313,7 +323,7 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
     name="sessions-reopen",
     summary="Reopen an ended session",
     response_model=SessionPublic,
-    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, {404: ("session_not_found",)})},
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, SessionNotFound)},
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
@@ -328,7 +338,7 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
     response_model=SessionPublic,
     responses={
         200: {"headers": _ETAG_HEADER},
-        **error_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
+        **error_responses(WRITE, JSON_BODY, SessionNotFound),
     },
 )
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
