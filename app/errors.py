@@ -548,7 +548,7 @@ class PayloadTooLarge(ContentTooLarge):
     example_args = _example(limit=10485760)
 
     def __init__(self, limit: int, *, what: str = "request body") -> None:
-        super().__init__(f"The {what} exceeds the limit of {limit} bytes.", limit=limit)
+        super().__init__(f"The {what} exceeds the limit of {limit} bytes.")
 
 
 class UnsupportedBodyType(UnsupportedMediaType):
