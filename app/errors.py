@@ -453,7 +453,7 @@ class MaintenanceBusy(Conflict):
     code = "maintenance_busy"
 
     def __init__(self) -> None:
-        super().__init__("Another VACUUM or backup is running in this server; retry when it ends.")
+        super().__init__("Another VACUUM, backup or repair is running in this server; retry when it ends.")
 
 
 class PlatformNotEnabled(Conflict):
@@ -753,11 +753,33 @@ class InvalidRole(Unprocessable):
 class InvalidDuration(Unprocessable):
     code = "invalid_duration"
     example_args = _example(
-        reason="Cannot read older_than '3 fortnights': use 30m, 5h, 2d, 1w, days or an ISO date."
+        reason="Invalid value for older_than: '3 fortnights'. Use a duration like '5h', '30m', '2d', '1w', "
+        "a bare number of days, or an ISO timestamp like '2026-07-05' or '2026-07-05 14:30'."
     )
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
+
+
+class EmptyTimeWindow(Unprocessable):
+    code = "empty_time_window"
+    example_args = _example(
+        reason="Empty time window: the after/newer_than bound (2026-07-05 14:30 UTC) is not earlier than "
+        "the before/older_than bound (2026-07-01 00:00 UTC)."
+    )
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+
+
+class FilterRequired(Unprocessable):
+    code = "filter_required"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Refusing to archive every ended session: give at least one filter (for example newer_than, "
+            "source or title)."
+        )
 
 
 class LineageNeedsSessionId(Unprocessable):

@@ -38,6 +38,7 @@ from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
 from app.services.fts_indexer import FtsIndexer
 from app.services.gateway import Gateway
+from app.services.idempotency import InFlight
 from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
@@ -103,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     keep_example_nulls(app)
     app.state.settings = settings
     app.state.api_token = resolve_token(settings)
-    app.state.idempotency_in_flight = set()
+    app.state.idempotency_in_flight = InFlight()
     install_handlers(app)
 
     app.include_router(health.router)

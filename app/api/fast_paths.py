@@ -3,122 +3,167 @@
 ``POST /sessions/{id}/messages`` is what an agent calls for every turn, and ``GET /sessions?limit=N`` is what
 the CLI and third-party tools call to pick a session. Under load FastAPI spends more CPU routing over every
 route, solving dependencies and parsing parameters than SQLite spends on the work itself (py-spy on
-``bench/append.py`` and ``bench/list_sessions.py``). This pure-ASGI layer serves their plain cases itself:
+``bench/append.py`` and ``bench/list_sessions.py``). This pure-ASGI layer serves them in three steps:
 
-- append: an authenticated JSON body that the JSON policy and the body model accept, no ``Idempotency-Key``,
-  at most ``reopen`` in the query;
-- list: an authenticated ``GET /sessions`` with no parameter but ``limit``.
+1. match the request with the documented route's own compiled route (``route.matches``), and read its path
+   and query parameters and its body with the route's own fields (FastAPI's parsing and validation);
+2. call the same use case as the route, with the same reply;
+3. send it.
 
-It uses the documented routes' own body model, service calls and rendering, so both paths answer alike.
-Every other request (anything to be refused, idempotent retries, other media types, other parameters) goes
-to the routes unchanged, body included, so error answers have one source.
+Anything the route would refuse or treat specially (a missing or wrong token, a body that is not JSON or
+that the JSON policy or the body model refuse, an invalid parameter or ``Idempotency-Key``, a listing with
+any parameter but ``limit``) goes to the routes unchanged, body included, so error answers have one source.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from fastapi.dependencies.utils import request_params_to_args
+from fastapi.routing import APIRoute
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
-from starlette.routing import BaseRoute
+from starlette.responses import Response
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api import replies
 from app.api.auth import authorization_accepted
-from app.api.json_body import parse_json_body
+from app.api.idempotency import idempotency_of, reply_response, valid_key
+from app.api.json_body import is_json_media_type, parse_json_body
 from app.api.problem import render_error
-from app.api.responses import encode_body
-from app.api.routes.messages import append_effect, render_appended
-from app.api.routes.sessions import MAX_LIST_LIMIT, default_list_query, list_response
-from app.api.schemas.messages import AppendBody, MessageBatch, MessageCreate
+from app.api.schemas.messages import appended_messages
+from app.api.session_listing import default_list_query, list_response
 from app.errors import HermesError
-
-# The route's path pattern: one path segment as the session id, as Starlette's ``{session_id}`` matches.
-_APPEND_PATH = re.compile(r"/sessions/([^/]+)/messages")
-_REOPEN = {b"": False, b"reopen=false": False, b"reopen=true": True}
-_LIMIT = re.compile(rb"limit=([1-9][0-9]{0,2})")
-_BODY: TypeAdapter[MessageCreate | MessageBatch] = TypeAdapter(AppendBody)
-_JSON_HEADERS = [(b"content-type", b"application/json")]
+from app.services import messages as messages_svc
 
 
 class FastPaths:
     """ASGI middleware that answers plain appends and plain listings and passes everything else through."""
 
-    def __init__(self, app: ASGIApp, *, append_route: BaseRoute, list_route: BaseRoute) -> None:
+    def __init__(self, app: ASGIApp, *, append_route: APIRoute, list_route: APIRoute) -> None:
         self.app = app
-        # Set on the scope so the metrics middleware labels these requests with the routes' templates.
         self.append_route = append_route
         self.list_route = list_route
+        assert append_route.body_field is not None, "the append route takes a body"
+        self._append_body = append_route.body_field
+        # Most appends carry no query: the route's parse of an empty one, done once.
+        self._append_plain = request_params_to_args(append_route.dependant.query_params, QueryParams(""))
+        # Every listing parameter at its default: the listing this path serves, whatever its limit.
+        self._list_defaults, _ = request_params_to_args(list_route.dependant.query_params, QueryParams(""))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope.get("root_path"):
             method = scope["method"]
             if method == "POST" and await self._append(scope, receive, send):
                 return
-            if method == "GET" and scope["path"] == "/sessions" and await self._list(scope, receive, send):
+            if method == "GET" and await self._list(scope, receive, send):
                 return
         await self.app(scope, receive, send)
 
     async def _append(self, scope: Scope, receive: Receive, send: Send) -> bool:
-        match = _APPEND_PATH.fullmatch(scope["path"])
-        reopen = _REOPEN.get(scope["query_string"])
+        route = self.append_route
+        matched, child = route.matches(scope)
+        if matched is not Match.FULL:
+            return False
+        path, path_errors = request_params_to_args(route.dependant.path_params, child["path_params"])
+        raw_query = scope["query_string"]
+        query, query_errors = (
+            request_params_to_args(route.dependant.query_params, QueryParams(raw_query))
+            if raw_query
+            else self._append_plain
+        )
+        headers = _Headers(scope)
         app: Any = scope["app"]
-        if match is None or reopen is None or not _authorized(scope, app.state.api_token, body=True):
+        key = headers.idempotency_key
+        if (
+            path_errors
+            or query_errors
+            or not is_json_media_type(headers.content_type)
+            or not authorization_accepted(headers.authorization, app.state.api_token)
+            or (key is not None and not valid_key(key))
+        ):
             return False
         body = await _read_body(receive)
         if body is None:  # the client went away before sending its body
             return True
-        parsed = _parse(body)
+        parsed = self._parse(body)
         if parsed is None:
             await self.app(scope, _replay(body, receive), send)
             return True
-        session_id = match.group(1)
-        scope["route"] = self.append_route
+        scope.update(child)
+        request = Request(scope)
         try:
-            items = await app.state.db.write(append_effect(session_id, parsed, reopen=reopen))
+            reply = await messages_svc.append(
+                app.state.db,
+                idempotency_of(request, key, body),
+                path["session_id"],
+                appended_messages(parsed),
+                reopen=query["reopen"],
+                render=replies.appended,
+            )
+            response = reply_response(reply)
         except HermesError as exc:
-            await render_error(exc, Request(scope))(scope, receive, send)
-            return True
-        status, payload, _ = render_appended(items)
-        data = encode_body(payload)  # after the commit: never raises
-        headers = [*_JSON_HEADERS, (b"content-length", str(len(data)).encode())]
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": data})
-        app.state.auto_titler.notify(session_id)
+            response = render_error(exc, request)
+        await response(scope, receive, send)
         return True
 
-    async def _list(self, scope: Scope, receive: Receive, send: Send) -> bool:
-        app: Any = scope["app"]
-        query = scope["query_string"]
-        match = _LIMIT.fullmatch(query)
-        limit = int(match.group(1)) if match else None
-        if query and (limit is None or limit > MAX_LIST_LIMIT):
-            return False
-        if not _authorized(scope, app.state.api_token, body=False):
-            return False
-        scope["route"] = self.list_route
-        request = Request(scope, receive)
+    def _parse(self, body: bytes) -> Any:
+        """The body as the route's body field validates it, or ``None`` when the JSON policy or the field
+        refuse it (the route answers it, so refusals have one source)."""
         try:
-            response = await list_response(request, app.state.db, default_list_query(limit))
+            value = parse_json_body(body)
+        except (json.JSONDecodeError, HermesError):
+            return None
+        parsed, errors = self._append_body.validate(value, {}, loc=("body",))
+        return None if errors else parsed
+
+    async def _list(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        route = self.list_route
+        matched, child = route.matches(scope)
+        if matched is not Match.FULL:
+            return False
+        raw_query = QueryParams(scope["query_string"])
+        query, errors = request_params_to_args(route.dependant.query_params, raw_query)
+        app: Any = scope["app"]
+        if (
+            errors
+            or query != {**self._list_defaults, "limit": query["limit"]}
+            or not authorization_accepted(_Headers(scope).authorization, app.state.api_token)
+        ):
+            return False
+        scope.update(child)
+        request = Request(scope, receive)
+        response: Response
+        try:
+            response = await list_response(request, app.state.db, default_list_query(query["limit"]))
         except HermesError as exc:
             response = render_error(exc, request)
         await response(scope, receive, send)
         return True
 
 
-def _authorized(scope: Scope, token: str | None, *, body: bool) -> bool:
-    """The right bearer token (when auth is on), no Idempotency-Key, and a JSON body when one is expected."""
-    json_body = False
-    authorization: bytes | None = None
-    for name, value in scope["headers"]:
-        if name == b"content-type":
-            json_body = value.split(b";", 1)[0].strip().lower() == b"application/json"
-        elif name == b"authorization":
-            authorization = value
-        elif name == b"idempotency-key":
-            return False
-    return (json_body or not body) and authorization_accepted(authorization, token)
+class _Headers:
+    """The request headers the fast paths decide on, read in one pass (the first of each, as Starlette's
+    ``Headers.get`` reads them)."""
+
+    __slots__ = ("authorization", "content_type", "idempotency_key")
+
+    def __init__(self, scope: Scope) -> None:
+        authorization = content_type = key = None
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                if authorization is None:
+                    authorization = value
+            elif name == b"content-type":
+                if content_type is None:
+                    content_type = value
+            elif name == b"idempotency-key" and key is None:
+                key = value
+        self.authorization: bytes | None = authorization
+        self.content_type = None if content_type is None else content_type.decode("latin-1")
+        self.idempotency_key = None if key is None else key.decode("latin-1")
 
 
 async def _read_body(receive: Receive) -> bytes | None:
@@ -130,15 +175,6 @@ async def _read_body(receive: Receive) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)
-
-
-def _parse(body: bytes) -> MessageCreate | MessageBatch | None:
-    """The body when it is JSON that the JSON policy and the body model accept, else ``None`` (the route
-    answers it, so refusals have one source)."""
-    try:
-        return _BODY.validate_python(parse_json_body(body))
-    except (json.JSONDecodeError, HermesError, ValidationError):
-        return None
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

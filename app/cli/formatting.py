@@ -145,14 +145,15 @@ def format_epoch(ts: float | None) -> str:
 
 
 def prune_row(session: Mapping[str, Any]) -> str:
-    """One candidate of a prune preview or dry run, in the agent's columns: id, start, source, model,
-    message count, title."""
+    """One candidate of a prune or archive preview or dry run, in the agent's columns (id, start, source,
+    model, message count, title) with the age beside the start."""
     title = str(session.get("title") or "")[:36]
     model = str(session.get("model") or "-").split("/")[-1][:24]
     started = format_epoch(session.get("started_at"))
+    age = relative_time(session.get("started_at"))
     source = str(session.get("source") or "")
     count = int(session.get("message_count") or 0)
-    return f"  {session['id']}  {started:<17} {source:<10} {model:<24} {count:>4} msgs  {title}"
+    return f"  {session['id']}  {started:<17} {age:<10} {source:<10} {model:<24} {count:>4} msgs  {title}"
 
 
 def duration(seconds: float) -> str:

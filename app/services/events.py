@@ -1,10 +1,9 @@
 """Events: written by the services in the same transaction as their effect, so an event exists exactly
 when its effect committed; streamed to clients by tailing ``hs_events`` by id.
 
-Waking streams costs writers O(1), whatever the number of listeners: :func:`emit` runs on the writer thread
-*before* COMMIT and only tells the process's :class:`EventHub` that the writer's next commit carries news.
-Once that commit has landed, the writer's commit hook (also O(1)) wakes the hub, which reads the new
-events **once** for all its streams and hands each stream its share (pre-rendered frames) through a
+Waking streams costs writers nothing, whatever the number of listeners: :func:`emit` only inserts, and the
+hub subscribes to the writer's commit notices. A notice that carries events wakes the hub, which reads the
+new events **once** for all its streams and hands each stream its share (pre-rendered frames) through a
 bounded per-stream queue, gathering commits for a short window so each stream wakes a bounded number of
 times per second. A stream that falls more than its queue behind is not waited for: its queue is
 dropped (counted in :attr:`EventHub.dropped_total`) and the stream catches up from the log by id itself,
@@ -20,7 +19,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import orjson
 
 from app.services.background import cancel_and_wait
+from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.repos import events as repo
 
@@ -51,9 +51,8 @@ def _dump(data: dict[str, Any]) -> str:
 def emit(
     conn: sqlite3.Connection, event_type: EventType, session_id: str | None, data: dict[str, Any]
 ) -> None:
-    """Record one event in the caller's transaction and tell the hub a commit will carry it."""
+    """Record one event in the caller's transaction (its commit notice wakes the hub)."""
     repo.insert(conn, event_type.value, session_id, _dump(data), time.time())
-    _poke(conn)
 
 
 def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[dict[str, Any]]) -> None:
@@ -67,17 +66,6 @@ def emit_messages(conn: sqlite3.Connection, session_id: str, stored: Iterable[di
         for m in stored
     ]
     repo.insert_many(conn, rows)
-    _poke(conn)
-
-
-# The hub of each open database, by the id of its write connection (the only connection emit runs on).
-_HUBS: dict[int, EventHub] = {}
-
-
-def _poke(conn: sqlite3.Connection) -> None:
-    hub = _HUBS.get(id(conn))
-    if hub is not None:
-        hub.poke_from_writer()
 
 
 Frame = tuple[int, bytes]
@@ -155,37 +143,26 @@ class EventHub:
         self._waiters: set[asyncio.Future[None]] = set()
         self._subscriptions: set[Subscription] = set()
         self._listeners = 0  # open streams and long-polls; with none, a poke costs nothing
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._conn_id: int | None = None
-        self._target = 0  # the writer commit the newest poke waits for (0: none); writer thread only
+        self._unsubscribe: Callable[[], None] | None = None
         self._seen_id = 0
         self._news = asyncio.Event()
-        self._signalled = False  # a wake-up of the tail is on its way to the event loop
         self._poll_task: asyncio.Task[None] | None = None
         self._tail_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Register with the write connection and start the cross-process poll and the tail reader."""
-        self._loop = asyncio.get_running_loop()
+        """Subscribe to the writer's commit notices and start the cross-process poll and the tail reader."""
+        loop = asyncio.get_running_loop()
         self._seen_id = await self.db.read(repo.latest_id)
-        if not self.db.read_only:
-
-            def bind(conn: sqlite3.Connection) -> None:
-                self._conn_id = id(conn)
-                _HUBS[id(conn)] = self
-
-            await self.db.write(bind)
-            assert self.db.writer is not None
-            self.db.writer.commit_hooks.append(self._after_commit)
-        self._poll_task = self._loop.create_task(self._poll(), name="hermes-events-poll")
-        self._tail_task = self._loop.create_task(self._tail(), name="hermes-events-tail")
+        if self.db.writer is not None:
+            self._unsubscribe = self.db.writer.subscribe(self.on_commit)
+        self._poll_task = loop.create_task(self._poll(), name="hermes-events-poll")
+        self._tail_task = loop.create_task(self._tail(), name="hermes-events-tail")
 
     async def stop(self) -> None:
-        """Unregister and release every waiter."""
-        if self._conn_id is not None:
-            _HUBS.pop(self._conn_id, None)
-        if self.db.writer is not None and self._after_commit in self.db.writer.commit_hooks:
-            self.db.writer.commit_hooks.remove(self._after_commit)
+        """Unsubscribe and release every waiter."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
         await cancel_and_wait(self._poll_task)
         await cancel_and_wait(self._tail_task)
         self._wake()
@@ -195,32 +172,17 @@ class EventHub:
         """Open streams and long-polls."""
         return self._listeners
 
-    # -- writer thread ---------------------------------------------------------------------------
-
-    def poke_from_writer(self) -> None:
-        """Called inside a write transaction: look for news once the commit that includes it is done."""
-        if self._listeners and self.db.writer is not None:
-            self._target = self.db.writer.commits + 1
-
-    def _after_commit(self, commits: int) -> None:
-        if not self._target or commits < self._target or self._loop is None:
-            return
-        self._target = 0
-        # One wake-up of the event loop per gathering window, not one per commit: the tail has not yet
-        # started its next read, and that read will see this commit.
-        if not self._signalled:
-            self._signalled = True
-            with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
-                self._loop.call_soon_threadsafe(self._news.set)
-
-    # -- event loop ------------------------------------------------------------------------------
+    def on_commit(self, notice: CommitNotice) -> None:
+        """A commit landed: when it carried events and someone listens, the tail reads them (once per
+        gathering window, however many commits arrive meanwhile)."""
+        if notice.event_ids and self._listeners:
+            self._news.set()
 
     async def _tail(self) -> None:
         """Read what is new in the log, once for all streams, whenever a commit or the poll says so."""
         while True:
             await self._news.wait()
             self._news.clear()
-            self._signalled = False
             try:
                 while rows := await self.db.read(
                     partial(repo.tail, last_id=self._seen_id, limit=_TAIL_BATCH)

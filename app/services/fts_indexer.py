@@ -2,9 +2,9 @@
 
 A big import stores its messages with the FTS insert triggers suspended and queues their ids in
 ``hs_fts_backlog`` (same transaction). This task indexes that backlog in writer jobs, each indexing a slice
-and shrinking the backlog atomically. It runs when an import wakes it, at start-up (a backlog left by a
-restart or a crash), and every :data:`POLL_S` seconds (another process may queue or index too). Failures
-are logged and retried later; they never reach a request.
+and shrinking the backlog atomically. It runs when a commit notice says work was queued, at start-up (a
+backlog left by a restart or a crash), and every :data:`POLL_S` seconds (another process may queue or
+index too). Failures are logged and retried later; they never reach a request.
 
 Slices are paced by :func:`app.domain.index_pacing.next_pace`: big while nothing else waits for the writer,
 small with a pause between them while live writes queue behind them.
@@ -17,9 +17,11 @@ import contextlib
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 
 from app.domain.index_pacing import FIRST_SLICE, next_pace
 from app.services.background import cancel_and_wait
+from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.repos import fts_backlog as repo
 
@@ -36,22 +38,33 @@ class FtsIndexer:
         self.slice_messages = slice_messages
         self.poll_s = poll_s
         self._task: asyncio.Task[None] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._wake = asyncio.Event()
         # Replaced after every job: waiters hold the current one and are released when it is set.
         self._progress = asyncio.Event()
 
     def start(self) -> None:
-        """Start the task; it first indexes whatever backlog the file already has."""
+        """Follow the commit notices and start the task; it first indexes whatever backlog the file has."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-fts-indexer")
+            if self.db.writer is not None:
+                self._unsubscribe = self.db.writer.subscribe(self.on_commit)
 
     async def stop(self) -> None:
         """Cancel the task (a job already handed to the writer still commits; the rest resumes next start)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
         await cancel_and_wait(self._task)
         self._task = None
 
+    def on_commit(self, notice: CommitNotice) -> None:
+        """Index now when the commit queued work (an import deferred its indexing)."""
+        if notice.fts_backlog:
+            self.wake()
+
     def wake(self) -> None:
-        """Index now (an import has just queued work)."""
+        """Index now."""
         self._wake.set()
 
     async def pending(self) -> int:

@@ -1,5 +1,6 @@
 """Lineage use cases: resolving what a user typed to a session, the compression chain, context compression
-(continuations), branching (fork) and the resume recap. Each runs inside one reader or writer transaction."""
+(continuations), branching (fork) and the resume recap. Continuations and forks are whole use cases (writer
+job and idempotency record); the others run inside one reader transaction (they take the connection)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from app.errors import (
     SessionEnded,
     SessionNotFound,
 )
+from app.services.idempotency import Idempotency, Render, Reply
 from app.services.sessions import default_exclusions, get_session
+from app.storage.database import Database
 from app.storage.repos import sessions as session_repo
 from app.storage.repos.lineage import compression_chain, compression_tip
 from app.storage.repos.lineage_messages import conversation_for_recap, copy_active_messages, is_active_message
@@ -137,7 +140,25 @@ def _title_next_in_lineage(conn: sqlite3.Connection, child_id: str, parent_title
         set_title(conn, child_id, next_title_in_lineage(conn, parent_title))
 
 
-def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
+async def continue_session(
+    db: Database,
+    idempotency: Idempotency,
+    session_id: str,
+    continuation: Continuation,
+    render: Render[dict[str, Any]],
+) -> Reply:
+    """Context compression in one writer job (see :func:`_continue`); ``render`` answers the new child."""
+    return await idempotency.run(db, lambda conn: _continue(conn, session_id, continuation), render)
+
+
+async def fork_session(
+    db: Database, idempotency: Idempotency, session_id: str, fork: Fork, render: Render[dict[str, Any]]
+) -> Reply:
+    """Branching in one writer job (see :func:`_fork`); ``render`` answers the new child."""
+    return await idempotency.run(db, lambda conn: _fork(conn, session_id, fork), render)
+
+
+def _continue(conn: sqlite3.Connection, session_id: str, continuation: Continuation) -> dict[str, Any]:
     """Context compression: end the parent with ``compression`` and create its continuation.
 
     The child gets a new id in the parent's format, the parent's model and chat routing fields, the next
@@ -168,7 +189,7 @@ def continue_session(conn: sqlite3.Connection, session_id: str, continuation: Co
     return get_session(conn, child_id)
 
 
-def fork_session(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[str, Any]:
+def _fork(conn: sqlite3.Connection, session_id: str, fork: Fork) -> dict[str, Any]:
     """Branch: end the parent with ``branched`` (first end wins) and create a child marked
     ``_branched_from`` holding a copy of the parent's active messages (up to ``message_id``).
 

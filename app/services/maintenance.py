@@ -1,36 +1,35 @@
-"""Stats, insights, prune, VACUUM, FTS optimize and backups of state.db.
+"""Stats, insights, prune, archive, VACUUM, FTS optimize, backups and repair of state.db.
 
-Prune deletes in small writer jobs, so appends queued behind it wait for one small job, never for the whole
-prune. A session is never split across jobs: each job deletes whole sessions (their messages and the row),
-so every committed state has each session fully present or fully gone, even after a crash. A session larger
-than the batch budget is a job of its own; the writer then pauses for it alone (about 30 us per message).
+Prune and archive change sessions in small writer jobs, so appends queued behind them wait for one small
+job, never for the whole prune. A session is never split across jobs: each prune job deletes whole sessions
+(their messages and the row), so every committed state has each session fully present or fully gone, even
+after a crash. A session larger than the batch budget is a job of its own; the writer then pauses for it
+alone.
 
-VACUUM, checkpoints and backups cannot run inside a transaction, so they use a dedicated autocommit
-connection; the writer simply waits for the lock (up to its budget) meanwhile, and readers, being in WAL
-mode, keep reading.
+VACUUM, checkpoints, backups and the repair check use storage's side connection
+(``app.storage.side_connection``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
+import functools
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.domain.retention import DAY_S, PruneFilter, cutoff
+from app.domain.retention import DAY_S, cutoff
+from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import MAX_COUNTER
 from app.errors import BackupDirUnusable, MaintenanceBusy, StorageFull
-from app.storage.connection import open_connection, translated
+from app.storage import side_connection as side
 from app.storage.database import Database
 from app.storage.files import file_size, is_disk_full, private_dir
-from app.storage.repos import fts_backlog
+from app.storage.repos import health
 from app.storage.repos import maintenance as repo
-from app.storage.snapshots import write_snapshot
 
 # Messages deleted per writer job (whole sessions only). Deleting a message costs about as much as indexing
 # it (both FTS indexes must remove its tokens), so jobs stay small: an append queued behind one waits
@@ -38,7 +37,7 @@ from app.storage.snapshots import write_snapshot
 PRUNE_BATCH_MESSAGES = 64
 # Pause between prune jobs so appends queued meanwhile commit in a group of their own, not behind the next.
 PRUNE_PAUSE_S = 0.005
-# One VACUUM / backup at a time per process (they each rewrite the whole file).
+# One VACUUM / backup / repair at a time per process (they each rewrite the whole file).
 _exclusive = threading.Lock()
 
 
@@ -49,22 +48,7 @@ def file_sizes(db: Database) -> tuple[int, int]:
 
 async def stats(db: Database, include_fts: bool = False) -> dict[str, Any]:
     """Counts for every source plus database, WAL and free-page bytes (FTS bytes on request: a page walk)."""
-
-    def read(conn: sqlite3.Connection) -> dict[str, Any]:
-        sessions, messages, by_source = repo.counts(conn)
-        pages = repo.page_stats(conn)
-        return {
-            "sessions": sessions,
-            "messages": messages,
-            "by_source": by_source,
-            "page_size": pages.page_size,
-            "page_count": pages.page_count,
-            "freelist_bytes": pages.freelist_count * pages.page_size,
-            "fts_bytes": repo.fts_bytes(conn) if include_fts else None,
-            "indexing": {"pending_messages": fts_backlog.pending_messages(conn)},
-        }
-
-    out = await db.read(read)
+    out = await db.read(lambda conn: repo.store_stats(conn, include_fts))
     out["database_bytes"], out["wal_bytes"] = await asyncio.to_thread(file_sizes, db)
     return out
 
@@ -73,34 +57,26 @@ async def insights(db: Database, days: int, source: str | None, top: int = 10) -
     """Tokens and cost by day, model and source; top tools; activity by UTC hour and weekday."""
     now = time.time()
     since = now - days * DAY_S
-
-    def read(conn: sqlite3.Connection) -> dict[str, Any]:
-        by_day = repo.usage_by(conn, "date(s.started_at, 'unixepoch')", since, source)
-        by_model = repo.usage_by(conn, "s.model", since, source)
-        by_source = repo.usage_by(conn, "s.source", since, source)
-        hours = repo.activity(conn, "%H", since, source)
-        weekdays = repo.activity(conn, "%w", since, source)
-        return {
-            "days": days,
-            "source": source,
-            "since": since,
-            "until": now,
-            "totals": _totals(by_source),
-            "by_day": [{"day": r.pop("key"), **r} for r in by_day],
-            "by_model": sorted(
-                ({"model": r.pop("key"), **r} for r in by_model),
-                key=lambda r: (-r["input_tokens"] - r["output_tokens"], r["model"] or ""),
-            ),
-            "by_source": sorted(
-                ({"source": r.pop("key"), **r} for r in by_source), key=lambda r: -r["sessions"]
-            ),
-            "top_tools": repo.top_tools(conn, since, source, top),
-            # 0 = Sunday, as SQLite's %w; hours are UTC.
-            "activity_by_hour": [{"hour": h, "messages": hours.get(h, 0)} for h in range(24)],
-            "activity_by_weekday": [{"weekday": d, "messages": weekdays.get(d, 0)} for d in range(7)],
-        }
-
-    return await db.read(read)
+    report = await db.read(lambda conn: repo.usage_report(conn, since, source, top))
+    return {
+        "days": days,
+        "source": source,
+        "since": since,
+        "until": now,
+        "totals": _totals(report.by_source),
+        "by_day": [{"day": r.pop("key"), **r} for r in report.by_day],
+        "by_model": sorted(
+            ({"model": r.pop("key"), **r} for r in report.by_model),
+            key=lambda r: (-r["input_tokens"] - r["output_tokens"], r["model"] or ""),
+        ),
+        "by_source": sorted(
+            ({"source": r.pop("key"), **r} for r in report.by_source), key=lambda r: -r["sessions"]
+        ),
+        "top_tools": report.top_tools,
+        # 0 = Sunday, as SQLite's %w; hours are UTC.
+        "activity_by_hour": [{"hour": h, "messages": report.hours.get(h, 0)} for h in range(24)],
+        "activity_by_weekday": [{"weekday": d, "messages": report.weekdays.get(d, 0)} for d in range(7)],
+    }
 
 
 def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -118,7 +94,10 @@ def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return totals
 
 
-# -- prune ------------------------------------------------------------------------------------------
+# -- prune and archive ------------------------------------------------------------------------------
+
+# Sessions archived per writer job: each is one UPDATE of its compression lineage.
+ARCHIVE_BATCH_SESSIONS = 200
 
 
 @dataclass
@@ -130,10 +109,20 @@ class PruneResult:
     reclaimable_bytes: int = 0
     cutoff: float | None = None
     ids: list[str] = field(default_factory=list)
+    candidates: list[repo.Candidate] = field(default_factory=list)
 
 
-def _batches(candidates: list[repo.PruneCandidate]) -> Iterator[list[repo.PruneCandidate]]:
-    batch: list[repo.PruneCandidate] = []
+@dataclass
+class ArchiveResult:
+    """What an archive did (or, in a dry run, would do)."""
+
+    archived: int = 0
+    ids: list[str] = field(default_factory=list)
+    candidates: list[repo.Candidate] = field(default_factory=list)
+
+
+def _batches(candidates: list[repo.Candidate]) -> Iterator[list[repo.Candidate]]:
+    batch: list[repo.Candidate] = []
     budget = 0
     for cand in candidates:
         if batch and budget + cand.message_count > PRUNE_BATCH_MESSAGES:
@@ -146,38 +135,35 @@ def _batches(candidates: list[repo.PruneCandidate]) -> Iterator[list[repo.PruneC
 
 
 async def prune(db: Database, older_than_days: float, source: str | None, dry_run: bool) -> PruneResult:
-    """Delete ended sessions started more than ``older_than_days`` ago (never open ones): the agent's
-    ``prune_sessions(older_than_days, source)``."""
-    flt = PruneFilter(started_before=cutoff(time.time(), older_than_days), source=source)
+    """Delete ended sessions started more than ``older_than_days`` ago (never open or pinned ones): the
+    agent's ``prune_sessions(older_than_days, source)``."""
+    flt = SessionFilter(started_before=cutoff(time.time(), older_than_days), source=source)
     return await prune_matching(db, flt, dry_run)
 
 
-async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> PruneResult:
-    """Delete the ended sessions ``flt`` selects (never open ones), oldest first.
+async def prune_matching(
+    db: Database, flt: SessionFilter, dry_run: bool, ids: list[str] | None = None
+) -> PruneResult:
+    """Delete the ended sessions ``flt`` selects (of ``ids`` when given), oldest first; never an open or a
+    pinned session.
 
     Children of pruned sessions that are not pruned themselves are orphaned (``parent_session_id`` set to
     NULL), exactly like the agent's ``prune_sessions``. Each batch re-checks that its sessions still qualify
-    inside the deleting transaction, so a session reopened meanwhile is kept.
+    inside the deleting transaction, so a session reopened or pinned meanwhile is kept.
     """
     if not dry_run:
         db.require_writable()  # refused even when nothing matches: the answer must not depend on the data
-    candidates = await db.read(lambda conn: repo.prune_candidates(conn, flt))
-    result = PruneResult(
-        cutoff=flt.started_before, reclaimable_bytes=sum(c.payload_bytes for c in candidates)
-    )
+    found = await db.read(lambda conn: repo.candidates(conn, flt, ids=ids, payload=True))
+    result = PruneResult(cutoff=flt.started_before, reclaimable_bytes=sum(c.payload_bytes for c in found))
     if dry_run:
-        result.pruned = len(candidates)
-        result.messages = sum(c.message_count for c in candidates)
-        result.ids = [c.id for c in candidates]
+        result.pruned = len(found)
+        result.messages = sum(c.message_count for c in found)
+        result.ids = [c.id for c in found]
+        result.candidates = found
         return result
-    for batch in _batches(candidates):
-        ids = [c.id for c in batch]
-
-        def delete(conn: sqlite3.Connection, ids: list[str] = ids) -> tuple[list[str], int]:
-            keep = repo.still_prunable(conn, ids, flt)
-            return keep, repo.delete_sessions(conn, keep)
-
-        deleted, messages = await db.write(delete)
+    for batch in _batches(found):
+        batch_ids = [c.id for c in batch]
+        deleted, messages = await db.write(functools.partial(repo.prune_batch, ids=batch_ids, flt=flt))
         await asyncio.sleep(PRUNE_PAUSE_S)
         result.pruned += len(deleted)
         result.messages += messages
@@ -185,45 +171,43 @@ async def prune_matching(db: Database, flt: PruneFilter, dry_run: bool) -> Prune
     return result
 
 
-# -- VACUUM, optimize, checkpoint, backup -------------------------------------------------------------
+async def archive_matching(
+    db: Database, flt: SessionFilter, dry_run: bool, ids: list[str] | None = None
+) -> ArchiveResult:
+    """Archive (hide, delete nothing) the ended, not yet archived sessions ``flt`` selects, each with its
+    compression lineage (the agent's ``archive_sessions``); never a pinned session."""
+    if not dry_run:
+        db.require_writable()
+    flt = replace(flt, archived=False)
+    found = await db.read(lambda conn: repo.candidates(conn, flt, ids=ids))
+    if dry_run:
+        return ArchiveResult(archived=len(found), ids=[c.id for c in found], candidates=found)
+    result = ArchiveResult()
+    for start in range(0, len(found), ARCHIVE_BATCH_SESSIONS):
+        batch_ids = [c.id for c in found[start : start + ARCHIVE_BATCH_SESSIONS]]
+        done = await db.write(functools.partial(repo.archive_batch, ids=batch_ids, flt=flt))
+        await asyncio.sleep(PRUNE_PAUSE_S)
+        result.archived += len(done)
+        result.ids.extend(done)
+    return result
 
 
-@contextlib.contextmanager
-def _side_connection(db: Database) -> Iterator[sqlite3.Connection]:
-    # Autocommit connection of its own: VACUUM and checkpoints refuse to run inside a transaction, and the
-    # writer's connection is always inside its group-commit transaction while it works.
-    db.require_writable()
-    with translated():
-        conn = open_connection(
-            db.path,
-            synchronous=db.settings.db_synchronous,
-            busy_timeout_ms=max(db.settings.busy_timeout_ms, 30_000),
-        )
-        try:
-            yield conn
-        finally:
-            conn.close()
-
-
-def _checkpoint(conn: sqlite3.Connection) -> dict[str, int]:
-    busy, log_frames, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return {"busy": busy, "log_frames": log_frames, "checkpointed_frames": done}
+# -- VACUUM, optimize, checkpoint, backup, repair ---------------------------------------------------
 
 
 async def optimize(db: Database) -> dict[str, Any]:
     """FTS optimize (through the writer) then a TRUNCATE checkpoint, as ``hermes sessions optimize``."""
     before = await asyncio.to_thread(file_sizes, db)
     tables = await db.write(repo.optimize_fts)
-
-    def checkpoint() -> dict[str, int]:
-        with _side_connection(db) as conn:
-            return _checkpoint(conn)
-
-    ckpt = await asyncio.to_thread(checkpoint)
+    ckpt = await asyncio.to_thread(side.checkpoint, db)
     after = await asyncio.to_thread(file_sizes, db)
     return {
         "fts_optimized": tables,
-        "checkpoint": ckpt,
+        "checkpoint": {
+            "busy": ckpt.busy,
+            "log_frames": ckpt.log_frames,
+            "checkpointed_frames": ckpt.checkpointed_frames,
+        },
         "database_bytes_before": before[0],
         "wal_bytes_before": before[1],
         "database_bytes": after[0],
@@ -239,11 +223,7 @@ def vacuum_sync(db: Database) -> dict[str, Any]:
         started = time.monotonic()
         before = file_sizes(db)
         tables = db.write_sync(repo.optimize_fts)
-        with _side_connection(db) as conn:
-            _checkpoint(conn)
-            conn.execute("VACUUM")
-            # In WAL mode VACUUM writes the new pages to the WAL; the file shrinks at this checkpoint.
-            _checkpoint(conn)
+        side.vacuum(db)
         after = file_sizes(db)
     finally:
         _exclusive.release()
@@ -263,28 +243,76 @@ async def vacuum(db: Database) -> dict[str, Any]:
     return await asyncio.to_thread(vacuum_sync, db)
 
 
+def _snapshot_locked(db: Database) -> dict[str, Any]:
+    """A ``VACUUM INTO`` copy under ``$HERMES_HOME/backups/``; the caller holds ``_exclusive``."""
+    settings = db.settings
+    target_dir = private_dir(settings.home, settings.backups_dir, BackupDirUnusable)
+    created = time.time()
+    stamp = datetime.fromtimestamp(created, UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    name = f"state-{stamp}.db"
+    target = target_dir / name
+    try:
+        side.snapshot(db, target)
+    except BaseException as exc:
+        if isinstance(exc, StorageFull) or is_disk_full(exc):
+            raise StorageFull(str(target_dir)) from exc
+        raise
+    return {"name": name, "path": str(target), "bytes": target.stat().st_size, "created_at": created}
+
+
 def _backup_sync(db: Database) -> dict[str, Any]:
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
-        settings = db.settings
-        target_dir = private_dir(settings.home, settings.backups_dir, BackupDirUnusable)
-        created = time.time()
-        stamp = datetime.fromtimestamp(created, UTC).strftime("%Y%m%dT%H%M%S%fZ")
-        name = f"state-{stamp}.db"
-        target = target_dir / name
-        try:
-            with _side_connection(db) as conn:
-                write_snapshot(conn, target)
-        except BaseException as exc:
-            if isinstance(exc, StorageFull) or is_disk_full(exc):
-                raise StorageFull(str(target_dir)) from exc
-            raise
+        return _snapshot_locked(db)
     finally:
         _exclusive.release()
-    return {"name": name, "path": str(target), "bytes": target.stat().st_size, "created_at": created}
 
 
 async def backup(db: Database) -> dict[str, Any]:
     """Write a consistent copy of state.db under ``$HERMES_HOME/backups/``."""
     return await asyncio.to_thread(_backup_sync, db)
+
+
+def _check(db: Database) -> health.Health:
+    with side.side_connection(db) as conn:
+        return health.check(conn)
+
+
+def _repair_sync(db: Database, check_only: bool, backup_first: bool) -> dict[str, Any]:
+    if not _exclusive.acquire(blocking=False):
+        raise MaintenanceBusy()
+    try:
+        found = _check(db)
+        out: dict[str, Any] = {
+            "path": str(db.path),
+            "healthy": not found.problems(),
+            "problems": found.problems(),
+            "check_only": check_only,
+            "repaired": False,
+            "strategy": "already_healthy" if not found.problems() else None,
+            "backup_path": None,
+            "error": None,
+            "sessions": found.sessions,
+        }
+        if check_only or out["healthy"]:
+            return out
+        if backup_first:
+            out["backup_path"] = _snapshot_locked(db)["path"]
+        steps = db.write_sync(lambda conn: health.repair(conn, found))
+        out["strategy"] = ", ".join(steps)
+        after = _check(db)
+        out["sessions"] = after.sessions
+        if after.problems():
+            out["error"] = "; ".join(after.problems()[:3])
+        else:
+            out["repaired"] = True
+        return out
+    finally:
+        _exclusive.release()
+
+
+async def repair(db: Database, check_only: bool, backup_first: bool = True) -> dict[str, Any]:
+    """Check the store (integrity, FTS consistency, a rolled-back write), and unless ``check_only`` repair
+    what was found after a ``VACUUM INTO`` backup; session and message rows are never changed."""
+    return await asyncio.to_thread(_repair_sync, db, check_only, backup_first)

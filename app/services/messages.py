@@ -1,5 +1,7 @@
 """Message use cases: append (single or batch) with the session checks, list pages and windows, fetch,
-rewind. Every function runs inside one writer or reader job (it takes the connection)."""
+rewind. :func:`append` is the whole use case (writer job, idempotency record; what follows the commit hears
+of it through the writer's commit notice); the others run inside one writer or reader job (they take the
+connection)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,27 @@ from typing import Any
 
 from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, SessionEnded, SessionNotFound
 from app.services.events import EventType, emit, emit_messages
+from app.services.idempotency import Idempotency, Render, Reply
+from app.storage.database import Database
 from app.storage.repos import messages as repo
 from app.storage.repos.sessions import reopen_session, session_exists
 
 
-def append(
+async def append(
+    db: Database,
+    idempotency: Idempotency,
+    session_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    reopen: bool,
+    render: Render[list[dict[str, Any]]],
+) -> Reply:
+    """Append messages to a session in one writer job; ``render`` answers the stored messages. See
+    :func:`_append` for the rules."""
+    return await idempotency.run(db, lambda conn: _append(conn, session_id, messages, reopen=reopen), render)
+
+
+def _append(
     conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]], *, reopen: bool
 ) -> list[dict[str, Any]]:
     """Append messages to a session in the caller's transaction; the stored messages with their ids.

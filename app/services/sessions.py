@@ -11,6 +11,7 @@ from app.domain.ids import new_session_id, session_id_problem
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import ETagMismatch, InvalidSessionId, SessionNotFound, UnknownSource
 from app.services.events import EventType, emit
+from app.storage.repos import pins
 from app.storage.repos import sessions as repo
 from app.storage.repos.session_list import ListPage, ListQuery, list_sessions_cached
 from app.storage.repos.title_sources import record_title_source
@@ -144,6 +145,18 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
         raise SessionNotFound(session_id)
     fields = ["end_reason", "ended_at"]
     emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
+    return get_session(conn, session_id)
+
+
+def set_pinned(conn: sqlite3.Connection, session_id: str, pinned: bool) -> dict[str, Any]:
+    """Pin (keep from prune, auto-prune and archive) or unpin a session and return it; both idempotent."""
+    if not repo.session_exists(conn, session_id):
+        raise SessionNotFound(session_id)
+    if pinned:
+        pins.pin(conn, session_id)
+    else:
+        pins.unpin(conn, session_id)
+    emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": ["pinned"]})
     return get_session(conn, session_id)
 
 

@@ -155,8 +155,6 @@ class Importer:
                         self._count(outcome)
                 first = False
         await self._resolve_pending()
-        if self.queued and self.indexer is not None:
-            self.indexer.wake()
         return self.report
 
     def _count(self, outcome: _Outcome) -> None:

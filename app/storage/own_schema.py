@@ -225,3 +225,23 @@ CREATE TABLE IF NOT EXISTS hs_gateway_processes (
 times, a JSON array of epoch seconds), keyed like the agent's ``gateway_routing``. They block that chat's
 automatic reset and its expiry finalisation, and must still do so after a restart; migration 0009 creates
 it."""
+
+
+SESSION_PINS_SQL = """
+CREATE TABLE IF NOT EXISTS hs_session_pins (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    pinned_at REAL NOT NULL
+) WITHOUT ROWID
+"""
+"""Sessions the user pinned: prune, auto-prune and archive never touch them. A flag of ours, so it lives
+here and never in the agent's columns; the row goes with its session, whichever process deletes it (the
+agent's connections enforce foreign keys too). Migration 0010 creates it."""
+
+
+class SessionPin(SQLModel, table=True):
+    """A pinned session (kept from prune, auto-prune and archive)."""
+
+    __tablename__ = "hs_session_pins"
+
+    session_id: str = Field(primary_key=True, foreign_key="sessions.id")
+    pinned_at: float

@@ -33,6 +33,7 @@ _OWN_TABLE_SCRIPTS = (
     own_schema.HANDOFF_EVENTS_SQL,
     own_schema.FTS_BACKLOG_SQL,
     own_schema.GATEWAY_PROCESSES_SQL,
+    own_schema.SESSION_PINS_SQL,
 )
 _CREATE_OWN_TABLE = re.compile(r"^CREATE TABLE IF NOT EXISTS (hs_\w+)", re.IGNORECASE)
 

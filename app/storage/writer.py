@@ -2,11 +2,17 @@
 
 Each queued job runs inside its own SAVEPOINT so one failing request rolls back only itself; every caller
 is answered only after the COMMIT that contains its write, so an acknowledged write is durable.
+
+After each COMMIT that carried something (events, messages, FTS work) the writer publishes a
+:class:`~app.storage.commit_notice.CommitNotice`: to its ``commit_hooks`` on the writer thread, and to the
+subscribers of :meth:`Writer.subscribe` on their event loop (one hop to the loop per commit, whatever the
+number of subscribers). Whatever must follow a write (streams, auto-titles, indexing) hangs off that.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import sqlite3
@@ -19,12 +25,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.errors import HermesError
+from app.storage.commit_notice import Changes, CommitNotice, begin_job, end_job
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[sqlite3.Connection], Any]
+Subscriber = Callable[[CommitNotice], None]
 _STOP = object()
 # Checkpoints run on their own thread (app/storage/checkpointer.py). Under a write load that never pauses,
 # those can never copy the last frames, so the WAL could not restart from its beginning and would keep
@@ -63,9 +71,11 @@ class Writer:
         self._thread = threading.Thread(target=self._run, name="hermes-writer", daemon=True)
         self.commits = 0
         self.jobs_committed = 0
-        self.commit_hooks: list[Callable[[int], None]] = []
-        """Called on the writer thread after each COMMIT with the new commit count; must be O(1) and never
-        raise (the event hub uses one to learn that a commit it was told about has landed)."""
+        self.commit_hooks: list[Subscriber] = []
+        """Called on the writer thread with each commit's notice; must be O(1). A hook that raises is logged
+        and the callers of the commit are answered all the same."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._subscribers: list[Subscriber] = []
         # Commits by batch size (jobs per transaction), read by /metrics; only this thread writes it.
         self.batch_sizes: dict[int, int] = {}
 
@@ -81,6 +91,21 @@ class Writer:
     def queue_depth(self) -> int:
         """Jobs waiting for the next group commit."""
         return self._queue.qsize()
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber(notice)`` on the running event loop after each COMMIT that carried something;
+        returns the function that unsubscribes it. Every subscriber lives on one loop."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not None and self._loop is not loop and self._subscribers:
+            raise RuntimeError("commit notices go to one event loop")
+        self._loop = loop
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
 
     def submit(self, fn: Callable[[sqlite3.Connection], T]) -> Future[T]:
         """Queue ``fn(conn)``; the future resolves after the COMMIT that includes it."""
@@ -172,15 +197,18 @@ class Writer:
             self._fail(batch, exc)
             return []
         done: list[_Job] = []
+        changes = Changes()
         for index, job in enumerate(batch):
             # A caller that gave up (its task was cancelled) before the job started gets nothing written;
             # once running, the future can no longer be cancelled, so a started write is always answered.
             if not job.future.set_running_or_notify_cancel():
                 continue
             self._conn.execute("SAVEPOINT job")
+            job_changes = begin_job()
             try:
                 job.result = job.fn(self._conn)
                 self._conn.execute("RELEASE job")
+                changes.absorb(job_changes)
             except BaseException as exc:  # the job's caller receives it
                 if not self._conn.in_transaction:
                     # SQLite aborted the whole transaction (disk full, I/O error): everything in this
@@ -190,6 +218,8 @@ class Writer:
                 self._conn.execute("ROLLBACK TO job")
                 self._conn.execute("RELEASE job")
                 job.error = exc
+            finally:
+                end_job()
             done.append(job)
         try:
             self._conn.execute("COMMIT")
@@ -201,12 +231,8 @@ class Writer:
         self.commits += 1
         self.jobs_committed += len(done)
         self.batch_sizes[len(done)] = self.batch_sizes.get(len(done), 0) + 1
-        for hook in self.commit_hooks:
-            # The transaction is committed: a failing subscriber must not keep its callers unanswered.
-            try:
-                hook(self.commits)
-            except Exception:
-                log.exception("commit hook %r failed after commit %d", hook, self.commits)
+        if changes:
+            self._publish(CommitNotice.of(self.commits, changes))
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")
@@ -216,6 +242,25 @@ class Writer:
             else:
                 job.future.set_result(job.result)
         return []
+
+    def _publish(self, notice: CommitNotice) -> None:
+        for hook in self.commit_hooks:
+            # The transaction is committed: a failing subscriber must not keep its callers unanswered.
+            try:
+                hook(notice)
+            except Exception:
+                log.exception("commit hook %r failed after commit %d", hook, notice.commit)
+        if self._subscribers and self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
+                self._loop.call_soon_threadsafe(self._deliver, notice)
+
+    def _deliver(self, notice: CommitNotice) -> None:
+        """On the event loop: hand ``notice`` to every subscriber; one failing does not stop the others."""
+        for subscriber in list(self._subscribers):
+            try:
+                subscriber(notice)
+            except Exception:
+                log.exception("commit subscriber %r failed after commit %d", subscriber, notice.commit)
 
     @staticmethod
     def _fail(jobs: list[_Job], err: BaseException) -> None:

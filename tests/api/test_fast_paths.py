@@ -3,6 +3,9 @@ else does with its body intact, and both paths answer alike."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -12,6 +15,8 @@ from starlette.types import Message
 
 from app.api.fast_paths import FastPaths
 from app.api.routes import messages, sessions
+from app.main import create_app
+from app.settings import Settings
 from tests.api.problem_assert import assert_problem
 from tests.conftest import TOKEN
 
@@ -110,7 +115,6 @@ def test_a_plain_batch_takes_the_fast_path_too(client: TestClient, sid: str) -> 
 @pytest.mark.parametrize(
     ("body", "headers", "query"),
     [
-        (b'{"role": "user", "content": "x"}', [AUTH, JSON, (b"idempotency-key", b"k1")], b""),
         (b'{"role": "user", "content": ', [AUTH, JSON], b""),
         (b'[{"role": "user", "content": "x"}]', [AUTH, JSON], b""),
         (b'{"role": "user", "content": "nul \\u0000"}', [AUTH, JSON], b""),
@@ -119,11 +123,11 @@ def test_a_plain_batch_takes_the_fast_path_too(client: TestClient, sid: str) -> 
         (b'{"role": "user", "content": "x"}', [AUTH], b""),
         (b'{"role": "user", "content": "x"}', [(b"authorization", b"Bearer wrong"), JSON], b""),
         (b'{"role": "user", "content": "x"}', [JSON], b""),
-        (b'{"role": "user", "content": "x"}', [AUTH, JSON], b"reopen=yes"),
-        (b'{"role": "user", "content": "x"}', [AUTH, JSON], b"reopen=true&x=1"),
+        (b'{"role": "user", "content": "x"}', [AUTH, JSON], b"reopen=maybe"),
+        (b'{"role": "user", "content": "x"}', [AUTH, JSON, (b"idempotency-key", b"")], b""),
+        (b'{"role": "user", "content": "x"}', [AUTH, JSON, (b"idempotency-key", b"k" * 256)], b""),
     ],
     ids=[
-        "idempotency-key",
         "malformed-json",
         "array-body",
         "nul",
@@ -132,8 +136,9 @@ def test_a_plain_batch_takes_the_fast_path_too(client: TestClient, sid: str) -> 
         "no-content-type",
         "wrong-token",
         "no-token",
-        "other-bool-spelling",
-        "extra-query",
+        "not-a-bool",
+        "empty-idempotency-key",
+        "long-idempotency-key",
     ],
 )
 def test_anything_but_the_plain_case_reaches_the_route_with_its_body(
@@ -143,6 +148,25 @@ def test_anything_but_the_plain_case_reaches_the_route_with_its_body(
     assert inner.bodies[0] == body[: len(body) // 2] or b"".join(inner.bodies) == body
     assert sent[0]["status"] == 299
     assert client.get(f"/sessions/{sid}").json()["message_count"] == 0
+
+
+@pytest.mark.parametrize(
+    ("headers", "query"),
+    [
+        ([AUTH, JSON, (b"idempotency-key", b"k1")], b""),
+        ([AUTH, JSON], b"reopen=true&x=1"),
+        ([AUTH, JSON], b"reopen=yes"),
+    ],
+    ids=["idempotency-key", "extra-query", "other-bool-spelling"],
+)
+def test_what_the_route_accepts_alike_takes_the_fast_path(
+    client: TestClient, sid: str, headers: list[tuple[bytes, bytes]], query: bytes
+) -> None:
+    inner, sent = _call(
+        client, f"/sessions/{sid}/messages", b'{"role": "user", "content": "x"}', headers, query=query
+    )
+    assert inner.bodies == [] and sent[0]["status"] == 201
+    assert client.get(f"/sessions/{sid}").json()["message_count"] == 1
 
 
 @pytest.mark.parametrize(
@@ -194,14 +218,14 @@ def _sessions(client: TestClient, n: int) -> None:
         assert client.post("/sessions", json={"source": "cli", "title": f"fast list {i}"}).status_code == 201
 
 
-@pytest.mark.parametrize("query", [b"", b"limit=3", b"limit=200"])
+@pytest.mark.parametrize("query", [b"", b"limit=3", b"limit=200", b"limit=05"])
 def test_a_plain_listing_is_answered_without_the_router(client: TestClient, query: bytes) -> None:
     _sessions(client, 4)
     inner, sent = _call(client, "/sessions", b"", [AUTH], query=query, method="GET")
     assert inner.bodies == [] and sent[0]["status"] == 200
     page = orjson.loads(sent[1]["body"])
     routed = client.get(
-        "/sessions", params={"status": "all", "limit": query.split(b"=")[-1].decode() or 20}
+        "/sessions", params={"status": "all", "limit": int(query.split(b"=")[-1].decode() or 20)}
     ).json()
     assert page == routed  # the same page as the documented route with every filter spelt out
     headers = dict(sent[0]["headers"])
@@ -214,7 +238,6 @@ def test_a_plain_listing_is_answered_without_the_router(client: TestClient, quer
         (b"limit=0", [AUTH]),
         (b"limit=201", [AUTH]),
         (b"limit=1000", [AUTH]),
-        (b"limit=05", [AUTH]),
         (b"limit=x", [AUTH]),
         (b"limit=3&source=cli", [AUTH]),
         (b"cursor=abc", [AUTH]),
@@ -240,3 +263,211 @@ def test_fast_listing_pages_like_the_route(client: TestClient) -> None:
     assert titles == ["fast list 4", "fast list 3", "fast list 2", "fast list 1"]
     assert 'route="/sessions",status="200"' in client.get("/metrics").text
     assert_problem(client.get("/sessions", headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
+
+
+# -- parity: the same requests through the fast path and through the router answer byte for byte alike ----
+
+
+def _fast_paths(client: TestClient) -> FastPaths:
+    """The app's own fast-path layer (its ``app`` is the router stack below it)."""
+    assert client.portal is not None
+    client.get("/healthz")  # builds the middleware stack
+    layer: Any = client.app.middleware_stack  # type: ignore[attr-defined]
+    while not isinstance(layer, FastPaths):
+        layer = layer.app
+    return layer
+
+
+Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
+
+
+def _asgi(
+    client: TestClient, target: Any, method: str, path: str, query: bytes, headers: Any, body: bytes
+) -> Answer:
+    sent: list[Message] = []
+    chunks = [body]
+
+    async def receive() -> Message:
+        if chunks:
+            return {"type": "http.request", "body": chunks.pop(), "more_body": False}
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("testclient", 50000),
+        "method": method,
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query,
+        "headers": [(b"host", b"testserver"), *headers],
+        "app": client.app,
+        "state": {"request_id": "parity"},  # what the edge sets, so problem bodies match
+    }
+    assert client.portal is not None
+    client.portal.call(target, scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], list(start["headers"]), content
+
+
+@pytest.fixture
+def twins(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two servers on two fresh stores that will hold the same rows: ask one through its fast path and
+    the other through its router, and the answers must be equal byte for byte."""
+    with contextlib.ExitStack() as stack:
+        pair = []
+        for name in ("fast", "routed"):
+            app = create_app(Settings(home=tmp_path / name, api_token=TOKEN, titles_auto=False))
+            pair.append(stack.enter_context(TestClient(app, headers={"Authorization": f"Bearer {TOKEN}"})))
+        yield pair[0], pair[1]
+
+
+def _same(
+    twins: tuple[TestClient, TestClient],
+    method: str,
+    path: str,
+    body: bytes = b"",
+    headers: list[tuple[bytes, bytes]] | None = None,
+    query: bytes = b"",
+) -> Answer:
+    fast_client, routed_client = twins
+    sent_headers = [AUTH, JSON] if headers is None else headers
+    fast = _asgi(fast_client, _fast_paths(fast_client), method, path, query, sent_headers, body)
+    routed = _asgi(routed_client, _fast_paths(routed_client).app, method, path, query, sent_headers, body)
+    assert fast == routed
+    return fast
+
+
+def _turn(content: str, at: float, **extra: Any) -> dict[str, Any]:
+    return {"role": "user", "content": content, "timestamp": at, **extra}
+
+
+def _seed(twins: tuple[TestClient, TestClient], *ids: str) -> None:
+    for sid in ids:
+        for c in twins:
+            assert c.post("/sessions", json={"source": "cli", "id": sid}).status_code == 201
+
+
+APPEND_CASES: dict[str, tuple[bytes, list[tuple[bytes, bytes]] | None, bytes, int]] = {
+    "one message": (orjson.dumps(_turn("one", 1.0)), None, b"", 201),
+    "a batch": (
+        orjson.dumps(
+            {
+                "messages": [
+                    _turn("a", 2.0),
+                    {
+                        "role": "assistant",
+                        "content": "b",
+                        "timestamp": 3.0,
+                        "tool_calls": [{"id": "c1", "type": "function"}],
+                        "reasoning": "why",
+                    },
+                ]
+            }
+        ),
+        None,
+        b"",
+        201,
+    ),
+    "charset": (
+        orjson.dumps(_turn("ü", 4.0)),
+        [AUTH, (b"content-type", b"application/json; charset=utf-8")],
+        b"",
+        201,
+    ),
+    "extra query": (orjson.dumps(_turn("q", 5.0)), None, b"x=1", 201),
+    "not a bool": (orjson.dumps(_turn("q", 6.0)), None, b"reopen=maybe", 422),
+    "unknown role": (b'{"role": "martian", "content": "x"}', None, b"", 422),
+    "nul": (b'{"role": "user", "content": "\\u0000"}', None, b"", 422),
+    "too deep": (b"[" * 200 + b"]" * 200, None, b"", 422),
+    "malformed": (b'{"role": ', None, b"", 400),
+    "text/plain": (orjson.dumps(_turn("t", 7.0)), [AUTH, (b"content-type", b"text/plain")], b"", 415),
+    "no token": (orjson.dumps(_turn("t", 8.0)), [JSON], b"", 401),
+    "wrong token": (orjson.dumps(_turn("t", 9.0)), [(b"authorization", b"Bearer no"), JSON], b"", 401),
+    "bad key": (orjson.dumps(_turn("t", 10.0)), [AUTH, JSON, (b"idempotency-key", b"\x01")], b"", 400),
+    "too many": (orjson.dumps({"messages": [_turn("m", 11.0)] * 1001}), None, b"", 422),
+    "unknown attachment": (orjson.dumps(_turn("a", 12.0, attachments=["nope"])), None, b"", 422),
+}
+
+
+@pytest.mark.parametrize("case", list(APPEND_CASES))
+def test_appends_answer_alike(twins: tuple[TestClient, TestClient], case: str) -> None:
+    _seed(twins, "s1")
+    body, headers, query, status = APPEND_CASES[case]
+    answer = _same(twins, "POST", "/sessions/s1/messages", body, headers, query)
+    assert answer[0] == status, answer
+
+
+def test_errors_of_missing_and_ended_sessions_and_reopen_answer_alike(
+    twins: tuple[TestClient, TestClient],
+) -> None:
+    _seed(twins, "s1")
+    assert _same(twins, "POST", "/sessions/nope/messages", orjson.dumps(_turn("x", 1.0)))[0] == 404
+    assert _same(twins, "POST", "/sessions/a%2Fb/messages", orjson.dumps(_turn("x", 1.0)))[0] == 404
+    for c in twins:
+        assert c.post("/sessions/s1/end", json={"end_reason": "done"}).status_code == 200
+    assert _same(twins, "POST", "/sessions/s1/messages", orjson.dumps(_turn("x", 2.0)))[0] == 409
+    assert (
+        _same(twins, "POST", "/sessions/s1/messages", orjson.dumps(_turn("x", 3.0)), query=b"reopen=false")[0]
+        == 409
+    )
+    assert (
+        _same(twins, "POST", "/sessions/s1/messages", orjson.dumps(_turn("x", 4.0)), query=b"reopen=true")[0]
+        == 201
+    )
+    assert _same(twins, "POST", "/sessions/s1/messages", orjson.dumps(_turn("x", 5.0)))[0] == 201
+
+
+def test_idempotent_appends_and_their_replays_answer_alike(twins: tuple[TestClient, TestClient]) -> None:
+    _seed(twins, "s1")
+    keyed = [AUTH, JSON, (b"idempotency-key", b"turn-1")]
+    body = orjson.dumps(_turn("once", 1.0))
+    first = _same(twins, "POST", "/sessions/s1/messages", body, keyed)
+    replay = _same(twins, "POST", "/sessions/s1/messages", body, keyed)
+    assert first[0] == replay[0] == 201 and first[2] == replay[2]
+    assert (b"idempotent-replayed", b"true") in replay[1] and (b"idempotent-replayed", b"true") not in first[
+        1
+    ]
+    reused = _same(twins, "POST", "/sessions/s1/messages", orjson.dumps(_turn("other", 2.0)), keyed)
+    assert reused[0] == 422 and b"idempotency_key_reused" in reused[2]
+    assert all(c.get("/sessions/s1").json()["message_count"] == 1 for c in twins)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        b"",
+        b"limit=1",
+        b"limit=3",
+        b"limit=200",
+        b"limit=05",
+        b"limit=0",
+        b"limit=201",
+        b"limit=x",
+        b"source=cli",
+    ],
+)
+def test_listings_answer_alike(client: TestClient, query: bytes) -> None:
+    _sessions(client, 4)
+    layer = _fast_paths(client)
+    fast = _asgi(client, layer, "GET", "/sessions", query, [AUTH], b"")
+    routed = _asgi(client, layer.app, "GET", "/sessions", query, [AUTH], b"")
+    assert fast == routed
+    if query == b"limit=1":  # the next page, by the cursor the first one gave
+        cursor = orjson.loads(fast[2])["next_cursor"]
+        page_two = f"limit=1&cursor={cursor}".encode()
+        assert _asgi(client, layer, "GET", "/sessions", page_two, [AUTH], b"") == _asgi(
+            client, layer.app, "GET", "/sessions", page_two, [AUTH], b""
+        )
+    for headers in ([], [(b"authorization", b"Bearer wrong")]):
+        assert _asgi(client, layer, "GET", "/sessions", query, headers, b"") == _asgi(
+            client, layer.app, "GET", "/sessions", query, headers, b""
+        )

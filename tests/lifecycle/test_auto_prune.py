@@ -54,6 +54,18 @@ def _set_marker(home: Path, value: str) -> None:
     db.close()
 
 
+def test_a_run_keeps_pinned_sessions(home: Path, pruning: TestClient) -> None:
+    db = agent_db(home)
+    for sid in ("old", "pinned"):
+        make_session(db, sid, age_days=100, messages=3)
+    db.close()
+    assert pruning.put("/sessions/pinned/pin").status_code == 200
+    _set_marker(home, "0")
+    body = pruning.post("/maintenance/auto-prune/run").json()
+    assert body["skipped"] is False and body["pruned"] == 1
+    assert [r["id"] for r in rows(home / "state.db", "SELECT id FROM sessions")] == ["pinned"]
+
+
 def test_first_run_prunes_vacuums_and_records_the_marker(home: Path, pruning: TestClient) -> None:
     db = agent_db(home)
     make_session(db, "old", age_days=100, messages=30)

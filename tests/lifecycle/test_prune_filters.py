@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.domain.retention import DAY_S, HOUR_S, PruneFilter, parse_older_than, prune_cutoff
+from app.domain.retention import DAY_S, HOUR_S
+from app.domain.session_filter import SessionFilter, TimeBounds, parse_point_in_time, prune_window
 from tests.api.problem_assert import assert_problem
 from tests.lifecycle.helpers import agent_db, make_session, rows
 
@@ -146,27 +147,37 @@ def test_older_than_iso_date_and_errors(home: Path, client: TestClient) -> None:
     assert len(_left(home / "state.db")) == len(SESSIONS)
 
 
-def test_parse_older_than_rules() -> None:
+def test_parse_point_in_time_rules() -> None:
     now = 1_800_000_000.0
-    assert parse_older_than("30m", now) == now - 1800
-    assert parse_older_than("5h", now) == now - 5 * HOUR_S
-    assert parse_older_than("2D", now) == now - 2 * DAY_S
-    assert parse_older_than("1w", now) == now - 7 * DAY_S
-    assert parse_older_than("1.5", now) == now - 1.5 * DAY_S
-    assert parse_older_than("2026-01-01", now) == datetime(2026, 1, 1, tzinfo=UTC).timestamp()
+    assert parse_point_in_time("30m", now, "older_than") == now - 1800
+    assert parse_point_in_time("5h", now, "older_than") == now - 5 * HOUR_S
+    assert parse_point_in_time("2D", now, "older_than") == now - 2 * DAY_S
+    assert parse_point_in_time("1w", now, "older_than") == now - 7 * DAY_S
+    assert parse_point_in_time("1.5", now, "older_than") == now - 1.5 * DAY_S
+    # The agent's long unit names (hermes_cli.session_filters) are durations too.
+    assert parse_point_in_time("5 hours", now, "older_than") == now - 5 * HOUR_S
+    assert parse_point_in_time("90s", now, "older_than") == now - 90
+    assert parse_point_in_time("2026-01-01", now, "x") == datetime(2026, 1, 1, tzinfo=UTC).timestamp()
     assert (
-        parse_older_than("2026-01-01T12:00:00+02:00", now) == datetime(2026, 1, 1, 10, tzinfo=UTC).timestamp()
+        parse_point_in_time("2026-01-01T12:00:00+02:00", now, "x")
+        == datetime(2026, 1, 1, 10, tzinfo=UTC).timestamp()
     )
-    for bad in ("abc", "-2d", "2y", "", "5 hours"):
-        with pytest.raises(ValueError):
-            parse_older_than(bad, now)
+    for bad in ("abc", "-2d", "2y", "", "5 fortnights"):
+        with pytest.raises(ValueError, match="Invalid value for older_than: "):
+            parse_point_in_time(bad, now, "older_than")
 
 
-def test_prune_cutoff_defaults() -> None:
+def test_prune_window_defaults() -> None:
     now = 1_800_000_000.0
-    assert prune_cutoff(now, older_than_days=None, older_than=None, has_criteria=False) == now - 90 * DAY_S
-    assert prune_cutoff(now, older_than_days=None, older_than=None, has_criteria=True) is None
-    assert prune_cutoff(now, older_than_days=7, older_than=None, has_criteria=True) == now - 7 * DAY_S
-    assert prune_cutoff(now, older_than_days=None, older_than="1h", has_criteria=True) == now - HOUR_S
-    assert not PruneFilter(source="cli", archived=False).has_criteria()
-    assert PruneFilter(max_messages=0).has_criteria()
+    none = TimeBounds()
+    assert prune_window(none, now, older_than_days=None, has_criteria=False) == (now - 90 * DAY_S, None)
+    assert prune_window(none, now, older_than_days=None, has_criteria=True) == (None, None)
+    assert prune_window(none, now, older_than_days=7, has_criteria=True) == (now - 7 * DAY_S, None)
+    hour = TimeBounds(older_than="1h")
+    assert prune_window(hour, now, older_than_days=None, has_criteria=True) == (now - HOUR_S, None)
+    assert prune_window(TimeBounds(newer_than="2d"), now, older_than_days=None, has_criteria=False) == (
+        None,
+        now - 2 * DAY_S,
+    )
+    assert not SessionFilter(source="cli", archived=False).has_criteria()
+    assert SessionFilter(max_messages=0).has_criteria()

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from app.api import responses
 from app.domain.stored_json import MAX_COUNTER
 from app.settings import Settings
+from app.storage.commit_notice import CommitNotice
 
 
 class _FailsOnce:
@@ -82,7 +83,7 @@ def test_an_answer_that_fails_to_render_after_the_commit_is_still_a_2xx(
 def test_a_failing_commit_subscriber_leaves_every_write_answered(client: TestClient, sid: str) -> None:
     writer = client.app.state.db.writer  # type: ignore[attr-defined]
 
-    def broken(commits: int) -> None:
+    def broken(notice: CommitNotice) -> None:
         raise RuntimeError("subscriber bug")
 
     writer.commit_hooks.insert(0, broken)

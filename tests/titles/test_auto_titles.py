@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -167,3 +168,46 @@ def test_env_setting_wins_over_the_file(home: Path) -> None:
         _exchange(client, sid)
         time.sleep(0.3)
         assert _session(client, sid)["title"] is None
+
+
+def test_a_continuations_first_exchange_gets_a_title(home: Path) -> None:
+    with _client(home) as client:
+        parent = _new(client)  # untitled, so the child takes no "base #N"
+        messages = [{"role": "user", "content": USER}, {"role": "assistant", "content": ASSISTANT}]
+        response = client.post(f"/sessions/{parent}/continuations", json={"messages": messages})
+        assert response.status_code == 201
+        child = response.json()["id"]
+        _wait(lambda: _session(client, child)["title"] is not None)
+        assert "nginx" in _session(client, child)["title"].casefold()
+        assert _session(client, child)["title_source"] == "auto"
+
+
+def test_a_forks_copied_exchange_gets_a_title(home: Path) -> None:
+    with _client(home, titles_auto=False) as client:
+        parent = _new(client)
+        _exchange(client, parent)
+    with _client(home) as client:  # the parent's exchange was stored while titles were off
+        response = client.post(f"/sessions/{parent}/fork", json={})
+        assert response.status_code == 201
+        child = response.json()["id"]
+        _wait(lambda: _session(client, child)["title"] is not None)
+        assert _session(client, child)["title_source"] == "auto"
+        assert _session(client, parent)["title"] is None  # nothing new was stored in the parent
+
+
+def test_an_imported_first_exchange_gets_a_title(home: Path) -> None:
+    line = {
+        "id": "20260101_000000_abcdef",
+        "source": "cli",
+        "started_at": 1_767_225_600.0,
+        "messages": [
+            {"role": "user", "content": USER, "timestamp": 1_767_225_601.0},
+            {"role": "assistant", "content": ASSISTANT, "timestamp": 1_767_225_602.0},
+        ],
+    }
+    with _client(home) as client:
+        body = json.dumps(line).encode() + b"\n"
+        response = client.post("/import", content=body, headers={"Content-Type": "application/jsonl"})
+        assert response.status_code == 200 and response.json()["imported"] == 1, response.text
+        _wait(lambda: _session(client, line["id"])["title"] is not None)
+        assert "nginx" in _session(client, line["id"])["title"].casefold()

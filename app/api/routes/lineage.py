@@ -5,14 +5,14 @@ Registered before the sessions router so the literal ``/sessions/resolve`` wins 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-from urllib.parse import quote
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 
+from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
-from app.api.idempotency import IdempotencyDep
+from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
 from app.api.responses import json_response
@@ -51,12 +51,6 @@ _CREATED_HEADERS = {
     **_ETAG_HEADER,
     "Location": {"description": "The new session", "schema": {"type": "string"}},
 }
-
-
-def _created(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
-    """201 with the new session, its ``Location`` and ``ETag``."""
-    location = f"/sessions/{quote(public['id'], safe='')}"
-    return 201, public, {"Location": location, "ETag": session_etag(public)}
 
 
 @router.get(
@@ -154,9 +148,8 @@ async def continue_session(
     """
     data = body or ContinuationCreate()
     continuation = svc.Continuation(system_prompt=data.system_prompt, messages=data.message_dicts())
-    return await idem.execute(
-        db, effect=lambda conn: svc.continue_session(conn, session_id, continuation), render=_created
-    )
+    reply = await svc.continue_session(db, idem, session_id, continuation, replies.session_created)
+    return reply_response(reply)
 
 
 @router.post(
@@ -198,9 +191,7 @@ async def fork_session(
     """
     data = body or ForkCreate()
     fork = svc.Fork(message_id=data.message_id, title=data.title, id=data.id)
-    return await idem.execute(
-        db, effect=lambda conn: svc.fork_session(conn, session_id, fork), render=_created
-    )
+    return reply_response(await svc.fork_session(db, idem, session_id, fork, replies.session_created))
 
 
 @router.get(

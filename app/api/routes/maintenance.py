@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
 from app.api.deps import DB
-from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
+from app.api.error_docs import JSON_BODY, READ, WRITE, Errors, error_responses
 from app.api.json_body import PolicyRoute
+from app.api.schemas.filters import prune_filter, session_filter
 from app.api.schemas.maintenance import (
+    ArchiveIn,
+    ArchiveOut,
     AutoPruneRunOut,
     AutoPruneStatus,
     BackupOut,
@@ -19,11 +20,19 @@ from app.api.schemas.maintenance import (
     OptimizeOut,
     PruneIn,
     PruneOut,
+    RepairIn,
+    RepairOut,
     StatsOut,
     VacuumOut,
 )
-from app.domain.retention import PruneFilter, prune_cutoff
-from app.errors import BackupDirUnusable, ConflictingParameters, InvalidDuration, MaintenanceBusy
+from app.errors import (
+    BackupDirUnusable,
+    ConflictingParameters,
+    EmptyTimeWindow,
+    FilterRequired,
+    InvalidDuration,
+    MaintenanceBusy,
+)
 from app.services import maintenance as service
 from app.services.auto_prune import AutoPruner
 
@@ -75,23 +84,35 @@ async def get_insights(
     return await service.insights(db, days, source)
 
 
+_FILTER_ERRORS: Errors = (InvalidDuration, EmptyTimeWindow)
+
+
+def _candidates(found: list[Any]) -> list[dict[str, Any]]:
+    fields = ("id", "source", "title", "model", "started_at", "ended_at", "message_count", "archived")
+    return [{name: getattr(c, name) for name in fields} for c in found]
+
+
 @router.post(
     "/maintenance/prune",
     name="maintenance-prune",
     summary="Prune old ended sessions",
     response_model=PruneOut,
-    responses=error_responses(WRITE, JSON_BODY, ConflictingParameters, InvalidDuration),
+    responses=error_responses(WRITE, JSON_BODY, ConflictingParameters, InvalidDuration, EmptyTimeWindow),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
-    """Delete ended sessions matching every criterion given; open sessions are never touched.
+    """Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
     """
     req = body or PruneIn()
-    result = await service.prune_matching(db, _prune_filter(req), req.dry_run)
+    if req.older_than is not None and req.older_than_days is not None:
+        raise ConflictingParameters("older_than", "older_than_days")
+    flt = prune_filter(req, req.source, req.older_than_days, None if req.include_archived else False)
+    result = await service.prune_matching(db, flt, req.dry_run, req.session_ids)
     return {
         "dry_run": req.dry_run,
         "pruned": result.pruned,
@@ -99,33 +120,52 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
         "cutoff": result.cutoff,
         "reclaimable_bytes": result.reclaimable_bytes,
         "ids": result.ids if req.dry_run else None,
+        "candidates": _candidates(result.candidates) if req.dry_run else None,
     }
 
 
-def _prune_filter(req: PruneIn) -> PruneFilter:
-    if req.older_than is not None and req.older_than_days is not None:
-        raise ConflictingParameters("older_than", "older_than_days")
-    flt = PruneFilter(
-        source=req.source,
-        title=req.title,
-        model=req.model,
-        provider=req.provider,
-        branch=req.branch,
-        end_reason=req.end_reason,
-        min_messages=req.min_messages,
-        max_messages=req.max_messages,
-        archived=None if req.include_archived else False,
-    )
-    try:
-        started_before = prune_cutoff(
-            time.time(),
-            older_than_days=req.older_than_days,
-            older_than=req.older_than,
-            has_criteria=flt.has_criteria(),
-        )
-    except ValueError as exc:
-        raise InvalidDuration(str(exc)) from exc
-    return dataclasses.replace(flt, started_before=started_before)
+@router.post(
+    "/maintenance/archive",
+    name="maintenance-archive",
+    summary="Archive ended sessions matching filters",
+    response_model=ArchiveOut,
+    responses=error_responses(WRITE, JSON_BODY, FilterRequired, _FILTER_ERRORS),
+)
+async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
+    """Archive (soft-hide) the ended sessions matching every criterion given, each with its compression
+    lineage, as the agent's `hermes sessions archive`: nothing is deleted, archived sessions are only left
+    out of listings. Already archived and pinned sessions are left alone, so a repeat is a no-op. Errors:
+    `filter_required` (422, no filter at all), `invalid_duration`, `empty_time_window` (422).
+    """
+    flt = session_filter(body, body.source)
+    if flt.is_empty():
+        raise FilterRequired()
+    result = await service.archive_matching(db, flt, body.dry_run, body.session_ids)
+    return {
+        "dry_run": body.dry_run,
+        "archived": result.archived,
+        "ids": result.ids,
+        "candidates": _candidates(result.candidates) if body.dry_run else None,
+    }
+
+
+@router.post(
+    "/maintenance/repair",
+    name="maintenance-repair",
+    summary="Check, or repair, the store",
+    response_model=RepairOut,
+    responses=error_responses(WRITE, JSON_BODY, MaintenanceBusy, BackupDirUnusable),
+)
+async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
+    """`hermes sessions repair`: `PRAGMA integrity_check`, each FTS index's own integrity check, messages
+    missing from an index and index rows of deleted messages, and the agent's rolled-back test write
+    through the FTS triggers. Unless `check_only`, what was found is repaired after a `VACUUM INTO` backup
+    to `$HERMES_HOME/backups/` (skipped with `backup: false`): indexes rebuilt, the search index brought in
+    line with the messages. No session or message row is changed. Writes wait while it runs. Codes: 409
+    `maintenance_busy`, `backup_dir_unusable`; 507 `storage_full`.
+    """
+    req = body or RepairIn()
+    return await service.repair(db, req.check_only, req.backup)
 
 
 @router.post(

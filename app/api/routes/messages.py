@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 
+from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
-from app.api.idempotency import IdempotencyDep
+from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.params import SessionId
@@ -18,14 +17,13 @@ from app.api.responses import json_response
 from app.api.schemas.messages import (
     MAX_MESSAGE_ID,
     AppendBody,
-    MessageBatch,
-    MessageCreate,
     MessageItems,
     MessagePage,
     MessagePublic,
     RewindRequest,
     RewindResult,
     Role,
+    appended_messages,
 )
 from app.errors import (
     ConflictingParameters,
@@ -62,20 +60,6 @@ _APPENDED_LINKS = {
 MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message id (1..2^63-1)")]
 
 
-def append_effect(
-    session_id: str, body: MessageCreate | MessageBatch, *, reopen: bool
-) -> Callable[[sqlite3.Connection], list[dict[str, Any]]]:
-    """The writer job of an append (shared with the fast path in ``app.api.fast_append``)."""
-    batch = body.messages if isinstance(body, MessageBatch) else [body]
-    messages = [m.model_dump(exclude_none=True) for m in batch]
-    return lambda conn: svc.append(conn, session_id, messages, reopen=reopen)
-
-
-def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], dict[str, str]]:
-    """Status, body and headers of a successful append."""
-    return 201, {"items": items}, {}
-
-
 @router.post(
     "/sessions/{session_id}/messages",
     name="messages-append",
@@ -95,7 +79,6 @@ def render_appended(items: list[dict[str, Any]]) -> tuple[int, dict[str, Any], d
     },
 )
 async def append_messages(
-    request: Request,
     session_id: SessionId,
     body: Annotated[AppendBody, Body()],
     db: DB,
@@ -111,12 +94,10 @@ async def append_messages(
     ``json_too_deep`` (over 128 levels of objects and arrays, the body counted as one),
     ``integer_out_of_range`` (beyond -2^63 .. 2^63-1), ``number_not_finite`` (NaN, Infinity).
     """
-    response = await idem.execute(
-        db, effect=append_effect(session_id, body, reopen=reopen), render=render_appended
+    reply = await svc.append(
+        db, idem, session_id, appended_messages(body), reopen=reopen, render=replies.appended
     )
-    # After commit, off the request path: the titler works in its own task and this response never waits.
-    request.app.state.auto_titler.notify(session_id)
-    return response
+    return reply_response(reply)
 
 
 @router.get(

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from typing import Annotated, Any, Literal
-from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 
+from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE, error_responses
-from app.api.idempotency import IdempotencyDep
+from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.json_body import PolicyRoute
-from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.pagination import decode_cursor
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.common import SafeText
+from app.api.schemas.filters import SessionFilterFields, session_filter
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
@@ -26,9 +26,12 @@ from app.api.schemas.sessions import (
     UsageMode,
     UsageUpdate,
 )
+from app.api.session_listing import cursor_kind, list_response
 from app.domain.etag import session_etag
 from app.errors import (
+    EmptyTimeWindow,
     InvalidCursor,
+    InvalidDuration,
     InvalidSessionId,
     InvalidTitle,
     ParentNotFound,
@@ -39,7 +42,6 @@ from app.errors import (
     UnknownSource,
 )
 from app.services import sessions as svc
-from app.storage.database import Database
 from app.storage.repos.session_list import ListQuery
 from app.storage.repos.usage import Usage
 
@@ -75,10 +77,6 @@ _SESSION_LINKS = {
 
 def _session_response(public: dict[str, Any], status: int = 200) -> Response:
     return json_response(public, status, {"ETag": session_etag(public)})
-
-
-def _location(session_id: str) -> str:
-    return f"/sessions/{quote(session_id, safe='')}"
 
 
 @router.post(
@@ -130,19 +128,8 @@ async def create_session(
         thread_id=data.thread_id,
     )
 
-    def render(public: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
-        return 201, public, {"Location": _location(public["id"]), "ETag": session_etag(public)}
-
-    return await idem.execute(db, effect=lambda conn: svc.create_session(conn, new), render=render)
-
-
-def _cursor_kind(query: ListQuery) -> str:
-    """The cursor kind of a listing: a search listing's cursors carry a digest of its ``q``, so a cursor
-    from one search (or from the plain listing) is refused by another."""
-    kind = f"sessions:{query.order}"
-    if query.search is None:
-        return kind
-    return f"{kind}:q:{hashlib.sha256(query.search.encode()).hexdigest()[:16]}"
+    reply = await idem.run(db, lambda conn: svc.create_session(conn, new), replies.session_created)
+    return reply_response(reply)
 
 
 def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
@@ -165,12 +152,13 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
     response_model=SessionPage,
     responses={
         200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, InvalidCursor),
+        **error_responses(READ, InvalidCursor, InvalidDuration, EmptyTimeWindow),
     },
 )
 async def list_sessions(
     request: Request,
     db: DB,
+    filters: Annotated[SessionFilterFields, Query()],
     limit: Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT, description="Page size 1-200")] = 20,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     source: Annotated[list[str] | None, Query(description="Only these sources (repeatable)")] = None,
@@ -201,7 +189,13 @@ async def list_sessions(
         ),
     ] = None,
 ) -> Response:
-    """List sessions, newest first, one row per conversation (compression lineages shown as their tip)."""
+    """List sessions, newest first, one row per conversation (compression lineages shown as their tip).
+
+    The agent's filter set (`older_than` ... `max_tool_calls`, as `hermes sessions prune` takes it) narrows
+    the listing: the time bounds judge the listed row's start, every other criterion the row as shown (a
+    compression lineage by its tip). Codes: 400 `invalid_cursor`; 422 `invalid_duration`,
+    `empty_time_window`.
+    """
     sources = tuple(source or ())
     query = ListQuery(
         limit=limit,
@@ -212,28 +206,11 @@ async def list_sessions(
         include_archived=include_archived,
         order=order,
         search=q,
+        filter=session_filter(filters),
     )
     if cursor is not None:
-        query = replace(query, after=_position(_cursor_kind(query), order, cursor))
+        query = replace(query, after=_position(cursor_kind(query), order, cursor))
     return await list_response(request, db, query)
-
-
-async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
-    """Read one page of the listing and render it with its ``Link`` header (shared with the fast path)."""
-    page = await db.read(lambda conn: svc.list_page(conn, query))
-    next_cursor = encode_cursor(_cursor_kind(query), page.next_position) if page.next_position else None
-    response = json_response(
-        {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
-    )
-    set_next_link(request, response, next_cursor)
-    return response
-
-
-def default_list_query(limit: int | None) -> ListQuery:
-    """The listing with every filter at its default: what ``GET /sessions?limit=N`` means (``None``: the
-    default page size)."""
-    query = ListQuery(exclude_sources=svc.default_exclusions(()))
-    return query if limit is None else replace(query, limit=limit)
 
 
 @router.get(
@@ -360,4 +337,31 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
         absolute=body.mode is UsageMode.absolute,
     )
     public = await db.write(lambda conn: svc.add_usage(conn, session_id, usage))
+    return _session_response(public)
+
+
+@router.put(
+    "/sessions/{session_id}/pin",
+    name="sessions-pin",
+    summary="Pin a session (keep it from prune, auto-prune and archive)",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, SessionNotFound)},
+)
+async def pin_session(db: DB, session_id: SessionId) -> Response:
+    """Pin a session: prune, auto-prune and archive never touch it. Idempotent. The flag lives in our own
+    table, never in the agent's columns, and goes when the session is deleted."""
+    public = await db.write(lambda conn: svc.set_pinned(conn, session_id, True))
+    return _session_response(public)
+
+
+@router.delete(
+    "/sessions/{session_id}/pin",
+    name="sessions-unpin",
+    summary="Unpin a session",
+    response_model=SessionPublic,
+    responses={200: {"headers": _ETAG_HEADER}, **error_responses(WRITE, SessionNotFound)},
+)
+async def unpin_session(db: DB, session_id: SessionId) -> Response:
+    """Remove a session's pin (prune and archive may select it again). Idempotent."""
+    public = await db.write(lambda conn: svc.set_pinned(conn, session_id, False))
     return _session_response(public)

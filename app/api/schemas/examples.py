@@ -30,6 +30,7 @@ SESSION: dict[str, Any] = {
     "actual_cost_usd": None,
     "api_call_count": 0,
     "archived": False,
+    "pinned": False,
     "session_key": None,
     "chat_id": None,
     "chat_type": None,
@@ -66,6 +67,7 @@ SESSION_PAGE: dict[str, Any] = {
             "actual_cost_usd": None,
             "api_call_count": 0,
             "archived": False,
+            "pinned": False,
             "session_key": None,
             "chat_id": None,
             "chat_type": None,
@@ -104,6 +106,7 @@ RESOLVED_SESSION: dict[str, Any] = {
     "actual_cost_usd": None,
     "api_call_count": 0,
     "archived": False,
+    "pinned": False,
     "session_key": None,
     "chat_id": None,
     "chat_type": None,
@@ -142,6 +145,7 @@ SESSION_LINEAGE: dict[str, Any] = {
             "actual_cost_usd": None,
             "api_call_count": 0,
             "archived": False,
+            "pinned": False,
             "session_key": None,
             "chat_id": None,
             "chat_type": None,
@@ -536,6 +540,37 @@ PRUNE_OUT: dict[str, Any] = {
     "cutoff": 1767608070.285,
     "reclaimable_bytes": 1843,
     "ids": ["20251001_080000_0a1b2c"],
+    "candidates": [
+        {
+            "id": "20251001_080000_0a1b2c",
+            "source": "cli",
+            "title": "Fix the flaky upload test",
+            "model": "anthropic/claude-sonnet-4",
+            "started_at": 1759305600.0,
+            "ended_at": 1759307400.0,
+            "message_count": 2,
+            "archived": False,
+        }
+    ],
+}
+
+ARCHIVE_OUT: dict[str, Any] = {
+    "dry_run": False,
+    "archived": 1,
+    "ids": ["20251001_080000_0a1b2c"],
+    "candidates": None,
+}
+
+REPAIR_OUT: dict[str, Any] = {
+    "path": "/home/ada/.hermes/state.db",
+    "healthy": False,
+    "problems": ["messages_fts: 3 message(s) missing from the search index"],
+    "check_only": False,
+    "repaired": True,
+    "strategy": "index_missing:messages_fts",
+    "backup_path": "/home/ada/.hermes/backups/state-20260105T101500123456Z.db",
+    "error": None,
+    "sessions": 41,
 }
 
 OPTIMIZE: dict[str, Any] = {
@@ -677,7 +712,7 @@ READY: dict[str, Any] = {
         "writer_alive": True,
     },
     "sqlite_version": "3.40.1",
-    "schema_revision": "0009_gateway_processes",
+    "schema_revision": "0010_session_pins",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,
@@ -855,6 +890,8 @@ PLATFORM_UPDATE: dict[str, Any] = {
 }
 SEARCH_BODY: dict[str, Any] = {"q": "bm25 tie-break", "limit": 3, "sort": "relevance"}
 PRUNE_IN: dict[str, Any] = {"older_than_days": 90, "source": "cli", "dry_run": True}
+REPAIR_IN: dict[str, Any] = {"check_only": True, "backup": True}
+ARCHIVE_IN: dict[str, Any] = {"newer_than": "5h", "source": "cli", "title": "codex", "dry_run": True}
 
 # Gateway routing: a Telegram direct chat, as the routes answer it.
 ROUTE_MESSAGE: dict[str, Any] = {

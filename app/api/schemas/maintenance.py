@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import Count, FilterText, RequestModel, SafeText
+from app.api.schemas.common import FilterText, RequestModel
+from app.api.schemas.filters import SessionFilterFields
 from app.api.schemas.transfer import IndexingStatus
 
 
@@ -86,8 +89,26 @@ class InsightsOut(BaseModel):
     activity_by_weekday: list[WeekdayActivity]
 
 
-class PruneIn(RequestModel):
-    """Which ended sessions to delete: every criterion given must match (the agent's prune filters)."""
+SessionIds = Annotated[list[FilterText], Field(min_length=1, max_length=1000)]
+
+
+class BulkSelection(SessionFilterFields):
+    """The filter set of a prune or an archive: ``source`` (exact) and only ``session_ids`` when given."""
+
+    source: FilterText | None = Field(default=None, description="only this source (exact)")
+    session_ids: SessionIds | None = Field(
+        default=None,
+        description="act only on these of the matching sessions (at most 1000): the CLI sends the ones it "
+        "showed, so nothing that started to match after the preview is touched",
+    )
+    dry_run: bool = Field(default=False, description="only report what would change")
+
+
+class PruneIn(RequestModel, BulkSelection):
+    """Which ended sessions to delete: every criterion given must match (the agent's prune filters).
+
+    Pinned sessions are never pruned.
+    """
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.PRUNE_IN]})
 
@@ -95,31 +116,27 @@ class PruneIn(RequestModel):
         default=None,
         ge=0,
         le=1_000_000,
-        description="sessions started more than this many days ago. Default: 90, unless one of the "
-        "filters title, model, provider, branch, end_reason, min_messages, max_messages is given: then "
-        "any age (as the agent since PR #59415). `source` alone keeps the 90-day default.",
+        description="sessions started more than this many days ago. Default: 90, unless a time filter or "
+        "a criterion other than `source` is given: then any age (as the agent since PR #59415). `source` "
+        "alone keeps the 90-day default. Not with older_than.",
     )
-    older_than: SafeText | None = Field(
-        default=None,
-        max_length=64,
-        description="the agent's `--older-than`: `30m`, `5h`, `2d`, `1w`, a bare number of days, or an ISO "
-        "date / date-time (a date is its midnight UTC; no zone means UTC). Not with older_than_days.",
-    )
-    source: FilterText | None = Field(default=None, description="only this source (exact)")
-    title: FilterText | None = Field(default=None, description="title contains this (case-insensitive)")
-    model: FilterText | None = Field(default=None, description="model contains this (case-insensitive)")
-    provider: FilterText | None = Field(
-        default=None, description="billing provider is this (case-insensitive, exact)"
-    )
-    branch: FilterText | None = Field(default=None, description="git branch contains this (case-insensitive)")
-    end_reason: FilterText | None = Field(default=None, description="ended with this reason (exact)")
-    min_messages: Count | None = Field(default=None, description="at least this many messages")
-    max_messages: Count | None = Field(default=None, description="at most this many messages")
     include_archived: bool = Field(
         default=True,
         description="also prune archived sessions (the CLI sends false unless `--include-archived`)",
     )
-    dry_run: bool = False
+
+
+class SelectedSession(BaseModel):
+    """A session a prune or an archive selects (the agent's ``list_prune_candidates`` row)."""
+
+    id: str
+    source: str
+    title: str | None
+    model: str | None
+    started_at: float
+    ended_at: float | None
+    message_count: int
+    archived: bool
 
 
 class PruneOut(BaseModel):
@@ -131,12 +148,65 @@ class PruneOut(BaseModel):
     pruned: int = Field(description="sessions deleted (dry run: that would be deleted)")
     messages: int
     cutoff: float | None = Field(
-        description="sessions started before this epoch time qualified (null: any age, filters only)"
+        description="sessions started before this epoch time qualified (null: no upper bound)"
     )
     reclaimable_bytes: int = Field(
         description="stored payload of the pruned sessions (estimate, before VACUUM)"
     )
     ids: list[str] | None = Field(description="the candidates, oldest first (dry run only)")
+    candidates: list[SelectedSession] | None = Field(
+        default=None, description="the candidates with their title, source, start and size (dry run only)"
+    )
+
+
+class ArchiveIn(RequestModel, BulkSelection):
+    """Which ended sessions to archive (hide from listings; nothing is deleted). At least one filter is
+    required. Already archived and pinned sessions are left alone."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ARCHIVE_IN]})
+
+
+class ArchiveOut(BaseModel):
+    """What the archive hid (or would hide)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ARCHIVE_OUT]})
+
+    dry_run: bool
+    archived: int = Field(
+        description="sessions archived, each with its compression lineage (dry run: would be)"
+    )
+    ids: list[str] = Field(description="the sessions archived (dry run: that would be), oldest first")
+    candidates: list[SelectedSession] | None = Field(
+        default=None, description="the candidates with their title, source, start and size (dry run only)"
+    )
+
+
+class RepairIn(RequestModel):
+    """``hermes sessions repair``: check only, or repair after a backup."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.REPAIR_IN]})
+
+    check_only: bool = Field(default=False, description="only report whether the store is healthy")
+    backup: bool = Field(default=True, description="write a VACUUM INTO backup before repairing")
+
+
+class RepairOut(BaseModel):
+    """The health of the store and what the repair did."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.REPAIR_OUT]})
+
+    path: str = Field(description="the database file checked")
+    healthy: bool = Field(description="whether the check found nothing wrong (before any repair)")
+    problems: list[str] = Field(description="what the check found (integrity, search index, a test write)")
+    check_only: bool
+    repaired: bool = Field(description="a repair ran and the store is healthy now")
+    strategy: str | None = Field(
+        description="already_healthy, or the steps taken (reindex, rebuild_fts:T, drop_orphans:T, "
+        "index_missing:T)"
+    )
+    backup_path: str | None = Field(description="the backup written before repairing")
+    error: str | None = Field(description="what is still wrong after the repair")
+    sessions: int = Field(description="sessions in the store (after the repair)")
 
 
 class CheckpointOut(BaseModel):

@@ -75,6 +75,12 @@ AppendBody = Annotated[
 ]
 
 
+def appended_messages(body: MessageCreate | MessageBatch) -> list[dict[str, Any]]:
+    """The messages of an append body as plain mappings for the use case."""
+    batch = body.messages if isinstance(body, MessageBatch) else [body]
+    return [m.model_dump(exclude_none=True) for m in batch]
+
+
 class AttachmentRef(BaseModel):
     """An attachment referenced by a message."""
 

@@ -54,6 +54,9 @@ class SessionPublic(BaseModel):
     actual_cost_usd: float | None
     api_call_count: int
     archived: bool
+    pinned: bool = Field(
+        default=False, description="Kept from prune, auto-prune and archive (PUT/DELETE /sessions/{id}/pin)"
+    )
     session_key: str | None
     chat_id: str | None
     chat_type: str | None

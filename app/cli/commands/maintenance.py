@@ -1,23 +1,29 @@
-"""``hermes sessions prune`` / ``optimize`` / ``vacuum`` / ``backup`` / ``stats`` / ``insights``
-(reference §3.4-3.5; prune and optimize in the words of hermes-agent 0.19.0)."""
+"""``hermes sessions prune`` / ``archive`` / ``repair`` / ``optimize`` / ``vacuum`` / ``backup`` / ``stats`` /
+``insights`` (reference §3.4-3.5; prune, archive, repair and optimize in the words of hermes-agent 0.19.0)."""
 
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 import typer
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from app.cli import formatting as fmt
 from app.cli.api import Api
+from app.cli.commands.filters import Filters, with_filters
 from app.cli.commands.sessions import app
 from app.cli.context import get_env
-from app.cli.errors import ApiError, CliError
+from app.cli.errors import ApiError, CliError, ExitCode
 from app.cli.output import (
     Format,
     JsonlOpt,
@@ -29,47 +35,11 @@ from app.cli.output import (
     pick_format,
     say,
 )
-from app.domain.retention import parse_older_than
 
-# (body key, the agent's words in describe_filters) of the filters the server takes.
-_DESCRIBE: tuple[tuple[str, str], ...] = (
-    ("source", "source '{}'"),
-    ("title", "title contains '{}'"),
-    ("end_reason", "end reason '{}'"),
-    ("min_messages", ">= {} messages"),
-    ("max_messages", "<= {} messages"),
-    ("model", "model contains '{}'"),
-    ("provider", "provider '{}'"),
-    ("branch", "git branch contains '{}'"),
-)
 # The agent shows at most this many candidates above its confirmation question.
 PREVIEW_ROWS = 15
-
-
-def describe_filters(body: dict[str, Any], cutoff: float | None) -> str:
-    """The agent's ``describe_filters`` for what this prune matches."""
-    parts = [f"started before {fmt.format_epoch(cutoff)}"] if cutoff is not None else []
-    parts += [words.format(body[key]) for key, words in _DESCRIBE if body.get(key) is not None]
-    return ", ".join(parts) if parts else "no filters (all ended sessions)"
-
-
-def _upper_bound(older_than: str | None, before: str | None) -> str | None:
-    """``--older-than`` and ``--before`` both bound the start from above; the tighter one wins, sent as an
-    explicit UTC time when both are given (the value as typed otherwise, so ``90`` still means days)."""
-    now = time.time()
-    bounds: list[tuple[float, str]] = []
-    for flag, value in (("--older-than", older_than), ("--before", before)):
-        if value is None:
-            continue
-        try:
-            bounds.append((parse_older_than(value, now), value))
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc), param_hint=flag) from None
-    if not bounds:
-        return None
-    if len(bounds) == 1:
-        return bounds[0][1]
-    return datetime.fromtimestamp(min(bounds)[0], UTC).isoformat()
+# Sessions per request once confirmed: each answer advances the progress bar.
+CHUNK = 100
 
 
 def busy(label: str) -> Progress:
@@ -97,55 +67,92 @@ def _emit(out: Format, data: dict[str, Any]) -> None:
         emit_jsonl([data])
 
 
-def _details(api: Api, ids: list[str]) -> list[dict[str, Any]]:
-    rows = []
-    for session_id in ids:
-        try:
-            rows.append(api.get(f"/sessions/{quote(session_id, safe='')}", feature="sessions"))
-        except ApiError as exc:
-            if exc.status != 404:  # pruned or deleted meanwhile: leave it out of the table
-                raise
-    return rows
+@dataclass(frozen=True)
+class _Bulk:
+    """What differs between prune and archive: the endpoint, the words, the count key."""
+
+    path: str
+    feature: str
+    verb: str
+    done_word: str
+    count_key: str
+
+
+_PRUNE = _Bulk("/maintenance/prune", "prune", "Delete", "deleted", "pruned")
+_ARCHIVE = _Bulk("/maintenance/archive", "archive", "Archive", "archived", "archived")
+
+
+def _in_chunks(bulk: _Bulk, api: Api, body: dict[str, Any], ids: list[str]) -> dict[str, Any]:
+    """Send the confirmed ``ids`` a chunk at a time, with a progress bar on a terminal (quiet when piped);
+    the merged answer."""
+    total: dict[str, Any] = {"dry_run": False, bulk.count_key: 0}
+    with Progress(
+        TextColumn(f"{bulk.verb.rstrip('e')}ing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+    ) as progress:
+        task = progress.add_task(bulk.feature, total=len(ids))
+        for start in range(0, len(ids), CHUNK):
+            part = ids[start : start + CHUNK]
+            answer = api.send(
+                "POST", bulk.path, feature=bulk.feature, json={**body, "session_ids": part, "dry_run": False}
+            )
+            for key, value in answer.items():
+                if isinstance(value, int) and not isinstance(value, bool):
+                    total[key] = total.get(key, 0) + value
+            progress.advance(task, len(part))
+    return total
+
+
+def _bulk(
+    bulk: _Bulk, api: Api, body: dict[str, Any], described: str, out: Format, dry_run: bool, yes: bool
+) -> dict[str, Any] | None:
+    """The agent's prune/archive dialogue: the matches, oldest first, with their span; the question; then
+    the work in chunks. The answer, or ``None`` when nothing was done."""
+    preview = api.send("POST", bulk.path, feature=bulk.feature, json={**body, "dry_run": True})
+    found: list[dict[str, Any]] = list(preview.get("candidates") or [])
+    if out is not Format.TEXT and dry_run:
+        _emit(out, preview)
+        return None
+    if not found:
+        if out is Format.TEXT:
+            say(f"No sessions match ({described}).")
+        else:
+            _emit(out, preview)
+        return None
+    oldest, newest = fmt.format_epoch(found[0]["started_at"]), fmt.format_epoch(found[-1]["started_at"])
+    span = f"oldest {oldest}, newest {newest}"
+    if dry_run or not yes:
+        shown = found if dry_run else found[:PREVIEW_ROWS]
+        say(f"{len(found)} session(s) match ({described}; {span}):")
+        for row in shown:
+            say(fmt.prune_row(row))
+        if len(found) > len(shown):
+            say(f"  … and {len(found) - len(shown)} more")
+        if bulk is _PRUNE:
+            size = int(preview["reclaimable_bytes"]) / 1048576
+            say(f"  {preview['messages']} message(s) in all; about {size:.1f} MB of stored content.")
+        if dry_run:
+            say(f"Dry run — nothing {bulk.done_word}.")
+            return None
+    if not yes and not confirm(f"{bulk.verb} these {len(found)} session(s) ({span})? [y/N] "):
+        say("Cancelled.")
+        return None
+    return _in_chunks(bulk, api, body, [row["id"] for row in found])
 
 
 @app.command("prune")
+@with_filters(
+    older_help="Delete sessions older than AGE — days if bare number, or a duration like '5h'/'2d'/'1w', or "
+    "an ISO timestamp (bare prune with no filters defaults to 90 days; any filter matches all ages)"
+)
 def prune(
     ctx: typer.Context,
-    older_than: str | None = typer.Option(
-        None,
-        "--older-than",
-        metavar="AGE",
-        help="Delete sessions older than AGE — days if bare number, or a duration like '5h'/'2d'/'1w', or "
-        "an ISO timestamp (bare prune with no filters defaults to 90 days; any filter matches all ages)",
-    ),
-    before: str | None = typer.Option(
-        None,
-        "--before",
-        metavar="TIME",
-        help="Only match sessions started before TIME (duration ago like '5h', or ISO timestamp)",
-    ),
-    source: str | None = typer.Option(None, "--source", help="Only match sessions from this source"),
-    title: str | None = typer.Option(
-        None, "--title", help="Only match sessions whose title contains this substring"
-    ),
-    end_reason: str | None = typer.Option(
-        None, "--end-reason", help="Only match sessions with this end reason"
-    ),
-    min_messages: int | None = typer.Option(
-        None, "--min-messages", min=0, help="Only match sessions with >= N messages"
-    ),
-    max_messages: int | None = typer.Option(
-        None, "--max-messages", min=0, help="Only match sessions with <= N messages"
-    ),
-    model: str | None = typer.Option(
-        None, "--model", help="Only match sessions whose model name contains this substring"
-    ),
-    provider: str | None = typer.Option(
-        None, "--provider", help="Only match sessions billed through this provider"
-    ),
-    branch: str | None = typer.Option(
-        None, "--branch", help="Only match sessions whose git branch contains this substring"
-    ),
+    filters: Filters,
     include_archived: bool = typer.Option(
         False, "--include-archived", help="Also delete archived sessions (excluded by default)"
     ),
@@ -154,72 +161,54 @@ def prune(
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
-    """Delete old ended sessions (filterable by time window, source, title, ...); open sessions are never
-    pruned. Shows what matches and asks before deleting."""
+    """Delete old sessions (filterable by time window, source, title, ...); open and pinned sessions are
+    never pruned. Shows what matches and asks before deleting."""
     out = pick_format(as_json, as_jsonl)
-    bound = _upper_bound(older_than, before)
-    filters = {
-        key: value
-        for key, value in (
-            ("source", source),
-            ("title", title),
-            ("model", model),
-            ("provider", provider),
-            ("branch", branch),
-            ("end_reason", end_reason),
-            ("min_messages", min_messages),
-            ("max_messages", max_messages),
-        )
-        if value is not None
-    }
-    body: dict[str, Any] = {**filters, "include_archived": include_archived}
-    if bound is not None:
-        body["older_than"] = bound
-    elif filters:
+    if not filters.given():
+        filters = filters.with_older_than("90")  # the agent's default for a truly bare prune
+    body: dict[str, Any] = {**filters.request(), "include_archived": include_archived}
+    if filters.window()[0] is None:
         # As the agent since 0.19: any filter, --source included, matches every age (the server keeps its
-        # 90-day default for a lone source); the preview and the question below are the safety net.
+        # 90-day default for a lone source); the preview and the question are the safety net.
         body["older_than_days"] = 0
-    api = get_env(ctx).api()
-    preview = api.send("POST", "/maintenance/prune", feature="prune", json={**body, "dry_run": True})
-    ids: list[str] = list(preview.get("ids") or [])
-    cutoff = preview.get("cutoff") if (bound is not None or not filters) else None
-    described = describe_filters(body, cutoff)
-    if out is not Format.TEXT and dry_run:
-        _emit(out, preview)
+    result = _bulk(_PRUNE, get_env(ctx).api(), body, filters.describe(), out, dry_run, yes)
+    if result is None:
         return
-    if not ids:
-        if out is Format.TEXT:
-            say(f"No sessions match ({described}).")
-        else:
-            _emit(out, preview)
-        return
-    span = ""
-    if dry_run or not yes:
-        shown_ids = ids if dry_run else ids[:PREVIEW_ROWS]
-        ends = _details(api, [ids[0], ids[-1]])
-        span = f"oldest {fmt.format_epoch(ends[0].get('started_at') if ends else None)}, newest " + (
-            fmt.format_epoch(ends[-1].get("started_at") if ends else None)
-        )
-        say(f"{len(ids)} session(s) match ({described}; {span}):")
-        for row in _details(api, shown_ids):
-            say(fmt.prune_row(row))
-        if len(ids) > len(shown_ids):
-            say(f"  … and {len(ids) - len(shown_ids)} more")
-        size = int(preview["reclaimable_bytes"]) / 1048576
-        say(f"  {preview['messages']} message(s) in all; about {size:.1f} MB of stored content.")
-        if dry_run:
-            say("Dry run — nothing deleted.")
-            return
-    if not yes and not confirm(f"Delete these {len(ids)} session(s) ({span})? [y/N] "):
-        say("Cancelled.")
-        return
-    label = f"Pruning {len(ids)} session(s)…"
-    result = _run_busy(
-        label,
-        lambda: api.send("POST", "/maintenance/prune", feature="prune", json={**body, "dry_run": False}),
-    )
     if out is Format.TEXT:
         say(f"Pruned {result['pruned']} session(s).")
+    else:
+        _emit(out, result)
+
+
+@app.command("archive")
+@with_filters(
+    older_help="Only archive sessions older than AGE (duration like '5h'/'2d', bare number of days, or ISO "
+    "timestamp)"
+)
+def archive(
+    ctx: typer.Context,
+    filters: Filters,
+    dry_run: bool = typer.Option(False, "--dry-run", help="List matching sessions without changing anything"),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Skip confirmation"),
+    as_json: bool = JsonOpt,
+    as_jsonl: bool = JsonlOpt,
+) -> None:
+    """Bulk-archive (soft-hide) sessions matching filters — no deletion. Pinned sessions are left alone."""
+    out = pick_format(as_json, as_jsonl)
+    if not filters.given():
+        raise CliError(
+            "Refusing to archive every ended session: pass at least one filter (e.g. --newer-than 5h, "
+            "--source cli, --title codex).",
+            ExitCode.USAGE,
+        )
+    result = _bulk(_ARCHIVE, get_env(ctx).api(), filters.request(), filters.describe(), out, dry_run, yes)
+    if result is None:
+        return
+    if out is Format.TEXT:
+        say(
+            f"Archived {result['archived']} session(s). They're hidden from listings but fully recoverable "
+            "(nothing was deleted)."
+        )
     else:
         _emit(out, result)
 
@@ -285,6 +274,54 @@ def backup(ctx: typer.Context, as_json: bool = JsonOpt, as_jsonl: bool = JsonlOp
         _emit(out, data)
         return
     say(f"Backed up state.db to {data['path']} ({int(data['bytes']) / 1048576:.1f} MB).")
+
+
+@app.command("repair")
+def repair(
+    ctx: typer.Context,
+    check_only: bool = typer.Option(
+        False, "--check-only", help="Only report whether the database opens cleanly; do not modify it"
+    ),
+    no_backup: bool = typer.Option(
+        False, "--no-backup", help="Skip the timestamped backup copy (not recommended)"
+    ),
+    as_json: bool = JsonOpt,
+    as_jsonl: bool = JsonlOpt,
+) -> None:
+    """Check state.db (integrity, search index, a test write) and repair what is found; sessions and
+    messages are preserved. A backup is made first."""
+    out = pick_format(as_json, as_jsonl)
+    api = get_env(ctx).api()
+
+    body = {"check_only": check_only, "backup": not no_backup}
+    result = _run_busy(
+        "Checking…" if check_only else "Checking and repairing…",
+        lambda: api.send("POST", "/maintenance/repair", feature="repair", json=body),
+    )
+    if out is not Format.TEXT:
+        _emit(out, result)
+    elif result["healthy"]:
+        say(f"✓ {result['path']} opens cleanly — no repair needed.")
+    else:
+        say(f"✗ {result['path']} does not open cleanly: {'; '.join(result['problems'][:3])}")
+        if not check_only:
+            _repair_lines(result)
+    if not result["healthy"] and (check_only or not result["repaired"]):
+        raise typer.Exit(ExitCode.ERROR)
+
+
+def _repair_lines(result: dict[str, Any]) -> None:
+    say("Repairing (a backup copy is made first)…")
+    if result["repaired"]:
+        if result.get("backup_path"):
+            say(f"  backup: {result['backup_path']}")
+        say(f"  strategy: {result.get('strategy')}")
+        say(f"✓ Repaired — {result['sessions']} sessions recovered.")
+        return
+    say(f"✗ Repair failed: {result.get('error')}")
+    if result.get("backup_path"):
+        say(f"  A backup is preserved at: {result['backup_path']}")
+    say("  Keep state.db and the backup; do not delete them.")
 
 
 @app.command("stats")

@@ -20,6 +20,7 @@ from app.cli import formatting as fmt
 from app.cli import transcript
 from app.cli.api import Api
 from app.cli.commands.common import require_session
+from app.cli.commands.filters import Filters, with_filters
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
 from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit_json, emit_jsonl, pick_format, say
@@ -39,12 +40,14 @@ def fetch_sessions(
     source: str | None,
     keep: Callable[[dict[str, Any]], bool] | None = None,
     search: str | None = None,
+    filters: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` sessions, newest first (the server hides tool/subagent unless asked by source);
-    ``search`` is the server's ``q`` (id, title or preview substring); with ``keep``, only those it accepts,
-    reading on until ``limit`` are found or the store is exhausted."""
+    ``search`` is the server's ``q`` (id, title or preview substring), ``filters`` the agent's filter set as
+    the API takes it; with ``keep``, only those it accepts, reading on until ``limit`` are found or the store
+    is exhausted."""
     items: list[dict[str, Any]] = []
-    params: dict[str, Any] = {"source": source} if source else {}
+    params: dict[str, Any] = {**(filters or {}), **({"source": source} if source else {})}
     if search:
         params["q"] = search
     cursor: str | None = None
@@ -62,8 +65,14 @@ def fetch_sessions(
 
 
 @app.command("list")
+@with_filters(
+    older_help="Only list sessions older than AGE (duration like '5h'/'2d', bare number of days, or an ISO "
+    "timestamp)",
+    source=False,
+)
 def list_sessions(
     ctx: typer.Context,
+    filters: Filters,
     source: str | None = typer.Option(None, "--source", help="Only this source (e.g. cli, telegram, tool)"),
     limit: int = typer.Option(20, "--limit", min=1, help="How many sessions to show"),
     workspace: str | None = typer.Option(
@@ -84,11 +93,13 @@ def list_sessions(
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
-    """List recent sessions (titled layout when any has a title)."""
+    """List recent sessions (titled layout when any has a title); the filter flags are prune's."""
     out = pick_format(as_json, as_jsonl)
     needle = (workspace or "").strip()
     keep = (lambda s: fmt.in_workspace(s, needle)) if needle else None
-    sessions = fetch_sessions(get_env(ctx).api(), limit, source, keep, search=search or None)
+    sessions = fetch_sessions(
+        get_env(ctx).api(), limit, source, keep, search=search or None, filters=filters.request()
+    )
     if out is Format.JSON:
         emit_json(sessions)
     elif out is Format.JSONL:
@@ -265,3 +276,29 @@ def delete(
         return
     api.send("DELETE", f"/sessions/{_quote(session_id)}", feature="sessions")
     say(f"Deleted session '{session_id}'.")
+
+
+def _set_pin(ctx: typer.Context, session: str, pinned: bool) -> str:
+    api = get_env(ctx).api()
+    session_id = require_session(api, session)
+    api.send("PUT" if pinned else "DELETE", f"/sessions/{_quote(session_id)}/pin", feature="pins")
+    return session_id
+
+
+@app.command("pin")
+def pin(
+    ctx: typer.Context,
+    session: str = typer.Argument(..., help="Session id or unique id prefix"),
+) -> None:
+    """Pin a session: prune, auto-prune and archive never touch it."""
+    session_id = _set_pin(ctx, session, True)
+    say(f"Pinned session '{session_id}': prune, auto-prune and archive will keep it.")
+
+
+@app.command("unpin")
+def unpin(
+    ctx: typer.Context,
+    session: str = typer.Argument(..., help="Session id or unique id prefix"),
+) -> None:
+    """Remove a session's pin."""
+    say(f"Unpinned session '{_set_pin(ctx, session, False)}'.")

@@ -1,19 +1,21 @@
-"""The in-process auto-titler: appends notify it after commit; one worker task titles sessions in order.
+"""The in-process auto-titler: it follows the writer's commit notices, and one worker task titles the
+sessions that got messages (by any path: append, continuation, fork, import), in order.
 
-Appends never wait for it. Each session is looked at with one cheap read; a session that is titled (or was
-titled before) is remembered so later appends to it cost nothing here.
+Writes never wait for it. Each session is looked at with one cheap read; a session that is titled (or was
+titled before) is remembered so later messages to it cost nothing here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from app.errors import HermesError
 from app.services.background import cancel_and_wait
 from app.services.titling.generators import TitleGenerator
+from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.repos.title_sources import apply_auto_title, is_settled, untitled_first_exchange
 
@@ -37,25 +39,35 @@ class AutoTitler:
         self._pending: set[str] = set()
         self._settled: set[str] = set()
         self._task: asyncio.Task[None] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> None:
-        """Start the worker task (no-op when automatic titles are off)."""
-        if self.enabled and self._task is None:
+        """Follow the commit notices and start the worker task (no-op when automatic titles are off)."""
+        if self.enabled and self._task is None and self.db.writer is not None:
             self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-title")
+            self._unsubscribe = self.db.writer.subscribe(self.on_commit)
 
     async def stop(self) -> None:
-        """Cancel the worker and wait for it; queued sessions are simply not titled this run."""
+        """Stop following commits, cancel the worker and wait for it; queued sessions are simply not
+        titled this run."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
         await cancel_and_wait(self._task)
         self._task = None
 
-    def notify(self, session_id: str) -> None:
-        """A message was appended to ``session_id`` and committed; never blocks, never raises."""
-        if self._task is None or session_id in self._settled or session_id in self._pending:
+    def on_commit(self, notice: CommitNotice) -> None:
+        """Queue the sessions a commit stored messages in; never blocks, never raises."""
+        for session_id in notice.message_sessions:
+            self._consider(session_id)
+
+    def _consider(self, session_id: str) -> None:
+        if session_id in self._settled or session_id in self._pending:
             return
         try:
             self._queue.put_nowait(session_id)
         except asyncio.QueueFull:
-            return  # a later append to the session notifies again
+            return  # the session's next message brings it back
         self._pending.add(session_id)
 
     async def _loop(self) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from app.storage.commit_notice import note_events
+
 _INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
 
 EventRow = tuple[int, str, str]
@@ -13,12 +15,20 @@ EventRow = tuple[int, str, str]
 
 def insert(conn: sqlite3.Connection, event_type: str, session_id: str | None, data: str, now: float) -> None:
     """Append one event."""
-    conn.execute(_INSERT_SQL, (event_type, session_id, data, now))
+    insert_many(conn, [(event_type, session_id, data, now)])
 
 
 def insert_many(conn: sqlite3.Connection, rows: Sequence[tuple[str, str | None, str, float]]) -> None:
     """Append several events ``(type, session_id, data, created_at)`` in one statement loop."""
-    conn.executemany(_INSERT_SQL, rows)
+    if not rows:
+        return
+    if len(rows) == 1:
+        last = conn.execute(_INSERT_SQL, rows[0]).lastrowid
+    else:
+        conn.executemany(_INSERT_SQL, rows)
+        (last,) = conn.execute("SELECT last_insert_rowid()").fetchone()
+    assert last is not None  # an INSERT always sets it
+    note_events(last - len(rows) + 1, last)
 
 
 def after(conn: sqlite3.Connection, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 
 from app.domain.id_runs import Run, merge_runs
+from app.storage.commit_notice import note_fts_backlog
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 
 FTS_TABLES = ("messages_fts", "messages_fts_trigram")
@@ -38,7 +39,13 @@ def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]
 
 
 def queue_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:
-    """Add runs to the backlog; a run starting where a queued one starts widens it."""
+    """Add runs to the backlog (the commit notice tells the indexer); a run starting where a queued one
+    starts widens it."""
+    _insert_runs(conn, runs)
+    note_fts_backlog()
+
+
+def _insert_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:
     now = time.time()
     conn.executemany(
         "INSERT INTO hs_fts_backlog (first_id, last_id, queued_at) VALUES (?, ?, ?) "
@@ -107,7 +114,7 @@ def index_next_slice(conn: sqlite3.Connection, max_messages: int) -> int | None:
         conn.execute("DELETE FROM hs_fts_backlog WHERE first_id = ?", (first,))
         covered += hi - first + 1
         if hi < last:
-            queue_runs(conn, [(hi + 1, last)])
+            _insert_runs(conn, [(hi + 1, last)])
             break
         (stored,) = conn.execute(
             "SELECT COUNT(*) FROM messages WHERE id BETWEEN ? AND ?", (first, hi)

@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 
 from app.domain.messages import decode_content, decode_json_column
+from app.storage.commit_notice import note_messages
 
 # Tool calls of one stored row, counted like the API's message append: assistant rows only.
 _TOOL_CALLS_OF_ROW_SQL = (
@@ -69,6 +70,8 @@ def copy_active_messages(
         f" WHERE session_id = :t) WHERE id = :t",
         {"t": target_id},
     )
+    if new_ids:
+        note_messages(target_id)
     return len(new_ids)
 
 

@@ -6,8 +6,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from app.domain.retention import PruneFilter
-from app.domain.titles import like_escape
+from app.domain.session_filter import SessionFilter
+from app.storage.repos.fts_backlog import pending_messages
+from app.storage.repos.session_filter import PINNED_SQL, filter_clauses
+from app.storage.repos.sessions import set_archived
 
 FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 
@@ -93,6 +95,22 @@ def fts_bytes(conn: sqlite3.Connection) -> int | None:
     return total
 
 
+def store_stats(conn: sqlite3.Connection, include_fts: bool) -> dict[str, Any]:
+    """Counts for every source, page accounting, the FTS size (on request: a page walk) and the backlog."""
+    sessions, messages, by_source = counts(conn)
+    pages = page_stats(conn)
+    return {
+        "sessions": sessions,
+        "messages": messages,
+        "by_source": by_source,
+        "page_size": pages.page_size,
+        "page_count": pages.page_count,
+        "freelist_bytes": pages.freelist_count * pages.page_size,
+        "fts_bytes": fts_bytes(conn) if include_fts else None,
+        "indexing": {"pending_messages": pending_messages(conn)},
+    }
+
+
 # -- insights ---------------------------------------------------------------------------------------
 
 _COST = "COALESCE(s.actual_cost_usd, s.estimated_cost_usd, 0)"
@@ -156,90 +174,134 @@ def activity(conn: sqlite3.Connection, fmt: str, since: float, source: str | Non
     return {row[0]: row[1] for row in conn.execute(sql, [*params, since])}
 
 
-# -- prune ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UsageReport:
+    """The groups behind ``GET /insights`` for sessions started since a moment."""
+
+    by_day: list[dict[str, Any]]
+    by_model: list[dict[str, Any]]
+    by_source: list[dict[str, Any]]
+    top_tools: list[dict[str, Any]]
+    hours: dict[int, int]
+    weekdays: dict[int, int]
+
+
+def usage_report(conn: sqlite3.Connection, since: float, source: str | None, top: int) -> UsageReport:
+    """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
+    return UsageReport(
+        by_day=usage_by(conn, "date(s.started_at, 'unixepoch')", since, source),
+        by_model=usage_by(conn, "s.model", since, source),
+        by_source=usage_by(conn, "s.source", since, source),
+        top_tools=top_tools(conn, since, source, top),
+        hours=activity(conn, "%H", since, source),
+        weekdays=activity(conn, "%w", since, source),
+    )
+
+
+# -- prune and archive ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class PruneCandidate:
-    """An ended session old enough to prune, with what deleting it frees."""
+class Candidate:
+    """A session a prune or an archive selects: the agent's ``list_prune_candidates`` row, plus (for a
+    prune) what deleting it frees."""
 
     id: str
+    source: str
+    title: str | None
+    model: str | None
+    started_at: float
+    ended_at: float | None
     message_count: int
-    payload_bytes: int
+    archived: bool
+    payload_bytes: int = 0
 
 
-def _like(value: str) -> str:
-    # A substring, matched literally: % and _ typed by the user are not wildcards.
-    return f"%{like_escape(value.lower())}%"
+_PAYLOAD_SQL = (
+    "COALESCE(LENGTH(CAST(s.system_prompt AS BLOB)), 0) "
+    "+ COALESCE(LENGTH(CAST(s.model_config AS BLOB)), 0) "
+    "+ COALESCE((SELECT SUM(COALESCE(LENGTH(CAST(m.content AS BLOB)), 0) "
+    "+ COALESCE(LENGTH(CAST(m.tool_calls AS BLOB)), 0) + COALESCE(LENGTH(CAST(m.reasoning AS BLOB)), 0) "
+    "+ COALESCE(LENGTH(CAST(m.api_content AS BLOB)), 0) + 64) FROM messages m "
+    "WHERE m.session_id = s.id), 0)"
+)
 
 
-def _prune_where(flt: PruneFilter) -> tuple[str, list[Any]]:
-    """The agent's ``_prune_filter_where``: only ended sessions, then every criterion given (AND)."""
-    clauses = ["s.ended_at IS NOT NULL"]
-    params: list[Any] = []
-    if flt.started_before is not None:
-        clauses.append("s.started_at < ?")
-        params.append(flt.started_before)
-    for column, value in (("source", flt.source), ("end_reason", flt.end_reason)):
-        if value is not None:
-            clauses.append(f"s.{column} = ?")
-            params.append(value)
-    for column, value in (("title", flt.title), ("model", flt.model), ("git_branch", flt.branch)):
-        if value is not None:
-            clauses.append(f"LOWER(COALESCE(s.{column}, '')) LIKE ? ESCAPE '\\'")
-            params.append(_like(value))
-    if flt.provider is not None:
-        clauses.append("LOWER(COALESCE(s.billing_provider, '')) = ?")
-        params.append(flt.provider.lower())
-    if flt.min_messages is not None:
-        clauses.append("s.message_count >= ?")
-        params.append(flt.min_messages)
-    if flt.max_messages is not None:
-        clauses.append("s.message_count <= ?")
-        params.append(flt.max_messages)
-    if flt.archived is not None:
-        clauses.append("s.archived = ?")
-        params.append(1 if flt.archived else 0)
+def _selection(flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any]]:
+    """The agent's ``_prune_filter_where`` (ended sessions only, every criterion AND), never a pinned
+    session, and only ``ids`` when given."""
+    clauses, params = filter_clauses(flt)
+    clauses = ["s.ended_at IS NOT NULL", f"NOT {PINNED_SQL.format(a='s')}", *clauses]
+    if ids is not None:
+        clauses.append(f"s.id IN ({','.join('?' * len(ids))})")
+        params = [*params, *ids]
     return " AND ".join(clauses), params
 
 
-def prune_candidates(conn: sqlite3.Connection, flt: PruneFilter) -> list[PruneCandidate]:
-    """Every session the prune would delete, oldest first, with its row count and stored payload size."""
-    where, params = _prune_where(flt)
+def candidates(
+    conn: sqlite3.Connection, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
+) -> list[Candidate]:
+    """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
+    its row count and stored payload size."""
+    where, params = _selection(flt, ids)
+    count = "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)" if payload else "s.message_count"
     sql = (
-        "SELECT s.id, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n, "
-        "COALESCE(LENGTH(CAST(s.system_prompt AS BLOB)), 0) "
-        "+ COALESCE(LENGTH(CAST(s.model_config AS BLOB)), 0) "
-        "+ COALESCE((SELECT SUM(COALESCE(LENGTH(CAST(m.content AS BLOB)), 0) "
-        "+ COALESCE(LENGTH(CAST(m.tool_calls AS BLOB)), 0) + COALESCE(LENGTH(CAST(m.reasoning AS BLOB)), 0) "
-        "+ COALESCE(LENGTH(CAST(m.api_content AS BLOB)), 0) + 64) FROM messages m "
-        "WHERE m.session_id = s.id), 0) AS bytes "
+        "SELECT s.id, s.source, s.title, s.model, s.started_at, s.ended_at, "
+        f"{count} AS n, s.archived, {_PAYLOAD_SQL if payload else '0'} AS bytes "
         f"FROM sessions s WHERE {where} ORDER BY s.started_at, s.id"
     )
-    return [PruneCandidate(r[0], r[1], r[2]) for r in conn.execute(sql, params)]
+    return [
+        Candidate(
+            id=r[0],
+            source=r[1],
+            title=r[2],
+            model=r[3],
+            started_at=r[4],
+            ended_at=r[5],
+            message_count=int(r[6] or 0),
+            archived=bool(r[7]),
+            payload_bytes=int(r[8]),
+        )
+        for r in conn.execute(sql, params)
+    ]
 
 
-def still_prunable(conn: sqlite3.Connection, ids: list[str], flt: PruneFilter) -> list[str]:
-    """The ids that still qualify now (re-checked in the deleting transaction: a reopened session stays)."""
-    where, params = _prune_where(flt)
-    marks = ",".join("?" * len(ids))
-    rows = conn.execute(f"SELECT s.id FROM sessions s WHERE {where} AND s.id IN ({marks})", [*params, *ids])
-    return [r[0] for r in rows]
+def still_matching(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
+    """The ids that still qualify now (re-checked in the changing transaction: a reopened or pinned
+    session stays)."""
+    where, params = _selection(flt, ids)
+    return [r[0] for r in conn.execute(f"SELECT s.id FROM sessions s WHERE {where}", params)]
 
 
 def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:
     """Delete sessions with all their messages in the caller's transaction; the messages deleted.
 
-    Children outside the set are orphaned (the agent's prune).
+    Children outside the set are orphaned (the agent's prune). Pin rows go with their session.
     """
     if not ids:
         return 0
     marks = ",".join("?" * len(ids))
     conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({marks})", ids)
     messages = conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids).rowcount
-    # session_model_usage rows go by ON DELETE CASCADE (foreign_keys is on for our connections).
+    # session_model_usage and hs_session_pins rows go by ON DELETE CASCADE (foreign_keys is on for our
+    # connections, and for the agent's).
     conn.execute(f"DELETE FROM sessions WHERE id IN ({marks})", ids)
     return messages
+
+
+def prune_batch(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
+    """Delete those of ``ids`` that still qualify; the ids deleted and their message count."""
+    keep = still_matching(conn, ids, flt)
+    return keep, delete_sessions(conn, keep)
+
+
+def archive_batch(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
+    """Archive those of ``ids`` that still qualify, each with its compression lineage (the agent's
+    ``archive_sessions``), leaving pinned members of a lineage as they are; the ids archived."""
+    keep = still_matching(conn, ids, flt)
+    for session_id in keep:
+        set_archived(conn, session_id, True, keep_pinned=True)
+    return keep
 
 
 def fts_tables(conn: sqlite3.Connection) -> list[str]:

@@ -22,6 +22,7 @@ from app.domain.messages import (
     encode_content,
     tool_call_count,
 )
+from app.storage.commit_notice import note_messages
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
 
@@ -116,6 +117,8 @@ def insert_messages(
             }
         )
     conn.execute(_COUNTERS_SQL, {"n": len(stored), "calls": calls_total, "id": session_id})
+    if stored:
+        note_messages(session_id)
     return stored
 
 

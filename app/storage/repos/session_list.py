@@ -12,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import astuple, dataclass, field, replace
 from typing import Any, Literal
 
+from app.domain.session_filter import SessionFilter
 from app.domain.titles import like_escape
 from app.storage.repos.lineage import (
     branched_marker_sql,
@@ -20,6 +21,7 @@ from app.storage.repos.lineage import (
     lineage_root,
     listable_sql,
 )
+from app.storage.repos.session_filter import attribute_clauses, time_clauses
 from app.storage.repos.sessions import (
     LAST_ACTIVE_SQL,
     PREVIEW_RAW_SQL,
@@ -66,6 +68,7 @@ class ListQuery:
     include_archived: bool = False
     order: Order = "started"
     search: str | None = None
+    filter: SessionFilter = field(default_factory=SessionFilter)
     after: dict[str, Any] | None = None
 
 
@@ -109,7 +112,36 @@ def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
         )
         clauses.append(f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})")
         params.extend([pattern] * 3)
+    more, values = _session_filter(q.filter, projecting)
+    return clauses + more, params + values
+
+
+def _session_filter(flt: SessionFilter, projecting: bool) -> tuple[list[str], list[Any]]:
+    """The agent's filter set. The start-time bounds judge the listed row (a projected root keeps its own
+    ``started_at``); every other criterion judges the row as shown, so under projection a compression root
+    passes here and its tip is checked by :func:`_shown_row_matches`."""
+    clauses, params = time_clauses(flt)
+    attributes, values = attribute_clauses(flt)
+    if attributes:
+        joined = " AND ".join(attributes)
+        clauses.append(f"(({joined}) OR s.end_reason = 'compression')" if projecting else f"({joined})")
+        params.extend(values)
     return clauses, params
+
+
+def _shown_row_matches(
+    conn: sqlite3.Connection, row: sqlite3.Row, item: dict[str, Any], q: ListQuery
+) -> bool:
+    """Whether a compression root, as shown (its tip's row), meets the filter's criteria."""
+    if row["end_reason"] != "compression":
+        return True
+    attributes, values = attribute_clauses(q.filter)
+    if not attributes:
+        return True
+    found = conn.execute(
+        f"SELECT 1 FROM sessions s WHERE s.id = ? AND {' AND '.join(attributes)}", [item["id"], *values]
+    ).fetchone()
+    return found is not None
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -238,8 +270,9 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     """
     fetch = _fetch_started if q.order == "started" else _fetch_last_active
     project = not q.include_children
-    # A status filter under projection, and any search, can drop rows after SQL; else one batch suffices.
-    refilter = (project and q.status != "all") or q.search is not None
+    # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
+    # one batch suffices.
+    refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
     batch = q.limit + 1
     collected: list[tuple[dict[str, Any], dict[str, Any]]] = []
     after = q.after
@@ -247,7 +280,11 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
         rows = fetch(conn, q, after, batch)
         for row in rows:
             item = _present(conn, row, project)
-            if refilter and not (_status_ok(item, q.status) and _search_ok(item, q.search)):
+            if refilter and not (
+                _status_ok(item, q.status)
+                and _search_ok(item, q.search)
+                and (not project or _shown_row_matches(conn, row, item, q))
+            ):
                 continue
             collected.append((item, _position(row, q.order)))
             if len(collected) > q.limit:

@@ -11,6 +11,7 @@ from typing import Any
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
 from app.storage.repos.lineage import delegate_descendants, lineage_root
+from app.storage.repos.session_filter import PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
 
@@ -83,7 +84,8 @@ def public_select_sql(alias: str = "s") -> str:
         f"{cols}, ({alias}.system_prompt IS NOT NULL AND {alias}.system_prompt != '') AS has_system_prompt,"
         f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw,"
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
-        f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source"
+        f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source,"
+        f" {PINNED_SQL.format(a=alias)} AS pinned"
     )
 
 
@@ -124,6 +126,7 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> dict[str, Any]:
     data["last_active"] = row["last_active"]
     data["lineage_root_id"] = lineage_root_id
     data["title_source"] = row["title_source"]
+    data["pinned"] = bool(row["pinned"])
     return data
 
 
@@ -247,12 +250,15 @@ def copy_model_config_as_branch(conn: sqlite3.Connection, parent_id: str, child_
     )
 
 
-def set_archived(conn: sqlite3.Connection, session_id: str, archived: bool) -> None:
+def set_archived(
+    conn: sqlite3.Connection, session_id: str, archived: bool, *, keep_pinned: bool = False
+) -> None:
     """Archive or unarchive the whole compression lineage, like the agent's ``set_session_archived``.
 
     Lists show a compression root projected onto its tip, so archiving only one member would let the
-    other resurrect the conversation.
+    other resurrect the conversation. With ``keep_pinned`` the lineage's pinned members stay as they are.
     """
+    keep = f" AND NOT {PINNED_SQL.format(a='sessions')}" if keep_pinned else ""
     conn.execute(
         """
         WITH RECURSIVE
@@ -273,8 +279,8 @@ def set_archived(conn: sqlite3.Connection, session_id: str, archived: bool) -> N
             WHERE parent.end_reason = 'compression'
           )
         UPDATE sessions SET archived = ?
-        WHERE id IN (SELECT id FROM ancestors UNION SELECT id FROM descendants)
-        """,
+        WHERE id IN (SELECT id FROM ancestors UNION SELECT id FROM descendants)"""
+        + keep,
         (session_id, session_id, 1 if archived else 0),
     )
 

@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from app.storage.commit_notice import note_messages
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.sessions import session_exists
 
@@ -297,6 +298,7 @@ def insert_session(
     names = ", ".join(f'"{c}"' for c in cols)
     marks = ", ".join("?" * len(cols))
     conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
+    note_messages(sid)
     return keep_ids
 
 

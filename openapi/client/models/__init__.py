@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .archive_in import ArchiveIn
+from .archive_out import ArchiveOut
 from .attachment_public import AttachmentPublic
 from .attachment_ref import AttachmentRef
 from .auto_prune_run_out import AutoPruneRunOut
@@ -88,6 +90,8 @@ from .readiness_checks import ReadinessChecks
 from .recap_entry_public import RecapEntryPublic
 from .recap_entry_public_role import RecapEntryPublicRole
 from .recap_public import RecapPublic
+from .repair_in import RepairIn
+from .repair_out import RepairOut
 from .resolved_session import ResolvedSession
 from .resolved_session_model_config_type_0 import ResolvedSessionModelConfigType0
 from .resolved_session_title_source_type_0 import ResolvedSessionTitleSourceType0
@@ -111,6 +115,7 @@ from .search_body_sort import SearchBodySort
 from .search_message import SearchMessage
 from .search_run_detail import SearchRunDetail
 from .search_run_sort import SearchRunSort
+from .selected_session import SelectedSession
 from .session_create import SessionCreate
 from .session_create_model_config_type_0 import SessionCreateModelConfigType0
 from .session_create_source import SessionCreateSource
@@ -140,6 +145,8 @@ from .validation_issue import ValidationIssue
 from .weekday_activity import WeekdayActivity
 
 __all__ = (
+    "ArchiveIn",
+    "ArchiveOut",
     "AttachmentPublic",
     "AttachmentRef",
     "AutoPruneRunOut",
@@ -222,6 +229,8 @@ __all__ = (
     "RecapEntryPublic",
     "RecapEntryPublicRole",
     "RecapPublic",
+    "RepairIn",
+    "RepairOut",
     "ResolvedSession",
     "ResolvedSessionModelConfigType0",
     "ResolvedSessionTitleSourceType0",
@@ -245,6 +254,7 @@ __all__ = (
     "SearchMessage",
     "SearchRunDetail",
     "SearchRunSort",
+    "SelectedSession",
     "SessionCreate",
     "SessionCreateModelConfigType0",
     "SessionCreateSource",

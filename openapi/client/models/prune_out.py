@@ -1,10 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.selected_session import SelectedSession
+
 
 T = TypeVar("T", bound="PruneOut")
 
@@ -14,12 +20,14 @@ class PruneOut:
     """What the prune deleted (or would delete).
 
     Attributes:
-        cutoff (float | None): sessions started before this epoch time qualified (null: any age, filters only)
+        cutoff (float | None): sessions started before this epoch time qualified (null: no upper bound)
         dry_run (bool):
         ids (list[str] | None): the candidates, oldest first (dry run only)
         messages (int):
         pruned (int): sessions deleted (dry run: that would be deleted)
         reclaimable_bytes (int): stored payload of the pruned sessions (estimate, before VACUUM)
+        candidates (list[SelectedSession] | None | Unset): the candidates with their title, source, start and size (dry
+            run only)
     """
 
     cutoff: float | None
@@ -28,6 +36,7 @@ class PruneOut:
     messages: int
     pruned: int
     reclaimable_bytes: int
+    candidates: list[SelectedSession] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +58,18 @@ class PruneOut:
 
         reclaimable_bytes = self.reclaimable_bytes
 
+        candidates: list[dict[str, Any]] | None | Unset
+        if isinstance(self.candidates, Unset):
+            candidates = UNSET
+        elif isinstance(self.candidates, list):
+            candidates = []
+            for candidates_type_0_item_data in self.candidates:
+                candidates_type_0_item = candidates_type_0_item_data.to_dict()
+                candidates.append(candidates_type_0_item)
+
+        else:
+            candidates = self.candidates
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -61,11 +82,15 @@ class PruneOut:
                 "reclaimable_bytes": reclaimable_bytes,
             }
         )
+        if candidates is not UNSET:
+            field_dict["candidates"] = candidates
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.selected_session import SelectedSession
+
         d = dict(src_dict)
 
         def _parse_cutoff(data: object) -> float | None:
@@ -98,6 +123,28 @@ class PruneOut:
 
         reclaimable_bytes = d.pop("reclaimable_bytes")
 
+        def _parse_candidates(data: object) -> list[SelectedSession] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                candidates_type_0 = []
+                _candidates_type_0 = data
+                for candidates_type_0_item_data in _candidates_type_0:
+                    candidates_type_0_item = SelectedSession.from_dict(candidates_type_0_item_data)
+
+                    candidates_type_0.append(candidates_type_0_item)
+
+                return candidates_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[SelectedSession] | None | Unset, data)
+
+        candidates = _parse_candidates(d.pop("candidates", UNSET))
+
         prune_out = cls(
             cutoff=cutoff,
             dry_run=dry_run,
@@ -105,6 +152,7 @@ class PruneOut:
             messages=messages,
             pruned=pruned,
             reclaimable_bytes=reclaimable_bytes,
+            candidates=candidates,
         )
 
         prune_out.additional_properties = d

@@ -56,6 +56,7 @@ class SessionPublic:
         cwd (None | str | Unset): Working directory the agent ran in (workspace)
         git_branch (None | str | Unset): Git branch of the workspace
         git_repo_root (None | str | Unset): Git repository root (the workspace key when set, else cwd)
+        pinned (bool | Unset): Kept from prune, auto-prune and archive (PUT/DELETE /sessions/{id}/pin) Default: False.
         profile_name (None | str | Unset): The agent profile the session ran under
         system_prompt (None | str | Unset): Only with include=system_prompt
         title_source (None | SessionPublicTitleSourceType0 | Unset): Who set the title: a person, the automatic titler,
@@ -95,6 +96,7 @@ class SessionPublic:
     cwd: None | str | Unset = UNSET
     git_branch: None | str | Unset = UNSET
     git_repo_root: None | str | Unset = UNSET
+    pinned: bool | Unset = False
     profile_name: None | str | Unset = UNSET
     system_prompt: None | str | Unset = UNSET
     title_source: None | SessionPublicTitleSourceType0 | Unset = UNSET
@@ -202,6 +204,8 @@ class SessionPublic:
         else:
             git_repo_root = self.git_repo_root
 
+        pinned = self.pinned
+
         profile_name: None | str | Unset
         if isinstance(self.profile_name, Unset):
             profile_name = UNSET
@@ -264,6 +268,8 @@ class SessionPublic:
             field_dict["git_branch"] = git_branch
         if git_repo_root is not UNSET:
             field_dict["git_repo_root"] = git_repo_root
+        if pinned is not UNSET:
+            field_dict["pinned"] = pinned
         if profile_name is not UNSET:
             field_dict["profile_name"] = profile_name
         if system_prompt is not UNSET:
@@ -453,6 +459,8 @@ class SessionPublic:
 
         git_repo_root = _parse_git_repo_root(d.pop("git_repo_root", UNSET))
 
+        pinned = d.pop("pinned", UNSET)
+
         def _parse_profile_name(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -522,6 +530,7 @@ class SessionPublic:
             cwd=cwd,
             git_branch=git_branch,
             git_repo_root=git_repo_root,
+            pinned=pinned,
             profile_name=profile_name,
             system_prompt=system_prompt,
             title_source=title_source,

@@ -120,12 +120,13 @@ def sync_detailed(
 ) -> Response[Problem | PruneOut]:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
@@ -156,12 +157,13 @@ def sync(
 ) -> Problem | PruneOut | None:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
@@ -187,12 +189,13 @@ async def asyncio_detailed(
 ) -> Response[Problem | PruneOut]:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):
@@ -221,12 +224,13 @@ async def asyncio(
 ) -> Problem | PruneOut | None:
     """Prune old ended sessions
 
-     Delete ended sessions matching every criterion given; open sessions are never touched.
+     Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
 
-    Without criteria: ended sessions started more than 90 days ago. Children of pruned sessions are
-    orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in small batches
-    so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both `older_than` and
-    `older_than_days`), `invalid_duration` (422, `older_than` unreadable).
+    Without a time filter or criterion: ended sessions started more than 90 days ago. Children of pruned
+    sessions are orphaned (their `parent_session_id` becomes null), as the agent does. Deletion runs in
+    small batches so concurrent appends are not held up. Errors: `conflicting_parameters` (422, both
+    `older_than` and `older_than_days`), `invalid_duration` (422, a time filter unreadable),
+    `empty_time_window` (422, the lower time bound is not before the upper one).
 
     Args:
         body (None | PruneIn | Unset):

@@ -1,0 +1,50 @@
+"""``hs_idempotency_keys``: the first answer to each ``(key, method, path)``, stored with its effect."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+
+import orjson
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The answer recorded for a key, and the digest of the request body that produced it."""
+
+    body_sha256: str
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+
+def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:
+    """The answer stored for ``(key, method, path)``, if any."""
+    row = conn.execute(
+        "SELECT body_sha256, status, response, headers FROM hs_idempotency_keys "
+        "WHERE key = ? AND method = ? AND path = ?",
+        (key, method, path),
+    ).fetchone()
+    if row is None:
+        return None
+    return StoredAnswer(str(row[0]), int(row[1]), bytes(row[2]), orjson.loads(row[3]))
+
+
+def store(conn: sqlite3.Connection, key: str, method: str, path: str, answer: StoredAnswer) -> None:
+    """Record the first answer to ``(key, method, path)`` in the caller's transaction."""
+    conn.execute(
+        "INSERT INTO hs_idempotency_keys "
+        "(key, method, path, body_sha256, status, response, headers, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            key,
+            method,
+            path,
+            answer.body_sha256,
+            answer.status,
+            answer.body,
+            orjson.dumps(answer.headers).decode(),
+            time.time(),
+        ),
+    )

@@ -1,0 +1,108 @@
+"""The one SQL translation of :class:`~app.domain.session_filter.SessionFilter`, shared by the session
+listing, prune and archive (and anything else that selects sessions by the agent's filter set).
+
+Clauses reference the ``sessions`` row under the alias given (``s`` by default). The agent's own clauses
+(``SessionDB._prune_filter_where``) are followed term by term, with one deliberate difference: what the
+user types is matched literally, so ``%`` and ``_`` in a title, model, branch or path are not wildcards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.domain.session_filter import SessionFilter
+from app.domain.titles import like_escape
+
+Clauses = tuple[list[str], list[Any]]
+
+PINNED_SQL = "EXISTS (SELECT 1 FROM hs_session_pins p WHERE p.session_id = {a}.id)"
+"""Whether the row under alias ``{a}`` is pinned (kept from prune, auto-prune and archive)."""
+
+_TOKENS = "(COALESCE({a}.input_tokens, 0) + COALESCE({a}.output_tokens, 0))"
+_COST = "COALESCE({a}.actual_cost_usd, {a}.estimated_cost_usd, 0)"
+_TOOL_CALLS = "COALESCE({a}.tool_call_count, 0)"
+_WORKSPACE = "LOWER(COALESCE(NULLIF(TRIM({a}.git_repo_root), ''), TRIM({a}.cwd), ''))"
+
+
+def _contains(value: str) -> str:
+    return f"%{like_escape(value.lower())}%"
+
+
+def time_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+    """The ``started_at`` bounds of ``flt``."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.started_before is not None:
+        clauses.append(f"{alias}.started_at < ?")
+        params.append(flt.started_before)
+    if flt.started_after is not None:
+        clauses.append(f"{alias}.started_at >= ?")
+        params.append(flt.started_after)
+    return clauses, params
+
+
+def attribute_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+    """Every criterion of ``flt`` except the time bounds and ``archived``."""
+    a = alias
+    clauses: list[str] = []
+    params: list[Any] = []
+
+    def add(sql: str, *values: Any) -> None:
+        clauses.append(sql.format(a=a))
+        params.extend(values)
+
+    for column, value in (
+        ("source", flt.source),
+        ("end_reason", flt.end_reason),
+        ("user_id", flt.user),
+        ("chat_id", flt.chat_id),
+        ("chat_type", flt.chat_type),
+        ("profile_name", flt.profile),
+    ):
+        if value:
+            add(f"{{a}}.{column} = ?", value)
+    for column, value in (("title", flt.title), ("model", flt.model), ("git_branch", flt.branch)):
+        if value:
+            add(f"LOWER(COALESCE({{a}}.{column}, '')) LIKE ? ESCAPE '\\'", _contains(value))
+    if flt.provider:
+        add("LOWER(COALESCE({a}.billing_provider, '')) = ?", flt.provider.lower())
+    if flt.cwd:
+        prefix = flt.cwd.rstrip("/\\") or flt.cwd
+        under = like_escape(prefix)
+        add(
+            "({a}.cwd = ? OR {a}.cwd LIKE ? ESCAPE '\\' OR {a}.cwd LIKE ? ESCAPE '\\')",
+            prefix,
+            f"{under}/%",
+            f"{under}\\\\%",
+        )
+    if flt.workspace and flt.workspace.strip():
+        add(f"{_WORKSPACE} LIKE ? ESCAPE '\\'", _contains(flt.workspace.strip()))
+    for expr, low, high in (
+        ("{a}.message_count", flt.min_messages, flt.max_messages),
+        (_TOKENS, flt.min_tokens, flt.max_tokens),
+        (_COST, flt.min_cost, flt.max_cost),
+        (_TOOL_CALLS, flt.min_tool_calls, flt.max_tool_calls),
+    ):
+        if low is not None:
+            add(f"{expr} >= ?", low)
+        if high is not None:
+            add(f"{expr} <= ?", high)
+    return clauses, params
+
+
+def archived_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+    """The ``archived`` tri-state of ``flt`` (nothing when ``None``)."""
+    if flt.archived is None:
+        return [], []
+    return [f"{alias}.archived = ?"], [1 if flt.archived else 0]
+
+
+def filter_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+    """All of ``flt``: time bounds, criteria and ``archived``."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for part in (time_clauses, attribute_clauses, archived_clauses):
+        more, values = part(flt, alias)
+        clauses += more
+        params += values
+    return clauses, params
