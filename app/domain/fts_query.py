@@ -69,7 +69,8 @@ def sanitize(query: str) -> str:
     return text.strip()
 
 
-def _quote(term: str) -> str:
+def quote_phrase(term: str) -> str:
+    """``term`` as one FTS5 phrase (a string in double quotes, inner quotes doubled), matched literally."""
     return '"' + term.replace('"', '""') + '"'
 
 
@@ -84,7 +85,7 @@ def literal_fallback(sanitized: str) -> str:
         body = token.strip('"').rstrip("*")
         if not _WORD_CHAR.search(body):
             continue
-        parts.append(_quote(body) + ("*" if prefix else ""))
+        parts.append(quote_phrase(body) + ("*" if prefix else ""))
     return " ".join(parts)
 
 
@@ -157,11 +158,11 @@ def short_terms(clauses: tuple[Clause, ...]) -> tuple[str, ...]:
 
 def _term_match(term: str, expansions: Mapping[str, Sequence[str]]) -> str | None:
     if term not in expansions:
-        return _quote(term)
+        return quote_phrase(term)
     trigrams = expansions[term]
     if not trigrams:
         return None
-    return "(" + " OR ".join(_quote(t) for t in trigrams) + ")"
+    return "(" + " OR ".join(quote_phrase(t) for t in trigrams) + ")"
 
 
 def trigram_match(clauses: tuple[Clause, ...], expansions: Mapping[str, Sequence[str]] | None = None) -> str:

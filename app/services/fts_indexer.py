@@ -6,6 +6,9 @@ and shrinking the backlog atomically. It runs when a commit notice says work was
 backlog left by a restart or a crash), and every :data:`POLL_S` seconds (another process may queue or
 index too). Failures are logged and retried later; they never reach a request.
 
+The same task keeps the listing's search index current (``app.storage.repos.list_index``): each job also
+re-derives the documents of a slice of the sessions the triggers marked dirty.
+
 Slices are paced by :func:`app.domain.index_pacing.next_pace`: big while nothing else waits for the writer,
 small with a pause between them while live writes queue behind them.
 """
@@ -24,6 +27,7 @@ from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.repos import fts_backlog as repo
+from app.storage.repos import list_index
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +97,7 @@ class FtsIndexer:
         """Index slice after slice until the backlog is empty (or a job fails: retried at the next wake)."""
         try:
             # A read first: an empty backlog (the usual case at start-up and each poll) takes no write lock.
-            if await self.db.read(lambda conn: repo.has_queued(conn, repo.ANY_ID)):
+            if await self.db.read(_has_work):
                 await self._slices()
         except Exception as exc:  # a busy or full database must not kill the task
             log.warning("FTS indexing of imported messages failed, will retry: %s", exc)
@@ -125,9 +129,17 @@ class FtsIndexer:
         # Runs on the writer thread; the last value says whether other writes queued up meanwhile.
         started = time.perf_counter()
         covered = repo.index_next_slice(conn, self.slice_messages)
+        sessions = list_index.index_dirty(conn)
+        # The loop ends once both are empty; a slice of list-search documents alone covers no message.
+        if covered is None and sessions is not None:
+            covered = 0
         writer = self.db.writer
         return covered, time.perf_counter() - started, writer is not None and writer.queue_depth() > 0
 
     def _notify(self) -> None:
         done, self._progress = self._progress, asyncio.Event()
         done.set()
+
+
+def _has_work(conn: sqlite3.Connection) -> bool:
+    return repo.has_queued(conn, repo.ANY_ID) or list_index.has_dirty(conn)

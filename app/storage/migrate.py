@@ -14,6 +14,7 @@ from sqlalchemy.pool import StaticPool
 
 from app.storage.hermes_schema import adopt, needs_adoption, stored_version
 from app.storage.read_only import TESTED_SCHEMA_VERSION, too_new
+from app.storage.repos import list_index
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -59,6 +60,10 @@ def upgrade(conn: sqlite3.Connection, db_path: Path) -> None:
         # agent since; adoption is idempotent, so check and repair on every start.
         if needs_adoption(conn):
             adopt(conn)
+        # The same for the list-search triggers: a table the agent rebuilt has lost them, and whatever it
+        # wrote since went unnoticed, so every session is queued again.
+        if list_index.triggers_missing(conn):
+            list_index.install(conn)
         if conn.in_transaction:
             conn.execute("COMMIT")
     except BaseException:

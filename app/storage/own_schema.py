@@ -227,6 +227,86 @@ automatic reset and its expiry finalisation, and must still do so after a restar
 it."""
 
 
+LIST_SEARCH_SQL = """
+CREATE TABLE IF NOT EXISTS hs_list_search_docs (
+    doc INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    preview TEXT NOT NULL,
+    first_ts REAL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS hs_list_search USING fts5(
+    session_id, title, preview, content='hs_list_search_docs', content_rowid='doc', tokenize='trigram'
+);
+CREATE TABLE IF NOT EXISTS hs_list_search_dirty (
+    session_id TEXT PRIMARY KEY
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_session_insert AFTER INSERT ON sessions BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (NEW.id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_session_title AFTER UPDATE OF id, title ON sessions
+WHEN NEW.title IS NOT OLD.title OR NEW.id IS NOT OLD.id BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.id), (NEW.id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_session_delete AFTER DELETE ON sessions BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_message_insert AFTER INSERT ON messages
+WHEN NEW.role = 'user' AND NOT EXISTS (
+    SELECT 1 FROM hs_list_search_docs d WHERE d.session_id = NEW.session_id AND d.first_ts < NEW.timestamp
+) BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (NEW.session_id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_message_update
+AFTER UPDATE OF session_id, role, content, active, timestamp ON messages
+WHEN OLD.role = 'user' OR NEW.role = 'user' BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.session_id), (NEW.session_id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_message_delete AFTER DELETE ON messages
+WHEN OLD.role = 'user' BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.session_id);
+END;
+"""
+"""The listing's search index (``GET /sessions?q=``): one trigram-indexed document per session holding its
+id, title and the SQL-cut first user message its preview is drawn from.
+
+The triggers live in the file, so every writer (this server, the agent's own ``SessionDB``, an import)
+marks the sessions whose id, title or preview may have changed in ``hs_list_search_dirty``, in the same
+transaction and at the cost of one key insert; the background indexer re-derives their documents later, and
+a listing treats every dirty session as a candidate meanwhile. A user message later than the one a session's
+document was cut from cannot change its preview, so ordinary appends mark nothing. Migration 0011 creates it
+and queues every session already in the file."""
+
+LIST_SEARCH_TRIGGERS = (
+    "hs_list_search_session_insert",
+    "hs_list_search_session_title",
+    "hs_list_search_session_delete",
+    "hs_list_search_message_insert",
+    "hs_list_search_message_update",
+    "hs_list_search_message_delete",
+)
+
+
+class ListSearchDoc(SQLModel, table=True):
+    """What the listing's search index holds for a session (the text ``hs_list_search`` indexes)."""
+
+    __tablename__ = "hs_list_search_docs"
+
+    doc: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(unique=True)
+    title: str
+    preview: str
+    first_ts: float | None = None
+
+
+class ListSearchDirty(SQLModel, table=True):
+    """A session whose search document may be out of date; a listing reads it directly until re-indexed."""
+
+    __tablename__ = "hs_list_search_dirty"
+
+    session_id: str = Field(primary_key=True)
+
+
 SESSION_PINS_SQL = """
 CREATE TABLE IF NOT EXISTS hs_session_pins (
     session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,

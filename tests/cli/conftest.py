@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -86,3 +87,14 @@ class Seeder:
 def seed(client: TestClient) -> Seeder:
     """The API seeder."""
     return Seeder(client)
+
+
+def snapshot_rows(home: Path) -> list[tuple[Any, ...]]:
+    """Every column of every session row and every message row, read straight from the file."""
+    conn = sqlite3.connect(home / "state.db")
+    try:
+        sessions = conn.execute("SELECT * FROM sessions ORDER BY id").fetchall()
+        messages = conn.execute("SELECT * FROM messages ORDER BY id").fetchall()
+    finally:
+        conn.close()
+    return [*sessions, ("messages", *messages)]

@@ -6,25 +6,13 @@ was only looked at lost ``cron_complete`` and could never be pruned.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
-from tests.cli.conftest import Run, Seeder
-
-
-def _snapshot(home: Path) -> list[tuple[Any, ...]]:
-    """Every column of every session row and every message row, read straight from the file."""
-    conn = sqlite3.connect(home / "state.db")
-    try:
-        sessions = conn.execute("SELECT * FROM sessions ORDER BY id").fetchall()
-        messages = conn.execute("SELECT * FROM messages ORDER BY id").fetchall()
-    finally:
-        conn.close()
-    return [*sessions, ("messages", *messages)]
+from tests.cli.conftest import Run, Seeder, snapshot_rows
 
 
 def _seed(seed: Seeder) -> dict[str, dict[str, Any]]:
@@ -49,7 +37,7 @@ def _seed(seed: Seeder) -> dict[str, dict[str, Any]]:
 def test_every_read_command_leaves_the_rows_untouched(run: Run, seed: Seeder, home: Path) -> None:
     made = _seed(seed)
     cli_id, cron_id = made["cli"]["id"], made["cron"]["id"]
-    before = _snapshot(home)
+    before = snapshot_rows(home)
     commands: list[tuple[tuple[str, ...], str | None]] = [
         (("-r", cli_id), None),
         (("-r", cron_id), None),
@@ -78,12 +66,12 @@ def test_every_read_command_leaves_the_rows_untouched(run: Run, seed: Seeder, ho
     for args, stdin in commands:
         result = run(*args, input=stdin)
         assert result.exit_code == 0, (args, result.output)
-        assert _snapshot(home) == before, f"`hermes {' '.join(args)}` changed the store"
+        assert snapshot_rows(home) == before, f"`hermes {' '.join(args)}` changed the store"
 
 
 def test_every_read_endpoint_leaves_the_rows_untouched(client: TestClient, seed: Seeder, home: Path) -> None:
     made = _seed(seed)
-    before = _snapshot(home)
+    before = snapshot_rows(home)
     for sid in (made["cli"]["id"], made["cron"]["id"]):
         path = f"/sessions/{quote(sid, safe='')}"
         first = client.get(f"{path}/messages", params={"limit": 1}).json()["items"][0]["id"]
@@ -111,9 +99,9 @@ def test_every_read_endpoint_leaves_the_rows_untouched(client: TestClient, seed:
         for url, params in reads:
             response = client.get(url, params=params)
             assert response.status_code == 200, (url, params, response.text)
-            assert _snapshot(home) == before, f"GET {url} {params} changed the store"
+            assert snapshot_rows(home) == before, f"GET {url} {params} changed the store"
     response = client.post("/search", json={"q": "answer"})
-    assert response.status_code == 200 and _snapshot(home) == before
+    assert response.status_code == 200 and snapshot_rows(home) == before
 
 
 def test_a_looked_at_cron_session_can_still_be_pruned(run: Run, seed: Seeder) -> None:

@@ -13,7 +13,6 @@ from dataclasses import astuple, dataclass, field, replace
 from typing import Any, Literal
 
 from app.domain.session_filter import SessionFilter
-from app.domain.titles import like_escape
 from app.storage.repos.lineage import (
     branched_marker_sql,
     compression_tip,
@@ -21,10 +20,10 @@ from app.storage.repos.lineage import (
     lineage_root,
     listable_sql,
 )
+from app.storage.repos.list_index import SearchFilter, ascii_lower, search_filter
 from app.storage.repos.session_filter import attribute_clauses, time_clauses
 from app.storage.repos.sessions import (
     LAST_ACTIVE_SQL,
-    PREVIEW_RAW_SQL,
     public_select_sql,
     row_to_public,
 )
@@ -80,7 +79,7 @@ class ListPage:
     next_position: dict[str, Any] | None = None
 
 
-def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
+def _filters(q: ListQuery, search: SearchFilter | None) -> tuple[list[str], list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
@@ -102,16 +101,9 @@ def _filters(q: ListQuery) -> tuple[list[str], list[Any]]:
         )
     elif q.status == "ended":
         clauses.append("s.ended_at IS NOT NULL")
-    if q.search is not None:
-        # LIKE folds ASCII case only, as the prune filters do. The preview is cut in SQL to 63 characters
-        # before stripping, a superset of the displayed one; the presented row is checked exactly afterwards.
-        # A compression root is shown as its tip, whose text only the walk finds, so it always passes here.
-        pattern = f"%{like_escape(_ascii_lower(q.search))}%"
-        match = " OR ".join(
-            f"{expr} LIKE ? ESCAPE '\\'" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s"))
-        )
-        clauses.append(f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})")
-        params.extend([pattern] * 3)
+    if search is not None:
+        clauses.append(search.clause)
+        params.extend(search.params)
     more, values = _session_filter(q.filter, projecting)
     return clauses + more, params + values
 
@@ -144,22 +136,15 @@ def _shown_row_matches(
     return found is not None
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def _ascii_lower(text: str) -> str:
-    return text.translate(_ASCII_LOWER)
-
-
 def _search_ok(item: dict[str, Any], search: str | None) -> bool:
     """Whether the presented row shows ``search`` in its id, title or preview (ASCII case folded, as LIKE)."""
     if search is None:
         return True
-    needle = _ascii_lower(search)
+    needle = ascii_lower(search)
     preview = item["preview"] or ""
     if preview.endswith("...") and len(preview) > 60:
         preview = preview[:-3]  # the ellipsis marks the cut; it is not text of the message
-    return any(needle in _ascii_lower(text or "") for text in (item["id"], item["title"], preview))
+    return any(needle in ascii_lower(text or "") for text in (item["id"], item["title"], preview))
 
 
 def _status_ok(item: dict[str, Any], status: Status) -> bool:
@@ -171,9 +156,13 @@ def _status_ok(item: dict[str, Any], status: Status) -> bool:
 
 
 def _fetch_started(
-    conn: sqlite3.Connection, q: ListQuery, after: dict[str, Any] | None, batch: int
+    conn: sqlite3.Connection,
+    q: ListQuery,
+    search: SearchFilter | None,
+    after: dict[str, Any] | None,
+    batch: int,
 ) -> list[sqlite3.Row]:
-    clauses, params = _filters(q)
+    clauses, params = _filters(q, search)
     if after is not None:
         clauses.append("(s.started_at, s.id) < (?, ?)")
         params.extend([after["s"], after["i"]])
@@ -192,9 +181,13 @@ def _fetch_started(
 
 
 def _fetch_last_active(
-    conn: sqlite3.Connection, q: ListQuery, after: dict[str, Any] | None, batch: int
+    conn: sqlite3.Connection,
+    q: ListQuery,
+    search: SearchFilter | None,
+    after: dict[str, Any] | None,
+    batch: int,
 ) -> list[sqlite3.Row]:
-    clauses, params = _filters(q)
+    clauses, params = _filters(q, search)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     # Effective activity of a listed row is the newest activity anywhere in its compression chain (the
     # agent's rule), so an old conversation continued today sorts first. UNION (not UNION ALL) makes a
@@ -273,11 +266,12 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
     # one batch suffices.
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
+    search = None if q.search is None else search_filter(conn, q.search, project)
     batch = q.limit + 1
     collected: list[tuple[dict[str, Any], dict[str, Any]]] = []
     after = q.after
     while len(collected) <= q.limit:
-        rows = fetch(conn, q, after, batch)
+        rows = fetch(conn, q, search, after, batch)
         for row in rows:
             item = _present(conn, row, project)
             if refilter and not (
