@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from app.errors import NotFound
+from app.errors import SessionNotFound
 from app.storage.database import Database
 from app.storage.render_pool import RenderPool
 from app.storage.repos import export as repo
@@ -118,7 +118,7 @@ async def check_export_target(db: Database, session_id: str | None) -> None:
     if session_id is not None and not await db.read(
         lambda conn: session_repo.session_exists(conn, session_id)
     ):
-        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
+        raise SessionNotFound(session_id)
 
 
 async def export_jsonl(db: Database, flt: repo.ExportFilter) -> AsyncIterator[bytes]:

@@ -14,9 +14,17 @@ from app.domain.ids import new_session_id, session_id_problem
 from app.domain.recap import Recap, build_recap
 from app.domain.sources import Source
 from app.domain.stored_json import is_unrenderable
-from app.errors import Conflict, HermesError, NotFound, Unprocessable
+from app.errors import (
+    AmbiguousSessionRef,
+    HermesError,
+    InvalidSessionId,
+    MessageNotFound,
+    NoSessionToContinue,
+    SessionEnded,
+    SessionNotFound,
+)
 from app.services.idempotency import Idempotency, Render, Reply
-from app.services.sessions import default_exclusions, get_session, not_found
+from app.services.sessions import default_exclusions, get_session
 from app.storage.database import Database
 from app.storage.repos import sessions as session_repo
 from app.storage.repos.lineage import compression_chain, compression_tip
@@ -83,13 +91,10 @@ def _match_ref(conn: sqlite3.Connection, ref: str) -> tuple[str, MatchedBy]:
         return found, MatchedBy.TITLE
     if candidates:
         shown = candidates[:MAX_CANDIDATES]
-        raise Conflict(
-            f"'{ref}' matches several sessions; give more of the id.",
-            code="ambiguous_session_ref",
-            candidates=[{"id": c.id, "title": c.title} for c in shown],
-            more=len(candidates) > MAX_CANDIDATES,
+        raise AmbiguousSessionRef(
+            ref, [{"id": c.id, "title": c.title} for c in shown], len(candidates) > MAX_CANDIDATES
         )
-    raise NotFound(f"No session found matching '{ref}'.", code="session_not_found", ref=ref)
+    raise SessionNotFound(ref)
 
 
 def resolve(
@@ -100,8 +105,7 @@ def resolve(
     if latest:
         requested = latest_session(conn, sources, default_exclusions(sources))
         if requested is None:
-            where = f" from {', '.join(sources)}" if sources else ""
-            raise NotFound(f"No previous session{where} found to continue.", code="session_not_found")
+            raise NoSessionToContinue(sources)
         matched_by = MatchedBy.LATEST
     else:
         requested, matched_by = _match_ref(conn, ref or "")
@@ -112,7 +116,7 @@ def resolve(
 def lineage(conn: sqlite3.Connection, session_id: str) -> list[SessionRow]:
     """The compression chain containing the session, root → tip, as public sessions."""
     if not session_repo.session_exists(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return [get_session(conn, sid) for sid in compression_chain(conn, session_id)]
 
 
@@ -164,11 +168,7 @@ def _continue(conn: sqlite3.Connection, session_id: str, continuation: Continuat
     """
     parent = get_session(conn, session_id)
     if parent["ended_at"] is not None and parent["end_reason"] != COMPRESSION:
-        raise Conflict(
-            f"Session {session_id} already ended ({parent['end_reason']}); reopen it before compressing.",
-            code="session_ended",
-            end_reason=parent["end_reason"],
-        )
+        raise SessionEnded(session_id, parent["end_reason"])
     session_repo.end_session(conn, session_id, COMPRESSION)
     child_id = _child_id(conn, parent["source"])
     session_repo.insert_session(
@@ -203,13 +203,9 @@ def _fork(conn: sqlite3.Connection, session_id: str, fork: Fork) -> SessionRow:
     if fork.id is not None:
         problem = session_id_problem(fork.id)
         if problem is not None:
-            raise Unprocessable(problem, code="invalid_session_id")
+            raise InvalidSessionId(problem)
     if fork.message_id is not None and not is_active_message(conn, session_id, fork.message_id):
-        raise NotFound(
-            f"Message {fork.message_id} is not an active message of session {session_id}.",
-            code="message_not_found",
-            message_id=fork.message_id,
-        )
+        raise MessageNotFound(session_id, fork.message_id)
     session_repo.end_session(conn, session_id, BRANCHED)
     # A branch of a sub-agent run is the user's own conversation, not another delegate.
     stored_config = parent["model_config"]
@@ -244,5 +240,5 @@ def _fork(conn: sqlite3.Connection, session_id: str, fork: Fork) -> SessionRow:
 def recap(conn: sqlite3.Connection, session_id: str, exchanges: int) -> Recap:
     """The resume recap of a session's active conversation."""
     if not session_repo.session_exists(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return build_recap(conversation_for_recap(conn, session_id), exchanges)

@@ -9,10 +9,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.errors import Conflict, NotFound, Unprocessable
+from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, SessionEnded, SessionNotFound
 from app.services.events import EventType, emit, emit_messages
 from app.services.idempotency import Idempotency, Render, Reply
-from app.services.sessions import not_found
 from app.storage.database import Database
 from app.storage.repos import messages as repo
 from app.storage.repos.sessions import reopen_session, session_exists
@@ -43,14 +42,10 @@ def _append(
     """
     exists, ended = repo.session_end_state(conn, session_id)
     if not exists:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     if ended:
         if not reopen:
-            raise Conflict(
-                f"Session {session_id} has ended; reopen it first or append with ?reopen=true.",
-                code="session_ended",
-                session_id=session_id,
-            )
+            raise SessionEnded(session_id)
         reopen_session(conn, session_id)
         emit(
             conn,
@@ -89,7 +84,7 @@ class MessagePage:
 
 def _require_session(conn: sqlite3.Connection, session_id: str) -> None:
     if not session_exists(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
 
 
 def list_messages(conn: sqlite3.Connection, query: MessageQuery) -> MessagePage:
@@ -127,12 +122,7 @@ def _window(conn: sqlite3.Connection, query: MessageQuery, anchor_id: int) -> Me
         include_inactive=query.include_inactive,
     )
     if found is None:
-        raise NotFound(
-            f"around={anchor_id} is not a message of session {query.session_id}.",
-            code="message_not_in_session",
-            session_id=query.session_id,
-            message_id=anchor_id,
-        )
+        raise MessageNotInSession(query.session_id, anchor_id, param="around")
     before, anchor, after = found
     items = repo.to_messages(conn, [*before, anchor, *after])
     return MessagePage(
@@ -143,22 +133,12 @@ def _window(conn: sqlite3.Connection, query: MessageQuery, anchor_id: int) -> Me
     )
 
 
-def message_not_found(session_id: str, message_id: int) -> NotFound:
-    """The 404 for a message id that is not in the session."""
-    return NotFound(
-        f"Message {message_id} not found in session {session_id}.",
-        code="message_not_found",
-        session_id=session_id,
-        message_id=message_id,
-    )
-
-
 def get_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> MessageRow:
     """One message of a session (active or not); 404 ``session_not_found`` / ``message_not_found``."""
     row = repo.fetch(conn, session_id, message_id)
     if row is None:
         _require_session(conn, session_id)
-        raise message_not_found(session_id, message_id)
+        raise MessageNotFound(session_id, message_id)
     return repo.to_messages(conn, [row])[0]
 
 
@@ -172,14 +152,9 @@ def rewind(conn: sqlite3.Connection, session_id: str, message_id: int) -> dict[s
     _require_session(conn, session_id)
     row = repo.fetch(conn, session_id, message_id)
     if row is None:
-        raise message_not_found(session_id, message_id)
+        raise MessageNotFound(session_id, message_id)
     if row["role"] != "user":
-        raise Unprocessable(
-            f"Rewind target must be a user message; message {message_id} is a {row['role']} message.",
-            code="not_a_user_message",
-            message_id=message_id,
-            role=row["role"],
-        )
+        raise NotAUserMessage(message_id, row["role"])
     rewound, head = repo.rewind(conn, session_id, message_id)
     counts = repo.session_counters(conn, session_id)
     target = repo.to_messages(conn, [repo.fetch(conn, session_id, message_id) or row])[0]

@@ -9,7 +9,7 @@ from typing import Any
 from app.domain.etag import if_match_satisfied, parse_if_match, session_etag
 from app.domain.ids import new_session_id, session_id_problem
 from app.domain.sources import HIDDEN_SOURCES, Source
-from app.errors import NotFound, PreconditionFailed, Unprocessable
+from app.errors import ETagMismatch, InvalidSessionId, SessionNotFound, UnknownSource
 from app.services.events import EventType, emit
 from app.storage.repos import pins
 from app.storage.repos import sessions as repo
@@ -43,15 +43,7 @@ def parse_source(value: str) -> Source:
     try:
         return Source(value)
     except ValueError:
-        known = ", ".join(s.value for s in Source)
-        raise Unprocessable(
-            f"Unknown source '{value}'. Known sources: {known}.", code="unknown_source", source=value
-        ) from None
-
-
-def not_found(session_id: str) -> NotFound:
-    """The 404 every session operation answers for an unknown id."""
-    return NotFound(f"Session not found: {session_id}", code="session_not_found", session_id=session_id)
+        raise UnknownSource(value, [s.value for s in Source]) from None
 
 
 def get_session(
@@ -60,7 +52,7 @@ def get_session(
     """The public session, or 404 ``session_not_found``."""
     public = repo.fetch_session(conn, session_id, include_system_prompt=include_system_prompt)
     if public is None:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return public
 
 
@@ -70,11 +62,7 @@ def _check_if_match(conn: sqlite3.Connection, session_id: str, if_match: str | N
     if if_match is not None:
         etag = session_etag(current)
         if not if_match_satisfied(parse_if_match(if_match), etag):
-            raise PreconditionFailed(
-                "The session changed since you read it (If-Match does not match); fetch it and retry.",
-                code="precondition_failed",
-                etag=etag,
-            )
+            raise ETagMismatch(etag)
     return current
 
 
@@ -84,7 +72,7 @@ def create_session(conn: sqlite3.Connection, new: NewSession) -> SessionRow:
     if new.id is not None:
         problem = session_id_problem(new.id)
         if problem is not None:
-            raise Unprocessable(problem, code="invalid_session_id")
+            raise InvalidSessionId(problem)
     session_id = new.id if new.id is not None else new_session_id(source)
     repo.insert_session(
         conn,
@@ -139,7 +127,7 @@ def delete_session(conn: sqlite3.Connection, session_id: str, if_match: str | No
     _check_if_match(conn, session_id, if_match)
     removed = repo.delete_session(conn, session_id)
     if removed is None:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return removed
 
 
@@ -148,14 +136,14 @@ def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> S
     if repo.end_session(conn, session_id, end_reason):
         _emit_ended(conn, session_id, end_reason)
     elif not repo.session_exists(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return get_session(conn, session_id)
 
 
 def reopen_session(conn: sqlite3.Connection, session_id: str) -> SessionRow:
     """Clear the end state of a session and return it."""
     if not repo.reopen_session(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     fields = ["end_reason", "ended_at"]
     emit(conn, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
     return get_session(conn, session_id)
@@ -164,7 +152,7 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> SessionRow:
 def set_pinned(conn: sqlite3.Connection, session_id: str, pinned: bool) -> SessionRow:
     """Pin (keep from prune, auto-prune and archive) or unpin a session and return it; both idempotent."""
     if not repo.session_exists(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     if pinned:
         pins.pin(conn, session_id)
     else:
@@ -176,7 +164,7 @@ def set_pinned(conn: sqlite3.Connection, session_id: str, pinned: bool) -> Sessi
 def add_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> SessionRow:
     """Record token and cost usage on an existing session and return it."""
     if not repo.session_exists(conn, session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     record_usage(conn, session_id, usage)
     return get_session(conn, session_id)
 

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from app.storage.connection import open_connection, translate
+from app.storage.connection import open_connection, translated
 from app.storage.read_only import open_read_only, shadow_missing_own_tables
 
 T = TypeVar("T")
@@ -48,12 +48,8 @@ class ReaderPool:
         conn = self._conn()
         conn.execute("BEGIN")
         try:
-            return fn(conn)
-        except sqlite3.Error as exc:
-            mapped = translate(exc)
-            if mapped is not None:
-                raise mapped from exc
-            raise
+            with translated():
+                return fn(conn)
         finally:
             conn.execute("COMMIT")
 

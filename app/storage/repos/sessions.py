@@ -9,7 +9,7 @@ import time
 from typing import Any, cast
 
 from app.domain.stored_json import load_stored, stored_counter
-from app.errors import Conflict, Unprocessable
+from app.errors import ParentNotFound, SessionExists
 from app.storage.repos.lineage import delegate_descendants, lineage_root
 from app.storage.repos.session_filter import PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
@@ -183,13 +183,9 @@ def insert_session(
     for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
     """
     if session_exists(conn, session_id):
-        raise Conflict(f"Session already exists: {session_id}", code="session_exists", session_id=session_id)
+        raise SessionExists(session_id)
     if parent_session_id is not None and not session_exists(conn, parent_session_id):
-        raise Unprocessable(
-            f"Parent session not found: {parent_session_id}",
-            code="parent_not_found",
-            parent_session_id=parent_session_id,
-        )
+        raise ParentNotFound(parent_session_id)
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
         " model, model_config, system_prompt, parent_session_id, started_at)"
