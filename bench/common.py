@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -73,6 +74,7 @@ class Server:
 
     port: int
     process: subprocess.Popen[bytes]
+    indexed_after_s: float = 0.0
 
     @property
     def base_url(self) -> str:
@@ -82,6 +84,24 @@ class Server:
     def client(self) -> httpx.Client:
         """A convenience client for set-up calls (not for timed loops)."""
         return httpx.Client(base_url=self.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+
+
+def wait_until_indexed(path: Path, timeout_s: float = 600.0) -> float:
+    """Seconds until the server's list-search backlog is empty (0 for a build without the index)."""
+    conn = sqlite3.connect(path, timeout=10)
+    started = time.perf_counter()
+    try:
+        while time.perf_counter() - started < timeout_s:
+            try:
+                (dirty,) = conn.execute("SELECT COUNT(*) FROM hs_list_search_dirty").fetchone()
+            except sqlite3.OperationalError:
+                return 0.0
+            if dirty == 0:
+                return time.perf_counter() - started
+            time.sleep(0.2)
+    finally:
+        conn.close()
+    raise RuntimeError("the list-search index was not built in time")
 
 
 @contextmanager
@@ -108,6 +128,9 @@ def serve(home: Path) -> Iterator[Server]:
                 tail = (home / "server.log").read_text(errors="replace")[-2000:]
                 raise RuntimeError(f"hermes serve did not become ready:\n{tail}")
             time.sleep(0.1)
+        # Adopting a copy queues every session for the list-search index; measure the steady state, not
+        # the background build competing with the load.
+        server.indexed_after_s = wait_until_indexed(home / "state.db")
         yield server
     finally:
         process.terminate()

@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.errors import Unauthorized
+from app.errors import InvalidToken, MissingToken
 from app.settings import Settings
 from app.storage.files import make_private_dirs
 
@@ -53,11 +53,9 @@ async def require_token(
     if expected is None:
         return
     if credentials is None or credentials.scheme.lower() != "bearer":
-        raise Unauthorized(
-            "Missing bearer token: send 'Authorization: Bearer <token>' (see $HERMES_HOME/api_token)."
-        )
+        raise MissingToken()
     if not token_matches(credentials.credentials.encode(), expected):
-        raise Unauthorized("Invalid bearer token.")
+        raise InvalidToken()
 
 
 def authorization_accepted(header: bytes | None, expected: str | None) -> bool:

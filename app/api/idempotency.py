@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from starlette.responses import Response
 
-from app.errors import BadRequest
+from app.errors import InvalidIdempotencyKey
 from app.services.idempotency import Idempotency, InFlight, Reply, RetryKey
 
 
@@ -47,9 +47,7 @@ async def _idempotency(
     ] = None,
 ) -> Idempotency:
     if idempotency_key is not None and not valid_key(idempotency_key):
-        raise BadRequest(
-            "Idempotency-Key must be 1-255 printable characters.", code="invalid_idempotency_key"
-        )
+        raise InvalidIdempotencyKey()
     body = await request.body() if idempotency_key is not None else b""
     return idempotency_of(request, idempotency_key, body)
 

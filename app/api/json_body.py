@@ -18,22 +18,21 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.domain import json_policy
-from app.errors import Unprocessable
+from app.errors import IntegerOutOfRange, InvalidValue, JsonTooDeep, NumberNotFinite
 
-_SHOWN_KEYS = 8
+_VIOLATIONS: dict[str, type[InvalidValue]] = {
+    json_policy.JSON_TOO_DEEP: JsonTooDeep,
+    json_policy.INTEGER_OUT_OF_RANGE: IntegerOutOfRange,
+    json_policy.NUMBER_NOT_FINITE: NumberNotFinite,
+}
 
 
 def parse_json_body(body: bytes) -> Any:
-    """The parsed body, or ``Unprocessable`` with the policy's code; ``json.JSONDecodeError`` if not JSON."""
+    """The parsed body, or the policy's 422 (``json_too_deep``, ...); ``json.JSONDecodeError`` if not JSON."""
     value, violation = json_policy.loads(body)
     if violation is not None:
-        path = [str(p) for p in ("body", *violation.loc)]
-        # A too-deep body's location is ~128 keys long: the sentence names its start, ``errors`` all of it.
-        where = ".".join(path) if len(path) <= _SHOWN_KEYS else ".".join(path[:_SHOWN_KEYS]) + "..."
-        raise Unprocessable(
-            f"Invalid value at {where}: {violation.detail}",
-            code=violation.code,
-            errors=[{"loc": ["body", *violation.loc], "msg": violation.detail, "type": violation.code}],
+        raise _VIOLATIONS[violation.code](
+            [{"loc": ["body", *violation.loc], "msg": violation.detail, "type": violation.code}]
         )
     return value
 

@@ -19,7 +19,8 @@ import orjson
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.problem import PROBLEM_MEDIA_TYPE, unexpected_error_response
+from app.api.problem import PROBLEM_MEDIA_TYPE, error_body, unexpected_error_response
+from app.errors import BodyStalled, HermesError, HostNotAllowed, PayloadTooLarge, TooManyBodies
 
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -44,20 +45,9 @@ def new_request_id() -> str:
     return f"{_ID_PREFIX}-{next(_ID_COUNTER):x}"
 
 
-def raw_problem(
-    status: int, code: str, title: str, detail: str, request_id: str, *, retry_after: int | None = None
-) -> tuple[list[tuple[bytes, bytes]], bytes]:
+def raw_problem(error: HermesError, request_id: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """Headers and body of a problem+json answer made below the routes; it always closes the connection."""
-    body = orjson.dumps(
-        {
-            "type": "about:blank",
-            "title": title,
-            "status": status,
-            "detail": detail,
-            "code": code,
-            "request_id": request_id,
-        }
-    )
+    body = orjson.dumps(error_body(error, request_id))
     headers: list[tuple[bytes, bytes]] = [
         (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
         (b"content-length", str(len(body)).encode()),
@@ -65,8 +55,7 @@ def raw_problem(
         (b"x-request-id", request_id.encode()),
         *SECURITY_HEADERS,
     ]
-    if retry_after is not None:
-        headers.append((b"retry-after", str(retry_after).encode()))
+    headers.extend((name.lower().encode(), value.encode()) for name, value in (error.headers() or {}).items())
     return headers, body
 
 
@@ -119,15 +108,9 @@ def _is_ip_literal(name: str) -> bool:
 class _Refused(Exception):
     """Raised from the wrapped ``receive`` when a body must be refused; the middleware answers instead."""
 
-    def __init__(
-        self, status: int, code: str, title: str, detail: str, retry_after: int | None = None
-    ) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.title = title
-        self.detail = detail
-        self.retry_after = retry_after
+    def __init__(self, error: HermesError) -> None:
+        super().__init__(error.detail)
+        self.error = error
 
 
 class _BodyStalled(Exception):
@@ -187,13 +170,7 @@ class EdgeMiddleware:
             await _answer(
                 send,
                 request_id,
-                _Refused(
-                    421,
-                    "host_not_allowed",
-                    "Misdirected Request",
-                    f"This server does not answer for the host {shown!r}; add it to HERMES_ALLOWED_HOSTS "
-                    "to allow it.",
-                ),
+                _Refused(HostNotAllowed(shown)),
             )
             return
         declared = _as_int(content_length)
@@ -303,42 +280,18 @@ class EdgeMiddleware:
                     task.cancel()
 
     def _too_large(self) -> _Refused:
-        return _Refused(
-            413,
-            "payload_too_large",
-            "Content Too Large",
-            f"The request body exceeds the limit of {self.max_body_bytes} bytes.",
-        )
+        return _Refused(PayloadTooLarge(self.max_body_bytes))
 
     def _busy(self) -> _Refused:
-        return _Refused(
-            503,
-            "server_busy",
-            "Service Unavailable",
-            f"The server is receiving too many request bodies at once (over {self.inflight_cap} bytes); "
-            f"retry in {BUSY_RETRY_AFTER_S} s.",
-            retry_after=BUSY_RETRY_AFTER_S,
-        )
+        return _Refused(TooManyBodies(self.inflight_cap, BUSY_RETRY_AFTER_S))
 
     def _timed_out(self) -> _Refused:
-        return _Refused(
-            408,
-            "request_timeout",
-            "Request Timeout",
-            f"The request body stalled for more than {self.body_timeout_s:g} s.",
-        )
+        return _Refused(BodyStalled(self.body_timeout_s))
 
 
 async def _answer(send: Send, request_id: str, refusal: _Refused) -> None:
-    headers, body = raw_problem(
-        refusal.status,
-        refusal.code,
-        refusal.title,
-        refusal.detail,
-        request_id,
-        retry_after=refusal.retry_after,
-    )
-    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+    headers, body = raw_problem(refusal.error, request_id)
+    await send({"type": "http.response.start", "status": refusal.error.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 from fastapi import Request, Response
 
-from app.errors import BadRequest
+from app.errors import InvalidCursor
 
 _VERSION = 1
 
@@ -28,13 +28,10 @@ def decode_cursor(kind: str, cursor: str) -> dict[str, Any]:
     except (binascii.Error, ValueError, UnicodeEncodeError, orjson.JSONDecodeError):
         data = None
     if not isinstance(data, dict) or data.get("v") != _VERSION or data.get("k") != kind:
-        raise BadRequest(
-            "The cursor is malformed or belongs to another listing; use next_cursor from the previous page.",
-            code="invalid_cursor",
-        )
+        raise InvalidCursor()
     position = data.get("p")
     if not isinstance(position, dict):
-        raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+        raise InvalidCursor()
     return position
 
 

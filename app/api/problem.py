@@ -15,8 +15,15 @@ from starlette.responses import Response
 from starlette.routing import Match
 
 from app.api.json_body import is_json_media_type
-from app.errors import DatabaseBusy, HermesError
-from app.storage.connection import translate
+from app.errors import (
+    BodyNotObject,
+    HermesError,
+    InvalidJson,
+    InvalidText,
+    InvalidValue,
+    UnreadableForm,
+    UnsupportedBodyType,
+)
 
 log = logging.getLogger(__name__)
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -24,9 +31,6 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 _HTTP_CODES = {
     404: ("not_found", "Not Found"),
     405: ("method_not_allowed", "Method Not Allowed"),
-    406: ("not_acceptable", "Not Acceptable"),
-    413: ("payload_too_large", "Content Too Large"),
-    415: ("unsupported_media_type", "Unsupported Media Type"),
 }
 
 
@@ -52,6 +56,27 @@ class Problem(BaseModel):
     errors: list[ValidationIssue] | None = None
 
 
+def problem_body(
+    status: int, code: str, title: str, detail: str, request_id: str | None, extra: dict[str, Any]
+) -> dict[str, Any]:
+    """The problem+json document (``extra`` members with a ``None`` value are left out)."""
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "request_id": request_id,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+def error_body(exc: HermesError, request_id: str | None) -> dict[str, Any]:
+    """The problem+json document of one of our errors."""
+    return problem_body(exc.status, exc.code, exc.title, exc.detail, request_id, exc.extra)
+
+
 def problem_response(
     status: int,
     code: str,
@@ -63,41 +88,29 @@ def problem_response(
     **extra: Any,
 ) -> Response:
     """Render one problem+json response."""
-    body: dict[str, Any] = {
-        "type": "about:blank",
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        "request_id": getattr(request.state, "request_id", None) if request is not None else None,
-    }
-    body.update({k: v for k, v in extra.items() if v is not None})
+    request_id = getattr(request.state, "request_id", None) if request is not None else None
+    body = problem_body(status, code, title, detail, request_id, extra)
     return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
 def render_error(exc: HermesError, request: Request | None) -> Response:
     """Turn a domain error into its problem+json response."""
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, DatabaseBusy) else None
-    if exc.status == 401:
-        headers = {"WWW-Authenticate": "Bearer"}
     return problem_response(
-        exc.status, exc.code, exc.title, exc.detail, request, headers=headers, **exc.extra
+        exc.status, exc.code, exc.title, exc.detail, request, headers=exc.headers(), **exc.extra
     )
 
 
 def unexpected_error_response(exc: Exception, request: Request) -> Response:
-    """The answer to an exception no handler claimed: its storage meaning if it has one, else a logged 500.
+    """The answer to an exception no handler claimed: a bug, logged, answered 500.
 
     A 500 closes the connection: whatever broke may have left the request half-read.
     """
-    mapped = translate(exc)
-    if mapped is not None:
-        return render_error(mapped, request)
     log.exception(
         "unhandled error on %s %s (request %s)",
         request.method,
         request.url.path,
         getattr(request.state, "request_id", None),
+        exc_info=exc,
     )
     return problem_response(
         500,
@@ -109,28 +122,17 @@ def unexpected_error_response(exc: Exception, request: Request) -> Response:
     )
 
 
-def _validation_problem(request: Request, exc: RequestValidationError) -> Response:
+def _validation_error(request: Request, exc: RequestValidationError) -> HermesError:
     issues = exc.errors()
     if isinstance(exc.body, bytes) and not is_json_media_type(request.headers.get("content-type")):
         # FastAPI parses a body as JSON only when it is declared so; any other body reaches validation
         # as raw bytes, and the fault is the declared media type, not the content.
-        declared = request.headers.get("content-type") or "no Content-Type"
-        return problem_response(
-            415,
-            "unsupported_media_type",
-            "Unsupported Media Type",
-            f"Send this body as application/json, not {declared}.",
-            request,
+        return UnsupportedBodyType(
+            "application/json", request.headers.get("content-type") or "no Content-Type"
         )
     for issue in issues:
         if issue.get("type") == "json_invalid":
-            return problem_response(
-                400,
-                "invalid_json",
-                "Bad Request",
-                f"The request body is not valid JSON: {issue.get('ctx', {}).get('error', 'parse error')}.",
-                request,
-            )
+            return InvalidJson(str(issue.get("ctx", {}).get("error", "parse error")))
         loc = tuple(issue.get("loc", ()))
         # The whole body is refused either at ("body",) or, for a tagged union of body shapes, at
         # ("body", <tag>) with the body itself as the failing input.
@@ -138,11 +140,7 @@ def _validation_problem(request: Request, exc: RequestValidationError) -> Respon
             loc[:1] == ("body",) and len(loc) == 2 and issue.get("input") is exc.body
         )
         if whole_body and issue.get("type") in {"model_attributes_type", "dict_type", "model_type"}:
-            return problem_response(
-                400, "body_not_object", "Bad Request", "The request body must be a JSON object.", request
-            )
-    codes = {str(issue.get("type")) for issue in issues}
-    code = "invalid_text" if codes == {"invalid_text"} else "validation_error"
+            return BodyNotObject()
     errors = [
         {
             "loc": [p if isinstance(p, int) else str(p) for p in issue.get("loc", ())],
@@ -151,12 +149,9 @@ def _validation_problem(request: Request, exc: RequestValidationError) -> Respon
         }
         for issue in issues
     ]
-    first = errors[0] if errors else {"loc": [], "msg": "invalid input"}
-    where = ".".join(str(p) for p in first["loc"]) or "request"
-    detail = f"Invalid value at {where}: {first['msg']}"
-    if len(errors) > 1:
-        detail += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    return problem_response(422, code, "Unprocessable Content", detail, request, errors=errors)
+    if {str(issue.get("type")) for issue in issues} == {InvalidText.code}:
+        return InvalidText(errors)
+    return InvalidValue(errors)
 
 
 def install_handlers(app: FastAPI) -> None:
@@ -168,12 +163,15 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
-        return _validation_problem(request, exc)
+        return render_error(_validation_error(request, exc), request)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "Error"))
         detail = exc.detail if isinstance(exc.detail, str) else title
+        if exc.status_code == 400:
+            # Starlette's own refusal of a body (a multipart form it cannot parse).
+            return render_error(UnreadableForm(detail), request)
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"No such endpoint: {request.method} {request.url.path}"
         headers = dict(exc.headers) if exc.headers else None

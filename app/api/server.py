@@ -32,6 +32,17 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from app.api.instrumentation import ACCESS_LOGGER, UNMATCHED_ROUTE, HttpMetrics
 from app.api.middleware import BUSY_RETRY_AFTER_S, new_request_id, raw_problem
+from app.errors import (
+    AmbiguousBodyLength,
+    HeadersStalled,
+    HermesError,
+    InvalidContentLength,
+    InvalidTransferEncoding,
+    MalformedRequest,
+    RequestHeaderTooLarge,
+    TooManyConnections,
+    UriTooLong,
+)
 from app.settings import Settings
 
 # Seconds the server waits for in-flight requests on shutdown.
@@ -58,14 +69,6 @@ class _HeadTooLarge(Exception):
         self.status = status
 
 
-_PROBLEMS = {
-    408: ("request_timeout", "Request Timeout"),
-    414: ("uri_too_long", "URI Too Long"),
-    431: ("request_header_too_large", "Request Header Fields Too Large"),
-    503: ("server_busy", "Service Unavailable"),
-}
-
-
 class HermesHttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with header limits, a header deadline and problem+json refusals.
 
@@ -89,12 +92,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self._start_head()
         if len(self.connections) > self.limits.max_connections:
-            self._refuse(
-                503,
-                f"The server has {self.limits.max_connections} connections open, its limit; "
-                f"retry in {BUSY_RETRY_AFTER_S} s.",
-                retry_after=BUSY_RETRY_AFTER_S,
-            )
+            self._refuse(TooManyConnections(self.limits.max_connections, BUSY_RETRY_AFTER_S))
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the header deadline with the connection."""
@@ -118,7 +116,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
             self._refuse_unparsable(exc)
             return
         if self._phase is _Phase.HEAD and self._head_bytes > self.limits.max_header_bytes:
-            self._refuse(431, self._head_detail("request line and headers are"))
+            self._refuse(RequestHeaderTooLarge(self.limits.max_header_bytes))
 
     # -- parser callbacks --------------------------------------------------------------------------
 
@@ -177,40 +175,25 @@ class HermesHttpProtocol(HttpToolsProtocol):
         if not self._request_begun:
             self.transport.close()  # nothing was asked, so there is nothing to answer
             return
-        self._refuse(
-            408,
-            f"The request headers did not arrive within {self.limits.header_timeout_s:g} s.",
-        )
-
-    def _head_detail(self, what: str) -> str:
-        return f"The {what} longer than the limit of {self.limits.max_header_bytes} bytes."
+        self._refuse(HeadersStalled(self.limits.header_timeout_s))
 
     def _refuse_unparsable(self, exc: httptools.HttpParserError) -> None:
         cause = exc.__context__
         if isinstance(cause, _HeadTooLarge):
-            what = "request target is" if cause.status == 414 else "request line and headers are"
-            self._refuse(cause.status, self._head_detail(what))
+            limit = self.limits.max_header_bytes
+            self._refuse(UriTooLong(limit) if cause.status == 414 else RequestHeaderTooLarge(limit))
             return
         reason = str(exc) or "malformed request"
+        refusal: type[MalformedRequest] = MalformedRequest
         if "Content-Length" in reason and "Transfer-Encoding" in reason:
-            code = "ambiguous_body_length"
+            refusal = AmbiguousBodyLength
         elif "Content-Length" in reason:
-            code = "invalid_content_length"
+            refusal = InvalidContentLength
         elif "Transfer-Encoding" in reason:
-            code = "invalid_transfer_encoding"
-        else:
-            code = "malformed_request"
-        self._refuse(400, f"The request is not valid HTTP/1.1: {reason}.", code=code, title="Bad Request")
+            refusal = InvalidTransferEncoding
+        self._refuse(refusal(reason))
 
-    def _refuse(
-        self,
-        status: int,
-        detail: str,
-        *,
-        code: str | None = None,
-        title: str | None = None,
-        retry_after: int | None = None,
-    ) -> None:
+    def _refuse(self, error: HermesError) -> None:
         """Answer a request the app never sees, then close the connection."""
         self._cancel_head_timer()
         if self.transport.is_closing():
@@ -229,11 +212,8 @@ class HermesHttpProtocol(HttpToolsProtocol):
             cycle.disconnected = True
             cycle.message_event.set()
             request_id = cycle.scope["state"].get("request_id") or request_id
-        default_code, default_title = _PROBLEMS.get(status, ("malformed_request", "Bad Request"))
-        headers, body = raw_problem(
-            status, code or default_code, title or default_title, detail, request_id, retry_after=retry_after
-        )
-        content = [STATUS_LINE[status]]
+        headers, body = raw_problem(error, request_id)
+        content = [STATUS_LINE[error.status]]
         for name, value in [*self.server_state.default_headers, *headers]:
             content.extend([name, b": ", value, b"\r\n"])
         content.extend([b"\r\n", body])
@@ -241,7 +221,7 @@ class HermesHttpProtocol(HttpToolsProtocol):
         self.transport.close()
         if self.metrics is not None and not in_app:  # the app records the requests it saw itself
             seconds = self.loop.time() - self._head_since
-            self.metrics.record("-", UNMATCHED_ROUTE, status, seconds, len(body), request_id)
+            self.metrics.record("-", UNMATCHED_ROUTE, error.status, seconds, len(body), request_id)
 
 
 def protocol_class(limits: ReadLimits, metrics: HttpMetrics | None) -> type[HermesHttpProtocol]:

@@ -48,8 +48,3 @@ def truncate_error(error: str) -> str:
 def stub_title(session_id: str) -> str:
     """The title an untitled session gets on handoff, so it can be resumed by name later."""
     return f"handoff-{session_id[:8]}"
-
-
-def no_home_channel_detail(platform: str) -> str:
-    """What to tell a user whose destination platform has no home channel yet."""
-    return f"No home channel configured for {platform}. Set one with /sethome on the destination chat first."

@@ -10,8 +10,7 @@ from typing import Any, BinaryIO
 
 from app.domain.messages import MAX_EXTRACTED_CHARS, extract_text, is_text_media, resolve_media_type
 from app.domain.records import NewAttachment
-from app.errors import NotFound
-from app.services.sessions import not_found
+from app.errors import AttachmentNotFound, SessionNotFound
 from app.storage import blobs
 from app.storage.protocols import Store, Tx
 
@@ -48,7 +47,7 @@ async def upload(
     media_type, filename, extracted_text?``). 404 ``session_not_found``, 409 ``attachments_dir_unusable``,
     413, 415, 507 ``storage_full`` (nothing left behind)."""
     if not await db.read(lambda tx: tx.sessions.session_exists(session_id)):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     blob = await asyncio.to_thread(
         blobs.store,
         home,
@@ -96,9 +95,5 @@ async def find(db: Store, home: Path, attachment_id_: str) -> tuple[dict[str, An
     row = await db.read(lambda tx: tx.attachments.get_attachment(attachment_id_))
     path = None if row is None else await asyncio.to_thread(blobs.stored_file, home, row["path"])
     if row is None or path is None:
-        raise NotFound(
-            f"Attachment not found: {attachment_id_}",
-            code="attachment_not_found",
-            attachment_id=attachment_id_,
-        )
+        raise AttachmentNotFound(attachment_id_)
     return row, path

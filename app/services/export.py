@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from app.errors import NotFound
+from app.errors import SessionNotFound
 from app.storage import protocols as store
 from app.storage.database import Database
 from app.storage.protocols import ExportFilter, Tx
@@ -114,7 +114,7 @@ def error_record(problems: ExportProblems) -> bytes:
 async def check_export_target(db: Database, session_id: str | None) -> None:
     """404 before the stream starts when a single session is asked for and does not exist."""
     if session_id is not None and not await db.read(lambda tx: tx.sessions.session_exists(session_id)):
-        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
+        raise SessionNotFound(session_id)
 
 
 async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:

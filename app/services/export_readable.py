@@ -25,7 +25,14 @@ from app.domain.redact import redact_message
 from app.domain.render_markdown import MarkdownDocument, PromptDocument, PromptRecords
 from app.domain.render_session_file import SessionFile, file_name
 from app.domain.render_trace import TraceSession, trace_time
-from app.errors import NotFound, Unprocessable
+from app.errors import (
+    FilesLayoutNotAvailable,
+    LineageNeedsSessionId,
+    LineageNotAvailable,
+    OnlyNotAvailable,
+    QmdNeedsFilesLayout,
+    SessionNotFound,
+)
 from app.storage.database import Database
 from app.storage.repos import export_pages as pages
 from app.storage.repos import lineage as lineage_repo
@@ -68,32 +75,18 @@ class ExportRequest:
 def checked(req: ExportRequest) -> ExportRequest:
     """``req`` with its defaults (redaction on for traces only, as the agent; one document unless qmd)."""
     if req.only is not None and req.fmt not in ("jsonl", "md"):
-        raise Unprocessable(
-            "only=user-prompts is available with format=jsonl or md.", code="only_not_available"
-        )
+        raise OnlyNotAvailable()
     layout = req.layout or ("files" if req.fmt == "qmd" else "document")
     if layout == "files" and (req.fmt not in ("md", "qmd") or req.only is not None):
-        raise Unprocessable(
-            "layout=files (one verified file per session) is available with format=md or qmd, without only.",
-            code="layout_not_available",
-        )
+        raise FilesLayoutNotAvailable()
     if layout == "document" and req.fmt == "qmd":
-        raise Unprocessable(
-            "format=qmd is written one file per session: use layout=files.", code="layout_not_available"
-        )
+        raise QmdNeedsFilesLayout()
     redact = req.fmt == "trace" if req.redact is None else req.redact
     if req.lineage == "logical":
         if req.flt.session_id is None:
-            raise Unprocessable(
-                "lineage=logical exports one logical session: give its session_id.",
-                code="lineage_needs_session_id",
-            )
+            raise LineageNeedsSessionId("lineage=logical")
         if not (layout == "files" or (req.fmt == "jsonl" and req.only is None and not redact)):
-            raise Unprocessable(
-                "lineage=logical is available with format=jsonl (not redacted) or one file per session "
-                "(format=md or qmd, layout=files).",
-                code="lineage_not_available",
-            )
+            raise LineageNotAvailable()
     return ExportRequest(req.fmt, req.only, redact, layout, req.lineage, req.flt)
 
 
@@ -341,7 +334,7 @@ async def plan_file(db: Database, session_id: str, logical: bool) -> FilePlan:
     """The plan of one session's file; 404 when the session does not exist."""
     plan = await db.read_conn(functools.partial(_plan, session_id, logical))
     if plan is None:
-        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
+        raise SessionNotFound(session_id)
     return plan
 
 

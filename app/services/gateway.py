@@ -39,7 +39,6 @@ from app.domain.gateway_keys import (
     profile_of_key,
 )
 from app.domain.gateway_resume import resume_refusal
-from app.domain.handoff import no_home_channel_detail
 from app.domain.records import ChatPeer
 from app.domain.reset_policy import (
     GatewayConfig,
@@ -50,7 +49,14 @@ from app.domain.reset_policy import (
     reset_notice,
     route_reason,
 )
-from app.errors import Conflict, HermesError, NotFound, Unprocessable
+from app.errors import (
+    ConfigUnreadable,
+    HermesError,
+    InvalidChatType,
+    NoHomeChannel,
+    RouteNotFound,
+    UnknownPlatform,
+)
 from app.services import handoff as handoff_svc
 from app.services.background import cancel_and_wait
 from app.services.events import EventType, emit
@@ -79,31 +85,13 @@ EXPIRY_GRACE_S = 30.0
 def check_platform(platform: str) -> None:
     """422 ``unknown_platform`` unless a gateway can route from ``platform``."""
     if platform not in GATEWAY_PLATFORMS:
-        raise Unprocessable(
-            f"Unknown platform '{platform}'. Known platforms: {', '.join(GATEWAY_PLATFORMS)}.",
-            code="unknown_platform",
-            platform=platform,
-            platforms=list(GATEWAY_PLATFORMS),
-        )
+        raise UnknownPlatform(platform, GATEWAY_PLATFORMS)
 
 
 def check_chat_type(chat_type: str) -> None:
     """422 ``invalid_chat_type`` unless ``chat_type`` is dm, group, channel or thread."""
     if chat_type not in {c.value for c in ChatType}:
-        raise Unprocessable(
-            f"Unknown chat type '{chat_type}'; use one of dm, group, channel, thread.",
-            code="invalid_chat_type",
-            chat_type=chat_type,
-        )
-
-
-def route_not_found(session_key: str) -> NotFound:
-    """404 ``route_not_found``: no routing entry has this key."""
-    return NotFound(
-        f"No routed chat has the session key '{session_key}'.",
-        code="route_not_found",
-        session_key=session_key,
-    )
+        raise InvalidChatType(chat_type)
 
 
 @dataclass(frozen=True)
@@ -306,7 +294,7 @@ def _touch(tx: Tx, scope: str, entry: dict[str, Any], now: datetime, *, consumed
 def _require(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
     entry = _load(tx, scope, session_key)
     if entry is None:
-        raise route_not_found(session_key)
+        raise RouteNotFound(session_key)
     return entry
 
 
@@ -463,7 +451,7 @@ def complete_handoff(
     platform = str(handoff["platform"])
     home = get_platform(tx, platform)["home_channel"]
     if home is None:
-        raise Conflict(no_home_channel_detail(platform), code="no_home_channel", platform=platform)
+        raise NoHomeChannel(platform)
     new_thread = thread.get("thread_id") if isinstance(thread, dict) else None
     dest = destination(
         platform,
@@ -673,15 +661,6 @@ def config_public(config: GatewayConfig) -> dict[str, Any]:
     }
 
 
-def _unreadable(path: Path) -> Conflict:
-    return Conflict(
-        f"{path.name} exists but is not a readable mapping; fix it by hand before changing the gateway "
-        "configuration (rewriting it would lose its contents).",
-        code="config_unreadable",
-        path=str(path),
-    )
-
-
 # -- the stateful side: config cache, remembered processes, mirror, expiry watcher ---------------------
 
 
@@ -767,7 +746,7 @@ class Gateway:
     def _put_config(self, body: dict[str, Any]) -> GatewayConfig:
         yaml_cfg = files.read_yaml_for_update(self.config_path)
         if yaml_cfg is None:
-            raise _unreadable(self.config_path)
+            raise ConfigUnreadable(self.config_path)
         for key in (
             "session_reset",
             "group_sessions_per_user",
@@ -780,7 +759,7 @@ class Gateway:
         if body.get("reset_by_type") is not None or body.get("reset_by_platform") is not None:
             legacy = files.read_json_for_update(self.gateway_json_path)
             if legacy is None:
-                raise _unreadable(self.gateway_json_path)
+                raise ConfigUnreadable(self.gateway_json_path)
             for key in ("reset_by_type", "reset_by_platform"):
                 if body.get(key) is not None:
                     legacy[key] = body[key]

@@ -15,14 +15,20 @@ from typing import Any
 from app.domain.handoff import (
     IN_FLIGHT_STATES,
     HandoffState,
-    no_home_channel_detail,
     stub_title,
     truncate_error,
 )
-from app.errors import Conflict, Unprocessable
+from app.errors import (
+    AgentBusy,
+    HandoffInFlight,
+    HandoffStateChanged,
+    InvalidOnlyStates,
+    NoHomeChannel,
+    PlatformNotEnabled,
+    SessionNotFound,
+)
 from app.services.events import EventType, emit
 from app.services.platforms import check_platform, get_platform
-from app.services.sessions import not_found
 from app.storage.protocols import Tx
 
 
@@ -35,7 +41,7 @@ def get_handoff(tx: Tx, session_id: str) -> dict[str, Any]:
     """The session's handoff (``state`` null when none was ever requested); 404 for an unknown session."""
     handoff = tx.handoff.fetch(session_id)
     if handoff is None:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return handoff
 
 
@@ -51,17 +57,11 @@ def request_handoff(tx: Tx, session_id: str, platform: str, *, busy: bool) -> di
     current = get_handoff(tx, session_id)
     settings = get_platform(tx, platform)
     if not settings["enabled"]:
-        raise Conflict(
-            f"Platform '{platform}' is not configured/enabled in the gateway.",
-            code="platform_not_enabled",
-            platform=platform,
-        )
+        raise PlatformNotEnabled(platform)
     if settings["home_channel"] is None:
-        raise Conflict(no_home_channel_detail(platform), code="no_home_channel", platform=platform)
+        raise NoHomeChannel(platform)
     if busy:
-        raise Conflict(
-            "Agent is busy. Wait for the current turn to finish, then retry /handoff.", code="agent_busy"
-        )
+        raise AgentBusy()
     if current["state"] in IN_FLIGHT_STATES:
         raise _in_flight(current)
     if current["title"] is None:
@@ -75,13 +75,8 @@ def request_handoff(tx: Tx, session_id: str, platform: str, *, busy: bool) -> di
     return {**handoff, "home_channel": settings["home_channel"]}
 
 
-def _in_flight(current: dict[str, Any]) -> Conflict:
-    return Conflict(
-        "Session is already in flight for handoff. Wait for it to settle, then retry.",
-        code="handoff_in_flight",
-        state=current["state"],
-        platform=current["platform"],
-    )
+def _in_flight(current: dict[str, Any]) -> HandoffInFlight:
+    return HandoffInFlight(current["state"], current["platform"])
 
 
 def has_pending(tx: Tx, platform: str | None) -> bool:
@@ -111,13 +106,8 @@ def claim_next(tx: Tx, platform: str | None, worker: str | None) -> dict[str, An
     return None
 
 
-def _state_changed(current: dict[str, Any], wanted: str) -> Conflict:
-    return Conflict(
-        f"The handoff of session {current['session_id']} is {current['state'] or 'not requested'}; "
-        f"it cannot become {wanted} now.",
-        code="handoff_state_changed",
-        state=current["state"],
-    )
+def _state_changed(current: dict[str, Any], wanted: str) -> HandoffStateChanged:
+    return HandoffStateChanged(current["session_id"], current["state"], wanted)
 
 
 def complete_handoff(tx: Tx, session_id: str, thread: Any) -> dict[str, Any]:
@@ -138,7 +128,7 @@ def fail_handoff(tx: Tx, session_id: str, error: str, only_states: Iterable[str]
     just as the CLI gave up)."""
     states = set(only_states) if only_states else {s.value for s in IN_FLIGHT_STATES}
     if not states <= {s.value for s in IN_FLIGHT_STATES}:
-        raise Unprocessable("only_states may name pending and running only.", code="invalid_only_states")
+        raise InvalidOnlyStates()
     current = get_handoff(tx, session_id)
     if not tx.handoff.fail(session_id, truncate_error(error), states):
         raise _state_changed(current, HandoffState.failed)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from app.errors import Conflict, Unprocessable
+from app.errors import IdempotencyKeyReused, RequestInFlight
 from app.storage.protocols import Store, StoredAnswer, Tx
 
 T = TypeVar("T")
@@ -66,21 +66,14 @@ class Idempotency:
         slot = (key.key, key.method, key.path)
         running = self.in_flight.slots
         if slot in running:
-            raise Conflict(
-                "A request with this Idempotency-Key is still being processed; retry when it has finished.",
-                code="request_in_flight",
-            )
+            raise RequestInFlight()
         running.add(slot)
 
         def once(tx: Tx) -> Reply:
             stored = tx.idempotency.find(*slot)
             if stored is not None:
                 if stored.body_sha256 != key.body_sha256:
-                    raise Unprocessable(
-                        "This Idempotency-Key was already used with a different request body; "
-                        "use a new key for a new request.",
-                        code="idempotency_key_reused",
-                    )
+                    raise IdempotencyKeyReused()
                 return Reply(stored.status, stored.body, stored.headers, replayed=True)
             reply = render(effect(tx))
             tx.idempotency.store(

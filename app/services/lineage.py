@@ -14,9 +14,17 @@ from app.domain.recap import Recap, build_recap
 from app.domain.records import NewSession
 from app.domain.sources import Source
 from app.domain.stored_json import is_unrenderable
-from app.errors import Conflict, HermesError, NotFound, Unprocessable
+from app.errors import (
+    AmbiguousSessionRef,
+    HermesError,
+    InvalidSessionId,
+    MessageNotFound,
+    NoSessionToContinue,
+    SessionEnded,
+    SessionNotFound,
+)
 from app.services.idempotency import Idempotency, Render, Reply
-from app.services.sessions import default_exclusions, get_session, not_found
+from app.services.sessions import default_exclusions, get_session
 from app.storage.protocols import Store, Tx
 from app.storage.rows import SessionRow
 
@@ -77,13 +85,10 @@ def _match_ref(tx: Tx, ref: str) -> tuple[str, MatchedBy]:
         return found, MatchedBy.TITLE
     if candidates:
         shown = candidates[:MAX_CANDIDATES]
-        raise Conflict(
-            f"'{ref}' matches several sessions; give more of the id.",
-            code="ambiguous_session_ref",
-            candidates=[{"id": c.id, "title": c.title} for c in shown],
-            more=len(candidates) > MAX_CANDIDATES,
+        raise AmbiguousSessionRef(
+            ref, [{"id": c.id, "title": c.title} for c in shown], len(candidates) > MAX_CANDIDATES
         )
-    raise NotFound(f"No session found matching '{ref}'.", code="session_not_found", ref=ref)
+    raise SessionNotFound(ref)
 
 
 def resolve(tx: Tx, ref: str | None, *, latest: bool, sources: tuple[str, ...]) -> Resolution:
@@ -92,8 +97,7 @@ def resolve(tx: Tx, ref: str | None, *, latest: bool, sources: tuple[str, ...]) 
     if latest:
         requested = tx.lineage.latest_session(sources, default_exclusions(sources))
         if requested is None:
-            where = f" from {', '.join(sources)}" if sources else ""
-            raise NotFound(f"No previous session{where} found to continue.", code="session_not_found")
+            raise NoSessionToContinue(sources)
         matched_by = MatchedBy.LATEST
     else:
         requested, matched_by = _match_ref(tx, ref or "")
@@ -104,7 +108,7 @@ def resolve(tx: Tx, ref: str | None, *, latest: bool, sources: tuple[str, ...]) 
 def lineage(tx: Tx, session_id: str) -> list[SessionRow]:
     """The compression chain containing the session, root → tip, as public sessions."""
     if not tx.sessions.session_exists(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return [get_session(tx, sid) for sid in tx.lineage.compression_chain(session_id)]
 
 
@@ -171,11 +175,7 @@ def _continue(tx: Tx, session_id: str, continuation: Continuation) -> SessionRow
     """
     parent = get_session(tx, session_id)
     if parent["ended_at"] is not None and parent["end_reason"] != COMPRESSION:
-        raise Conflict(
-            f"Session {session_id} already ended ({parent['end_reason']}); reopen it before compressing.",
-            code="session_ended",
-            end_reason=parent["end_reason"],
-        )
+        raise SessionEnded(session_id, parent["end_reason"])
     tx.sessions.end_session(session_id, COMPRESSION)
     child_id = _child_id(tx, parent["source"])
     tx.sessions.insert_session(child_id, _child(parent, system_prompt=continuation.system_prompt))
@@ -198,13 +198,9 @@ def _fork(tx: Tx, session_id: str, fork: Fork) -> SessionRow:
     if fork.id is not None:
         problem = session_id_problem(fork.id)
         if problem is not None:
-            raise Unprocessable(problem, code="invalid_session_id")
+            raise InvalidSessionId(problem)
     if fork.message_id is not None and not tx.lineage.is_active_message(session_id, fork.message_id):
-        raise NotFound(
-            f"Message {fork.message_id} is not an active message of session {session_id}.",
-            code="message_not_found",
-            message_id=fork.message_id,
-        )
+        raise MessageNotFound(session_id, fork.message_id)
     tx.sessions.end_session(session_id, BRANCHED)
     # A branch of a sub-agent run is the user's own conversation, not another delegate.
     stored_config = parent["model_config"]
@@ -226,5 +222,5 @@ def _fork(tx: Tx, session_id: str, fork: Fork) -> SessionRow:
 def recap(tx: Tx, session_id: str, exchanges: int) -> Recap:
     """The resume recap of a session's active conversation."""
     if not tx.sessions.session_exists(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return build_recap(tx.lineage.conversation_for_recap(session_id), exchanges)

@@ -24,9 +24,8 @@ from typing import Any
 from app.domain.retention import DAY_S, cutoff
 from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import MAX_COUNTER
-from app.errors import Conflict, StorageFull
+from app.errors import BackupDirUnusable, MaintenanceBusy, StorageFull
 from app.storage import side_connection as side
-from app.storage.connection import is_full
 from app.storage.database import Database
 from app.storage.files import file_size, is_disk_full, private_dir
 from app.storage.protocols import Health, PruneCandidate, Tx
@@ -223,17 +222,10 @@ async def optimize(db: Database) -> dict[str, Any]:
     }
 
 
-def _busy_conflict() -> Conflict:
-    return Conflict(
-        "Another VACUUM, backup or repair is running in this server; retry when it ends.",
-        code="maintenance_busy",
-    )
-
-
 def vacuum_sync(db: Database) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM, checkpoint — blocking; call from a worker thread."""
     if not _exclusive.acquire(blocking=False):
-        raise _busy_conflict()
+        raise MaintenanceBusy()
     try:
         started = time.monotonic()
         before = file_sizes(db)
@@ -261,9 +253,7 @@ async def vacuum(db: Database) -> dict[str, Any]:
 def _snapshot_locked(db: Database) -> dict[str, Any]:
     """A ``VACUUM INTO`` copy under ``$HERMES_HOME/backups/``; the caller holds ``_exclusive``."""
     settings = db.settings
-    target_dir = private_dir(
-        settings.home, settings.backups_dir, code="backup_dir_unusable", label="backups directory"
-    )
+    target_dir = private_dir(settings.home, settings.backups_dir, BackupDirUnusable)
     created = time.time()
     stamp = datetime.fromtimestamp(created, UTC).strftime("%Y%m%dT%H%M%S%fZ")
     name = f"state-{stamp}.db"
@@ -271,17 +261,15 @@ def _snapshot_locked(db: Database) -> dict[str, Any]:
     try:
         side.snapshot(db, target)
     except BaseException as exc:
-        if is_full(exc) or is_disk_full(exc):
-            raise StorageFull(
-                f"The disk holding {target_dir} is full; no backup was written. Free some space and retry."
-            ) from exc
+        if isinstance(exc, StorageFull) or is_disk_full(exc):
+            raise StorageFull(str(target_dir)) from exc
         raise
     return {"name": name, "path": str(target), "bytes": target.stat().st_size, "created_at": created}
 
 
 def _backup_sync(db: Database) -> dict[str, Any]:
     if not _exclusive.acquire(blocking=False):
-        raise _busy_conflict()
+        raise MaintenanceBusy()
     try:
         return _snapshot_locked(db)
     finally:
@@ -299,7 +287,7 @@ def _check(db: Database) -> Health:
 
 def _repair_sync(db: Database, check_only: bool, backup_first: bool) -> dict[str, Any]:
     if not _exclusive.acquire(blocking=False):
-        raise _busy_conflict()
+        raise MaintenanceBusy()
     try:
         found = _check(db)
         out: dict[str, Any] = {

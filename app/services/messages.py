@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.errors import Conflict, NotFound, Unprocessable
+from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, SessionEnded, SessionNotFound
 from app.services.events import EventType, emit, emit_messages
 from app.services.idempotency import Idempotency, Render, Reply
-from app.services.sessions import not_found
 from app.storage.database import Database
 from app.storage.protocols import Tx
 from app.storage.rows import MessageRow
@@ -39,14 +38,10 @@ def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: 
     """
     exists, ended = tx.messages.session_end_state(session_id)
     if not exists:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     if ended:
         if not reopen:
-            raise Conflict(
-                f"Session {session_id} has ended; reopen it first or append with ?reopen=true.",
-                code="session_ended",
-                session_id=session_id,
-            )
+            raise SessionEnded(session_id)
         tx.sessions.reopen_session(session_id)
         emit(
             tx,
@@ -85,7 +80,7 @@ class MessagePage:
 
 def _require_session(tx: Tx, session_id: str) -> None:
     if not tx.sessions.session_exists(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
 
 
 def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
@@ -121,12 +116,7 @@ def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessagePage:
         include_inactive=query.include_inactive,
     )
     if found is None:
-        raise NotFound(
-            f"around={anchor_id} is not a message of session {query.session_id}.",
-            code="message_not_in_session",
-            session_id=query.session_id,
-            message_id=anchor_id,
-        )
+        raise MessageNotInSession(query.session_id, anchor_id, param="around")
     before, anchor, after = found
     items = tx.messages.to_messages([*before, anchor, *after])
     return MessagePage(
@@ -137,22 +127,12 @@ def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessagePage:
     )
 
 
-def message_not_found(session_id: str, message_id: int) -> NotFound:
-    """The 404 for a message id that is not in the session."""
-    return NotFound(
-        f"Message {message_id} not found in session {session_id}.",
-        code="message_not_found",
-        session_id=session_id,
-        message_id=message_id,
-    )
-
-
 def get_message(tx: Tx, session_id: str, message_id: int) -> MessageRow:
     """One message of a session (active or not); 404 ``session_not_found`` / ``message_not_found``."""
     row = tx.messages.fetch(session_id, message_id)
     if row is None:
         _require_session(tx, session_id)
-        raise message_not_found(session_id, message_id)
+        raise MessageNotFound(session_id, message_id)
     return tx.messages.to_messages([row])[0]
 
 
@@ -166,14 +146,9 @@ def rewind(tx: Tx, session_id: str, message_id: int) -> dict[str, Any]:
     _require_session(tx, session_id)
     row = tx.messages.fetch(session_id, message_id)
     if row is None:
-        raise message_not_found(session_id, message_id)
+        raise MessageNotFound(session_id, message_id)
     if row["role"] != "user":
-        raise Unprocessable(
-            f"Rewind target must be a user message; message {message_id} is a {row['role']} message.",
-            code="not_a_user_message",
-            message_id=message_id,
-            role=row["role"],
-        )
+        raise NotAUserMessage(message_id, row["role"])
     rewound, head = tx.messages.rewind(session_id, message_id)
     counts = tx.messages.session_counters(session_id)
     target = tx.messages.to_messages([tx.messages.fetch(session_id, message_id) or row])[0]

@@ -6,19 +6,14 @@ import time
 from typing import Any
 
 from app.domain.handoff import KNOWN_PLATFORMS, is_known_platform
-from app.errors import Unprocessable
+from app.errors import UnknownPlatform
 from app.storage.protocols import Tx
 
 
 def check_platform(platform: str) -> str:
     """``platform`` if known, else 422 ``unknown_platform`` listing the valid ones."""
     if not is_known_platform(platform):
-        raise Unprocessable(
-            f"Unknown platform '{platform}'. Known platforms: {', '.join(KNOWN_PLATFORMS)}.",
-            code="unknown_platform",
-            platform=platform,
-            platforms=list(KNOWN_PLATFORMS),
-        )
+        raise UnknownPlatform(platform, KNOWN_PLATFORMS)
     return platform
 
 

@@ -30,7 +30,7 @@ from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snipp
 from app.domain.messages import decode_content, decode_json_column
 from app.domain.preview import preview_from_raw
 from app.domain.sources import HIDDEN_SOURCES
-from app.errors import Conflict, NotFound
+from app.errors import AnchorInCurrentLineage, MessageNotInSession, SessionNotFound
 from app.storage.protocols import FTS_TABLE, FTS_TRIGRAM_TABLE, MAX_PARENT_DEPTH, Hit, HitFilter, Record, Tx
 from app.storage.rows import SessionMetaRow
 
@@ -402,7 +402,7 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
 def _session_or_404(tx: Tx, session_id: str) -> SessionMetaRow:
     meta = tx.search.session_meta(session_id)
     if meta is None:
-        raise NotFound(f"Session not found: {session_id}", code="session_not_found")
+        raise SessionNotFound(session_id)
     return meta
 
 
@@ -414,18 +414,13 @@ def scroll(tx: Tx, req: SearchRequest, session_id: str, anchor: int) -> dict[str
     lineage = _Lineage(tx)
     current = (req.current_session_id or "").strip()
     if current and lineage.root(current) == lineage.root(session_id):
-        raise Conflict(
-            "scroll rejected: anchor lives in the current session lineage (already in your active context)",
-            code="anchor_in_current_lineage",
-        )
+        raise AnchorInCurrentLineage()
     # Ids beyond SQLite's 64-bit integers cannot exist (and cannot even be bound as parameters).
     owner = tx.search.session_of_message(anchor) if -_NO_ROWID_LIMIT <= anchor <= _NO_ROWID_LIMIT else None
     warning = None
     if owner != session_id:
         if owner is None or lineage.root(owner) != lineage.root(session_id):
-            raise NotFound(
-                f"around_message_id {anchor} not in session_id {session_id}", code="message_not_in_session"
-            )
+            raise MessageNotInSession(session_id, anchor, param="around_message_id")
         warning = f"around_message_id {anchor} lives in {owner} (same lineage as {session_id}); rebound"
         session_id = owner
         meta = _session_or_404(tx, owner)

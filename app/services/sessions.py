@@ -8,7 +8,7 @@ from app.domain.etag import if_match_satisfied, parse_if_match, session_etag
 from app.domain.ids import new_session_id, session_id_problem
 from app.domain.records import NewSession
 from app.domain.sources import HIDDEN_SOURCES, Source
-from app.errors import NotFound, PreconditionFailed, Unprocessable
+from app.errors import ETagMismatch, InvalidSessionId, SessionNotFound, UnknownSource
 from app.services.events import EventType, emit
 from app.storage.protocols import ListPage, ListQuery, Tx, Usage
 from app.storage.rows import SessionRow
@@ -19,22 +19,14 @@ def parse_source(value: str) -> Source:
     try:
         return Source(value)
     except ValueError:
-        known = ", ".join(s.value for s in Source)
-        raise Unprocessable(
-            f"Unknown source '{value}'. Known sources: {known}.", code="unknown_source", source=value
-        ) from None
-
-
-def not_found(session_id: str) -> NotFound:
-    """The 404 every session operation answers for an unknown id."""
-    return NotFound(f"Session not found: {session_id}", code="session_not_found", session_id=session_id)
+        raise UnknownSource(value, [s.value for s in Source]) from None
 
 
 def get_session(tx: Tx, session_id: str, *, include_system_prompt: bool = False) -> SessionRow:
     """The public session, or 404 ``session_not_found``."""
     public = tx.sessions.fetch_session(session_id, include_system_prompt=include_system_prompt)
     if public is None:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return public
 
 
@@ -44,11 +36,7 @@ def _check_if_match(tx: Tx, session_id: str, if_match: str | None) -> SessionRow
     if if_match is not None:
         etag = session_etag(current)
         if not if_match_satisfied(parse_if_match(if_match), etag):
-            raise PreconditionFailed(
-                "The session changed since you read it (If-Match does not match); fetch it and retry.",
-                code="precondition_failed",
-                etag=etag,
-            )
+            raise ETagMismatch(etag)
     return current
 
 
@@ -58,7 +46,7 @@ def create_session(tx: Tx, new: NewSession) -> SessionRow:
     if new.id is not None:
         problem = session_id_problem(new.id)
         if problem is not None:
-            raise Unprocessable(problem, code="invalid_session_id")
+            raise InvalidSessionId(problem)
     session_id = new.id if new.id is not None else new_session_id(source)
     tx.sessions.insert_session(session_id, new)
     return get_session(tx, session_id)
@@ -97,7 +85,7 @@ def delete_session(tx: Tx, session_id: str, if_match: str | None) -> list[str]:
     _check_if_match(tx, session_id, if_match)
     removed = tx.sessions.delete_session(session_id)
     if removed is None:
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return removed
 
 
@@ -106,14 +94,14 @@ def end_session(tx: Tx, session_id: str, end_reason: str) -> SessionRow:
     if tx.sessions.end_session(session_id, end_reason):
         _emit_ended(tx, session_id, end_reason)
     elif not tx.sessions.session_exists(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     return get_session(tx, session_id)
 
 
 def reopen_session(tx: Tx, session_id: str) -> SessionRow:
     """Clear the end state of a session and return it."""
     if not tx.sessions.reopen_session(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     fields = ["end_reason", "ended_at"]
     emit(tx, EventType.session_updated, session_id, {"session_id": session_id, "fields": fields})
     return get_session(tx, session_id)
@@ -122,7 +110,7 @@ def reopen_session(tx: Tx, session_id: str) -> SessionRow:
 def set_pinned(tx: Tx, session_id: str, pinned: bool) -> SessionRow:
     """Pin (keep from prune, auto-prune and archive) or unpin a session and return it; both idempotent."""
     if not tx.sessions.session_exists(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     if pinned:
         tx.sessions.pin(session_id)
     else:
@@ -134,7 +122,7 @@ def set_pinned(tx: Tx, session_id: str, pinned: bool) -> SessionRow:
 def add_usage(tx: Tx, session_id: str, usage: Usage) -> SessionRow:
     """Record token and cost usage on an existing session and return it."""
     if not tx.sessions.session_exists(session_id):
-        raise not_found(session_id)
+        raise SessionNotFound(session_id)
     tx.sessions.record_usage(session_id, usage)
     return get_session(tx, session_id)
 

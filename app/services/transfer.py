@@ -17,7 +17,7 @@ from typing import IO, Any, Literal
 
 from app.domain.agent_rows import MessageLayout
 from app.domain.id_runs import Run, overlap
-from app.errors import Conflict
+from app.errors import ImportWouldOverwrite
 from app.services.fts_indexer import FtsIndexer
 from app.services.import_parse import (
     IMPORT_BATCH_MESSAGES,
@@ -310,11 +310,7 @@ async def import_stream(
     if on_conflict == "fail":
         conflicts = await find_conflicts(db, iter_jsonl(stream))
         if conflicts:
-            raise Conflict(
-                f"{len(conflicts)} session(s) in the file already exist; nothing was imported.",
-                code="session_exists",
-                conflicts=conflicts[:MAX_REPORTED_ERRORS],
-            )
+            raise ImportWouldOverwrite(conflicts[:MAX_REPORTED_ERRORS], len(conflicts))
         stream.seek(0)
     importer = Importer(db, on_conflict, dry_run, indexer)
     report = await importer.run(lambda ctx: thread_batches(iter_jsonl(stream), ctx))
@@ -336,11 +332,7 @@ async def import_transcripts(
     if on_conflict == "fail":
         conflicts = await find_conflicts(db, iter_transcripts(sessions_dir, home))
         if conflicts:
-            raise Conflict(
-                f"{len(conflicts)} transcript session(s) already exist; nothing was imported.",
-                code="session_exists",
-                conflicts=conflicts[:MAX_REPORTED_ERRORS],
-            )
+            raise ImportWouldOverwrite(conflicts[:MAX_REPORTED_ERRORS], len(conflicts), transcripts=True)
     importer = Importer(db, on_conflict, dry_run, indexer)
     report = await importer.run(lambda ctx: thread_batches(iter_transcripts(sessions_dir, home), ctx))
     await _finish_indexing(importer, wait_for_index)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from app.errors import PayloadTooLarge, StorageFull, UnsupportedMediaType
+from app.errors import AttachmentsDirUnusable, PayloadTooLarge, StorageFull, UnsupportedAttachmentType
 from app.storage.files import fsync_path, is_disk_full, open_regular, private_dir, resolve_inside
 
 _CHUNK = 1024 * 1024
@@ -37,7 +37,7 @@ class StoredBlob:
 
 
 def _store_dir(home: Path, relative: str) -> Path:
-    return private_dir(home, home / relative, code="attachments_dir_unusable", label="attachments directory")
+    return private_dir(home, home / relative, AttachmentsDirUnusable)
 
 
 def store(
@@ -55,20 +55,12 @@ def store(
     head = source.read(_SNIFF_BYTES)
     media_type = resolve_media_type(head)
     if media_type is None:
-        raise UnsupportedMediaType(
-            f"Attachments of type '{declared_type or 'unknown'}' are not accepted. Allowed: text/*, "
-            "audio/*, application/json, application/pdf, image/png, image/jpeg, image/gif, image/webp.",
-            code="unsupported_media_type",
-            media_type=declared_type,
-        )
+        raise UnsupportedAttachmentType(declared_type)
     try:
         return _copy_in(home, source, head, max_bytes, media_type)
     except OSError as exc:
         if is_disk_full(exc):
-            raise StorageFull(
-                "The disk holding $HERMES_HOME/attachments is full; nothing was stored. Free some space "
-                "and retry."
-            ) from exc
+            raise StorageFull("$HERMES_HOME/attachments") from exc
         raise
 
 
@@ -86,11 +78,7 @@ def _copy_in(home: Path, source: BinaryIO, head: bytes, max_bytes: int, media_ty
             while chunk:
                 size += len(chunk)
                 if size > max_bytes:
-                    raise PayloadTooLarge(
-                        f"The attachment exceeds the limit of {max_bytes} bytes.",
-                        code="payload_too_large",
-                        limit=max_bytes,
-                    )
+                    raise PayloadTooLarge(max_bytes, what="attachment")
                 digest.update(chunk)
                 out.write(chunk)
                 chunk = source.read(_CHUNK)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from app.errors import DatabaseBusy, HermesError, StorageFull
+from app.errors import DatabaseBusy, DatabaseReadOnly, HermesError, StorageFull
 
 log = logging.getLogger(__name__)
 
@@ -69,15 +70,36 @@ def is_full(exc: BaseException) -> bool:
     return getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL" or "disk is full" in str(exc)
 
 
+def is_read_only(exc: BaseException) -> bool:
+    """True when SQLite may not write the file (its mode, its directory, or a read-only mount)."""
+    return getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY")
+
+
 def translate(exc: BaseException) -> HermesError | None:
-    """Map storage failures a client can act on to API errors; ``None`` means a genuine bug."""
+    """Map storage failures a client can act on to our errors; ``None`` means a genuine bug.
+
+    The one place SQLite's errors get a meaning: the writer, the reader pool and the side connection
+    raise what this returns, so no layer above storage looks at ``sqlite3`` errors.
+    """
     if is_full(exc):
-        return StorageFull(
-            "The disk holding state.db is full; nothing was written. Free some space and retry."
-        )
+        return StorageFull("state.db")
     if is_busy(exc):
-        return DatabaseBusy("Another process is holding the database lock; retry shortly.", retry_after=1)
+        return DatabaseBusy()
+    if is_read_only(exc):
+        return DatabaseReadOnly()
     return None
+
+
+@contextlib.contextmanager
+def translated() -> Iterator[None]:
+    """Re-raise a storage failure a client can act on as its error class (see :func:`translate`)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        mapped = translate(exc)
+        if mapped is not None:
+            raise mapped from exc
+        raise
 
 
 def split_statements(script: str) -> Iterator[str]:

@@ -152,9 +152,8 @@ class Database:
             if not (is_full(exc) or is_disk_full(exc) or no_space_left(self.path.parent)):
                 raise
             raise StorageFull(
-                f"Could not back up the agent's {self.path} before the first migration: the disk is full. "
-                "Nothing was changed. Free some space, or set HERMES_ADOPTION_BACKUP=false to start "
-                "without the copy."
+                f"the backup of the agent's {self.path} (taken before the first migration)",
+                advice="Free some space, or set HERMES_ADOPTION_BACKUP=false to start without the copy.",
             ) from exc
         log.info("Backed up the agent's %s to %s (one time, before the first migration).", self.path, backup)
 

@@ -21,7 +21,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from app.errors import Conflict
+from app.errors import DirUnusable
 
 # errno values that mean "no space": a full file system, or the user's quota.
 _FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
@@ -94,27 +94,19 @@ def resolve_inside(home: Path, path: Path) -> Path | None:
     return real if real.is_relative_to(os.path.realpath(home)) else None
 
 
-def private_dir(home: Path, path: Path, *, code: str, label: str) -> Path:
+def private_dir(home: Path, path: Path, unusable: type[DirUnusable]) -> Path:
     """The directory ``path`` under ``home``, created 0700 when missing; its resolved path.
 
-    409 ``code`` when it resolves outside ``home`` or is not a directory (a file of that name, say), with
-    a sentence naming what to fix.
+    409 ``unusable`` when it resolves outside ``home`` or is not a directory (a file of that name, say),
+    with a sentence naming what to fix.
     """
     if not os.path.lexists(path):
         make_private_dirs(path)
     real = resolve_inside(home, path)
     if real is None:
-        raise Conflict(
-            f"The {label} {path} resolves to {os.path.realpath(path)}, outside $HERMES_HOME "
-            f"({os.path.realpath(home)}); "
-            f"nothing is written there. Replace the link with a directory inside $HERMES_HOME.",
-            code=code,
-        )
+        raise unusable(path, (os.path.realpath(path), os.path.realpath(home)))
     if not real.is_dir():
-        raise Conflict(
-            f"The {label} {path} exists but is not a directory; move it away and retry.",
-            code=code,
-        )
+        raise unusable(path, None)
     return real
 
 

@@ -53,11 +53,7 @@ def agent_schema_version(path: Path, *, busy_timeout_ms: int) -> int | None:
 
 def too_new(found: int) -> SchemaTooNew:
     """The refusal every write receives while the file is at agent schema ``found``."""
-    return SchemaTooNew(
-        f"state.db is at agent schema version {found}, newer than version {TESTED_SCHEMA_VERSION}, the "
-        "newest this hermes-sessions has been tested with, so it is served read-only and nothing was "
-        "written. Upgrade hermes-sessions to write to it again."
-    )
+    return SchemaTooNew(found, TESTED_SCHEMA_VERSION)
 
 
 def shadow_missing_own_tables(conn: sqlite3.Connection) -> list[str]:

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from app.storage.connection import open_connection, translate
+from app.storage.connection import open_connection, translated
 from app.storage.read_only import open_read_only, shadow_missing_own_tables
 from app.storage.sqlite_tx import SqliteTx
 
@@ -51,12 +51,8 @@ class ReaderPool:
         conn = tx.conn
         conn.execute("BEGIN")
         try:
-            return fn(tx)
-        except sqlite3.Error as exc:
-            mapped = translate(exc)
-            if mapped is not None:
-                raise mapped from exc
-            raise
+            with translated():
+                return fn(tx)
         finally:
             conn.execute("COMMIT")
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.storage.connection import open_connection
+from app.storage.connection import open_connection, translated
 from app.storage.database import Database
 from app.storage.repos import health
 from app.storage.snapshots import write_snapshot
@@ -35,15 +35,16 @@ class Checkpoint:
 def side_connection(db: Database) -> Iterator[sqlite3.Connection]:
     """An autocommit connection to ``db``'s file, closed on exit (refused on a read-only store)."""
     db.require_writable()
-    conn = open_connection(
-        db.path,
-        synchronous=db.settings.db_synchronous,
-        busy_timeout_ms=max(db.settings.busy_timeout_ms, _MIN_BUSY_TIMEOUT_MS),
-    )
-    try:
-        yield conn
-    finally:
-        conn.close()
+    with translated():
+        conn = open_connection(
+            db.path,
+            synchronous=db.settings.db_synchronous,
+            busy_timeout_ms=max(db.settings.busy_timeout_ms, _MIN_BUSY_TIMEOUT_MS),
+        )
+        try:
+            yield conn
+        finally:
+            conn.close()
 
 
 def _checkpoint(conn: sqlite3.Connection) -> Checkpoint:

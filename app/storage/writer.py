@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from app.errors import DatabaseBusy, HermesError
+from app.errors import HermesError
 from app.storage.commit_notice import Changes, CommitNotice, begin_job, end_job
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
@@ -195,14 +195,7 @@ class Writer:
         try:
             self._begin()
         except sqlite3.Error as exc:
-            err = translate(exc) or exc
-            if is_busy(exc):
-                err = DatabaseBusy(
-                    f"The database stayed locked by another process for {self._lock_budget_s:g} s; "
-                    "retry shortly.",
-                    retry_after=1,
-                )
-            self._fail(batch, err)
+            self._fail(batch, exc)
             return []
         done: list[_Job] = []
         changes = Changes()
@@ -220,7 +213,7 @@ class Writer:
                 if not self._conn.in_transaction:
                     # SQLite aborted the whole transaction (disk full, I/O error): everything in this
                     # group is lost, so fail the group and start the rest afresh.
-                    self._fail([*done, job], translate(exc) or exc)
+                    self._fail([*done, job], exc)
                     return batch[index + 1 :]
                 job.error = exc
             finally:
@@ -231,7 +224,7 @@ class Writer:
         except sqlite3.Error as exc:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
-            self._fail(done, translate(exc) or exc)
+            self._fail(done, exc)
             return []
         self.commits += 1
         self.jobs_committed += len(done)

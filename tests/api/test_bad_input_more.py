@@ -76,7 +76,9 @@ def test_search_never_500(client: TestClient, seeded: str, query: str) -> None:
 
 
 def test_search_bad_arguments(client: TestClient, seeded: str) -> None:
-    assert_problem(client.get("/search", params={"session_id": "nope"}), 404, "session_not_found")
+    assert_problem(
+        client.get("/search", params={"session_id": "nope"}), 404, "session_not_found", extra=("session_id",)
+    )
     # Search clamps limit to 1-50 like the agent's tool; out-of-range values must simply never fail.
     for limit in (0, 51, -3, 10**30):
         assert client.get("/search", params={"q": "x", "limit": limit}).status_code in (200, 422)

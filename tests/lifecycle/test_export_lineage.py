@@ -76,4 +76,4 @@ def test_lineage_needs_a_session(home: Path, client: TestClient) -> None:
     r = client.get("/export.jsonl", params={"lineage": "true"})
     assert_problem(r, 422, "lineage_needs_session_id")
     r = client.get("/export.jsonl", params={"lineage": "true", "session_id": "nope"})
-    assert_problem(r, 404, "session_not_found")
+    assert_problem(r, 404, "session_not_found", extra=("session_id",))

@@ -13,6 +13,13 @@ from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.messages import AttachmentPublic
+from app.errors import (
+    AttachmentNotFound,
+    AttachmentsDirUnusable,
+    SessionNotFound,
+    UnreadableForm,
+    UnsupportedAttachmentType,
+)
 from app.services import attachments as svc
 
 router = APIRouter(tags=["attachments"], route_class=PolicyRoute)
@@ -28,12 +35,10 @@ router = APIRouter(tags=["attachments"], route_class=PolicyRoute)
         201: {"headers": {"Location": {"description": "Where to download it", "schema": {"type": "string"}}}},
         **error_responses(
             WRITE,
-            {
-                400: ("http_error",),
-                404: ("session_not_found",),
-                409: ("attachments_dir_unusable",),
-                415: ("unsupported_media_type",),
-            },
+            UnreadableForm,
+            SessionNotFound,
+            AttachmentsDirUnusable,
+            UnsupportedAttachmentType,
         ),
     },
     openapi_extra={
@@ -82,7 +87,7 @@ async def upload_attachment(
             "description": "The stored bytes with their media type (binary, so no example)",
             "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
         },
-        **error_responses(READ, {404: ("attachment_not_found",)}),
+        **error_responses(READ, AttachmentNotFound),
     },
 )
 async def download_attachment(

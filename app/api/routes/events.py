@@ -20,7 +20,7 @@ from app.api.schemas.events import (
     SessionUpdated,
 )
 from app.domain.json_policy import INT64_MAX
-from app.errors import BadRequest
+from app.errors import InvalidLastEventId, SessionNotFound
 from app.services import events as svc
 from app.services.sessions import get_session
 
@@ -78,10 +78,7 @@ def _last_event_id(header: str | None, query: str | None) -> int | None:
     except ValueError:
         parsed = -1
     if not 0 <= parsed <= INT64_MAX:
-        raise BadRequest(
-            f"Last-Event-ID must be an event id (an integer 0 .. 2^63-1), not {value!r}.",
-            code="invalid_last_event_id",
-        )
+        raise InvalidLastEventId(value)
     return parsed
 
 
@@ -103,7 +100,7 @@ def _response(
     name="events-stream",
     summary="Stream every event (Server-Sent Events)",
     response_class=StreamingResponse,
-    responses={**_SSE_RESPONSE, **error_responses(READ, {400: ("invalid_last_event_id",)})},
+    responses={**_SSE_RESPONSE, **error_responses(READ, InvalidLastEventId)},
 )
 async def all_events(
     db: DB,
@@ -124,7 +121,7 @@ async def all_events(
     response_class=StreamingResponse,
     responses={
         **_SSE_RESPONSE,
-        **error_responses(READ, {400: ("invalid_last_event_id",), 404: ("session_not_found",)}),
+        **error_responses(READ, InvalidLastEventId, SessionNotFound),
     },
 )
 async def session_events(

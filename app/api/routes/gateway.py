@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from app.api.deps import GatewayService
-from app.api.error_docs import JSON_BODY, READ, WRITE, Codes, error_responses
+from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, Errors, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
@@ -28,7 +28,17 @@ from app.api.schemas.gateway import (
     RouteTurn,
 )
 from app.domain.gateway_keys import MessageSource
-from app.errors import BadRequest
+from app.errors import (
+    AmbiguousSessionRef,
+    ConfigUnreadable,
+    InvalidChatType,
+    InvalidCursor,
+    InvalidText,
+    InvalidValue,
+    RouteNotFound,
+    SessionNotFound,
+    UnknownPlatform,
+)
 from app.services import gateway as svc
 
 router = APIRouter(tags=["gateway"], route_class=PolicyRoute)
@@ -36,9 +46,9 @@ router = APIRouter(tags=["gateway"], route_class=PolicyRoute)
 MAX_ROUTES_LIMIT = 500
 _CURSOR_KIND = "gateway-routes"
 
-_NO_ROUTE: Codes = {404: ("route_not_found",)}
+_NO_ROUTE: Errors = (RouteNotFound,)
 # The configuration lives in config.yaml and gateway.json, not in state.db: no database codes (503, 507).
-_CONFIG: Codes = {401: ("unauthorized",), 413: ("payload_too_large",), 422: ("validation_error",)}
+_CONFIG: Errors = (*AUTH, *EDGE, InvalidValue)
 
 SessionKey = Annotated[
     str,
@@ -59,7 +69,7 @@ def _entry_example(example: dict[str, object]) -> dict[int | str, dict[str, obje
     name="gateway-route",
     summary="Route an incoming message to its session",
     response_model=RouteResponse,
-    responses=error_responses(WRITE, JSON_BODY, {422: ("unknown_platform", "invalid_chat_type")}),
+    responses=error_responses(WRITE, JSON_BODY, UnknownPlatform, InvalidChatType),
 )
 async def route_message(gateway: GatewayService, body: RouteMessage) -> Response:
     """Which session this message belongs to, exactly as the agent's gateway decides: the session key,
@@ -116,7 +126,9 @@ async def reset_route(gateway: GatewayService, body: RouteReset) -> Response:
     responses=error_responses(
         WRITE,
         JSON_BODY,
-        {404: ("route_not_found", "session_not_found"), 409: ("ambiguous_session_ref",)},
+        RouteNotFound,
+        SessionNotFound,
+        AmbiguousSessionRef,
     ),
 )
 async def switch_route(gateway: GatewayService, body: RouteSwitch) -> Response:
@@ -160,7 +172,7 @@ async def suspend_route(gateway: GatewayService, body: RouteKey) -> Response:
     response_model=RoutePage,
     responses={
         200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, {400: ("invalid_cursor",), 422: ("invalid_text",)}),
+        **error_responses(READ, InvalidCursor, InvalidText),
     },
 )
 async def list_routes(
@@ -183,7 +195,7 @@ async def list_routes(
     if cursor is not None:
         after = decode_cursor(_CURSOR_KIND, cursor).get("after")
         if not isinstance(after, str):
-            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+            raise InvalidCursor()
     items, last = await gateway.db.read(
         lambda tx: svc.list_routes(
             tx, gateway.scope, after=after, limit=limit, platform=platform, session_id=session_id
@@ -228,7 +240,9 @@ async def get_config(gateway: GatewayService) -> Response:
     responses=error_responses(
         _CONFIG,
         JSON_BODY,
-        {409: ("config_unreadable",), 422: ("invalid_chat_type", "unknown_platform")},
+        ConfigUnreadable,
+        InvalidChatType,
+        UnknownPlatform,
     ),
 )
 async def put_config(gateway: GatewayService, body: GatewayConfigUpdate) -> Response:

@@ -23,6 +23,16 @@ from app.api.schemas.handoff import (
     HandoffQueued,
     HandoffRequest,
 )
+from app.errors import (
+    AgentBusy,
+    HandoffInFlight,
+    HandoffStateChanged,
+    InvalidOnlyStates,
+    NoHomeChannel,
+    PlatformNotEnabled,
+    SessionNotFound,
+    UnknownPlatform,
+)
 from app.services import handoff as svc
 from app.services.platforms import check_platform
 
@@ -40,11 +50,12 @@ MAX_CLAIM_WAIT_S = 60.0
     responses=error_responses(
         WRITE,
         JSON_BODY,
-        {
-            404: ("session_not_found",),
-            409: ("platform_not_enabled", "no_home_channel", "agent_busy", "handoff_in_flight"),
-            422: ("unknown_platform",),
-        },
+        SessionNotFound,
+        PlatformNotEnabled,
+        NoHomeChannel,
+        AgentBusy,
+        HandoffInFlight,
+        UnknownPlatform,
     ),
 )
 async def request_handoff(db: DB, body: HandoffRequest) -> Response:
@@ -66,7 +77,7 @@ async def request_handoff(db: DB, body: HandoffRequest) -> Response:
     response_model=HandoffClaimed,
     responses={
         204: {"description": "Nothing to claim within `wait` seconds"},
-        **error_responses(WRITE, JSON_BODY, {422: ("unknown_platform",)}),
+        **error_responses(WRITE, JSON_BODY, UnknownPlatform),
     },
 )
 async def claim_handoff(
@@ -103,7 +114,7 @@ async def claim_handoff(
     name="handoff-get",
     summary="Get a session's handoff state",
     response_model=HandoffPublic,
-    responses=error_responses(READ, {404: ("session_not_found",)}),
+    responses=error_responses(READ, SessionNotFound),
 )
 async def get_handoff(db: DB, session_id: SessionId) -> Response:
     """A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
@@ -119,7 +130,9 @@ async def get_handoff(db: DB, session_id: SessionId) -> Response:
     responses=error_responses(
         WRITE,
         JSON_BODY,
-        {404: ("session_not_found",), 409: ("handoff_state_changed", "no_home_channel")},
+        SessionNotFound,
+        HandoffStateChanged,
+        NoHomeChannel,
     ),
 )
 async def complete_handoff(
@@ -143,7 +156,9 @@ async def complete_handoff(
     responses=error_responses(
         WRITE,
         JSON_BODY,
-        {404: ("session_not_found",), 409: ("handoff_state_changed",), 422: ("invalid_only_states",)},
+        SessionNotFound,
+        HandoffStateChanged,
+        InvalidOnlyStates,
     ),
 )
 async def fail_handoff(db: DB, session_id: SessionId, body: HandoffFail) -> Response:

@@ -27,7 +27,21 @@ from app.api.schemas.sessions import SessionPublic
 from app.api.session_responses import created_responses, session_responses
 from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
-from app.errors import BadRequest
+from app.errors import (
+    AmbiguousSessionRef,
+    InvalidResolveQuery,
+    InvalidSessionId,
+    InvalidTitle,
+    MessageNotFound,
+    NoSessionToContinue,
+    SessionEnded,
+    SessionExists,
+    SessionNotFound,
+    TitleTaken,
+    TitleTooLong,
+    UnknownAttachment,
+    UnknownSource,
+)
 from app.services import lineage as svc
 from app.services.sessions import parse_source
 
@@ -41,12 +55,11 @@ router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
     response_model=ResolvedSession,
     responses=session_responses(
         READ,
-        {
-            400: ("invalid_resolve_query",),
-            404: ("session_not_found",),
-            409: ("ambiguous_session_ref",),
-            422: ("unknown_source",),
-        },
+        InvalidResolveQuery,
+        SessionNotFound,
+        NoSessionToContinue,
+        AmbiguousSessionRef,
+        UnknownSource,
     ),
 )
 async def resolve_session(
@@ -70,7 +83,7 @@ async def resolve_session(
     ``unknown_source``.
     """
     if latest == (ref is not None):
-        raise BadRequest("Give either ref or latest=true (not both).", code="invalid_resolve_query")
+        raise InvalidResolveQuery()
     sources = tuple(parse_source(s).value for s in source or ())
     resolution = await db.read(lambda tx: svc.resolve(tx, ref, latest=latest, sources=sources))
     public = resolution.session
@@ -83,7 +96,7 @@ async def resolve_session(
     name="sessions-lineage",
     summary="Get a session's compression lineage",
     response_model=SessionLineage,
-    responses=error_responses(READ, {404: ("session_not_found",)}),
+    responses=error_responses(READ, SessionNotFound),
 )
 async def session_lineage(db: DB, session_id: SessionId) -> Response:
     """The compression chain containing the session, root → tip (each with ``end_reason``).
@@ -104,7 +117,9 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
         WRITE,
         JSON_BODY,
         IDEMPOTENT,
-        {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+        SessionNotFound,
+        SessionEnded,
+        UnknownAttachment,
     ),
 )
 async def continue_session(
@@ -136,11 +151,13 @@ async def continue_session(
         WRITE,
         JSON_BODY,
         IDEMPOTENT,
-        {
-            404: ("session_not_found", "message_not_found"),
-            409: ("session_exists", "title_in_use"),
-            422: ("invalid_session_id", "title_too_long", "invalid_title"),
-        },
+        SessionNotFound,
+        MessageNotFound,
+        SessionExists,
+        TitleTaken,
+        InvalidSessionId,
+        TitleTooLong,
+        InvalidTitle,
     ),
 )
 async def fork_session(
@@ -168,7 +185,7 @@ async def fork_session(
     name="sessions-recap",
     summary="Get a session's resume recap",
     response_model=RecapPublic,
-    responses=error_responses(READ, {404: ("session_not_found",)}),
+    responses=error_responses(READ, SessionNotFound),
 )
 async def session_recap(
     db: DB,

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from app.api.deps import DB, Pruner
-from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
+from app.api.error_docs import JSON_BODY, READ, WRITE, Errors, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.schemas.filters import prune_filter, session_filter
 from app.api.schemas.maintenance import (
@@ -25,7 +25,14 @@ from app.api.schemas.maintenance import (
     StatsOut,
     VacuumOut,
 )
-from app.errors import Unprocessable
+from app.errors import (
+    BackupDirUnusable,
+    ConflictingParameters,
+    EmptyTimeWindow,
+    FilterRequired,
+    InvalidDuration,
+    MaintenanceBusy,
+)
 from app.services import maintenance as service
 
 router = APIRouter(tags=["maintenance"], route_class=PolicyRoute)
@@ -67,7 +74,7 @@ async def get_insights(
     return await service.insights(db, days, source)
 
 
-_FILTER_ERRORS: dict[int, tuple[str, ...]] = {422: ("invalid_duration", "empty_time_window")}
+_FILTER_ERRORS: Errors = (InvalidDuration, EmptyTimeWindow)
 
 
 def _candidates(found: list[Any]) -> list[dict[str, Any]]:
@@ -80,9 +87,7 @@ def _candidates(found: list[Any]) -> list[dict[str, Any]]:
     name="maintenance-prune",
     summary="Prune old ended sessions",
     response_model=PruneOut,
-    responses=error_responses(
-        WRITE, JSON_BODY, {422: ("conflicting_parameters", "invalid_duration", "empty_time_window")}
-    ),
+    responses=error_responses(WRITE, JSON_BODY, ConflictingParameters, InvalidDuration, EmptyTimeWindow),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
     """Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
@@ -95,7 +100,7 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
     """
     req = body or PruneIn()
     if req.older_than is not None and req.older_than_days is not None:
-        raise Unprocessable("Give older_than or older_than_days, not both.", code="conflicting_parameters")
+        raise ConflictingParameters("older_than", "older_than_days")
     flt = prune_filter(req, req.source, req.older_than_days, None if req.include_archived else False)
     result = await service.prune_matching(db, flt, req.dry_run, req.session_ids)
     return {
@@ -114,7 +119,7 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
     name="maintenance-archive",
     summary="Archive ended sessions matching filters",
     response_model=ArchiveOut,
-    responses=error_responses(WRITE, JSON_BODY, {422: ("filter_required", *_FILTER_ERRORS[422])}),
+    responses=error_responses(WRITE, JSON_BODY, FilterRequired, _FILTER_ERRORS),
 )
 async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
     """Archive (soft-hide) the ended sessions matching every criterion given, each with its compression
@@ -124,11 +129,7 @@ async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
     """
     flt = session_filter(body, body.source)
     if flt.is_empty():
-        raise Unprocessable(
-            "Refusing to archive every ended session: give at least one filter (for example newer_than, "
-            "source or title).",
-            code="filter_required",
-        )
+        raise FilterRequired()
     result = await service.archive_matching(db, flt, body.dry_run, body.session_ids)
     return {
         "dry_run": body.dry_run,
@@ -143,7 +144,7 @@ async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
     name="maintenance-repair",
     summary="Check, or repair, the store",
     response_model=RepairOut,
-    responses=error_responses(WRITE, JSON_BODY, {409: ("maintenance_busy", "backup_dir_unusable")}),
+    responses=error_responses(WRITE, JSON_BODY, MaintenanceBusy, BackupDirUnusable),
 )
 async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
     """`hermes sessions repair`: `PRAGMA integrity_check`, each FTS index's own integrity check, messages
@@ -162,7 +163,7 @@ async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
     name="maintenance-vacuum",
     summary="VACUUM state.db",
     response_model=VacuumOut,
-    responses=error_responses(WRITE, {409: ("maintenance_busy",)}),
+    responses=error_responses(WRITE, MaintenanceBusy),
 )
 async def vacuum(db: DB) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
@@ -189,7 +190,7 @@ async def optimize(db: DB) -> dict[str, Any]:
     name="maintenance-backup",
     summary="Back up state.db",
     response_model=BackupOut,
-    responses=error_responses(WRITE, {409: ("maintenance_busy", "backup_dir_unusable")}),
+    responses=error_responses(WRITE, MaintenanceBusy, BackupDirUnusable),
 )
 async def backup(db: DB) -> dict[str, Any]:
     """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,

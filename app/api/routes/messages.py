@@ -25,7 +25,16 @@ from app.api.schemas.messages import (
     Role,
     appended_messages,
 )
-from app.errors import BadRequest, Unprocessable
+from app.errors import (
+    ConflictingParameters,
+    InvalidCursor,
+    MessageNotFound,
+    MessageNotInSession,
+    NotAUserMessage,
+    SessionEnded,
+    SessionNotFound,
+    UnknownAttachment,
+)
 from app.services import messages as svc
 
 router = APIRouter(tags=["messages"], route_class=PolicyRoute)
@@ -63,7 +72,9 @@ MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message 
             WRITE,
             JSON_BODY,
             IDEMPOTENT,
-            {404: ("session_not_found",), 409: ("session_ended",), 422: ("unknown_attachment",)},
+            SessionNotFound,
+            SessionEnded,
+            UnknownAttachment,
         ),
     },
 )
@@ -98,11 +109,10 @@ async def append_messages(
         200: {"headers": {"Link": {"description": "rel=next page", "schema": {"type": "string"}}}},
         **error_responses(
             READ,
-            {
-                400: ("invalid_cursor",),
-                404: ("session_not_found", "message_not_in_session"),
-                422: ("conflicting_parameters",),
-            },
+            InvalidCursor,
+            SessionNotFound,
+            MessageNotInSession,
+            ConflictingParameters,
         ),
     },
 )
@@ -131,13 +141,11 @@ async def list_messages(
         position = decode_cursor(_CURSOR_KIND, cursor)
         after, before = _cursor_id(position, "after"), _cursor_id(position, "before")
         if (after is None) == (before is None):
-            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+            raise InvalidCursor()
     if after is not None and before is not None:
-        raise Unprocessable("Use either after or before, not both.", code="conflicting_parameters")
+        raise ConflictingParameters("after", "before")
     if around is not None and (after is not None or before is not None):
-        raise Unprocessable(
-            "around cannot be combined with after, before or cursor.", code="conflicting_parameters"
-        )
+        raise ConflictingParameters("around", "after, before or cursor")
     query = svc.MessageQuery(
         session_id=session_id,
         limit=limit,
@@ -162,7 +170,7 @@ def _cursor_id(position: dict[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MESSAGE_ID:
-        raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+        raise InvalidCursor()
     return value
 
 
@@ -171,7 +179,7 @@ def _cursor_id(position: dict[str, Any], key: str) -> int | None:
     name="messages-get",
     summary="Get one message",
     response_model=MessagePublic,
-    responses=error_responses(READ, {404: ("session_not_found", "message_not_found")}),
+    responses=error_responses(READ, SessionNotFound, MessageNotFound),
 )
 async def get_message(session_id: SessionId, message_id: MessageId, db: DB) -> Response:
     """One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``."""
@@ -183,9 +191,7 @@ async def get_message(session_id: SessionId, message_id: MessageId, db: DB) -> R
     name="messages-rewind",
     summary="Rewind a session to before a user message",
     response_model=RewindResult,
-    responses=error_responses(
-        WRITE, JSON_BODY, {404: ("session_not_found", "message_not_found"), 422: ("not_a_user_message",)}
-    ),
+    responses=error_responses(WRITE, JSON_BODY, SessionNotFound, MessageNotFound, NotAUserMessage),
 )
 async def rewind(session_id: SessionId, body: RewindRequest, db: DB) -> Response:
     """Rewind to before a user message: it and every later message become inactive (kept on disk, hidden

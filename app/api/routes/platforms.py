@@ -11,6 +11,7 @@ from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.responses import json_response
 from app.api.schemas.platforms import PlatformList, PlatformPublic, PlatformUpdate
+from app.errors import UnknownPlatform
 from app.services import platforms as svc
 
 router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
@@ -34,7 +35,7 @@ async def list_platforms(db: DB) -> Response:
     name="platforms-put",
     summary="Set a platform's handoff settings",
     response_model=PlatformPublic,
-    responses=error_responses(WRITE, JSON_BODY, {422: ("unknown_platform",)}),
+    responses=error_responses(WRITE, JSON_BODY, UnknownPlatform),
 )
 async def put_platform(
     db: DB,

@@ -11,16 +11,12 @@ from app.api.error_docs import JSON_BODY, READ, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.responses import json_response
 from app.api.schemas.search import SearchBody, SearchQuery, SearchResponse
-from app.errors import Unprocessable
+from app.errors import AnchorInCurrentLineage, InvalidRole, InvalidText, MessageNotInSession, SessionNotFound
 from app.services import search as svc
 
 router = APIRouter(tags=["search"], route_class=PolicyRoute)
 
-_ERRORS = {
-    404: ("session_not_found", "message_not_in_session"),
-    409: ("anchor_in_current_lineage",),
-    422: ("invalid_role",),
-}
+_ERRORS = (SessionNotFound, MessageNotInSession, AnchorInCurrentLineage, InvalidRole)
 _DESCRIPTION = (
     "The shape follows from the arguments: `session_id` + `around_message_id` → scroll; `session_id` → read;"
     ' `q` → discover; nothing (or a blank `q`) → browse. `q` accepts FTS5 syntax (implicit AND, `"phrases"`,'
@@ -44,10 +40,7 @@ def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
     if roles is not None:
         unknown = sorted(set(roles) - svc.ROLES)
         if unknown:
-            raise Unprocessable(
-                f"Unknown role(s): {', '.join(unknown)}; use {', '.join(sorted(svc.ROLES))}",
-                code="invalid_role",
-            )
+            raise InvalidRole(unknown, sorted(svc.ROLES))
     return svc.SearchRequest(
         q=body.q,
         session_id=body.session_id,
@@ -74,7 +67,7 @@ async def _run(db: DB, body: SearchQuery | SearchBody) -> Response:
     name="search-run",
     summary="Search past sessions",
     response_model=SearchResponse,
-    responses=error_responses(READ, _ERRORS, {422: ("invalid_text",)}),
+    responses=error_responses(READ, _ERRORS, InvalidText),
     description=_DESCRIPTION,
 )
 async def search_get(db: DB, query: Annotated[SearchQuery, Query()]) -> Response:

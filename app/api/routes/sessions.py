@@ -27,7 +27,19 @@ from app.api.schemas.sessions import (
 )
 from app.api.session_listing import cursor_kind, list_response
 from app.api.session_responses import created_responses, session_response, session_responses
-from app.errors import BadRequest
+from app.errors import (
+    EmptyTimeWindow,
+    InvalidCursor,
+    InvalidDuration,
+    InvalidSessionId,
+    InvalidTitle,
+    ParentNotFound,
+    SessionExists,
+    SessionNotFound,
+    TitleTaken,
+    TitleTooLong,
+    UnknownSource,
+)
 from app.services import sessions as svc
 from app.services.sessions import ListQuery, Usage
 
@@ -66,16 +78,13 @@ _SESSION_LINKS = {
         WRITE,
         JSON_BODY,
         IDEMPOTENT,
-        {
-            409: ("session_exists", "title_in_use"),
-            422: (
-                "invalid_session_id",
-                "unknown_source",
-                "parent_not_found",
-                "title_too_long",
-                "invalid_title",
-            ),
-        },
+        SessionExists,
+        TitleTaken,
+        InvalidSessionId,
+        UnknownSource,
+        ParentNotFound,
+        TitleTooLong,
+        InvalidTitle,
         links=_SESSION_LINKS,
     ),
 )
@@ -100,7 +109,7 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
     for key, kinds in keys.items():
         value = position.get(key)
         if not isinstance(value, kinds) or isinstance(value, bool):
-            raise BadRequest("The cursor is malformed.", code="invalid_cursor")
+            raise InvalidCursor()
     return position
 
 
@@ -111,7 +120,7 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
     response_model=SessionPage,
     responses={
         200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, {400: ("invalid_cursor",), 422: ("invalid_duration", "empty_time_window")}),
+        **error_responses(READ, InvalidCursor, InvalidDuration, EmptyTimeWindow),
     },
 )
 async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQuery, Query()]) -> Response:
@@ -146,7 +155,7 @@ async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQ
     name="sessions-get",
     summary="Get a session",
     response_model=SessionPublic,
-    responses=session_responses(READ, {404: ("session_not_found",)}),
+    responses=session_responses(READ, SessionNotFound),
 )
 async def get_session(
     db: DB,
@@ -171,7 +180,10 @@ async def get_session(
         WRITE,
         JSON_BODY,
         IF_MATCH,
-        {404: ("session_not_found",), 409: ("title_in_use",), 422: ("title_too_long", "invalid_title")},
+        SessionNotFound,
+        TitleTaken,
+        TitleTooLong,
+        InvalidTitle,
     ),
 )
 async def update_session(
@@ -193,7 +205,7 @@ async def update_session(
     summary="Delete a session and its messages",
     status_code=204,
     response_class=Response,
-    responses=error_responses(WRITE, IF_MATCH, {404: ("session_not_found",)}),
+    responses=error_responses(WRITE, IF_MATCH, SessionNotFound),
 )
 async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None) -> Response:
     """Delete a session and its messages; delegate children go too, other children are orphaned."""
@@ -206,7 +218,7 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
     name="sessions-end",
     summary="End a session",
     response_model=SessionPublic,
-    responses=session_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
+    responses=session_responses(WRITE, JSON_BODY, SessionNotFound),
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
@@ -219,7 +231,7 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
     name="sessions-reopen",
     summary="Reopen an ended session",
     response_model=SessionPublic,
-    responses=session_responses(WRITE, {404: ("session_not_found",)}),
+    responses=session_responses(WRITE, SessionNotFound),
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
@@ -232,7 +244,7 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
     name="sessions-usage",
     summary="Report token usage and cost",
     response_model=SessionPublic,
-    responses=session_responses(WRITE, JSON_BODY, {404: ("session_not_found",)}),
+    responses=session_responses(WRITE, JSON_BODY, SessionNotFound),
 )
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
@@ -247,7 +259,7 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
     name="sessions-pin",
     summary="Pin a session (keep it from prune, auto-prune and archive)",
     response_model=SessionPublic,
-    responses=session_responses(WRITE, {404: ("session_not_found",)}),
+    responses=session_responses(WRITE, SessionNotFound),
 )
 async def pin_session(db: DB, session_id: SessionId) -> Response:
     """Pin a session: prune, auto-prune and archive never touch it. Idempotent. The flag lives in our own
@@ -261,7 +273,7 @@ async def pin_session(db: DB, session_id: SessionId) -> Response:
     name="sessions-unpin",
     summary="Unpin a session",
     response_model=SessionPublic,
-    responses=session_responses(WRITE, {404: ("session_not_found",)}),
+    responses=session_responses(WRITE, SessionNotFound),
 )
 async def unpin_session(db: DB, session_id: SessionId) -> Response:
     """Remove a session's pin (prune and archive may select it again). Idempotent."""

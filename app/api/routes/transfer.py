@@ -15,7 +15,18 @@ from app.api.error_docs import READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ImportResult
-from app.errors import BadRequest, Unprocessable, UnsupportedMediaType
+from app.errors import (
+    EmptyImport,
+    FilesLayoutNotAvailable,
+    ImportWouldOverwrite,
+    LineageNeedsSessionId,
+    LineageNotAvailable,
+    MissingFile,
+    OnlyNotAvailable,
+    QmdNeedsFilesLayout,
+    SessionNotFound,
+    UnsupportedBodyType,
+)
 from app.services import export as export_service
 from app.services import export_readable as readable
 from app.services import transfer as service
@@ -31,7 +42,6 @@ _RAW_TYPES = {
     "text/plain",
     "application/octet-stream",
 }
-_EMPTY_IMPORT = "The import body is empty: send the JSONL file as the body or in the `file` field."
 # Request bodies spill to disk past this size, so a large upload never sits in memory.
 _SPOOL_BYTES = 1024 * 1024
 
@@ -104,7 +114,7 @@ _IMPORT_BODY: dict[str, Any] = {
             "UTF-8, non-ASCII unescaped. Sessions in id order.",
             "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE}},
         },
-        **error_responses(READ, {404: ("session_not_found",), 422: ("lineage_needs_session_id",)}),
+        **error_responses(READ, SessionNotFound, LineageNeedsSessionId),
     },
 )
 async def export_sessions(
@@ -122,9 +132,7 @@ async def export_sessions(
 ) -> StreamingResponse:
     """Stream the export with constant memory, one short read transaction per chunk."""
     if lineage and session_id is None:
-        raise Unprocessable(
-            "lineage=true exports one logical session: give its session_id.", code="lineage_needs_session_id"
-        )
+        raise LineageNeedsSessionId("lineage=true")
     await export_service.check_export_target(db, session_id)
     if lineage and session_id is not None:
         body = export_service.export_lineage_jsonl(db, session_id)
@@ -178,15 +186,12 @@ _FORMAT_DESCRIPTION = (
         },
         **error_responses(
             READ,
-            {
-                404: ("session_not_found",),
-                422: (
-                    "lineage_needs_session_id",
-                    "lineage_not_available",
-                    "only_not_available",
-                    "layout_not_available",
-                ),
-            },
+            SessionNotFound,
+            LineageNeedsSessionId,
+            LineageNotAvailable,
+            OnlyNotAvailable,
+            FilesLayoutNotAvailable,
+            QmdNeedsFilesLayout,
         ),
     },
 )
@@ -247,22 +252,19 @@ async def _body_file(request: Request) -> IO[bytes]:
         form = await request.form()
         upload = form.get("file")
         if not isinstance(upload, UploadFile):
-            raise BadRequest("The multipart body has no file in its `file` field.", code="missing_file")
+            raise MissingFile()
         if not upload.size:
-            raise BadRequest(_EMPTY_IMPORT, code="empty_body")
+            raise EmptyImport()
         await upload.seek(0)
         return cast(IO[bytes], upload.file)
     if content_type not in _RAW_TYPES:
-        raise UnsupportedMediaType(
-            f"Send JSONL ({JSONL_MEDIA_TYPE}) or a multipart/form-data upload, not {content_type}.",
-            code="unsupported_media_type",
-        )
+        raise UnsupportedBodyType(f"JSONL ({JSONL_MEDIA_TYPE}) or a multipart/form-data upload", content_type)
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115 - returned to the caller
     async for chunk in request.stream():
         spool.write(chunk)
     if not spool.tell():
         spool.close()
-        raise BadRequest(_EMPTY_IMPORT, code="empty_body")
+        raise EmptyImport()
     spool.seek(0)
     return cast(IO[bytes], spool)
 
@@ -275,7 +277,10 @@ async def _body_file(request: Request) -> IO[bytes]:
     openapi_extra=_IMPORT_BODY,
     responses=error_responses(
         WRITE,
-        {400: ("missing_file",), 409: ("session_exists",), 415: ("unsupported_media_type",)},
+        MissingFile,
+        EmptyImport,
+        ImportWouldOverwrite,
+        UnsupportedBodyType,
     ),
 )
 async def import_sessions(
@@ -300,7 +305,7 @@ async def import_sessions(
     name="import-transcripts",
     summary="Import legacy per-session transcript files",
     response_model=ImportResult,
-    responses=error_responses(WRITE, {409: ("session_exists",)}),
+    responses=error_responses(WRITE, ImportWouldOverwrite),
 )
 async def import_transcripts(
     db: DB,

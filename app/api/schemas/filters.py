@@ -21,7 +21,8 @@ from app.domain.session_filter import (
     prune_window,
     time_window,
 )
-from app.errors import Unprocessable
+from app.errors import EmptyTimeWindow as EmptyWindowError
+from app.errors import InvalidDuration, Unprocessable
 
 TimeText = Annotated[SafeText, Field(max_length=64)]
 Cost = Annotated[float, Field(ge=0, le=1e15, allow_inf_nan=False)]
@@ -91,8 +92,7 @@ _CRITERIA = set(SessionFilterFields.model_fields) - {"older_than", "newer_than",
 
 
 def _window_error(exc: ValueError) -> Unprocessable:
-    code = "empty_time_window" if isinstance(exc, EmptyTimeWindow) else "invalid_duration"
-    return Unprocessable(str(exc), code=code)
+    return EmptyWindowError(str(exc)) if isinstance(exc, EmptyTimeWindow) else InvalidDuration(str(exc))
 
 
 def session_filter(fields: SessionFilterFields, source: str | None = None) -> SessionFilter:

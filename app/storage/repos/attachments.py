@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.domain.records import NewAttachment
-from app.errors import Unprocessable
+from app.errors import UnknownAttachment
 from app.storage.rows import AttachmentRef
 
 _REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
@@ -66,12 +66,7 @@ def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dic
     found = {row["id"]: _ref(row) for row in rows}
     missing = [a for a in wanted if a not in found]
     if missing:
-        raise Unprocessable(
-            f"Unknown attachment id(s): {', '.join(missing)}. Upload them first with "
-            "POST /sessions/{session_id}/attachments.",
-            code="unknown_attachment",
-            attachment_ids=missing,
-        )
+        raise UnknownAttachment(missing)
     return found
 
 

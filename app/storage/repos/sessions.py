@@ -11,7 +11,7 @@ from typing import Any, cast
 from app.domain.preview import preview_from_raw
 from app.domain.records import NewSession
 from app.domain.stored_json import load_stored, stored_counter
-from app.errors import Conflict, Unprocessable
+from app.errors import ParentNotFound, SessionExists
 from app.storage.repos.lineage import delegate_descendants, lineage_root
 from app.storage.repos.session_filter import PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
@@ -162,12 +162,10 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
     for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
     """
     if session_exists(conn, session_id):
-        raise Conflict(f"Session already exists: {session_id}", code="session_exists", session_id=session_id)
+        raise SessionExists(session_id)
     parent_id = new.parent_session_id
     if parent_id is not None and not session_exists(conn, parent_id):
-        raise Unprocessable(
-            f"Parent session not found: {parent_id}", code="parent_not_found", parent_session_id=parent_id
-        )
+        raise ParentNotFound(parent_id)
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
         " model, model_config, system_prompt, parent_session_id, started_at)"

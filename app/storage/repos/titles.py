@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.domain.titles import TitleTooLong, like_escape, lineage_base, next_in_lineage, sanitize_title
-from app.errors import Conflict, Unprocessable
+from app.domain import titles as title_rules
+from app.domain.titles import like_escape, lineage_base, next_in_lineage, sanitize_title
+from app.errors import InvalidTitle, TitleTaken, TitleTooLong
 from app.storage.repos.lineage import is_compression_ancestor
 
 
@@ -17,12 +18,10 @@ def clean_title(title: str | None) -> str | None:
     """
     try:
         cleaned = sanitize_title(title)
-    except TitleTooLong as exc:
-        raise Unprocessable(str(exc), code="title_too_long", max_length=100) from exc
+    except title_rules.TitleTooLong as exc:
+        raise TitleTooLong(exc.length) from exc
     if cleaned is None and title:
-        raise Unprocessable(
-            "Title is empty after cleanup. Please use printable characters.", code="invalid_title"
-        )
+        raise InvalidTitle()
     return cleaned
 
 
@@ -43,12 +42,7 @@ def set_title(conn: sqlite3.Connection, session_id: str, title: str | None) -> b
             if is_compression_ancestor(conn, holder_id, session_id):
                 conn.execute("UPDATE sessions SET title = NULL WHERE id = ?", (holder_id,))
             else:
-                raise Conflict(
-                    f"Title '{cleaned}' is already in use by session {holder_id}",
-                    code="title_in_use",
-                    holder=holder_id,
-                    suggested_title=next_title_in_lineage(conn, cleaned),
-                )
+                raise TitleTaken(cleaned, holder_id, next_title_in_lineage(conn, cleaned))
     cursor = conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (cleaned, session_id))
     return cursor.rowcount > 0
 
