@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sqlite3
 import tempfile
 import textwrap
 import types
@@ -20,6 +21,7 @@ from app.errors import HermesError, concrete_errors
 from app.main import create_app
 from app.openapi_export import generate
 from app.settings import Settings
+from app.storage.sqlite_tx import SqliteTx, bound
 
 ERRORS = concrete_errors()
 
@@ -112,14 +114,34 @@ def _is_own_function(value: object) -> bool:
     return isinstance(value, types.FunctionType) and value.__module__.startswith("app.")
 
 
+# Services reach storage through the job's Tx (``tx.sessions.insert_session(...)``): on SQLite each such
+# method is a repository function bound to the connection, which is what the walk follows.
+_TX = SqliteTx(sqlite3.connect(":memory:"))
+
+
+def _repository_function(aggregate: str, name: str) -> object:
+    repository = getattr(_TX, aggregate, None)
+    if repository is None or isinstance(repository, sqlite3.Connection):
+        return None
+    binding = inspect.getattr_static(repository, name, None)
+    if isinstance(binding, bound):
+        return getattr(binding.module, binding.name, None)
+    if isinstance(binding, staticmethod):
+        return binding.__func__
+    return None
+
+
 def _resolve(node: ast.expr, scope: dict[str, Any]) -> object:
-    """The object a name or a ``module.attribute`` chain refers to in ``scope``, if it is one."""
+    """The object a name, a ``module.attribute`` chain or a ``tx.<repository>.<method>`` refers to in
+    ``scope``, if it is one."""
     if isinstance(node, ast.Name):
         return scope.get(node.id)
     if isinstance(node, ast.Attribute):
         owner = _resolve(node.value, scope)
         if isinstance(owner, types.ModuleType):
             return getattr(owner, node.attr, None)
+        if isinstance(node.value, ast.Attribute):
+            return _repository_function(node.value.attr, node.attr)
     return None
 
 
