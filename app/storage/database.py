@@ -45,7 +45,6 @@ class Database:
         self.settings = settings
         self.path = settings.db_path
         self._write_conn: sqlite3.Connection | None = None
-        self._write_tx: SqliteTx | None = None
         self.writer: Writer | None = None
         self.readers: ReaderPool | None = None
         self.checkpointer: Checkpointer | None = None
@@ -110,7 +109,6 @@ class Database:
         # Commits never checkpoint: the checkpointer thread does, so no caller waits for one.
         conn.execute("PRAGMA wal_autocheckpoint=0")
         self._write_conn = conn
-        self._write_tx = SqliteTx(conn)
         self.writer = Writer(
             conn,
             batch_max=self.settings.write_batch_max,
@@ -118,6 +116,7 @@ class Database:
             wal_path=self.wal_path,
             after_batch=merge_quantum,
         )
+        self.writer.handle = SqliteTx(conn)
         self.writer.start()
         self.checkpointer = Checkpointer(self.path, interval_s=CHECKPOINT_INTERVAL_S)
         self.checkpointer.start()
@@ -182,7 +181,6 @@ class Database:
                 self._write_conn.execute("PRAGMA optimize")
             self._write_conn.close()
             self._write_conn = None
-            self._write_tx = None
 
     @property
     def engine_version(self) -> str:
@@ -194,23 +192,18 @@ class Database:
         answer)."""
         return await self.read(lambda tx: migrate.stamped_revision(tx.conn))
 
-    def _on_writer(self, fn: Callable[[SqliteTx], T]) -> Callable[[sqlite3.Connection], T]:
+    def _writer(self) -> Writer:
         self.require_writable()
-        tx = self._write_tx
-        assert self.writer is not None and tx is not None, "database not open"
-        return lambda _conn: fn(tx)
+        assert self.writer is not None, "database not open"
+        return self.writer
 
     async def write(self, fn: Callable[[SqliteTx], T]) -> T:
         """Run ``fn(tx)`` inside the next group commit; returns after COMMIT."""
-        job = self._on_writer(fn)
-        assert self.writer is not None
-        return await self.writer.write(job)
+        return await self._writer().write(fn, on_handle=True)
 
     def write_sync(self, fn: Callable[[SqliteTx], T]) -> T:
         """Blocking ``write`` for code off the event loop (start-up tasks, tests)."""
-        job = self._on_writer(fn)
-        assert self.writer is not None
-        return self.writer.write_sync(job)
+        return self._writer().write_sync(fn, on_handle=True)
 
     async def read(self, fn: Callable[[SqliteTx], T]) -> T:
         """Run ``fn(tx)`` in a short read transaction on a reader thread."""

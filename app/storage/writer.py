@@ -28,7 +28,6 @@ from app.errors import HermesError
 from app.storage.commit_notice import Changes, CommitNotice, begin_job, end_job
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
-from app.storage.transactions import savepoint
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -49,6 +48,8 @@ class _Job:
     future: Future[Any] = field(default_factory=Future)
     result: Any = None
     error: BaseException | None = None
+    on_handle: bool = False
+    """Whether ``fn`` takes :attr:`Writer.handle` rather than the connection."""
 
 
 class Writer:
@@ -64,6 +65,9 @@ class Writer:
         after_batch: WriteFn | None = None,
     ) -> None:
         self._conn = conn
+        self.handle: Any = conn
+        """What a job submitted with ``on_handle`` receives (the database's storage handle for this
+        connection); set once, before the first such job."""
         self._wal_path = wal_path
         self._after_batch = after_batch
         self._batch_max = batch_max
@@ -108,21 +112,22 @@ class Writer:
 
         return unsubscribe
 
-    def submit(self, fn: Callable[[sqlite3.Connection], T]) -> Future[T]:
-        """Queue ``fn(conn)``; the future resolves after the COMMIT that includes it."""
+    def submit(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> Future[T]:
+        """Queue ``fn(conn)`` (``fn(handle)`` with ``on_handle``); the future resolves after the COMMIT that
+        includes it."""
         if not self._thread.is_alive():
             raise RuntimeError("writer is not running")
-        job = _Job(fn)
+        job = _Job(fn, on_handle=on_handle)
         self._queue.put(job)
         return job.future
 
-    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> T:
         """Run ``fn`` on the writer thread and await its committed result."""
-        return await asyncio.wrap_future(self.submit(fn))
+        return await asyncio.wrap_future(self.submit(fn, on_handle=on_handle))
 
-    def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def write_sync(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> T:
         """Blocking variant for code that is not on the event loop."""
-        return self.submit(fn).result()
+        return self.submit(fn, on_handle=on_handle).result()
 
     def stop(self) -> None:
         """Drain everything queued, checkpoint, and stop the thread."""
@@ -204,17 +209,22 @@ class Writer:
             # once running, the future can no longer be cancelled, so a started write is always answered.
             if not job.future.set_running_or_notify_cancel():
                 continue
+            # The statements are written out rather than taken from transactions.savepoint: this runs
+            # once per queued write, where a generator-based context manager costs more than they do.
+            self._conn.execute("SAVEPOINT job")
             job_changes = begin_job()
             try:
-                with savepoint(self._conn, "job"):
-                    job.result = job.fn(self._conn)
+                job.result = job.fn(self.handle if job.on_handle else self._conn)
+                self._conn.execute("RELEASE job")
                 changes.absorb(job_changes)
-            except BaseException as exc:  # the job's caller receives it; its savepoint is rolled back
+            except BaseException as exc:  # the job's caller receives it
                 if not self._conn.in_transaction:
                     # SQLite aborted the whole transaction (disk full, I/O error): everything in this
                     # group is lost, so fail the group and start the rest afresh.
                     self._fail([*done, job], exc)
                     return batch[index + 1 :]
+                self._conn.execute("ROLLBACK TO job")
+                self._conn.execute("RELEASE job")
                 job.error = exc
             finally:
                 end_job()
