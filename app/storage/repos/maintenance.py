@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
-from app.storage.hermes_ddl import FTS_TABLES
-from app.storage.repos.fts_backlog import pending_messages
+from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
 from app.storage.repos.session_filter import PINNED_SQL, filter_clauses
 from app.storage.repos.sessions import set_archived
 
@@ -303,18 +302,9 @@ def archive_batch(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) 
     return keep
 
 
-def fts_tables(conn: sqlite3.Connection) -> list[str]:
-    """The agent's FTS tables present in this file."""
-    marks = ",".join("?" * len(FTS_TABLES))
-    rows = conn.execute(
-        f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ({marks})", FTS_TABLES
-    )
-    return sorted(r[0] for r in rows)
-
-
 def optimize_fts(conn: sqlite3.Connection) -> list[str]:
     """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done."""
-    done = fts_tables(conn)
+    done = existing_fts_tables(conn)
     for table in done:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
     return done
