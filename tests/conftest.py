@@ -129,3 +129,31 @@ def live_server(home: Path) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """One throwaway PostgreSQL server per test worker (see tests/pg_cluster.py); skipped without binaries,
+    except under CI, where PostgreSQL is always installed and its absence is a failure."""
+    from tests.pg_cluster import NoPostgres, start_cluster
+
+    try:
+        cluster = start_cluster()
+    except NoPostgres as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required under CI: {exc}")
+        pytest.skip(f"PostgreSQL tests skipped: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Any) -> Iterator[str]:
+    """The URL of a fresh, empty database on the test cluster, dropped afterwards."""
+    url = pg_cluster.create_database()
+    try:
+        yield url
+    finally:
+        pg_cluster.drop_database(url)
