@@ -8,14 +8,15 @@ copy of that one file, and the newer build migrates its copy forward when it sta
 for its list-search backlog, as every benchmark here does).
 
 Both servers run for the whole comparison. Each round measures, for each build in turn (the order alternates
-between rounds, so drift in the machine's load falls on both alike):
+between rounds, and the reads alternate in slices within a round, so drift in the machine's load falls on
+both alike):
 
 - ``GET /sessions?limit=20``, repeated on an unchanged file and after another connection's commit;
 - ``GET /search`` discover calls, the queries of ``bench/search.py``: median across queries;
 - single-message appends from 16 keep-alive clients (``bench/append.py``'s load).
 
 The primary figure is the server process's CPU time per request (``/proc``: per-thread ``schedstat``
-nanoseconds), which another helper's load on the machine barely moves; wall-clock medians come second.
+nanoseconds), which other processes' load moves far less than wall time; wall-clock medians come second.
 Figures and the after/before ratio are printed for every round, then the median of each across rounds.
 """
 
@@ -26,6 +27,7 @@ import asyncio
 import io
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -195,19 +197,32 @@ def run(baseline_ref: str, after_ref: str, spec: StoreSpec, rounds: int, calls: 
         for index in range(rounds):
             order = (before, after) if index % 2 == 0 else (after, before)
             print(f"\n== round {index + 1}/{rounds} (order: {', '.join(b.label for b in order)})")
-            phases: dict[str, Callable[[str], Awaitable[Sample]]] = {
-                "list": lambda b: measure_list(servers[b], calls * 5, None),
-                "list_after_write": lambda b: measure_list(servers[b], calls * 2, touches[b]),
-                "search": lambda b: measure_search(servers[b], calls),
-                "append": lambda b: measure_appends(servers[b], duration),
+            # (measure one slice, slices): the reads alternate builds slice by slice within a round too, so a
+            # burst of load elsewhere on the machine lands on both builds rather than on one.
+            phases: dict[str, tuple[Callable[[str], Awaitable[Sample]], int]] = {
+                "list": (lambda b: measure_list(servers[b], calls, None), 5),
+                "list_after_write": (lambda b: measure_list(servers[b], calls // 2, touches[b]), 4),
+                "search": (lambda b: measure_search(servers[b], calls // 4), 4),
+                "append": (lambda b: measure_appends(servers[b], duration), 2),
             }
-            for phase, measure in phases.items():
-                got = {b.label: _run(measure(b.label)) for b in order}
-                results.setdefault(phase, {}).setdefault(before.label, []).append(got[before.label])
-                results[phase].setdefault(after.label, []).append(got[after.label])
-                _print_round(phase, got[before.label], got[after.label])
+            for phase, (measure, slices) in phases.items():
+                got: dict[str, list[Sample]] = {before.label: [], after.label: []}
+                for piece in range(slices):
+                    for build in order if piece % 2 == 0 else order[::-1]:
+                        got[build.label].append(_run(measure(build.label)))
+                a, b = _merged(got[before.label]), _merged(got[after.label])
+                results.setdefault(phase, {}).setdefault(before.label, []).append(a)
+                results[phase].setdefault(after.label, []).append(b)
+                _print_round(phase, a, b)
         _print_summary(results, before.label, after.label, rounds)
     print(f"\n(1-minute load average at the end {os.getloadavg()[0]:.1f})")
+
+
+def _merged(samples: list[Sample]) -> Sample:
+    """Equal slices of one measurement as one: mean CPU per request (the slices have the same number of
+    requests), median of the slices' wall medians, mean of each extra figure."""
+    extra = {key: statistics.fmean(s.extra[key] for s in samples) for key in samples[0].extra}
+    return Sample(statistics.fmean(s.cpu_s for s in samples), median([s.wall_s for s in samples]), extra)
 
 
 def _print_round(phase: str, a: Sample, b: Sample) -> None:
@@ -264,8 +279,13 @@ def main() -> None:
     )
     parser.add_argument("--store", default=LARGE.name, choices=[SMALL.name, LARGE.name])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--calls", type=int, default=40, help="calls per search query (listing: 5x)")
-    parser.add_argument("--duration", type=float, default=5.0, help="seconds of append load per build")
+    parser.add_argument(
+        "--calls",
+        type=int,
+        default=40,
+        help="calls per search query and round; listing: 5x, after a write: 2x",
+    )
+    parser.add_argument("--duration", type=float, default=4.0, help="seconds per append slice (2 a round)")
     args = parser.parse_args()
     spec = {SMALL.name: SMALL, LARGE.name: LARGE}[args.store]
     run(args.baseline, args.after, spec, args.rounds, args.calls, args.duration)
