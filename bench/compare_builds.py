@@ -51,11 +51,13 @@ from bench.common import (
     cpu_seconds_between,
     median,
     serve,
+    wait_until_indexed,
 )
 from bench.corpus import CACHE, DATA_DIR
 from bench.list_sessions import _writer
 
 BASELINE = "04c0fd3"
+SETTLE_S = 1.0
 BUILDS_DIR = DATA_DIR / "builds"
 WORKTREE = "worktree"
 
@@ -186,6 +188,7 @@ def run(baseline_ref: str, after_ref: str, spec: StoreSpec, rounds: int, calls: 
     with ExitStack() as stack:
         servers: dict[str, Server] = {}
         touches: dict[str, Callable[[], None]] = {}
+        stores: list[Path] = []
         for build in (before, after):
             home = stack.enter_context(bench_home())
             shutil.copyfile(store, home / "state.db")
@@ -193,10 +196,16 @@ def run(baseline_ref: str, after_ref: str, spec: StoreSpec, rounds: int, calls: 
             servers[build.label] = stack.enter_context(serve(home, build.source))
             print(f"{build.label}: ready in {time.perf_counter() - started:.1f} s")
             touches[build.label] = _writer(home / "state.db")
+            stores.append(home / "state.db")
         results: dict[str, dict[str, list[Sample]]] = {}
         for index in range(rounds):
             order = (before, after) if index % 2 == 0 else (after, before)
             print(f"\n== round {index + 1}/{rounds} (order: {', '.join(b.label for b in order)})")
+            # The last round's appends left sessions for a build's background list-search indexer: let it
+            # finish, so its work is not counted against the next reads.
+            for path in stores:
+                wait_until_indexed(path)
+            time.sleep(SETTLE_S)
             # (measure one slice, slices): the reads alternate builds slice by slice within a round too, so a
             # burst of load elsewhere on the machine lands on both builds rather than on one.
             phases: dict[str, tuple[Callable[[str], Awaitable[Sample]], int]] = {
