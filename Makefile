@@ -8,7 +8,7 @@ RUN_VENV ?= .venv-run
 RUN_STAMP := $(RUN_VENV)/.installed
 HERMES_AGENT := hermes-agent==0.19.0
 
-.PHONY: run run-env test lint typecheck pytest soak openapi client bench clean docker
+.PHONY: run run-env test lint typecheck pytest soak openapi client bench bench-compare clean docker
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -59,6 +59,11 @@ client: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# This tree against the last commit before issue 14's refactor, interleaved on copies of one store
+# (BENCH_COMPARE_ARGS, e.g. "--baseline <ref> --rounds 7").
+bench-compare: $(STAMP)
+	$(BIN)/python bench/compare_builds.py $(BENCH_COMPARE_ARGS)
 
 clean:
 	rm -rf $(VENV) $(RUN_VENV)

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,35 @@ def process_cpu_seconds(pid: int) -> float:
     """User + system CPU time a process has used so far (Linux ``/proc``), threads included."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class CpuReading:
+    """A process's CPU time at one instant, for differences over a window (see ``cpu_seconds_between``)."""
+
+    threads: frozenset[str]
+    threads_ns: int
+    process_s: float
+
+
+def cpu_reading(pid: int) -> CpuReading:
+    """The CPU time of ``pid`` now: per thread from ``schedstat`` (nanoseconds) and in total from ``stat``."""
+    tasks = Path(f"/proc/{pid}/task")
+    threads = frozenset(p.name for p in tasks.iterdir())
+    total = 0
+    for tid in threads:
+        # A thread may end between the listing and the read; the set comparison notices.
+        with suppress(FileNotFoundError, ProcessLookupError):
+            total += int((tasks / tid / "schedstat").read_text().split()[0])
+    return CpuReading(threads, total, process_cpu_seconds(pid))
+
+
+def cpu_seconds_between(before: CpuReading, after: CpuReading) -> float:
+    """CPU seconds spent between two readings: the nanosecond per-thread sum when the same threads lived
+    through the window, else the clock-tick total (which keeps the time of threads that ended)."""
+    if before.threads == after.threads:
+        return (after.threads_ns - before.threads_ns) / 1e9
+    return after.process_s - before.process_s
 
 
 def free_port() -> int:
@@ -105,13 +134,19 @@ def wait_until_indexed(path: Path, timeout_s: float = 600.0) -> float:
 
 
 @contextmanager
-def serve(home: Path) -> Iterator[Server]:
-    """Start ``hermes serve`` on ``home`` (a real uvicorn process) and stop it with SIGTERM afterwards."""
+def serve(home: Path, source: Path = ROOT) -> Iterator[Server]:
+    """Start ``hermes serve`` on ``home`` (a real uvicorn process) and stop it with SIGTERM afterwards.
+
+    ``source`` is the source tree whose ``app`` package runs (another build's checkout, for comparisons);
+    it goes first on ``PYTHONPATH``, ahead of this tree's editable install.
+    """
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
     env.pop("HERMES_HOST", None)
+    if source != ROOT:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(source), env.get("PYTHONPATH"))))
     log = (home / "server.log").open("wb")
-    process = subprocess.Popen(HERMES_SERVE, env=env, cwd=ROOT, stdout=log, stderr=log)
+    process = subprocess.Popen(HERMES_SERVE, env=env, cwd=source, stdout=log, stderr=log)
     server = Server(port, process)
     try:
         deadline = time.monotonic() + 300  # migrations on a big store may take a while on a busy machine

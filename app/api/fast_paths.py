@@ -18,7 +18,8 @@ any parameter but ``limit``) goes to the routes unchanged, body included, so err
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.routing import APIRoute
@@ -38,6 +39,31 @@ from app.api.session_listing import default_list_query, list_response
 from app.errors import HermesError
 from app.services import messages as messages_svc
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Memo(Generic[K, V]):
+    """Results of a pure function by argument, at most ``size`` of them (all dropped when full: clients
+    repeat a few arguments, and a stranger's stream of distinct ones costs one parse each, as without)."""
+
+    __slots__ = ("_fn", "_results", "_size")
+
+    def __init__(self, fn: Callable[[K], V], size: int) -> None:
+        self._fn = fn
+        self._size = size
+        self._results: dict[K, V] = {}
+
+    def __call__(self, arg: K) -> V:
+        try:
+            return self._results[arg]
+        except KeyError:
+            pass
+        if len(self._results) >= self._size:
+            self._results.clear()
+        value = self._results[arg] = self._fn(arg)
+        return value
+
 
 class FastPaths:
     """ASGI middleware that answers plain appends and plain listings and passes everything else through."""
@@ -50,12 +76,15 @@ class FastPaths:
         self._append_body = append_route.body_field
         # Most appends carry no query: the route's parse of an empty one, done once.
         self._append_plain = request_params_to_args(append_route.dependant.query_params, QueryParams(""))
+        # The route's parse of the path parameters costs several times their match, and an agent appends
+        # to the same session turn after turn: each distinct session id is parsed once.
+        self._append_path = _Memo(self._parse_append_path, _MAX_MEMO)
         # Every listing parameter at its default: the listing this path serves, whatever its limit.
         defaults, _ = request_params_to_args(list_route.dependant.query_params, QueryParams(""))
         (self._list_defaults,) = defaults.values()  # the route's one query model
         # The route's parse of a listing query costs more than the listing itself (one model of the whole
         # filter set), and clients repeat the same few queries: each distinct query string is parsed once.
-        self._list_parses: dict[bytes, Any] = {}
+        self._plain_listing = _Memo(self._parse_plain_listing, _MAX_MEMO)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope.get("root_path"):
@@ -71,7 +100,7 @@ class FastPaths:
         matched, child = route.matches(scope)
         if matched is not Match.FULL:
             return False
-        path, path_errors = request_params_to_args(route.dependant.path_params, child["path_params"])
+        path, path_errors = self._append_path(tuple(child["path_params"].items()))
         raw_query = scope["query_string"]
         query, query_errors = (
             request_params_to_args(route.dependant.query_params, QueryParams(raw_query))
@@ -142,27 +171,26 @@ class FastPaths:
         await response(scope, receive, send)
         return True
 
-    def _plain_listing(self, raw: bytes) -> Any:
-        """The route's parse of a listing query that sets nothing but ``limit``, else ``None`` (memoised per
-        query string, bounded)."""
-        if raw in self._list_parses:
-            return self._list_parses[raw]
+    def _parse_append_path(
+        self, path_params: tuple[tuple[str, Any], ...]
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """The append route's parse of its path parameters (values and errors)."""
+        return request_params_to_args(self.append_route.dependant.path_params, dict(path_params))
+
+    def _parse_plain_listing(self, raw: bytes) -> Any:
+        """The route's parse of a listing query that sets nothing but ``limit``, else ``None``."""
         raw_query = QueryParams(raw)
-        params = None
-        if all(name == "limit" for name in raw_query):
-            query, errors = request_params_to_args(self.list_route.dependant.query_params, raw_query)
-            parsed = None if errors else next(iter(query.values()))
-            if parsed is not None and parsed == self._list_defaults.model_copy(
-                update={"limit": parsed.limit}
-            ):
-                params = parsed
-        if len(self._list_parses) >= _MAX_LIST_PARSES:
-            self._list_parses.clear()
-        self._list_parses[raw] = params
-        return params
+        if not all(name == "limit" for name in raw_query):
+            return None
+        query, errors = request_params_to_args(self.list_route.dependant.query_params, raw_query)
+        parsed = None if errors else next(iter(query.values()))
+        if parsed is not None and parsed == self._list_defaults.model_copy(update={"limit": parsed.limit}):
+            return parsed
+        return None
 
 
-_MAX_LIST_PARSES = 256
+# Distinct arguments remembered per memo (session ids appended to, listing query strings).
+_MAX_MEMO = 256
 
 
 class _Headers:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
+from functools import cache
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -35,6 +36,7 @@ async def list_response(request: Request, db: Database, query: ListQuery) -> Res
     return response
 
 
+@cache  # one frozen query per valid limit (a few hundred at most), built once rather than per listing
 def default_list_query(limit: int) -> ListQuery:
     """The listing with every filter at its default: what ``GET /sessions?limit=N`` means."""
     return replace(ListQuery(exclude_sources=svc.default_exclusions(())), limit=limit)

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.types import Message
 
-from app.api.fast_paths import FastPaths
+from app.api.fast_paths import FastPaths, _Memo
 from app.api.routes import messages, sessions
 from app.main import create_app
 from app.settings import Settings
@@ -54,8 +54,12 @@ def _call(
     *,
     query: bytes = b"",
     method: str = "POST",
+    inner: _Inner | None = None,
+    fast: FastPaths | None = None,
 ) -> tuple[_Inner, list[Message]]:
-    inner = _Inner()
+    """Send one request to ``fast`` (a new FastPaths over ``inner`` by default)."""
+    inner = inner or _Inner()
+    paths = fast or FastPaths(inner, append_route=APPEND, list_route=LIST)
     sent: list[Message] = []
     chunks = [body[: len(body) // 2], body[len(body) // 2 :]]  # a body in two pieces, as a socket delivers
 
@@ -79,7 +83,7 @@ def _call(
     }
 
     async def run() -> None:
-        await FastPaths(inner, append_route=APPEND, list_route=LIST)(scope, receive, send)
+        await paths(scope, receive, send)
 
     assert client.portal is not None
     client.portal.call(run)
@@ -167,6 +171,34 @@ def test_what_the_route_accepts_alike_takes_the_fast_path(
     )
     assert inner.bodies == [] and sent[0]["status"] == 201
     assert client.get(f"/sessions/{sid}").json()["message_count"] == 1
+
+
+def test_one_instance_appends_to_each_session_it_is_sent(client: TestClient, sid: str) -> None:
+    other = client.post("/sessions", json={"source": "cli"}).json()["id"]
+    inner = _Inner()
+    fast = FastPaths(inner, append_route=APPEND, list_route=LIST)
+    body = b'{"role": "user", "content": "x"}'
+    for target in (sid, other, sid, "no-such-session", sid):
+        _, sent = _call(client, f"/sessions/{target}/messages", body, [AUTH, JSON], inner=inner, fast=fast)
+        assert sent[0]["status"] == (404 if target == "no-such-session" else 201)
+    assert inner.bodies == []
+    assert client.get(f"/sessions/{sid}").json()["message_count"] == 3
+    assert client.get(f"/sessions/{other}").json()["message_count"] == 1
+
+
+def test_the_memo_computes_once_per_argument_and_forgets_everything_when_full() -> None:
+    calls: list[str] = []
+
+    def upper(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    memo = _Memo(upper, size=2)
+    assert [memo("a"), memo("b"), memo("a")] == ["A", "B", "A"]
+    assert calls == ["a", "b"]
+    assert memo("c") == "C"  # full: everything is dropped, then "c" is kept
+    assert [memo("c"), memo("a")] == ["C", "A"]
+    assert calls == ["a", "b", "c", "a"]
 
 
 @pytest.mark.parametrize(

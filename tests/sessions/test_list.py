@@ -7,6 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.domain.session_filter import SessionFilter
+from app.storage.repos.session_list import ListQuery, list_sessions_cached
 from tests.sessions.conftest import create, set_started
 
 
@@ -222,3 +224,24 @@ def test_status_filter_pages_over_projected_chains(
     assert _walk(client, limit=2, status="active") == expected_active
     assert _walk(client, limit=1, status="ended") == ["t6", "t3", "t0"]
     assert _ids(client, status="active", limit=200) == expected_active
+
+
+def test_the_page_memo_tells_queries_apart_by_every_field(
+    client: TestClient, raw: sqlite3.Connection
+) -> None:
+    create(client, id="on-cli", source="cli")
+    create(client, id="on-telegram", source="telegram")
+    set_started(raw, "on-cli", 100.0)
+    set_started(raw, "on-telegram", 200.0)
+    raw.execute("BEGIN")  # one snapshot: every call below may be answered from the memo
+    try:
+        first = list_sessions_cached(raw, ListQuery(limit=1))
+        assert [item["id"] for item in first.items] == ["on-telegram"]
+        assert list_sessions_cached(raw, ListQuery(limit=1)) is first
+        filtered = list_sessions_cached(raw, ListQuery(limit=1, filter=SessionFilter(source="cli")))
+        assert [item["id"] for item in filtered.items] == ["on-cli"]
+        second = list_sessions_cached(raw, ListQuery(limit=1, after=first.next_position))
+        assert [item["id"] for item in second.items] == ["on-cli"]
+        assert list_sessions_cached(raw, ListQuery(limit=2)).items == [*first.items, *second.items]
+    finally:
+        raw.execute("COMMIT")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Literal, cast
 
 from app.domain.session_filter import SessionFilter
@@ -296,6 +297,9 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
 # other connection — our writer, the agent — commits), so repeated identical listings cost one pragma.
 _CACHE_SIZE = 32
 _cache_state = threading.local()
+# A query's memo key: its fields but the cursor, as they are (all hashable; the filter set is a frozen
+# dataclass). ``astuple`` would deep-copy every field of the filter set on each listing.
+_query_key = attrgetter(*(f.name for f in fields(ListQuery) if f.name != "after"))
 
 
 def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
@@ -309,7 +313,7 @@ def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
         state = (conn, version, OrderedDict())
         _cache_state.state = state
     cache: OrderedDict[tuple[Any, ...], ListPage] = state[2]
-    key = (astuple(replace(q, after=None)), tuple(sorted((q.after or {}).items())))
+    key = (_query_key(q), tuple(sorted((q.after or {}).items())))
     page = cache.get(key)
     if page is None:
         page = list_sessions(conn, q)
