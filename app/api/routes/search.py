@@ -7,8 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from app.api.deps import DB
-from app.api.error_docs import JSON_BODY, READ, error_responses
+from app.api.error_docs import JSON_BODY, READ
 from app.api.json_body import PolicyRoute
+from app.api.operations import operation
 from app.api.responses import json_response
 from app.api.schemas.search import SearchBody, SearchQuery, SearchResponse
 from app.errors import AnchorInCurrentLineage, InvalidRole, InvalidText, MessageNotInSession, SessionNotFound
@@ -64,11 +65,15 @@ async def _run(db: DB, body: SearchQuery | SearchBody) -> Response:
 
 @router.get(
     "/search",
-    name="search-run",
-    summary="Search past sessions",
-    response_model=SearchResponse,
-    responses=error_responses(READ, _ERRORS, InvalidText),
-    description=_DESCRIPTION,
+    **operation(
+        "search-run",
+        "Search past sessions",
+        SearchResponse,
+        READ,
+        _ERRORS,
+        InvalidText,
+        description=_DESCRIPTION,
+    ),
 )
 async def search_get(db: DB, query: Annotated[SearchQuery, Query()]) -> Response:
     """Search past sessions (discover, scroll, read or browse)."""
@@ -77,11 +82,15 @@ async def search_get(db: DB, query: Annotated[SearchQuery, Query()]) -> Response
 
 @router.post(
     "/search",
-    name="search-post",
-    summary="Search past sessions (arguments as a JSON body)",
-    response_model=SearchResponse,
-    responses=error_responses(READ, JSON_BODY, _ERRORS),
-    description=_DESCRIPTION,
+    **operation(
+        "search-post",
+        "Search past sessions (arguments as a JSON body)",
+        SearchResponse,
+        READ,
+        JSON_BODY,
+        _ERRORS,
+        description=_DESCRIPTION,
+    ),
 )
 async def search_post(db: DB, body: SearchBody) -> Response:
     """Search past sessions with the arguments as a JSON body (same fields as ``GET /search``)."""
