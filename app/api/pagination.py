@@ -44,4 +44,6 @@ def set_next_link(request: Request, response: Response, next_cursor: str | None)
 
 
 # The OpenAPI success entry of a paginated listing: its 200 carries the ``Link`` header set above.
-NEXT_LINK_OK = {200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}}}
+NEXT_LINK_OK: dict[int | str, dict[str, Any]] = {
+    200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}}
+}

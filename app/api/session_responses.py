@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import Response
 
 from app.api.error_docs import Errors
-from app.api.operations import operation
+from app.api.operations import Responses, operation
 from app.api.responses import json_response
 from app.api.schemas.sessions import SessionPublic
 from app.domain.etag import session_etag
@@ -29,7 +29,7 @@ def session_response(public: SessionRow) -> Response:
 
 
 # The OpenAPI success entry of a route answering a session: 200 with its ``ETag``.
-SESSION_OK = {200: {"headers": ETAG_HEADER}}
+SESSION_OK: Responses = {200: {"headers": ETAG_HEADER}}
 
 
 def created_session(
