@@ -1,4 +1,5 @@
-"""One call describes a route's OpenAPI operation: ``@router.get(path, **operation(...))``.
+"""How route modules declare their routes: ``router = api_router(tag)``, then one call describes each
+route's OpenAPI operation: ``@router.get(path, **operation(...))``.
 
 The operation id, summary and response model, then the error classes the route can raise (classes or the
 groups of :mod:`app.api.error_docs`); ``ok`` holds the documented success entries (headers, links,
@@ -10,10 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from fastapi import APIRouter
+
 from app.api.error_docs import Errors, error_responses
+from app.api.json_body import PolicyRoute
 from app.errors import HermesError
 
 Responses = Mapping[int | str, dict[str, Any]]
+
+
+def api_router(tag: str) -> APIRouter:
+    """A router whose routes carry the OpenAPI ``tag`` and apply the JSON body policy (``PolicyRoute``)."""
+    return APIRouter(tags=[tag], route_class=PolicyRoute)
 
 
 def operation(

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Path, Response, UploadFile
+from fastapi import File, Path, Response, UploadFile
 from fastapi.responses import FileResponse
 
 from app.api.deps import DB, AppSettings
 from app.api.error_docs import READ, WRITE
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.messages import AttachmentPublic
@@ -23,7 +22,7 @@ from app.errors import (
 )
 from app.services import attachments as svc
 
-router = APIRouter(tags=["attachments"], route_class=PolicyRoute)
+router = api_router("attachments")
 
 
 @router.post(

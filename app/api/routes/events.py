@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import Depends, Header, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from app.api.deps import DB, AppSettings, Hub
 from app.api.error_docs import READ
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.schemas.events import (
     HandoffUpdated,
@@ -25,7 +24,7 @@ from app.errors import InvalidLastEventId, SessionNotFound
 from app.services import events as svc
 from app.services.sessions import get_session
 
-router = APIRouter(tags=["events"], route_class=PolicyRoute)
+router = api_router("events")
 
 SSE_MEDIA_TYPE = "text/event-stream"
 _STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

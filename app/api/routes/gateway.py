@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import Path, Query, Request, Response
 
 from app.api.deps import GatewayService
 from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, Errors
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.pagination import NEXT_LINK_OK, decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
 from app.api.schemas import examples as ex
@@ -42,7 +41,7 @@ from app.errors import (
 )
 from app.services import gateway as svc
 
-router = APIRouter(tags=["gateway"], route_class=PolicyRoute)
+router = api_router("gateway")
 
 MAX_ROUTES_LIMIT = 500
 _CURSOR_KIND = "gateway-routes"

@@ -6,12 +6,11 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
 from app.api.deps import DB, AppSettings, GatewayService, Hub
 from app.api.error_docs import JSON_BODY, READ, WRITE
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.gateway import HandoffCompleted
@@ -37,7 +36,7 @@ from app.errors import (
 from app.services import handoff as svc
 from app.services.platforms import check_platform
 
-router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
+router = api_router("handoff")
 
 MAX_CLAIM_WAIT_S = 60.0
 

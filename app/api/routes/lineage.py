@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query, Response
+from fastapi import Body, Query, Response
 
 from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.lineage import (
@@ -45,7 +44,7 @@ from app.errors import (
 from app.services import lineage as svc
 from app.services.sessions import parse_source
 
-router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
+router = api_router("lineage")
 
 
 @router.get(

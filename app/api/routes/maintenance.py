@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from app.api.deps import DB, Pruner
 from app.api.error_docs import JSON_BODY, READ, WRITE, Errors
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.schemas.filters import prune_filter, session_filter
 from app.api.schemas.maintenance import (
     ArchiveIn,
@@ -36,7 +35,7 @@ from app.errors import (
 )
 from app.services import maintenance as service
 
-router = APIRouter(tags=["maintenance"], route_class=PolicyRoute)
+router = api_router("maintenance")
 
 
 @router.get("/stats", **operation("stats-get", "Store statistics", StatsOut, READ))

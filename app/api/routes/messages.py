@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query, Request, Response
+from fastapi import Body, Path, Query, Request, Response
 
 from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.params import SessionId
 from app.api.responses import json_response
@@ -38,7 +37,7 @@ from app.errors import (
 )
 from app.services import messages as svc
 
-router = APIRouter(tags=["messages"], route_class=PolicyRoute)
+router = api_router("messages")
 
 _CURSOR_KIND = "messages"
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response
+from fastapi import Path, Response
 
 from app.api.deps import DB
 from app.api.error_docs import JSON_BODY, READ, WRITE
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.responses import json_response
 from app.api.schemas.platforms import PlatformList, PlatformPublic, PlatformUpdate
 from app.errors import UnknownPlatform
 from app.services import platforms as svc
 
-router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
+router = api_router("handoff")
 
 
 @router.get(

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
 from app.api.deps import DB
 from app.api.error_docs import JSON_BODY, READ
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.responses import json_response
 from app.api.schemas.search import SearchBody, SearchQuery, SearchResponse
 from app.errors import AnchorInCurrentLineage, InvalidRole, InvalidText, MessageNotInSession, SessionNotFound
 from app.services import search as svc
 
-router = APIRouter(tags=["search"], route_class=PolicyRoute)
+router = api_router("search")
 
 _ERRORS = (SessionNotFound, MessageNotInSession, AnchorInCurrentLineage, InvalidRole)
 _DESCRIPTION = (

@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Header, Query, Request, Response
+from fastapi import Body, Header, Query, Request, Response
 
 from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.pagination import NEXT_LINK_OK, decode_cursor
 from app.api.params import SessionId
 from app.api.schemas.filters import session_filter
@@ -44,7 +43,7 @@ from app.errors import (
 from app.services import sessions as svc
 from app.services.sessions import ListQuery, Usage
 
-router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
+router = api_router("sessions")
 
 IfMatch = Annotated[
     str | None,

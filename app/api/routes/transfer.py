@@ -6,14 +6,13 @@ import tempfile
 from typing import IO, Annotated, Any, cast
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import DB, AppSettings, Indexer
 from app.api.error_docs import READ, WRITE
-from app.api.json_body import PolicyRoute
-from app.api.operations import operation
+from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ImportResult
 from app.errors import (
@@ -33,7 +32,7 @@ from app.services import export_readable as readable
 from app.services import transfer as service
 from app.services.export import ExportFilter
 
-router = APIRouter(tags=["transfer"], route_class=PolicyRoute)
+router = api_router("transfer")
 
 JSONL_MEDIA_TYPE = "application/jsonl"
 _RAW_TYPES = {
