@@ -41,9 +41,12 @@ from app.errors import (
     RequestHeaderTooLarge,
     RequestInFlight,
     SchemaTooNew,
+    SessionEnded,
+    SessionNotFound,
     StorageFull,
     TooManyBodies,
     TooManyConnections,
+    UnknownAttachment,
     UnsupportedBodyType,
     UriTooLong,
 )
@@ -102,6 +105,9 @@ JSON_BODY: Errors = (
 )
 # Operations that honour ``Idempotency-Key``.
 IDEMPOTENT: Errors = (InvalidIdempotencyKey, RequestInFlight, IdempotencyKeyReused)
+# Operations that append messages to an open session, idempotently (an append; a continuation's initial
+# messages).
+APPEND: Errors = (*WRITE, *JSON_BODY, *IDEMPOTENT, SessionNotFound, SessionEnded, UnknownAttachment)
 # Operations that take an If-Match header.
 IF_MATCH: Errors = (ETagMismatch,)
 

@@ -32,6 +32,12 @@ def session_response(public: SessionRow) -> Response:
 SESSION_OK: Responses = {200: {"headers": ETAG_HEADER}}
 
 
+def session_operation(name: str, summary: str, *errors: type[HermesError] | Errors) -> dict[str, Any]:
+    """The decorator keywords of a route answering a session: 200 with the session and its ``ETag``, and the
+    errors."""
+    return operation(name, summary, SessionPublic, *errors, ok=SESSION_OK)
+
+
 def created_session(
     name: str, summary: str, *errors: type[HermesError] | Errors, links: dict[str, Any] | None = None
 ) -> dict[str, Any]:

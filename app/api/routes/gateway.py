@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Path, Query, Request, Response
 
 from app.api.deps import GatewayService
 from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, Errors
-from app.api.operations import api_router, operation
+from app.api.operations import Responses, api_router, operation
 from app.api.pagination import NEXT_LINK_OK, decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
 from app.api.schemas import examples as ex
@@ -59,9 +59,11 @@ SessionKey = Annotated[
 ]
 
 
-def _entry_example(example: dict[str, object]) -> dict[int | str, dict[str, object]]:
-    """A 200 whose body is a routing entry (free-form, as sessions.json stores it), with its example."""
-    return {200: {"content": {"application/json": {"example": example}}}}
+def _entry_operation(name: str, summary: str, example: dict[str, object], *errors: Errors) -> dict[str, Any]:
+    """The decorator keywords of a route answering a routing entry (free-form, as sessions.json stores it):
+    200 with its example, and the errors."""
+    ok: Responses = {200: {"content": {"application/json": {"example": example}}}}
+    return operation(name, summary, dict[str, object], *errors, ok=ok)
 
 
 @router.post(
@@ -149,14 +151,13 @@ async def switch_route(gateway: GatewayService, body: RouteSwitch) -> Response:
 
 @router.post(
     "/gateway/route/turn",
-    **operation(
+    **_entry_operation(
         "gateway-route-turn",
         "Record a finished turn on a chat",
-        dict[str, object],
+        ex.ROUTE_TURN_ENTRY,
         WRITE,
         JSON_BODY,
         _NO_ROUTE,
-        ok=_entry_example(ex.ROUTE_TURN_ENTRY),
     ),
 )
 async def record_turn(gateway: GatewayService, body: RouteTurn) -> Response:
@@ -168,14 +169,13 @@ async def record_turn(gateway: GatewayService, body: RouteTurn) -> Response:
 
 @router.post(
     "/gateway/route/suspend",
-    **operation(
+    **_entry_operation(
         "gateway-route-suspend",
         "Suspend a chat's session (/stop)",
-        dict[str, object],
+        ex.ROUTE_SUSPENDED_ENTRY,
         WRITE,
         JSON_BODY,
         _NO_ROUTE,
-        ok=_entry_example(ex.ROUTE_SUSPENDED_ENTRY),
     ),
 )
 async def suspend_route(gateway: GatewayService, body: RouteKey) -> Response:
@@ -230,14 +230,7 @@ async def list_routes(
 
 @router.get(
     "/gateway/routes/{session_key}",
-    **operation(
-        "gateway-routes-get",
-        "Get one routing entry",
-        dict[str, object],
-        READ,
-        _NO_ROUTE,
-        ok=_entry_example(ex.ROUTE_ENTRY),
-    ),
+    **_entry_operation("gateway-routes-get", "Get one routing entry", ex.ROUTE_ENTRY, READ, _NO_ROUTE),
 )
 async def get_route(gateway: GatewayService, session_key: SessionKey) -> Response:
     """One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``."""

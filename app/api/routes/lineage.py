@@ -11,7 +11,7 @@ from fastapi import Body, Query, Response
 
 from app.api import replies
 from app.api.deps import DB
-from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE
+from app.api.error_docs import APPEND, IDEMPOTENT, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.operations import api_router, operation
 from app.api.params import SessionId
@@ -33,12 +33,10 @@ from app.errors import (
     InvalidTitle,
     MessageNotFound,
     NoSessionToContinue,
-    SessionEnded,
     SessionExists,
     SessionNotFound,
     TitleTaken,
     TitleTooLong,
-    UnknownAttachment,
     UnknownSource,
 )
 from app.services import lineage as svc
@@ -111,12 +109,7 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
     **created_session(
         "sessions-continue",
         "Continue a session after context compression",
-        WRITE,
-        JSON_BODY,
-        IDEMPOTENT,
-        SessionNotFound,
-        SessionEnded,
-        UnknownAttachment,
+        APPEND,
     ),
 )
 async def continue_session(

@@ -8,7 +8,7 @@ from fastapi import Body, Path, Query, Request, Response
 
 from app.api import replies
 from app.api.deps import DB
-from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE
+from app.api.error_docs import APPEND, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.operations import api_router, operation
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
@@ -31,9 +31,7 @@ from app.errors import (
     MessageNotFound,
     MessageNotInSession,
     NotAUserMessage,
-    SessionEnded,
     SessionNotFound,
-    UnknownAttachment,
 )
 from app.services import messages as svc
 
@@ -66,12 +64,7 @@ MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message 
         "messages-append",
         "Append messages to a session",
         MessageItems,
-        WRITE,
-        JSON_BODY,
-        IDEMPOTENT,
-        SessionNotFound,
-        SessionEnded,
-        UnknownAttachment,
+        APPEND,
         ok={201: {"links": _APPENDED_LINKS}},
         status_code=201,
     ),

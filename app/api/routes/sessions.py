@@ -20,13 +20,12 @@ from app.api.schemas.sessions import (
     SessionEnd,
     SessionListQuery,
     SessionPage,
-    SessionPublic,
     SessionUpdate,
     UsageMode,
     UsageUpdate,
 )
 from app.api.session_listing import cursor_kind, list_response
-from app.api.session_responses import SESSION_OK, created_session, session_response
+from app.api.session_responses import created_session, session_operation, session_response
 from app.errors import (
     EmptyTimeWindow,
     InvalidCursor,
@@ -153,7 +152,7 @@ async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQ
 
 @router.get(
     "/sessions/{session_id}",
-    **operation("sessions-get", "Get a session", SessionPublic, READ, SessionNotFound, ok=SESSION_OK),
+    **session_operation("sessions-get", "Get a session", READ, SessionNotFound),
 )
 async def get_session(
     db: DB,
@@ -171,10 +170,9 @@ async def get_session(
 
 @router.patch(
     "/sessions/{session_id}",
-    **operation(
+    **session_operation(
         "sessions-update",
         "Update a session (title, archived, model, end)",
-        SessionPublic,
         WRITE,
         JSON_BODY,
         IF_MATCH,
@@ -182,7 +180,6 @@ async def get_session(
         TitleTaken,
         TitleTooLong,
         InvalidTitle,
-        ok=SESSION_OK,
     ),
 )
 async def update_session(
@@ -219,9 +216,7 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
 
 @router.post(
     "/sessions/{session_id}/end",
-    **operation(
-        "sessions-end", "End a session", SessionPublic, WRITE, JSON_BODY, SessionNotFound, ok=SESSION_OK
-    ),
+    **session_operation("sessions-end", "End a session", WRITE, JSON_BODY, SessionNotFound),
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
@@ -231,9 +226,7 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
 
 @router.post(
     "/sessions/{session_id}/reopen",
-    **operation(
-        "sessions-reopen", "Reopen an ended session", SessionPublic, WRITE, SessionNotFound, ok=SESSION_OK
-    ),
+    **session_operation("sessions-reopen", "Reopen an ended session", WRITE, SessionNotFound),
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
@@ -243,15 +236,7 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
 
 @router.post(
     "/sessions/{session_id}/usage",
-    **operation(
-        "sessions-usage",
-        "Report token usage and cost",
-        SessionPublic,
-        WRITE,
-        JSON_BODY,
-        SessionNotFound,
-        ok=SESSION_OK,
-    ),
+    **session_operation("sessions-usage", "Report token usage and cost", WRITE, JSON_BODY, SessionNotFound),
 )
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
@@ -263,13 +248,8 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
 
 @router.put(
     "/sessions/{session_id}/pin",
-    **operation(
-        "sessions-pin",
-        "Pin a session (keep it from prune, auto-prune and archive)",
-        SessionPublic,
-        WRITE,
-        SessionNotFound,
-        ok=SESSION_OK,
+    **session_operation(
+        "sessions-pin", "Pin a session (keep it from prune, auto-prune and archive)", WRITE, SessionNotFound
     ),
 )
 async def pin_session(db: DB, session_id: SessionId) -> Response:
@@ -281,7 +261,7 @@ async def pin_session(db: DB, session_id: SessionId) -> Response:
 
 @router.delete(
     "/sessions/{session_id}/pin",
-    **operation("sessions-unpin", "Unpin a session", SessionPublic, WRITE, SessionNotFound, ok=SESSION_OK),
+    **session_operation("sessions-unpin", "Unpin a session", WRITE, SessionNotFound),
 )
 async def unpin_session(db: DB, session_id: SessionId) -> Response:
     """Remove a session's pin (prune and archive may select it again). Idempotent."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import tempfile
+from dataclasses import dataclass
 from typing import IO, Annotated, Any, cast
 from urllib.parse import quote
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
@@ -64,6 +65,26 @@ WaitForIndexQuery = Annotated[
         "see `index_pending`)"
     ),
 ]
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """The query parameters both imports take."""
+
+    on_conflict: service.OnConflict
+    dry_run: bool
+    wait_for_index: bool
+
+
+def _import_options(
+    on_conflict: OnConflictQuery = "skip",
+    dry_run: DryRunQuery = False,
+    wait_for_index: WaitForIndexQuery = False,
+) -> ImportOptions:
+    return ImportOptions(on_conflict, dry_run, wait_for_index)
+
+
+ImportOptionsQuery = Annotated[ImportOptions, Depends(_import_options)]
 
 _IMPORT_BODY: dict[str, Any] = {
     "requestBody": {
@@ -297,14 +318,14 @@ async def import_sessions(
     request: Request,
     db: DB,
     indexer: Indexer,
-    on_conflict: OnConflictQuery = "skip",
-    dry_run: DryRunQuery = False,
-    wait_for_index: WaitForIndexQuery = False,
+    options: ImportOptionsQuery,
 ) -> dict[str, Any]:
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
-        report = await service.import_stream(db, stream, on_conflict, dry_run, indexer, wait_for_index)
+        report = await service.import_stream(
+            db, stream, options.on_conflict, options.dry_run, indexer, options.wait_for_index
+        )
     finally:
         stream.close()
     return report.as_dict()
@@ -324,15 +345,19 @@ async def import_transcripts(
     db: DB,
     settings: AppSettings,
     indexer: Indexer,
-    on_conflict: OnConflictQuery = "skip",
-    dry_run: DryRunQuery = False,
-    wait_for_index: WaitForIndexQuery = False,
+    options: ImportOptionsQuery,
 ) -> dict[str, Any]:
     """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
     Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in `errors`
     (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
     directory, FIFO, device or dangling link)."""
     report = await service.import_transcripts(
-        db, settings.home, settings.sessions_dir, on_conflict, dry_run, indexer, wait_for_index
+        db,
+        settings.home,
+        settings.sessions_dir,
+        options.on_conflict,
+        options.dry_run,
+        indexer,
+        options.wait_for_index,
     )
     return report.as_dict()
