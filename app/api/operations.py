@@ -13,9 +13,8 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.error_docs import Errors, error_responses
+from app.api.error_docs import ErrorGroup, error_responses
 from app.api.json_body import PolicyRoute
-from app.errors import HermesError
 
 Responses = Mapping[int | str, dict[str, Any]]
 
@@ -29,7 +28,7 @@ def operation(
     name: str,
     summary: str,
     model: Any,
-    *errors: type[HermesError] | Errors,
+    *errors: ErrorGroup,
     ok: Responses | None = None,
     **extra: Any,
 ) -> dict[str, Any]:

@@ -8,12 +8,11 @@ from typing import Any
 
 from fastapi import Response
 
-from app.api.error_docs import Errors
+from app.api.error_docs import ErrorGroup
 from app.api.operations import Responses, operation
 from app.api.responses import json_response
 from app.api.schemas.sessions import SessionPublic
 from app.domain.etag import session_etag
-from app.errors import HermesError
 from app.services.sessions import SessionRow
 
 ETAG_HEADER = {"ETag": {"description": "Strong entity tag of the session", "schema": {"type": "string"}}}
@@ -32,14 +31,14 @@ def session_response(public: SessionRow) -> Response:
 SESSION_OK: Responses = {200: {"headers": ETAG_HEADER}}
 
 
-def session_operation(name: str, summary: str, *errors: type[HermesError] | Errors) -> dict[str, Any]:
+def session_operation(name: str, summary: str, *errors: ErrorGroup) -> dict[str, Any]:
     """The decorator keywords of a route answering a session: 200 with the session and its ``ETag``, and the
     errors."""
     return operation(name, summary, SessionPublic, *errors, ok=SESSION_OK)
 
 
 def created_session(
-    name: str, summary: str, *errors: type[HermesError] | Errors, links: dict[str, Any] | None = None
+    name: str, summary: str, *errors: ErrorGroup, links: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The decorator keywords of a route creating a session: 201 with the session, its ``ETag`` and
     ``Location`` (and the OpenAPI ``links`` to what takes the new id), and the errors."""

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import Path, Query, Request, Response
 
 from app.api.deps import GatewayService
-from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, Errors
+from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, ErrorGroup, Errors
 from app.api.operations import Responses, api_router, operation
 from app.api.pagination import NEXT_LINK_OK, decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
@@ -59,7 +59,9 @@ SessionKey = Annotated[
 ]
 
 
-def _entry_operation(name: str, summary: str, example: dict[str, object], *errors: Errors) -> dict[str, Any]:
+def _entry_operation(
+    name: str, summary: str, example: dict[str, object], *errors: ErrorGroup
+) -> dict[str, Any]:
     """The decorator keywords of a route answering a routing entry (free-form, as sessions.json stores it):
     200 with its example, and the errors."""
     ok: Responses = {200: {"content": {"application/json": {"example": example}}}}
