@@ -4,8 +4,9 @@ Each problem+json response lists the stable ``code`` values its status can carry
 one example body per class, rendered from the class's own example instance
 (:meth:`app.errors.HermesError.example`): the documented sentence is the one the code produces.
 
-Routes compose their ``responses=`` from the shared groups below plus the classes their own code raises:
-``error_responses(WRITE, JSON_BODY, SessionNotFound)``.
+Routes name the shared groups below plus the classes their own code raises in their declaration
+(:func:`app.api.operations.operation`): ``operation("sessions-end", "End a session", SessionPublic, WRITE,
+JSON_BODY, SessionNotFound)``.
 """
 
 from __future__ import annotations
@@ -41,14 +42,19 @@ from app.errors import (
     RequestHeaderTooLarge,
     RequestInFlight,
     SchemaTooNew,
+    SessionEnded,
+    SessionNotFound,
     StorageFull,
     TooManyBodies,
     TooManyConnections,
+    UnknownAttachment,
     UnsupportedBodyType,
     UriTooLong,
 )
 
 Errors = Sequence[type[HermesError]]
+# What a route lists among its errors: a class, or a group of them.
+ErrorGroup = type[HermesError] | Errors
 
 _SUMMARIES = {
     400: "Bad request",
@@ -102,11 +108,14 @@ JSON_BODY: Errors = (
 )
 # Operations that honour ``Idempotency-Key``.
 IDEMPOTENT: Errors = (InvalidIdempotencyKey, RequestInFlight, IdempotencyKeyReused)
+# Operations that append messages to an open session, idempotently (an append; a continuation's initial
+# messages).
+APPEND: Errors = (*WRITE, *JSON_BODY, *IDEMPOTENT, SessionNotFound, SessionEnded, UnknownAttachment)
 # Operations that take an If-Match header.
 IF_MATCH: Errors = (ETagMismatch,)
 
 
-def _flatten(groups: Sequence[type[HermesError] | Errors]) -> list[type[HermesError]]:
+def _flatten(groups: Sequence[ErrorGroup]) -> list[type[HermesError]]:
     flat: list[type[HermesError]] = []
     for group in groups:
         for cls in (group,) if isinstance(group, type) else group:
@@ -115,7 +124,7 @@ def _flatten(groups: Sequence[type[HermesError] | Errors]) -> list[type[HermesEr
     return flat
 
 
-def error_responses(*groups: type[HermesError] | Errors) -> dict[int | str, dict[str, Any]]:
+def error_responses(*groups: ErrorGroup) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses=`` entries for the error classes in ``groups`` (classes or groups of them,
     merged in order): per status, a description naming its codes and one named example body per class."""
     by_status: dict[int, list[type[HermesError]]] = {}

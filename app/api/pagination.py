@@ -41,3 +41,9 @@ def set_next_link(request: Request, response: Response, next_cursor: str | None)
         return
     url = request.url.include_query_params(cursor=next_cursor)
     response.headers["Link"] = f'<{url}>; rel="next"'
+
+
+# The OpenAPI success entry of a paginated listing: its 200 carries the ``Link`` header set above.
+NEXT_LINK_OK: dict[int | str, dict[str, Any]] = {
+    200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}}
+}

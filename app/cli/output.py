@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import Progress, ProgressColumn
 
 
 class Format(StrEnum):
@@ -74,6 +75,13 @@ def note(line: str) -> None:
 def err_console() -> Console:
     """A rich console on the current stderr (looked up per call so test runners can capture it)."""
     return Console(file=sys.stderr, highlight=False)
+
+
+def stderr_progress(*columns: ProgressColumn | str, hidden: bool = False) -> Progress:
+    """A transient progress display on stderr, shown only when stderr is a terminal (and not ``hidden``)."""
+    return Progress(
+        *columns, console=err_console(), transient=True, disable=hidden or not sys.stderr.isatty()
+    )
 
 
 def confirm(question: str) -> bool:

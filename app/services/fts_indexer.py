@@ -19,11 +19,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
 
 from app.domain.id_runs import ANY_ID
 from app.domain.index_pacing import FIRST_SLICE, next_pace
-from app.services.background import cancel_and_wait
+from app.services.background import CommitFollower
 from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
 from app.storage.protocols import Tx
@@ -33,15 +32,15 @@ log = logging.getLogger(__name__)
 POLL_S = 30.0
 
 
-class FtsIndexer:
-    """Indexes ``hs_fts_backlog`` in the background; ``wait_indexed`` lets a request wait for it."""
+class FtsIndexer(CommitFollower):
+    """Indexes ``hs_fts_backlog`` in the background; ``wait_indexed`` lets a request wait for it. Stopped,
+    it leaves the rest of the backlog to the next start."""
 
     def __init__(self, db: Database, slice_messages: int = FIRST_SLICE, poll_s: float = POLL_S) -> None:
+        super().__init__()
         self.db = db
         self.slice_messages = slice_messages
         self.poll_s = poll_s
-        self._task: asyncio.Task[None] | None = None
-        self._unsubscribe: Callable[[], None] | None = None
         self._wake = asyncio.Event()
         # Replaced after every job: waiters hold the current one and are released when it is set.
         self._progress = asyncio.Event()
@@ -49,17 +48,7 @@ class FtsIndexer:
     def start(self) -> None:
         """Follow the commit notices and start the task; it first indexes whatever backlog the file has."""
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-fts-indexer")
-            if self.db.writer is not None:
-                self._unsubscribe = self.db.writer.subscribe(self.on_commit)
-
-    async def stop(self) -> None:
-        """Cancel the task (a job already handed to the writer still commits; the rest resumes next start)."""
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        await cancel_and_wait(self._task)
-        self._task = None
+            self._follow(self._loop(), "hermes-fts-indexer", self.db.writer)
 
     def on_commit(self, notice: CommitNotice) -> None:
         """Index now when the commit queued work (an import deferred its indexing)."""

@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from app.domain import gateway_entries as entries
 from app.domain.gateway_handoff import destination, synthetic_turn
@@ -68,6 +68,8 @@ from app.storage.errors import StorageError
 from app.storage.protocols import Tx
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 RESET_HEADER = "✨ Session reset! Starting fresh."
 NEW_TITLED_HEADER = "✨ New session started: {title}"
@@ -136,6 +138,12 @@ def _end(tx: Tx, session_id: str, reason: str) -> None:
         emit(tx, EventType.session_ended, session_id, {"session_id": session_id, "end_reason": reason})
 
 
+def _reopen(tx: Tx, session_id: str) -> None:
+    if tx.gateway.reopen(session_id):
+        fields = {"session_id": session_id, "fields": ["end_reason", "ended_at"]}
+        emit(tx, EventType.session_updated, session_id, fields)
+
+
 def _chat_peer(platform: str, session_key: str, origin: Mapping[str, Any] | None) -> ChatPeer:
     origin = origin or {}
     return ChatPeer(
@@ -198,13 +206,7 @@ def _recover(
         row_profile = profile_of_key(str(row_key))
         if row_profile is not None and row_profile != "default":
             return None
-    if tx.gateway.reopen(session_id):
-        emit(
-            tx,
-            EventType.session_updated,
-            session_id,
-            {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
-        )
+    _reopen(tx, session_id)
     try:
         created = datetime.fromtimestamp(float(started_at)) if started_at else now
     except (TypeError, ValueError, OverflowError, OSError):
@@ -357,13 +359,7 @@ def _point_at(tx: Tx, scope: str, old: dict[str, Any], target: str, now: datetim
     )
     _save(tx, scope, new)
     _end(tx, old["session_id"], "session_switch")
-    if tx.gateway.reopen(target):
-        emit(
-            tx,
-            EventType.session_updated,
-            target,
-            {"session_id": target, "fields": ["end_reason", "ended_at"]},
-        )
+    _reopen(tx, target)
     _peer(tx, target, session_key, str(old.get("platform") or "unknown"), origin, new.get("display_name"))
     return new
 
@@ -798,6 +794,12 @@ class Gateway:
             read_mappings=read_mappings,
         )
 
+    async def _write(self, job: Callable[[Tx], T]) -> T:
+        """Run ``job`` in a writer transaction, then tell the sessions.json mirror the routing changed."""
+        result = await self.db.write(job)
+        self.mirror.changed()
+        return result
+
     # operations
 
     async def route(
@@ -821,26 +823,18 @@ class Gateway:
             active = background_active(started, time.time(), config.bg_max_age_s)
             return route(tx, self.scope, config, RouteRequest(source, key, active), datetime.now())
 
-        result = await self.db.write(run)
-        self.mirror.changed()
-        return result
+        return await self._write(run)
 
     async def reset(self, session_key: str, title: str | None) -> dict[str, Any]:
         """``/new [title]``."""
-        result = await self.db.write(
-            lambda tx: reset_route(tx, self.scope, session_key, title, datetime.now())
-        )
-        self.mirror.changed()
-        return result
+        return await self._write(lambda tx: reset_route(tx, self.scope, session_key, title, datetime.now()))
 
     async def switch(self, session_key: str, ref: str) -> dict[str, Any]:
         """``/resume <ref>``."""
         config = self.config()
-        result = await self.db.write(
+        return await self._write(
             lambda tx: switch_route(tx, self.scope, config, session_key, ref, datetime.now())
         )
-        self.mirror.changed()
-        return result
 
     async def complete_handoff(self, session_id: str, thread: Any) -> dict[str, Any]:
         """``POST /handoff/{id}/complete``: settle the handoff and bind its destination chat."""
@@ -851,25 +845,19 @@ class Gateway:
             # shared threads (this server keeps no per-platform routing flags).
             return self.session_key(dest, True, False, None)
 
-        result = await self.db.write(
+        return await self._write(
             lambda tx: complete_handoff(tx, self.scope, config, session_id, thread, key_for, datetime.now())
         )
-        self.mirror.changed()
-        return result
 
     async def turn(self, session_key: str, last_prompt_tokens: int | None) -> dict[str, Any]:
         """A turn finished on a routed chat."""
-        result = await self.db.write(
+        return await self._write(
             lambda tx: record_turn(tx, self.scope, session_key, last_prompt_tokens, datetime.now())
         )
-        self.mirror.changed()
-        return result
 
     async def suspend(self, session_key: str) -> dict[str, Any]:
         """``/stop``."""
-        result = await self.db.write(lambda tx: suspend_route(tx, self.scope, session_key))
-        self.mirror.changed()
-        return result
+        return await self._write(lambda tx: suspend_route(tx, self.scope, session_key))
 
     async def expire_once(self, grace_s: float | None = None) -> int:
         """One pass of the expiry watcher: announce, wait ``grace_s``, finalise what is still expired,

@@ -1,8 +1,9 @@
 """The Hermes agent's on-disk schema, version 22 (hermes-agent 0.19.0), verbatim.
 
 These statements are the file format we share with the agent: they are kept byte-for-byte as the agent
-writes them so ``sqlite_master`` looks the same whoever created the file. Never edit them to suit us;
-our own tables live in ``app.storage.own_schema``.
+writes them so ``sqlite_master`` looks the same whoever created the file (the two FTS indexes' DDL differs
+only in the table's name and options, so one function writes both). Never edit them to suit us; our own
+tables live in ``app.storage.own_schema``.
 """
 
 SCHEMA_VERSION = 22
@@ -180,56 +181,40 @@ CREATE INDEX IF NOT EXISTS idx_sessions_handoff_state
     ON sessions(handoff_state, started_at);
 """
 
-FTS_SQL = """
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-    content
+
+def _fts_sql(table: str, options: str) -> str:
+    """The agent's DDL of one FTS index of message content (``options`` follow ``content`` in the table's
+    declaration): the table and the three triggers that keep it in step with ``messages``."""
+    indexed = (
+        "COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || "
+        "COALESCE(new.tool_calls, '')"
+    )
+    insert = f"""    INSERT INTO {table}(rowid, content) VALUES (
+        new.id,
+        {indexed}
+    );"""
+    return f"""
+CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(
+    content{options}
 );
 
-CREATE TRIGGER IF NOT EXISTS messages_fts_insert AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts(rowid, content) VALUES (
-        new.id,
-        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
-    );
+CREATE TRIGGER IF NOT EXISTS {table}_insert AFTER INSERT ON messages BEGIN
+{insert}
 END;
 
-CREATE TRIGGER IF NOT EXISTS messages_fts_delete AFTER DELETE ON messages BEGIN
-    DELETE FROM messages_fts WHERE rowid = old.id;
+CREATE TRIGGER IF NOT EXISTS {table}_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM {table} WHERE rowid = old.id;
 END;
 
-CREATE TRIGGER IF NOT EXISTS messages_fts_update AFTER UPDATE ON messages BEGIN
-    DELETE FROM messages_fts WHERE rowid = old.id;
-    INSERT INTO messages_fts(rowid, content) VALUES (
-        new.id,
-        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
-    );
+CREATE TRIGGER IF NOT EXISTS {table}_update AFTER UPDATE ON messages BEGIN
+    DELETE FROM {table} WHERE rowid = old.id;
+{insert}
 END;
 """
 
-FTS_TRIGRAM_SQL = """
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts_trigram USING fts5(
-    content,
-    tokenize='trigram'
-);
 
-CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_insert AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts_trigram(rowid, content) VALUES (
-        new.id,
-        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
-    );
-END;
-
-CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_delete AFTER DELETE ON messages BEGIN
-    DELETE FROM messages_fts_trigram WHERE rowid = old.id;
-END;
-
-CREATE TRIGGER IF NOT EXISTS messages_fts_trigram_update AFTER UPDATE ON messages BEGIN
-    DELETE FROM messages_fts_trigram WHERE rowid = old.id;
-    INSERT INTO messages_fts_trigram(rowid, content) VALUES (
-        new.id,
-        COALESCE(new.content, '') || ' ' || COALESCE(new.tool_name, '') || ' ' || COALESCE(new.tool_calls, '')
-    );
-END;
-"""
+FTS_SQL = _fts_sql(FTS_TABLE, "")
+FTS_TRIGRAM_SQL = _fts_sql(FTS_TRIGRAM_TABLE, ",\n    tokenize='trigram'")
 
 PLATFORM_MSG_INDEX_SQL = (
     "CREATE INDEX IF NOT EXISTS idx_messages_platform_msg_id "

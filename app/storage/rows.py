@@ -9,6 +9,24 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
+# The token counters of a session (and of a usage report), in the agent's column order.
+TOKEN_COUNTERS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
+# A session's usage totals (its counters and costs), in the agent's column order.
+USAGE_FIELDS = (
+    "message_count",
+    "tool_call_count",
+    *TOKEN_COUNTERS,
+    "estimated_cost_usd",
+    "actual_cost_usd",
+    "api_call_count",
+)
+
 
 class HandoffState(TypedDict):
     """The agent's ``sessions.handoff_*`` columns of a session being handed off."""

@@ -240,7 +240,7 @@ class SqliteGateway(_Bound):
     create_session = bound(gateway.create_session)
     record_peer = bound(gateway.record_peer)
     promote_to_reset = bound(gateway.promote_to_reset)
-    reopen = bound(gateway.reopen)
+    reopen = bound(sessions.reopen_session)
     set_expiry_finalized = bound(gateway.set_expiry_finalized)
     find_recoverable = bound(gateway.find_recoverable)
     user_message_count = bound(gateway.user_message_count)

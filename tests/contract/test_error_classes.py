@@ -90,7 +90,7 @@ def test_every_error_class_is_documented_on_some_route(spec: dict[str, Any]) -> 
         for cls in ERRORS
         if (cls.status, cls.code, error_body(cls.example(), None)["detail"]) not in documented
     ]
-    assert not missing, f"add these classes to some route's error_responses(...): {missing}"
+    assert not missing, f"add these classes to some route's operation(...): {missing}"
 
 
 def test_every_documented_code_exists_as_a_class(spec: dict[str, Any]) -> None:
@@ -200,5 +200,5 @@ def test_each_operation_documents_the_classes_its_code_raises(spec: dict[str, An
                     found_unreachable.add((where, cls.__name__))
                 elif (cls.status, cls.code) not in documented:
                     bad.append(f"{where}: {cls.__name__} ({cls.status} {cls.code})")
-    assert not bad, f"these operations can raise classes their error_responses(...) leave out: {bad}"
+    assert not bad, f"these operations can raise classes their operation(...) leaves out: {bad}"
     assert found_unreachable == set(UNREACHABLE), "UNREACHABLE names pairs the walk no longer finds"

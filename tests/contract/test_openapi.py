@@ -70,7 +70,7 @@ def test_protected_operations_document_401(spec: dict[str, Any]) -> None:
         for path, method, op in _operations(spec)
         if path not in PUBLIC_PATHS and "401" not in op.get("responses", {})
     ]
-    assert not missing, f"document 401 with error_responses(...): {missing}"
+    assert not missing, f"document 401 with operation(..., AUTH or READ): {missing}"
 
 
 def test_problem_responses_reference_the_problem_schema(spec: dict[str, Any]) -> None:

@@ -171,6 +171,6 @@ def test_error_responses_list_their_codes(spec: dict[str, Any]) -> None:
                 if f'"{code}"' not in source:
                     bad.append(f"{where} {status}: `{code}` is raised nowhere in app/")
     assert not bad, (
-        "document errors with app.api.error_docs.error_responses(...) and give every code a sentence in "
-        f"DETAILS there: {bad}"
+        "document errors with app.api.operations.operation(...) and give every error class its sentence "
+        f"in app/errors.py: {bad}"
     )

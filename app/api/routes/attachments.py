@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Path, Response, UploadFile
+from fastapi import File, Path, Response, UploadFile
 from fastapi.responses import FileResponse
 
 from app.api.deps import DB, AppSettings
-from app.api.error_docs import READ, WRITE, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import READ, WRITE
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.messages import AttachmentPublic
@@ -22,31 +22,33 @@ from app.errors import (
 )
 from app.services import attachments as svc
 
-router = APIRouter(tags=["attachments"], route_class=PolicyRoute)
+router = api_router("attachments")
 
 
 @router.post(
     "/sessions/{session_id}/attachments",
-    name="attachments-upload",
-    summary="Upload an attachment",
-    status_code=201,
-    response_model=AttachmentPublic,
-    responses={
-        201: {"headers": {"Location": {"description": "Where to download it", "schema": {"type": "string"}}}},
-        **error_responses(
-            WRITE,
-            UnreadableForm,
-            SessionNotFound,
-            AttachmentsDirUnusable,
-            UnsupportedAttachmentType,
-        ),
-    },
-    openapi_extra={
-        "requestBody": {
-            "description": "A `multipart/form-data` upload with the file's bytes in the `file` field "
-            "(binary, so no example), e.g. `curl -F file=@notes.txt`."
-        }
-    },
+    **operation(
+        "attachments-upload",
+        "Upload an attachment",
+        AttachmentPublic,
+        WRITE,
+        UnreadableForm,
+        SessionNotFound,
+        AttachmentsDirUnusable,
+        UnsupportedAttachmentType,
+        ok={
+            201: {
+                "headers": {"Location": {"description": "Where to download it", "schema": {"type": "string"}}}
+            }
+        },
+        status_code=201,
+        openapi_extra={
+            "requestBody": {
+                "description": "A `multipart/form-data` upload with the file's bytes in the `file` field "
+                "(binary, so no example), e.g. `curl -F file=@notes.txt`."
+            }
+        },
+    ),
 )
 async def upload_attachment(
     session_id: SessionId,
@@ -79,16 +81,20 @@ async def upload_attachment(
 
 @router.get(
     "/attachments/{attachment_id}",
-    name="attachments-get",
-    summary="Download an attachment",
-    response_class=FileResponse,
-    responses={
-        200: {
-            "description": "The stored bytes with their media type (binary, so no example)",
-            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    **operation(
+        "attachments-get",
+        "Download an attachment",
+        None,
+        READ,
+        AttachmentNotFound,
+        ok={
+            200: {
+                "description": "The stored bytes with their media type (binary, so no example)",
+                "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            }
         },
-        **error_responses(READ, AttachmentNotFound),
-    },
+        response_class=FileResponse,
+    ),
 )
 async def download_attachment(
     attachment_id: Annotated[

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import Depends, Header, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
 from app.api.deps import DB, AppSettings, Hub
-from app.api.error_docs import READ, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import READ
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.schemas.events import (
     HandoffUpdated,
@@ -24,7 +24,7 @@ from app.errors import InvalidLastEventId, SessionNotFound
 from app.services import events as svc
 from app.services.sessions import get_session
 
-router = APIRouter(tags=["events"], route_class=PolicyRoute)
+router = api_router("events")
 
 SSE_MEDIA_TYPE = "text/event-stream"
 _STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -69,8 +69,9 @@ _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _last_event_id(header: str | None, query: str | None) -> int | None:
-    value = header if header is not None else query
+def _last_event_id(header: LastEventIdHeader = None, last_event_id: LastEventIdQuery = None) -> int | None:
+    """Where to resume: the header's id, else the query's (``None`` for neither, or a blank one)."""
+    value = header if header is not None else last_event_id
     if value is None or value.strip() == "":
         return None
     try:
@@ -80,6 +81,9 @@ def _last_event_id(header: str | None, query: str | None) -> int | None:
     if not 0 <= parsed <= INT64_MAX:
         raise InvalidLastEventId(value)
     return parsed
+
+
+LastEventId = Annotated[int | None, Depends(_last_event_id)]
 
 
 def _response(
@@ -97,43 +101,42 @@ def _response(
 
 @router.get(
     "/events",
-    name="events-stream",
-    summary="Stream every event (Server-Sent Events)",
-    response_class=StreamingResponse,
-    responses={**_SSE_RESPONSE, **error_responses(READ, InvalidLastEventId)},
+    **operation(
+        "events-stream",
+        "Stream every event (Server-Sent Events)",
+        None,
+        READ,
+        InvalidLastEventId,
+        ok=_SSE_RESPONSE,
+        response_class=StreamingResponse,
+    ),
 )
-async def all_events(
-    db: DB,
-    hub: Hub,
-    settings: AppSettings,
-    last_event_id_header: LastEventIdHeader = None,
-    last_event_id: LastEventIdQuery = None,
-) -> StreamingResponse:
+async def all_events(db: DB, hub: Hub, settings: AppSettings, last: LastEventId) -> StreamingResponse:
     """Every event of the store, live. 400 ``invalid_last_event_id``."""
-    last = _last_event_id(last_event_id_header, last_event_id)
     return _response(db, hub, settings, None, last)
 
 
 @router.get(
     "/sessions/{session_id}/events",
-    name="sessions-events",
-    summary="Stream one session's events (Server-Sent Events)",
-    response_class=StreamingResponse,
-    responses={
-        **_SSE_RESPONSE,
-        **error_responses(READ, InvalidLastEventId, SessionNotFound),
-    },
+    **operation(
+        "sessions-events",
+        "Stream one session's events (Server-Sent Events)",
+        None,
+        READ,
+        InvalidLastEventId,
+        SessionNotFound,
+        ok=_SSE_RESPONSE,
+        response_class=StreamingResponse,
+    ),
 )
 async def session_events(
     db: DB,
     hub: Hub,
     settings: AppSettings,
     session_id: SessionId,
-    last_event_id_header: LastEventIdHeader = None,
-    last_event_id: LastEventIdQuery = None,
+    last: LastEventId,
 ) -> StreamingResponse:
     """The events of one session, live. 404 ``session_not_found`` (checked when the stream opens);
     400 ``invalid_last_event_id``."""
-    last = _last_event_id(last_event_id_header, last_event_id)
     await db.read(lambda tx: get_session(tx, session_id))
     return _response(db, hub, settings, session_id, last)

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import Path, Query, Request, Response
 
 from app.api.deps import GatewayService
-from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, Errors, error_responses
-from app.api.json_body import PolicyRoute
-from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.error_docs import AUTH, EDGE, JSON_BODY, READ, WRITE, ErrorGroup, Errors
+from app.api.operations import Responses, api_router, operation
+from app.api.pagination import NEXT_LINK_OK, decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
 from app.api.schemas import examples as ex
 from app.api.schemas.common import SafeText
@@ -41,7 +41,7 @@ from app.errors import (
 )
 from app.services import gateway as svc
 
-router = APIRouter(tags=["gateway"], route_class=PolicyRoute)
+router = api_router("gateway")
 
 MAX_ROUTES_LIMIT = 500
 _CURSOR_KIND = "gateway-routes"
@@ -59,17 +59,26 @@ SessionKey = Annotated[
 ]
 
 
-def _entry_example(example: dict[str, object]) -> dict[int | str, dict[str, object]]:
-    """A 200 whose body is a routing entry (free-form, as sessions.json stores it), with its example."""
-    return {200: {"content": {"application/json": {"example": example}}}}
+def _entry_operation(
+    name: str, summary: str, example: dict[str, object], *errors: ErrorGroup
+) -> dict[str, Any]:
+    """The decorator keywords of a route answering a routing entry (free-form, as sessions.json stores it):
+    200 with its example, and the errors."""
+    ok: Responses = {200: {"content": {"application/json": {"example": example}}}}
+    return operation(name, summary, dict[str, object], *errors, ok=ok)
 
 
 @router.post(
     "/gateway/route",
-    name="gateway-route",
-    summary="Route an incoming message to its session",
-    response_model=RouteResponse,
-    responses=error_responses(WRITE, JSON_BODY, UnknownPlatform, InvalidChatType),
+    **operation(
+        "gateway-route",
+        "Route an incoming message to its session",
+        RouteResponse,
+        WRITE,
+        JSON_BODY,
+        UnknownPlatform,
+        InvalidChatType,
+    ),
 )
 async def route_message(gateway: GatewayService, body: RouteMessage) -> Response:
     """Which session this message belongs to, exactly as the agent's gateway decides: the session key,
@@ -107,10 +116,14 @@ async def route_message(gateway: GatewayService, body: RouteMessage) -> Response
 
 @router.post(
     "/gateway/route/reset",
-    name="gateway-route-reset",
-    summary="Start a new session on a chat (/new)",
-    response_model=RouteCommandResult,
-    responses=error_responses(WRITE, JSON_BODY, _NO_ROUTE),
+    **operation(
+        "gateway-route-reset",
+        "Start a new session on a chat (/new)",
+        RouteCommandResult,
+        WRITE,
+        JSON_BODY,
+        _NO_ROUTE,
+    ),
 )
 async def reset_route(gateway: GatewayService, body: RouteReset) -> Response:
     """``/new [title]``: the chat gets a fresh session (the old one is ended ``session_reset``); ``reply``
@@ -120,10 +133,10 @@ async def reset_route(gateway: GatewayService, body: RouteReset) -> Response:
 
 @router.post(
     "/gateway/route/switch",
-    name="gateway-route-switch",
-    summary="Point a chat at an existing session (/resume)",
-    response_model=RouteCommandResult,
-    responses=error_responses(
+    **operation(
+        "gateway-route-switch",
+        "Point a chat at an existing session (/resume)",
+        RouteCommandResult,
         WRITE,
         JSON_BODY,
         RouteNotFound,
@@ -140,10 +153,14 @@ async def switch_route(gateway: GatewayService, body: RouteSwitch) -> Response:
 
 @router.post(
     "/gateway/route/turn",
-    name="gateway-route-turn",
-    summary="Record a finished turn on a chat",
-    response_model=dict[str, object],
-    responses={**_entry_example(ex.ROUTE_TURN_ENTRY), **error_responses(WRITE, JSON_BODY, _NO_ROUTE)},
+    **_entry_operation(
+        "gateway-route-turn",
+        "Record a finished turn on a chat",
+        ex.ROUTE_TURN_ENTRY,
+        WRITE,
+        JSON_BODY,
+        _NO_ROUTE,
+    ),
 )
 async def record_turn(gateway: GatewayService, body: RouteTurn) -> Response:
     """After a turn (the agent's ``update_session``): counts as activity, stores ``last_prompt_tokens``
@@ -154,10 +171,14 @@ async def record_turn(gateway: GatewayService, body: RouteTurn) -> Response:
 
 @router.post(
     "/gateway/route/suspend",
-    name="gateway-route-suspend",
-    summary="Suspend a chat's session (/stop)",
-    response_model=dict[str, object],
-    responses={**_entry_example(ex.ROUTE_SUSPENDED_ENTRY), **error_responses(WRITE, JSON_BODY, _NO_ROUTE)},
+    **_entry_operation(
+        "gateway-route-suspend",
+        "Suspend a chat's session (/stop)",
+        ex.ROUTE_SUSPENDED_ENTRY,
+        WRITE,
+        JSON_BODY,
+        _NO_ROUTE,
+    ),
 )
 async def suspend_route(gateway: GatewayService, body: RouteKey) -> Response:
     """``/stop``: the next message on the chat starts a new session (``reset_reason: suspended``).
@@ -167,13 +188,15 @@ async def suspend_route(gateway: GatewayService, body: RouteKey) -> Response:
 
 @router.get(
     "/gateway/routes",
-    name="gateway-routes-list",
-    summary="List the routing index",
-    response_model=RoutePage,
-    responses={
-        200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, InvalidCursor, InvalidText),
-    },
+    **operation(
+        "gateway-routes-list",
+        "List the routing index",
+        RoutePage,
+        READ,
+        InvalidCursor,
+        InvalidText,
+        ok=NEXT_LINK_OK,
+    ),
 )
 async def list_routes(
     request: Request,
@@ -209,10 +232,7 @@ async def list_routes(
 
 @router.get(
     "/gateway/routes/{session_key}",
-    name="gateway-routes-get",
-    summary="Get one routing entry",
-    response_model=dict[str, object],
-    responses={**_entry_example(ex.ROUTE_ENTRY), **error_responses(READ, _NO_ROUTE)},
+    **_entry_operation("gateway-routes-get", "Get one routing entry", ex.ROUTE_ENTRY, READ, _NO_ROUTE),
 )
 async def get_route(gateway: GatewayService, session_key: SessionKey) -> Response:
     """One routing entry exactly as ``sessions.json`` stores it. 404 ``route_not_found``."""
@@ -221,10 +241,9 @@ async def get_route(gateway: GatewayService, session_key: SessionKey) -> Respons
 
 @router.get(
     "/gateway/config",
-    name="gateway-config-get",
-    summary="Get the gateway's reset policy and routing flags",
-    response_model=GatewayConfigPublic,
-    responses=error_responses(_CONFIG),
+    **operation(
+        "gateway-config-get", "Get the gateway's reset policy and routing flags", GatewayConfigPublic, _CONFIG
+    ),
 )
 async def get_config(gateway: GatewayService) -> Response:
     """The effective reset policy (default, per chat type, per platform) and routing flags, read as the
@@ -234,10 +253,10 @@ async def get_config(gateway: GatewayService) -> Response:
 
 @router.put(
     "/gateway/config",
-    name="gateway-config-put",
-    summary="Change the gateway's reset policy and routing flags",
-    response_model=GatewayConfigPublic,
-    responses=error_responses(
+    **operation(
+        "gateway-config-put",
+        "Change the gateway's reset policy and routing flags",
+        GatewayConfigPublic,
         _CONFIG,
         JSON_BODY,
         ConfigUnreadable,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
 from app.api.deps import DB, AppSettings, GatewayService, Hub
-from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import JSON_BODY, READ, WRITE
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.gateway import HandoffCompleted
@@ -36,18 +36,17 @@ from app.errors import (
 from app.services import handoff as svc
 from app.services.platforms import check_platform
 
-router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
+router = api_router("handoff")
 
 MAX_CLAIM_WAIT_S = 60.0
 
 
 @router.post(
     "/handoff",
-    name="handoff-request",
-    summary="Queue a handoff to a messaging platform",
-    status_code=202,
-    response_model=HandoffQueued,
-    responses=error_responses(
+    **operation(
+        "handoff-request",
+        "Queue a handoff to a messaging platform",
+        HandoffQueued,
         WRITE,
         JSON_BODY,
         SessionNotFound,
@@ -56,6 +55,7 @@ MAX_CLAIM_WAIT_S = 60.0
         AgentBusy,
         HandoffInFlight,
         UnknownPlatform,
+        status_code=202,
     ),
 )
 async def request_handoff(db: DB, body: HandoffRequest) -> Response:
@@ -72,13 +72,15 @@ async def request_handoff(db: DB, body: HandoffRequest) -> Response:
 
 @router.post(
     "/handoff/claim",
-    name="handoff-claim",
-    summary="Claim the next pending handoff (long-poll)",
-    response_model=HandoffClaimed,
-    responses={
-        204: {"description": "Nothing to claim within `wait` seconds"},
-        **error_responses(WRITE, JSON_BODY, UnknownPlatform),
-    },
+    **operation(
+        "handoff-claim",
+        "Claim the next pending handoff (long-poll)",
+        HandoffClaimed,
+        WRITE,
+        JSON_BODY,
+        UnknownPlatform,
+        ok={204: {"description": "Nothing to claim within `wait` seconds"}},
+    ),
 )
 async def claim_handoff(
     db: DB,
@@ -111,10 +113,7 @@ async def claim_handoff(
 
 @router.get(
     "/handoff/{session_id}",
-    name="handoff-get",
-    summary="Get a session's handoff state",
-    response_model=HandoffPublic,
-    responses=error_responses(READ, SessionNotFound),
+    **operation("handoff-get", "Get a session's handoff state", HandoffPublic, READ, SessionNotFound),
 )
 async def get_handoff(db: DB, session_id: SessionId) -> Response:
     """A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
@@ -124,10 +123,10 @@ async def get_handoff(db: DB, session_id: SessionId) -> Response:
 
 @router.post(
     "/handoff/{session_id}/complete",
-    name="handoff-complete",
-    summary="Mark a running handoff delivered and route its destination chat to the session",
-    response_model=HandoffCompleted,
-    responses=error_responses(
+    **operation(
+        "handoff-complete",
+        "Mark a running handoff delivered and route its destination chat to the session",
+        HandoffCompleted,
         WRITE,
         JSON_BODY,
         SessionNotFound,
@@ -150,10 +149,10 @@ async def complete_handoff(
 
 @router.post(
     "/handoff/{session_id}/fail",
-    name="handoff-fail",
-    summary="Mark a handoff failed",
-    response_model=HandoffPublic,
-    responses=error_responses(
+    **operation(
+        "handoff-fail",
+        "Mark a handoff failed",
+        HandoffPublic,
         WRITE,
         JSON_BODY,
         SessionNotFound,

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import shutil
 
-from fastapi import APIRouter, Response
+from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import DB
-from app.api.json_body import PolicyRoute
+from app.api.operations import api_router
 from app.api.schemas import examples as ex
 from app.storage import migrate
 from app.storage.read_only import TESTED_SCHEMA_VERSION
 
-router = APIRouter(tags=["health"], route_class=PolicyRoute)
+router = api_router("health")
 
 MIN_FREE_DISK_BYTES = 64 * 1024 * 1024
 

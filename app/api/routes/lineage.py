@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query, Response
+from fastapi import Body, Query, Response
 
 from app.api import replies
 from app.api.deps import DB
-from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
+from app.api.error_docs import APPEND, IDEMPOTENT, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
-from app.api.json_body import PolicyRoute
+from app.api.operations import api_router, operation
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.lineage import (
@@ -23,8 +23,7 @@ from app.api.schemas.lineage import (
     ResolvedSession,
     SessionLineage,
 )
-from app.api.schemas.sessions import SessionPublic
-from app.api.session_responses import created_responses, session_responses
+from app.api.session_responses import SESSION_OK, created_session
 from app.domain.etag import session_etag
 from app.domain.recap import DEFAULT_EXCHANGES
 from app.errors import (
@@ -34,32 +33,31 @@ from app.errors import (
     InvalidTitle,
     MessageNotFound,
     NoSessionToContinue,
-    SessionEnded,
     SessionExists,
     SessionNotFound,
     TitleTaken,
     TitleTooLong,
-    UnknownAttachment,
     UnknownSource,
 )
 from app.services import lineage as svc
 from app.services.sessions import parse_source
 
-router = APIRouter(tags=["lineage"], route_class=PolicyRoute)
+router = api_router("lineage")
 
 
 @router.get(
     "/sessions/resolve",
-    name="sessions-resolve",
-    summary="Resolve an id prefix, title or 'latest' to a session",
-    response_model=ResolvedSession,
-    responses=session_responses(
+    **operation(
+        "sessions-resolve",
+        "Resolve an id prefix, title or 'latest' to a session",
+        ResolvedSession,
         READ,
         InvalidResolveQuery,
         SessionNotFound,
         NoSessionToContinue,
         AmbiguousSessionRef,
         UnknownSource,
+        ok=SESSION_OK,
     ),
 )
 async def resolve_session(
@@ -93,10 +91,9 @@ async def resolve_session(
 
 @router.get(
     "/sessions/{session_id}/lineage",
-    name="sessions-lineage",
-    summary="Get a session's compression lineage",
-    response_model=SessionLineage,
-    responses=error_responses(READ, SessionNotFound),
+    **operation(
+        "sessions-lineage", "Get a session's compression lineage", SessionLineage, READ, SessionNotFound
+    ),
 )
 async def session_lineage(db: DB, session_id: SessionId) -> Response:
     """The compression chain containing the session, root → tip (each with ``end_reason``).
@@ -109,17 +106,10 @@ async def session_lineage(db: DB, session_id: SessionId) -> Response:
 
 @router.post(
     "/sessions/{session_id}/continuations",
-    name="sessions-continue",
-    summary="Continue a session after context compression",
-    status_code=201,
-    response_model=SessionPublic,
-    responses=created_responses(
-        WRITE,
-        JSON_BODY,
-        IDEMPOTENT,
-        SessionNotFound,
-        SessionEnded,
-        UnknownAttachment,
+    **created_session(
+        "sessions-continue",
+        "Continue a session after context compression",
+        APPEND,
     ),
 )
 async def continue_session(
@@ -143,11 +133,9 @@ async def continue_session(
 
 @router.post(
     "/sessions/{session_id}/fork",
-    name="sessions-fork",
-    summary="Fork (branch) a session",
-    status_code=201,
-    response_model=SessionPublic,
-    responses=created_responses(
+    **created_session(
+        "sessions-fork",
+        "Fork (branch) a session",
         WRITE,
         JSON_BODY,
         IDEMPOTENT,
@@ -182,10 +170,7 @@ async def fork_session(
 
 @router.get(
     "/sessions/{session_id}/recap",
-    name="sessions-recap",
-    summary="Get a session's resume recap",
-    response_model=RecapPublic,
-    responses=error_responses(READ, SessionNotFound),
+    **operation("sessions-recap", "Get a session's resume recap", RecapPublic, READ, SessionNotFound),
 )
 async def session_recap(
     db: DB,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from app.api.deps import DB, Pruner
-from app.api.error_docs import JSON_BODY, READ, WRITE, Errors, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import JSON_BODY, READ, WRITE, Errors
+from app.api.operations import api_router, operation
 from app.api.schemas.filters import prune_filter, session_filter
 from app.api.schemas.maintenance import (
     ArchiveIn,
@@ -35,16 +35,10 @@ from app.errors import (
 )
 from app.services import maintenance as service
 
-router = APIRouter(tags=["maintenance"], route_class=PolicyRoute)
+router = api_router("maintenance")
 
 
-@router.get(
-    "/stats",
-    name="stats-get",
-    summary="Store statistics",
-    response_model=StatsOut,
-    responses=error_responses(READ),
-)
+@router.get("/stats", **operation("stats-get", "Store statistics", StatsOut, READ))
 async def get_stats(
     db: DB,
     include_fts: Annotated[
@@ -56,13 +50,7 @@ async def get_stats(
     return await service.stats(db, include_fts)
 
 
-@router.get(
-    "/insights",
-    name="insights-get",
-    summary="Usage insights",
-    response_model=InsightsOut,
-    responses=error_responses(READ),
-)
+@router.get("/insights", **operation("insights-get", "Usage insights", InsightsOut, READ))
 async def get_insights(
     db: DB,
     days: Annotated[
@@ -84,10 +72,16 @@ def _candidates(found: list[Any]) -> list[dict[str, Any]]:
 
 @router.post(
     "/maintenance/prune",
-    name="maintenance-prune",
-    summary="Prune old ended sessions",
-    response_model=PruneOut,
-    responses=error_responses(WRITE, JSON_BODY, ConflictingParameters, InvalidDuration, EmptyTimeWindow),
+    **operation(
+        "maintenance-prune",
+        "Prune old ended sessions",
+        PruneOut,
+        WRITE,
+        JSON_BODY,
+        ConflictingParameters,
+        InvalidDuration,
+        EmptyTimeWindow,
+    ),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
     """Delete ended sessions matching every criterion given; open and pinned sessions are never touched.
@@ -116,10 +110,15 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/archive",
-    name="maintenance-archive",
-    summary="Archive ended sessions matching filters",
-    response_model=ArchiveOut,
-    responses=error_responses(WRITE, JSON_BODY, FilterRequired, _FILTER_ERRORS),
+    **operation(
+        "maintenance-archive",
+        "Archive ended sessions matching filters",
+        ArchiveOut,
+        WRITE,
+        JSON_BODY,
+        FilterRequired,
+        _FILTER_ERRORS,
+    ),
 )
 async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
     """Archive (soft-hide) the ended sessions matching every criterion given, each with its compression
@@ -141,10 +140,15 @@ async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/repair",
-    name="maintenance-repair",
-    summary="Check, or repair, the store",
-    response_model=RepairOut,
-    responses=error_responses(WRITE, JSON_BODY, MaintenanceBusy, BackupDirUnusable),
+    **operation(
+        "maintenance-repair",
+        "Check, or repair, the store",
+        RepairOut,
+        WRITE,
+        JSON_BODY,
+        MaintenanceBusy,
+        BackupDirUnusable,
+    ),
 )
 async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
     """`hermes sessions repair`: `PRAGMA integrity_check`, each FTS index's own integrity check, messages
@@ -160,10 +164,7 @@ async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/vacuum",
-    name="maintenance-vacuum",
-    summary="VACUUM state.db",
-    response_model=VacuumOut,
-    responses=error_responses(WRITE, MaintenanceBusy),
+    **operation("maintenance-vacuum", "VACUUM state.db", VacuumOut, WRITE, MaintenanceBusy),
 )
 async def vacuum(db: DB) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
@@ -175,10 +176,7 @@ async def vacuum(db: DB) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/optimize",
-    name="maintenance-optimize",
-    summary="FTS optimize + WAL checkpoint",
-    response_model=OptimizeOut,
-    responses=error_responses(WRITE),
+    **operation("maintenance-optimize", "FTS optimize + WAL checkpoint", OptimizeOut, WRITE),
 )
 async def optimize(db: DB) -> dict[str, Any]:
     """Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed."""
@@ -187,10 +185,9 @@ async def optimize(db: DB) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/backup",
-    name="maintenance-backup",
-    summary="Back up state.db",
-    response_model=BackupOut,
-    responses=error_responses(WRITE, MaintenanceBusy, BackupDirUnusable),
+    **operation(
+        "maintenance-backup", "Back up state.db", BackupOut, WRITE, MaintenanceBusy, BackupDirUnusable
+    ),
 )
 async def backup(db: DB) -> dict[str, Any]:
     """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
@@ -202,10 +199,7 @@ async def backup(db: DB) -> dict[str, Any]:
 
 @router.get(
     "/maintenance/auto-prune",
-    name="maintenance-auto-prune-status",
-    summary="Auto-prune status",
-    response_model=AutoPruneStatus,
-    responses=error_responses(READ),
+    **operation("maintenance-auto-prune-status", "Auto-prune status", AutoPruneStatus, READ),
 )
 async def auto_prune_status(pruner: Pruner) -> dict[str, Any]:
     """Configuration (config.yaml `sessions:` + `HERMES_SESSIONS_*`) and the last run."""
@@ -214,10 +208,7 @@ async def auto_prune_status(pruner: Pruner) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/auto-prune/run",
-    name="maintenance-auto-prune-run",
-    summary="Run auto-prune if due",
-    response_model=AutoPruneRunOut,
-    responses=error_responses(WRITE),
+    **operation("maintenance-auto-prune-run", "Run auto-prune if due", AutoPruneRunOut, WRITE),
 )
 async def auto_prune_run(pruner: Pruner) -> dict[str, Any]:
     """One `maybe_auto_prune_and_vacuum`: skipped within `min_interval_hours` of any process's last run."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Query, Request, Response
+from fastapi import Body, Path, Query, Request, Response
 
 from app.api import replies
 from app.api.deps import DB
-from app.api.error_docs import IDEMPOTENT, JSON_BODY, READ, WRITE, error_responses
+from app.api.error_docs import APPEND, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
-from app.api.json_body import PolicyRoute
+from app.api.operations import api_router, operation
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.params import SessionId
 from app.api.responses import json_response
@@ -31,13 +31,11 @@ from app.errors import (
     MessageNotFound,
     MessageNotInSession,
     NotAUserMessage,
-    SessionEnded,
     SessionNotFound,
-    UnknownAttachment,
 )
 from app.services import messages as svc
 
-router = APIRouter(tags=["messages"], route_class=PolicyRoute)
+router = api_router("messages")
 
 _CURSOR_KIND = "messages"
 
@@ -62,21 +60,14 @@ MessageId = Annotated[int, Path(ge=1, le=MAX_MESSAGE_ID, description="A message 
 
 @router.post(
     "/sessions/{session_id}/messages",
-    name="messages-append",
-    summary="Append messages to a session",
-    status_code=201,
-    response_model=MessageItems,
-    responses={
-        201: {"links": _APPENDED_LINKS},
-        **error_responses(
-            WRITE,
-            JSON_BODY,
-            IDEMPOTENT,
-            SessionNotFound,
-            SessionEnded,
-            UnknownAttachment,
-        ),
-    },
+    **operation(
+        "messages-append",
+        "Append messages to a session",
+        MessageItems,
+        APPEND,
+        ok={201: {"links": _APPENDED_LINKS}},
+        status_code=201,
+    ),
 )
 async def append_messages(
     session_id: SessionId,
@@ -102,19 +93,17 @@ async def append_messages(
 
 @router.get(
     "/sessions/{session_id}/messages",
-    name="messages-list",
-    summary="List a session's messages",
-    response_model=MessagePage,
-    responses={
-        200: {"headers": {"Link": {"description": "rel=next page", "schema": {"type": "string"}}}},
-        **error_responses(
-            READ,
-            InvalidCursor,
-            SessionNotFound,
-            MessageNotInSession,
-            ConflictingParameters,
-        ),
-    },
+    **operation(
+        "messages-list",
+        "List a session's messages",
+        MessagePage,
+        READ,
+        InvalidCursor,
+        SessionNotFound,
+        MessageNotInSession,
+        ConflictingParameters,
+        ok={200: {"headers": {"Link": {"description": "rel=next page", "schema": {"type": "string"}}}}},
+    ),
 )
 async def list_messages(
     request: Request,
@@ -176,10 +165,7 @@ def _cursor_id(position: dict[str, Any], key: str) -> int | None:
 
 @router.get(
     "/sessions/{session_id}/messages/{message_id}",
-    name="messages-get",
-    summary="Get one message",
-    response_model=MessagePublic,
-    responses=error_responses(READ, SessionNotFound, MessageNotFound),
+    **operation("messages-get", "Get one message", MessagePublic, READ, SessionNotFound, MessageNotFound),
 )
 async def get_message(session_id: SessionId, message_id: MessageId, db: DB) -> Response:
     """One message of the session, active or not. Codes: 404 ``session_not_found``, ``message_not_found``."""
@@ -188,10 +174,16 @@ async def get_message(session_id: SessionId, message_id: MessageId, db: DB) -> R
 
 @router.post(
     "/sessions/{session_id}/rewind",
-    name="messages-rewind",
-    summary="Rewind a session to before a user message",
-    response_model=RewindResult,
-    responses=error_responses(WRITE, JSON_BODY, SessionNotFound, MessageNotFound, NotAUserMessage),
+    **operation(
+        "messages-rewind",
+        "Rewind a session to before a user message",
+        RewindResult,
+        WRITE,
+        JSON_BODY,
+        SessionNotFound,
+        MessageNotFound,
+        NotAUserMessage,
+    ),
 )
 async def rewind(session_id: SessionId, body: RewindRequest, db: DB) -> Response:
     """Rewind to before a user message: it and every later message become inactive (kept on disk, hidden

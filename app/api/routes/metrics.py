@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app.api.deps import MetricsRegistry
-from app.api.json_body import PolicyRoute
+from app.api.operations import api_router
 
-router = APIRouter(tags=["health"], route_class=PolicyRoute)
+router = api_router("health")
 
 
 @router.get("/metrics", name="health-metrics", include_in_schema=False)

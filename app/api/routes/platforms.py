@@ -4,25 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response
+from fastapi import Path, Response
 
 from app.api.deps import DB
-from app.api.error_docs import JSON_BODY, READ, WRITE, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import JSON_BODY, READ, WRITE
+from app.api.operations import api_router, operation
 from app.api.responses import json_response
 from app.api.schemas.platforms import PlatformList, PlatformPublic, PlatformUpdate
 from app.errors import UnknownPlatform
 from app.services import platforms as svc
 
-router = APIRouter(tags=["handoff"], route_class=PolicyRoute)
+router = api_router("handoff")
 
 
 @router.get(
     "/platforms",
-    name="platforms-list",
-    summary="List messaging platforms and their settings",
-    response_model=PlatformList,
-    responses=error_responses(READ),
+    **operation("platforms-list", "List messaging platforms and their settings", PlatformList, READ),
 )
 async def list_platforms(db: DB) -> Response:
     """Every known messaging platform with its settings (unconfigured ones: disabled, no home channel)."""
@@ -32,10 +29,14 @@ async def list_platforms(db: DB) -> Response:
 
 @router.put(
     "/platforms/{platform}",
-    name="platforms-put",
-    summary="Set a platform's handoff settings",
-    response_model=PlatformPublic,
-    responses=error_responses(WRITE, JSON_BODY, UnknownPlatform),
+    **operation(
+        "platforms-put",
+        "Set a platform's handoff settings",
+        PlatformPublic,
+        WRITE,
+        JSON_BODY,
+        UnknownPlatform,
+    ),
 )
 async def put_platform(
     db: DB,

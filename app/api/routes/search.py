@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
 from app.api.deps import DB
-from app.api.error_docs import JSON_BODY, READ, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import JSON_BODY, READ
+from app.api.operations import api_router, operation
 from app.api.responses import json_response
 from app.api.schemas.search import SearchBody, SearchQuery, SearchResponse
 from app.errors import AnchorInCurrentLineage, InvalidRole, InvalidText, MessageNotInSession, SessionNotFound
 from app.services import search as svc
 
-router = APIRouter(tags=["search"], route_class=PolicyRoute)
+router = api_router("search")
 
 _ERRORS = (SessionNotFound, MessageNotInSession, AnchorInCurrentLineage, InvalidRole)
 _DESCRIPTION = (
@@ -64,11 +64,15 @@ async def _run(db: DB, body: SearchQuery | SearchBody) -> Response:
 
 @router.get(
     "/search",
-    name="search-run",
-    summary="Search past sessions",
-    response_model=SearchResponse,
-    responses=error_responses(READ, _ERRORS, InvalidText),
-    description=_DESCRIPTION,
+    **operation(
+        "search-run",
+        "Search past sessions",
+        SearchResponse,
+        READ,
+        _ERRORS,
+        InvalidText,
+        description=_DESCRIPTION,
+    ),
 )
 async def search_get(db: DB, query: Annotated[SearchQuery, Query()]) -> Response:
     """Search past sessions (discover, scroll, read or browse)."""
@@ -77,11 +81,15 @@ async def search_get(db: DB, query: Annotated[SearchQuery, Query()]) -> Response
 
 @router.post(
     "/search",
-    name="search-post",
-    summary="Search past sessions (arguments as a JSON body)",
-    response_model=SearchResponse,
-    responses=error_responses(READ, JSON_BODY, _ERRORS),
-    description=_DESCRIPTION,
+    **operation(
+        "search-post",
+        "Search past sessions (arguments as a JSON body)",
+        SearchResponse,
+        READ,
+        JSON_BODY,
+        _ERRORS,
+        description=_DESCRIPTION,
+    ),
 )
 async def search_post(db: DB, body: SearchBody) -> Response:
     """Search past sessions with the arguments as a JSON body (same fields as ``GET /search``)."""

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Header, Query, Request, Response
+from fastapi import Body, Header, Query, Request, Response
 
 from app.api import replies
 from app.api.deps import DB
-from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE, error_responses
+from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
-from app.api.json_body import PolicyRoute
-from app.api.pagination import decode_cursor
+from app.api.operations import api_router, operation
+from app.api.pagination import NEXT_LINK_OK, decode_cursor
 from app.api.params import SessionId
 from app.api.schemas.filters import session_filter
 from app.api.schemas.sessions import (
@@ -20,13 +20,12 @@ from app.api.schemas.sessions import (
     SessionEnd,
     SessionListQuery,
     SessionPage,
-    SessionPublic,
     SessionUpdate,
     UsageMode,
     UsageUpdate,
 )
 from app.api.session_listing import cursor_kind, list_response
-from app.api.session_responses import created_responses, session_response, session_responses
+from app.api.session_responses import created_session, session_operation, session_response
 from app.errors import (
     EmptyTimeWindow,
     InvalidCursor,
@@ -43,7 +42,7 @@ from app.errors import (
 from app.services import sessions as svc
 from app.services.sessions import ListQuery, Usage
 
-router = APIRouter(tags=["sessions"], route_class=PolicyRoute)
+router = api_router("sessions")
 
 IfMatch = Annotated[
     str | None,
@@ -70,11 +69,9 @@ _SESSION_LINKS = {
 
 @router.post(
     "/sessions",
-    name="sessions-create",
-    summary="Create a session",
-    status_code=201,
-    response_model=SessionPublic,
-    responses=created_responses(
+    **created_session(
+        "sessions-create",
+        "Create a session",
         WRITE,
         JSON_BODY,
         IDEMPOTENT,
@@ -115,13 +112,16 @@ def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
 
 @router.get(
     "/sessions",
-    name="sessions-list",
-    summary="List sessions",
-    response_model=SessionPage,
-    responses={
-        200: {"headers": {"Link": {"description": 'rel="next" page', "schema": {"type": "string"}}}},
-        **error_responses(READ, InvalidCursor, InvalidDuration, EmptyTimeWindow),
-    },
+    **operation(
+        "sessions-list",
+        "List sessions",
+        SessionPage,
+        READ,
+        InvalidCursor,
+        InvalidDuration,
+        EmptyTimeWindow,
+        ok=NEXT_LINK_OK,
+    ),
 )
 async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQuery, Query()]) -> Response:
     """List sessions, newest first, one row per conversation (compression lineages shown as their tip).
@@ -152,10 +152,7 @@ async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQ
 
 @router.get(
     "/sessions/{session_id}",
-    name="sessions-get",
-    summary="Get a session",
-    response_model=SessionPublic,
-    responses=session_responses(READ, SessionNotFound),
+    **session_operation("sessions-get", "Get a session", READ, SessionNotFound),
 )
 async def get_session(
     db: DB,
@@ -173,10 +170,9 @@ async def get_session(
 
 @router.patch(
     "/sessions/{session_id}",
-    name="sessions-update",
-    summary="Update a session (title, archived, model, end)",
-    response_model=SessionPublic,
-    responses=session_responses(
+    **session_operation(
+        "sessions-update",
+        "Update a session (title, archived, model, end)",
         WRITE,
         JSON_BODY,
         IF_MATCH,
@@ -201,11 +197,16 @@ async def update_session(
 
 @router.delete(
     "/sessions/{session_id}",
-    name="sessions-delete",
-    summary="Delete a session and its messages",
-    status_code=204,
-    response_class=Response,
-    responses=error_responses(WRITE, IF_MATCH, SessionNotFound),
+    **operation(
+        "sessions-delete",
+        "Delete a session and its messages",
+        None,
+        WRITE,
+        IF_MATCH,
+        SessionNotFound,
+        status_code=204,
+        response_class=Response,
+    ),
 )
 async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None) -> Response:
     """Delete a session and its messages; delegate children go too, other children are orphaned."""
@@ -215,10 +216,7 @@ async def delete_session(db: DB, session_id: SessionId, if_match: IfMatch = None
 
 @router.post(
     "/sessions/{session_id}/end",
-    name="sessions-end",
-    summary="End a session",
-    response_model=SessionPublic,
-    responses=session_responses(WRITE, JSON_BODY, SessionNotFound),
+    **session_operation("sessions-end", "End a session", WRITE, JSON_BODY, SessionNotFound),
 )
 async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Response:
     """End a session; if it is already ended the first end_reason stays."""
@@ -228,10 +226,7 @@ async def end_session(db: DB, session_id: SessionId, body: SessionEnd) -> Respon
 
 @router.post(
     "/sessions/{session_id}/reopen",
-    name="sessions-reopen",
-    summary="Reopen an ended session",
-    response_model=SessionPublic,
-    responses=session_responses(WRITE, SessionNotFound),
+    **session_operation("sessions-reopen", "Reopen an ended session", WRITE, SessionNotFound),
 )
 async def reopen_session(db: DB, session_id: SessionId) -> Response:
     """Clear ended_at and end_reason so the session can continue."""
@@ -241,10 +236,7 @@ async def reopen_session(db: DB, session_id: SessionId) -> Response:
 
 @router.post(
     "/sessions/{session_id}/usage",
-    name="sessions-usage",
-    summary="Report token usage and cost",
-    response_model=SessionPublic,
-    responses=session_responses(WRITE, JSON_BODY, SessionNotFound),
+    **session_operation("sessions-usage", "Report token usage and cost", WRITE, JSON_BODY, SessionNotFound),
 )
 async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Response:
     """Add (``mode=increment``) or set (``mode=absolute``) token and cost counters; the model is only
@@ -256,10 +248,9 @@ async def add_usage(db: DB, session_id: SessionId, body: UsageUpdate) -> Respons
 
 @router.put(
     "/sessions/{session_id}/pin",
-    name="sessions-pin",
-    summary="Pin a session (keep it from prune, auto-prune and archive)",
-    response_model=SessionPublic,
-    responses=session_responses(WRITE, SessionNotFound),
+    **session_operation(
+        "sessions-pin", "Pin a session (keep it from prune, auto-prune and archive)", WRITE, SessionNotFound
+    ),
 )
 async def pin_session(db: DB, session_id: SessionId) -> Response:
     """Pin a session: prune, auto-prune and archive never touch it. Idempotent. The flag lives in our own
@@ -270,10 +261,7 @@ async def pin_session(db: DB, session_id: SessionId) -> Response:
 
 @router.delete(
     "/sessions/{session_id}/pin",
-    name="sessions-unpin",
-    summary="Unpin a session",
-    response_model=SessionPublic,
-    responses=session_responses(WRITE, SessionNotFound),
+    **session_operation("sessions-unpin", "Unpin a session", WRITE, SessionNotFound),
 )
 async def unpin_session(db: DB, session_id: SessionId) -> Response:
     """Remove a session's pin (prune and archive may select it again). Idempotent."""

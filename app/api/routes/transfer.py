@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import tempfile
+from dataclasses import dataclass
 from typing import IO, Annotated, Any, cast
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import DB, AppSettings, Indexer
-from app.api.error_docs import READ, WRITE, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import READ, WRITE
+from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ImportResult
 from app.errors import (
@@ -32,7 +33,7 @@ from app.services import export_readable as readable
 from app.services import transfer as service
 from app.services.export import ExportFilter
 
-router = APIRouter(tags=["transfer"], route_class=PolicyRoute)
+router = api_router("transfer")
 
 JSONL_MEDIA_TYPE = "application/jsonl"
 _RAW_TYPES = {
@@ -65,6 +66,26 @@ WaitForIndexQuery = Annotated[
     ),
 ]
 
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """The query parameters both imports take."""
+
+    on_conflict: service.OnConflict
+    dry_run: bool
+    wait_for_index: bool
+
+
+def _import_options(
+    on_conflict: OnConflictQuery = "skip",
+    dry_run: DryRunQuery = False,
+    wait_for_index: WaitForIndexQuery = False,
+) -> ImportOptions:
+    return ImportOptions(on_conflict, dry_run, wait_for_index)
+
+
+ImportOptionsQuery = Annotated[ImportOptions, Depends(_import_options)]
+
 _IMPORT_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -89,33 +110,38 @@ _IMPORT_BODY: dict[str, Any] = {
 
 @router.get(
     "/export.jsonl",
-    name="export-sessions",
-    summary="Export sessions as JSONL (streamed)",
-    description="One session per line, in the line format of `hermes sessions export` (the agent's "
-    "`export_all`). With `lineage=true` and a `session_id`, one line for the whole logical session "
-    "instead (the agent's `export_session_lineage`, `hermes sessions export --lineage logical`): the "
-    "compression tip's columns with `message_count` = every active message of the lineage, `messages` = "
-    "all segments' messages root → tip, `segments` = each compression segment (its columns and messages) "
-    "and `lineage_session_ids` root → tip.\n\n"
-    "A stored value the encoder cannot take (structured `content` or `tool_calls` nested deeper than 200 "
-    "levels, an integer beyond 64 bits, a lone surrogate) is written as its stored text, a JSON string. "
-    "A value no JSON can hold (a BLOB, TEXT that is not UTF-8) leaves its message, or its whole session "
-    "when it is in the session row, out; every other session is written, and the stream then ends with "
-    'one error record line `{"_export_error": {"detail": str, "stopped_early": bool, '
-    '"sessions_skipped": [{"session_id", "column", "reason"}], "messages_skipped": [{"session_id", '
-    '"message_id", "column", "reason"}]}}` (`reason`: `binary_value` or `invalid_utf8`; at most 1,000 '
-    "entries each). An export that cannot go on ends with the same record, `stopped_early: true`. "
-    "`POST /import` reports that line (`export_incomplete`) and does not import it.",
-    response_class=StreamingResponse,
-    responses={
-        200: {
-            "description": "One session per line: every session column, `last_active`, and `messages` "
-            "(active messages, `tool_calls` decoded, `model_config` kept as the agent's JSON string). "
-            "UTF-8, non-ASCII unescaped. Sessions in id order.",
-            "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE}},
+    **operation(
+        "export-sessions",
+        "Export sessions as JSONL (streamed)",
+        None,
+        READ,
+        SessionNotFound,
+        LineageNeedsSessionId,
+        ok={
+            200: {
+                "description": "One session per line: every session column, `last_active`, and `messages` "
+                "(active messages, `tool_calls` decoded, `model_config` kept as the agent's JSON string). "
+                "UTF-8, non-ASCII unescaped. Sessions in id order.",
+                "content": {JSONL_MEDIA_TYPE: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE}},
+            }
         },
-        **error_responses(READ, SessionNotFound, LineageNeedsSessionId),
-    },
+        description="One session per line, in the line format of `hermes sessions export` (the agent's "
+        "`export_all`). With `lineage=true` and a `session_id`, one line for the whole logical session "
+        "instead (the agent's `export_session_lineage`, `hermes sessions export --lineage logical`): the "
+        "compression tip's columns with `message_count` = every active message of the lineage, `messages` = "
+        "all segments' messages root → tip, `segments` = each compression segment (its columns and messages) "
+        "and `lineage_session_ids` root → tip.\n\n"
+        "A stored value the encoder cannot take (structured `content` or `tool_calls` nested deeper than 200 "
+        "levels, an integer beyond 64 bits, a lone surrogate) is written as its stored text, a JSON string. "
+        "A value no JSON can hold (a BLOB, TEXT that is not UTF-8) leaves its message, or its whole session "
+        "when it is in the session row, out; every other session is written, and the stream then ends with "
+        'one error record line `{"_export_error": {"detail": str, "stopped_early": bool, '
+        '"sessions_skipped": [{"session_id", "column", "reason"}], "messages_skipped": [{"session_id", '
+        '"message_id", "column", "reason"}]}}` (`reason`: `binary_value` or `invalid_utf8`; at most 1,000 '
+        "entries each). An export that cannot go on ends with the same record, `stopped_early: true`. "
+        "`POST /import` reports that line (`export_incomplete`) and does not import it.",
+        response_class=StreamingResponse,
+    ),
 )
 async def export_sessions(
     db: DB,
@@ -156,12 +182,8 @@ _FORMAT_DESCRIPTION = (
     "line per turn, sessions one after another."
 )
 
-
-@router.get(
-    "/export",
-    name="export-sessions-formatted",
-    summary="Export sessions as JSONL, Markdown, Quarto, HTML or traces (streamed)",
-    description="Every format streams with constant memory: sessions and their messages are read a page at "
+_EXPORT_DESCRIPTION = (
+    "Every format streams with constant memory: sessions and their messages are read a page at "
     "a time, each page in its own short read transaction. The filters are those of `GET /export.jsonl`. "
     + _FORMAT_DESCRIPTION
     + "\n\n`only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl` "
@@ -172,28 +194,37 @@ _FORMAT_DESCRIPTION = (
     "`trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that "
     "session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the "
     "number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, "
-    "root to tip; `lineage=logical` exports the whole compression lineage as one file).",
-    response_class=StreamingResponse,
-    responses={
-        200: {
-            "description": "The export in the asked format.",
-            "content": {
-                readable.MEDIA_TYPES["jsonl"]: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE},
-                "text/markdown": {"schema": {"type": "string"}},
-                "text/html": {"schema": {"type": "string"}},
-                readable.MEDIA_TYPES["trace"]: {"schema": {"type": "string"}},
-            },
+    "root to tip; `lineage=logical` exports the whole compression lineage as one file)."
+)
+
+
+@router.get(
+    "/export",
+    **operation(
+        "export-sessions-formatted",
+        "Export sessions as JSONL, Markdown, Quarto, HTML or traces (streamed)",
+        None,
+        READ,
+        SessionNotFound,
+        LineageNeedsSessionId,
+        LineageNotAvailable,
+        OnlyNotAvailable,
+        FilesLayoutNotAvailable,
+        QmdNeedsFilesLayout,
+        ok={
+            200: {
+                "description": "The export in the asked format.",
+                "content": {
+                    readable.MEDIA_TYPES["jsonl"]: {"schema": {"type": "string"}, "example": ex.EXPORT_LINE},
+                    "text/markdown": {"schema": {"type": "string"}},
+                    "text/html": {"schema": {"type": "string"}},
+                    readable.MEDIA_TYPES["trace"]: {"schema": {"type": "string"}},
+                },
+            }
         },
-        **error_responses(
-            READ,
-            SessionNotFound,
-            LineageNeedsSessionId,
-            LineageNotAvailable,
-            OnlyNotAvailable,
-            FilesLayoutNotAvailable,
-            QmdNeedsFilesLayout,
-        ),
-    },
+        description=_EXPORT_DESCRIPTION,
+        response_class=StreamingResponse,
+    ),
 )
 async def export_formatted(
     db: DB,
@@ -271,30 +302,30 @@ async def _body_file(request: Request) -> IO[bytes]:
 
 @router.post(
     "/import",
-    name="import-sessions",
-    summary="Import sessions from JSONL",
-    response_model=ImportResult,
-    openapi_extra=_IMPORT_BODY,
-    responses=error_responses(
+    **operation(
+        "import-sessions",
+        "Import sessions from JSONL",
+        ImportResult,
         WRITE,
         MissingFile,
         EmptyImport,
         ImportWouldOverwrite,
         UnsupportedBodyType,
+        openapi_extra=_IMPORT_BODY,
     ),
 )
 async def import_sessions(
     request: Request,
     db: DB,
     indexer: Indexer,
-    on_conflict: OnConflictQuery = "skip",
-    dry_run: DryRunQuery = False,
-    wait_for_index: WaitForIndexQuery = False,
+    options: ImportOptionsQuery,
 ) -> dict[str, Any]:
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
-        report = await service.import_stream(db, stream, on_conflict, dry_run, indexer, wait_for_index)
+        report = await service.import_stream(
+            db, stream, options.on_conflict, options.dry_run, indexer, options.wait_for_index
+        )
     finally:
         stream.close()
     return report.as_dict()
@@ -302,24 +333,31 @@ async def import_sessions(
 
 @router.post(
     "/import/transcripts",
-    name="import-transcripts",
-    summary="Import legacy per-session transcript files",
-    response_model=ImportResult,
-    responses=error_responses(WRITE, ImportWouldOverwrite),
+    **operation(
+        "import-transcripts",
+        "Import legacy per-session transcript files",
+        ImportResult,
+        WRITE,
+        ImportWouldOverwrite,
+    ),
 )
 async def import_transcripts(
     db: DB,
     settings: AppSettings,
     indexer: Indexer,
-    on_conflict: OnConflictQuery = "skip",
-    dry_run: DryRunQuery = False,
-    wait_for_index: WaitForIndexQuery = False,
+    options: ImportOptionsQuery,
 ) -> dict[str, Any]:
     """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
     Only regular files inside `$HERMES_HOME` are read; any other entry is skipped and reported in `errors`
     (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
     directory, FIFO, device or dangling link)."""
     report = await service.import_transcripts(
-        db, settings.home, settings.sessions_dir, on_conflict, dry_run, indexer, wait_for_index
+        db,
+        settings.home,
+        settings.sessions_dir,
+        options.on_conflict,
+        options.dry_run,
+        indexer,
+        options.wait_for_index,
     )
     return report.as_dict()

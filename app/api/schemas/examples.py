@@ -74,7 +74,9 @@ _TOOL_CALLS: list[dict[str, Any]] = [
     }
 ]
 
-_QUESTION: dict[str, Any] = {
+# The question's columns as every view shows them, in column order; the export adds its other stored
+# columns around and after them.
+_QUESTION_ID: dict[str, Any] = {
     "id": 1,
     "session_id": "20260105_101500_a1b2c3",
     "role": "user",
@@ -82,12 +84,18 @@ _QUESTION: dict[str, Any] = {
     "tool_call_id": None,
     "tool_calls": None,
     "tool_name": None,
+}
+_QUESTION_TURN: dict[str, Any] = {
     "timestamp": 1767608100.0,
     "token_count": None,
     "finish_reason": None,
     "reasoning": None,
     "reasoning_content": None,
     "reasoning_details": None,
+}
+_QUESTION: dict[str, Any] = {
+    **_QUESTION_ID,
+    **_QUESTION_TURN,
     "attachments": [],
     "active": True,
     "compacted": False,
@@ -440,20 +448,9 @@ READY: dict[str, Any] = {
 }
 
 _EXPORT_QUESTION: dict[str, Any] = {
-    "id": 1,
-    "session_id": "20260105_101500_a1b2c3",
-    "role": "user",
-    "content": "Why does search rank old sessions first?",
-    "tool_call_id": None,
-    "tool_calls": None,
-    "tool_name": None,
+    **_QUESTION_ID,
     "effect_disposition": None,
-    "timestamp": 1767608100.0,
-    "token_count": None,
-    "finish_reason": None,
-    "reasoning": None,
-    "reasoning_content": None,
-    "reasoning_details": None,
+    **_QUESTION_TURN,
     "codex_reasoning_items": None,
     "codex_message_items": None,
     "platform_message_id": None,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,9 +31,9 @@ from app.cli.output import (
     emit,
     emit_json,
     emit_jsonl,
-    err_console,
     pick_format,
     say,
+    stderr_progress,
 )
 
 # The agent shows at most this many candidates above its confirmation question.
@@ -45,14 +44,7 @@ CHUNK = 100
 
 def busy(label: str) -> Progress:
     """A spinner with elapsed time on stderr while one long request runs; nothing when stderr is piped."""
-    return Progress(
-        SpinnerColumn(),
-        TextColumn(label),
-        TimeElapsedColumn(),
-        console=err_console(),
-        transient=True,
-        disable=not sys.stderr.isatty(),
-    )
+    return stderr_progress(SpinnerColumn(), TextColumn(label), TimeElapsedColumn())
 
 
 def _run_busy(label: str, call: Callable[[], Any]) -> Any:
@@ -66,6 +58,19 @@ def _emit(out: Format, data: dict[str, Any]) -> None:
         emit_json(data)
     else:
         emit_jsonl([data])
+
+
+def _post_busy(ctx: typer.Context, out: Format, label: str, operation: str) -> dict[str, Any] | None:
+    """``POST /maintenance/<operation>`` under a spinner: the answer for text output, or ``None`` once it
+    has been printed as JSON."""
+    api = get_env(ctx).api()
+    data: dict[str, Any] = _run_busy(
+        label, lambda: api.send("POST", f"/maintenance/{operation}", feature=operation)
+    )
+    if out is not Format.TEXT:
+        _emit(out, data)
+        return None
+    return data
 
 
 @dataclass(frozen=True)
@@ -87,14 +92,8 @@ def _in_chunks(bulk: _Bulk, api: Api, body: dict[str, Any], ids: list[str]) -> d
     """Send the confirmed ``ids`` a chunk at a time, with a progress bar on a terminal (quiet when piped);
     the merged answer."""
     total: dict[str, Any] = {"dry_run": False, bulk.count_key: 0}
-    with Progress(
-        TextColumn(f"{bulk.verb.rstrip('e')}ing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console(),
-        transient=True,
-        disable=not sys.stderr.isatty(),
+    with stderr_progress(
+        TextColumn(f"{bulk.verb.rstrip('e')}ing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
     ) as progress:
         task = progress.add_task(bulk.feature, total=len(ids))
         for start in range(0, len(ids), CHUNK):
@@ -252,11 +251,8 @@ def optimize(
 @app.command("vacuum")
 def vacuum(ctx: typer.Context, as_json: bool = JsonOpt, as_jsonl: bool = JsonlOpt) -> None:
     """VACUUM state.db (after an FTS merge and a WAL checkpoint): the file shrinks by its free pages."""
-    out = pick_format(as_json, as_jsonl)
-    api = get_env(ctx).api()
-    data = _run_busy("Vacuuming…", lambda: api.send("POST", "/maintenance/vacuum", feature="vacuum"))
-    if out is not Format.TEXT:
-        _emit(out, data)
+    data = _post_busy(ctx, pick_format(as_json, as_jsonl), "Vacuuming…", "vacuum")
+    if data is None:
         return
     before, after = _total(data, "_before"), _total(data)
     say(
@@ -268,11 +264,8 @@ def vacuum(ctx: typer.Context, as_json: bool = JsonOpt, as_jsonl: bool = JsonlOp
 @app.command("backup")
 def backup(ctx: typer.Context, as_json: bool = JsonOpt, as_jsonl: bool = JsonlOpt) -> None:
     """Write a consistent copy of state.db to $HERMES_HOME/backups/ (VACUUM INTO, mode 0600)."""
-    out = pick_format(as_json, as_jsonl)
-    api = get_env(ctx).api()
-    data = _run_busy("Backing up…", lambda: api.send("POST", "/maintenance/backup", feature="backup"))
-    if out is not Format.TEXT:
-        _emit(out, data)
+    data = _post_busy(ctx, pick_format(as_json, as_jsonl), "Backing up…", "backup")
+    if data is None:
         return
     say(f"Backed up state.db to {data['path']} ({int(data['bytes']) / 1048576:.1f} MB).")
 

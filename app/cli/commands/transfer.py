@@ -36,10 +36,10 @@ from app.cli.output import (
     JsonOpt,
     emit_json,
     emit_jsonl,
-    err_console,
     note,
     pick_format,
     say,
+    stderr_progress,
 )
 from app.domain.render_session_file import manifest_entry, verify
 
@@ -49,15 +49,7 @@ _T = TypeVar("_T")
 
 def _progress(label: str) -> Progress:
     """A transfer bar on stderr, shown only when stderr is a terminal."""
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        DownloadColumn(),
-        TransferSpeedColumn(),
-        console=err_console(),
-        transient=True,
-        disable=not sys.stderr.isatty(),
-    )
+    return stderr_progress(TextColumn(label), BarColumn(), DownloadColumn(), TransferSpeedColumn())
 
 
 def _write_export(api: Api, params: dict[str, Any], sink: IO[bytes], path: str = "/export.jsonl") -> int:
@@ -94,14 +86,7 @@ def _to_file(output: str, write: Callable[[IO[bytes]], _T]) -> _T:
 
 def _count_progress(label: str, total: int) -> Progress:
     """A bar counting sessions on stderr, shown only when stderr is a terminal."""
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err_console(),
-        transient=True,
-        disable=not sys.stderr.isatty() or total < 2,
-    )
+    return stderr_progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), hidden=total < 2)
 
 
 def _usage(message: str) -> CliError:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TypeVar
 
 from app.errors import HermesError
-from app.services.background import cancel_and_wait
+from app.services.background import CommitFollower
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
@@ -27,33 +27,23 @@ _SETTLED_MAX = 50_000
 _QUEUE_MAX = 10_000
 
 
-class AutoTitler:
-    """Queue of session ids to consider for an automatic title, drained by one background task."""
+class AutoTitler(CommitFollower):
+    """Queue of session ids to consider for an automatic title, drained by one background task. Stopped,
+    it leaves the queued sessions untitled this run."""
 
     def __init__(self, db: Database, generator: TitleGenerator, *, enabled: bool = True) -> None:
+        super().__init__()
         self.db = db
         self.generator = generator
         self.enabled = enabled
         self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=_QUEUE_MAX)
         self._pending: set[str] = set()
         self._settled: set[str] = set()
-        self._task: asyncio.Task[None] | None = None
-        self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> None:
         """Follow the commit notices and start the worker task (no-op when automatic titles are off)."""
         if self.enabled and self._task is None and self.db.writer is not None:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-title")
-            self._unsubscribe = self.db.writer.subscribe(self.on_commit)
-
-    async def stop(self) -> None:
-        """Stop following commits, cancel the worker and wait for it; queued sessions are simply not
-        titled this run."""
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        await cancel_and_wait(self._task)
-        self._task = None
+            self._follow(self._loop(), "hermes-auto-title", self.db.writer)
 
     def on_commit(self, notice: CommitNotice) -> None:
         """Queue the sessions a commit stored messages in; never blocks, never raises."""

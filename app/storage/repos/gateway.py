@@ -158,14 +158,6 @@ def promote_to_reset(conn: sqlite3.Connection, session_id: str, reason: str) -> 
     return cursor.rowcount > 0
 
 
-def reopen(conn: sqlite3.Connection, session_id: str) -> bool:
-    """Clear ``ended_at`` and ``end_reason`` (``reopen_session``)."""
-    cursor = conn.execute(
-        "UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ?", (session_id,)
-    )
-    return cursor.rowcount > 0
-
-
 def set_expiry_finalized(conn: sqlite3.Connection, session_id: str) -> None:
     """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
     conn.execute("UPDATE sessions SET expiry_finalized = 1 WHERE id = ?", (session_id,))

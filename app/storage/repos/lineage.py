@@ -8,6 +8,7 @@ child is a continuation, which a branch and which a sub-agent run.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from enum import StrEnum
 
 # Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
@@ -100,19 +101,27 @@ def compression_parent(conn: sqlite3.Connection, session_id: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def compression_ancestors(conn: sqlite3.Connection, session_id: str) -> list[str]:
-    """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
-    ancestors: list[str] = []
+def _walk(
+    conn: sqlite3.Connection, session_id: str, step: Callable[[sqlite3.Connection, str], str | None]
+) -> list[str]:
+    """The sessions ``step`` leads to from ``session_id``, one after another (excluding it): depth-limited,
+    and stopping where the walk would come back to a session it has seen."""
+    found: list[str] = []
     seen = {session_id}
     current = session_id
     for _ in range(MAX_CHAIN_DEPTH):
-        parent = compression_parent(conn, current)
-        if parent is None or parent in seen:
+        following = step(conn, current)
+        if following is None or following in seen:
             break
-        ancestors.append(parent)
-        seen.add(parent)
-        current = parent
-    return ancestors
+        found.append(following)
+        seen.add(following)
+        current = following
+    return found
+
+
+def compression_ancestors(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
+    return _walk(conn, session_id, compression_parent)
 
 
 def lineage_root(conn: sqlite3.Connection, session_id: str) -> str:
@@ -149,17 +158,7 @@ def next_continuation(conn: sqlite3.Connection, session_id: str) -> str | None:
 
 def _forward(conn: sqlite3.Connection, session_id: str) -> list[str]:
     """Continuations after ``session_id`` in walking order (excluding it), depth-limited and loop-safe."""
-    chain: list[str] = []
-    seen = {session_id}
-    current = session_id
-    for _ in range(MAX_CHAIN_DEPTH):
-        child = next_continuation(conn, current)
-        if child is None or child in seen:
-            break
-        chain.append(child)
-        seen.add(child)
-        current = child
-    return chain
+    return _walk(conn, session_id, next_continuation)
 
 
 def compression_tip(conn: sqlite3.Connection, session_id: str) -> str:

@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from app.domain.titles import like_escape
+from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 
 
@@ -46,14 +47,7 @@ def latest_session(
 
     An empty ``sources`` means every source except ``exclude_sources``.
     """
-    where: list[str] = []
-    params: list[str] = []
-    if sources:
-        where.append(f"s.source IN ({','.join('?' * len(sources))})")
-        params.extend(sources)
-    if exclude_sources:
-        where.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(exclude_sources))})")
-        params.extend(exclude_sources)
+    where, params = source_clauses(sources or None, exclude_sources)
     clause = f"WHERE {' AND '.join(where)}" if where else ""
     row = conn.execute(
         f"SELECT s.id FROM sessions s {clause}"

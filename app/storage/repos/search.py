@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
+from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 from app.storage.rows import SessionMetaRow
 
@@ -47,12 +48,9 @@ class HitFilter:
         if self.roles:
             parts.append(f"m.role IN ({','.join('?' * len(self.roles))})")
             params.extend(self.roles)
-        if self.sources is not None:
-            parts.append(f"s.source IN ({','.join('?' * len(self.sources))})")
-            params.extend(self.sources)
-        if self.exclude_sources:
-            parts.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(self.exclude_sources))})")
-            params.extend(self.exclude_sources)
+        by_source, source_params = source_clauses(self.sources, self.exclude_sources)
+        parts.extend(by_source)
+        params.extend(source_params)
         if self.cron is True:
             parts.append("s.source = 'cron'")
         elif self.cron is False:
@@ -321,14 +319,7 @@ _BROWSE_SQL = (
 
 def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitFilter) -> list[sqlite3.Row]:
     """Most recently active root sessions (children are never browsed), minus ``skip``."""
-    where_parts: list[str] = []
-    params: list[Any] = []
-    if filt.sources is not None:
-        where_parts.append(f"s.source IN ({','.join('?' * len(filt.sources))})")
-        params.extend(filt.sources)
-    if filt.exclude_sources:
-        where_parts.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(filt.exclude_sources))})")
-        params.extend(filt.exclude_sources)
+    where_parts, params = source_clauses(filt.sources, filt.exclude_sources)
     skip_ids = list(skip) or [""]
     where = "".join(f" AND {p}" for p in where_parts)
     sql = _BROWSE_SQL.format(

@@ -8,6 +8,7 @@ user types is matched literally, so ``%`` and ``_`` in a title, model, branch or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
@@ -22,6 +23,20 @@ _TOKENS = "(COALESCE({a}.input_tokens, 0) + COALESCE({a}.output_tokens, 0))"
 _COST = "COALESCE({a}.actual_cost_usd, {a}.estimated_cost_usd, 0)"
 _TOOL_CALLS = "COALESCE({a}.tool_call_count, 0)"
 _WORKSPACE = "LOWER(COALESCE(NULLIF(TRIM({a}.git_repo_root), ''), TRIM({a}.cwd), ''))"
+
+
+def source_clauses(sources: Sequence[str] | None, exclude_sources: Sequence[str], a: str = "s") -> Clauses:
+    """Clauses keeping the rows of ``sources`` (every source when ``None``) and dropping those of
+    ``exclude_sources`` (a missing source counts as ``''``), with their parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if sources is not None:
+        clauses.append(f"{a}.source IN ({','.join('?' * len(sources))})")
+        params.extend(sources)
+    if exclude_sources:
+        clauses.append(f"COALESCE({a}.source, '') NOT IN ({','.join('?' * len(exclude_sources))})")
+        params.extend(exclude_sources)
+    return clauses, params
 
 
 def _contains(value: str) -> str:

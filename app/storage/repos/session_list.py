@@ -22,13 +22,13 @@ from app.storage.repos.lineage import (
     listable_sql,
 )
 from app.storage.repos.list_index import SearchFilter, ascii_lower, search_filter
-from app.storage.repos.session_filter import attribute_clauses, time_clauses
+from app.storage.repos.session_filter import Clauses, attribute_clauses, time_clauses
 from app.storage.repos.sessions import (
     LAST_ACTIVE_SQL,
     public_select_sql,
     row_to_public,
 )
-from app.storage.rows import SessionRow
+from app.storage.rows import USAGE_FIELDS, SessionRow
 
 Status = Literal["active", "ended", "all"]
 Order = Literal["started", "last_active"]
@@ -39,16 +39,7 @@ _TIP_FIELDS = (
     "title",
     "ended_at",
     "end_reason",
-    "message_count",
-    "tool_call_count",
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "reasoning_tokens",
-    "estimated_cost_usd",
-    "actual_cost_usd",
-    "api_call_count",
+    *USAGE_FIELDS,
     "last_active",
     "preview",
     "model",
@@ -81,7 +72,7 @@ class ListPage:
     next_position: dict[str, Any] | None = None
 
 
-def _filters(q: ListQuery, search: SearchFilter | None) -> tuple[list[str], list[Any]]:
+def _filters(q: ListQuery, search: SearchFilter | None) -> Clauses:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
@@ -156,13 +147,9 @@ def _status_ok(item: SessionRow, status: Status) -> bool:
 
 
 def _fetch_started(
-    conn: sqlite3.Connection,
-    q: ListQuery,
-    search: SearchFilter | None,
-    after: dict[str, Any] | None,
-    batch: int,
+    conn: sqlite3.Connection, q: ListQuery, filters: Clauses, after: dict[str, Any] | None, batch: int
 ) -> list[sqlite3.Row]:
-    clauses, params = _filters(q, search)
+    clauses, params = list(filters[0]), list(filters[1])
     if after is not None:
         clauses.append("(s.started_at, s.id) < (?, ?)")
         params.extend([after["s"], after["i"]])
@@ -181,13 +168,9 @@ def _fetch_started(
 
 
 def _fetch_last_active(
-    conn: sqlite3.Connection,
-    q: ListQuery,
-    search: SearchFilter | None,
-    after: dict[str, Any] | None,
-    batch: int,
+    conn: sqlite3.Connection, q: ListQuery, filters: Clauses, after: dict[str, Any] | None, batch: int
 ) -> list[sqlite3.Row]:
-    clauses, params = _filters(q, search)
+    clauses, params = filters
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     # Effective activity of a listed row is the newest activity anywhere in its compression chain (the
     # agent's rule), so an old conversation continued today sorts first. UNION (not UNION ALL) makes a
@@ -268,11 +251,12 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     # one batch suffices.
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
     search = None if q.search is None else search_filter(conn, q.search, project)
+    filters = _filters(q, search)
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []
     after = q.after
     while len(collected) <= q.limit:
-        rows = fetch(conn, q, search, after, batch)
+        rows = fetch(conn, q, filters, after, batch)
         for row in rows:
             item = _present(conn, row, project)
             if refilter and not (

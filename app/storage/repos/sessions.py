@@ -16,7 +16,7 @@ from app.storage.repos.lineage import delegate_descendants, lineage_root
 from app.storage.repos.session_filter import PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
-from app.storage.rows import SessionRow
+from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
 
 # Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,
 # stripped, then 60 characters + "..." when longer (see ``preview_from_raw``).
@@ -41,16 +41,7 @@ _COLUMNS = (
     "started_at",
     "ended_at",
     "end_reason",
-    "message_count",
-    "tool_call_count",
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "reasoning_tokens",
-    "estimated_cost_usd",
-    "actual_cost_usd",
-    "api_call_count",
+    *USAGE_FIELDS,
     "archived",
     "session_key",
     "chat_id",
@@ -64,16 +55,7 @@ _COLUMNS = (
     "handoff_platform",
     "handoff_error",
 )
-_COUNTERS = (
-    "message_count",
-    "tool_call_count",
-    "input_tokens",
-    "output_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "reasoning_tokens",
-    "api_call_count",
-)
+_COUNTERS = ("message_count", "tool_call_count", *TOKEN_COUNTERS, "api_call_count")
 
 
 @functools.cache
@@ -231,6 +213,20 @@ def copy_model_config_as_branch(conn: sqlite3.Connection, parent_id: str, child_
     )
 
 
+def _compression_walk(name: str, member: str, reached: str) -> str:
+    """A recursive CTE ``name(id)``: the session bound first, and every session reached from a member over
+    a compression edge (a parent that ended with ``compression`` and its child), the member being the
+    edge's ``child`` or ``parent`` and the one reached the other."""
+    return f"""{name}(id) AS (
+            SELECT ?
+            UNION
+            SELECT {reached}.id FROM {name} w
+            JOIN sessions {member} ON {member}.id = w.id
+            JOIN sessions {reached} ON child.parent_session_id = parent.id
+            WHERE parent.end_reason = 'compression'
+          )"""
+
+
 def set_archived(
     conn: sqlite3.Connection, session_id: str, archived: bool, *, keep_pinned: bool = False
 ) -> None:
@@ -241,24 +237,10 @@ def set_archived(
     """
     keep = f" AND NOT {PINNED_SQL.format(a='sessions')}" if keep_pinned else ""
     conn.execute(
-        """
+        f"""
         WITH RECURSIVE
-          ancestors(id) AS (
-            SELECT ?
-            UNION
-            SELECT parent.id FROM ancestors a
-            JOIN sessions child ON child.id = a.id
-            JOIN sessions parent ON parent.id = child.parent_session_id
-            WHERE parent.end_reason = 'compression'
-          ),
-          descendants(id) AS (
-            SELECT ?
-            UNION
-            SELECT child.id FROM descendants d
-            JOIN sessions parent ON parent.id = d.id
-            JOIN sessions child ON child.parent_session_id = parent.id
-            WHERE parent.end_reason = 'compression'
-          )
+          {_compression_walk("ancestors", "child", "parent")},
+          {_compression_walk("descendants", "parent", "child")}
         UPDATE sessions SET archived = ?
         WHERE id IN (SELECT id FROM ancestors UNION SELECT id FROM descendants)"""
         + keep,

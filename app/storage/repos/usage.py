@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.stored_json import MAX_COUNTER
+from app.storage.rows import TOKEN_COUNTERS
 
 # Counters saturate at int64's maximum (MAX_COUNTER): ``c + n`` past it would make SQLite store a REAL in
 # the agent's INTEGER column (and a REAL already there, from an older build or the agent, is brought back).
@@ -21,11 +22,9 @@ def saturating_add_sql(column: str, param: str) -> str:
     )
 
 
-_TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
-
 _INCREMENT_SQL = (
     "UPDATE sessions SET "
-    + "".join(f"{c} = {saturating_add_sql(c, c)}, " for c in _TOKENS)
+    + "".join(f"{c} = {saturating_add_sql(c, c)}, " for c in TOKEN_COUNTERS)
     + """estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE(:estimated_cost_usd, 0),
     actual_cost_usd = CASE WHEN :actual_cost_usd IS NULL THEN actual_cost_usd
         ELSE COALESCE(actual_cost_usd, 0) + :actual_cost_usd END,
@@ -70,7 +69,7 @@ ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode,
     estimated_cost_usd = estimated_cost_usd + excluded.estimated_cost_usd,
     actual_cost_usd = actual_cost_usd + excluded.actual_cost_usd,
     last_seen = excluded.last_seen""".format(
-    **{c: saturating_add_sql(c, c) for c in ("api_call_count", *_TOKENS)}
+    **{c: saturating_add_sql(c, c) for c in ("api_call_count", *TOKEN_COUNTERS)}
 )
 
 
@@ -117,7 +116,7 @@ def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> Non
     params: dict[str, Any] = {
         "session_id": session_id,
         # Larger values cannot even be bound; they saturate like the sums do.
-        **{c: min(getattr(usage, c), MAX_COUNTER) for c in ("api_call_count", *_TOKENS)},
+        **{c: min(getattr(usage, c), MAX_COUNTER) for c in ("api_call_count", *TOKEN_COUNTERS)},
         "estimated_cost_usd": usage.estimated_cost_usd,
         "actual_cost_usd": usage.actual_cost_usd,
         "billing_provider": usage.billing_provider if accounted else None,
