@@ -14,11 +14,13 @@ from app.api.deps import DB, AppSettings, Indexer
 from app.api.error_docs import READ, WRITE, error_responses
 from app.api.json_body import PolicyRoute
 from app.api.schemas import examples as ex
-from app.api.schemas.transfer import ImportResult
+from app.api.schemas.transfer import ExportQuery, ImportResult
 from app.errors import (
     EmptyImport,
+    EmptyTimeWindow,
     FilesLayoutNotAvailable,
     ImportWouldOverwrite,
+    InvalidDuration,
     LineageNeedsSessionId,
     LineageNotAvailable,
     MissingFile,
@@ -162,7 +164,11 @@ _FORMAT_DESCRIPTION = (
     name="export-sessions-formatted",
     summary="Export sessions as JSONL, Markdown, Quarto, HTML or traces (streamed)",
     description="Every format streams with constant memory: sessions and their messages are read a page at "
-    "a time, each page in its own short read transaction. The filters are those of `GET /export.jsonl`. "
+    "a time, each page in its own short read transaction. Besides `source`, `session_id` and `since` (those "
+    "of `GET /export.jsonl`), the filter set of `GET /sessions` (`older_than` ... `max_tool_calls`, "
+    "`workspace`, `profile`) and its `status` select the sessions, with the listing's semantics: each "
+    "stored row is judged on its own, as the listing does with `include_children=true`, and archived "
+    "sessions are exported too. "
     + _FORMAT_DESCRIPTION
     + "\n\n`only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl` "
     "(`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with "
@@ -192,39 +198,19 @@ _FORMAT_DESCRIPTION = (
             OnlyNotAvailable,
             FilesLayoutNotAvailable,
             QmdNeedsFilesLayout,
+            InvalidDuration,
+            EmptyTimeWindow,
         ),
     },
 )
-async def export_formatted(
-    db: DB,
-    format: Annotated[readable.Format, Query(description="the export format")] = "jsonl",
-    only: Annotated[readable.Only | None, Query(description="keep only the user prompts")] = None,
-    redact: Annotated[
-        bool | None, Query(description="mask secrets in messages (default: on for trace, off otherwise)")
-    ] = None,
-    layout: Annotated[
-        readable.Layout | None,
-        Query(description="md: one `document` (default) or verified `files`, one per session; qmd: files"),
-    ] = None,
-    lineage: Annotated[
-        readable.LineageMode,
-        Query(description="`logical`: the compression lineage through `session_id` as one session"),
-    ] = "single",
-    source: SourceQuery = None,
-    session_id: SessionIdQuery = None,
-    since: SinceQuery = None,
-) -> StreamingResponse:
+async def export_formatted(db: DB, params: Annotated[ExportQuery, Query()]) -> StreamingResponse:
     """Stream the export in the asked format with constant memory."""
     req = readable.checked(
         readable.ExportRequest(
-            format,
-            only,
-            redact,
-            layout,
-            lineage,
-            ExportFilter(source=source, session_id=session_id, since=since),
+            params.format, params.only, params.redact, params.layout, params.lineage, params.export_filter()
         )
     )
+    session_id, lineage = params.session_id, params.lineage
     await export_service.check_export_target(db, session_id)
     headers = {"Content-Disposition": f'attachment; filename="{readable.download_name(req)}"'}
     if req.plain_jsonl:
