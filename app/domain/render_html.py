@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -73,14 +72,11 @@ _ROLE_ICONS = {"user": ICON_USER, "assistant": ICON_BOT, "system": ICON_SHIELD}
 NO_SESSIONS = "<html><body><h1>No sessions to export.</h1></body></html>"
 
 
-_SPECIAL = re.compile("[&<>\"']")
-
-
 def escape(value: Any) -> str:
     """Text safe in HTML content and quoted attributes."""
+    # str.replace hands back the same string when there is nothing to replace: five plain scans cost less
+    # than a regular expression search first.
     text = value if isinstance(value, str) else str(value)
-    if _SPECIAL.search(text) is None:
-        return text
     return (
         text.replace("&", "&amp;")
         .replace("<", "&lt;")

@@ -43,6 +43,21 @@ Layout = Literal["document", "files"]
 LineageMode = Literal["single", "logical"]
 Only = Literal["user-prompts"]
 
+# What the Markdown document, the prompt views and an HTML page read of a message: the rest is neither read
+# nor decoded (tool calls and reasoning are not shown in Markdown).
+_MARKDOWN_COLUMNS: tuple[str, ...] = ("id", "session_id", "role", "content", "timestamp", "tool_name")
+_PROMPT_COLUMNS = (*_MARKDOWN_COLUMNS, "platform_message_id")
+_HTML_COLUMNS = (
+    "id",
+    "session_id",
+    "role",
+    "content",
+    "tool_calls",
+    "timestamp",
+    "reasoning",
+    "reasoning_content",
+)
+
 CHUNK_MESSAGES = 2000
 CHUNK_SESSIONS = 64
 MEDIA_TYPES: dict[str, str] = {
@@ -256,7 +271,8 @@ async def export_readable(db: Database, req: ExportRequest) -> AsyncIterator[byt
         single = await _single(db, flt)
         document = PromptDocument(single=single) if req.only else MarkdownDocument(single=single)
         yield document.begin().encode()
-        async for data in _sessions(db, flt, document, transform):
+        shown = _PROMPT_COLUMNS if req.only else _MARKDOWN_COLUMNS
+        async for data in _sessions(db, flt, document, transform, shown):
             yield data
         yield document.end().encode()
         return
@@ -291,7 +307,7 @@ async def _html(
             yield "".join(page.sidebar(h) for h in heads).encode()
             after = heads[-1]["id"]
     yield page.sidebar_end().encode()
-    async for data in _sessions(db, flt, page, transform):
+    async for data in _sessions(db, flt, page, transform, _HTML_COLUMNS):
         yield data
     yield page.end().encode()
 
