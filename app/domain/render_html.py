@@ -201,6 +201,10 @@ def _tool_call(call: Any) -> str:
     )
 
 
+# The entrance delay of a session's first ten cards (the agent's ``min(index * 0.05, 1.0)`` seconds).
+_DELAYS = tuple(f' style="animation-delay: {min(index * 0.05, 1.0)}s"' for index in range(10))
+
+
 @functools.lru_cache(maxsize=256)
 def _card_head(role: Any) -> tuple[str, str]:
     """The fixed text of a card of this role before its delay style, and after it up to the timestamp."""
@@ -229,7 +233,7 @@ def _card(index: int, message: dict[str, Any], out: list[str]) -> bool:
     opening, badge = _card_head(role)
     out += (
         opening,
-        f' style="animation-delay: {min(index * 0.05, 1.0)}s"' if index < 10 else "",
+        _DELAYS[index] if index < 10 else "",
         badge,
         local_time(message.get("timestamp", 0)),
         '</div>  </div>  <div class="message-body">',
@@ -237,7 +241,9 @@ def _card(index: int, message: dict[str, Any], out: list[str]) -> bool:
     calls = message.get("tool_calls")
     if calls:
         out += [_tool_call(call) for call in (calls if isinstance(calls, list | tuple) else [calls])]
-    content = _text_of(message.get("content") or "")
+    content = message.get("content")
+    if type(content) is not str:
+        content = _text_of(content or "")
     if content:
         if role == "tool":
             out += ('  <div class="content"><pre><code>', escape(content), "</code></pre></div>")

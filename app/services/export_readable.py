@@ -13,8 +13,10 @@ import functools
 import secrets
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Literal, Protocol
 
 import orjson
@@ -156,12 +158,12 @@ def _chunk(
     cursor.after_session = heads[-1]["id"]
     rows = pages.messages_of(conn, [h["id"] for h in heads], budget, columns)
     full = len(rows) == budget
+    # Rows come grouped by session in the heads' order: each session's share is its count.
+    counts = Counter(map(itemgetter("session_id"), rows))
     at = 0
     for i, head in enumerate(heads):
         out.append(renderer.session(head))
-        end = at
-        while end < len(rows) and rows[end]["session_id"] == head["id"]:
-            end += 1
+        end = at + counts.get(head["id"], 0)
         if end > at:
             out.append(renderer.messages(transform(rows[at:end])))
         if full and end == len(rows):  # the page ran out inside (or right after) this session

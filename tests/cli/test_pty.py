@@ -80,9 +80,19 @@ def test_prune_shows_what_it_will_delete_asks_and_shows_progress(
 
 
 @pytest.mark.usefixtures("untouched")
-def test_answering_no_to_prune_changes_nothing(live_server: LiveServer) -> None:
-    child = _spawn(live_server, "sessions", "prune", "--source", "cron")
-    child.expect_exact("3 session(s) match")
+@pytest.mark.parametrize(
+    ("command", "summary"),
+    [
+        (("prune", "--source", "cron"), "3 session(s) match (source 'cron'; oldest "),
+        (("archive", "--title", "job"), "3 session(s) match (title contains 'job'; oldest "),
+    ],
+    ids=["prune", "archive"],
+)
+def test_answering_no_to_prune_or_archive_changes_nothing(
+    live_server: LiveServer, command: tuple[str, ...], summary: str
+) -> None:
+    child = _spawn(live_server, "sessions", *command)
+    child.expect_exact(summary)
     child.expect_exact("[y/N] ")
     child.sendline("n")
     child.expect_exact("Cancelled.")
@@ -159,16 +169,3 @@ def test_archive_shows_what_it_will_archive_asks_and_shows_progress(
         assert sorted(s["id"] for s in archived["items"]) == sorted(cron)
         assert all(s["archived"] for s in archived["items"])
         assert [s["title"] for s in http.get("/sessions").json()["items"]] == ["keep me"]
-
-
-@pytest.mark.usefixtures("untouched")
-def test_answering_no_to_archive_changes_nothing(live_server: LiveServer) -> None:
-    child = _spawn(live_server, "sessions", "archive", "--title", "job")
-    child.expect_exact("3 session(s) match (title contains 'job'; oldest ")
-    child.expect_exact("[y/N] ")
-    child.sendline("n")
-    child.expect_exact("Cancelled.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-    assert "\x1b[?25l" not in (child.before or "")
