@@ -155,9 +155,14 @@ class InsufficientStorage(HermesError):
 class InvalidCursor(BadRequest):
     code = "invalid_cursor"
 
-    def __init__(self) -> None:
+    def __init__(self, *, other_listing: bool = False) -> None:
         super().__init__(
-            "The cursor is malformed or belongs to another listing; use next_cursor from the previous page."
+            "The cursor was made by another listing: a next_cursor pages only the listing that made it, "
+            "with the same q, sources, status, order and filters (relative times stay as the first page "
+            "resolved them). Send the first page's parameters with it, or start again without a cursor."
+            if other_listing
+            else "The cursor is malformed or belongs to another listing; use next_cursor from the previous "
+            "page."
         )
 
 

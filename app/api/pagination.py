@@ -27,8 +27,10 @@ def decode_cursor(kind: str, cursor: str) -> dict[str, Any]:
         data = orjson.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
     except (binascii.Error, ValueError, UnicodeEncodeError, orjson.JSONDecodeError):
         data = None
-    if not isinstance(data, dict) or data.get("v") != _VERSION or data.get("k") != kind:
+    if not isinstance(data, dict) or data.get("v") != _VERSION:
         raise InvalidCursor()
+    if data.get("k") != kind:
+        raise InvalidCursor(other_listing=isinstance(data.get("k"), str))
     position = data.get("p")
     if not isinstance(position, dict):
         raise InvalidCursor()

@@ -2,33 +2,72 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from dataclasses import replace
+from dataclasses import astuple, replace
 from functools import cache
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from app.api.pagination import encode_cursor, set_next_link
 from app.api.responses import json_response
+from app.domain.session_filter import SessionFilter, TimeBounds
+from app.errors import InvalidCursor
 from app.services import sessions as svc
 from app.services.sessions import ListQuery
 from app.storage.database import Database
 
-
-def cursor_kind(query: ListQuery) -> str:
-    """The cursor kind of a listing: a search listing's cursors carry a digest of its ``q``, so a cursor
-    from one search (or from the plain listing) is refused by another."""
-    kind = f"sessions:{query.order}"
-    if query.search is None:
-        return kind
-    return f"{kind}:q:{hashlib.sha256(query.search.encode()).hexdigest()[:16]}"
+_NO_BOUNDS = TimeBounds()
+# The position member that carries the first page's resolved time window, [started_before, started_after].
+_WINDOW = "w"
 
 
-async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
-    """Read one page of the listing and render it with its ``Link`` header."""
+def cursor_kind(query: ListQuery, bounds: TimeBounds = _NO_BOUNDS) -> str:
+    """The cursor kind of a listing: its order and a digest of everything that selects its rows, the time
+    filters as typed (``5h``, not the instant it meant), so a cursor from one listing or filter set is
+    refused by another."""
+    q = query
+    selection = (q.sources, q.exclude_sources, q.status, q.include_children, q.include_archived, q.search)
+    return f"sessions:{q.order}:{_digest(selection, q.filter, bounds)}"
+
+
+@functools.lru_cache(maxsize=256)
+def _digest(selection: tuple[Any, ...], flt: SessionFilter, bounds: TimeBounds) -> str:
+    # Cached: the plain listing asks for the same digest on every page it serves.
+    criteria = replace(flt, started_before=None, started_after=None)
+    return hashlib.sha256(repr((selection, astuple(criteria), astuple(bounds))).encode()).hexdigest()[:16]
+
+
+def pinned_window(query: ListQuery, bounds: TimeBounds, position: dict[str, Any]) -> ListQuery:
+    """The next page of ``query`` from a cursor ``position``: its time window as the first page resolved
+    it (the cursor carries it), so ``older_than=5h`` means the same instant on every page."""
+    window = position.pop(_WINDOW, None)
+    if not bounds.given():
+        return replace(query, after=position)
+    if (
+        not isinstance(window, list)
+        or len(window) != 2
+        or not all(v is None or (isinstance(v, int | float) and not isinstance(v, bool)) for v in window)
+    ):
+        raise InvalidCursor()
+    flt = replace(query.filter, started_before=window[0], started_after=window[1])
+    return replace(query, filter=flt, after=position)
+
+
+async def list_response(
+    request: Request, db: Database, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS
+) -> Response:
+    """Read one page of the listing and render it with its ``Link`` header; with time filters the cursor
+    carries the resolved window."""
     page = await db.read(lambda tx: svc.list_page(tx, query))
-    next_cursor = encode_cursor(cursor_kind(query), page.next_position) if page.next_position else None
+    next_cursor = None
+    if page.next_position:
+        position = page.next_position
+        if bounds.given():
+            position = {**position, _WINDOW: [query.filter.started_before, query.filter.started_after]}
+        next_cursor = encode_cursor(cursor_kind(query, bounds), position)
     response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
     )

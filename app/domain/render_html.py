@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import datetime
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
+
+from app.domain.render_text import MINUTES_SECONDS
 
 _SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 24 24" fill="none" '
@@ -71,14 +72,11 @@ _ROLE_ICONS = {"user": ICON_USER, "assistant": ICON_BOT, "system": ICON_SHIELD}
 NO_SESSIONS = "<html><body><h1>No sessions to export.</h1></body></html>"
 
 
-_SPECIAL = re.compile("[&<>\"']")
-
-
 def escape(value: Any) -> str:
     """Text safe in HTML content and quoted attributes."""
+    # str.replace hands back the same string when there is nothing to replace: five plain scans cost less
+    # than a regular expression search first.
     text = value if isinstance(value, str) else str(value)
-    if _SPECIAL.search(text) is None:
-        return text
     return (
         text.replace("&", "&amp;")
         .replace("<", "&lt;")
@@ -107,22 +105,23 @@ def local_time(ts: Any) -> str:
         return "N/A"
     if type(ts) in (int, float) and _BLOCK <= ts < 253_402_214_400:
         whole = int(ts)
-        if round((ts - whole) * 1_000_000) >= 1_000_000:
+        # datetime rounds to the microsecond (half to even) first: x.9999995 and up is the next second.
+        if (ts - whole) * 1_000_000 >= 999_999.5:
             whole += 1
         offset = _block_offset(whole // _BLOCK)
         if offset is not None:
             local = whole + offset
-            rest = local % 86400
-            return f"{_local_day(local // 86400)} {rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+            return _local_hour(local // 3600) + MINUTES_SECONDS[local % 3600]
     try:
         return datetime.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
     except (TypeError, ValueError, OverflowError, OSError):
         return str(ts)
 
 
-@functools.lru_cache(maxsize=4096)
-def _local_day(day: int) -> str:
-    return datetime.datetime.fromtimestamp(day * 86400, tz=datetime.UTC).strftime("%Y-%m-%d")
+@functools.lru_cache(maxsize=1 << 14)
+def _local_hour(hour: int) -> str:
+    # The hour as a wall clock reads it: the offset was added to the epoch seconds before.
+    return datetime.datetime.fromtimestamp(hour * 3600, tz=datetime.UTC).strftime("%Y-%m-%d %H:")
 
 
 def _block(indent: int, lines: list[str]) -> str:
@@ -202,6 +201,10 @@ def _tool_call(call: Any) -> str:
     )
 
 
+# The entrance delay of a session's first ten cards (the agent's ``min(index * 0.05, 1.0)`` seconds).
+_DELAYS = tuple(f' style="animation-delay: {min(index * 0.05, 1.0)}s"' for index in range(10))
+
+
 @functools.lru_cache(maxsize=256)
 def _card_head(role: Any) -> tuple[str, str]:
     """The fixed text of a card of this role before its delay style, and after it up to the timestamp."""
@@ -217,32 +220,62 @@ def _card_head(role: Any) -> tuple[str, str]:
 
 def message_card(index: int, message: dict[str, Any]) -> str | None:
     """One message as a card (``None`` for the agent's ``session_meta`` rows, never shown)."""
+    out: list[str] = []
+    return "".join(out) if _card(index, message, out) else None
+
+
+def _card(index: int, message: dict[str, Any], out: list[str]) -> bool:
+    """Append one message's card to ``out`` in pieces (joined once per page, not per card); ``False`` for
+    the agent's ``session_meta`` rows, never shown."""
     role = message.get("role", "unknown")
     if role == "session_meta":
-        return None
+        return False
     opening, badge = _card_head(role)
-    delay = f' style="animation-delay: {min(index * 0.05, 1.0)}s"' if index < 10 else ""
-    html = [
+    out += (
         opening,
-        delay,
+        _DELAYS[index] if index < 10 else "",
         badge,
         local_time(message.get("timestamp", 0)),
         '</div>  </div>  <div class="message-body">',
-    ]
+    )
     calls = message.get("tool_calls")
     if calls:
-        html += [_tool_call(call) for call in (calls if isinstance(calls, list | tuple) else [calls])]
-    content = _text_of(message.get("content") or "")
+        out += [_tool_call(call) for call in (calls if isinstance(calls, list | tuple) else [calls])]
+    content = message.get("content")
+    if type(content) is not str:
+        content = _text_of(content or "")
     if content:
         if role == "tool":
-            html += ['  <div class="content"><pre><code>', escape(content), "</code></pre></div>"]
+            out += ('  <div class="content"><pre><code>', escape(content), "</code></pre></div>")
         else:
-            html += ['  <div class="content">', escape(content), "</div>"]
+            out += ('  <div class="content">', escape(content), "</div>")
     reasoning = message.get("reasoning") or message.get("reasoning_content")
     if reasoning:
-        html += [_REASONING[0], escape(reasoning), _REASONING[1]]
-    html.append("  </div></div>")
-    return "".join(html)
+        out += (_REASONING[0], escape(reasoning), _REASONING[1])
+    out.append("  </div></div>")
+    return True
+
+
+def _fill(template: tuple[str, ...], values: tuple[str, ...]) -> str:
+    """A template's fixed text with ``values`` in its slots, in order."""
+    out = [template[0]]
+    for value, text in zip(values, template[1:], strict=True):
+        out += (value, text)
+    return "".join(out)
+
+
+_SIDEBAR_ITEM = _template(
+    12,
+    [
+        f'<a class="session-item" data-id="{_SLOT}" href="#{_SLOT}">',
+        f'><div class="session-item-title">{_SLOT}</div>',
+        '><div class="session-item-meta">',
+        f">><span>{_SLOT}</span>",
+        f">><span>{_SLOT}</span>",
+        "></div>",
+        "</a>",
+    ],
+)
 
 
 def sidebar_item(head: dict[str, Any]) -> str:
@@ -251,18 +284,8 @@ def sidebar_item(head: dict[str, Any]) -> str:
     title = head.get("title") or head.get("preview") or "Untitled Session"
     if len(title) > 50:
         title = title[:47] + "..."
-    return _block(
-        12,
-        [
-            f'<a class="session-item" data-id="{escape(sid)}" href="#{quote(sid, safe="")}">',
-            f'><div class="session-item-title">{escape(title)}</div>',
-            '><div class="session-item-meta">',
-            f">><span>{escape(sid[:8])}</span>",
-            f">><span>{local_time(head.get('started_at', 0)).split(' ')[0]}</span>",
-            "></div>",
-            "</a>",
-        ],
-    )
+    day = local_time(head.get("started_at", 0)).split(" ")[0]
+    return _fill(_SIDEBAR_ITEM, (escape(sid), quote(sid, safe=""), escape(title), escape(sid[:8]), day))
 
 
 _SIDEBAR_HEAD = (
@@ -287,45 +310,50 @@ _SIDEBAR_HEAD = (
 _SIDEBAR_TAIL = "\n            </div>\n        </aside>\n        "
 
 
+_SYSTEM_PROMPT = _template(
+    12,
+    [
+        '<div class="system-prompt-section active">',
+        '><div class="system-prompt-header">',
+        f">>{ICON_CHEVRON}",
+        f">>{ICON_SHIELD} System Prompt (Persona)",
+        "></div>",
+        '><div class="system-prompt-content">',
+        f'>><div class="content">{_SLOT}</div>',
+        "></div>",
+        "</div>",
+    ],
+)
+_OPEN = _template(
+    8,
+    [
+        f'<div class="{_SLOT}" id="view-{_SLOT}">',
+        '><header class="fade-in">',
+        f">><h1>{_SLOT}</h1>",
+        '>><div class="meta">',
+        f'>>><div class="meta-item"><strong>ID:</strong> {_SLOT}</div>',
+        f'>>><div class="meta-item"><strong>Model:</strong> {_SLOT}</div>',
+        f'>>><div class="meta-item"><strong>Started:</strong> {_SLOT}</div>',
+        ">></div>",
+        f">>{_SLOT}",
+        "></header>",
+        "><main>",
+    ],
+)
+_SESSION_OPEN = (*_OPEN[:-1], _OPEN[-1].removesuffix(" " * 8) + " " * 16)
+
+
 def _session_open(head: dict[str, Any], single: bool) -> str:
+    # Escaped values never start with ">", so filling the slots after _block's level marks is the same text
+    # as building each line with its value.
     sid = escape(str(head.get("id", "N/A")))
     system = ""
     if head.get("system_prompt"):
-        system = _block(
-            12,
-            [
-                '<div class="system-prompt-section active">',
-                '><div class="system-prompt-header">',
-                f">>{ICON_CHEVRON}",
-                f">>{ICON_SHIELD} System Prompt (Persona)",
-                "></div>",
-                '><div class="system-prompt-content">',
-                f'>><div class="content">{escape(head["system_prompt"])}</div>',
-                "></div>",
-                "</div>",
-            ],
-        )
+        system = _fill(_SYSTEM_PROMPT, (escape(head["system_prompt"]),))
     view = "session-view active" if single else "session-view"
     model, started = head.get("model", "Unknown"), local_time(head.get("started_at", 0))
-    return (
-        _block(
-            8,
-            [
-                f'<div class="{view}" id="view-{sid}">',
-                '><header class="fade-in">',
-                f">><h1>{escape(head.get('title') or 'Hermes Session')}</h1>",
-                '>><div class="meta">',
-                f'>>><div class="meta-item"><strong>ID:</strong> {sid}</div>',
-                f'>>><div class="meta-item"><strong>Model:</strong> {escape(model)}</div>',
-                f'>>><div class="meta-item"><strong>Started:</strong> {started}</div>',
-                ">></div>",
-                f">>{system}",
-                "></header>",
-                "><main>",
-            ],
-        ).removesuffix(" " * 8)
-        + " " * 16
-    )
+    title = escape(head.get("title") or "Hermes Session")
+    return _fill(_SESSION_OPEN, (view, sid, title, sid, escape(model), started, system))
 
 
 _SESSION_CLOSE = "\n            </main>\n        </div>\n        "
@@ -453,13 +481,15 @@ class HtmlPage:
 
     def messages(self, messages: list[dict[str, Any]]) -> str:
         """A page of message cards."""
-        out = []
+        out: list[str] = []
         for message in messages:
-            card = message_card(self._index, message)
-            self._index += 1
-            if card is not None:
-                out.append(("\n" if self._cards else "") + card)
+            if self._cards:
+                out.append("\n")
+            if _card(self._index, message, out):
                 self._cards += 1
+            elif self._cards:
+                out.pop()
+            self._index += 1
         return "".join(out)
 
     def session_end(self) -> str:

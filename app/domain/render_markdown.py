@@ -58,6 +58,8 @@ class MarkdownDocument:
         self._out = LineJoin()
         self._marker = "##" if single else "###"
         self._shown = 0
+        # A message's heading before its time, per role.
+        self._heads: dict[str, str] = {}
 
     def begin(self) -> str:
         """The document title (none for a single session: its heading is the title)."""
@@ -72,20 +74,25 @@ class MarkdownDocument:
 
     def messages(self, messages: list[dict[str, Any]]) -> str:
         """A page of the session's messages."""
-        marker = self._marker
         lines: list[str] = []
+        heads = self._heads
+        shown = 0
         for message in messages:
-            role = str(message.get("role") or "unknown")
+            role = message.get("role")
+            if type(role) is not str or not role:
+                role = str(role or "unknown")
             if role == "system":
                 continue
-            self._shown += 1
+            shown += 1
             stamp = iso_seconds(message.get("timestamp"))
-            suffix = f" - {stamp}" if stamp else ""
-            text = message_text(message.get("content"))
+            content = message.get("content")
+            text = content if type(content) is str else message_text(content)
             if role == "tool":
                 name = str(message.get("tool_name") or message.get("name") or "tool")
-                lines += [
-                    f"{marker} Tool: {_heading(name)}{suffix}",
+                lines += (
+                    f"{self._marker} Tool: {_heading(name)} - {stamp}"
+                    if stamp
+                    else f"{self._marker} Tool: {_heading(name)}",
                     "",
                     f"<details><summary>{escape(name)}</summary>",
                     "",
@@ -93,9 +100,13 @@ class MarkdownDocument:
                     "",
                     "</details>",
                     "",
-                ]
+                )
             else:
-                lines += [f"{marker} {_ROLE_LABELS.get(role, role.title())}{suffix}", "", text, ""]
+                head = heads.get(role)
+                if head is None:
+                    head = heads[role] = f"{self._marker} {_ROLE_LABELS.get(role, role.title())}"
+                lines += (f"{head} - {stamp}" if stamp else head, "", text, "")
+        self._shown += shown
         return self._out.add(lines)
 
     def session_end(self) -> str:

@@ -7,7 +7,6 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-_DAY = 86400
 # Times in a range every platform's ``datetime`` handles; others take the slow, general path.
 _FAST_MAX = 253_402_300_800  # 10000-01-01
 
@@ -21,24 +20,30 @@ def _split(value: float) -> tuple[int, int]:
     return whole, micro
 
 
-@functools.lru_cache(maxsize=4096)
-def _utc_day(day: int) -> str:
-    return datetime.fromtimestamp(day * _DAY, tz=UTC).strftime("%Y-%m-%dT")
+# "MM:SS" for every second of an hour: a clock is then one cached hour and one table entry.
+MINUTES_SECONDS = tuple(f"{m:02d}:{s:02d}" for m in range(60) for s in range(60))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _utc_hour(hour: int) -> str:
+    return datetime.fromtimestamp(hour * 3600, tz=UTC).strftime("%Y-%m-%dT%H:")
 
 
 def _clock(seconds: int) -> str:
-    day, rest = divmod(seconds, _DAY)
-    return f"{_utc_day(day)}{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+    return _utc_hour(seconds // 3600) + MINUTES_SECONDS[seconds % 3600]
 
 
 def iso_seconds(value: Any) -> str | None:
     """An epoch time as ``2024-05-01T10:00:00Z`` (UTC, whole seconds); other values as their text."""
     kind = type(value)
-    if (kind is float or kind is int) and 0 <= value < _FAST_MAX:
+    if kind is float and 0 <= value < _FAST_MAX:
         whole = int(value)
-        if kind is float and round((value - whole) * 1_000_000) >= 1_000_000:
+        # datetime rounds to the microsecond (half to even) first: x.9999995 and up is the next second.
+        if (value - whole) * 1_000_000 >= 999_999.5:
             whole += 1
-        return _clock(whole) + "Z"
+        return _utc_hour(whole // 3600) + MINUTES_SECONDS[whole % 3600] + "Z"
+    if kind is int and 0 <= value < _FAST_MAX:
+        return _utc_hour(value // 3600) + MINUTES_SECONDS[value % 3600] + "Z"
     if value is None:
         return None
     if isinstance(value, int | float):

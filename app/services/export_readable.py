@@ -13,8 +13,10 @@ import functools
 import secrets
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Literal, Protocol
 
 import orjson
@@ -42,6 +44,21 @@ Format = Literal["jsonl", "md", "qmd", "html", "trace"]
 Layout = Literal["document", "files"]
 LineageMode = Literal["single", "logical"]
 Only = Literal["user-prompts"]
+
+# What the Markdown document, the prompt views and an HTML page read of a message: the rest is neither read
+# nor decoded (tool calls and reasoning are not shown in Markdown).
+_MARKDOWN_COLUMNS: tuple[str, ...] = ("id", "session_id", "role", "content", "timestamp", "tool_name")
+_PROMPT_COLUMNS = (*_MARKDOWN_COLUMNS, "platform_message_id")
+_HTML_COLUMNS = (
+    "id",
+    "session_id",
+    "role",
+    "content",
+    "tool_calls",
+    "timestamp",
+    "reasoning",
+    "reasoning_content",
+)
 
 CHUNK_MESSAGES = 2000
 CHUNK_SESSIONS = 64
@@ -141,12 +158,12 @@ def _chunk(
     cursor.after_session = heads[-1]["id"]
     rows = pages.messages_of(conn, [h["id"] for h in heads], budget, columns)
     full = len(rows) == budget
+    # Rows come grouped by session in the heads' order: each session's share is its count.
+    counts = Counter(map(itemgetter("session_id"), rows))
     at = 0
     for i, head in enumerate(heads):
         out.append(renderer.session(head))
-        end = at
-        while end < len(rows) and rows[end]["session_id"] == head["id"]:
-            end += 1
+        end = at + counts.get(head["id"], 0)
         if end > at:
             out.append(renderer.messages(transform(rows[at:end])))
         if full and end == len(rows):  # the page ran out inside (or right after) this session
@@ -256,7 +273,8 @@ async def export_readable(db: Database, req: ExportRequest) -> AsyncIterator[byt
         single = await _single(db, flt)
         document = PromptDocument(single=single) if req.only else MarkdownDocument(single=single)
         yield document.begin().encode()
-        async for data in _sessions(db, flt, document, transform):
+        shown = _PROMPT_COLUMNS if req.only else _MARKDOWN_COLUMNS
+        async for data in _sessions(db, flt, document, transform, shown):
             yield data
         yield document.end().encode()
         return
@@ -291,7 +309,7 @@ async def _html(
             yield "".join(page.sidebar(h) for h in heads).encode()
             after = heads[-1]["id"]
     yield page.sidebar_end().encode()
-    async for data in _sessions(db, flt, page, transform):
+    async for data in _sessions(db, flt, page, transform, _HTML_COLUMNS):
         yield data
     yield page.end().encode()
 

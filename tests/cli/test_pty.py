@@ -1,6 +1,6 @@
-"""The CLI in a real pseudo-terminal (pexpect), against a real server: the progress display of prune, the
-questions destructive commands ask after saying what they will do (``n`` changes nothing), and the
-``sessions browse`` picker (type to filter, arrows, Enter) opening a session without changing its row."""
+"""The CLI in a real pseudo-terminal (pexpect), against a real server: the progress display of prune and
+archive, the questions destructive commands ask after saying what they will do (``n`` changes nothing), and
+the ``sessions browse`` picker (type to filter, arrows, Enter) opening a session without changing its row."""
 
 from __future__ import annotations
 
@@ -80,9 +80,19 @@ def test_prune_shows_what_it_will_delete_asks_and_shows_progress(
 
 
 @pytest.mark.usefixtures("untouched")
-def test_answering_no_to_prune_changes_nothing(live_server: LiveServer) -> None:
-    child = _spawn(live_server, "sessions", "prune", "--source", "cron")
-    child.expect_exact("3 session(s) match")
+@pytest.mark.parametrize(
+    ("command", "summary"),
+    [
+        (("prune", "--source", "cron"), "3 session(s) match (source 'cron'; oldest "),
+        (("archive", "--title", "job"), "3 session(s) match (title contains 'job'; oldest "),
+    ],
+    ids=["prune", "archive"],
+)
+def test_answering_no_to_prune_or_archive_changes_nothing(
+    live_server: LiveServer, command: tuple[str, ...], summary: str
+) -> None:
+    child = _spawn(live_server, "sessions", *command)
+    child.expect_exact(summary)
     child.expect_exact("[y/N] ")
     child.sendline("n")
     child.expect_exact("Cancelled.")
@@ -134,3 +144,28 @@ def test_browse_navigates_opens_a_session_and_changes_nothing(live_server: LiveS
     second = _browse(live_server, [DOWN])
     assert {first, second} == set(betas)  # the filter left the two, the arrow moved to the other one
     assert snapshot_rows(live_server.home) == before  # still ended, still cron_complete: opening is reading
+
+
+def test_archive_shows_what_it_will_archive_asks_and_shows_progress(
+    live_server: LiveServer, cron: list[str]
+) -> None:
+    child = _spawn(live_server, "sessions", "archive", "--source", "cron")
+    child.expect_exact("3 session(s) match (source 'cron'; oldest ")
+    child.expect_exact("Archive these 3 session(s) (oldest ")
+    summary = child.before
+    child.expect_exact("[y/N] ")
+    assert all(sid in summary for sid in cron) and "job 0" in summary
+    child.sendline("y")
+    child.expect_exact("\x1b[?25l")  # the progress display took the terminal (cursor hidden)
+    child.expect_exact("Archiving")
+    child.expect_exact("3/3")
+    child.expect_exact("Archived 3 session(s). They're hidden from listings but fully recoverable")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    with live_server.client() as http:
+        assert http.get("/sessions", params={"source": "cron"}).json()["items"] == []
+        archived = http.get("/sessions", params={"source": "cron", "include_archived": "true"}).json()
+        assert sorted(s["id"] for s in archived["items"]) == sorted(cron)
+        assert all(s["archived"] for s in archived["items"])
+        assert [s["title"] for s in http.get("/sessions").json()["items"]] == ["keep me"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Header, Query, Request, Response
@@ -24,7 +23,7 @@ from app.api.schemas.sessions import (
     UsageMode,
     UsageUpdate,
 )
-from app.api.session_listing import cursor_kind, list_response
+from app.api.session_listing import cursor_kind, list_response, pinned_window
 from app.api.session_responses import created_session, session_operation, session_response
 from app.errors import (
     EmptyTimeWindow,
@@ -145,9 +144,11 @@ async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQ
         search=params.q,
         filter=session_filter(params),
     )
+    bounds = params.bounds()
     if params.cursor is not None:
-        query = replace(query, after=_position(cursor_kind(query), params.order, params.cursor))
-    return await list_response(request, db, query)
+        position = _position(cursor_kind(query, bounds), params.order, params.cursor)
+        query = pinned_window(query, bounds, position)
+    return await list_response(request, db, query, bounds)
 
 
 @router.get(

@@ -15,11 +15,13 @@ from app.api.deps import DB, AppSettings, Indexer
 from app.api.error_docs import READ, WRITE
 from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
-from app.api.schemas.transfer import ImportResult
+from app.api.schemas.transfer import ExportQuery, ImportResult
 from app.errors import (
     EmptyImport,
+    EmptyTimeWindow,
     FilesLayoutNotAvailable,
     ImportWouldOverwrite,
+    InvalidDuration,
     LineageNeedsSessionId,
     LineageNotAvailable,
     MissingFile,
@@ -184,7 +186,11 @@ _FORMAT_DESCRIPTION = (
 
 _EXPORT_DESCRIPTION = (
     "Every format streams with constant memory: sessions and their messages are read a page at "
-    "a time, each page in its own short read transaction. The filters are those of `GET /export.jsonl`. "
+    "a time, each page in its own short read transaction. Besides `source`, `session_id` and `since` (those "
+    "of `GET /export.jsonl`), the filter set of `GET /sessions` (`older_than` ... `max_tool_calls`, "
+    "`workspace`, `profile`) and its `status` select the sessions, with the listing's semantics: each "
+    "stored row is judged on its own, as the listing does with `include_children=true`, and archived "
+    "sessions are exported too. "
     + _FORMAT_DESCRIPTION
     + "\n\n`only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl` "
     "(`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with "
@@ -211,6 +217,8 @@ _EXPORT_DESCRIPTION = (
         OnlyNotAvailable,
         FilesLayoutNotAvailable,
         QmdNeedsFilesLayout,
+        InvalidDuration,
+        EmptyTimeWindow,
         ok={
             200: {
                 "description": "The export in the asked format.",
@@ -226,36 +234,14 @@ _EXPORT_DESCRIPTION = (
         response_class=StreamingResponse,
     ),
 )
-async def export_formatted(
-    db: DB,
-    format: Annotated[readable.Format, Query(description="the export format")] = "jsonl",
-    only: Annotated[readable.Only | None, Query(description="keep only the user prompts")] = None,
-    redact: Annotated[
-        bool | None, Query(description="mask secrets in messages (default: on for trace, off otherwise)")
-    ] = None,
-    layout: Annotated[
-        readable.Layout | None,
-        Query(description="md: one `document` (default) or verified `files`, one per session; qmd: files"),
-    ] = None,
-    lineage: Annotated[
-        readable.LineageMode,
-        Query(description="`logical`: the compression lineage through `session_id` as one session"),
-    ] = "single",
-    source: SourceQuery = None,
-    session_id: SessionIdQuery = None,
-    since: SinceQuery = None,
-) -> StreamingResponse:
+async def export_formatted(db: DB, params: Annotated[ExportQuery, Query()]) -> StreamingResponse:
     """Stream the export in the asked format with constant memory."""
     req = readable.checked(
         readable.ExportRequest(
-            format,
-            only,
-            redact,
-            layout,
-            lineage,
-            ExportFilter(source=source, session_id=session_id, since=since),
+            params.format, params.only, params.redact, params.layout, params.lineage, params.export_filter()
         )
     )
+    session_id, lineage = params.session_id, params.lineage
     await export_service.check_export_target(db, session_id)
     headers = {"Content-Disposition": f'attachment; filename="{readable.download_name(req)}"'}
     if req.plain_jsonl:

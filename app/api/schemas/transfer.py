@@ -1,4 +1,5 @@
-"""Response bodies of the import endpoints (export is a JSONL stream, described in its route)."""
+"""The export's query and the import endpoints' response bodies (export is a stream, described in its
+route)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,49 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
+from app.api.schemas.filters import SessionFilterFields, session_filter
+from app.services import export_readable as readable
+from app.services.export import ExportFilter
+
+
+class ExportQuery(SessionFilterFields):
+    """``GET /export``: the filter set of ``GET /sessions`` (same names, same semantics), then the export's
+    own parameters (unknown parameters are ignored, as on every GET)."""
+
+    format: readable.Format = Field(default="jsonl", description="the export format")
+    only: readable.Only | None = Field(default=None, description="keep only the user prompts")
+    redact: bool | None = Field(
+        default=None, description="mask secrets in messages (default: on for trace, off otherwise)"
+    )
+    layout: readable.Layout | None = Field(
+        default=None,
+        description="md: one `document` (default) or verified `files`, one per session; qmd: files",
+    )
+    lineage: readable.LineageMode = Field(
+        default="single",
+        description="`logical`: the compression lineage through `session_id` as one session",
+    )
+    source: str | None = Field(default=None, description="only sessions of this source")
+    session_id: str | None = Field(default=None, description="only this session (404 if missing)")
+    since: float | None = Field(
+        default=None,
+        description="only sessions active (last message, else start) at or after this epoch time",
+    )
+    status: Literal["active", "ended", "all"] = Field(
+        default="all",
+        description="as in `GET /sessions`: active (not ended), ended (any end_reason) or all; "
+        "`hermes sessions export` asks for ended sessions when a filter is given, as the agent",
+    )
+
+    def export_filter(self) -> ExportFilter:
+        """Which sessions to export. 422 ``invalid_duration``, ``empty_time_window``."""
+        return ExportFilter(
+            source=self.source,
+            session_id=self.session_id,
+            since=self.since,
+            filter=session_filter(self),
+            status=self.status,
+        )
 
 
 class IndexingStatus(BaseModel):

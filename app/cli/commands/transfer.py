@@ -25,9 +25,11 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
+from app.cli import formatting as fmt_rows
 from app.cli.api import Api
 from app.cli.commands.common import require_session
-from app.cli.commands.sessions import app
+from app.cli.commands.filters import Filters, with_filters
+from app.cli.commands.sessions import PAGE_MAX, app
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
 from app.cli.output import (
@@ -44,6 +46,8 @@ from app.cli.output import (
 from app.domain.render_session_file import manifest_entry, verify
 
 _CHUNK = 64 * 1024
+# The agent's export dry run names at most this many sessions.
+_DRY_RUN_ROWS = 100
 _T = TypeVar("_T")
 
 
@@ -100,8 +104,13 @@ _UPLOAD_UNSUPPORTED = (
 
 
 @app.command("export")
+@with_filters(
+    older_help="Only export sessions older than AGE (duration like '5h'/'2d', bare number of days, or an ISO "
+    "timestamp)"
+)
 def export(
     ctx: typer.Context,
+    filters: Filters,
     output: str | None = typer.Argument(
         None,
         help="Output path. JSONL: file path (use - for stdout, required). "
@@ -125,7 +134,6 @@ def export(
         help="Redact secrets (API keys, tokens, credentials) from exported content "
         "(default: on for trace, off otherwise)",
     ),
-    source: str | None = typer.Option(None, "--source", help="Only sessions of this source"),
     session_id: str | None = typer.Option(None, "--session-id", help="Session ID or unique prefix to export"),
     lineage: str = typer.Option(
         "single", "--lineage", help="single or logical: one row or its compression lineage (jsonl, md, qmd)"
@@ -136,11 +144,14 @@ def export(
         "--delete-after-verified",
         help="md/qmd only: after verified export, delete the exported sessions (needs --yes)",
     ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="List matching sessions without exporting them"),
     yes: bool = typer.Option(False, "--yes", "-y", help="Skip confirmation"),
     upload: bool = typer.Option(False, "--upload", help="Not supported: traces are written to files"),
     public: bool = typer.Option(False, "--public", help="Not supported: traces are written to files"),
 ) -> None:
-    """Export sessions to JSONL, Markdown, QMD, HTML or Claude Code traces."""
+    """Export sessions to JSONL, Markdown, QMD, HTML or Claude Code traces. The filter flags are prune's and
+    select as the listing does: archived sessions too, and open ones too (the agent exports ended ones
+    only when a filter is given)."""
     if fmt not in _FORMATS:
         raise typer.BadParameter("must be jsonl, md, qmd, html or trace", param_hint="--format")
     if lineage not in ("single", "logical"):
@@ -153,24 +164,18 @@ def export(
         raise _usage("--only user-prompts supports --format jsonl or md.")
     if lineage == "logical" and not session_id:
         raise typer.BadParameter("a logical lineage export needs --session-id", param_hint="--lineage")
+    selection = filters.request()
     api = get_env(ctx).api()
     params: dict[str, Any] = {"format": fmt}
     if redact is not None:
         params["redact"] = str(redact).lower()
-    if source:
-        params["source"] = source
     resolved = require_session(api, session_id) if session_id else None
     if resolved:
         params["session_id"] = resolved
-    if only:
-        _export_prompts(api, params | {"only": only}, output)
-    elif fmt == "jsonl":
-        _export_jsonl(api, params, output, lineage, resolved)
-    elif fmt == "html":
-        _export_html(api, params, output)
-    elif fmt == "trace":
-        _export_trace(api, get_env(ctx).config.home, params, output)
-    else:
+    elif dry_run:
+        _dry_run(api, filters)
+        return
+    if fmt in ("md", "qmd") and not only:
         if output == "-":
             raise _usage(
                 "Markdown/QMD export writes files; stdout (-) is only supported with --format jsonl."
@@ -178,7 +183,21 @@ def export(
         if delete_after_verified and not yes:
             raise _usage("--delete-after-verified requires --yes.")
         out_dir = Path(output).expanduser() if output else get_env(ctx).config.home / "session-exports"
-        _export_files(api, params, out_dir, lineage=lineage, force=force, delete=delete_after_verified)
+        targets = None if resolved else _targets(api, filters)
+        _export_files(
+            api, params, out_dir, targets, lineage=lineage, force=force, delete=delete_after_verified
+        )
+        return
+    if not resolved:  # as the agent: --session-id names the session, the filters are not applied
+        params |= selection
+    if only:
+        _export_prompts(api, params | {"only": only}, output)
+    elif fmt == "jsonl":
+        _export_jsonl(api, params, output, lineage, resolved)
+    elif fmt == "html":
+        _export_html(api, params, output)
+    else:
+        _export_trace(api, get_env(ctx).config.home, params, output, filtered=filters.given())
 
 
 _FORMATS = ("jsonl", "md", "qmd", "html", "trace")
@@ -253,8 +272,10 @@ def _latest_session(api: Api) -> str:
     return str(page["items"][0]["id"])
 
 
-def _export_trace(api: Api, home: Path, params: dict[str, Any], output: str | None) -> None:
-    if "session_id" not in params and "source" not in params:
+def _export_trace(
+    api: Api, home: Path, params: dict[str, Any], output: str | None, *, filtered: bool
+) -> None:
+    if "session_id" not in params and not filtered:
         params["session_id"] = _latest_session(api)  # as the agent: the last thing you did
     if "session_id" in params:
         sid = params["session_id"]
@@ -345,16 +366,38 @@ def _export_one_file(api: Api, params: dict[str, Any], out_dir: Path, *, force: 
     return _Written(path, total, ok)
 
 
-def _file_targets(api: Api, source: str) -> list[str]:
-    ids: list[str] = []
-    params: dict[str, Any] = {"source": source, "include_children": "true", "include_archived": "true"}
-    params["limit"] = 200
+def _targets(api: Api, filters: Filters) -> list[dict[str, Any]] | None:
+    """The sessions ``filters`` select, oldest first, as the listing shows each stored row (children,
+    archived and every source included); ``None`` when no filter is given."""
+    if not filters.given():
+        return None
+    params: dict[str, Any] = {
+        **filters.request(),
+        "include_children": "true",
+        "include_archived": "true",
+        "exclude_source": "none",
+        "limit": PAGE_MAX,
+    }
+    found: list[dict[str, Any]] = []
     while True:
         page = api.get("/sessions", feature="listing sessions", params=params)
-        ids += [str(s["id"]) for s in page["items"]]
+        found += page["items"]
         if not page.get("next_cursor"):
-            return ids
+            found.reverse()
+            return found
         params["cursor"] = page["next_cursor"]
+
+
+def _dry_run(api: Api, filters: Filters) -> None:
+    """The agent's export dry run: how many sessions would go, and the first hundred (here as a table)."""
+    found = _targets(api, filters)
+    if found is None:
+        raise _usage("--dry-run requires at least one filter.")
+    say(f"Would export {len(found)} session(s) ({filters.describe()}).")
+    for row in found[:_DRY_RUN_ROWS]:
+        say(fmt_rows.prune_row(row))
+    if len(found) > _DRY_RUN_ROWS:
+        say(f"  ... {len(found) - _DRY_RUN_ROWS} more")
 
 
 def _delete_exported(api: Api, sid: str) -> None:
@@ -369,7 +412,14 @@ def _delete_exported(api: Api, sid: str) -> None:
 
 
 def _export_files(
-    api: Api, params: dict[str, Any], out_dir: Path, *, lineage: str, force: bool, delete: bool
+    api: Api,
+    params: dict[str, Any],
+    out_dir: Path,
+    targets: list[dict[str, Any]] | None,
+    *,
+    lineage: str,
+    force: bool,
+    delete: bool,
 ) -> None:
     params = params | {"layout": "files", "lineage": lineage}
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -387,16 +437,15 @@ def _export_files(
                 raise CliError("Export verification failed; not deleting.")
             _delete_exported(api, sid)
         return
-    if "source" not in params:
+    if targets is None:
         raise _usage(
             "Refusing bulk export without a filter. Pass --session-id or at least one filter "
-            "(e.g. --source telegram)."
+            "(e.g. --older-than 90, --source telegram)."
         )
-    targets = _file_targets(api, params["source"])
     exported = 0
     with _count_progress("Exporting", len(targets)) as bar:
         task = bar.add_task("export", total=len(targets))
-        for sid in targets:
+        for sid in (str(row["id"]) for row in targets):
             written = _export_one_file(api, params | {"session_id": sid}, out_dir, force=force)
             bar.advance(task)
             if written.existed:

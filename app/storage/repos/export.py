@@ -16,25 +16,31 @@ import bisect
 import contextlib
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import orjson
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
+from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable
 from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
+from app.storage.repos.session_filter import filter_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 
 
 @dataclass(frozen=True)
 class ExportFilter:
-    """Which sessions an export covers."""
+    """Which sessions an export covers: every stored row (children and archived ones too) that meets all
+    that is given. ``filter`` is the agent's filter set, judged on each row as the listing does with
+    ``include_children``; ``status`` is the listing's (``ended``: ``ended_at`` set)."""
 
     source: str | None = None
     session_id: str | None = None
     since: float | None = None
+    filter: SessionFilter = field(default_factory=SessionFilter)
+    status: Literal["active", "ended", "all"] = "all"
 
 
 @dataclass(frozen=True)
@@ -63,8 +69,11 @@ LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")
 
 
 def filter_where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
+    """`` AND ...`` clauses (alias ``s``) selecting the sessions of ``flt``; ``since=False`` leaves the
+    ``since`` test to the caller."""
+    clauses, params = filter_clauses(flt.filter)
+    if flt.status != "all":
+        clauses.append(f"s.ended_at IS {'' if flt.status == 'active' else 'NOT '}NULL")
     if flt.source is not None:
         clauses.append("s.source = ?")
         params.append(flt.source)

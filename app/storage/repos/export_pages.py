@@ -11,6 +11,7 @@ import itertools
 import sqlite3
 from typing import Any
 
+from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, filter_where, read_rows
 
 _PLAIN = frozenset({str, int, float, type(None)})
@@ -101,8 +102,11 @@ def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> i
 
 def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     out = _dicts(cols, rows)
+    # Only tool calls and structured content need decoding, and most rows hold neither.
     for message in out:
-        decode_message(message)
+        content = message.get("content")
+        if message.get("tool_calls") or (type(content) is str and content.startswith(CONTENT_JSON_PREFIX)):
+            decode_message(message)
     return out
 
 

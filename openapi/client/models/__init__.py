@@ -19,6 +19,7 @@ from .discover_result import DiscoverResult
 from .export_sessions_formatted_format import ExportSessionsFormattedFormat
 from .export_sessions_formatted_layout_type_0 import ExportSessionsFormattedLayoutType0
 from .export_sessions_formatted_lineage import ExportSessionsFormattedLineage
+from .export_sessions_formatted_status import ExportSessionsFormattedStatus
 from .fork_create import ForkCreate
 from .gateway_config_public import GatewayConfigPublic
 from .gateway_config_public_reset_by_platform import GatewayConfigPublicResetByPlatform
@@ -167,6 +168,7 @@ __all__ = (
     "ExportSessionsFormattedFormat",
     "ExportSessionsFormattedLayoutType0",
     "ExportSessionsFormattedLineage",
+    "ExportSessionsFormattedStatus",
     "ForkCreate",
     "GatewayConfigPublic",
     "GatewayConfigPublicResetByPlatform",
