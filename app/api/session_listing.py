@@ -12,7 +12,7 @@ from app.api.pagination import encode_cursor, set_next_link
 from app.api.responses import json_response
 from app.services import sessions as svc
 from app.services.sessions import ListQuery
-from app.storage.database import Database
+from app.storage.protocols import Store
 
 
 def cursor_kind(query: ListQuery) -> str:
@@ -24,7 +24,7 @@ def cursor_kind(query: ListQuery) -> str:
     return f"{kind}:q:{hashlib.sha256(query.search.encode()).hexdigest()[:16]}"
 
 
-async def list_response(request: Request, db: Database, query: ListQuery) -> Response:
+async def list_response(request: Request, db: Store, query: ListQuery) -> Response:
     """Read one page of the listing and render it with its ``Link`` header."""
     page = await db.read(lambda tx: svc.list_page(tx, query))
     next_cursor = encode_cursor(cursor_kind(query), page.next_position) if page.next_position else None

@@ -33,6 +33,7 @@ def serve(
     from app.runtime import tune_for_serving
     from app.settings import Settings
     from app.storage import instance_lock
+    from app.storage.backends import describe
     from app.storage.files import make_private_dirs
 
     overrides: dict[str, object] = {}
@@ -45,7 +46,8 @@ def serve(
     except ValueError as exc:
         typer.echo(f"hermes serve: {exc}", err=True)
         raise typer.Exit(2) from exc
-    if not allow_second_server:
+    # Servers sharing a PostgreSQL database are replicas by design; only a SQLite file wants one server.
+    if not allow_second_server and settings.database_url is None:
         make_private_dirs(settings.home)
         try:
             # Held (open) until the process exits; the kernel releases it then, whatever the exit.
@@ -64,7 +66,7 @@ def serve(
         token = "none (auth disabled)"
     typer.echo(
         f"hermes-sessions on http://{settings.host}:{settings.port}\n"
-        f"  database: {settings.db_path}\n"
+        f"  database: {describe(settings)}\n"
         f"  token:    {token}",
         err=True,
     )

@@ -16,7 +16,7 @@ from app.errors import HermesError
 from app.services.background import cancel_and_wait
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
-from app.storage.database import Database
+from app.storage.protocols import Store
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ _QUEUE_MAX = 10_000
 class AutoTitler:
     """Queue of session ids to consider for an automatic title, drained by one background task."""
 
-    def __init__(self, db: Database, generator: TitleGenerator, *, enabled: bool = True) -> None:
+    def __init__(self, db: Store, generator: TitleGenerator, *, enabled: bool = True) -> None:
         self.db = db
         self.generator = generator
         self.enabled = enabled
@@ -42,9 +42,9 @@ class AutoTitler:
 
     def start(self) -> None:
         """Follow the commit notices and start the worker task (no-op when automatic titles are off)."""
-        if self.enabled and self._task is None and self.db.writer is not None:
+        if self.enabled and self._task is None and not self.db.read_only:
             self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-title")
-            self._unsubscribe = self.db.writer.subscribe(self.on_commit)
+            self._unsubscribe = self.db.subscribe(self.on_commit)
 
     async def stop(self) -> None:
         """Stop following commits, cancel the worker and wait for it; queued sessions are simply not
