@@ -6,47 +6,21 @@ from __future__ import annotations
 import asyncio
 import sys
 import types
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-import app.main
 from app.errors import NotSupportedOnBackend
-from app.main import create_app
 from app.services import maintenance
 from app.settings import Settings
 from app.storage import backends
 from app.storage.backends import BackendUnavailable, open_store, redacted_url
 from app.storage.database import Database
 from app.storage.protocols import Store
-from tests.conftest import TOKEN
+from tests.conftest import FilelessStore
 from tests.lifecycle.helpers import agent_db, make_session
-
-
-class FilelessStore:
-    """A real SQLite store shown without its file: every job runs on the real database, but ``files`` is
-    ``None`` and ``backend`` is another engine's, as a PostgreSQL store presents itself."""
-
-    files = None
-    backend = "postgresql"
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._db, name)
-
-
-@pytest.fixture
-def fileless(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    """The app on a :class:`FilelessStore`."""
-    monkeypatch.setattr(app.main, "open_store", lambda s: FilelessStore(Database(s).open()))
-    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as client:
-        yield client
 
 
 def test_open_store_opens_the_sqlite_file_by_default(settings: Settings) -> None:
