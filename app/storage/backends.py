@@ -8,6 +8,7 @@ SQLite-only install never loads a PostgreSQL driver.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from urllib.parse import urlsplit, urlunsplit
 
 from app.settings import Settings
@@ -25,16 +26,21 @@ def open_store(settings: Settings) -> Store:
     """The opened store ``settings`` select; the caller closes it."""
     if settings.database_url is None:
         return Database(settings).open()
+    store: Store = postgres_backend(settings.database_url).open_postgres_store(settings)
+    return store
+
+
+def postgres_backend(url: str) -> ModuleType:
+    """The PostgreSQL backend package, imported now (``BackendUnavailable`` when it cannot be), so that
+    ``hermes serve`` can refuse before it starts listening."""
     try:
-        postgres = importlib.import_module(POSTGRES_PACKAGE)
+        return importlib.import_module(POSTGRES_PACKAGE)
     except ImportError as exc:
         raise BackendUnavailable(
-            f"HERMES_DATABASE_URL names a PostgreSQL database ({redacted_url(settings.database_url)}), but "
-            f"this installation cannot open one ({exc}). Install hermes-sessions with its PostgreSQL "
-            "support, or unset HERMES_DATABASE_URL to serve $HERMES_HOME/state.db."
+            f"HERMES_DATABASE_URL names a PostgreSQL database ({redacted_url(url)}), but this installation "
+            f"cannot open one ({exc}). Install hermes-sessions with its PostgreSQL support, or unset "
+            "HERMES_DATABASE_URL to serve $HERMES_HOME/state.db."
         ) from exc
-    store: Store = postgres.open_postgres_store(settings)
-    return store
 
 
 def redacted_url(url: str) -> str:
