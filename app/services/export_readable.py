@@ -279,7 +279,7 @@ async def _html(
     if count > 1:
         after = ""
         while True:
-            heads = await db.read(functools.partial(_sidebar_rows, flt=flt, after_id=after))
+            heads = await db.read(functools.partial(_sidebar_rows, flt=flt, after_id=after, limit=1000))
             if not heads:
                 break
             yield "".join(page.sidebar(h) for h in heads).encode()
@@ -391,8 +391,8 @@ async def _files(db: Store, req: ExportRequest) -> AsyncIterator[bytes]:
 
 
 # Reader jobs made in loops with ``functools.partial`` (a lambda would see the loop's later values).
-def _sidebar_rows(tx: Tx, *, flt: ExportFilter, after_id: str) -> list[dict[str, Any]]:
-    return tx.export.sidebar_rows(flt, after_id, 1000)
+def _sidebar_rows(tx: Tx, *, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+    return tx.export.sidebar_rows(flt, after_id, limit)
 
 
 def _session_heads(tx: Tx, *, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
