@@ -139,6 +139,11 @@ class RequestHeaderTooLarge(HermesError):
         super().__init__(f"The request line and headers are longer than the limit of {limit} bytes.")
 
 
+class NotImplementedHere(HermesError):
+    status = 501
+    title = "Not Implemented"
+
+
 class ServiceUnavailable(HermesError):
     status = 503
     title = "Service Unavailable"
@@ -879,6 +884,22 @@ class DatabaseReadOnly(ServiceUnavailable):
         super().__init__(
             "state.db cannot be written (the file, its directory or its file system is read-only); "
             "nothing was written."
+        )
+
+
+class NotSupportedOnBackend(NotImplementedHere):
+    """An operation that works on the SQLite file itself (VACUUM, backups, repair), asked of a server whose
+    store is another database: nothing was done, and retrying cannot help on this server."""
+
+    code = "not_supported_on_backend"
+    example_args = _example(operation="A VACUUM", backend="postgresql")
+
+    def __init__(self, operation: str, backend: str) -> None:
+        super().__init__(
+            f"{operation} works on the SQLite file state.db, and this server stores sessions in {backend}: "
+            f"nothing was done. Use {backend}'s own tools for this.",
+            operation=operation,
+            backend=backend,
         )
 
 

@@ -43,7 +43,7 @@ from app.services.idempotency import InFlight
 from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.backends import open_store
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with AsyncExitStack() as stack:
             # Each component is stopped in the reverse order of its start, also when a later one fails to
             # start. Routes reach them through the aliases of app.api.deps, which read these attributes.
-            state.db = db = stack.enter_context(closing(Database(settings).open()))
+            state.db = db = stack.enter_context(closing(open_store(settings)))
             # Jobs that only write would be refused every time on a file a newer agent migrated.
             writes = not db.read_only
             state.auto_pruner = await stack.enter_async_context(

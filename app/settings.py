@@ -22,6 +22,10 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+# URL schemes HERMES_DATABASE_URL accepts (libpq's two spellings).
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+
 class Settings(BaseSettings):
     """Everything the server reads from its environment.
 
@@ -36,6 +40,10 @@ class Settings(BaseSettings):
     port: int = Field(default=8643, ge=1, le=65535)
     api_token: SecretStr | None = None
     auth_disabled: bool = False
+
+    # Unset: the agent's SQLite file $HERMES_HOME/state.db. A postgresql:// URL: that PostgreSQL database
+    # instead (app.storage.backends.open_store), which any number of servers may share.
+    database_url: str | None = None
 
     db_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
     busy_timeout_ms: int = Field(default=5000, ge=0)
@@ -105,6 +113,15 @@ class Settings(BaseSettings):
     def _split_hosts(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql_only(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(POSTGRESQL_SCHEMES):
+            raise ValueError(
+                "HERMES_DATABASE_URL must be a postgresql:// URL (unset it to use $HERMES_HOME/state.db)."
+            )
         return value
 
     @model_validator(mode="after")

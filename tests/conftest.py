@@ -17,8 +17,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+import app.main
 from app.main import create_app
 from app.settings import Settings
+from app.storage.database import Database
 
 TOKEN = "test-token"
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,3 +159,25 @@ def pg_url(pg_cluster: Any) -> Iterator[str]:
         yield url
     finally:
         pg_cluster.drop_database(url)
+
+
+class FilelessStore:
+    """A real SQLite store shown without its file: every job runs on the real database, but ``files`` is
+    ``None`` and ``backend`` is another engine's, as a PostgreSQL store presents itself."""
+
+    files = None
+    backend = "postgresql"
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+@pytest.fixture
+def fileless(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The app in-process on a :class:`FilelessStore`, authenticated."""
+    monkeypatch.setattr(app.main, "open_store", lambda s: FilelessStore(Database(s).open()))
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+        yield client

@@ -1,8 +1,10 @@
 """The layer rules, read from the source: imports point down only, and SQL lives in ``app/storage``.
 
 HTTP (``app/api``) -> services -> domain -> storage. Storage never imports services or the API, services
-never import the API, and neither services nor the API touch ``sqlite3``, the SQLite repositories
-(``app.storage.repos``) or SQL text: they see storage through ``app.storage.protocols``.
+never import the API, and neither services nor the API (nor the app factory) touch ``sqlite3``, the SQLite
+store (``app.storage.database``, ``app.storage.sqlite_tx``, its connections and workers), the SQLite
+repositories (``app.storage.repos``) or SQL text: they see storage through ``app.storage.protocols`` (the
+``Store`` that ``app.storage.backends.open_store`` returns), so another backend plugs in underneath.
 """
 
 from __future__ import annotations
@@ -16,13 +18,22 @@ import pytest
 
 APP = Path(__file__).resolve().parents[1] / "app"
 
+# The SQLite backend's own modules: only storage (and open_store, which picks a backend) may import them.
+SQLITE_BACKEND = (
+    "sqlite3",
+    "app.storage.database",
+    "app.storage.sqlite_tx",
+    "app.storage.repos",
+    "app.storage.connection",
+    "app.storage.readers",
+    "app.storage.writer",
+    "app.storage.checkpointer",
+    "app.storage.side_connection",
+    "app.storage.render_pool",
+)
 # Modules that still speak SQLite directly, and why; the list only shrinks (a converted module must leave
 # it: test_the_allow_list_is_current).
-STILL_ON_SQLITE = {
-    "app/services/export_readable.py": "the readable exports (md, html, trace) arrived after the storage "
-    "boundary: their page queries (app.storage.repos.export_pages) still take the connection "
-    "(Database.read_conn); they move behind an ExportPagesRepo protocol next",
-}
+STILL_ON_SQLITE: dict[str, str] = {}
 
 # Statements as this codebase writes them (upper-case keywords); a bare transaction statement only when it
 # is the whole string, since "VACUUM" or "COMMIT" also occur in sentences. Docstrings are not looked at.
@@ -100,12 +111,15 @@ def test_services_never_import_the_api(path: Path) -> None:
     assert _offending(list(_imports(_parse(path))), ("app.api",)) == []
 
 
-@pytest.mark.parametrize("path", _modules("services") + _modules("api"), ids=_rel)
+_ABOVE_STORAGE = [*_modules("services"), *_modules("api"), APP / "main.py", APP / "runtime.py"]
+
+
+@pytest.mark.parametrize("path", _ABOVE_STORAGE, ids=_rel)
 def test_no_sqlite_and_no_sql_above_storage(path: Path) -> None:
     if _rel(path) in STILL_ON_SQLITE:
         pytest.skip(STILL_ON_SQLITE[_rel(path)])
     tree = _parse(path)
-    assert _offending(list(_imports(tree)), ("sqlite3", "app.storage.repos")) == []
+    assert _offending(list(_imports(tree)), SQLITE_BACKEND) == []
     assert _sql_strings(tree) == []
 
 
@@ -113,8 +127,29 @@ def test_the_allow_list_is_current() -> None:
     """Every module on the allow-list exists and still needs to be there."""
     for rel in STILL_ON_SQLITE:
         tree = _parse(APP.parent / rel)
-        uses_sqlite = _offending(list(_imports(tree)), ("sqlite3", "app.storage.repos")) != []
+        uses_sqlite = _offending(list(_imports(tree)), SQLITE_BACKEND) != []
         assert uses_sqlite or _sql_strings(tree), f"{rel} no longer speaks SQLite: take it off the list"
+
+
+def test_the_import_check_sees_the_sqlite_store() -> None:
+    """The check catches the ways a module reaches the SQLite store, at any depth."""
+    tree = ast.parse(
+        "import sqlite3\n"
+        "from app.storage.database import Database\n"
+        "from app.storage import sqlite_tx\n"
+        "def f():\n    from app.storage.repos.export import plan_chunk\n"
+    )
+    found = _offending(list(_imports(tree)), SQLITE_BACKEND)
+    assert found == [
+        "app.storage.database",
+        "app.storage.database.Database",
+        "app.storage.repos.export",
+        "app.storage.repos.export.plan_chunk",
+        "app.storage.sqlite_tx",
+        "sqlite3",
+    ]
+    neutral = ast.parse("from app.storage.protocols import Store\nfrom app.storage.rows import Hit\n")
+    assert _offending(list(_imports(neutral)), SQLITE_BACKEND) == []
 
 
 def test_the_sql_detector_sees_sql() -> None:

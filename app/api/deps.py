@@ -16,7 +16,7 @@ from app.services.events import EventHub
 from app.services.fts_indexer import FtsIndexer
 from app.services.gateway import Gateway
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.protocols import Store
 
 T = TypeVar("T")
 
@@ -34,7 +34,7 @@ def _app_state(name: str, kind: type[T]) -> Any:
     return Depends(dependency)
 
 
-DB = Annotated[Database, _app_state("db", Database)]
+DB = Annotated[Store, _app_state("db", Store)]
 AppSettings = Annotated[Settings, _app_state("settings", Settings)]
 Hub = Annotated[EventHub, _app_state("event_hub", EventHub)]
 GatewayService = Annotated[Gateway, _app_state("gateway", Gateway)]

@@ -69,6 +69,7 @@ _SUMMARIES = {
     421: "The Host header names a host this server does not answer for",
     422: "Validation failed",
     431: "Request headers too large",
+    501: "Not available on this server's storage backend (nothing was done)",
     503: "Service unavailable (nothing was written)",
     507: "Disk full; nothing was written",
 }

@@ -19,8 +19,7 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.storage.database import Database
-from app.storage.files import file_size
+from app.storage.protocols import Store
 
 # Latency buckets around the append target (p99 <= 25 ms) with room for slow exports.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -128,7 +127,7 @@ class StorageCollector(Collector):
     """Writer, event-log and file figures, read when Prometheus scrapes (counters and two ``stat`` calls)."""
 
     def __init__(
-        self, database: Callable[[], Database | None], events_dropped: Callable[[], int | None]
+        self, database: Callable[[], Store | None], events_dropped: Callable[[], int | None]
     ) -> None:
         self._database = database
         self._events_dropped = events_dropped
@@ -145,13 +144,13 @@ class StorageCollector(Collector):
         db = self._database()
         if db is None:
             return
-        writer = db.writer
+        writer = db.writer_status()
         if writer is not None:
-            yield _batch_histogram(dict(writer.batch_sizes))
+            yield _batch_histogram(writer.batch_sizes)
             yield GaugeMetricFamily(
                 "hermes_writer_queue_depth",
                 "Write jobs waiting for the next group commit.",
-                writer.queue_depth(),
+                writer.queue_depth,
             )
             yield CounterMetricFamily(
                 "hermes_writer_commits", "Group commits (transactions) made by the writer.", writer.commits
@@ -164,11 +163,11 @@ class StorageCollector(Collector):
             yield GaugeMetricFamily(
                 "hermes_writer_alive", "1 while the writer thread runs.", int(writer.alive)
             )
-        yield GaugeMetricFamily("hermes_database_bytes", "Size of state.db.", file_size(db.path))
-        wal = db.wal_path
-        yield GaugeMetricFamily(
-            "hermes_wal_bytes", "Size of the write-ahead log state.db-wal.", file_size(wal)
-        )
+        if db.files is None:
+            return
+        database_bytes, wal_bytes = db.files.sizes()
+        yield GaugeMetricFamily("hermes_database_bytes", "Size of state.db.", database_bytes)
+        yield GaugeMetricFamily("hermes_wal_bytes", "Size of the write-ahead log state.db-wal.", wal_bytes)
 
 
 def _batch_histogram(sizes: dict[int, int]) -> HistogramMetricFamily:

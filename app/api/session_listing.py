@@ -17,7 +17,7 @@ from app.domain.session_filter import SessionFilter, TimeBounds
 from app.errors import InvalidCursor
 from app.services import sessions as svc
 from app.services.sessions import ListQuery
-from app.storage.database import Database
+from app.storage.protocols import Store
 
 _NO_BOUNDS = TimeBounds()
 # The position member that carries the first page's resolved time window, [started_before, started_after].
@@ -57,7 +57,7 @@ def pinned_window(query: ListQuery, bounds: TimeBounds, position: dict[str, Any]
 
 
 async def list_response(
-    request: Request, db: Database, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS
+    request: Request, db: Store, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS
 ) -> Response:
     """Read one page of the listing and render it with its ``Link`` header; with time filters the cursor
     carries the resolved window."""

@@ -25,7 +25,7 @@ def serve(
         help="Start even when another server already serves this state.db",
     ),
 ) -> None:
-    """Start the server on $HERMES_HOME/state.db."""
+    """Start the server on $HERMES_HOME/state.db (or the PostgreSQL database HERMES_DATABASE_URL names)."""
     import uvicorn
 
     from app.api.server import server_config
@@ -33,6 +33,7 @@ def serve(
     from app.runtime import tune_for_serving
     from app.settings import Settings
     from app.storage import instance_lock
+    from app.storage.backends import BackendUnavailable, describe, postgres_backend
     from app.storage.files import make_private_dirs
 
     overrides: dict[str, object] = {}
@@ -45,7 +46,14 @@ def serve(
     except ValueError as exc:
         typer.echo(f"hermes serve: {exc}", err=True)
         raise typer.Exit(2) from exc
-    if not allow_second_server:
+    if settings.database_url is not None:
+        try:
+            postgres_backend(settings.database_url)
+        except BackendUnavailable as exc:
+            typer.echo(f"hermes serve: {exc}", err=True)
+            raise typer.Exit(ExitCode.ERROR) from exc
+    # Servers sharing a PostgreSQL database are replicas by design; only a SQLite file wants one server.
+    elif not allow_second_server:
         make_private_dirs(settings.home)
         try:
             # Held (open) until the process exits; the kernel releases it then, whatever the exit.
@@ -64,7 +72,7 @@ def serve(
         token = "none (auth disabled)"
     typer.echo(
         f"hermes-sessions on http://{settings.host}:{settings.port}\n"
-        f"  database: {settings.db_path}\n"
+        f"  database: {describe(settings)}\n"
         f"  token:    {token}",
         err=True,
     )

@@ -23,8 +23,14 @@ from app.config_file import AutoPruneConfig
 from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
 from app.services import maintenance
 from app.services.background import cancel_and_wait
-from app.storage.database import Database
-from app.storage.protocols import AUTO_PRUNE_LEASE_KEY, AUTO_PRUNE_STATUS_KEY, LAST_AUTO_PRUNE_KEY, Tx
+from app.storage.protocols import (
+    AUTO_PRUNE_LEASE_KEY,
+    AUTO_PRUNE_STATUS_KEY,
+    LAST_AUTO_PRUNE_KEY,
+    Store,
+    Tx,
+    WriterStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +47,7 @@ class _Claim:
 class AutoPruner:
     """Runs auto-prune at start-up and then every ``check_interval_s``, when enabled."""
 
-    def __init__(self, db: Database, config: AutoPruneConfig) -> None:
+    def __init__(self, db: Store, config: AutoPruneConfig) -> None:
         self.db = db
         self.config = config
         self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -118,10 +124,12 @@ class AutoPruner:
             pruned = await maintenance.prune(self.db, self.config.retention_days, None, dry_run=False)
             result["pruned"] = pruned.pruned
             result["messages"] = pruned.messages
-            if self.config.vacuum_after_prune and await self._vacuum_worth_it(pruned.pruned):
+            # VACUUM, and the FTS merge with its checkpoint, are upkeep of a SQLite file alone.
+            on_file = self.db.files is not None
+            if on_file and self.config.vacuum_after_prune and await self._vacuum_worth_it(pruned.pruned):
                 await maintenance.vacuum(self.db)
                 result["vacuumed"] = True
-            elif self.db.writer is not None and self.db.writer.queue_depth() == 0:
+            elif on_file and _idle(self.db.writer_status()):
                 # Idle: merge FTS segments and checkpoint, cheap when already merged.
                 await maintenance.optimize(self.db)
                 result["optimized"] = True
@@ -196,3 +204,8 @@ def _load(raw: str | None) -> dict[str, Any] | None:
     except orjson.JSONDecodeError:
         return None
     return value if isinstance(value, dict) else None
+
+
+def _idle(writer: WriterStatus | None) -> bool:
+    """Whether the writer runs and has no job waiting."""
+    return writer is not None and writer.queue_depth == 0

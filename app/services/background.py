@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.storage.commit_notice import CommitNotice
-from app.storage.writer import Writer
+from app.storage.protocols import Store
 
 
 async def cancel_and_wait(task: asyncio.Task[None] | None) -> None:
@@ -32,11 +32,10 @@ class CommitFollower(ABC):
     def on_commit(self, notice: CommitNotice) -> None:
         """React to one commit notice, on the event loop: never blocks, never raises."""
 
-    def _follow(self, work: Coroutine[Any, Any, None], name: str, writer: Writer | None) -> None:
-        """Run ``work`` as the task and, when there is a writer, follow its commit notices."""
+    def _follow(self, work: Coroutine[Any, Any, None], name: str, store: Store) -> None:
+        """Run ``work`` as the task and follow the store's commit notices."""
         self._task = asyncio.get_running_loop().create_task(work, name=name)
-        if writer is not None:
-            self._unsubscribe = writer.subscribe(self.on_commit)
+        self._unsubscribe = store.subscribe(self.on_commit)
 
     async def stop(self) -> None:
         """Stop following the commit notices, cancel the task and wait for it to unwind (a job already

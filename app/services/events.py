@@ -27,8 +27,7 @@ import orjson
 
 from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
-from app.storage.database import Database
-from app.storage.protocols import EventRow, Tx
+from app.storage.protocols import EventRow, Store, Tx
 from app.storage.rows import MessageRow
 
 log = logging.getLogger(__name__)
@@ -131,7 +130,7 @@ class Subscription:
 class EventHub:
     """Reads new events once per commit for every stream of this process, and wakes handoff long-polls."""
 
-    def __init__(self, db: Database, *, poll_s: float, queue_events: int = LISTENER_QUEUE_EVENTS) -> None:
+    def __init__(self, db: Store, *, poll_s: float, queue_events: int = LISTENER_QUEUE_EVENTS) -> None:
         self.db = db
         self.poll_s = poll_s
         self.queue_events = queue_events
@@ -151,8 +150,7 @@ class EventHub:
         """Subscribe to the writer's commit notices and start the cross-process poll and the tail reader."""
         loop = asyncio.get_running_loop()
         self._seen_id = await self.db.read(lambda tx: tx.events.latest_id())
-        if self.db.writer is not None:
-            self._unsubscribe = self.db.writer.subscribe(self.on_commit)
+        self._unsubscribe = self.db.subscribe(self.on_commit)
         self._poll_task = loop.create_task(self._poll(), name="hermes-events-poll")
         self._tail_task = loop.create_task(self._tail(), name="hermes-events-tail")
 
@@ -268,7 +266,7 @@ class EventPruner:
     """Keeps ``hs_events`` bounded: at start-up and then every ``interval_s``, drop events older than
     ``retention_days`` and all but the newest ``max_rows``."""
 
-    def __init__(self, db: Database, *, retention_days: float, max_rows: int, interval_s: float) -> None:
+    def __init__(self, db: Store, *, retention_days: float, max_rows: int, interval_s: float) -> None:
         self.db = db
         self.retention_days = retention_days
         self.max_rows = max_rows
@@ -316,7 +314,7 @@ def format_event(row: EventRow) -> bytes:
 
 
 async def stream(
-    db: Database,
+    db: Store,
     hub: EventHub,
     *,
     session_id: str | None,

@@ -25,9 +25,7 @@ import orjson
 
 from app.errors import SessionNotFound
 from app.storage import protocols as store
-from app.storage.database import Database
-from app.storage.protocols import ExportFilter, Tx
-from app.storage.render_pool import RenderPool
+from app.storage.protocols import ChunkRenderer, ExportFilter, Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +109,13 @@ def error_record(problems: ExportProblems) -> bytes:
     return orjson.dumps({EXPORT_ERROR_KEY: body}) + b"\n"
 
 
-async def check_export_target(db: Database, session_id: str | None) -> None:
+async def check_export_target(db: Store, session_id: str | None) -> None:
     """404 before the stream starts when a single session is asked for and does not exist."""
     if session_id is not None and not await db.read(lambda tx: tx.sessions.session_exists(session_id)):
         raise SessionNotFound(session_id)
 
 
-async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
+async def export_jsonl(db: Store, flt: ExportFilter) -> AsyncIterator[bytes]:
     """Yield the export in chunks of whole or partial lines, one short read transaction per chunk."""
 
     def plan(start: store.ExportCursor, tx: Tx) -> store.ChunkPlan:
@@ -131,8 +129,9 @@ async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
             rendered = tx.export.render_chunk(flt, chunk)
         return rendered, None if chunk.next is None else plan(chunk.next, tx)
 
-    if db.render_pool is not None:
-        async for data in _rendered_in_workers(db, db.render_pool, flt, plan):
+    renderer = None if db.files is None else db.files.renderer
+    if renderer is not None:
+        async for data in _rendered_in_workers(db, renderer, flt, plan):
             yield data
         return
     problems = ExportProblems()
@@ -165,8 +164,8 @@ async def export_jsonl(db: Database, flt: ExportFilter) -> AsyncIterator[bytes]:
 
 
 async def _rendered_in_workers(
-    db: Database,
-    pool: RenderPool,
+    db: Store,
+    pool: ChunkRenderer,
     flt: ExportFilter,
     plan: Callable[[store.ExportCursor, Tx], store.ChunkPlan],
 ) -> AsyncIterator[bytes]:
@@ -205,7 +204,7 @@ def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessagePag
     return tx.export.message_page(session_id=session_id, after_id=after_id, limit=EXPORT_CHUNK_MESSAGES)
 
 
-async def _message_pages(db: Database, session_id: str, problems: ExportProblems) -> AsyncIterator[bytes]:
+async def _message_pages(db: Store, session_id: str, problems: ExportProblems) -> AsyncIterator[bytes]:
     """A session's active messages in pages of comma-separated JSON objects, one short read per page."""
     after = 0
     while True:
@@ -218,7 +217,7 @@ async def _message_pages(db: Database, session_id: str, problems: ExportProblems
         after = page.last_id
 
 
-async def export_lineage_jsonl(db: Database, session_id: str) -> AsyncIterator[bytes]:
+async def export_lineage_jsonl(db: Store, session_id: str) -> AsyncIterator[bytes]:
     """One line for the logical session through ``session_id``: the agent's ``export_session_lineage``.
 
     The tip's columns with ``message_count`` = all active messages of the lineage, ``messages`` = every

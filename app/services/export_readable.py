@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import secrets
-import sqlite3
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -35,10 +34,7 @@ from app.errors import (
     QmdNeedsFilesLayout,
     SessionNotFound,
 )
-from app.storage.database import Database
-from app.storage.repos import export_pages as pages
-from app.storage.repos import lineage as lineage_repo
-from app.storage.repos.export import ExportFilter, small_page_cache
+from app.storage.protocols import READABLE_COLUMNS, ExportFilter, Store, Tx
 
 Format = Literal["jsonl", "md", "qmd", "html", "trace"]
 Layout = Literal["document", "files"]
@@ -133,14 +129,14 @@ def _chunk(
     transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
     columns: tuple[str, ...] | None,
     cursor: _Cursor,
-    conn: sqlite3.Connection,
+    tx: Tx,
 ) -> str:
     """Render the next chunk (the rest of an open session, then whole sessions, their messages read in one
     query); ``cursor`` is moved past it."""
     out: list[str] = []
     budget = CHUNK_MESSAGES
     if cursor.open_session is not None:
-        rows = pages.message_dicts(conn, cursor.open_session, cursor.after_message, budget, columns=columns)
+        rows = tx.export.message_dicts(cursor.open_session, cursor.after_message, budget, columns=columns)
         if rows:
             out.append(renderer.messages(transform(rows)))
             cursor.after_message = rows[-1]["id"]
@@ -150,13 +146,13 @@ def _chunk(
         cursor.open_session = None
         budget -= len(rows)
     if not cursor.heads:
-        cursor.heads = pages.session_heads(conn, flt, cursor.after_session, CHUNK_SESSIONS)
+        cursor.heads = tx.export.session_heads(flt, cursor.after_session, CHUNK_SESSIONS)
         if not cursor.heads:
             cursor.done = True
             return "".join(out)
     heads, cursor.heads = cursor.heads, []
     cursor.after_session = heads[-1]["id"]
-    rows = pages.messages_of(conn, [h["id"] for h in heads], budget, columns)
+    rows = tx.export.messages_of([h["id"] for h in heads], budget, columns)
     full = len(rows) == budget
     # Rows come grouped by session in the heads' order: each session's share is its count.
     counts = Counter(map(itemgetter("session_id"), rows))
@@ -177,20 +173,20 @@ def _chunk(
 
 
 async def _sessions(
-    db: Database,
+    db: Store,
     flt: ExportFilter,
     renderer: _Renderer,
     transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
-    columns: tuple[str, ...] | None = pages.READABLE_COLUMNS,
+    columns: tuple[str, ...] | None = READABLE_COLUMNS,
 ) -> AsyncIterator[bytes]:
     cursor = _Cursor()
 
-    def step(conn: sqlite3.Connection) -> str:
-        with small_page_cache(conn):
-            return _chunk(flt, renderer, transform, columns, cursor, conn)
+    def step(tx: Tx) -> str:
+        with tx.export.small_page_cache():
+            return _chunk(flt, renderer, transform, columns, cursor, tx)
 
     while not cursor.done:
-        text = await db.read_conn(step)
+        text = await db.read(step)
         if text:
             yield text.encode()
 
@@ -250,11 +246,11 @@ class _Traces:
         return ""
 
 
-async def _single(db: Database, flt: ExportFilter) -> bool:
-    return await db.read_conn(functools.partial(pages.count_sessions, flt=flt, up_to=2)) == 1
+async def _single(db: Store, flt: ExportFilter) -> bool:
+    return await db.read(lambda tx: tx.export.count_sessions(flt, up_to=2)) == 1
 
 
-async def export_readable(db: Database, req: ExportRequest) -> AsyncIterator[bytes]:
+async def export_readable(db: Store, req: ExportRequest) -> AsyncIterator[bytes]:
     """The export in a readable or redacted format (``req`` already :func:`checked`)."""
     flt, transform = req.flt, _redactor(bool(req.redact))
     if req.layout == "files":
@@ -278,21 +274,21 @@ async def export_readable(db: Database, req: ExportRequest) -> AsyncIterator[byt
             yield data
         yield document.end().encode()
         return
-    columns = None if isinstance(renderer, _RedactedJsonl) else pages.READABLE_COLUMNS
+    columns = None if isinstance(renderer, _RedactedJsonl) else READABLE_COLUMNS
     async for data in _sessions(db, flt, renderer, transform, columns):
         yield data
 
 
 async def _html(
-    db: Database, flt: ExportFilter, transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+    db: Store, flt: ExportFilter, transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
 ) -> AsyncIterator[bytes]:
-    count = await db.read_conn(functools.partial(pages.count_sessions, flt=flt, up_to=2))
+    count = await db.read(lambda tx: tx.export.count_sessions(flt, up_to=2))
     if not count:
         yield render_html.NO_SESSIONS.encode()
         return
     title = ""
     if count == 1:
-        (head,) = await db.read_conn(functools.partial(pages.session_heads, flt=flt, after_id="", limit=1))
+        (head,) = await db.read(lambda tx: tx.export.session_heads(flt, after_id="", limit=1))
         title = str(head.get("title") or "")
     page = render_html.HtmlPage(
         single=count == 1, title=title, generated_at=render_html.page_clock(), nonce=secrets.token_urlsafe(16)
@@ -301,9 +297,7 @@ async def _html(
     if count > 1:
         after = ""
         while True:
-            heads = await db.read_conn(
-                functools.partial(pages.sidebar_rows, flt=flt, after_id=after, limit=1000)
-            )
+            heads = await db.read(functools.partial(_sidebar_rows, flt=flt, after_id=after, limit=1000))
             if not heads:
                 break
             yield "".join(page.sidebar(h) for h in heads).encode()
@@ -335,29 +329,29 @@ class FilePlan:
         return file_name(self.head, fmt)
 
 
-def _plan(session_id: str, logical: bool, conn: sqlite3.Connection) -> FilePlan | None:
-    ids = lineage_repo.compression_chain(conn, session_id) if logical else [session_id]
-    heads = pages.sessions_by_id(conn, ids)
+def _plan(session_id: str, logical: bool, tx: Tx) -> FilePlan | None:
+    ids = tx.lineage.compression_chain(session_id) if logical else [session_id]
+    heads = tx.export.sessions_by_id(ids)
     if not heads:
         return None
     segments = [h["id"] for h in heads]
-    counts, top = pages.message_snapshot(conn, segments)
+    counts, top = tx.export.message_snapshot(segments)
     head = dict(heads[-1])
     if logical:
         head["message_count"] = sum(counts.values())
     return FilePlan(head, segments, counts, top, logical)
 
 
-async def plan_file(db: Database, session_id: str, logical: bool) -> FilePlan:
+async def plan_file(db: Store, session_id: str, logical: bool) -> FilePlan:
     """The plan of one session's file; 404 when the session does not exist."""
-    plan = await db.read_conn(functools.partial(_plan, session_id, logical))
+    plan = await db.read(functools.partial(_plan, session_id, logical))
     if plan is None:
         raise SessionNotFound(session_id)
     return plan
 
 
 async def session_file(
-    db: Database, plan: FilePlan, fmt: str, redact: bool, exported_at: float | None = None
+    db: Store, plan: FilePlan, fmt: str, redact: bool, exported_at: float | None = None
 ) -> AsyncIterator[bytes]:
     """One session's verified Markdown/Quarto file, as the agent's ``write_session_markdown`` writes it."""
     transform = _redactor(redact)
@@ -373,14 +367,14 @@ async def session_file(
         yield doc.segment(segment).encode()
         after = 0
         while True:
-            rows = await db.read_conn(
+            rows = await db.read(
                 functools.partial(
-                    pages.message_dicts,
+                    _message_dicts,
                     session_id=segment,
                     after_id=after,
                     limit=CHUNK_MESSAGES,
                     upto_id=plan.upto_id,
-                    columns=pages.READABLE_COLUMNS,
+                    columns=READABLE_COLUMNS,
                 )
             )
             if not rows:
@@ -390,7 +384,7 @@ async def session_file(
     yield doc.end().encode()
 
 
-async def _files(db: Database, req: ExportRequest) -> AsyncIterator[bytes]:
+async def _files(db: Store, req: ExportRequest) -> AsyncIterator[bytes]:
     """One verified file per session, one after another (exactly one with a ``session_id``)."""
     assert req.fmt in ("md", "qmd")
     logical = req.lineage == "logical"
@@ -401,14 +395,29 @@ async def _files(db: Database, req: ExportRequest) -> AsyncIterator[bytes]:
         return
     after = ""
     while True:
-        heads = await db.read_conn(
-            functools.partial(pages.session_heads, flt=req.flt, after_id=after, limit=CHUNK_SESSIONS)
+        heads = await db.read(
+            functools.partial(_session_heads, flt=req.flt, after_id=after, limit=CHUNK_SESSIONS)
         )
         if not heads:
             return
         for head in heads:
-            found = await db.read_conn(functools.partial(_plan, head["id"], False))
+            found = await db.read(functools.partial(_plan, head["id"], False))
             if found is not None:
                 async for data in session_file(db, found, req.fmt, bool(req.redact)):
                     yield data
         after = heads[-1]["id"]
+
+
+# Reader jobs made in loops with ``functools.partial`` (a lambda would see the loop's later values).
+def _sidebar_rows(tx: Tx, *, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+    return tx.export.sidebar_rows(flt, after_id, limit)
+
+
+def _session_heads(tx: Tx, *, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+    return tx.export.session_heads(flt, after_id, limit)
+
+
+def _message_dicts(
+    tx: Tx, *, session_id: str, after_id: int, limit: int, upto_id: int, columns: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    return tx.export.message_dicts(session_id, after_id, limit, upto_id, columns)

@@ -24,8 +24,7 @@ from app.domain.id_runs import ANY_ID
 from app.domain.index_pacing import FIRST_SLICE, next_pace
 from app.services.background import CommitFollower
 from app.storage.commit_notice import CommitNotice
-from app.storage.database import Database
-from app.storage.protocols import Tx
+from app.storage.protocols import Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +35,7 @@ class FtsIndexer(CommitFollower):
     """Indexes ``hs_fts_backlog`` in the background; ``wait_indexed`` lets a request wait for it. Stopped,
     it leaves the rest of the backlog to the next start."""
 
-    def __init__(self, db: Database, slice_messages: int = FIRST_SLICE, poll_s: float = POLL_S) -> None:
+    def __init__(self, db: Store, slice_messages: int = FIRST_SLICE, poll_s: float = POLL_S) -> None:
         super().__init__()
         self.db = db
         self.slice_messages = slice_messages
@@ -48,7 +47,7 @@ class FtsIndexer(CommitFollower):
     def start(self) -> None:
         """Follow the commit notices and start the task; it first indexes whatever backlog the file has."""
         if self._task is None:
-            self._follow(self._loop(), "hermes-fts-indexer", self.db.writer)
+            self._follow(self._loop(), "hermes-fts-indexer", self.db)
 
     def on_commit(self, notice: CommitNotice) -> None:
         """Index now when the commit queued work (an import deferred its indexing)."""
@@ -111,7 +110,8 @@ class FtsIndexer(CommitFollower):
             await asyncio.sleep(pace.pause_s)
 
     def _jobs_committed(self) -> int:
-        return self.db.writer.jobs_committed if self.db.writer is not None else 0
+        writer = self.db.writer_status()
+        return writer.jobs_committed if writer is not None else 0
 
     def _job(self, tx: Tx) -> tuple[int | None, float, bool]:
         # Runs on the writer thread; the last value says whether other writes queued up meanwhile.
@@ -121,8 +121,8 @@ class FtsIndexer(CommitFollower):
         # The loop ends once both are empty; a slice of list-search documents alone covers no message.
         if covered is None and sessions is not None:
             covered = 0
-        writer = self.db.writer
-        return covered, time.perf_counter() - started, writer is not None and writer.queue_depth() > 0
+        writer = self.db.writer_status()
+        return covered, time.perf_counter() - started, writer is not None and writer.queue_depth > 0
 
     def _notify(self) -> None:
         done, self._progress = self._progress, asyncio.Event()

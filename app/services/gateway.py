@@ -63,9 +63,8 @@ from app.services.events import EventType, emit
 from app.services.lineage import resolve
 from app.services.platforms import get_platform
 from app.storage import gateway_files as files
-from app.storage.database import Database
 from app.storage.errors import StorageError
-from app.storage.protocols import Tx
+from app.storage.protocols import Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -695,7 +694,7 @@ class Gateway:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         home: Path,
         *,
         expiry_first_s: float = EXPIRY_FIRST_S,
@@ -928,7 +927,7 @@ class SessionsMirror:
     """``sessions.json``, rewritten from the table after changes: at most once per
     :data:`MIRROR_MIN_INTERVAL_S`, atomically, and only while ``write_sessions_json`` is on."""
 
-    def __init__(self, db: Database, scope: str, path: Path, config: Callable[[], GatewayConfig]) -> None:
+    def __init__(self, db: Store, scope: str, path: Path, config: Callable[[], GatewayConfig]) -> None:
         self._db = db
         self._pool: ProcessPoolExecutor | None = None
         self._scope = scope
@@ -967,27 +966,36 @@ class SessionsMirror:
         if not self._config().write_sessions_json:
             return
         started = time.monotonic()
-        if self._pool is None:
-            # A lower CPU priority: requests come first, the mirror only has to catch up within seconds.
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(10,),
+        if self._db.files is None:
+            # No file a worker process could read: the rows come through the store, on a thread.
+            await asyncio.to_thread(
+                files.write_mirror, self._db.backend, self._scope, str(self.path), entries.README, self._rows
             )
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            self._pool,
-            files.write_mirror_from_db,
-            str(self._db.path),
-            self._scope,
-            str(self.path),
-            entries.README,
-        )
+        else:
+            if self._pool is None:
+                # A lower CPU priority: requests come first, the mirror only has to catch up within seconds.
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=os.nice,
+                    initargs=(10,),
+                )
+            await asyncio.get_running_loop().run_in_executor(
+                self._pool,
+                files.write_mirror_from_db,
+                str(self._db.files.path),
+                self._scope,
+                str(self.path),
+                entries.README,
+            )
         self.writes += 1
         self._last_write = time.monotonic()
         cost = self._last_write - started
         self._interval = min(MIRROR_MAX_INTERVAL_S, max(MIRROR_MIN_INTERVAL_S, cost * MIRROR_COST_FACTOR))
+
+    def _rows(self, since: float) -> files.MirrorRows:
+        scope = self._scope
+        return self._db.read_sync(lambda tx: (tx.gateway.changed_since(scope, since), tx.gateway.keys(scope)))
 
     async def _run(self) -> None:
         while True:

@@ -6,8 +6,8 @@ job, never for the whole prune. A session is never split across jobs: each prune
 after a crash. A session larger than the batch budget is a job of its own; the writer then pauses for it
 alone.
 
-VACUUM, checkpoints, backups and the repair check use storage's side connection
-(``app.storage.side_connection``).
+VACUUM, checkpoints, backups and the repair check are the SQLite file's own operations (the store's
+``files``); on a store without such a file they answer ``not_supported_on_backend``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,9 @@ from typing import Any
 from app.domain.retention import DAY_S, cutoff
 from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import MAX_COUNTER
-from app.errors import BackupDirUnusable, MaintenanceBusy, StorageFull
-from app.storage import side_connection as side
-from app.storage.database import Database
-from app.storage.files import file_size, is_disk_full, private_dir
-from app.storage.protocols import Health, PruneCandidate, Tx
+from app.errors import BackupDirUnusable, MaintenanceBusy, NotSupportedOnBackend, StorageFull
+from app.storage.files import is_disk_full, private_dir
+from app.storage.protocols import FileStore, PruneCandidate, Store, Tx
 
 # Messages deleted per writer job (whole sessions only). Deleting a message costs about as much as indexing
 # it (both FTS indexes must remove its tokens), so jobs stay small: an append queued behind one waits
@@ -40,19 +38,24 @@ PRUNE_PAUSE_S = 0.005
 _exclusive = threading.Lock()
 
 
-def file_sizes(db: Database) -> tuple[int, int]:
-    """Bytes of state.db and of its ``-wal`` file (0 when absent)."""
-    return file_size(db.path), file_size(db.wal_path)
+def file_store(db: Store, operation: str) -> FileStore:
+    """The store's SQLite file operations; ``not_supported_on_backend`` naming ``operation`` when it has
+    none."""
+    if db.files is None:
+        raise NotSupportedOnBackend(operation, db.backend)
+    return db.files
 
 
-async def stats(db: Database, include_fts: bool = False) -> dict[str, Any]:
-    """Counts for every source plus database, WAL and free-page bytes (FTS bytes on request: a page walk)."""
+async def stats(db: Store, include_fts: bool = False) -> dict[str, Any]:
+    """Counts for every source plus database, WAL and free-page bytes (FTS bytes on request: a page walk).
+    A store without a file reports its own sizes in ``store_stats``."""
     out = await db.read(lambda tx: tx.maintenance.store_stats(include_fts))
-    out["database_bytes"], out["wal_bytes"] = await asyncio.to_thread(file_sizes, db)
+    if db.files is not None:
+        out["database_bytes"], out["wal_bytes"] = await asyncio.to_thread(db.files.sizes)
     return out
 
 
-async def insights(db: Database, days: int, source: str | None, top: int = 10) -> dict[str, Any]:
+async def insights(db: Store, days: int, source: str | None, top: int = 10) -> dict[str, Any]:
     """Tokens and cost by day, model and source; top tools; activity by UTC hour and weekday."""
     now = time.time()
     since = now - days * DAY_S
@@ -141,7 +144,7 @@ def _batches(candidates: list[PruneCandidate]) -> Iterator[list[PruneCandidate]]
         yield batch
 
 
-async def prune(db: Database, older_than_days: float, source: str | None, dry_run: bool) -> PruneResult:
+async def prune(db: Store, older_than_days: float, source: str | None, dry_run: bool) -> PruneResult:
     """Delete ended sessions started more than ``older_than_days`` ago (never open or pinned ones): the
     agent's ``prune_sessions(older_than_days, source)``."""
     flt = SessionFilter(started_before=cutoff(time.time(), older_than_days), source=source)
@@ -149,7 +152,7 @@ async def prune(db: Database, older_than_days: float, source: str | None, dry_ru
 
 
 async def prune_matching(
-    db: Database, flt: SessionFilter, dry_run: bool, ids: list[str] | None = None
+    db: Store, flt: SessionFilter, dry_run: bool, ids: list[str] | None = None
 ) -> PruneResult:
     """Delete the ended sessions ``flt`` selects (of ``ids`` when given), oldest first; never an open or a
     pinned session.
@@ -179,7 +182,7 @@ async def prune_matching(
 
 
 async def archive_matching(
-    db: Database, flt: SessionFilter, dry_run: bool, ids: list[str] | None = None
+    db: Store, flt: SessionFilter, dry_run: bool, ids: list[str] | None = None
 ) -> ArchiveResult:
     """Archive (hide, delete nothing) the ended, not yet archived sessions ``flt`` selects, each with its
     compression lineage (the agent's ``archive_sessions``); never a pinned session."""
@@ -202,12 +205,13 @@ async def archive_matching(
 # -- VACUUM, optimize, checkpoint, backup, repair ---------------------------------------------------
 
 
-async def optimize(db: Database) -> dict[str, Any]:
+async def optimize(db: Store) -> dict[str, Any]:
     """FTS optimize (through the writer) then a TRUNCATE checkpoint, as ``hermes sessions optimize``."""
-    before = await asyncio.to_thread(file_sizes, db)
+    files = file_store(db, "An FTS optimize with a WAL checkpoint")
+    before = await asyncio.to_thread(files.sizes)
     tables = await db.write(lambda tx: tx.maintenance.optimize_fts())
-    ckpt = await asyncio.to_thread(side.checkpoint, db)
-    after = await asyncio.to_thread(file_sizes, db)
+    ckpt = await asyncio.to_thread(files.checkpoint)
+    after = await asyncio.to_thread(files.sizes)
     return {
         "fts_optimized": tables,
         "checkpoint": {
@@ -222,16 +226,17 @@ async def optimize(db: Database) -> dict[str, Any]:
     }
 
 
-def vacuum_sync(db: Database) -> dict[str, Any]:
+def vacuum_sync(db: Store) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM, checkpoint — blocking; call from a worker thread."""
+    files = file_store(db, "A VACUUM")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
         started = time.monotonic()
-        before = file_sizes(db)
+        before = files.sizes()
         tables = db.write_sync(lambda tx: tx.maintenance.optimize_fts())
-        side.vacuum(db)
-        after = file_sizes(db)
+        files.vacuum()
+        after = files.sizes()
     finally:
         _exclusive.release()
     return {
@@ -245,12 +250,12 @@ def vacuum_sync(db: Database) -> dict[str, Any]:
     }
 
 
-async def vacuum(db: Database) -> dict[str, Any]:
+async def vacuum(db: Store) -> dict[str, Any]:
     """Reclaim free pages: the agent's ``vacuum()`` on a connection of its own."""
     return await asyncio.to_thread(vacuum_sync, db)
 
 
-def _snapshot_locked(db: Database) -> dict[str, Any]:
+def _snapshot_locked(db: Store, files: FileStore) -> dict[str, Any]:
     """A ``VACUUM INTO`` copy under ``$HERMES_HOME/backups/``; the caller holds ``_exclusive``."""
     settings = db.settings
     target_dir = private_dir(settings.home, settings.backups_dir, BackupDirUnusable)
@@ -259,7 +264,7 @@ def _snapshot_locked(db: Database) -> dict[str, Any]:
     name = f"state-{stamp}.db"
     target = target_dir / name
     try:
-        side.snapshot(db, target)
+        files.snapshot(target)
     except BaseException as exc:
         if isinstance(exc, StorageFull) or is_disk_full(exc):
             raise StorageFull(str(target_dir)) from exc
@@ -267,31 +272,29 @@ def _snapshot_locked(db: Database) -> dict[str, Any]:
     return {"name": name, "path": str(target), "bytes": target.stat().st_size, "created_at": created}
 
 
-def _backup_sync(db: Database) -> dict[str, Any]:
+def _backup_sync(db: Store) -> dict[str, Any]:
+    files = file_store(db, "A backup (VACUUM INTO)")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
-        return _snapshot_locked(db)
+        return _snapshot_locked(db, files)
     finally:
         _exclusive.release()
 
 
-async def backup(db: Database) -> dict[str, Any]:
+async def backup(db: Store) -> dict[str, Any]:
     """Write a consistent copy of state.db under ``$HERMES_HOME/backups/``."""
     return await asyncio.to_thread(_backup_sync, db)
 
 
-def _check(db: Database) -> Health:
-    return side.health_check(db)
-
-
-def _repair_sync(db: Database, check_only: bool, backup_first: bool) -> dict[str, Any]:
+def _repair_sync(db: Store, check_only: bool, backup_first: bool) -> dict[str, Any]:
+    files = file_store(db, "The repair check")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
-        found = _check(db)
+        found = files.health_check()
         out: dict[str, Any] = {
-            "path": str(db.path),
+            "path": str(files.path),
             "healthy": not found.problems(),
             "problems": found.problems(),
             "check_only": check_only,
@@ -304,10 +307,10 @@ def _repair_sync(db: Database, check_only: bool, backup_first: bool) -> dict[str
         if check_only or out["healthy"]:
             return out
         if backup_first:
-            out["backup_path"] = _snapshot_locked(db)["path"]
+            out["backup_path"] = _snapshot_locked(db, files)["path"]
         steps = db.write_sync(lambda tx: tx.maintenance.repair(found))
         out["strategy"] = ", ".join(steps)
-        after = _check(db)
+        after = files.health_check()
         out["sessions"] = after.sessions
         if after.problems():
             out["error"] = "; ".join(after.problems()[:3])
@@ -318,7 +321,7 @@ def _repair_sync(db: Database, check_only: bool, backup_first: bool) -> dict[str
         _exclusive.release()
 
 
-async def repair(db: Database, check_only: bool, backup_first: bool = True) -> dict[str, Any]:
+async def repair(db: Store, check_only: bool, backup_first: bool = True) -> dict[str, Any]:
     """Check the store (integrity, FTS consistency, a rolled-back write), and unless ``check_only`` repair
     what was found after a ``VACUUM INTO`` backup; session and message rows are never changed."""
     return await asyncio.to_thread(_repair_sync, db, check_only, backup_first)

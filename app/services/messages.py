@@ -11,13 +11,12 @@ from typing import Any
 from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, SessionEnded, SessionNotFound
 from app.services.events import EventType, emit, emit_messages
 from app.services.idempotency import Idempotency, Render, Reply
-from app.storage.database import Database
-from app.storage.protocols import Tx
+from app.storage.protocols import Store, Tx
 from app.storage.rows import MessageRow
 
 
 async def append(
-    db: Database,
+    db: Store,
     idempotency: Idempotency,
     session_id: str,
     messages: list[dict[str, Any]],

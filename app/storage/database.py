@@ -1,4 +1,5 @@
-"""The storage facade the services use: migrations at open, one writer, a pool of readers.
+"""The SQLite store (:class:`~app.storage.protocols.Store`): migrations at open, one writer, a pool of
+readers, and the file's own operations (``files``).
 
 At open the agent's schema version decides the mode. Every version up to the newest we have tested is
 adopted and served read-write; a newer one (a newer agent migrated the file) is served read-only: no writer,
@@ -20,6 +21,7 @@ from app.errors import SchemaTooNew, StorageFull
 from app.settings import Settings
 from app.storage import migrate
 from app.storage.checkpointer import Checkpointer
+from app.storage.commit_notice import CommitNotice
 from app.storage.connection import is_full, open_connection
 from app.storage.files import create_private_file, is_disk_full, make_private_dirs, no_space_left
 from app.storage.first_contact import backup_agent_file, unadopted_agent_file
@@ -27,6 +29,8 @@ from app.storage.fts_merge import merge_quantum
 from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
+from app.storage.rows import WriterStatus
+from app.storage.side_connection import SqliteFiles
 from app.storage.sqlite_tx import SqliteTx
 from app.storage.writer import Writer
 
@@ -41,6 +45,8 @@ class Database:
     per-thread read-only connections; both hand the job a :class:`SqliteTx` (the storage contract's
     ``Tx``), made once per connection."""
 
+    backend = "sqlite"
+
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.path = settings.db_path
@@ -51,6 +57,8 @@ class Database:
         self.render_pool: RenderPool | None = None
         self.agent_schema_version: int | None = None
         """The agent schema version found at open (``None`` for a new file)."""
+        self.files = SqliteFiles(self.path, settings, self.require_writable, lambda: self.render_pool)
+        """The file's own operations: sizes, VACUUM, backups, the repair check, the render workers."""
 
     @property
     def read_only(self) -> bool:
@@ -73,7 +81,7 @@ class Database:
     @property
     def wal_path(self) -> Path:
         """The write-ahead log beside state.db."""
-        return self.path.with_name(self.path.name + "-wal")
+        return self.files.wal_path
 
     def open(self) -> Database:
         """Create the directory, migrate the file, start the writer and the readers (only the readers
@@ -192,6 +200,26 @@ class Database:
         answer)."""
         return await self.read(lambda tx: migrate.stamped_revision(tx.conn))
 
+    def subscribe(self, subscriber: Callable[[CommitNotice], None]) -> Callable[[], None]:
+        """Call ``subscriber(notice)`` on the running event loop after each COMMIT that carried something;
+        returns the function that unsubscribes it (a read-only store never commits: nothing to follow)."""
+        if self.writer is None:
+            return _nothing
+        return self.writer.subscribe(subscriber)
+
+    def writer_status(self) -> WriterStatus | None:
+        """The writer's counters, or ``None`` while there is no writer (closed, or read-only)."""
+        writer = self.writer
+        if writer is None:
+            return None
+        return WriterStatus(
+            alive=writer.alive,
+            queue_depth=writer.queue_depth(),
+            commits=writer.commits,
+            jobs_committed=writer.jobs_committed,
+            batch_sizes=dict(writer.batch_sizes),
+        )
+
     def _writer(self) -> Writer:
         self.require_writable()
         assert self.writer is not None, "database not open"
@@ -210,12 +238,11 @@ class Database:
         assert self.readers is not None, "database not open"
         return await self.readers.read(fn)
 
-    async def read_conn(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``read`` for a job written against the connection itself (services not yet on the Tx; see
-        tests/test_layers.py's allow-list)."""
-        return await self.read(lambda tx: fn(tx.conn))
-
     def read_sync(self, fn: Callable[[SqliteTx], T]) -> T:
         """Blocking ``read`` for code off the event loop."""
         assert self.readers is not None, "database not open"
         return self.readers.read_sync(fn)
+
+
+def _nothing() -> None:
+    """The unsubscribe of a subscription that never receives anything."""

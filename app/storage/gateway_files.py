@@ -12,6 +12,7 @@ import sqlite3
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,22 +144,38 @@ def _fragment(key: str, raw: str) -> bytes | None:
     return b"  " + orjson.dumps(key) + b": " + body
 
 
+MirrorRows = tuple[list[tuple[str, str, float]], set[str]]
+"""``(changed, present)``: the rows of a scope written since a moment, and every key of the scope, read in
+one snapshot."""
+
+
 def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str) -> None:
     """Rewrite ``sessions.json`` from the ``gateway_routing`` rows of ``scope``, on a read-only
     connection of its own. Meant for a worker process, which keeps every entry encoded between calls and
     re-encodes only rows written since the last rewrite (and drops keys that are gone), so a rewrite of
     100,000 entries costs little more than writing the file."""
-    mirror = _MIRRORS.setdefault((db_path, scope), _Mirror())
+
+    def read(since: float) -> MirrorRows:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30, isolation_level=None)
+        try:
+            conn.execute("BEGIN")  # one snapshot for the changed rows and the key set
+            changed = repo.changed_since(conn, scope, since)
+            present = repo.keys(conn, scope)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        return changed, present
+
+    write_mirror(db_path, scope, path, readme, read)
+
+
+def write_mirror(store: str, scope: str, path: str, readme: str, read: Callable[[float], MirrorRows]) -> None:
+    """Rewrite ``sessions.json`` from what ``read(since)`` returns, re-encoding only the rows written since
+    the previous rewrite for the same ``(store, scope)`` in this process (blocking)."""
+    mirror = _MIRRORS.setdefault((store, scope), _Mirror())
     if time.monotonic() - mirror.rebuilt_at > _REBUILD_EVERY_S:
         mirror.since, mirror.rebuilt_at = 0.0, time.monotonic()
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30, isolation_level=None)
-    try:
-        conn.execute("BEGIN")  # one snapshot for the changed rows and the key set
-        changed = repo.changed_since(conn, scope, mirror.since)
-        present = repo.keys(conn, scope)
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+    changed, present = read(mirror.since)
     for key in [k for k in mirror.fragments if k not in present]:
         del mirror.fragments[key]
     for key, raw, _updated in changed:

@@ -1,15 +1,19 @@
 """The storage contract: what services may ask of a backend, one protocol per aggregate.
 
-Services type against these protocols and receive a :class:`Tx` in every writer or reader job
-(``Database.write(fn)`` / ``read(fn)``, ``fn(tx)``). The SQLite backend (:mod:`app.storage.sqlite_tx`) binds
-the functions of ``app/storage/repos`` to the job's connection; a second backend implements the same
-protocols. The row and request types below are part of the contract, re-exported for the services.
+Services and the API type against :class:`Store` and receive a :class:`Tx` in every writer or reader job
+(``store.write(fn)`` / ``read(fn)``, ``fn(tx)``). The SQLite backend (``app.storage.database.Database``, its
+``SqliteTx``) binds the functions of ``app/storage/repos`` to the job's connection; another backend (the
+``app.storage.postgres`` package, chosen by :func:`app.storage.backends.open_store`) implements the same
+protocols. The row and request types (``app.storage.rows``) are part of the contract, re-exported here for
+the services. What only a local SQLite file can do (VACUUM, backups, repair, the render workers) is a
+:class:`FileStore`, which a store without such a file leaves ``None``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from app.domain.agent_rows import Prepared
@@ -17,35 +21,45 @@ from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
 from app.domain.records import ChatPeer, NewAttachment, NewSession
 from app.domain.session_filter import SessionFilter
+from app.errors import SchemaTooNew
+from app.settings import Settings
+from app.storage.commit_notice import CommitNotice
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
-from app.storage.repos.events import EventRow
-from app.storage.repos.export import (
-    LINE_CLOSED,
-    ChunkPlan,
-    ExportCursor,
-    ExportFilter,
-    MessagePage,
-    RenderedChunk,
-    Skipped,
-    chunk_skipped,
-    join_chunk,
-)
-from app.storage.repos.health import Health
-from app.storage.repos.idempotency import StoredAnswer
-from app.storage.repos.maintenance import (
+from app.storage.rows import (
     AUTO_PRUNE_LEASE_KEY,
     AUTO_PRUNE_STATUS_KEY,
     LAST_AUTO_PRUNE_KEY,
+    LINE_CLOSED,
+    MAX_PARENT_DEPTH,
+    READABLE_COLUMNS,
+    AttachmentRef,
+    Candidate,
+    Checkpoint,
+    ChunkPlan,
+    EventRow,
+    ExportCursor,
+    ExportFilter,
+    FirstExchange,
+    Health,
+    Hit,
+    HitFilter,
+    ListPage,
+    ListQuery,
+    MessagePage,
+    MessageRow,
     PageStats,
+    PruneCandidate,
+    RenderedChunk,
+    SessionMetaRow,
+    SessionRow,
+    Skipped,
+    StoredAnswer,
+    Usage,
     UsageReport,
+    WriterStatus,
+    chunk_skipped,
+    join_chunk,
 )
-from app.storage.repos.maintenance import Candidate as PruneCandidate
-from app.storage.repos.resolve import Candidate
-from app.storage.repos.search import MAX_PARENT_DEPTH, Hit, HitFilter
-from app.storage.repos.session_list import ListPage, ListQuery
-from app.storage.repos.title_sources import FirstExchange
-from app.storage.repos.usage import Usage
-from app.storage.rows import AttachmentRef, MessageRow, SessionMetaRow, SessionRow
 
 __all__ = [
     "AUTO_PRUNE_LEASE_KEY",
@@ -55,14 +69,18 @@ __all__ = [
     "LAST_AUTO_PRUNE_KEY",
     "LINE_CLOSED",
     "MAX_PARENT_DEPTH",
+    "READABLE_COLUMNS",
     "AttachmentsRepo",
     "Candidate",
+    "Checkpoint",
     "ChunkPlan",
+    "ChunkRenderer",
     "EventRow",
     "EventsRepo",
     "ExportCursor",
     "ExportFilter",
     "ExportRepo",
+    "FileStore",
     "FirstExchange",
     "GatewayRepo",
     "HandoffRepo",
@@ -93,6 +111,7 @@ __all__ = [
     "Usage",
     "UsageReport",
     "WriteRejected",
+    "WriterStatus",
     "chunk_skipped",
     "join_chunk",
 ]
@@ -610,6 +629,39 @@ class ExportRepo(Protocol):
     ) -> MessagePage:
         """Up to ``limit`` active messages of a session after ``after_id``."""
 
+    def session_heads(self, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` sessions after ``after_id`` that pass the filter, in id order: every column and
+        the agent's ``last_active`` (the readable exports' page of sessions)."""
+
+    def sidebar_rows(self, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+        """What an HTML page's sidebar shows of up to ``limit`` sessions after ``after_id``: id, title,
+        start."""
+
+    def sessions_by_id(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
+
+    def count_sessions(self, flt: ExportFilter, up_to: int) -> int:
+        """How many sessions pass the filter, counting no further than ``up_to``."""
+
+    def message_dicts(
+        self,
+        session_id: str,
+        after_id: int,
+        limit: int,
+        upto_id: int | None = None,
+        columns: tuple[str, ...] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
+        as the agent's ``get_messages`` decodes them; only ``columns`` (those stored) when given."""
+
+    def messages_of(
+        self, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
+    ) -> list[dict[str, Any]]:
+        """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
+
+    def message_snapshot(self, session_ids: list[str]) -> tuple[dict[str, int], int]:
+        """Active messages per session now, and the highest message id now (what a file covers)."""
+
 
 class IdempotencyRepo(Protocol):
     """The stored answers of creating POSTs sent with an ``Idempotency-Key``."""
@@ -638,7 +690,8 @@ class MaintenanceRepo(Protocol):
 
     def store_stats(self, include_fts: bool) -> dict[str, Any]:
         """Counts for every source, page accounting, the FTS size (on request: a page walk) and the
-        backlog."""
+        backlog. A backend without a :class:`FileStore` also reports ``database_bytes`` and ``wal_bytes``
+        here (the service fills them from the files otherwise)."""
 
     def usage_report(self, since: float, source: str | None, top: int) -> UsageReport:
         """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
@@ -731,11 +784,105 @@ class Tx(Protocol):
         failure that leaves the enclosing transaction alive is raised as :class:`WriteRejected`."""
 
 
+class ChunkRenderer(Protocol):
+    """Worker processes that render planned export chunks beside the request loop."""
+
+    @property
+    def workers(self) -> int:
+        """How many chunks can render at once."""
+
+    async def render(self, flt: ExportFilter, plan: ChunkPlan) -> RenderedChunk:
+        """Render one planned chunk in a worker."""
+
+
+class FileStore(Protocol):
+    """What only a store kept in a local SQLite file offers: its files, VACUUM, ``VACUUM INTO`` backups, the
+    repair check, and export render workers reading the file directly. Each call that touches the file is
+    blocking (run it on a worker thread) and refused with ``SchemaTooNew`` on a read-only store."""
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+
+    @property
+    def wal_path(self) -> Path:
+        """Its write-ahead log."""
+
+    def sizes(self) -> tuple[int, int]:
+        """Bytes of the database file and of its write-ahead log (0 when absent)."""
+
+    def checkpoint(self) -> Checkpoint:
+        """A TRUNCATE checkpoint of the write-ahead log."""
+
+    def vacuum(self) -> None:
+        """Rewrite the file without its free pages."""
+
+    def snapshot(self, target: Path) -> None:
+        """A consistent, compact copy of the store at ``target`` (all or nothing, mode 0600)."""
+
+    def health_check(self) -> Health:
+        """The repair check (read-only): integrity, the FTS indexes' consistency, a rolled-back write."""
+
+    @property
+    def renderer(self) -> ChunkRenderer | None:
+        """The export render workers, when configured (``HERMES_EXPORT_WORKERS``)."""
+
+
 class Store(Protocol):
-    """The database as services see it: jobs run in the writer's next group commit or on a reader."""
+    """The database as services and the API see it: jobs run in the writer's next group commit or on a
+    reader, commit notices follow each commit, and ``files`` offers what only a SQLite file can do."""
+
+    @property
+    def settings(self) -> Settings:
+        """The settings the store was opened with."""
+
+    @property
+    def backend(self) -> str:
+        """The engine behind the store: ``sqlite`` or ``postgresql``."""
+
+    @property
+    def engine_version(self) -> str:
+        """The engine's version (the SQLite library, the PostgreSQL server)."""
+
+    @property
+    def agent_schema_version(self) -> int | None:
+        """The agent schema version found at open (``None`` for a new store)."""
+
+    @property
+    def read_only(self) -> bool:
+        """Whether every write is refused (a newer agent's schema)."""
+
+    @property
+    def files(self) -> FileStore | None:
+        """The SQLite file's own operations, or ``None`` on a store that has no such file."""
+
+    def refusal(self) -> SchemaTooNew | None:
+        """The error a write receives, or ``None`` when writes are allowed."""
+
+    def require_writable(self) -> None:
+        """Raise ``SchemaTooNew`` if the store must not be written."""
 
     def write(self, fn: Callable[[Tx], T]) -> Awaitable[T]:
         """Run ``fn(tx)`` in the next group commit; the result arrives after COMMIT."""
 
+    def write_sync(self, fn: Callable[[Tx], T]) -> T:
+        """Blocking ``write`` for code off the event loop."""
+
     def read(self, fn: Callable[[Tx], T]) -> Awaitable[T]:
         """Run ``fn(tx)`` in one short read transaction."""
+
+    def read_sync(self, fn: Callable[[Tx], T]) -> T:
+        """Blocking ``read`` for code off the event loop."""
+
+    async def schema_revision(self) -> str | None:
+        """The migration revision the store is stamped with (raises when the store does not answer)."""
+
+    def subscribe(self, subscriber: Callable[[CommitNotice], None]) -> Callable[[], None]:
+        """Call ``subscriber(notice)`` on the running event loop after each commit that carried something;
+        returns the function that unsubscribes it. A store that never writes never calls it."""
+
+    def writer_status(self) -> WriterStatus | None:
+        """The writer's counters for metrics and readiness, or ``None`` when this store has no writer."""
+
+    def close(self) -> None:
+        """Finish pending writes and release every connection."""

@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 
 from app.storage.render_worker import read_frame, write_frame
-from app.storage.repos import export as repo
+from app.storage.rows import ChunkPlan, ExportFilter, RenderedChunk
 
 
 class WorkerDied(RuntimeError):
@@ -37,7 +37,7 @@ class _Worker:
             stdout=subprocess.PIPE,
         )
 
-    def render(self, flt: repo.ExportFilter, plan: repo.ChunkPlan) -> repo.RenderedChunk:
+    def render(self, flt: ExportFilter, plan: ChunkPlan) -> RenderedChunk:
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
             write_frame(self.process.stdin, pickle.dumps((flt, plan), protocol=pickle.HIGHEST_PROTOCOL))
@@ -49,7 +49,7 @@ class _Worker:
         result = pickle.loads(frame)
         if isinstance(result, BaseException):
             raise result
-        assert isinstance(result, repo.RenderedChunk)
+        assert isinstance(result, RenderedChunk)
         return result
 
     def close(self) -> None:
@@ -95,7 +95,7 @@ class RenderPool:
             except queue.Empty:
                 continue
 
-    def _render(self, flt: repo.ExportFilter, plan: repo.ChunkPlan) -> repo.RenderedChunk:
+    def _render(self, flt: ExportFilter, plan: ChunkPlan) -> RenderedChunk:
         worker = self._take()
         try:
             result = worker.render(flt, plan)
@@ -110,7 +110,7 @@ class RenderPool:
         self._idle.put(worker)
         return result
 
-    async def render(self, flt: repo.ExportFilter, plan: repo.ChunkPlan) -> repo.RenderedChunk:
+    async def render(self, flt: ExportFilter, plan: ChunkPlan) -> RenderedChunk:
         """Render one chunk in a worker process."""
         return await asyncio.get_running_loop().run_in_executor(None, self._render, flt, plan)
 

@@ -1,50 +1,27 @@
-"""The side connection: an autocommit connection of its own for VACUUM, checkpoints, backups and repair.
+"""The SQLite file's own operations (the store's ``files``), on a side connection of their own.
 
 VACUUM and checkpoints refuse to run inside a transaction, and the writer's connection is always inside its
-group-commit transaction while it works, so this work gets a connection of its own. The writer simply waits
-for the lock (up to its budget) meanwhile; readers, being in WAL mode, keep reading.
+group-commit transaction while it works, so this work gets an autocommit connection of its own. The writer
+simply waits for the lock (up to its budget) meanwhile; readers, being in WAL mode, keep reading.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from app.settings import Settings
 from app.storage.connection import open_connection, translated
-from app.storage.database import Database
+from app.storage.files import file_size
+from app.storage.render_pool import RenderPool
 from app.storage.repos import health
+from app.storage.rows import Checkpoint, Health
 from app.storage.snapshots import write_snapshot
 
 # VACUUM and backups wait at least this long for the writer's lock: they are rare and worth waiting for.
 _MIN_BUSY_TIMEOUT_MS = 30_000
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """What ``PRAGMA wal_checkpoint(TRUNCATE)`` reported."""
-
-    busy: int
-    log_frames: int
-    checkpointed_frames: int
-
-
-@contextlib.contextmanager
-def side_connection(db: Database) -> Iterator[sqlite3.Connection]:
-    """An autocommit connection to ``db``'s file, closed on exit (refused on a read-only store)."""
-    db.require_writable()
-    with translated():
-        conn = open_connection(
-            db.path,
-            synchronous=db.settings.db_synchronous,
-            busy_timeout_ms=max(db.settings.busy_timeout_ms, _MIN_BUSY_TIMEOUT_MS),
-        )
-        try:
-            yield conn
-        finally:
-            conn.close()
 
 
 def _checkpoint(conn: sqlite3.Connection) -> Checkpoint:
@@ -52,28 +29,75 @@ def _checkpoint(conn: sqlite3.Connection) -> Checkpoint:
     return Checkpoint(busy=busy, log_frames=log_frames, checkpointed_frames=done)
 
 
-def checkpoint(db: Database) -> Checkpoint:
-    """A TRUNCATE checkpoint of the WAL."""
-    with side_connection(db) as conn:
-        return _checkpoint(conn)
+class SqliteFiles:
+    """The :class:`~app.storage.protocols.FileStore` of a SQLite store: its file and WAL, VACUUM,
+    ``VACUUM INTO`` backups, the repair check and the export render workers."""
 
+    def __init__(
+        self,
+        path: Path,
+        settings: Settings,
+        require_writable: Callable[[], None],
+        renderer: Callable[[], RenderPool | None],
+    ) -> None:
+        self._path = path
+        self._settings = settings
+        self._require_writable = require_writable
+        self._renderer = renderer
 
-def vacuum(db: Database) -> None:
-    """Checkpoint, VACUUM, checkpoint: in WAL mode VACUUM writes the new pages to the WAL, and the file
-    shrinks at the second checkpoint."""
-    with side_connection(db) as conn:
-        _checkpoint(conn)
-        conn.execute("VACUUM")
-        _checkpoint(conn)
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self._path
 
+    @property
+    def wal_path(self) -> Path:
+        """The write-ahead log beside it."""
+        return self._path.with_name(self._path.name + "-wal")
 
-def snapshot(db: Database, target: Path) -> None:
-    """A consistent, compact copy of the store at ``target`` (``VACUUM INTO``, all or nothing, 0600)."""
-    with side_connection(db) as conn:
-        write_snapshot(conn, target)
+    @property
+    def renderer(self) -> RenderPool | None:
+        """The export render workers, when configured."""
+        return self._renderer()
 
+    def sizes(self) -> tuple[int, int]:
+        """Bytes of state.db and of its ``-wal`` file (0 when absent)."""
+        return file_size(self.path), file_size(self.wal_path)
 
-def health_check(db: Database) -> health.Health:
-    """The repair check (read-only) on a side connection."""
-    with side_connection(db) as conn:
-        return health.check(conn)
+    @contextlib.contextmanager
+    def _side_connection(self) -> Iterator[sqlite3.Connection]:
+        """An autocommit connection to the file, closed on exit (refused on a read-only store)."""
+        self._require_writable()
+        with translated():
+            conn = open_connection(
+                self.path,
+                synchronous=self._settings.db_synchronous,
+                busy_timeout_ms=max(self._settings.busy_timeout_ms, _MIN_BUSY_TIMEOUT_MS),
+            )
+            try:
+                yield conn
+            finally:
+                conn.close()
+
+    def checkpoint(self) -> Checkpoint:
+        """A TRUNCATE checkpoint of the WAL."""
+        with self._side_connection() as conn:
+            return _checkpoint(conn)
+
+    def vacuum(self) -> None:
+        """Checkpoint, VACUUM, checkpoint: in WAL mode VACUUM writes the new pages to the WAL, and the file
+        shrinks at the second checkpoint."""
+        with self._side_connection() as conn:
+            _checkpoint(conn)
+            conn.execute("VACUUM")
+            _checkpoint(conn)
+
+    def snapshot(self, target: Path) -> None:
+        """A consistent, compact copy of the store at ``target`` (``VACUUM INTO``, all or nothing, 0600)."""
+        with self._side_connection() as conn:
+            write_snapshot(conn, target)
+
+    def health_check(self) -> Health:
+        """The repair check (read-only) on a side connection."""
+        with self._side_connection() as conn:
+            return health.check(conn)

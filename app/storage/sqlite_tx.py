@@ -19,6 +19,7 @@ from app.storage.repos import (
     attachments,
     events,
     export,
+    export_pages,
     fts_backlog,
     gateway,
     handoff,
@@ -277,6 +278,13 @@ class SqliteExport(_Bound):
     session_rows = bound(export.session_rows)
     active_message_counts = bound(export.active_message_counts)
     message_page = bound(export.message_page)
+    session_heads = bound(export_pages.session_heads)
+    sidebar_rows = bound(export_pages.sidebar_rows)
+    sessions_by_id = bound(export_pages.sessions_by_id)
+    count_sessions = bound(export_pages.count_sessions)
+    message_dicts = bound(export_pages.message_dicts)
+    messages_of = bound(export_pages.messages_of)
+    message_snapshot = bound(export_pages.message_snapshot)
 
 
 class SqliteIdempotency(_Bound):

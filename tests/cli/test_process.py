@@ -8,9 +8,13 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
+from typer.testing import CliRunner
 
 from app.cli.config import CliConfig
 from app.cli.context import CliEnv
+from app.cli.main import app as cli_app
+from app.storage import backends
 from tests.cli.conftest import Run, Seeder, invoke
 from tests.conftest import ROOT, TOKEN, LiveServer, free_port
 
@@ -207,3 +211,14 @@ def test_a_second_server_on_the_same_file_is_refused(live_server: LiveServer) ->
         in (done.stderr)
     )
     assert "--allow-second-server" in done.stderr
+
+
+def test_serve_refuses_a_postgresql_url_it_cannot_open(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before it listens, and without taking the SQLite file's one-server lock; the password stays out."""
+    monkeypatch.setattr(backends, "POSTGRES_PACKAGE", "app.storage.no_such_backend")
+    env = {"HERMES_HOME": str(home), "HERMES_DATABASE_URL": "postgresql://hermes:s3cret@db.example/hermes"}
+    result = CliRunner().invoke(cli_app, ["serve"], env=env)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("hermes serve: HERMES_DATABASE_URL names a PostgreSQL database")
+    assert "postgresql://hermes:***@db.example/hermes" in result.stderr and "s3cret" not in result.stderr
+    assert list(home.iterdir()) == []

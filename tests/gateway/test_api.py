@@ -616,3 +616,27 @@ def test_turn_reports_activity_for_the_notice(
         client.post("/gateway/route/turn", json={"session_key": KEY, "last_prompt_tokens": -1}).status_code
         == 422
     )
+
+
+def test_mirror_without_a_database_file(fileless: TestClient, home: Path) -> None:
+    """A store with no file for a worker process to read (PostgreSQL) feeds the mirror through its own
+    reads: the same document, kept incrementally (a vanished key is dropped)."""
+    assert fileless.portal is not None
+    flush = gateway_of(fileless).mirror.flush
+    for n in range(3):
+        route(fileless, chat_id=str(n))
+    fileless.portal.call(flush)
+    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
+    try:
+        conn.execute("DELETE FROM gateway_routing WHERE session_key = 'agent:main:telegram:dm:1'")
+        route(fileless, chat_id="7")
+        fileless.portal.call(flush)
+        rows = conn.execute("SELECT session_key, entry_json FROM gateway_routing").fetchall()
+    finally:
+        conn.close()
+    text = (home / "sessions" / "sessions.json").read_text(encoding="utf-8")
+    mirror = json.loads(text)
+    table = {k: json.loads(v) for k, v in rows}
+    assert sorted(table) == [f"agent:main:telegram:dm:{n}" for n in (0, 2, 7)]
+    assert {k: v for k, v in mirror.items() if k != "_README"} == table
+    assert text == json.dumps(mirror, indent=2)

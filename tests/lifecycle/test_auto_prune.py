@@ -11,10 +11,12 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+import app.main
 from app.main import create_app
 from app.services import maintenance
 from app.settings import Settings
-from tests.conftest import TOKEN
+from app.storage.database import Database
+from tests.conftest import TOKEN, FilelessStore
 from tests.lifecycle.helpers import agent_db, make_session, rows
 
 
@@ -186,3 +188,25 @@ def test_disabled_by_default_and_env_overrides_the_file(home: Path) -> None:
     with _client(home) as c:
         status = c.get("/maintenance/auto-prune").json()
     assert status["enabled"] is False and status["retention_days"] == 90 and status["last_run_at"] is None
+
+
+def test_without_a_database_file_it_prunes_but_leaves_the_file_upkeep(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a store with no SQLite file (PostgreSQL) a run prunes like any other; VACUUM and the FTS merge
+    with its checkpoint belong to the file, so they are neither run nor reported as failures."""
+    (home / "config.yaml").write_text("sessions:\n  auto_prune: true\n  retention_days: 90\n")
+    db = agent_db(home)
+    db.set_meta("last_auto_prune", str(time.time()))
+    db.close()
+    monkeypatch.setattr(app.main, "open_store", lambda s: FilelessStore(Database(s).open()))
+    with _client(home, sessions_vacuum_min_free_ratio=0.0) as client:
+        _wait_for_startup_run(client)
+        db = agent_db(home)
+        make_session(db, "old", age_days=100, messages=30)
+        db.close()
+        _set_marker(home, "0")
+        body = client.post("/maintenance/auto-prune/run").json()
+    assert body["skipped"] is False and body["pruned"] == 1
+    assert body["vacuumed"] is False and body.get("optimized") is None and body.get("error") is None
+    assert rows(home / "state.db", "SELECT id FROM sessions") == []

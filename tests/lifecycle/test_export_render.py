@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.storage.repos import export as repo
+from app.storage.rows import ExportCursor, ExportFilter, join_chunk
 from tests.lifecycle.helpers import agent_db, make_session
 
 MARKER = "\x01hs-export-float\x02"
@@ -74,14 +75,12 @@ def _build_store(home: Path) -> None:
 
 def _export(conn: sqlite3.Connection, *, sql_render: bool, sessions: int, messages: int) -> bytes:
     out = bytearray()
-    cursor: repo.ExportCursor | None = repo.ExportCursor()
-    flt = repo.ExportFilter()
+    cursor: ExportCursor | None = ExportCursor()
+    flt = ExportFilter()
     line_open = False
     while cursor is not None:
         plan = repo.plan_chunk(conn, flt, cursor, max_sessions=sessions, max_messages=messages)
-        data, line_open = repo.join_chunk(
-            line_open, repo.render_chunk(conn, flt, plan, sql_render=sql_render)
-        )
+        data, line_open = join_chunk(line_open, repo.render_chunk(conn, flt, plan, sql_render=sql_render))
         out += data
         cursor = plan.next
     return bytes(out)
@@ -144,8 +143,8 @@ def test_a_session_deleted_between_its_chunks_leaves_valid_lines(home: Path) -> 
     db.close()
     conn = sqlite3.connect(home / "state.db")
     try:
-        flt = repo.ExportFilter()
-        first = repo.plan_chunk(conn, flt, repo.ExportCursor(), max_sessions=64, max_messages=8)
+        flt = ExportFilter()
+        first = repo.plan_chunk(conn, flt, ExportCursor(), max_sessions=64, max_messages=8)
         assert first.upto_session_id == "s2" and first.cut_message_id is not None  # s2 is cut in two
         second = repo.plan_chunk(conn, flt, first.next, max_sessions=64, max_messages=8)  # type: ignore[arg-type]
         later = repo.render_chunk(conn, flt, second)  # s2's tail, rendered before the delete
@@ -153,13 +152,13 @@ def test_a_session_deleted_between_its_chunks_leaves_valid_lines(home: Path) -> 
             conn.execute("DELETE FROM messages WHERE session_id = 's2'")
             conn.execute("DELETE FROM sessions WHERE id = 's2'")
         earlier = repo.render_chunk(conn, flt, first)  # s2's head is gone from this snapshot
-        out, line_open = repo.join_chunk(False, earlier)
-        data, line_open = repo.join_chunk(line_open, later)
+        out, line_open = join_chunk(False, earlier)
+        data, line_open = join_chunk(line_open, later)
         out += data
         cursor = second.next
         while cursor is not None:
             plan = repo.plan_chunk(conn, flt, cursor, max_sessions=64, max_messages=8)
-            data, line_open = repo.join_chunk(line_open, repo.render_chunk(conn, flt, plan))
+            data, line_open = join_chunk(line_open, repo.render_chunk(conn, flt, plan))
             out += data
             cursor = plan.next
     finally:

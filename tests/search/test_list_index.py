@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from app.settings import Settings
 from app.storage.database import Database
 from app.storage.repos import list_index
-from app.storage.repos.session_list import ListQuery, list_sessions
+from app.storage.repos.session_list import list_sessions
+from app.storage.rows import ListQuery
 from tests.search.conftest import add_session
 
 ALPHABET = "aAbBcCzZ 0_%\\\"'\n.-中文日本語ひらがなカタカナTiếngViệtđĐươ"

@@ -36,7 +36,10 @@ class Readiness(BaseModel):
         "`schema_too_new`, because a newer agent migrated state.db); or `not_ready` (503)"
     )
     checks: dict[str, bool]
-    sqlite_version: str
+    backend: str = Field(description="The storage engine: `sqlite` (state.db) or `postgresql`")
+    sqlite_version: str = Field(
+        description="The storage engine's version (the PostgreSQL server's on `postgresql`)"
+    )
     schema_revision: str | None
     agent_schema_version: int | None = Field(description="The agent schema version of state.db")
     tested_schema_version: int = Field(description="The newest agent schema version this build has tested")
@@ -63,9 +66,10 @@ async def healthz() -> Health:
     },
 )
 async def readyz(db: DB, response: Response) -> Readiness:
-    """The database answers, migrations are at head, the writer is alive and the disk has room. A file that
-    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since reads
-    still work (the writer and our migrations are then deliberately absent)."""
+    """The database answers, migrations are at head, the writer is alive and the disk under state.db has
+    room (no disk check on a store without a local file). A file that a newer agent migrated is served
+    read-only: 200 with status ``read_only`` and the reason, since reads still work (the writer and our
+    migrations are then deliberately absent)."""
 
     try:
         revision = await db.schema_revision()
@@ -73,14 +77,13 @@ async def readyz(db: DB, response: Response) -> Readiness:
     except Exception:  # any failure means not ready
         revision, reachable = None, False
     refusal = db.refusal()
-    checks = {
-        "database": reachable,
-        "schema_supported": refusal is None,
-        "disk_free": shutil.disk_usage(db.path.parent).free >= MIN_FREE_DISK_BYTES,
-    }
+    checks = {"database": reachable, "schema_supported": refusal is None}
+    if db.files is not None:
+        checks["disk_free"] = shutil.disk_usage(db.files.path.parent).free >= MIN_FREE_DISK_BYTES
     if refusal is None:
+        writer = db.writer_status()
         checks["migrations_at_head"] = revision == migrate.head_revision()
-        checks["writer_alive"] = db.writer is not None and db.writer.alive
+        checks["writer_alive"] = writer is not None and writer.alive
     failed = [name for name, ok in checks.items() if not ok and name != "schema_supported"]
     if failed:
         status, reason = "not_ready", f"Failed checks: {', '.join(failed)}."
@@ -92,6 +95,7 @@ async def readyz(db: DB, response: Response) -> Readiness:
     return Readiness(
         status=status,
         checks=checks,
+        backend=db.backend,
         sqlite_version=db.engine_version,
         schema_revision=revision,
         agent_schema_version=db.agent_schema_version,

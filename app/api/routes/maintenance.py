@@ -32,6 +32,7 @@ from app.errors import (
     FilterRequired,
     InvalidDuration,
     MaintenanceBusy,
+    NotSupportedOnBackend,
 )
 from app.services import maintenance as service
 
@@ -148,6 +149,7 @@ async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
         JSON_BODY,
         MaintenanceBusy,
         BackupDirUnusable,
+        NotSupportedOnBackend,
     ),
 )
 async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
@@ -156,7 +158,8 @@ async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
     through the FTS triggers. Unless `check_only`, what was found is repaired after a `VACUUM INTO` backup
     to `$HERMES_HOME/backups/` (skipped with `backup: false`): indexes rebuilt, the search index brought in
     line with the messages. No session or message row is changed. Writes wait while it runs. Codes: 409
-    `maintenance_busy`, `backup_dir_unusable`; 507 `storage_full`.
+    `maintenance_busy`, `backup_dir_unusable`; 501 `not_supported_on_backend` (the store is PostgreSQL, not
+    a SQLite file); 507 `storage_full`.
     """
     req = body or RepairIn()
     return await service.repair(db, req.check_only, req.backup)
@@ -164,36 +167,49 @@ async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
 
 @router.post(
     "/maintenance/vacuum",
-    **operation("maintenance-vacuum", "VACUUM state.db", VacuumOut, WRITE, MaintenanceBusy),
+    **operation(
+        "maintenance-vacuum", "VACUUM state.db", VacuumOut, WRITE, MaintenanceBusy, NotSupportedOnBackend
+    ),
 )
 async def vacuum(db: DB) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
 
-    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget).
+    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget). 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
     """
     return await service.vacuum(db)
 
 
 @router.post(
     "/maintenance/optimize",
-    **operation("maintenance-optimize", "FTS optimize + WAL checkpoint", OptimizeOut, WRITE),
+    **operation(
+        "maintenance-optimize", "FTS optimize + WAL checkpoint", OptimizeOut, WRITE, NotSupportedOnBackend
+    ),
 )
 async def optimize(db: DB) -> dict[str, Any]:
-    """Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed."""
+    """Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed. 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file."""
     return await service.optimize(db)
 
 
 @router.post(
     "/maintenance/backup",
     **operation(
-        "maintenance-backup", "Back up state.db", BackupOut, WRITE, MaintenanceBusy, BackupDirUnusable
+        "maintenance-backup",
+        "Back up state.db",
+        BackupOut,
+        WRITE,
+        MaintenanceBusy,
+        BackupDirUnusable,
+        NotSupportedOnBackend,
     ),
 )
 async def backup(db: DB) -> dict[str, Any]:
     """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
     built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another VACUUM
     or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
-    `$HERMES_HOME`); 507 `storage_full` (no file is left behind)."""
+    `$HERMES_HOME`); 501 `not_supported_on_backend` (the store is PostgreSQL, not a SQLite file); 507
+    `storage_full` (no file is left behind)."""
     return await service.backup(db)
 
 

@@ -440,6 +440,7 @@ READY: dict[str, Any] = {
         "migrations_at_head": True,
         "writer_alive": True,
     },
+    "backend": "sqlite",
     "sqlite_version": "3.40.1",
     "schema_revision": "0011_list_search_index",
     "agent_schema_version": 22,

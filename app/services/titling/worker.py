@@ -16,7 +16,7 @@ from app.errors import HermesError
 from app.services.background import CommitFollower
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
-from app.storage.database import Database
+from app.storage.protocols import Store
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class AutoTitler(CommitFollower):
     """Queue of session ids to consider for an automatic title, drained by one background task. Stopped,
     it leaves the queued sessions untitled this run."""
 
-    def __init__(self, db: Database, generator: TitleGenerator, *, enabled: bool = True) -> None:
+    def __init__(self, db: Store, generator: TitleGenerator, *, enabled: bool = True) -> None:
         super().__init__()
         self.db = db
         self.generator = generator
@@ -42,8 +42,8 @@ class AutoTitler(CommitFollower):
 
     def start(self) -> None:
         """Follow the commit notices and start the worker task (no-op when automatic titles are off)."""
-        if self.enabled and self._task is None and self.db.writer is not None:
-            self._follow(self._loop(), "hermes-auto-title", self.db.writer)
+        if self.enabled and self._task is None and not self.db.read_only:
+            self._follow(self._loop(), "hermes-auto-title", self.db)
 
     def on_commit(self, notice: CommitNotice) -> None:
         """Queue the sessions a commit stored messages in; never blocks, never raises."""

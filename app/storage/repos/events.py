@@ -6,11 +6,9 @@ import sqlite3
 from collections.abc import Sequence
 
 from app.storage.commit_notice import note_events
+from app.storage.rows import EventRow
 
 _INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
-
-EventRow = tuple[int, str, str]
-"""``(id, type, data)``: what a stream sends (data is stored as the JSON text it is sent as)."""
 
 
 def insert(conn: sqlite3.Connection, event_type: str, session_id: str | None, data: str, now: float) -> None:

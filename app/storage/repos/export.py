@@ -16,53 +16,27 @@ import bisect
 import contextlib
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 import orjson
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
-from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable
 from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
 from app.storage.repos.session_filter import filter_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
-
-
-@dataclass(frozen=True)
-class ExportFilter:
-    """Which sessions an export covers: every stored row (children and archived ones too) that meets all
-    that is given. ``filter`` is the agent's filter set, judged on each row as the listing does with
-    ``include_children``; ``status`` is the listing's (``ended``: ``ended_at`` set)."""
-
-    source: str | None = None
-    session_id: str | None = None
-    since: float | None = None
-    filter: SessionFilter = field(default_factory=SessionFilter)
-    status: Literal["active", "ended", "all"] = "all"
-
-
-@dataclass(frozen=True)
-class ExportCursor:
-    """Where a chunk starts: after a session id, or inside a session's message list (after a message id)."""
-
-    after_session_id: str = ""
-    open_session_id: str | None = None
-    after_message_id: int = 0
-
-
-@dataclass(frozen=True)
-class ChunkPlan:
-    """One chunk: from ``start`` through the session ``upto_session_id`` (``None``: no new session), whose
-    message list stops after ``cut_message_id`` and stays open when that is set; ``next`` starts the next
-    chunk (``None``: this is the last one). With no new session, the cut applies to the open session."""
-
-    start: ExportCursor
-    upto_session_id: str | None
-    cut_message_id: int | None
-    next: ExportCursor | None
-
+from app.storage.rows import (
+    LINE_CLOSED,
+    LINE_EMPTY,
+    LINE_OPEN,
+    ChunkPlan,
+    ExportCursor,
+    ExportFilter,
+    MessagePage,
+    RenderedChunk,
+    Skipped,
+)
 
 # last_active is the listing extra the agent's export_all carries (latest message, else started_at).
 LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")
@@ -159,17 +133,6 @@ def plan_chunk(
             return ChunkPlan(start, sid, cut, ExportCursor(sid, sid, cut))
         used += count
     return ChunkPlan(start, page_end, None, ExportCursor(page_end))
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A stored row the export could not write: a value that is not text JSON can hold (a BLOB, or TEXT
-    bytes that are not UTF-8). ``message_id`` ``None``: the session's own row, so the whole session."""
-
-    session_id: str
-    message_id: int | None
-    column: str
-    reason: str
 
 
 BINARY_VALUE = "binary_value"
@@ -380,52 +343,6 @@ def small_page_cache(conn: sqlite3.Connection, kib: int = 2048) -> Iterator[None
         conn.execute(f"PRAGMA cache_size={int(previous)}")
 
 
-# Where the stream stands between chunks: no line open, a line open whose message list is still empty,
-# or one that already holds a message (the next one needs a comma). ``False`` means closed too.
-LINE_CLOSED, LINE_EMPTY, LINE_OPEN = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class RenderedChunk:
-    """A rendered chunk in two parts: ``continuation`` holds more messages of the line the previous chunk
-    left open (comma-separated, ``closes``: then that line ends) and ``body`` the chunk's own sessions.
-    ``open_after`` is the line state the body leaves (``None``: the chunk only continued the open line).
-    The rows each part left out are in ``continuation_skipped`` and ``body_skipped``.
-
-    Each chunk reads its own snapshot, so a session cut between two chunks may exist in only one of them
-    (deleted, or deleted and imported again, in between); :func:`join_chunk` then drops a continuation whose
-    head was never written, so every line stays whole.
-    """
-
-    continuation: bytes
-    closes: bool
-    body: bytes
-    open_after: int | None
-    continuation_skipped: tuple[Skipped, ...] = ()
-    body_skipped: tuple[Skipped, ...] = ()
-
-
-def join_chunk(line: int, chunk: RenderedChunk) -> tuple[bytes, int]:
-    """The bytes to send for ``chunk`` after chunks that left the stream in ``line`` state, and the state
-    after it."""
-    if line == LINE_CLOSED:
-        data = chunk.body
-    else:
-        more = chunk.continuation
-        if more:
-            more = b"," + more if line == LINE_OPEN else more
-            line = LINE_OPEN
-        data = more + b"]}\n" + chunk.body if chunk.closes else more + chunk.body
-        if chunk.closes:
-            line = LINE_CLOSED
-    return data, line if chunk.open_after is None else chunk.open_after
-
-
-def chunk_skipped(line: int, chunk: RenderedChunk) -> tuple[Skipped, ...]:
-    """The rows left out of what :func:`join_chunk` sends for ``chunk``."""
-    return chunk.body_skipped if line == LINE_CLOSED else chunk.continuation_skipped + chunk.body_skipped
-
-
 def render_chunk(
     conn: sqlite3.Connection, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True
 ) -> RenderedChunk:
@@ -590,15 +507,6 @@ def session_rows(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[
 def active_message_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, int]:
     """Active messages per session (sessions without any are left out)."""
     return _active_counts(conn, session_ids) if session_ids else {}
-
-
-class MessagePage(NamedTuple):
-    """Up to a page of a session's messages as comma-separated JSON objects, the last id read (``None``:
-    nothing left) and the rows left out of ``data``."""
-
-    data: bytes
-    last_id: int | None
-    skipped: tuple[Skipped, ...]
 
 
 def message_page(

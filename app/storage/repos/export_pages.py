@@ -12,7 +12,8 @@ import sqlite3
 from typing import Any
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
-from app.storage.repos.export import LAST_ACTIVE, ExportFilter, decode_message, filter_where, read_rows
+from app.storage.repos.export import LAST_ACTIVE, decode_message, filter_where, read_rows
+from app.storage.rows import ExportFilter
 
 _PLAIN = frozenset({str, int, float, type(None)})
 
@@ -26,22 +27,6 @@ def _dicts(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]
                 if isinstance(value, bytes):
                     item[key] = bytes(value).decode(errors="replace")
     return out
-
-
-# What the readable renderers read of a message; the redacted JSONL reads every column.
-READABLE_COLUMNS = (
-    "id",
-    "session_id",
-    "role",
-    "content",
-    "tool_call_id",
-    "tool_calls",
-    "tool_name",
-    "timestamp",
-    "reasoning",
-    "reasoning_content",
-    "platform_message_id",
-)
 
 
 def _select(conn: sqlite3.Connection, columns: tuple[str, ...] | None) -> str:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass, field
 
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.fts_backlog import existing_fts_tables
+from app.storage.rows import FtsHealth, Health
 
 # PRAGMA integrity_check stops after this many problems (the agent shows three).
 _MAX_PROBLEMS = 10
@@ -33,44 +33,6 @@ def _missing_sql(table: str) -> str:
 
 def _orphaned_sql(table: str) -> str:
     return f"FROM {table} f WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = f.rowid)"
-
-
-@dataclass(frozen=True)
-class FtsHealth:
-    """One FTS index: its own integrity check, messages it lacks, rows of messages that are gone."""
-
-    table: str
-    index_error: str | None
-    missing: int
-    orphaned: int
-
-    def problems(self) -> list[str]:
-        """What is wrong with this index, in words."""
-        out = [f"{self.table}: {self.index_error}"] if self.index_error else []
-        if self.missing:
-            out.append(f"{self.table}: {self.missing} message(s) missing from the search index")
-        if self.orphaned:
-            out.append(f"{self.table}: {self.orphaned} index row(s) of deleted messages")
-        return out
-
-
-@dataclass(frozen=True)
-class Health:
-    """The result of a check; healthy when it has no problems."""
-
-    integrity: list[str] = field(default_factory=list)
-    fts: list[FtsHealth] = field(default_factory=list)
-    write_error: str | None = None
-    sessions: int = 0
-
-    def problems(self) -> list[str]:
-        """Every problem found, in words (empty: healthy)."""
-        out = list(self.integrity)
-        for index in self.fts:
-            out += index.problems()
-        if self.write_error:
-            out.append(f"a write through the search index fails: {self.write_error}")
-        return out
 
 
 def _fts_health(conn: sqlite3.Connection, table: str) -> FtsHealth:

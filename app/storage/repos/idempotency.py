@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
 
 import orjson
 
-
-@dataclass(frozen=True)
-class StoredAnswer:
-    """The answer recorded for a key, and the digest of the request body that produced it."""
-
-    body_sha256: str
-    status: int
-    body: bytes
-    headers: dict[str, str]
+from app.storage.rows import StoredAnswer
 
 
 def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:

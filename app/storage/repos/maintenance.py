@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
 from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
 from app.storage.repos.session_filter import PINNED_SQL, filter_clauses
 from app.storage.repos.sessions import set_archived
-
-# state_meta keys. ``last_auto_prune`` is the agent's own marker (a float string), so the agent and this
-# server keep one schedule; the ``hs_`` keys are ours and the agent ignores them.
-LAST_AUTO_PRUNE_KEY = "last_auto_prune"
-AUTO_PRUNE_STATUS_KEY = "hs_auto_prune_status"
-AUTO_PRUNE_LEASE_KEY = "hs_auto_prune_lease"
+from app.storage.rows import PageStats, PruneCandidate, UsageReport
 
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
@@ -39,15 +33,6 @@ def delete_meta(conn: sqlite3.Connection, key: str) -> None:
 
 
 # -- stats ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PageStats:
-    """Page accounting of the main database file."""
-
-    page_size: int
-    page_count: int
-    freelist_count: int
 
 
 def page_stats(conn: sqlite3.Connection) -> PageStats:
@@ -172,18 +157,6 @@ def activity(conn: sqlite3.Connection, fmt: str, since: float, source: str | Non
     return {row[0]: row[1] for row in conn.execute(sql, [*params, since])}
 
 
-@dataclass(frozen=True)
-class UsageReport:
-    """The groups behind ``GET /insights`` for sessions started since a moment."""
-
-    by_day: list[dict[str, Any]]
-    by_model: list[dict[str, Any]]
-    by_source: list[dict[str, Any]]
-    top_tools: list[dict[str, Any]]
-    hours: dict[int, int]
-    weekdays: dict[int, int]
-
-
 def usage_report(conn: sqlite3.Connection, since: float, source: str | None, top: int) -> UsageReport:
     """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
     return UsageReport(
@@ -197,22 +170,6 @@ def usage_report(conn: sqlite3.Connection, since: float, source: str | None, top
 
 
 # -- prune and archive ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A session a prune or an archive selects: the agent's ``list_prune_candidates`` row, plus (for a
-    prune) what deleting it frees."""
-
-    id: str
-    source: str
-    title: str | None
-    model: str | None
-    started_at: float
-    ended_at: float | None
-    message_count: int
-    archived: bool
-    payload_bytes: int = 0
 
 
 _PAYLOAD_SQL = (
@@ -238,7 +195,7 @@ def _selection(flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any
 
 def candidates(
     conn: sqlite3.Connection, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
-) -> list[Candidate]:
+) -> list[PruneCandidate]:
     """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
     its row count and stored payload size."""
     where, params = _selection(flt, ids)
@@ -249,7 +206,7 @@ def candidates(
         f"FROM sessions s WHERE {where} ORDER BY s.started_at, s.id"
     )
     return [
-        Candidate(
+        PruneCandidate(
             id=r[0],
             source=r[1],
             title=r[2],

@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
 from app.domain.titles import like_escape
 from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A session an ambiguous reference could mean."""
-
-    id: str
-    title: str | None
+from app.storage.rows import Candidate
 
 
 def exact_id(conn: sqlite3.Connection, ref: str) -> str | None:

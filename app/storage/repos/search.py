@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
-from app.storage.rows import SessionMetaRow
+from app.storage.rows import Hit, HitFilter, SessionMetaRow
 
 _TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"
@@ -29,44 +28,23 @@ _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
-MAX_PARENT_DEPTH = 100
 
 
-@dataclass(frozen=True, slots=True)
-class HitFilter:
-    """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both."""
-
-    roles: tuple[str, ...] | None = None
-    sources: tuple[str, ...] | None = None
-    exclude_sources: tuple[str, ...] = ()
-    cron: bool | None = None
-
-    def sql(self) -> tuple[str, list[Any]]:
-        """The WHERE fragment (starting with AND) and its parameters."""
-        parts = [_VISIBLE]
-        params: list[Any] = []
-        if self.roles:
-            parts.append(f"m.role IN ({','.join('?' * len(self.roles))})")
-            params.extend(self.roles)
-        by_source, source_params = source_clauses(self.sources, self.exclude_sources)
-        parts.extend(by_source)
-        params.extend(source_params)
-        if self.cron is True:
-            parts.append("s.source = 'cron'")
-        elif self.cron is False:
-            parts.append("COALESCE(s.source, '') != 'cron'")
-        return " AND " + " AND ".join(parts), params
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """One matching message."""
-
-    id: int
-    session_id: str
-    role: str
-    source: str | None
-    compacted: bool
+def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
+    """The WHERE fragment (starting with AND) of a hit filter, and its parameters."""
+    parts = [_VISIBLE]
+    params: list[Any] = []
+    if filt.roles:
+        parts.append(f"m.role IN ({','.join('?' * len(filt.roles))})")
+        params.extend(filt.roles)
+    by_source, source_params = source_clauses(filt.sources, filt.exclude_sources)
+    parts.extend(by_source)
+    params.extend(source_params)
+    if filt.cron is True:
+        parts.append("s.source = 'cron'")
+    elif filt.cron is False:
+        parts.append("COALESCE(s.source, '') != 'cron'")
+    return " AND " + " AND ".join(parts), params
 
 
 def _hits(rows: Sequence[sqlite3.Row]) -> list[Hit]:
@@ -123,7 +101,7 @@ def hits_for(conn: sqlite3.Connection, rowids: Sequence[int], filt: HitFilter) -
     """The messages among ``rowids`` that pass ``filt``, in the order of ``rowids``."""
     if not rowids:
         return []
-    where, params = filt.sql()
+    where, params = _filter_sql(filt)
     rows = conn.execute(
         f"SELECT {_HIT_COLUMNS} FROM messages m CROSS JOIN sessions s ON s.id = m.session_id"
         f" WHERE m.id IN ({','.join('?' * len(rowids))}){where}",
@@ -179,7 +157,7 @@ def scan_chunk(
 ) -> list[Hit]:
     """Messages with ``lo <= id < hi`` containing the clauses' substrings, in id order."""
     expr, expr_params = _clauses_sql(clauses)
-    where, params = filt.sql()
+    where, params = _filter_sql(filt)
     order = "DESC" if newest else "ASC"
     rows = conn.execute(
         f"SELECT {_HIT_COLUMNS} FROM messages m CROSS JOIN sessions s ON s.id = m.session_id"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from operator import attrgetter
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from app.domain.session_filter import SessionFilter
 from app.storage.repos.lineage import (
@@ -28,10 +28,7 @@ from app.storage.repos.sessions import (
     public_select_sql,
     row_to_public,
 )
-from app.storage.rows import USAGE_FIELDS, SessionRow
-
-Status = Literal["active", "ended", "all"]
-Order = Literal["started", "last_active"]
+from app.storage.rows import USAGE_FIELDS, ListPage, ListQuery, Order, SessionRow, Status
 
 # Fields a projected root takes from its compression tip; it keeps its own started_at (and source etc.).
 _TIP_FIELDS = (
@@ -46,30 +43,6 @@ _TIP_FIELDS = (
     "handoff",
     "has_system_prompt",
 )
-
-
-@dataclass(frozen=True)
-class ListQuery:
-    """What to list; ``after`` is the decoded cursor position of the previous page's last row."""
-
-    limit: int = 20
-    sources: tuple[str, ...] = ()
-    exclude_sources: tuple[str, ...] = ()
-    status: Status = "all"
-    include_children: bool = False
-    include_archived: bool = False
-    order: Order = "started"
-    search: str | None = None
-    filter: SessionFilter = field(default_factory=SessionFilter)
-    after: dict[str, Any] | None = None
-
-
-@dataclass
-class ListPage:
-    """A page of public sessions and the cursor position after its last row (``None`` on the last page)."""
-
-    items: list[SessionRow] = field(default_factory=list)
-    next_position: dict[str, Any] | None = None
 
 
 def _filters(q: ListQuery, search: SearchFilter | None) -> Clauses:

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
 
 from app.storage.repos.titles import clean_title, next_title_in_lineage
+from app.storage.rows import FirstExchange
 
 TITLE_SOURCE_SQL = (
     "(SELECT t.title_source FROM hs_session_titles t WHERE t.session_id = {a}.id AND {a}.title IS NOT NULL)"
 )
 """Correlated primary-key lookup for session lists: ``user``/``auto``, NULL when untitled or unknown."""
-
-
-@dataclass(frozen=True)
-class FirstExchange:
-    """The first active user message and first active assistant reply with text of a session."""
-
-    user: str
-    assistant: str
 
 
 def record_title_source(

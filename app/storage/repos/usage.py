@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from app.domain.stored_json import MAX_COUNTER
-from app.storage.rows import TOKEN_COUNTERS
+from app.storage.rows import TOKEN_COUNTERS, Usage
 
 # Counters saturate at int64's maximum (MAX_COUNTER): ``c + n`` past it would make SQLite store a REAL in
 # the agent's INTEGER column (and a REAL already there, from an older build or the agent, is brought back).
@@ -71,39 +70,6 @@ ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode,
     last_seen = excluded.last_seen""".format(
     **{c: saturating_add_sql(c, c) for c in ("api_call_count", *TOKEN_COUNTERS)}
 )
-
-
-@dataclass(frozen=True)
-class Usage:
-    """One usage report: deltas (``absolute=False``) or cumulative totals (``absolute=True``)."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    reasoning_tokens: int = 0
-    api_call_count: int = 0
-    estimated_cost_usd: float | None = None
-    actual_cost_usd: float | None = None
-    model: str | None = None
-    billing_provider: str | None = None
-    billing_base_url: str | None = None
-    billing_mode: str | None = None
-    absolute: bool = False
-
-    @property
-    def accounted(self) -> bool:
-        """Whether the report carries any usage at all (the agent ignores route fields otherwise)."""
-        return bool(
-            self.input_tokens
-            or self.output_tokens
-            or self.cache_read_tokens
-            or self.cache_write_tokens
-            or self.reasoning_tokens
-            or self.api_call_count
-            or self.estimated_cost_usd
-            or self.actual_cost_usd
-        )
 
 
 def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> None:

@@ -21,9 +21,10 @@ class Readiness:
 
     Attributes:
         agent_schema_version (int | None): The agent schema version of state.db
+        backend (str): The storage engine: `sqlite` (state.db) or `postgresql`
         checks (ReadinessChecks):
         schema_revision (None | str):
-        sqlite_version (str):
+        sqlite_version (str): The storage engine's version (the PostgreSQL server's on `postgresql`)
         status (str): `ready`; `read_only` (200: reads are served, every write is refused with 503 `schema_too_new`,
             because a newer agent migrated state.db); or `not_ready` (503)
         tested_schema_version (int): The newest agent schema version this build has tested
@@ -31,6 +32,7 @@ class Readiness:
     """
 
     agent_schema_version: int | None
+    backend: str
     checks: ReadinessChecks
     schema_revision: None | str
     sqlite_version: str
@@ -42,6 +44,8 @@ class Readiness:
     def to_dict(self) -> dict[str, Any]:
         agent_schema_version: int | None
         agent_schema_version = self.agent_schema_version
+
+        backend = self.backend
 
         checks = self.checks.to_dict()
 
@@ -65,6 +69,7 @@ class Readiness:
         field_dict.update(
             {
                 "agent_schema_version": agent_schema_version,
+                "backend": backend,
                 "checks": checks,
                 "schema_revision": schema_revision,
                 "sqlite_version": sqlite_version,
@@ -89,6 +94,8 @@ class Readiness:
             return cast(int | None, data)
 
         agent_schema_version = _parse_agent_schema_version(d.pop("agent_schema_version"))
+
+        backend = d.pop("backend")
 
         checks = ReadinessChecks.from_dict(d.pop("checks"))
 
@@ -116,6 +123,7 @@ class Readiness:
 
         readiness = cls(
             agent_schema_version=agent_schema_version,
+            backend=backend,
             checks=checks,
             schema_revision=schema_revision,
             sqlite_version=sqlite_version,

@@ -51,10 +51,10 @@ def sync_detailed(
 ) -> Response[Readiness]:
     """Readiness probe
 
-     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
-    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
-    reads
-    still work (the writer and our migrations are then deliberately absent).
+     The database answers, migrations are at head, the writer is alive and the disk under state.db has
+    room (no disk check on a store without a local file). A file that a newer agent migrated is served
+    read-only: 200 with status ``read_only`` and the reason, since reads still work (the writer and our
+    migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -79,10 +79,10 @@ def sync(
 ) -> Readiness | None:
     """Readiness probe
 
-     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
-    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
-    reads
-    still work (the writer and our migrations are then deliberately absent).
+     The database answers, migrations are at head, the writer is alive and the disk under state.db has
+    room (no disk check on a store without a local file). A file that a newer agent migrated is served
+    read-only: 200 with status ``read_only`` and the reason, since reads still work (the writer and our
+    migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -103,10 +103,10 @@ async def asyncio_detailed(
 ) -> Response[Readiness]:
     """Readiness probe
 
-     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
-    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
-    reads
-    still work (the writer and our migrations are then deliberately absent).
+     The database answers, migrations are at head, the writer is alive and the disk under state.db has
+    room (no disk check on a store without a local file). A file that a newer agent migrated is served
+    read-only: 200 with status ``read_only`` and the reason, since reads still work (the writer and our
+    migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,10 +129,10 @@ async def asyncio(
 ) -> Readiness | None:
     """Readiness probe
 
-     The database answers, migrations are at head, the writer is alive and the disk has room. A file that
-    a newer agent migrated is served read-only: 200 with status ``read_only`` and the reason, since
-    reads
-    still work (the writer and our migrations are then deliberately absent).
+     The database answers, migrations are at head, the writer is alive and the disk under state.db has
+    room (no disk check on a store without a local file). A file that a newer agent migrated is served
+    read-only: 200 with status ``read_only`` and the reason, since reads still work (the writer and our
+    migrations are then deliberately absent).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

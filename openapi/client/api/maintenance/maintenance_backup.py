@@ -73,6 +73,11 @@ def _parse_response(
 
         return response_431
 
+    if response.status_code == 501:
+        response_501 = Problem.from_dict(response.json())
+
+        return response_501
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
@@ -110,7 +115,8 @@ def sync_detailed(
     built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
     VACUUM
     or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
-    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
+    `$HERMES_HOME`); 501 `not_supported_on_backend` (the store is PostgreSQL, not a SQLite file); 507
+    `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,7 +145,8 @@ def sync(
     built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
     VACUUM
     or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
-    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
+    `$HERMES_HOME`); 501 `not_supported_on_backend` (the store is PostgreSQL, not a SQLite file); 507
+    `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,7 +171,8 @@ async def asyncio_detailed(
     built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
     VACUUM
     or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
-    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
+    `$HERMES_HOME`); 501 `not_supported_on_backend` (the store is PostgreSQL, not a SQLite file); 507
+    `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,7 +199,8 @@ async def asyncio(
     built under a temporary name and renamed when complete). Codes: 409 `maintenance_busy` (another
     VACUUM
     or backup is running), 409 `backup_dir_unusable` (`backups` is not a directory, or resolves outside
-    `$HERMES_HOME`); 507 `storage_full` (no file is left behind).
+    `$HERMES_HOME`); 501 `not_supported_on_backend` (the store is PostgreSQL, not a SQLite file); 507
+    `storage_full` (no file is left behind).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -68,6 +68,11 @@ def _parse_response(
 
         return response_431
 
+    if response.status_code == 501:
+        response_501 = Problem.from_dict(response.json())
+
+        return response_501
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
@@ -101,7 +106,8 @@ def sync_detailed(
 ) -> Response[OptimizeOut | Problem]:
     """FTS optimize + WAL checkpoint
 
-     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed.
+     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed. 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,7 +132,8 @@ def sync(
 ) -> OptimizeOut | Problem | None:
     """FTS optimize + WAL checkpoint
 
-     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed.
+     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed. 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +154,8 @@ async def asyncio_detailed(
 ) -> Response[OptimizeOut | Problem]:
     """FTS optimize + WAL checkpoint
 
-     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed.
+     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed. 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,7 +178,8 @@ async def asyncio(
 ) -> OptimizeOut | Problem | None:
     """FTS optimize + WAL checkpoint
 
-     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed.
+     Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed. 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(
 
         return response_431
 
+    if response.status_code == 501:
+        response_501 = Problem.from_dict(response.json())
+
+        return response_501
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
@@ -132,7 +137,9 @@ def sync_detailed(
     to `$HERMES_HOME/backups/` (skipped with `backup: false`): indexes rebuilt, the search index brought
     in
     line with the messages. No session or message row is changed. Writes wait while it runs. Codes: 409
-    `maintenance_busy`, `backup_dir_unusable`; 507 `storage_full`.
+    `maintenance_busy`, `backup_dir_unusable`; 501 `not_supported_on_backend` (the store is PostgreSQL,
+    not
+    a SQLite file); 507 `storage_full`.
 
     Args:
         body (None | RepairIn | Unset):
@@ -170,7 +177,9 @@ def sync(
     to `$HERMES_HOME/backups/` (skipped with `backup: false`): indexes rebuilt, the search index brought
     in
     line with the messages. No session or message row is changed. Writes wait while it runs. Codes: 409
-    `maintenance_busy`, `backup_dir_unusable`; 507 `storage_full`.
+    `maintenance_busy`, `backup_dir_unusable`; 501 `not_supported_on_backend` (the store is PostgreSQL,
+    not
+    a SQLite file); 507 `storage_full`.
 
     Args:
         body (None | RepairIn | Unset):
@@ -203,7 +212,9 @@ async def asyncio_detailed(
     to `$HERMES_HOME/backups/` (skipped with `backup: false`): indexes rebuilt, the search index brought
     in
     line with the messages. No session or message row is changed. Writes wait while it runs. Codes: 409
-    `maintenance_busy`, `backup_dir_unusable`; 507 `storage_full`.
+    `maintenance_busy`, `backup_dir_unusable`; 501 `not_supported_on_backend` (the store is PostgreSQL,
+    not
+    a SQLite file); 507 `storage_full`.
 
     Args:
         body (None | RepairIn | Unset):
@@ -239,7 +250,9 @@ async def asyncio(
     to `$HERMES_HOME/backups/` (skipped with `backup: false`): indexes rebuilt, the search index brought
     in
     line with the messages. No session or message row is changed. Writes wait while it runs. Codes: 409
-    `maintenance_busy`, `backup_dir_unusable`; 507 `storage_full`.
+    `maintenance_busy`, `backup_dir_unusable`; 501 `not_supported_on_backend` (the store is PostgreSQL,
+    not
+    a SQLite file); 507 `storage_full`.
 
     Args:
         body (None | RepairIn | Unset):

@@ -73,6 +73,11 @@ def _parse_response(
 
         return response_431
 
+    if response.status_code == 501:
+        response_501 = Problem.from_dict(response.json())
+
+        return response_501
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
@@ -108,7 +113,8 @@ def sync_detailed(
 
      FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
 
-    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget).
+    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget). 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -135,7 +141,8 @@ def sync(
 
      FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
 
-    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget).
+    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget). 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +165,8 @@ async def asyncio_detailed(
 
      FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
 
-    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget).
+    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget). 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,7 +191,8 @@ async def asyncio(
 
      FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
 
-    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget).
+    Writes wait while VACUUM holds the lock (503 if that outlasts the configured budget). 501
+    `not_supported_on_backend` when the store is PostgreSQL, not a SQLite file.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
