@@ -144,6 +144,11 @@ class ServiceUnavailable(HermesError):
     title = "Service Unavailable"
 
 
+class NotImplementedHere(HermesError):
+    status = 501
+    title = "Not Implemented"
+
+
 class InsufficientStorage(HermesError):
     status = 507
     title = "Insufficient Storage"
@@ -919,3 +924,17 @@ class StorageFull(InsufficientStorage):
 
     def __init__(self, disk_of: str, *, advice: str = "Free some space and retry.") -> None:
         super().__init__(f"The disk holding {disk_of} is full; nothing was written. {advice}")
+
+
+# -- 501 -----------------------------------------------------------------------------------------------
+
+
+class BackendUnsupported(NotImplementedHere):
+    """The operation exists only on the other storage backend (a SQLite file operation on PostgreSQL, or a
+    part of the PostgreSQL backend this build does not have yet)."""
+
+    code = "backend_unsupported"
+    example_args = _example(operation="vacuum", backend="postgresql")
+
+    def __init__(self, operation: str, backend: str) -> None:
+        super().__init__(f"{operation} is not available on the {backend} backend.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import AsyncExitStack, asynccontextmanager, closing
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.routing import APIRoute
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with AsyncExitStack() as stack:
             # Each component is stopped in the reverse order of its start, also when a later one fails to
             # start. Routes reach them through the aliases of app.api.deps, which read these attributes.
-            state.db = db = stack.enter_context(closing(Database(settings).open()))
+            state.db = db = stack.enter_context(closing(_open_storage(settings)))
             # Jobs that only write would be refused every time on a file a newer agent migrated.
             writes = not db.read_only
             state.auto_pruner = await stack.enter_async_context(
@@ -160,6 +160,17 @@ async def _running(service: S, *, start: bool = True) -> AsyncIterator[S]:
         yield service
     finally:
         await service.stop()
+
+
+def _open_storage(settings: Settings) -> Database:
+    """The open store: the PostgreSQL one when ``HERMES_DATABASE_URL`` names one, else the SQLite file."""
+    if settings.database_url:
+        from app.storage.postgres import open_postgres_store
+
+        # Same surface as Database for the services (write/read/commit notices); typed as it until the
+        # Store protocol replaces both in these signatures.
+        return cast(Database, open_postgres_store(settings))
+    return Database(settings).open()
 
 
 def _route_named(router: APIRouter, name: str) -> APIRoute:

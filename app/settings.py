@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     api_token: SecretStr | None = None
     auth_disabled: bool = False
 
+    # A ``postgresql://`` URL selects the PostgreSQL backend; unset, the agent's state.db is served.
+    database_url: str | None = None
+
     db_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
     busy_timeout_ms: int = Field(default=5000, ge=0)
     # How long a write may wait for another process's lock before the client gets 503.
