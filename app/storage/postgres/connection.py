@@ -17,6 +17,39 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import RowMaker
+from psycopg.types.string import StrDumperUnknown, TextLoader
+
+NUL_STANDIN = "\uffff"
+"""What a NUL character is stored as: PostgreSQL text cannot hold NUL, and the agent's own encoding of
+structured content starts with one (``\\x00json:``). U+FFFF is a Unicode noncharacter, reserved for exactly
+such internal use; it is translated back when read, so repositories see the agent's values unchanged."""
+
+
+class NulSafeStrDumper(StrDumperUnknown):
+    """Binds a ``str`` with each NUL replaced by :data:`NUL_STANDIN`."""
+
+    def dump(self, obj: str) -> bytes:
+        """The text's UTF-8 bytes, NUL-free."""
+        if "\x00" in obj:
+            obj = obj.replace("\x00", NUL_STANDIN)
+        return bytes(super().dump(obj))
+
+
+class NulSafeTextLoader(TextLoader):
+    """Reads text with :data:`NUL_STANDIN` back as NUL."""
+
+    def load(self, data: Any) -> Any:
+        """The column's ``str``."""
+        value = super().load(data)
+        if isinstance(value, str) and NUL_STANDIN in value:
+            return value.replace(NUL_STANDIN, "\x00")
+        return value
+
+
+def configure(conn: psycopg.Connection[Any]) -> None:
+    """Set a new connection up for the repositories: NUL-safe text in both directions."""
+    conn.adapters.register_dumper(str, NulSafeStrDumper)
+    conn.adapters.register_loader("text", NulSafeTextLoader)
 
 
 class PgRow(tuple[Any, ...]):

@@ -107,7 +107,10 @@ AGENT_DDL = (
     PRIMARY KEY (session_id, model, billing_provider, billing_base_url, billing_mode, task)
 )""",
     "CREATE TABLE IF NOT EXISTS state_meta (key text PRIMARY KEY, value text)",
+    # ``rowid``: the insertion order SQLite's implicit rowid gives the agent's routing rows (the mirror and
+    # lookups read them in that order).
     """CREATE TABLE IF NOT EXISTS gateway_routing (
+    rowid bigint GENERATED ALWAYS AS IDENTITY,
     scope text NOT NULL DEFAULT '',
     session_key text NOT NULL,
     entry_json text NOT NULL,

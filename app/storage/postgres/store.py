@@ -28,6 +28,7 @@ from app.errors import DatabaseBusy, HermesError, SchemaTooNew
 from app.settings import Settings
 from app.storage.commit_notice import Changes, CommitNotice, begin_job, end_job
 from app.storage.postgres import migrate
+from app.storage.postgres.connection import configure
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
 
@@ -127,6 +128,7 @@ class PgStore:
             max_size=size,
             open=False,
             kwargs={"autocommit": True},
+            configure=configure,
             timeout=settings.write_lock_budget_s,
             name="hermes",
         )

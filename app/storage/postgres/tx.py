@@ -19,6 +19,7 @@ from app.storage.postgres.repos.sessions import PgSessions
 from app.storage.protocols import WriteRejected
 from app.storage.sqlite_tx import (
     SqliteAttachments,
+    SqliteGateway,
     SqliteHandoff,
     SqliteIdempotency,
     SqliteMessages,
@@ -37,14 +38,15 @@ def is_title_conflict(exc: BaseException) -> bool:
 class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
-    Repositories without a PostgreSQL implementation in this build (search, the FTS indexer, gateway
-    routing, import, export, maintenance) answer ``BackendUnsupported`` (501) when a job reaches them.
+    Repositories without a PostgreSQL implementation in this build (search, the FTS indexer,
+    import, export, maintenance) answer ``BackendUnsupported`` (501) when a job reaches them.
     """
 
     __slots__ = (
         "attachments",
         "conn",
         "events",
+        "gateway",
         "handoff",
         "idempotency",
         "lineage",
@@ -67,6 +69,7 @@ class PgTx:
         self.platforms = SqlitePlatforms(conn)
         self.attachments = SqliteAttachments(conn)
         self.idempotency = SqliteIdempotency(conn)
+        self.gateway = SqliteGateway(conn)
 
     @staticmethod
     def _missing(part: str) -> NoReturn:
@@ -81,11 +84,6 @@ class PgTx:
     def indexing(self) -> Any:
         """The SQLite FTS backlog: PostgreSQL indexes in the row's own transaction."""
         self._missing("The FTS indexer")
-
-    @property
-    def gateway(self) -> Any:
-        """Gateway routing (not in this build)."""
-        self._missing("Gateway routing")
 
     @property
     def transfer(self) -> Any:
