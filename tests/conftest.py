@@ -191,9 +191,10 @@ def sqlite_only(settings: Settings) -> None:
 
 class RawDatabase:
     """Direct access to what a test's server stored, on either backend, with sqlite3's calling convention
-    (``?`` placeholders, rows by name or position), for arranging rows and inspecting them."""
+    (``?`` placeholders, rows by name or position; on SQLite plain tuples without ``named_rows``), for
+    arranging rows and inspecting them."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, named_rows: bool = True) -> None:
         self._closers: list[Any] = []
         if settings.database_url:
             import psycopg
@@ -206,7 +207,8 @@ class RawDatabase:
             self.conn: Any = SqliteStyle(pg)
         else:
             conn = sqlite3.connect(settings.db_path, isolation_level=None, timeout=10)
-            conn.row_factory = sqlite3.Row
+            if named_rows:
+                conn.row_factory = sqlite3.Row
             self._closers.append(conn.close)
             self.conn = conn
 

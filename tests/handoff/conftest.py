@@ -48,7 +48,7 @@ def telegram(client: TestClient) -> TestClient:
 @pytest.fixture
 def raw(client: TestClient, settings: Settings) -> Iterator[sqlite3.Connection]:
     """A plain autocommit connection for arranging and inspecting rows (either backend)."""
-    conn = RawDatabase(settings)
+    conn = RawDatabase(settings, named_rows=False)
     try:
         yield cast(sqlite3.Connection, conn)
     finally:

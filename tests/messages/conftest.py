@@ -37,8 +37,8 @@ def raw(settings: Settings) -> Callable[..., list[sqlite3.Row]]:
 
     return query
 
+
 @pytest.fixture(params=BACKENDS)
 def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
     """Every test of this directory runs on both backends (the PostgreSQL run skips without a server)."""
     return backend_settings(request, home)
-

@@ -24,11 +24,11 @@ def raw(client: TestClient, settings: Settings) -> Iterator[sqlite3.Connection]:
     finally:
         conn.close()
 
+
 @pytest.fixture(params=BACKENDS)
 def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
     """Every test of this directory runs on both backends (the PostgreSQL run skips without a server)."""
     return backend_settings(request, home)
-
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -28,11 +28,11 @@ such internal use; it is translated back when read, so repositories see the agen
 class NulSafeStrDumper(StrDumperUnknown):
     """Binds a ``str`` with each NUL replaced by :data:`NUL_STANDIN`."""
 
-    def dump(self, obj: str) -> bytes:
+    def dump(self, obj: str) -> Any:
         """The text's UTF-8 bytes, NUL-free."""
         if "\x00" in obj:
             obj = obj.replace("\x00", NUL_STANDIN)
-        return bytes(super().dump(obj))
+        return super().dump(obj)
 
 
 class NulSafeTextLoader(TextLoader):
@@ -58,7 +58,7 @@ class PgRow(tuple[Any, ...]):
     __slots__ = ()
     _index: dict[str, int]
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             return tuple.__getitem__(self, self._index[key])
         return tuple.__getitem__(self, key)
@@ -85,14 +85,20 @@ def pg_row(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
     return make
 
 
-_TOKEN = re.compile(r"\bX'[0-9A-Fa-f]{2}'|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?|(?<!:):[A-Za-z_]\w*|%|\bAS INTEGER\)|\bLIKE\b| INDEXED BY \w+")
+_TOKEN = re.compile(
+    r"\bX'[0-9A-Fa-f]{2}'"  # a one-byte blob literal
+    r"|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\""  # string literals and quoted names pass unchanged
+    r"|\?|(?<!:):[A-Za-z_]\w*|%"  # placeholders, and psycopg's own placeholder mark
+    r"|\bAS INTEGER\)|\bLIKE\b| INDEXED BY \w+"
+)
 
 
 @functools.lru_cache(maxsize=1024)
 def to_psycopg(sql: str) -> str:
     """``sql`` with sqlite3 placeholders (``?``, ``:name``) as psycopg's (``%s``, ``%(name)s``), literal
-    ``%`` doubled, ``CAST(... AS INTEGER)`` widened to ``BIGINT`` (SQLite's INTEGER is 64-bit) and ``LIKE``
-    as ``ILIKE`` (SQLite's LIKE ignores case), ``INDEXED BY`` hints dropped; a one-byte blob literal (``X'0A'``) becomes ``chr(10)``."""
+    ``%`` doubled, ``CAST(... AS INTEGER)`` widened to ``BIGINT`` (SQLite's INTEGER is 64-bit), ``LIKE`` as
+    ``ILIKE`` (SQLite's LIKE ignores case), ``INDEXED BY`` hints dropped, and a one-byte blob literal
+    (``X'0A'``) as ``chr(10)``."""
 
     def sub(match: re.Match[str]) -> str:
         token = match.group(0)
@@ -102,6 +108,8 @@ def to_psycopg(sql: str) -> str:
             return "%%"
         if token.startswith(":"):
             return f"%({token[1:]})s"
+        if token[0] in "'\"":
+            return token.replace("%", "%%")
         if token.startswith("AS INTEGER"):
             return "AS BIGINT)"
         if token.startswith("X'"):
@@ -159,7 +167,8 @@ class SqliteStyle:
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> SqliteStyleCursor:
         """Run one statement (sqlite3 placeholders) on a fresh cursor."""
         cur = self.pg.cursor(row_factory=pg_row)
-        cur.execute(to_psycopg(sql), params or None)
+        # Parameters always go with the query (an empty tuple too), so psycopg undoubles every %%.
+        cur.execute(to_psycopg(sql), params)
         return SqliteStyleCursor(self.pg, cur)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> SqliteStyleCursor:

@@ -16,6 +16,7 @@ from app.storage.postgres.repos.base import as_sqlite_style
 from app.storage.postgres.repos.events import PgEvents
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.sessions import PgSessions
+from app.storage.postgres.repos.titles import PgTitles
 from app.storage.protocols import WriteRejected
 from app.storage.sqlite_tx import (
     SqliteAttachments,
@@ -24,7 +25,6 @@ from app.storage.sqlite_tx import (
     SqliteIdempotency,
     SqliteMessages,
     SqlitePlatforms,
-    SqliteTitles,
 )
 
 BACKEND = "postgresql"
@@ -61,7 +61,7 @@ class PgTx:
         self.pg = pg
         self.conn = conn = as_sqlite_style(SqliteStyle(pg))
         self.sessions = PgSessions(conn)
-        self.titles = SqliteTitles(conn)
+        self.titles = PgTitles(conn)
         self.lineage = PgLineage(conn)
         self.messages = SqliteMessages(conn)
         self.events = PgEvents(conn)

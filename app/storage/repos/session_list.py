@@ -259,9 +259,7 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> Sessi
     return item
 
 
-def list_sessions(
-    conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher = search_filter
-) -> ListPage:
+def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher = search_filter) -> ListPage:
     """One page: at most ``q.limit`` items, and the position to continue from when more exist.
 
     Reads ``limit + 1`` matching rows so ``has_more`` is exact; never uses OFFSET or COUNT(*). ``searcher``

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from app.domain.records import NewSession
 from app.storage.postgres.repos.base import pg_of
+from app.storage.postgres.repos.titles import insert_session_titled
 from app.storage.repos import list_index, session_list
 from app.storage.repos.list_index import SearchFilter
 from app.storage.repos.session_list import ListPage, ListQuery
@@ -31,6 +33,10 @@ class PgSessions(SqliteSessions):
             " FROM sessions p WHERE p.id = %s) WHERE id = %s",
             (parent_id, child_id),
         )
+
+    def insert_session(self, session_id: str, new: NewSession) -> None:
+        """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
+        insert_session_titled(self, session_id, new)
 
     def list_sessions_cached(self, q: ListQuery) -> ListPage:
         """One listing page (no memo: other replicas commit without this process seeing a version)."""
