@@ -164,6 +164,8 @@ class StorageCollector(Collector):
             yield GaugeMetricFamily(
                 "hermes_writer_alive", "1 while the writer thread runs.", int(writer.alive)
             )
+        if getattr(db, "backend", "sqlite") != "sqlite":
+            return  # no file to measure
         yield GaugeMetricFamily("hermes_database_bytes", "Size of state.db.", file_size(db.path))
         wal = db.wal_path
         yield GaugeMetricFamily(

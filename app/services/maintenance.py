@@ -24,7 +24,7 @@ from typing import Any
 from app.domain.retention import DAY_S, cutoff
 from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import MAX_COUNTER
-from app.errors import BackupDirUnusable, MaintenanceBusy, StorageFull
+from app.errors import BackendUnsupported, BackupDirUnusable, MaintenanceBusy, StorageFull
 from app.storage import side_connection as side
 from app.storage.database import Database
 from app.storage.files import file_size, is_disk_full, private_dir
@@ -204,6 +204,7 @@ async def archive_matching(
 
 async def optimize(db: Database) -> dict[str, Any]:
     """FTS optimize (through the writer) then a TRUNCATE checkpoint, as ``hermes sessions optimize``."""
+    _require_file(db, "FTS optimize and checkpoint")
     before = await asyncio.to_thread(file_sizes, db)
     tables = await db.write(lambda tx: tx.maintenance.optimize_fts())
     ckpt = await asyncio.to_thread(side.checkpoint, db)
@@ -222,8 +223,16 @@ async def optimize(db: Database) -> dict[str, Any]:
     }
 
 
+def _require_file(db: Database, operation: str) -> None:
+    """Refuse an operation on the SQLite file (vacuum, backup, repair) when the store is not one (501)."""
+    backend = getattr(db, "backend", "sqlite")
+    if backend != "sqlite":
+        raise BackendUnsupported(operation, backend)
+
+
 def vacuum_sync(db: Database) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM, checkpoint — blocking; call from a worker thread."""
+    _require_file(db, "VACUUM")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
@@ -268,6 +277,7 @@ def _snapshot_locked(db: Database) -> dict[str, Any]:
 
 
 def _backup_sync(db: Database) -> dict[str, Any]:
+    _require_file(db, "A file backup")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
@@ -286,6 +296,7 @@ def _check(db: Database) -> Health:
 
 
 def _repair_sync(db: Database, check_only: bool, backup_first: bool) -> dict[str, Any]:
+    _require_file(db, "The file check and repair")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:

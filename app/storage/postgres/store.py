@@ -58,6 +58,8 @@ class Commits:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscribers: list[Subscriber] = []
         self.alive = True
+        # Jobs per transaction, as /metrics reports the SQLite writer's group commits: always one here.
+        self.batch_sizes: dict[int, int] = {}
 
     def queue_depth(self) -> int:
         """Jobs waiting for a commit: none, each job commits on its own."""
@@ -83,6 +85,7 @@ class Commits:
         with self._lock:
             self.commits += 1
             self.jobs_committed += 1
+            self.batch_sizes[1] = self.commits
             number = self.commits
         if not changes:
             return
