@@ -149,3 +149,27 @@ def test_percent_signs_and_placeholders_in_shared_sql_reach_postgresql_intact(st
 
     assert tuple(store.read_sync(job)) == ("50%", "x%", "a?b")
     assert tuple(store.read_sync(lambda tx: tx.conn.execute("SELECT '100%'").fetchone())) == ("100%",)
+
+
+def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
+    from app.storage.repos.usage import Usage
+
+    _new_session(store, "u1")
+    report = Usage(input_tokens=5, output_tokens=2, api_call_count=1, estimated_cost_usd=0.5, model="m1")
+    store.write_sync(lambda tx: tx.sessions.record_usage("u1", report))
+    store.write_sync(lambda tx: tx.sessions.record_usage("u1", report))
+    session = store.read_sync(lambda tx: tx.sessions.fetch_session("u1"))
+    assert session is not None
+    assert (session["input_tokens"], session["output_tokens"], session["api_call_count"]) == (10, 4, 2)
+    assert session["estimated_cost_usd"] == 1.0 and session["actual_cost_usd"] is None
+    rolled = store.read_sync(
+        lambda tx: tx.conn.execute(
+            "SELECT model, input_tokens, api_call_count FROM session_model_usage WHERE session_id = ?",
+            ("u1",),
+        ).fetchall()
+    )
+    assert [tuple(r) for r in rolled] == [("m1", 10, 2)]
+    total = Usage(input_tokens=7, actual_cost_usd=2.0, absolute=True)
+    store.write_sync(lambda tx: tx.sessions.record_usage("u1", total))
+    session = store.read_sync(lambda tx: tx.sessions.fetch_session("u1"))
+    assert session is not None and (session["input_tokens"], session["actual_cost_usd"]) == (7, 2.0)
