@@ -26,7 +26,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from app.errors import DatabaseBusy, HermesError, SchemaTooNew
 from app.settings import Settings
-from app.storage.commit_notice import Changes, CommitNotice, begin_job, end_job
+from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscriber, begin_job, end_job
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
 from app.storage.postgres.tx import BACKEND, PgTx
@@ -34,7 +34,6 @@ from app.storage.read_only import TESTED_SCHEMA_VERSION
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-Subscriber = Callable[[CommitNotice], None]
 
 MAX_ATTEMPTS = 8
 """Runs of one job before its conflict is reported (each retry waits a little longer, with jitter)."""
@@ -43,7 +42,7 @@ _RETRYABLE = (pg_errors.SerializationFailure, pg_errors.DeadlockDetected, pg_err
 _EXTRA_CONNECTIONS = 2
 
 
-class Commits:
+class Commits(NoticeBoard):
     """Commit notices of this process's transactions, delivered on the subscribers' event loop.
 
     Shaped like the SQLite writer's side of it (``subscribe``, ``commit_hooks``, ``alive``, counters), so the
@@ -51,12 +50,10 @@ class Commits:
     """
 
     def __init__(self) -> None:
+        super().__init__()
         self._lock = threading.Lock()
         self.commits = 0
         self.jobs_committed = 0
-        self.commit_hooks: list[Subscriber] = []
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._subscribers: list[Subscriber] = []
         self.alive = True
         # Jobs per transaction, as /metrics reports the SQLite writer's group commits: always one here.
         self.batch_sizes: dict[int, int] = {}
@@ -65,21 +62,6 @@ class Commits:
         """Jobs waiting for a commit: none, each job commits on its own."""
         return 0
 
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call ``subscriber(notice)`` on the running loop after each commit that carried something;
-        returns the function that unsubscribes it."""
-        loop = asyncio.get_running_loop()
-        if self._loop is not None and self._loop is not loop and self._subscribers:
-            raise RuntimeError("commit notices go to one event loop")
-        self._loop = loop
-        self._subscribers.append(subscriber)
-
-        def unsubscribe() -> None:
-            if subscriber in self._subscribers:
-                self._subscribers.remove(subscriber)
-
-        return unsubscribe
-
     def committed(self, changes: Changes) -> None:
         """Count one committed job and publish its notice when it changed something."""
         with self._lock:
@@ -87,24 +69,8 @@ class Commits:
             self.jobs_committed += 1
             self.batch_sizes[1] = self.commits
             number = self.commits
-        if not changes:
-            return
-        notice = CommitNotice.of(number, changes)
-        for hook in self.commit_hooks:
-            try:
-                hook(notice)
-            except Exception:
-                log.exception("commit hook %r failed after commit %d", hook, notice.commit)
-        if self._subscribers and self._loop is not None:
-            with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
-                self._loop.call_soon_threadsafe(self._deliver, notice)
-
-    def _deliver(self, notice: CommitNotice) -> None:
-        for subscriber in list(self._subscribers):
-            try:
-                subscriber(notice)
-            except Exception:
-                log.exception("commit subscriber %r failed after commit %d", subscriber, notice.commit)
+        if changes:
+            self._publish(CommitNotice.of(number, changes))
 
 
 class PgStore:
