@@ -26,6 +26,7 @@ from app.api.schemas.maintenance import (
     VacuumOut,
 )
 from app.errors import (
+    BackendUnsupported,
     BackupDirUnusable,
     ConflictingParameters,
     EmptyTimeWindow,
@@ -144,7 +145,7 @@ async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:
     name="maintenance-repair",
     summary="Check, or repair, the store",
     response_model=RepairOut,
-    responses=error_responses(WRITE, JSON_BODY, MaintenanceBusy, BackupDirUnusable),
+    responses=error_responses(WRITE, JSON_BODY, MaintenanceBusy, BackupDirUnusable, BackendUnsupported),
 )
 async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
     """`hermes sessions repair`: `PRAGMA integrity_check`, each FTS index's own integrity check, messages
@@ -163,7 +164,7 @@ async def repair(db: DB, body: RepairIn | None = None) -> dict[str, Any]:
     name="maintenance-vacuum",
     summary="VACUUM state.db",
     response_model=VacuumOut,
-    responses=error_responses(WRITE, MaintenanceBusy),
+    responses=error_responses(WRITE, MaintenanceBusy, BackendUnsupported),
 )
 async def vacuum(db: DB) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM and checkpoint again: the file shrinks by its free pages.
@@ -178,7 +179,7 @@ async def vacuum(db: DB) -> dict[str, Any]:
     name="maintenance-optimize",
     summary="FTS optimize + WAL checkpoint",
     response_model=OptimizeOut,
-    responses=error_responses(WRITE),
+    responses=error_responses(WRITE, BackendUnsupported),
 )
 async def optimize(db: DB) -> dict[str, Any]:
     """Merge FTS segments and checkpoint (TRUNCATE) the WAL; cheap when nothing changed."""
@@ -190,7 +191,7 @@ async def optimize(db: DB) -> dict[str, Any]:
     name="maintenance-backup",
     summary="Back up state.db",
     response_model=BackupOut,
-    responses=error_responses(WRITE, MaintenanceBusy, BackupDirUnusable),
+    responses=error_responses(WRITE, MaintenanceBusy, BackupDirUnusable, BackendUnsupported),
 )
 async def backup(db: DB) -> dict[str, Any]:
     """Write a consistent copy (`VACUUM INTO`) to `$HERMES_HOME/backups/state-<UTC time>.db` (mode 0600,
