@@ -232,7 +232,7 @@ def _require_file(db: Database, operation: str) -> None:
 
 def vacuum_sync(db: Database) -> dict[str, Any]:
     """FTS optimize, checkpoint, VACUUM, checkpoint — blocking; call from a worker thread."""
-    _require_file(db, "VACUUM")
+    _require_file(db, "Vacuuming the file")
     if not _exclusive.acquire(blocking=False):
         raise MaintenanceBusy()
     try:
