@@ -69,7 +69,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.auto_pruner = await stack.enter_async_context(
                 _running(AutoPruner(db, load_auto_prune_config(settings)), start=writes)
             )
-            state.fts_indexer = await stack.enter_async_context(_running(FtsIndexer(db), start=writes))
+            # PostgreSQL indexes each row in its own transaction: there is no FTS backlog to work off.
+            indexes_later = writes and not settings.database_url
+            state.fts_indexer = await stack.enter_async_context(_running(FtsIndexer(db), start=indexes_later))
             titler = AutoTitler(db, build_generator(settings), enabled=load_titles_auto(settings))
             state.auto_titler = await stack.enter_async_context(_running(titler, start=writes))
             pruner = EventPruner(

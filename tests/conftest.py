@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -49,8 +50,10 @@ def client(settings: Settings) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def agent(client: TestClient, home: Path) -> Iterator[Any]:
+def agent(client: TestClient, home: Path, settings: Settings) -> Iterator[Any]:
     """The real agent's ``SessionDB`` on the server's state.db (opened after the server adopted it)."""
+    if settings.database_url:
+        pytest.skip("needs the agent's SQLite file (the agent writes state.db, not PostgreSQL)")
     db = hermes_state.SessionDB(db_path=home / "state.db")
     try:
         yield db
@@ -149,6 +152,80 @@ def pg_cluster() -> Iterator[Any]:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_cluster: Any) -> str:
+    """A database migrated to head once per test worker; :func:`pg_migrated_url` copies it per test."""
+    from app.storage.postgres import migrate
+
+    url = pg_cluster.create_database(prefix="template")
+    migrate.upgrade(url)
+    return str(url.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def pg_migrated_url(pg_cluster: Any, pg_template: str) -> Iterator[str]:
+    """A fresh database at head (``CREATE DATABASE ... TEMPLATE``: no migration per test), dropped after."""
+    url = pg_cluster.create_database(template=pg_template)
+    try:
+        yield url
+    finally:
+        pg_cluster.drop_database(url)
+
+
+BACKENDS = ("sqlite", "postgresql")
+"""The storage backends a directory's tests run on when its conftest parametrises ``settings`` with them."""
+
+
+def backend_settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """The ``settings`` fixture of a test parametrised over :data:`BACKENDS` (``request.param``)."""
+    url = request.getfixturevalue("pg_migrated_url") if request.param == "postgresql" else None
+    return Settings(home=home, api_token=TOKEN, titles_auto=False, database_url=url)
+
+
+@pytest.fixture
+def sqlite_only(settings: Settings) -> None:
+    """Skip the PostgreSQL run of a test that opens the agent's SQLite file itself."""
+    if settings.database_url:
+        pytest.skip("opens the agent's SQLite file itself (state.db), which the PostgreSQL backend has not")
+
+
+class RawDatabase:
+    """Direct access to what a test's server stored, on either backend, with sqlite3's calling convention
+    (``?`` placeholders, rows by name or position; on SQLite plain tuples without ``named_rows``), for
+    arranging rows and inspecting them."""
+
+    def __init__(self, settings: Settings, *, named_rows: bool = True) -> None:
+        self._closers: list[Any] = []
+        if settings.database_url:
+            import psycopg
+
+            from app.storage.postgres.connection import SqliteStyle, configure
+
+            pg = psycopg.connect(settings.database_url, autocommit=True)
+            configure(pg)
+            self._closers.append(pg.close)
+            self.conn: Any = SqliteStyle(pg)
+        else:
+            conn = sqlite3.connect(settings.db_path, isolation_level=None, timeout=10)
+            if named_rows:
+                conn.row_factory = sqlite3.Row
+            self._closers.append(conn.close)
+            self.conn = conn
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        """Run one statement (autocommit)."""
+        return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        """Run one statement per parameter row (autocommit)."""
+        return self.conn.executemany(sql, rows)
+
+    def close(self) -> None:
+        """Close the connection."""
+        for close in self._closers:
+            close()
 
 
 @pytest.fixture

@@ -11,8 +11,15 @@ subscribers treat the notice as a hint and read the state they act on.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+Subscriber = Callable[["CommitNotice"], None]
 
 # The record of the writer job running on this thread (only the writer thread ever sets one).
 _job = threading.local()
@@ -98,3 +105,49 @@ def note_fts_backlog() -> None:
     changes = _current()
     if changes is not None:
         changes.fts_backlog = True
+
+
+class NoticeBoard:
+    """Hands each commit's notice to the hooks (on the committing thread) and to the subscribers (on their
+    event loop, one hop per commit whatever their number); the writer of each backend is one."""
+
+    def __init__(self) -> None:
+        self.commit_hooks: list[Subscriber] = []
+        """Called on the committing thread with each commit's notice; must be O(1). A hook that raises is
+        logged and the callers of the commit are answered all the same."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber(notice)`` on the running event loop after each COMMIT that carried something;
+        returns the function that unsubscribes it. Every subscriber lives on one loop."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not None and self._loop is not loop and self._subscribers:
+            raise RuntimeError("commit notices go to one event loop")
+        self._loop = loop
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def _publish(self, notice: CommitNotice) -> None:
+        for hook in self.commit_hooks:
+            # The transaction is committed: a failing subscriber must not keep its callers unanswered.
+            try:
+                hook(notice)
+            except Exception:
+                log.exception("commit hook %r failed after commit %d", hook, notice.commit)
+        if self._subscribers and self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
+                self._loop.call_soon_threadsafe(self._deliver, notice)
+
+    def _deliver(self, notice: CommitNotice) -> None:
+        """On the event loop: hand ``notice`` to every subscriber; one failing does not stop the others."""
+        for subscriber in list(self._subscribers):
+            try:
+                subscriber(notice)
+            except Exception:
+                log.exception("commit subscriber %r failed after commit %d", subscriber, notice.commit)

@@ -12,7 +12,6 @@ number of subscribers). Whatever must follow a write (streams, auto-titles, inde
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import queue
 import sqlite3
@@ -25,14 +24,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.errors import HermesError
-from app.storage.commit_notice import Changes, CommitNotice, begin_job, end_job
+from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, begin_job, end_job
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[sqlite3.Connection], Any]
-Subscriber = Callable[[CommitNotice], None]
 _STOP = object()
 # Checkpoints run on their own thread (app/storage/checkpointer.py). Under a write load that never pauses,
 # those can never copy the last frames, so the WAL could not restart from its beginning and would keep
@@ -52,7 +50,7 @@ class _Job:
     """Whether ``fn`` takes :attr:`Writer.handle` rather than the connection."""
 
 
-class Writer:
+class Writer(NoticeBoard):
     """Serialises every write of this process through one connection and one thread."""
 
     def __init__(
@@ -64,6 +62,7 @@ class Writer:
         wal_path: Path,
         after_batch: WriteFn | None = None,
     ) -> None:
+        super().__init__()
         self._conn = conn
         self.handle: Any = conn
         """What a job submitted with ``on_handle`` receives (the database's storage handle for this
@@ -76,11 +75,6 @@ class Writer:
         self._thread = threading.Thread(target=self._run, name="hermes-writer", daemon=True)
         self.commits = 0
         self.jobs_committed = 0
-        self.commit_hooks: list[Subscriber] = []
-        """Called on the writer thread with each commit's notice; must be O(1). A hook that raises is logged
-        and the callers of the commit are answered all the same."""
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._subscribers: list[Subscriber] = []
         # Commits by batch size (jobs per transaction), read by /metrics; only this thread writes it.
         self.batch_sizes: dict[int, int] = {}
 
@@ -96,21 +90,6 @@ class Writer:
     def queue_depth(self) -> int:
         """Jobs waiting for the next group commit."""
         return self._queue.qsize()
-
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
-        """Call ``subscriber(notice)`` on the running event loop after each COMMIT that carried something;
-        returns the function that unsubscribes it. Every subscriber lives on one loop."""
-        loop = asyncio.get_running_loop()
-        if self._loop is not None and self._loop is not loop and self._subscribers:
-            raise RuntimeError("commit notices go to one event loop")
-        self._loop = loop
-        self._subscribers.append(subscriber)
-
-        def unsubscribe() -> None:
-            if subscriber in self._subscribers:
-                self._subscribers.remove(subscriber)
-
-        return unsubscribe
 
     def submit(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> Future[T]:
         """Queue ``fn(conn)`` (``fn(handle)`` with ``on_handle``); the future resolves after the COMMIT that
@@ -250,25 +229,6 @@ class Writer:
             else:
                 job.future.set_result(job.result)
         return []
-
-    def _publish(self, notice: CommitNotice) -> None:
-        for hook in self.commit_hooks:
-            # The transaction is committed: a failing subscriber must not keep its callers unanswered.
-            try:
-                hook(notice)
-            except Exception:
-                log.exception("commit hook %r failed after commit %d", hook, notice.commit)
-        if self._subscribers and self._loop is not None:
-            with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
-                self._loop.call_soon_threadsafe(self._deliver, notice)
-
-    def _deliver(self, notice: CommitNotice) -> None:
-        """On the event loop: hand ``notice`` to every subscriber; one failing does not stop the others."""
-        for subscriber in list(self._subscribers):
-            try:
-                subscriber(notice)
-            except Exception:
-                log.exception("commit subscriber %r failed after commit %d", subscriber, notice.commit)
 
     @staticmethod
     def _fail(jobs: list[_Job], err: BaseException) -> None:

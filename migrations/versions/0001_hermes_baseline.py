@@ -16,6 +16,8 @@ depends_on = None
 
 def upgrade() -> None:
     """Create or adopt the agent's tables, FTS indexes and triggers; never drops a row."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     adopt(op.get_bind().connection.driver_connection)
 
 

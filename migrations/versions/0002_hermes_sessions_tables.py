@@ -53,6 +53,8 @@ CREATE INDEX IF NOT EXISTS idx_hs_sessions_started_id ON sessions(started_at DES
 
 def upgrade() -> None:
     """Create the ``hs_`` tables beside the agent's."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     for stmt in split_statements(_DDL):
         conn.execute(stmt)

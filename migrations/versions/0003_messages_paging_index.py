@@ -17,6 +17,8 @@ _DDL = "CREATE INDEX IF NOT EXISTS idx_hs_messages_session_id ON messages(sessio
 
 def upgrade() -> None:
     """Create ``idx_hs_messages_session_id`` on the agent's ``messages`` table (its columns untouched)."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     conn.execute(_DDL)
 

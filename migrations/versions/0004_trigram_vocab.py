@@ -16,6 +16,8 @@ depends_on = None
 
 def upgrade() -> None:
     """Create ``hs_trigram_vocab`` (an ``fts5vocab`` view of ``messages_fts_trigram``; stores nothing)."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     conn.execute(TRIGRAM_VOCAB_SQL)
 

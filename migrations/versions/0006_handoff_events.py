@@ -45,6 +45,8 @@ CREATE INDEX IF NOT EXISTS idx_hs_events_session ON hs_events(session_id, id);
 
 def upgrade() -> None:
     """Create the three tables beside the agent's."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     for stmt in split_statements(_DDL):
         conn.execute(stmt)

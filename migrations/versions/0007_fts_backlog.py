@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS hs_fts_backlog (
 
 def upgrade() -> None:
     """Create ``hs_fts_backlog`` beside the agent's tables."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     conn.execute(_DDL)
 

@@ -21,6 +21,8 @@ _DDL = (
 
 def upgrade() -> None:
     """Create ``idx_hs_sessions_title_nocase`` on the agent's ``sessions`` table (its columns untouched)."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     conn.execute(_DDL)
 

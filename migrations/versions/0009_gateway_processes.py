@@ -26,6 +26,8 @@ CREATE TABLE IF NOT EXISTS hs_gateway_processes (
 
 def upgrade() -> None:
     """Create ``hs_gateway_processes`` beside the agent's tables."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     conn.execute(_DDL)
 

@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS hs_session_pins (
 
 def upgrade() -> None:
     """Create ``hs_session_pins`` beside the agent's tables."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     conn = op.get_bind().connection.driver_connection
     conn.execute(_DDL)
 

@@ -18,6 +18,8 @@ depends_on = None
 
 def upgrade() -> None:
     """Create the index and queue every session; the background indexer builds the documents."""
+    if op.get_bind().dialect.name != "sqlite":
+        return  # PostgreSQL starts at 0012_postgresql_baseline
     install(op.get_bind().connection.driver_connection)
 
 

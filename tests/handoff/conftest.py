@@ -5,11 +5,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+
+from app.settings import Settings
+from tests.conftest import BACKENDS, RawDatabase, backend_settings
 
 HOME = {"chat_id": "-100123", "name": "Ops room"}
 
@@ -43,10 +46,16 @@ def telegram(client: TestClient) -> TestClient:
 
 
 @pytest.fixture
-def raw(client: TestClient, home: Path) -> Iterator[sqlite3.Connection]:
-    """A plain autocommit connection for arranging and inspecting rows."""
-    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
+def raw(client: TestClient, settings: Settings) -> Iterator[sqlite3.Connection]:
+    """A plain autocommit connection for arranging and inspecting rows (either backend)."""
+    conn = RawDatabase(settings, named_rows=False)
     try:
-        yield conn
+        yield cast(sqlite3.Connection, conn)
     finally:
         conn.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """Every test of this directory runs on both backends (the PostgreSQL run skips without a server)."""
+    return backend_settings(request, home)

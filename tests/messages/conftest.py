@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
+from tests.conftest import BACKENDS, RawDatabase, backend_settings
 
 
 @pytest.fixture
@@ -26,11 +28,17 @@ def raw(settings: Settings) -> Callable[..., list[sqlite3.Row]]:
     """Run a query against state.db directly (what is really on disk)."""
 
     def query(sql: str, *params: Any) -> list[sqlite3.Row]:
-        conn = sqlite3.connect(settings.db_path)
-        conn.row_factory = sqlite3.Row
+        conn = RawDatabase(settings)
         try:
-            return conn.execute(sql, params).fetchall()
+            rows: list[sqlite3.Row] = conn.execute(sql, params).fetchall()
+            return rows
         finally:
             conn.close()
 
     return query
+
+
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """Every test of this directory runs on both backends (the PostgreSQL run skips without a server)."""
+    return backend_settings(request, home)

@@ -99,6 +99,7 @@ def test_a_failing_commit_subscriber_leaves_every_write_answered(client: TestCli
     assert client.get(f"/sessions/{sid}").json()["title"] == "two"
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_rewind_count_saturates(client: TestClient, sid: str, settings: Settings) -> None:
     r = client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "u"})
     message_id = r.json()["items"][0]["id"]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
@@ -22,6 +23,7 @@ def _session(client: TestClient, sid: str) -> dict[str, Any]:
     return body
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_user_then_assistant_in_id_order(client: TestClient, sid: str, settings: Settings) -> None:
     """Check 29."""
     first = client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "hi"})
@@ -81,6 +83,7 @@ def test_reasoning_assistant_only_and_empty_not_stored(client: TestClient, sid: 
     assert [tuple(r) for r in rows] == [(None, None, None), ("think", None, '[{"k": 1}]'), (None, None, None)]
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_multimodal_content_uses_agent_encoding(
     client: TestClient, sid: str, settings: Settings, raw: Raw
 ) -> None:
@@ -191,6 +194,7 @@ def test_idempotent_retry_replays(client: TestClient, sid: str, raw: Raw) -> Non
     assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_agent_and_server_interleave(client: TestClient, sid: str, settings: Settings) -> None:
     """The agent appends to the same file between our appends; both views and counters agree."""
     client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "from api"})

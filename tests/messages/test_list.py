@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
@@ -120,6 +121,7 @@ def test_get_one_message(client: TestClient, sid: str) -> None:
     assert client.get(f"/sessions/{sid}/messages/0").status_code == 422
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_paging_uses_the_session_id_index(client: TestClient, sid: str, settings: Settings) -> None:
     """Pages seek by (session_id, id) instead of sorting the whole session."""
     _fill(client, sid, 3)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
@@ -26,6 +27,7 @@ def _conversation(client: TestClient, sid: str) -> list[int]:
     ]
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_rewind_hides_rows_but_keeps_them(client: TestClient, sid: str, raw: Raw, settings: Settings) -> None:
     """Check 34."""
     ids = _conversation(client, sid)

@@ -129,6 +129,7 @@ def test_fork_copies_poisoned_rows_verbatim(
     assert client.get(f"/sessions/{child}/messages").status_code == 200
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_session_list_survives_unrenderable_model_config(client: TestClient, settings: Settings) -> None:
     created = client.post("/sessions", json={"source": "cli"}).json()["id"]
     other = client.post("/sessions", json={"source": "cli"}).json()["id"]
@@ -155,6 +156,7 @@ def test_session_list_survives_unrenderable_model_config(client: TestClient, set
     assert client.get("/sessions", params={"include_children": True}).status_code == 200
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_real_counters_read_as_saturated_integers(client: TestClient, settings: Settings, home: Path) -> None:
     sid = client.post("/sessions", json={"source": "cli"}).json()["id"]
     _plant(settings, "UPDATE sessions SET input_tokens = 1e30, output_tokens = 9e999 WHERE id = ?", sid)

@@ -5,21 +5,30 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
+from tests.conftest import BACKENDS, RawDatabase, backend_settings
+
 
 @pytest.fixture
-def raw(client: TestClient, home: Path) -> Iterator[sqlite3.Connection]:
-    """A plain autocommit connection for arranging rows (timestamps, markers) and inspecting them."""
-    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
-    conn.row_factory = sqlite3.Row
+def raw(client: TestClient, settings: Settings) -> Iterator[sqlite3.Connection]:
+    """A plain autocommit connection for arranging rows (timestamps, markers) and inspecting them (on
+    PostgreSQL a psycopg one behind the same calls)."""
+    conn = RawDatabase(settings)
     try:
-        yield conn
+        yield cast(sqlite3.Connection, conn)
     finally:
         conn.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """Every test of this directory runs on both backends (the PostgreSQL run skips without a server)."""
+    return backend_settings(request, home)
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -73,7 +73,8 @@ def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dic
 def link(conn: sqlite3.Connection, message_id: int, attachment_ids: Sequence[str]) -> None:
     """Link a message to attachments, in the order given (duplicates collapse to the first)."""
     conn.executemany(
-        "INSERT OR IGNORE INTO hs_message_attachments (message_id, attachment_id, position) VALUES (?, ?, ?)",
+        "INSERT INTO hs_message_attachments (message_id, attachment_id, position) VALUES (?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
         [(message_id, a, pos) for pos, a in enumerate(dict.fromkeys(attachment_ids))],
     )
 

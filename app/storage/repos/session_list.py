@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import fields
 from operator import attrgetter
 from typing import Any, cast
@@ -29,6 +30,9 @@ from app.storage.repos.sessions import (
     row_to_public,
 )
 from app.storage.rows import USAGE_FIELDS, ListPage, ListQuery, Order, SessionRow, Status
+
+Searcher = Callable[[sqlite3.Connection, str, bool], SearchFilter]
+"""Builds the SQL filter of a listing's search term (``conn, term, projecting``)."""
 
 # Fields a projected root takes from its compression tip; it keeps its own started_at (and source etc.).
 _TIP_FIELDS = (
@@ -213,17 +217,18 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> Sessi
     return item
 
 
-def list_sessions(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
+def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher = search_filter) -> ListPage:
     """One page: at most ``q.limit`` items, and the position to continue from when more exist.
 
-    Reads ``limit + 1`` matching rows so ``has_more`` is exact; never uses OFFSET or COUNT(*).
+    Reads ``limit + 1`` matching rows so ``has_more`` is exact; never uses OFFSET or COUNT(*). ``searcher``
+    narrows the rows for ``q.search`` (a backend without this file's search index passes its own).
     """
     fetch = _fetch_started if q.order == "started" else _fetch_last_active
     project = not q.include_children
     # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
     # one batch suffices.
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
-    search = None if q.search is None else search_filter(conn, q.search, project)
+    search = None if q.search is None else searcher(conn, q.search, project)
     filters = _filters(q, search)
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []

@@ -25,7 +25,7 @@ _INCREMENT_SQL = (
     "UPDATE sessions SET "
     + "".join(f"{c} = {saturating_add_sql(c, c)}, " for c in TOKEN_COUNTERS)
     + """estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE(:estimated_cost_usd, 0),
-    actual_cost_usd = CASE WHEN :actual_cost_usd IS NULL THEN actual_cost_usd
+    actual_cost_usd = CASE WHEN CAST(:actual_cost_usd AS REAL) IS NULL THEN actual_cost_usd
         ELSE COALESCE(actual_cost_usd, 0) + :actual_cost_usd END,
     billing_provider = COALESCE(billing_provider, :billing_provider),
     billing_base_url = COALESCE(billing_base_url, :billing_base_url),
@@ -36,6 +36,7 @@ _INCREMENT_SQL = (
     + " WHERE id = :session_id"
 )
 
+# ``CAST(:actual_cost_usd AS REAL) IS NULL``: a bare parameter has no type for PostgreSQL to test when NULL.
 _ABSOLUTE_SQL = """UPDATE sessions SET
     input_tokens = :input_tokens,
     output_tokens = :output_tokens,
@@ -43,7 +44,8 @@ _ABSOLUTE_SQL = """UPDATE sessions SET
     cache_write_tokens = :cache_write_tokens,
     reasoning_tokens = :reasoning_tokens,
     estimated_cost_usd = COALESCE(:estimated_cost_usd, 0),
-    actual_cost_usd = CASE WHEN :actual_cost_usd IS NULL THEN actual_cost_usd ELSE :actual_cost_usd END,
+    actual_cost_usd = CASE WHEN CAST(:actual_cost_usd AS REAL) IS NULL THEN actual_cost_usd
+        ELSE :actual_cost_usd END,
     billing_provider = COALESCE(billing_provider, :billing_provider),
     billing_base_url = COALESCE(billing_base_url, :billing_base_url),
     billing_mode = COALESCE(billing_mode, :billing_mode),
@@ -65,10 +67,11 @@ ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode,
     cache_read_tokens = {cache_read_tokens},
     cache_write_tokens = {cache_write_tokens},
     reasoning_tokens = {reasoning_tokens},
-    estimated_cost_usd = estimated_cost_usd + excluded.estimated_cost_usd,
-    actual_cost_usd = actual_cost_usd + excluded.actual_cost_usd,
+    estimated_cost_usd = session_model_usage.estimated_cost_usd + excluded.estimated_cost_usd,
+    actual_cost_usd = session_model_usage.actual_cost_usd + excluded.actual_cost_usd,
     last_seen = excluded.last_seen""".format(
-    **{c: saturating_add_sql(c, c) for c in ("api_call_count", *TOKEN_COUNTERS)}
+    # Qualified: in an upsert PostgreSQL cannot tell the row's column from ``excluded``'s by name alone.
+    **{c: saturating_add_sql(f"session_model_usage.{c}", c) for c in ("api_call_count", *TOKEN_COUNTERS)}
 )
 
 

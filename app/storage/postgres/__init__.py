@@ -1,0 +1,17 @@
+"""The PostgreSQL backend (``HERMES_DATABASE_URL=postgresql://...``): the same repository protocols as the
+SQLite file, on a psycopg 3 pool."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.settings import Settings
+    from app.storage.postgres.store import PgStore
+
+
+def open_postgres_store(settings: Settings) -> PgStore:
+    """Migrate the database at ``settings.database_url`` and return the open store."""
+    from app.storage.postgres.store import open_store
+
+    return open_store(settings)

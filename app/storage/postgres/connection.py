@@ -1,0 +1,185 @@
+"""psycopg connections as the repositories use them: rows like ``sqlite3.Row`` and, for the SQL both
+backends share, the ``sqlite3`` calling convention.
+
+Repository SQL that is portable (plain SELECT/UPDATE/DELETE, ``ON CONFLICT`` upserts, recursive CTEs, the
+agent's JSON predicates through the compatibility functions of :mod:`app.storage.postgres.schema`) is
+written once in ``app/storage/repos`` with ``?`` / ``:name`` placeholders. :class:`SqliteStyle` runs it on a
+psycopg connection: placeholders become psycopg's, ``%`` is escaped, and ``lastrowid`` reads ``lastval()``.
+Everything SQLite-shaped is written again in PostgreSQL SQL in ``app/storage/postgres/repos``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import psycopg
+from psycopg.rows import RowMaker
+from psycopg.types.string import StrDumperUnknown, TextLoader
+
+NUL_STANDIN = "\uffff"
+"""What a NUL character is stored as: PostgreSQL text cannot hold NUL, and the agent's own encoding of
+structured content starts with one (``\\x00json:``). U+FFFF is a Unicode noncharacter, reserved for exactly
+such internal use; it is translated back when read, so repositories see the agent's values unchanged."""
+
+
+class NulSafeStrDumper(StrDumperUnknown):
+    """Binds a ``str`` with each NUL replaced by :data:`NUL_STANDIN`."""
+
+    def dump(self, obj: str) -> Any:
+        """The text's UTF-8 bytes, NUL-free."""
+        if "\x00" in obj:
+            obj = obj.replace("\x00", NUL_STANDIN)
+        return super().dump(obj)
+
+
+class NulSafeTextLoader(TextLoader):
+    """Reads text with :data:`NUL_STANDIN` back as NUL."""
+
+    def load(self, data: Any) -> Any:
+        """The column's ``str``."""
+        value = super().load(data)
+        if isinstance(value, str) and NUL_STANDIN in value:
+            return value.replace(NUL_STANDIN, "\x00")
+        return value
+
+
+def configure(conn: psycopg.Connection[Any]) -> None:
+    """Set a new connection up for the repositories: NUL-safe text in both directions."""
+    conn.adapters.register_dumper(str, NulSafeStrDumper)
+    conn.adapters.register_loader("text", NulSafeTextLoader)
+
+
+class PgRow(tuple[Any, ...]):
+    """A result row readable by position and by column name (what ``sqlite3.Row`` offers)."""
+
+    __slots__ = ()
+    _index: dict[str, int]
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        """The column names, in order (so ``dict(row)`` works as with ``sqlite3.Row``)."""
+        return list(self._index)
+
+
+@functools.lru_cache(maxsize=256)
+def _row_class(names: tuple[str, ...]) -> type[PgRow]:
+    # One subclass per column list: each row then carries only its values, like a plain tuple.
+    return type("PgRow", (PgRow,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
+
+
+def pg_row(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
+    """psycopg row factory producing :class:`PgRow`."""
+    names = tuple(c.name for c in cursor.description or ())
+    cls = _row_class(names)
+
+    def make(values: Sequence[Any]) -> PgRow:
+        return cls(values)
+
+    return make
+
+
+_TOKEN = re.compile(
+    r"\bX'[0-9A-Fa-f]{2}'"  # a one-byte blob literal
+    r"|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\""  # string literals and quoted names pass unchanged
+    r"|\?|(?<!:):[A-Za-z_]\w*|%"  # placeholders, and psycopg's own placeholder mark
+    r"|\bAS INTEGER\)|\bLIKE\b| INDEXED BY \w+"
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def to_psycopg(sql: str) -> str:
+    """``sql`` with sqlite3 placeholders (``?``, ``:name``) as psycopg's (``%s``, ``%(name)s``), literal
+    ``%`` doubled, ``CAST(... AS INTEGER)`` widened to ``BIGINT`` (SQLite's INTEGER is 64-bit), ``LIKE`` as
+    ``ILIKE`` (SQLite's LIKE ignores case), ``INDEXED BY`` hints dropped, and a one-byte blob literal
+    (``X'0A'``) as ``chr(10)``."""
+
+    def sub(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "?":
+            return "%s"
+        if token == "%":
+            return "%%"
+        if token.startswith(":"):
+            return f"%({token[1:]})s"
+        if token[0] in "'\"":
+            return token.replace("%", "%%")
+        if token.startswith("AS INTEGER"):
+            return "AS BIGINT)"
+        if token.startswith("X'"):
+            return f"chr({int(token[2:4], 16)})"
+        if token.startswith(" INDEXED BY"):
+            return ""  # SQLite's index hint; PostgreSQL's planner picks the same index by itself
+        if token == "LIKE":
+            return "ILIKE"
+        return token
+
+    return _TOKEN.sub(sub, sql)
+
+
+class SqliteStyleCursor:
+    """The part of ``sqlite3.Cursor`` the shared repository code uses."""
+
+    __slots__ = ("_conn", "_cur")
+
+    def __init__(self, conn: psycopg.Connection[Any], cur: psycopg.Cursor[PgRow]) -> None:
+        self._conn = conn
+        self._cur = cur
+
+    def fetchone(self) -> PgRow | None:
+        """The next row, or ``None``."""
+        return self._cur.fetchone() if self._cur.description is not None else None
+
+    def fetchall(self) -> list[PgRow]:
+        """Every remaining row."""
+        return self._cur.fetchall() if self._cur.description is not None else []
+
+    def __iter__(self) -> Iterator[PgRow]:
+        return iter(self.fetchall())
+
+    @property
+    def rowcount(self) -> int:
+        """Rows the statement changed."""
+        return self._cur.rowcount
+
+    @property
+    def lastrowid(self) -> int:
+        """The id the last INSERT into an identity-keyed table drew in this session."""
+        row = self._conn.execute("SELECT lastval()").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+class SqliteStyle:
+    """A psycopg connection behind the ``sqlite3.Connection`` calls of the shared repository functions."""
+
+    __slots__ = ("pg",)
+
+    def __init__(self, pg: psycopg.Connection[Any]) -> None:
+        self.pg = pg
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> SqliteStyleCursor:
+        """Run one statement (sqlite3 placeholders) on a fresh cursor."""
+        cur = self.pg.cursor(row_factory=pg_row)
+        # Parameters always go with the query (an empty tuple too), so psycopg undoubles every %%.
+        cur.execute(to_psycopg(sql), params)
+        return SqliteStyleCursor(self.pg, cur)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> SqliteStyleCursor:
+        """Run one statement for each parameter row."""
+        cur = self.pg.cursor(row_factory=pg_row)
+        batch = list(rows)
+        if batch:
+            cur.executemany(to_psycopg(sql), batch)
+        return SqliteStyleCursor(self.pg, cur)
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open and usable."""
+        return self.pg.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS

@@ -1,0 +1,37 @@
+"""Run the Alembic history against a PostgreSQL database, one process at a time."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+
+from app.storage.migrate import MIGRATIONS_DIR
+
+# pg_advisory_xact_lock key of the schema upgrade: replicas starting together on one empty database take
+# turns, and the later ones find the schema at head.
+MIGRATION_LOCK_KEY = 0x6865726D65730001
+
+
+def sqlalchemy_url(url: str) -> str:
+    """``url`` with the psycopg 3 driver named, as SQLAlchemy wants it."""
+    scheme, sep, rest = url.partition("://")
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    return url if sep else f"postgresql+psycopg://{url}"
+
+
+def upgrade(url: str) -> None:
+    """Migrate the database at ``url`` to head in one transaction, under an advisory lock."""
+    engine = create_engine(sqlalchemy_url(url), poolclass=NullPool)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+            conn.commit()
+    finally:
+        engine.dispose()

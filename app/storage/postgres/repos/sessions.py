@@ -1,0 +1,43 @@
+"""SessionsRepo on PostgreSQL."""
+
+from __future__ import annotations
+
+from app.domain.records import NewSession
+from app.storage.postgres.repos.base import pg_of
+from app.storage.postgres.repos.titles import insert_session_titled
+from app.storage.repos import list_index, session_list
+from app.storage.repos.list_index import SearchFilter
+from app.storage.repos.session_list import ListPage, ListQuery
+from app.storage.sqlite_tx import SqliteSessions
+
+
+def _scan_search(conn: object, term: str, projecting: bool) -> SearchFilter:
+    """A listing's search on PostgreSQL: the row-by-row ``ILIKE`` on id, title and preview."""
+    return list_index.scan_filter(term, projecting)
+
+
+class PgSessions(SqliteSessions):
+    """SessionsRepo over one PostgreSQL connection."""
+
+    __slots__ = ()
+
+    def copy_model_config_as_branch(self, parent_id: str, child_id: str) -> None:
+        """The parent's ``model_config`` object minus ``_delegate_from``, plus ``_branched_from`` (jsonb
+        rewrites the text: keys sorted, whitespace normalised)."""
+        pg_of(self.conn).execute(
+            "UPDATE sessions SET model_config = (SELECT CASE"
+            " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
+            " THEN ((p.model_config::jsonb - '_delegate_from')"
+            " || jsonb_build_object('_branched_from', p.id))::text"
+            " ELSE jsonb_build_object('_branched_from', p.id)::text END"
+            " FROM sessions p WHERE p.id = %s) WHERE id = %s",
+            (parent_id, child_id),
+        )
+
+    def insert_session(self, session_id: str, new: NewSession) -> None:
+        """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
+        insert_session_titled(self, session_id, new)
+
+    def list_sessions_cached(self, q: ListQuery) -> ListPage:
+        """One listing page (no memo: other replicas commit without this process seeing a version)."""
+        return session_list.list_sessions(self.conn, q, searcher=_scan_search)

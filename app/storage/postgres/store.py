@@ -1,0 +1,210 @@
+"""The PostgreSQL store: a psycopg pool, one transaction per job on a worker thread, commit notices.
+
+Unlike SQLite there is no single writer to queue behind: every ``write`` runs ``fn(tx)`` in its own
+transaction on a pooled connection, and concurrent writers (threads here, other replicas elsewhere) meet in
+the database. What SQLite serialised by its write lock is kept by constraints and retries: a job that hits a
+serialization failure, a deadlock or a unique violation (two writers numbering the same title) is run again
+from the start in a new transaction, up to :data:`MAX_ATTEMPTS` times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from app.errors import DatabaseBusy, HermesError, SchemaTooNew
+from app.settings import Settings
+from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscriber, begin_job, end_job
+from app.storage.postgres import migrate
+from app.storage.postgres.connection import configure
+from app.storage.postgres.tx import BACKEND, PgTx
+from app.storage.read_only import TESTED_SCHEMA_VERSION
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8
+"""Runs of one job before its conflict is reported (each retry waits a little longer, with jitter)."""
+_RETRYABLE = (pg_errors.SerializationFailure, pg_errors.DeadlockDetected, pg_errors.UniqueViolation)
+# Connections beyond the worker threads: the event hub's and the jobs' waits never starve each other.
+_EXTRA_CONNECTIONS = 2
+
+
+class Commits(NoticeBoard):
+    """Commit notices of this process's transactions, delivered on the subscribers' event loop.
+
+    Shaped like the SQLite writer's side of it (``subscribe``, ``commit_hooks``, ``alive``, counters), so the
+    services that follow commits (event streams, auto-titles) work unchanged on either backend.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self.commits = 0
+        self.jobs_committed = 0
+        self.alive = True
+        # Jobs per transaction, as /metrics reports the SQLite writer's group commits: always one here.
+        self.batch_sizes: dict[int, int] = {}
+
+    def queue_depth(self) -> int:
+        """Jobs waiting for a commit: none, each job commits on its own."""
+        return 0
+
+    def committed(self, changes: Changes) -> None:
+        """Count one committed job and publish its notice when it changed something."""
+        with self._lock:
+            self.commits += 1
+            self.jobs_committed += 1
+            self.batch_sizes[1] = self.commits
+            number = self.commits
+        if changes:
+            self._publish(CommitNotice.of(number, changes))
+
+
+class PgStore:
+    """The database as services see it, on PostgreSQL (``HERMES_DATABASE_URL=postgresql://...``)."""
+
+    backend = BACKEND
+    files = None
+    """SQLite file operations (vacuum, backup, repair, render pool): none on PostgreSQL."""
+    readers = None
+    render_pool = None
+    read_only = False
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.database_url is not None, "PgStore needs HERMES_DATABASE_URL"
+        self.settings = settings
+        self.url = settings.database_url
+        self.path: Path = settings.db_path
+        """Where the SQLite file would be; only its directory (HERMES_HOME) is used (attachments)."""
+        self.agent_schema_version: int | None = TESTED_SCHEMA_VERSION
+        size = settings.reader_threads + _EXTRA_CONNECTIONS
+        self.pool = ConnectionPool(
+            self.url,
+            min_size=2,
+            max_size=size,
+            open=False,
+            kwargs={"autocommit": True},
+            configure=configure,
+            timeout=settings.write_lock_budget_s,
+            name="hermes",
+        )
+        self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="hermes-pg")
+        self.writer = Commits()
+        self._server_version = ""
+
+    def open(self) -> PgStore:
+        """Migrate the schema (one replica at a time) and open the pool."""
+        self.settings.home.mkdir(parents=True, exist_ok=True)
+        migrate.upgrade(self.url)
+        self.pool.open(wait=True)
+        with self.pool.connection() as conn:
+            self._server_version = str(conn.execute("SHOW server_version").fetchone()[0])
+        return self
+
+    def close(self) -> None:
+        """Stop the workers and close every connection."""
+        self.writer.alive = False
+        self._executor.shutdown(wait=True)
+        self.pool.close()
+
+    def refusal(self) -> SchemaTooNew | None:
+        """The error a write receives: none, PostgreSQL's schema is ours."""
+        return None
+
+    def require_writable(self) -> None:
+        """Writes are always allowed here."""
+
+    @property
+    def engine_version(self) -> str:
+        """The PostgreSQL server's version."""
+        return f"PostgreSQL {self._server_version}"
+
+    def writer_status(self) -> dict[str, Any]:
+        """What /metrics and /readyz report of the write side."""
+        return {"alive": self.writer.alive, "queue_depth": 0, "commits": self.writer.commits}
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Commit notices of this process (see :class:`Commits`)."""
+        return self.writer.subscribe(callback)
+
+    async def schema_revision(self) -> str | None:
+        """The Alembic revision stamped in the database."""
+
+        def stamped(tx: PgTx) -> str | None:
+            row = tx.pg.execute("SELECT version_num FROM alembic_version").fetchone()
+            return None if row is None else str(row[0])
+
+        return await self.read(stamped)
+
+    # -- jobs -----------------------------------------------------------------------------------------
+
+    async def write(self, fn: Callable[[PgTx], T]) -> T:
+        """Run ``fn(tx)`` in its own transaction on a worker thread; returns after COMMIT."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.write_sync, fn)
+
+    def write_sync(self, fn: Callable[[PgTx], T]) -> T:
+        """Blocking ``write`` (for code off the event loop)."""
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            changes = begin_job()
+            try:
+                with _translated(), self.pool.connection() as conn, conn.transaction():
+                    result = fn(PgTx(conn))
+            except _RETRYABLE as exc:
+                if attempt == MAX_ATTEMPTS:
+                    raise
+                log.debug("retrying a write after %s (attempt %d)", type(exc).__name__, attempt)
+                time.sleep(random.uniform(0, 0.002 * 2**attempt))
+                continue
+            finally:
+                end_job()
+            self.writer.committed(changes)
+            return result
+        raise AssertionError("unreachable")
+
+    async def read(self, fn: Callable[[PgTx], T]) -> T:
+        """Run ``fn(tx)`` in one short read-only transaction on a worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.read_sync, fn)
+
+    def read_sync(self, fn: Callable[[PgTx], T]) -> T:
+        """Blocking ``read``."""
+        with _translated(), self.pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION READ ONLY")
+            return fn(PgTx(conn))
+
+    async def read_conn(self, fn: Callable[[Any], T]) -> T:
+        """``read`` for jobs written against the SQLite connection (export's readable pages): the
+        sqlite3-style wrapper of this transaction's connection."""
+        return await self.read(lambda tx: fn(tx.conn))
+
+
+@contextlib.contextmanager
+def _translated() -> Any:
+    """Connection trouble a client can retry after (the server down, no free connection) as 503."""
+    try:
+        yield
+    except HermesError:
+        raise
+    except (PoolTimeout, psycopg.OperationalError) as exc:
+        if isinstance(exc, pg_errors.TransactionRollback):
+            raise  # a serialization failure or deadlock: the write retries it
+        raise DatabaseBusy() from exc
+
+
+def open_store(settings: Settings) -> PgStore:
+    """A migrated, open :class:`PgStore` for ``settings.database_url``."""
+    return PgStore(settings).open()

@@ -1,0 +1,117 @@
+"""The PostgreSQL backend of the storage contract: :class:`PgTx` binds the repositories to one connection
+inside one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, NoReturn
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from app.errors import BackendUnsupported
+from app.storage.postgres.connection import SqliteStyle
+from app.storage.postgres.repos.base import as_sqlite_style
+from app.storage.postgres.repos.events import PgEvents
+from app.storage.postgres.repos.lineage import PgLineage
+from app.storage.postgres.repos.sessions import PgSessions
+from app.storage.postgres.repos.titles import PgTitles
+from app.storage.protocols import WriteRejected
+from app.storage.sqlite_tx import (
+    SqliteAttachments,
+    SqliteGateway,
+    SqliteHandoff,
+    SqliteIdempotency,
+    SqliteMessages,
+    SqlitePlatforms,
+)
+
+BACKEND = "postgresql"
+
+
+def is_title_conflict(exc: BaseException) -> bool:
+    """Whether a write failed on the unique title index (another session holds the title)."""
+    return isinstance(exc, pg_errors.UniqueViolation) and "title" in str(exc)
+
+
+class PgTx:
+    """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
+
+    Repositories without a PostgreSQL implementation in this build (search, the FTS indexer,
+    import, export, maintenance) answer ``BackendUnsupported`` (501) when a job reaches them.
+    """
+
+    __slots__ = (
+        "attachments",
+        "conn",
+        "events",
+        "gateway",
+        "handoff",
+        "idempotency",
+        "lineage",
+        "messages",
+        "pg",
+        "platforms",
+        "sessions",
+        "titles",
+    )
+
+    def __init__(self, pg: psycopg.Connection[Any]) -> None:
+        self.pg = pg
+        self.conn = conn = as_sqlite_style(SqliteStyle(pg))
+        self.sessions = PgSessions(conn)
+        self.titles = PgTitles(conn)
+        self.lineage = PgLineage(conn)
+        self.messages = SqliteMessages(conn)
+        self.events = PgEvents(conn)
+        self.handoff = SqliteHandoff(conn)
+        self.platforms = SqlitePlatforms(conn)
+        self.attachments = SqliteAttachments(conn)
+        self.idempotency = SqliteIdempotency(conn)
+        self.gateway = SqliteGateway(conn)
+
+    @staticmethod
+    def _missing(part: str) -> NoReturn:
+        raise BackendUnsupported(part, BACKEND)
+
+    @property
+    def search(self) -> Any:
+        """Full-text search (app.storage.postgres.search, not in this build)."""
+        self._missing("Full-text search")
+
+    @property
+    def indexing(self) -> Any:
+        """The SQLite FTS backlog: PostgreSQL indexes in the row's own transaction."""
+        self._missing("The FTS indexer")
+
+    @property
+    def transfer(self) -> Any:
+        """Import (not in this build)."""
+        self._missing("Import")
+
+    @property
+    def export(self) -> Any:
+        """Export (not in this build)."""
+        self._missing("Export")
+
+    @property
+    def maintenance(self) -> Any:
+        """Statistics, prune and repairs (not in this build)."""
+        self._missing("Maintenance")
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""
+        return _rejectable(self.pg)
+
+
+@contextmanager
+def _rejectable(pg: psycopg.Connection[Any]) -> Iterator[None]:
+    try:
+        with pg.transaction():
+            yield
+    except psycopg.DatabaseError as exc:
+        if isinstance(exc, psycopg.OperationalError):
+            raise
+        reason = "title_in_use" if is_title_conflict(exc) else "write_failed"
+        raise WriteRejected(reason, str(exc)) from exc

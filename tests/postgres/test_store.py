@@ -1,0 +1,175 @@
+"""The PostgreSQL store under concurrent writers: unique titles and lineage numbers, one handoff claim
+winner, a commit notice per write, and migrations that any number of replicas may run at once."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.domain.records import NewSession
+from app.errors import TitleTaken
+from app.settings import Settings
+from app.storage.commit_notice import CommitNotice
+from app.storage.postgres import migrate, open_postgres_store
+from app.storage.postgres.store import PgStore
+from app.storage.postgres.tx import PgTx
+
+THREADS = 8
+
+
+@pytest.fixture
+def store(pg_migrated_url: str, tmp_path: Path) -> Iterator[PgStore]:
+    """An open store on a fresh migrated database."""
+    opened = open_postgres_store(Settings(home=tmp_path / "home", database_url=pg_migrated_url))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _in_parallel(count: int, job: Callable[[int], Any]) -> list[Any]:
+    """Run ``job(i)`` for ``i < count`` on as many threads, all released at once."""
+    barrier = threading.Barrier(count)
+
+    def run(i: int) -> Any:
+        barrier.wait()
+        return job(i)
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(run, range(count)))
+
+
+def _new_session(store: PgStore, session_id: str, **fields: Any) -> None:
+    store.write_sync(lambda tx: tx.sessions.insert_session(session_id, NewSession(source="cli", **fields)))
+
+
+def test_concurrent_lineage_numbering_gives_every_session_its_own_number(store: PgStore) -> None:
+    ids = [f"s{i}" for i in range(THREADS * 2)]
+    for sid in ids:
+        _new_session(store, sid)
+
+    def take_next(i: int) -> str:
+        def job(tx: PgTx) -> str:
+            title = tx.titles.next_title_in_lineage("Weekly report")
+            tx.titles.set_title(ids[i], title)
+            return title
+
+        return store.write_sync(job)
+
+    titles = _in_parallel(len(ids), take_next)
+    assert len(set(titles)) == len(ids)
+    expected = {"Weekly report", *(f"Weekly report #{n}" for n in range(2, len(ids) + 1))}
+    assert set(titles) == expected
+    stored = store.read_sync(lambda tx: [tx.sessions.fetch_session(s) for s in ids])
+    assert sorted(str(s["title"]) for s in stored if s) == sorted(expected)
+
+
+def test_concurrent_creates_with_one_title_have_one_winner(store: PgStore) -> None:
+    def create(i: int) -> str:
+        try:
+            _new_session(store, f"t{i}", title="Same title")
+        except TitleTaken as exc:
+            return f"taken:{exc.extra['holder']}"
+        return "created"
+
+    outcomes = _in_parallel(THREADS, create)
+    assert outcomes.count("created") == 1
+    winner = f"t{outcomes.index('created')}"
+    assert all(o == f"taken:{winner}" for o in outcomes if o != "created")
+    assert store.read_sync(lambda tx: tx.titles.resolve_by_title("Same title")) == winner
+
+
+def test_one_claim_winner_among_many_claimers(store: PgStore) -> None:
+    _new_session(store, "h1")
+    assert store.write_sync(lambda tx: tx.handoff.request("h1", "telegram"))
+    wins = _in_parallel(THREADS, lambda _: store.write_sync(lambda tx: tx.handoff.claim("h1")))
+    assert wins.count(True) == 1
+    assert store.read_sync(lambda tx: tx.handoff.fetch("h1"))["state"] == "running"  # type: ignore[index]
+
+
+def test_a_commit_notice_follows_each_write_that_changed_something(store: PgStore) -> None:
+    _new_session(store, "n1")
+
+    async def scenario() -> list[CommitNotice]:
+        seen: list[CommitNotice] = []
+        unsubscribe = store.subscribe(seen.append)
+        try:
+            await store.write(
+                lambda tx: tx.messages.insert_messages("n1", [{"role": "user", "content": "a"}])
+            )
+            await store.write(
+                lambda tx: tx.events.insert_many([("x", "n1", "{}", 1.0), ("y", None, "{}", 2.0)])
+            )
+            await store.write(lambda tx: tx.sessions.set_model("n1", "m"))  # nothing noted: no notice
+            for _ in range(100):
+                if len(seen) >= 2:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            unsubscribe()
+        return seen
+
+    first, second = asyncio.run(scenario())
+    assert first.message_sessions == frozenset({"n1"}) and not first.event_ids
+    latest = store.read_sync(lambda tx: tx.events.latest_id())
+    assert list(second.event_ids) == [latest - 1, latest] and not second.message_sessions
+    assert second.commit > first.commit
+
+
+def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
+    _new_session(store, "j1")
+    parts = [{"type": "text", "text": "look ü"}]
+    store.write_sync(lambda tx: tx.messages.insert_messages("j1", [{"role": "user", "content": parts}]))
+    rows = store.read_sync(lambda tx: tx.messages.page("j1", limit=10))
+    assert rows[0]["content"].startswith("\x00json:[")
+    assert store.read_sync(lambda tx: tx.messages.to_messages(rows))[0]["content"] == parts
+
+
+def test_upgrade_runs_twice_and_concurrently(pg_cluster: Any) -> None:
+    url = pg_cluster.create_database()
+    try:
+        _in_parallel(4, lambda _: migrate.upgrade(url))
+        migrate.upgrade(url)
+        name = url.rsplit("/", 1)[1]
+        assert pg_cluster.psql(name, "SELECT version_num FROM alembic_version") == "0012_postgresql_baseline"
+        assert pg_cluster.psql(name, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'") == "1"
+    finally:
+        pg_cluster.drop_database(url)
+
+
+def test_percent_signs_and_placeholders_in_shared_sql_reach_postgresql_intact(store: PgStore) -> None:
+    def job(tx: PgTx) -> Any:
+        return tx.conn.execute("SELECT '50%', ? || '%', 'a?b'", ("x",)).fetchone()
+
+    assert tuple(store.read_sync(job)) == ("50%", "x%", "a?b")
+    assert tuple(store.read_sync(lambda tx: tx.conn.execute("SELECT '100%'").fetchone())) == ("100%",)
+
+
+def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
+    from app.storage.repos.usage import Usage
+
+    _new_session(store, "u1")
+    report = Usage(input_tokens=5, output_tokens=2, api_call_count=1, estimated_cost_usd=0.5, model="m1")
+    store.write_sync(lambda tx: tx.sessions.record_usage("u1", report))
+    store.write_sync(lambda tx: tx.sessions.record_usage("u1", report))
+    session = store.read_sync(lambda tx: tx.sessions.fetch_session("u1"))
+    assert session is not None
+    assert (session["input_tokens"], session["output_tokens"], session["api_call_count"]) == (10, 4, 2)
+    assert session["estimated_cost_usd"] == 1.0 and session["actual_cost_usd"] is None
+    rolled = store.read_sync(
+        lambda tx: tx.conn.execute(
+            "SELECT model, input_tokens, api_call_count FROM session_model_usage WHERE session_id = ?",
+            ("u1",),
+        ).fetchall()
+    )
+    assert [tuple(r) for r in rolled] == [("m1", 10, 2)]
+    total = Usage(input_tokens=7, actual_cost_usd=2.0, absolute=True)
+    store.write_sync(lambda tx: tx.sessions.record_usage("u1", total))
+    session = store.read_sync(lambda tx: tx.sessions.fetch_session("u1"))
+    assert session is not None and (session["input_tokens"], session["actual_cost_usd"]) == (7, 2.0)
