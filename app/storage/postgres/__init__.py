@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.settings import Settings
-    from app.storage.postgres.store import PgStore
+    from app.storage.protocols import Store
 
 
-def open_postgres_store(settings: Settings) -> PgStore:
+def open_postgres_store(settings: Settings) -> Store:
     """Migrate the database at ``settings.database_url`` and return the open store."""
     from app.storage.postgres.store import open_store
 

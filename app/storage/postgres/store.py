@@ -31,6 +31,7 @@ from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
+from app.storage.rows import WriterStatus
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -132,9 +133,16 @@ class PgStore:
         """The PostgreSQL server's version."""
         return f"PostgreSQL {self._server_version}"
 
-    def writer_status(self) -> dict[str, Any]:
-        """What /metrics and /readyz report of the write side."""
-        return {"alive": self.writer.alive, "queue_depth": 0, "commits": self.writer.commits}
+    def writer_status(self) -> WriterStatus:
+        """What /metrics and /readyz report of the write side: every job commits on its own."""
+        w = self.writer
+        return WriterStatus(
+            alive=w.alive,
+            queue_depth=0,
+            commits=w.commits,
+            jobs_committed=w.jobs_committed,
+            batch_sizes=dict(w.batch_sizes),
+        )
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Commit notices of this process (see :class:`Commits`)."""
