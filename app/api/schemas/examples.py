@@ -433,7 +433,7 @@ READY: dict[str, Any] = {
         "writer_alive": True,
     },
     "sqlite_version": "3.40.1",
-    "schema_revision": "0011_list_search_index",
+    "schema_revision": "0012_sync_origins",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,
