@@ -256,7 +256,10 @@ class SyncSession(SQLModel, table=True):
     linked. The row goes with its session."""
 
     __tablename__ = "hs_sync_sessions"
-    __table_args__ = (Index("idx_hs_sync_sessions_home", "home_id", "session_id"), {"sqlite_with_rowid": False})
+    __table_args__ = (
+        Index("idx_hs_sync_sessions_home", "home_id", "session_id"),
+        {"sqlite_with_rowid": False},
+    )
 
     session_id: str = _text(primary_key=True, foreign_key="sessions.id", ondelete="CASCADE")
     home_id: int = Field(foreign_key="hs_sync_homes.id")
