@@ -57,6 +57,8 @@ class SessionRow(TypedDict):
     lineage_root_id: str
     title_source: str | None
     pinned: bool
+    home: str | None
+    """The label of the home ``hermes sessions sync`` brought the session from (``None``: created here)."""
     system_prompt: NotRequired[str | None]
     """Only when asked for (``include=system_prompt``): list queries never read the body."""
 

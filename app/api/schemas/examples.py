@@ -39,6 +39,7 @@ SESSION: dict[str, Any] = {
     "api_call_count": 0,
     "archived": False,
     "pinned": False,
+    "home": None,
     "session_key": None,
     "chat_id": None,
     "chat_type": None,

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
+from app.storage.repos.session_filter import IN_HOME_SQL
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 from app.storage.rows import SessionMetaRow
 
@@ -33,12 +34,14 @@ MAX_PARENT_DEPTH = 100
 
 @dataclass(frozen=True, slots=True)
 class HitFilter:
-    """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both."""
+    """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both;
+    ``home``: only sessions synced from the home with that label."""
 
     roles: tuple[str, ...] | None = None
     sources: tuple[str, ...] | None = None
     exclude_sources: tuple[str, ...] = ()
     cron: bool | None = None
+    home: str | None = None
 
     def sql(self) -> tuple[str, list[Any]]:
         """The WHERE fragment (starting with AND) and its parameters."""
@@ -57,6 +60,9 @@ class HitFilter:
             parts.append("s.source = 'cron'")
         elif self.cron is False:
             parts.append("COALESCE(s.source, '') != 'cron'")
+        if self.home is not None:
+            parts.append(IN_HOME_SQL.format(a="s"))
+            params.append(self.home)
         return " AND " + " AND ".join(parts), params
 
 
@@ -329,6 +335,9 @@ def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitF
     if filt.exclude_sources:
         where_parts.append(f"COALESCE(s.source, '') NOT IN ({','.join('?' * len(filt.exclude_sources))})")
         params.extend(filt.exclude_sources)
+    if filt.home is not None:
+        where_parts.append(IN_HOME_SQL.format(a="s"))
+        params.append(filt.home)
     skip_ids = list(skip) or [""]
     where = "".join(f" AND {p}" for p in where_parts)
     sql = _BROWSE_SQL.format(

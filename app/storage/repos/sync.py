@@ -17,18 +17,6 @@ from app.storage.commit_notice import note_messages
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import fts_triggers_suspended, link_parent
 
-HOME_LABEL_SQL = (
-    "(SELECT hh.label FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"
-    " WHERE hs.session_id = {a}.id)"
-)
-"""The home label of the row under alias ``{a}`` (NULL for a session not created by sync)."""
-
-IN_HOME_SQL = (
-    "EXISTS (SELECT 1 FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"
-    " WHERE hs.session_id = {a}.id AND hh.label = ?)"
-)
-"""Whether the row under alias ``{a}`` came from the home labelled by the parameter."""
-
 _CHUNK = 500
 
 
