@@ -44,7 +44,8 @@ def bulk_fill(path: Path, sessions: int, per_session: int, prefix: str = "b") ->
     try:
         with conn:
             conn.executemany(
-                "INSERT INTO sessions (id, source, model, started_at, message_count) VALUES (?, 'cli', 'm', ?, ?)",
+                "INSERT INTO sessions (id, source, model, started_at, message_count)"
+                " VALUES (?, 'cli', 'm', ?, ?)",
                 [(f"{prefix}{s:05d}", 1_700_000_000.0 + s, per_session) for s in range(sessions)],
             )
             conn.executemany(
