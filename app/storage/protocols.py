@@ -187,10 +187,11 @@ class TitlesRepo(Protocol):
         """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
 
     def untitled_first_exchange(self, session_id: str) -> FirstExchange | None:
-        """The exchange to title, or ``None`` when the session is titled, was titled before, or lacks one."""
+        """The exchange to title, or ``None`` when the session is titled, was titled before, came by sync, or
+        lacks one."""
 
     def is_settled(self, session_id: str) -> bool:
-        """Whether the session will never need an auto-title (gone, titled, or titled before)."""
+        """Whether the session will never need an auto-title (gone, titled, titled before, or synced)."""
 
     def apply_auto_title(self, session_id: str, title: str, generator: str) -> str | None:
         """Set a generated title if the session is still untitled and was never titled; the title set or
@@ -604,7 +605,7 @@ class SyncRepo(Protocol):
         parent its home names, when that parent is stored and no cycle results; how many links were made."""
 
     def known_origins(self, home: int, low: int, high: int) -> set[int]:
-        """The origin ids of ``home`` between ``low`` and ``high`` already stored."""
+        """The origin ids of ``home`` between ``low`` and ``high`` whose message is still stored."""
 
     def insert_messages(
         self,

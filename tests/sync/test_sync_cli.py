@@ -191,3 +191,18 @@ def _damage(path: Path) -> None:
 def _schema(path: Path, version: int) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE schema_version SET version = ?", (version,))
+
+
+def test_a_session_deleted_on_the_server_comes_back_with_a_full_resync(
+    sync: Sync, client: TestClient, home: Path, tmp_path: Path
+) -> None:
+    path = agent_file(tmp_path / "laptop" / "state.db", sessions=2, messages=3)
+    assert sync("--from", str(path), "--home", "laptop").exit_code == 0
+    assert client.delete("/sessions/s0000").status_code == 204
+    assert sync("--from", str(path), "--home", "laptop").exit_code == 0  # the cursor: nothing new to send
+    assert "s0000" not in server_contents(client)
+    for cursor in (home / "sync").iterdir():
+        cursor.unlink()
+    result = sync("--from", str(path), "--home", "laptop")
+    assert "1 new and 1 updated sessions, 3 new messages, 3 already there" in result.output
+    assert without_home(server_contents(client)) == file_contents(path)

@@ -96,9 +96,11 @@ def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Seque
 
 
 def known_origins(conn: sqlite3.Connection, home: int, low: int, high: int) -> set[int]:
-    """The origin ids of ``home`` between ``low`` and ``high`` already stored here."""
+    """The origin ids of ``home`` between ``low`` and ``high`` whose message is stored here (one deleted here
+    since, with its session, counts as not stored: a later full sync brings it back)."""
     rows = conn.execute(
-        "SELECT origin_id FROM hs_sync_messages WHERE home_id = ? AND origin_id BETWEEN ? AND ?",
+        "SELECT o.origin_id FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
+        " WHERE o.home_id = ? AND o.origin_id BETWEEN ? AND ?",
         (home, low, high),
     )
     return {int(r[0]) for r in rows}
@@ -134,7 +136,8 @@ def insert_messages(
             [(first + i, *row) for i, row in enumerate(rows)],
         )
     conn.executemany(
-        "INSERT INTO hs_sync_messages (home_id, origin_id, message_id) VALUES (?, ?, ?)",
+        "INSERT INTO hs_sync_messages (home_id, origin_id, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
         [(home, origin, first + i) for i, origin in enumerate(origin_ids)],
     )
     last = first + len(rows) - 1
