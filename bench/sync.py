@@ -98,10 +98,14 @@ def _import_baseline(agent: Path, work: Path) -> float:
     source_home = work / "export-source"
     source_home.mkdir()
     shutil.copyfile(agent, source_home / "state.db")
-    with serve(source_home) as server, server.client() as http, export.open("wb") as sink:
-        with http.stream("GET", "/export.jsonl", timeout=None) as response:
-            for chunk in response.iter_bytes(1 << 20):
-                sink.write(chunk)
+    with (
+        serve(source_home) as server,
+        server.client() as http,
+        export.open("wb") as sink,
+        http.stream("GET", "/export.jsonl", timeout=None) as response,
+    ):
+        for chunk in response.iter_bytes(1 << 20):
+            sink.write(chunk)
     target = work / "import-target"
     target.mkdir()
     with serve(target) as server, server.client() as http, export.open("rb") as body:
@@ -157,7 +161,8 @@ def main() -> None:
     parser.add_argument("--incremental", type=int, default=1000)
     parser.add_argument("--no-import", action="store_true", help="skip the POST /import baseline")
     args = parser.parse_args()
-    print_figures("sync (500,000 messages into an empty server)", run(LARGE, args.incremental, not args.no_import))
+    figures = run(LARGE, args.incremental, not args.no_import)
+    print_figures("sync (500,000 messages into an empty server)", figures)
 
 
 if __name__ == "__main__":
