@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, StoreSpec, copy_store
-from bench.common import ROOT, TOKEN, bench_home, print_figures, serve
+from bench.common import ROOT, TOKEN, bench_home, print_figures, serve, wait_until_indexed
 
 SYNC = [sys.executable, "-m", "app.cli.main", "sessions", "sync"]
 
@@ -78,20 +78,6 @@ def _messages(path: Path) -> int:
     return int(count)
 
 
-def _wait_backlog(path: Path, timeout_s: float = 1800.0) -> float:
-    conn = sqlite3.connect(path, timeout=10)
-    started = time.perf_counter()
-    try:
-        while time.perf_counter() - started < timeout_s:
-            (pending,) = conn.execute("SELECT COUNT(*) FROM hs_fts_backlog").fetchone()
-            if pending == 0:
-                return time.perf_counter() - started
-            time.sleep(0.25)
-    finally:
-        conn.close()
-    raise RuntimeError("the FTS backlog did not drain in time")
-
-
 def _import_baseline(agent: Path, work: Path) -> float:
     """Seconds of ``POST /import`` of the agent file's JSONL export into an empty server."""
     export = work / "export.jsonl"
@@ -130,7 +116,7 @@ def run(spec: StoreSpec, incremental: int, with_import: bool) -> dict[str, objec
         server_home.mkdir()
         with serve(server_home) as server:
             full_s = _sync(agent, server.base_url, work / "agent")
-            indexed_s = _wait_backlog(server_home / "state.db")
+            indexed_s = wait_until_indexed(server_home / "state.db", 1800.0, backlog="hs_fts_backlog")
             with server.client() as http:
                 held = http.get("/stats").json()["messages"]
             if held != total:

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.storage.commit_notice import note_messages
 from app.storage.repos.fts_backlog import index_range, queue_runs
-from app.storage.repos.transfer import fts_triggers_suspended, link_parent
+from app.storage.repos.transfer import fts_triggers_suspended, link_parent, write_session_row
 
 _CHUNK = 500
 
@@ -57,21 +57,12 @@ def put_session(
 ) -> None:
     """Insert the session row ``values`` (the agent's columns, ``id`` among them) or, with ``update``,
     overwrite those columns of the stored row; record the home and the parent the home names."""
-    sid = values["id"]
-    if update:
-        sets = ", ".join(f'"{c}" = ?' for c in values if c != "id")
-        if sets:
-            params = [*(v for c, v in values.items() if c != "id"), sid]
-            conn.execute(f"UPDATE sessions SET {sets} WHERE id = ?", params)
-    else:
-        names = ", ".join(f'"{c}"' for c in values)
-        marks = ", ".join("?" * len(values))
-        conn.execute(f"INSERT INTO sessions ({names}) VALUES ({marks})", list(values.values()))
+    write_session_row(conn, values, update=update)
     conn.execute(
         "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
         " synced_at = excluded.synced_at",
-        (sid, home, origin_parent_id, time.time()),
+        (values["id"], home, origin_parent_id, time.time()),
     )
 
 
