@@ -94,12 +94,16 @@ def _import_baseline(agent: Path, work: Path) -> float:
             sink.write(chunk)
     target = work / "import-target"
     target.mkdir()
-    with serve(target) as server, server.client() as http, export.open("rb") as body:
-        started = time.perf_counter()
-        answer = http.post(
-            "/import", content=body, headers={"Content-Type": "application/jsonl"}, timeout=None
-        )
-        elapsed = time.perf_counter() - started
+    os.environ["HERMES_MAX_BODY_BYTES"] = str(4 << 30)  # the whole file in one request
+    try:
+        with serve(target) as server, server.client() as http, export.open("rb") as body:
+            started = time.perf_counter()
+            answer = http.post(
+                "/import", content=body, headers={"Content-Type": "application/jsonl"}, timeout=None
+            )
+            elapsed = time.perf_counter() - started
+    finally:
+        os.environ.pop("HERMES_MAX_BODY_BYTES", None)
     if answer.status_code != 200:
         raise RuntimeError(f"import failed: {answer.status_code} {answer.text[:500]}")
     return elapsed

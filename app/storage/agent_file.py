@@ -112,15 +112,30 @@ class AgentFile:
             self._conn.close()
             self._conn = None
 
+    def data_version(self) -> int:
+        """SQLite's ``data_version``: it changes when another connection (the agent) commits to the file."""
+        (version,) = self.conn.execute("PRAGMA data_version").fetchone()
+        return int(version)
+
     def snapshot(self) -> Snapshot:
-        """Every session's digest and the newest message id, in one short read transaction."""
+        """Every session's digest and the newest message id, in one short read transaction.
+
+        The digest reads every column but the system prompt, of which it reads the length and both ends: a
+        system prompt is the one big value of a row, and reading every one of them on each ``--watch``
+        round would cost far more than the rest (a prompt edited in its middle to the same length is
+        missed until the row changes otherwise)."""
         conn = self.conn
+        columns = ", ".join(
+            f'"{c}"'
+            if c != "system_prompt"
+            else "length(system_prompt), substr(system_prompt, 1, 64), substr(system_prompt, -192)"
+            for c in self.session_columns
+        )
         conn.execute("BEGIN")
         try:
-            at = self.session_columns.index("id")
             digests = {
-                str(row[at]): row_digest(row)
-                for row in self._rows("SELECT * FROM sessions ORDER BY started_at, id", ())
+                str(row[0]): row_digest(row)
+                for row in self._rows(f"SELECT id, {columns} FROM sessions ORDER BY started_at, id", ())
             }
             (newest,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
         finally:

@@ -98,6 +98,7 @@ class Syncer:
         self.source = source
         self.cursor = cursor
         self.batch_size = batch_size
+        self._synced_version: int | None = None
 
     def _post(self, sessions: list[dict[str, Any]], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         """Send one batch (split in two while its body is too big); the answers."""
@@ -138,15 +139,17 @@ class Syncer:
         for answer in self._post(sessions, rows):
             totals.add(answer)
         # Acknowledged: the cursor moves past what the server now holds.
-        for row in sessions:
-            self.cursor.sessions[row["id"]] = digests[row["id"]]
-        if rows:
-            self.cursor.last_message_id = int(rows[-1][self.source.message_columns.index("id")])
+        last = int(rows[-1][self.source.message_columns.index("id")]) if rows else None
+        self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, last)
         self.cursor.save()
 
     def run_once(self, progress: Progress | None = None) -> Totals:
-        """Send what changed since the cursor; the server's counts."""
+        """Send what changed since the cursor; the server's counts. A round on a file nobody committed to
+        since the last complete round reads nothing more (``--watch`` on an idle agent)."""
         totals = Totals()
+        version = self.source.data_version()
+        if version == self._synced_version:
+            return totals
         snap = self.source.snapshot()
         changed = [sid for sid, digest in snap.digests.items() if self.cursor.sessions.get(sid) != digest]
         after = self.cursor.last_message_id
@@ -169,9 +172,9 @@ class Syncer:
                 progress.advance(task, len(rows))
         gone = set(self.cursor.sessions) - set(snap.digests)
         if gone:
-            for sid in gone:
-                del self.cursor.sessions[sid]
+            self.cursor.forget(gone)
             self.cursor.save()
+        self._synced_version = version
         return totals
 
 
