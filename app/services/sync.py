@@ -21,7 +21,7 @@ from app.domain.sync import conflict_title, home_problem, lone_surrogate
 from app.errors import InvalidSyncBatch
 from app.services.events import EventType, emit, emit_messages
 from app.services.transfer import INLINE_INDEX_MESSAGES
-from app.storage.protocols import Store, Tx
+from app.storage.protocols import Store, Tx, WriteRejected
 
 MAX_BATCH_SESSIONS = 1000
 MAX_BATCH_MESSAGES = 5000
@@ -215,9 +215,14 @@ async def apply_batch(db: Store, batch: SyncBatch) -> SyncResult:
 
     def job(tx: Tx) -> SyncResult:
         result = SyncResult(home=batch.home)
-        home = tx.sync.home_id(batch.home)
-        _put_sessions(tx, home, batch.home, prepared, result)
-        _put_messages(tx, home, prepared, columns, result)
+        try:
+            with tx.savepoint():
+                home = tx.sync.home_id(batch.home)
+                _put_sessions(tx, home, batch.home, prepared, result)
+                _put_messages(tx, home, prepared, columns, result)
+        except WriteRejected as exc:
+            # A row the store refused (a constraint of a newer agent's schema, say): all of the batch goes.
+            raise _invalid([], exc.detail) from exc
         return result
 
     return await db.write(job)

@@ -3,6 +3,8 @@ sessions a home may not overwrite."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -109,3 +111,17 @@ def test_a_home_never_overwrites_a_session_it_does_not_own(client: TestClient) -
     assert client.get("/sessions/s1").json()["title"] == "Mine [laptop]"
     listed = client.get("/sessions", params={"home": "laptop"}).json()["items"]
     assert [s["id"] for s in listed] == ["s1"]
+
+
+def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, home: Path) -> None:
+    with sqlite3.connect(home / "state.db") as conn:
+        conn.execute(
+            "CREATE TRIGGER refuse_bad BEFORE INSERT ON sessions WHEN NEW.id = 'bad'"
+            " BEGIN SELECT RAISE(ABORT, 'refused by a constraint'); END"
+        )
+    body = _batch("laptop", [_session("good"), _session("bad")], [[1, "good", "user", "hi", 1.0]])
+    answer = client.post("/sync/batches", json=body)
+    assert (answer.status_code, answer.json()["code"]) == (422, "invalid_sync_batch")
+    assert "refused by a constraint" in answer.json()["detail"]
+    assert client.get("/sessions/good").status_code == 404
+    assert client.get("/stats").json()["messages"] == 0
