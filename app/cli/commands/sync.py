@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import typer
@@ -29,7 +29,9 @@ from app.cli.errors import CliError, ExitCode
 from app.cli.output import err_console, note, say
 from app.cli.sync_cursor import CursorUnreadable, SyncCursor, cursor_path
 from app.domain.sync import default_home, home_problem
-from app.storage.agent_file import AgentFile, AgentFileError, iter_pages
+
+if TYPE_CHECKING:
+    from app.storage.agent_file import AgentFile
 
 SESSIONS_PER_BATCH = 500
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -157,6 +159,8 @@ class Syncer:
         if progress is not None:
             total = self.source.count_messages(after, snap.max_message_id)
             task = progress.add_task("sync", total=total or None)
+        from app.storage.agent_file import iter_pages
+
         pages: Iterator[list[tuple[Any, ...]]] = iter_pages(
             self.source, after, snap.max_message_id, self.batch_size
         )
@@ -192,6 +196,9 @@ def _progress() -> Progress:
 
 
 def _open_source(path: Path) -> AgentFile:
+    # Imported here: only this command reads a SQLite file, and every other one starts faster without it.
+    from app.storage.agent_file import AgentFile, AgentFileError
+
     try:
         return AgentFile(path).open()
     except AgentFileError as exc:
