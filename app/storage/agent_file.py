@@ -54,8 +54,12 @@ class AgentFile:
         self.session_columns: list[str] = []
         self.message_columns: list[str] = []
 
-    def open(self) -> AgentFile:
-        """Open and validate the file; :class:`AgentFileError` when it cannot be synced."""
+    def open(self, *, full_check: bool = True) -> AgentFile:
+        """Open and validate the file; :class:`AgentFileError` when it cannot be synced.
+
+        ``full_check`` runs ``PRAGMA quick_check`` over the whole file (it reads every page: seconds per
+        GB); without it only the ``sessions`` table and its indexes are checked, and a damaged message page
+        met later while reading is still refused with :class:`AgentFileError`."""
         if not self.path.exists():
             raise AgentFileError("missing", f"{self.path} does not exist.")
         if not self.path.is_file():
@@ -67,23 +71,25 @@ class AgentFile:
             raise AgentFileError("not_sqlite", f"{self.path} cannot be opened: {exc}.") from exc
         self._conn = conn
         try:
-            self._validate(conn)
+            self._validate(conn, full_check)
         except BaseException:
             self.close()
             raise
         return self
 
-    def _validate(self, conn: sqlite3.Connection) -> None:
+    def _validate(self, conn: sqlite3.Connection, full_check: bool) -> None:
         conn.execute("PRAGMA busy_timeout = 5000")
         try:
-            verdict = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            whole = full_check or "sessions" not in tables
+            check = "PRAGMA quick_check" if whole else "PRAGMA quick_check(sessions)"
+            verdict = [row[0] for row in conn.execute(check).fetchall()]
         except sqlite3.DatabaseError as exc:
             if "not a database" in str(exc):
                 raise AgentFileError("not_sqlite", f"{self.path} is not a SQLite database.") from exc
             raise AgentFileError("corrupt", f"{self.path} is damaged: {exc}.") from exc
         if verdict != ["ok"]:
             raise AgentFileError("corrupt", f"{self.path} is damaged: {'; '.join(map(str, verdict[:3]))}.")
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not {"sessions", "messages", "schema_version"} <= tables:
             raise AgentFileError(
                 "not_agent_file",
@@ -173,6 +179,8 @@ class AgentFile:
         except sqlite3.OperationalError as exc:
             if "decode" not in str(exc):
                 raise
+        except sqlite3.DatabaseError as exc:
+            raise AgentFileError("corrupt", f"{self.path} is damaged: {exc}.") from exc
         # Text that is not UTF-8 (the agent stores what Python hands it, which is always UTF-8; a foreign
         # writer may not): read it with replacement characters rather than stop the sync.
         conn.text_factory = _decode_lossy

@@ -206,3 +206,15 @@ def test_a_session_deleted_on_the_server_comes_back_with_a_full_resync(
     result = sync("--from", str(path), "--home", "laptop")
     assert "1 new and 1 updated sessions, 3 new messages, 3 already there" in result.output
     assert without_home(server_contents(client)) == file_contents(path)
+
+
+def test_a_later_sync_checks_the_whole_file_on_request(
+    sync: Sync, client: TestClient, tmp_path: Path
+) -> None:
+    path = agent_file(tmp_path / "laptop" / "state.db", sessions=1, messages=1)
+    assert sync("--from", str(path), "--home", "laptop").exit_code == 0
+    _damage(path)
+    checked = sync("--from", str(path), "--home", "laptop", "--full-check")
+    assert checked.exit_code == ExitCode.BAD_SOURCE, checked.output
+    assert "is damaged" in checked.output and "Nothing was sent" in checked.output
+    assert client.get("/stats").json()["messages"] == 1

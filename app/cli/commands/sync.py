@@ -195,12 +195,12 @@ def _progress() -> Progress:
     )
 
 
-def _open_source(path: Path) -> AgentFile:
+def _open_source(path: Path, full_check: bool) -> AgentFile:
     # Imported here: only this command reads a SQLite file, and every other one starts faster without it.
     from app.storage.agent_file import AgentFile, AgentFileError
 
     try:
-        return AgentFile(path).open()
+        return AgentFile(path).open(full_check=full_check)
     except AgentFileError as exc:
         code = ExitCode.NOT_FOUND if exc.problem == "missing" else ExitCode.BAD_SOURCE
         raise CliError(f"Error: cannot sync: {exc.detail} Nothing was sent.", code) from exc
@@ -237,6 +237,12 @@ def sync(
     batch_size: int = typer.Option(
         2000, "--batch-size", min=1, max=5000, help="Messages per request (memory holds one batch)"
     ),
+    full_check: bool = typer.Option(
+        False,
+        "--full-check",
+        help="Check the whole file's integrity first even when it was synced before (the first sync "
+        "always does; later ones check the sessions table, and refuse damaged pages as they meet them)",
+    ),
 ) -> None:
     """Push new and changed sessions and messages of an agent's state file to a sessions server.
 
@@ -251,18 +257,27 @@ def sync(
     problem = home_problem(label)
     if problem is not None:
         raise CliError(f"Error: --home: {problem}.", ExitCode.USAGE)
-    agent_file = _open_source(path)
+    if to is None and token is None:
+        url = config.url
+    else:
+        target = replace(config, url=(to or config.url).rstrip("/"), token=token or config.token)
+        url = target.url
+    cursor = _load_cursor(config.home, label, url)
+    first_sync = cursor.last_message_id == 0 and not cursor.sessions
+    agent_file = _open_source(path, full_check or first_sync)
+    from app.storage.agent_file import AgentFileError
+
     try:
         if to is None and token is None:
             api = env.api()
-            url = config.url
         else:
-            target = replace(config, url=(to or config.url).rstrip("/"), token=token or config.token)
             http = make_http_client(target)
             ctx.call_on_close(http.close)
-            api, url = Api(http, target.url), target.url
-        syncer = Syncer(api, agent_file, _load_cursor(config.home, label, url), batch_size)
-        _run(syncer, label, url, watch, interval)
+            api = Api(http, url)
+        _run(Syncer(api, agent_file, cursor, batch_size), label, url, watch, interval)
+    except AgentFileError as exc:
+        message = f"Error: sync stopped: {exc.detail} What the server acknowledged stays."
+        raise CliError(message, ExitCode.BAD_SOURCE) from exc
     finally:
         agent_file.close()
 
