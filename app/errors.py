@@ -667,6 +667,21 @@ class NumberNotFinite(InvalidValue):
     )
 
 
+class InvalidSyncBatch(InvalidValue):
+    """A sync batch row the store cannot take; nothing of the batch was written."""
+
+    code = "invalid_sync_batch"
+    example_args = _example(
+        errors=[
+            {
+                "loc": ["body", "messages", "rows", 3, "id"],
+                "msg": "id must be a positive 64-bit integer",
+                "type": "invalid_sync_batch",
+            }
+        ]
+    )
+
+
 class InvalidSessionId(Unprocessable):
     code = "invalid_session_id"
     example_args = _example(reason="Session id must not contain '/' or '\\' (ids name transcript files).")

@@ -32,6 +32,7 @@ from app.api.routes import (
     platforms,
     search,
     sessions,
+    sync,
     transfer,
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
@@ -106,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
-    for module in (*modules, platforms, handoff, gateway, events):
+    for module in (*modules, platforms, handoff, gateway, events, sync):
         app.include_router(module.router, dependencies=protected)
 
     # Middleware added first sits innermost. The fast paths sit inside the edge (request ids, body

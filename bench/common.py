@@ -115,14 +115,15 @@ class Server:
         return httpx.Client(base_url=self.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
 
 
-def wait_until_indexed(path: Path, timeout_s: float = 600.0) -> float:
-    """Seconds until the server's list-search backlog is empty (0 for a build without the index)."""
+def wait_until_indexed(path: Path, timeout_s: float = 600.0, backlog: str = "hs_list_search_dirty") -> float:
+    """Seconds until a backlog table of the server is empty: by default the list-search index's (0 for a
+    build without that table); ``hs_fts_backlog`` for the FTS indexer's."""
     conn = sqlite3.connect(path, timeout=10)
     started = time.perf_counter()
     try:
         while time.perf_counter() - started < timeout_s:
             try:
-                (dirty,) = conn.execute("SELECT COUNT(*) FROM hs_list_search_dirty").fetchone()
+                (dirty,) = conn.execute(f"SELECT COUNT(*) FROM {backlog}").fetchone()
             except sqlite3.OperationalError:
                 return 0.0
             if dirty == 0:
@@ -130,7 +131,7 @@ def wait_until_indexed(path: Path, timeout_s: float = 600.0) -> float:
             time.sleep(0.2)
     finally:
         conn.close()
-    raise RuntimeError("the list-search index was not built in time")
+    raise RuntimeError(f"{backlog} did not drain in time")
 
 
 @contextmanager

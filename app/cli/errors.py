@@ -13,6 +13,7 @@ EXIT_CODES_HELP = """Exit codes:
   5  conflict (title in use, ambiguous prefix, changed concurrently)
   6  server unreachable (start it with `hermes serve`)
   7  handoff failed or timed out (the session stays here)
+  8  sync source unusable (not SQLite, damaged, not an agent file, or a schema too new)
   130  interrupted (Ctrl-C)"""
 
 
@@ -27,6 +28,7 @@ class ExitCode(IntEnum):
     CONFLICT = 5
     UNREACHABLE = 6
     HANDOFF_FAILED = 7
+    BAD_SOURCE = 8
     INTERRUPTED = 130
 
 

@@ -15,7 +15,7 @@ from typer.core import TyperCommand, TyperGroup
 from app import __version__
 
 # Imported for their side effect: each registers its commands on the `sessions` group.
-from app.cli.commands import browse, search, transfer  # noqa: F401
+from app.cli.commands import browse, search, sync, transfer  # noqa: F401
 from app.cli.commands import gateway as gateway_cmds
 from app.cli.commands import handoff as handoff_cmd
 from app.cli.commands import maintenance as maintenance_cmds

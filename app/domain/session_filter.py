@@ -124,7 +124,8 @@ class SessionFilter:
     are ``input_tokens + output_tokens``, cost is the actual cost, else the estimate, else 0. ``archived`` is
     the agent's tri-state (``None``: both). Ours beyond the agent's set: ``workspace`` (a case-insensitive
     substring of the git repository root, else of the working directory: the agent's ``--workspace``) and
-    ``profile`` (``profile_name``, exact).
+    ``profile`` (``profile_name``, exact), and ``home`` (the label of the home a synced session came from,
+    exact).
     """
 
     started_before: float | None = None
@@ -149,6 +150,7 @@ class SessionFilter:
     max_tool_calls: int | None = None
     workspace: str | None = None
     profile: str | None = None
+    home: str | None = None
     archived: bool | None = None
 
     def has_criteria(self) -> bool:

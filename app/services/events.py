@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -28,7 +28,6 @@ import orjson
 from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.protocols import EventRow, Store, Tx
-from app.storage.rows import MessageRow
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +51,8 @@ def emit(tx: Tx, event_type: EventType, session_id: str | None, data: dict[str, 
     tx.events.insert(event_type.value, session_id, _dump(data), time.time())
 
 
-def emit_messages(tx: Tx, session_id: str, stored: Iterable[MessageRow]) -> None:
-    """One compact ``message.created`` per appended message (ids and role only, never content)."""
+def emit_messages(tx: Tx, session_id: str, stored: Iterable[Mapping[str, Any]]) -> None:
+    """One compact ``message.created`` per stored message (each an ``id`` and a ``role``; never content)."""
     now = time.time()
     kind = EventType.message_created.value
     # The session id is JSON-encoded once; the rest is plain ints and fixed role names.

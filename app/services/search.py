@@ -88,6 +88,7 @@ class SearchRequest:
     roles: tuple[str, ...] = DEFAULT_ROLES
     sources: tuple[str, ...] | None = None
     exclude_sources: tuple[str, ...] = ()
+    home: str | None = None
     current_session_id: str | None = None
     detail: Detail = Detail.adaptive
 
@@ -168,6 +169,7 @@ def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | 
         sources=req.sources,
         exclude_sources=(*SEARCH_HIDDEN, *req.exclude_sources),
         cron=cron,
+        home=req.home,
     )
 
 

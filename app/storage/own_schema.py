@@ -239,6 +239,46 @@ class SessionPin(SQLModel, table=True):
     pinned_at: float = _real()
 
 
+class SyncHome(SQLModel, table=True):
+    """A home whose agent file ``hermes sessions sync`` pushes here, by its label (host and file path, or the
+    user's ``--home``); the number keeps the per-message origin rows small."""
+
+    __tablename__ = "hs_sync_homes"
+
+    id: int | None = Field(default=None, primary_key=True, nullable=True)
+    label: str = _text(unique=True)
+    created_at: float = _real()
+
+
+class SyncSession(SQLModel, table=True):
+    """A session that came by sync, and from which home: its identity lives here, never in the agent's
+    columns. ``origin_parent_id`` is the parent its home names, kept until that parent arrives and can be
+    linked. The row goes with its session."""
+
+    __tablename__ = "hs_sync_sessions"
+    __table_args__ = (
+        Index("idx_hs_sync_sessions_home", "home_id", "session_id"),
+        {"sqlite_with_rowid": False},
+    )
+
+    session_id: str = _text(primary_key=True, foreign_key="sessions.id", ondelete="CASCADE")
+    home_id: int = Field(foreign_key="hs_sync_homes.id")
+    origin_parent_id: str | None = _text(default=None)
+    synced_at: float = _real()
+
+
+class SyncMessage(SQLModel, table=True):
+    """The origin of a synced message: its home and its id in that home's file. The primary key is what
+    makes a repeated or resumed sync skip what it already delivered."""
+
+    __tablename__ = "hs_sync_messages"
+    __table_args__ = {"sqlite_with_rowid": False}
+
+    home_id: int = Field(primary_key=True)
+    origin_id: int = Field(primary_key=True)
+    message_id: int
+
+
 class ListSearchDoc(SQLModel, table=True):
     """What the listing's search index holds for a session (the text ``hs_list_search`` indexes): its id,
     title and the SQL-cut first user message its preview is drawn from."""

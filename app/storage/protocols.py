@@ -105,6 +105,7 @@ __all__ = [
     "Skipped",
     "Store",
     "StoredAnswer",
+    "SyncRepo",
     "TitlesRepo",
     "TransferRepo",
     "Tx",
@@ -205,10 +206,11 @@ class TitlesRepo(Protocol):
         """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
 
     def untitled_first_exchange(self, session_id: str) -> FirstExchange | None:
-        """The exchange to title, or ``None`` when the session is titled, was titled before, or lacks one."""
+        """The exchange to title, or ``None`` when the session is titled, was titled before, came by sync, or
+        lacks one."""
 
     def is_settled(self, session_id: str) -> bool:
-        """Whether the session will never need an auto-title (gone, titled, or titled before)."""
+        """Whether the session will never need an auto-title (gone, titled, titled before, or synced)."""
 
     def apply_auto_title(self, session_id: str, title: str, generator: str) -> str | None:
         """Set a generated title if the session is still untitled and was never titled; the title set or
@@ -599,6 +601,44 @@ class TransferRepo(Protocol):
         sessions."""
 
 
+class SyncRepo(Protocol):
+    """``hermes sessions sync``: homes, sessions upserted from a home's file, messages stored once each."""
+
+    def home_id(self, label: str) -> int:
+        """The number of the home labelled ``label``, registering it on first use."""
+
+    def session_homes(self, session_ids: Sequence[str]) -> dict[str, int | None]:
+        """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
+
+    def title_holder(self, title: str) -> str | None:
+        """The session holding exactly ``title``, if any."""
+
+    def put_session(
+        self, home: int, values: dict[str, Any], origin_parent_id: str | None, *, update: bool
+    ) -> None:
+        """Insert the session row ``values`` (the agent's columns, ``id`` among them) or, with ``update``,
+        overwrite those columns of the stored row; record the home and the parent the home names."""
+
+    def link_waiting_parents(self, home: int, session_ids: Sequence[str]) -> int:
+        """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the
+        parent its home names, when that parent is stored and no cycle results; how many links were made."""
+
+    def known_origins(self, home: int, low: int, high: int) -> set[int]:
+        """The origin ids of ``home`` between ``low`` and ``high`` whose message is still stored."""
+
+    def insert_messages(
+        self,
+        home: int,
+        origin_ids: Sequence[int],
+        rows: Sequence[Sequence[Any]],
+        columns: Sequence[str],
+        *,
+        index_inline: bool,
+    ) -> int:
+        """Store ``rows`` (``session_id`` then ``columns``) under consecutive new ids with their origin ids;
+        the first new id. Searchable at commit with ``index_inline``, else via the background indexer."""
+
+
 class ExportRepo(Protocol):
     """Export: chunk plans, rendered chunks, one session's lineage and message pages."""
 
@@ -766,6 +806,10 @@ class Tx(Protocol):
     @property
     def transfer(self) -> TransferRepo:
         """Import."""
+
+    @property
+    def sync(self) -> SyncRepo:
+        """Sync from agents' files."""
 
     @property
     def export(self) -> ExportRepo:

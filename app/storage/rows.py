@@ -80,6 +80,8 @@ class SessionRow(TypedDict):
     lineage_root_id: str
     title_source: str | None
     pinned: bool
+    home: str | None
+    """The label of the home ``hermes sessions sync`` brought the session from (``None``: created here)."""
     system_prompt: NotRequired[str | None]
     """Only when asked for (``include=system_prompt``): list queries never read the body."""
 
@@ -351,12 +353,14 @@ MAX_PARENT_DEPTH = 100
 
 @dataclass(frozen=True, slots=True)
 class HitFilter:
-    """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both."""
+    """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both;
+    ``home``: only sessions synced from the home with that label."""
 
     roles: tuple[str, ...] | None = None
     sources: tuple[str, ...] | None = None
     exclude_sources: tuple[str, ...] = ()
     cron: bool | None = None
+    home: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

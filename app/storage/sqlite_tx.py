@@ -36,6 +36,7 @@ from app.storage.repos import (
     search,
     session_list,
     sessions,
+    sync,
     title_sources,
     titles,
     transfer,
@@ -268,6 +269,19 @@ class SqliteTransfer(_Bound):
     index_sessions = bound(transfer.index_sessions)
 
 
+class SqliteSync(_Bound):
+    """SyncRepo over one connection."""
+
+    __slots__ = ()
+    home_id = bound(sync.home_id)
+    session_homes = bound(sync.session_homes)
+    title_holder = bound(sync.title_holder)
+    put_session = bound(sync.put_session)
+    link_waiting_parents = bound(sync.link_waiting_parents)
+    known_origins = bound(sync.known_origins)
+    insert_messages = bound(sync.insert_messages)
+
+
 class SqliteExport(_Bound):
     """ExportRepo over one connection."""
 
@@ -333,6 +347,7 @@ class SqliteTx:
         "platforms",
         "search",
         "sessions",
+        "sync",
         "titles",
         "transfer",
     )
@@ -351,6 +366,7 @@ class SqliteTx:
         self.indexing = SqliteIndexing(conn)
         self.gateway = SqliteGateway(conn)
         self.transfer = SqliteTransfer(conn)
+        self.sync = SqliteSync(conn)
         self.export = SqliteExport(conn)
         self.idempotency = SqliteIdempotency(conn)
         self.maintenance = SqliteMaintenance(conn)

@@ -42,6 +42,8 @@ def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveS
         taken = http.post("/sessions", json={"source": "api_server", "title": "taken"}).json()["id"]
         mine = new_session(http, title="mine")
 
+    not_sqlite = home / "not-a-database.db"
+    not_sqlite.write_bytes(b"this is not SQLite" * 100)
     produced = {
         ExitCode.OK: _exit("sessions", "list", url=url, home=home),
         ExitCode.ERROR: nothing_to_continue,
@@ -54,6 +56,7 @@ def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveS
         ExitCode.HANDOFF_FAILED: _exit(
             "handoff", "telegram", mine, "--claim-timeout", "0.5", url=url, home=home
         ),
+        ExitCode.BAD_SOURCE: _exit("sessions", "sync", "--from", str(not_sqlite), url=url, home=home),
     }
     waiting = _start("handoff", "telegram", taken, url=url, home=home)
     with live_server.client() as http:

@@ -137,7 +137,7 @@ def test_upgrade_runs_twice_and_concurrently(pg_cluster: Any) -> None:
         _in_parallel(4, lambda _: migrate.upgrade(url))
         migrate.upgrade(url)
         name = url.rsplit("/", 1)[1]
-        assert pg_cluster.psql(name, "SELECT version_num FROM alembic_version") == "0012_postgresql_baseline"
+        assert pg_cluster.psql(name, "SELECT version_num FROM alembic_version") == "0013_sync_origins"
         assert pg_cluster.psql(name, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'") == "1"
     finally:
         pg_cluster.drop_database(url)

@@ -51,6 +51,7 @@ def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
         roles=roles or svc.DEFAULT_ROLES,
         sources=_names(body.source),
         exclude_sources=_names(body.exclude_source) or (),
+        home=body.home,
         current_session_id=body.current_session_id,
         detail=svc.Detail(body.detail),
     )

@@ -39,6 +39,7 @@ SESSION: dict[str, Any] = {
     "api_call_count": 0,
     "archived": False,
     "pinned": False,
+    "home": None,
     "session_key": None,
     "chat_id": None,
     "chat_type": None,
@@ -442,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0011_list_search_index",
+    "schema_revision": "0013_sync_origins",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,
@@ -690,4 +691,38 @@ HANDOFF_COMPLETED: dict[str, Any] = {
     "synthetic_turn": '[Session was just handed off from CLI ("Refactor the search ranking") to this '
     "channel. The full prior conversation history is loaded above. Briefly confirm you're working here and "
     "summarize what we were working on, so the user can continue from this device.]",
+}
+
+SYNC_BATCH: dict[str, Any] = {
+    "home": "laptop:/home/me/.hermes/state.db",
+    "sessions": [
+        {
+            "id": "20260105_101500_a1b2c3",
+            "source": "cli",
+            "model": "anthropic/claude-sonnet-4",
+            "title": "Refactor the search ranking",
+            "started_at": 1767607500.0,
+            "message_count": 2,
+        }
+    ],
+    "messages": {
+        "columns": ["id", "session_id", "role", "content", "timestamp"],
+        "rows": [
+            [41, "20260105_101500_a1b2c3", "user", "Why is ranking slow?", 1767607501.0],
+            [42, "20260105_101500_a1b2c3", "assistant", "The snippet pass reads every match.", 1767607509.0],
+        ],
+    },
+}
+
+SYNC_RESULT: dict[str, Any] = {
+    "home": "laptop:/home/me/.hermes/state.db",
+    "sessions_inserted": 1,
+    "sessions_updated": 0,
+    "sessions_conflicting": [],
+    "titles_changed": [],
+    "parents_linked": 0,
+    "messages_inserted": 2,
+    "messages_skipped": 0,
+    "messages_orphaned": 0,
+    "first_message_id": 1207,
 }

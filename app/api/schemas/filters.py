@@ -75,6 +75,9 @@ class SessionFilterFields(BaseModel):
         "the agent's `sessions list --workspace`",
     )
     profile: FilterText | None = Field(default=None, description="agent profile_name is this (exact)")
+    home: FilterText | None = Field(
+        default=None, description="synced from the home with this label (exact; `hermes sessions sync`)"
+    )
 
     def bounds(self) -> TimeBounds:
         """The four time filters as given."""

@@ -32,6 +32,10 @@ class SearchArgs(BaseModel, Generic[NamesT]):
     role: NamesT | None = Field(default=None, description="Roles searched (comma-separated or repeated)")
     source: NamesT | None = Field(default=None, description="Only these sources")
     exclude_source: NamesT | None = Field(default=None, description="Not these sources")
+    home: SafeText | None = Field(
+        default=None,
+        description="Only sessions synced from the home with this label (`hermes sessions sync`)",
+    )
     current_session_id: SafeText | None = Field(
         default=None, description="Caller's session: its live lineage is excluded"
     )

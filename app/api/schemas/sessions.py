@@ -58,6 +58,11 @@ class SessionPublic(BaseModel):
     pinned: bool = Field(
         default=False, description="Kept from prune, auto-prune and archive (PUT/DELETE /sessions/{id}/pin)"
     )
+    home: str | None = Field(
+        default=None,
+        description="The home `hermes sessions sync` brought the session from (its label); null for a "
+        "session created here",
+    )
     session_key: str | None
     chat_id: str | None
     chat_type: str | None

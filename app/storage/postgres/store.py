@@ -30,6 +30,7 @@ from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscr
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
 from app.storage.postgres.tx import BACKEND, PgTx
+from app.storage.protocols import Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
 from app.storage.rows import WriterStatus
 
@@ -151,20 +152,21 @@ class PgStore:
     async def schema_revision(self) -> str | None:
         """The Alembic revision stamped in the database."""
 
-        def stamped(tx: PgTx) -> str | None:
-            row = tx.pg.execute("SELECT version_num FROM alembic_version").fetchone()
+        def stamped() -> str | None:
+            with _translated(), self.pool.connection() as conn:
+                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
             return None if row is None else str(row[0])
 
-        return await self.read(stamped)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, stamped)
 
     # -- jobs -----------------------------------------------------------------------------------------
 
-    async def write(self, fn: Callable[[PgTx], T]) -> T:
+    async def write(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn(tx)`` in its own transaction on a worker thread; returns after COMMIT."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.write_sync, fn)
 
-    def write_sync(self, fn: Callable[[PgTx], T]) -> T:
+    def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
         for attempt in range(1, MAX_ATTEMPTS + 1):
             changes = begin_job()
@@ -183,21 +185,16 @@ class PgStore:
             return result
         raise AssertionError("unreachable")
 
-    async def read(self, fn: Callable[[PgTx], T]) -> T:
+    async def read(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn(tx)`` in one short read-only transaction on a worker thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.read_sync, fn)
 
-    def read_sync(self, fn: Callable[[PgTx], T]) -> T:
+    def read_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``read``."""
         with _translated(), self.pool.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION READ ONLY")
             return fn(PgTx(conn))
-
-    async def read_conn(self, fn: Callable[[Any], T]) -> T:
-        """``read`` for jobs written against the SQLite connection (export's readable pages): the
-        sqlite3-style wrapper of this transaction's connection."""
-        return await self.read(lambda tx: fn(tx.conn))
 
 
 @contextlib.contextmanager

@@ -96,6 +96,11 @@ class PgTx:
         self._missing("Export")
 
     @property
+    def sync(self) -> Any:
+        """Agents' files pushed by ``hermes sessions sync`` (not in this build)."""
+        self._missing("Sync")
+
+    @property
     def maintenance(self) -> Any:
         """Statistics, prune and repairs (not in this build)."""
         self._missing("Maintenance")

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
-from app.storage.repos.session_filter import source_clauses
+from app.storage.repos.session_filter import IN_HOME_SQL, source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 from app.storage.rows import Hit, HitFilter, SessionMetaRow
 
@@ -44,6 +44,9 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
         parts.append("s.source = 'cron'")
     elif filt.cron is False:
         parts.append("COALESCE(s.source, '') != 'cron'")
+    if filt.home is not None:
+        parts.append(IN_HOME_SQL.format(a="s"))
+        params.append(filt.home)
     return " AND " + " AND ".join(parts), params
 
 
@@ -298,6 +301,9 @@ _BROWSE_SQL = (
 def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitFilter) -> list[sqlite3.Row]:
     """Most recently active root sessions (children are never browsed), minus ``skip``."""
     where_parts, params = source_clauses(filt.sources, filt.exclude_sources)
+    if filt.home is not None:
+        where_parts.append(IN_HOME_SQL.format(a="s"))
+        params.append(filt.home)
     skip_ids = list(skip) or [""]
     where = "".join(f" AND {p}" for p in where_parts)
     sql = _BROWSE_SQL.format(

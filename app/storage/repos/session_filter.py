@@ -19,6 +19,18 @@ Clauses = tuple[list[str], list[Any]]
 PINNED_SQL = "EXISTS (SELECT 1 FROM hs_session_pins p WHERE p.session_id = {a}.id)"
 """Whether the row under alias ``{a}`` is pinned (kept from prune, auto-prune and archive)."""
 
+HOME_LABEL_SQL = (
+    "(SELECT hh.label FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"
+    " WHERE hs.session_id = {a}.id)"
+)
+"""The home label of the row under alias ``{a}`` (NULL for a session not created by sync)."""
+
+IN_HOME_SQL = (
+    "EXISTS (SELECT 1 FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"
+    " WHERE hs.session_id = {a}.id AND hh.label = ?)"
+)
+"""Whether the row under alias ``{a}`` came from the home labelled by the parameter."""
+
 _TOKENS = "(COALESCE({a}.input_tokens, 0) + COALESCE({a}.output_tokens, 0))"
 _COST = "COALESCE({a}.actual_cost_usd, {a}.estimated_cost_usd, 0)"
 _TOOL_CALLS = "COALESCE({a}.tool_call_count, 0)"
@@ -76,6 +88,8 @@ def attribute_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
     ):
         if value:
             add(f"{{a}}.{column} = ?", value)
+    if flt.home:
+        add(IN_HOME_SQL, flt.home)
     for column, value in (("title", flt.title), ("model", flt.model), ("git_branch", flt.branch)):
         if value:
             add(f"LOWER(COALESCE({{a}}.{column}, '')) LIKE ? ESCAPE '\\'", _contains(value))

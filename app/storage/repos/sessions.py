@@ -13,7 +13,7 @@ from app.domain.records import NewSession
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
 from app.storage.repos.lineage import delegate_descendants, lineage_root
-from app.storage.repos.session_filter import PINNED_SQL
+from app.storage.repos.session_filter import HOME_LABEL_SQL, PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
 from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
@@ -70,7 +70,8 @@ def public_select_sql(alias: str = "s") -> str:
         f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw,"
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
         f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source,"
-        f" {PINNED_SQL.format(a=alias)} AS pinned"
+        f" {PINNED_SQL.format(a=alias)} AS pinned,"
+        f" {HOME_LABEL_SQL.format(a=alias)} AS home"
     )
 
 
@@ -104,6 +105,7 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
     data["lineage_root_id"] = lineage_root_id
     data["title_source"] = row["title_source"]
     data["pinned"] = bool(row["pinned"])
+    data["home"] = row["home"]
     return cast(SessionRow, data)
 
 

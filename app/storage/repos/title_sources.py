@@ -35,11 +35,16 @@ def _first_text(conn: sqlite3.Connection, session_id: str, role: str) -> str | N
     return None if row is None else str(row[0])
 
 
+# A synced session's title belongs to its home (the agent there titles it; the next sync brings the title).
+_SYNCED = "EXISTS (SELECT 1 FROM hs_sync_sessions y WHERE y.session_id = s.id)"
+
+
 def untitled_first_exchange(conn: sqlite3.Connection, session_id: str) -> FirstExchange | None:
-    """The exchange to title, or ``None`` when the session is titled, was titled before, or lacks one."""
+    """The exchange to title, or ``None`` when the session is titled, was titled before, came by sync, or
+    lacks one."""
     row = conn.execute(
         "SELECT s.title IS NULL AND NOT EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
-        " FROM sessions s WHERE s.id = ?",
+        f" AND NOT {_SYNCED} FROM sessions s WHERE s.id = ?",
         (session_id,),
     ).fetchone()
     if row is None or not row[0]:
@@ -52,10 +57,10 @@ def untitled_first_exchange(conn: sqlite3.Connection, session_id: str) -> FirstE
 
 
 def is_settled(conn: sqlite3.Connection, session_id: str) -> bool:
-    """Whether the session will never need an auto-title (gone, titled, or titled before)."""
+    """Whether the session will never need an auto-title (gone, titled, titled before, or synced)."""
     row = conn.execute(
         "SELECT s.title IS NOT NULL OR EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
-        " FROM sessions s WHERE s.id = ?",
+        f" OR {_SYNCED} FROM sessions s WHERE s.id = ?",
         (session_id,),
     ).fetchone()
     return row is None or bool(row[0])

@@ -51,6 +51,21 @@ def _ids_free(conn: sqlite3.Connection, ids: list[int]) -> bool:
     return True
 
 
+def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, update: bool) -> None:
+    """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
+    those columns of the stored row (its children keep pointing at it)."""
+    sid = values["id"]
+    if update:
+        sets = ", ".join(f'"{c}" = ?' for c in values if c != "id")
+        if sets:
+            params = [*(v for c, v in values.items() if c != "id"), sid]
+            conn.execute(f"UPDATE sessions SET {sets} WHERE id = ?", params)
+    else:
+        names = ", ".join(f'"{c}"' for c in values)
+        marks = ", ".join("?" * len(values))
+        conn.execute(f"INSERT INTO sessions ({names}) VALUES ({marks})", list(values.values()))
+
+
 def insert_session(
     conn: sqlite3.Connection, item: Prepared, message_columns: list[str], *, replace: bool
 ) -> bool:
@@ -65,14 +80,7 @@ def insert_session(
     sid = session["id"]
     if replace:
         conn.execute("DELETE FROM messages WHERE session_id = ?", (sid,))
-        sets = ", ".join(f'"{c}" = ?' for c in session if c != "id")
-        conn.execute(
-            f"UPDATE sessions SET {sets} WHERE id = ?", [*(v for c, v in session.items() if c != "id"), sid]
-        )
-    else:
-        names = ", ".join(f'"{c}"' for c in session)
-        marks = ", ".join("?" * len(session))
-        conn.execute(f"INSERT INTO sessions ({names}) VALUES ({marks})", list(session.values()))
+    write_session_row(conn, session, update=replace)
     keep_ids = message_ids is not None and _ids_free(conn, message_ids)
     if not rows:
         return keep_ids

@@ -137,6 +137,10 @@ from .sessions_list_status import SessionsListStatus
 from .source_usage import SourceUsage
 from .stats_out import StatsOut
 from .stats_out_by_source import StatsOutBySource
+from .sync_batch_in import SyncBatchIn
+from .sync_batch_in_sessions_item import SyncBatchInSessionsItem
+from .sync_messages_in import SyncMessagesIn
+from .sync_result_out import SyncResultOut
 from .tool_count import ToolCount
 from .unrenderable import Unrenderable
 from .unrenderable_detail import UnrenderableDetail
@@ -280,6 +284,10 @@ __all__ = (
     "SourceUsage",
     "StatsOut",
     "StatsOutBySource",
+    "SyncBatchIn",
+    "SyncBatchInSessionsItem",
+    "SyncMessagesIn",
+    "SyncResultOut",
     "ToolCount",
     "Unrenderable",
     "UnrenderableDetail",

@@ -26,6 +26,7 @@ class ArchiveIn:
             cwd (None | str | Unset): working directory is this path or under it
             dry_run (bool | Unset): only report what would change Default: False.
             end_reason (None | str | Unset): ended with this reason (exact)
+            home (None | str | Unset): synced from the home with this label (exact; `hermes sessions sync`)
             max_cost (float | None | Unset): costs at most this many USD (actual, else estimated)
             max_messages (int | None | Unset): at most this many messages
             max_tokens (int | None | Unset): at most this many input+output tokens
@@ -58,6 +59,7 @@ class ArchiveIn:
     cwd: None | str | Unset = UNSET
     dry_run: bool | Unset = False
     end_reason: None | str | Unset = UNSET
+    home: None | str | Unset = UNSET
     max_cost: float | None | Unset = UNSET
     max_messages: int | None | Unset = UNSET
     max_tokens: int | None | Unset = UNSET
@@ -121,6 +123,12 @@ class ArchiveIn:
             end_reason = UNSET
         else:
             end_reason = self.end_reason
+
+        home: None | str | Unset
+        if isinstance(self.home, Unset):
+            home = UNSET
+        else:
+            home = self.home
 
         max_cost: float | None | Unset
         if isinstance(self.max_cost, Unset):
@@ -252,6 +260,8 @@ class ArchiveIn:
             field_dict["dry_run"] = dry_run
         if end_reason is not UNSET:
             field_dict["end_reason"] = end_reason
+        if home is not UNSET:
+            field_dict["home"] = home
         if max_cost is not UNSET:
             field_dict["max_cost"] = max_cost
         if max_messages is not UNSET:
@@ -359,6 +369,15 @@ class ArchiveIn:
             return cast(None | str | Unset, data)
 
         end_reason = _parse_end_reason(d.pop("end_reason", UNSET))
+
+        def _parse_home(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        home = _parse_home(d.pop("home", UNSET))
 
         def _parse_max_cost(data: object) -> float | None | Unset:
             if data is None:
@@ -539,6 +558,7 @@ class ArchiveIn:
             cwd=cwd,
             dry_run=dry_run,
             end_reason=end_reason,
+            home=home,
             max_cost=max_cost,
             max_messages=max_messages,
             max_tokens=max_tokens,

@@ -27,6 +27,7 @@ class PruneIn:
             cwd (None | str | Unset): working directory is this path or under it
             dry_run (bool | Unset): only report what would change Default: False.
             end_reason (None | str | Unset): ended with this reason (exact)
+            home (None | str | Unset): synced from the home with this label (exact; `hermes sessions sync`)
             include_archived (bool | Unset): also prune archived sessions (the CLI sends false unless `--include-archived`)
                 Default: True.
             max_cost (float | None | Unset): costs at most this many USD (actual, else estimated)
@@ -64,6 +65,7 @@ class PruneIn:
     cwd: None | str | Unset = UNSET
     dry_run: bool | Unset = False
     end_reason: None | str | Unset = UNSET
+    home: None | str | Unset = UNSET
     include_archived: bool | Unset = True
     max_cost: float | None | Unset = UNSET
     max_messages: int | None | Unset = UNSET
@@ -129,6 +131,12 @@ class PruneIn:
             end_reason = UNSET
         else:
             end_reason = self.end_reason
+
+        home: None | str | Unset
+        if isinstance(self.home, Unset):
+            home = UNSET
+        else:
+            home = self.home
 
         include_archived = self.include_archived
 
@@ -268,6 +276,8 @@ class PruneIn:
             field_dict["dry_run"] = dry_run
         if end_reason is not UNSET:
             field_dict["end_reason"] = end_reason
+        if home is not UNSET:
+            field_dict["home"] = home
         if include_archived is not UNSET:
             field_dict["include_archived"] = include_archived
         if max_cost is not UNSET:
@@ -379,6 +389,15 @@ class PruneIn:
             return cast(None | str | Unset, data)
 
         end_reason = _parse_end_reason(d.pop("end_reason", UNSET))
+
+        def _parse_home(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        home = _parse_home(d.pop("home", UNSET))
 
         include_archived = d.pop("include_archived", UNSET)
 
@@ -570,6 +589,7 @@ class PruneIn:
             cwd=cwd,
             dry_run=dry_run,
             end_reason=end_reason,
+            home=home,
             include_archived=include_archived,
             max_cost=max_cost,
             max_messages=max_messages,

@@ -22,6 +22,7 @@ class SearchBody:
         detail (SearchBodyDetail | Unset): adaptive: long messages cut to fit (content_truncated); full: whole messages
             Default: SearchBodyDetail.ADAPTIVE.
         exclude_source (list[str] | None | str | Unset): Not these sources
+        home (None | str | Unset): Only sessions synced from the home with this label (`hermes sessions sync`)
         limit (int | Unset): Sessions for discover/browse (clamped to 1-50) Default: 3.
         q (None | str | Unset): FTS5 query; selects discover
         role (list[str] | None | str | Unset): Roles searched (comma-separated or repeated)
@@ -36,6 +37,7 @@ class SearchBody:
     current_session_id: None | str | Unset = UNSET
     detail: SearchBodyDetail | Unset = SearchBodyDetail.ADAPTIVE
     exclude_source: list[str] | None | str | Unset = UNSET
+    home: None | str | Unset = UNSET
     limit: int | Unset = 3
     q: None | str | Unset = UNSET
     role: list[str] | None | str | Unset = UNSET
@@ -69,6 +71,12 @@ class SearchBody:
 
         else:
             exclude_source = self.exclude_source
+
+        home: None | str | Unset
+        if isinstance(self.home, Unset):
+            home = UNSET
+        else:
+            home = self.home
 
         limit = self.limit
 
@@ -119,6 +127,8 @@ class SearchBody:
             field_dict["detail"] = detail
         if exclude_source is not UNSET:
             field_dict["exclude_source"] = exclude_source
+        if home is not UNSET:
+            field_dict["home"] = home
         if limit is not UNSET:
             field_dict["limit"] = limit
         if q is not UNSET:
@@ -181,6 +191,15 @@ class SearchBody:
             return cast(list[str] | None | str | Unset, data)
 
         exclude_source = _parse_exclude_source(d.pop("exclude_source", UNSET))
+
+        def _parse_home(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        home = _parse_home(d.pop("home", UNSET))
 
         limit = d.pop("limit", UNSET)
 
@@ -250,6 +269,7 @@ class SearchBody:
             current_session_id=current_session_id,
             detail=detail,
             exclude_source=exclude_source,
+            home=home,
             limit=limit,
             q=q,
             role=role,

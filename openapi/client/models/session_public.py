@@ -56,6 +56,8 @@ class SessionPublic:
         cwd (None | str | Unset): Working directory the agent ran in (workspace)
         git_branch (None | str | Unset): Git branch of the workspace
         git_repo_root (None | str | Unset): Git repository root (the workspace key when set, else cwd)
+        home (None | str | Unset): The home `hermes sessions sync` brought the session from (its label); null for a
+            session created here
         pinned (bool | Unset): Kept from prune, auto-prune and archive (PUT/DELETE /sessions/{id}/pin) Default: False.
         profile_name (None | str | Unset): The agent profile the session ran under
         system_prompt (None | str | Unset): Only with include=system_prompt
@@ -96,6 +98,7 @@ class SessionPublic:
     cwd: None | str | Unset = UNSET
     git_branch: None | str | Unset = UNSET
     git_repo_root: None | str | Unset = UNSET
+    home: None | str | Unset = UNSET
     pinned: bool | Unset = False
     profile_name: None | str | Unset = UNSET
     system_prompt: None | str | Unset = UNSET
@@ -204,6 +207,12 @@ class SessionPublic:
         else:
             git_repo_root = self.git_repo_root
 
+        home: None | str | Unset
+        if isinstance(self.home, Unset):
+            home = UNSET
+        else:
+            home = self.home
+
         pinned = self.pinned
 
         profile_name: None | str | Unset
@@ -268,6 +277,8 @@ class SessionPublic:
             field_dict["git_branch"] = git_branch
         if git_repo_root is not UNSET:
             field_dict["git_repo_root"] = git_repo_root
+        if home is not UNSET:
+            field_dict["home"] = home
         if pinned is not UNSET:
             field_dict["pinned"] = pinned
         if profile_name is not UNSET:
@@ -459,6 +470,15 @@ class SessionPublic:
 
         git_repo_root = _parse_git_repo_root(d.pop("git_repo_root", UNSET))
 
+        def _parse_home(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        home = _parse_home(d.pop("home", UNSET))
+
         pinned = d.pop("pinned", UNSET)
 
         def _parse_profile_name(data: object) -> None | str | Unset:
@@ -530,6 +550,7 @@ class SessionPublic:
             cwd=cwd,
             git_branch=git_branch,
             git_repo_root=git_repo_root,
+            home=home,
             pinned=pinned,
             profile_name=profile_name,
             system_prompt=system_prompt,

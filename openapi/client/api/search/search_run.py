@@ -26,6 +26,7 @@ def _get_kwargs(
     role: list[str] | None | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> dict[str, Any]:
@@ -92,6 +93,13 @@ def _get_kwargs(
     else:
         json_exclude_source = exclude_source
     params["exclude_source"] = json_exclude_source
+
+    json_home: None | str | Unset
+    if isinstance(home, Unset):
+        json_home = UNSET
+    else:
+        json_home = home
+    params["home"] = json_home
 
     json_current_session_id: None | str | Unset
     if isinstance(current_session_id, Unset):
@@ -243,6 +251,7 @@ def sync_detailed(
     role: list[str] | None | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
@@ -265,6 +274,8 @@ def sync_detailed(
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
+        home (None | str | Unset): Only sessions synced from the home with this label (`hermes
+            sessions sync`)
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -287,6 +298,7 @@ def sync_detailed(
         role=role,
         source=source,
         exclude_source=exclude_source,
+        home=home,
         current_session_id=current_session_id,
         detail=detail,
     )
@@ -310,6 +322,7 @@ def sync(
     role: list[str] | None | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
@@ -332,6 +345,8 @@ def sync(
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
+        home (None | str | Unset): Only sessions synced from the home with this label (`hermes
+            sessions sync`)
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -355,6 +370,7 @@ def sync(
         role=role,
         source=source,
         exclude_source=exclude_source,
+        home=home,
         current_session_id=current_session_id,
         detail=detail,
     ).parsed
@@ -372,6 +388,7 @@ async def asyncio_detailed(
     role: list[str] | None | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
@@ -394,6 +411,8 @@ async def asyncio_detailed(
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
+        home (None | str | Unset): Only sessions synced from the home with this label (`hermes
+            sessions sync`)
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -416,6 +435,7 @@ async def asyncio_detailed(
         role=role,
         source=source,
         exclude_source=exclude_source,
+        home=home,
         current_session_id=current_session_id,
         detail=detail,
     )
@@ -437,6 +457,7 @@ async def asyncio(
     role: list[str] | None | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
@@ -459,6 +480,8 @@ async def asyncio(
         role (list[str] | None | Unset): Roles searched (comma-separated or repeated)
         source (list[str] | None | Unset): Only these sources
         exclude_source (list[str] | None | Unset): Not these sources
+        home (None | str | Unset): Only sessions synced from the home with this label (`hermes
+            sessions sync`)
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -483,6 +506,7 @@ async def asyncio(
             role=role,
             source=source,
             exclude_source=exclude_source,
+            home=home,
             current_session_id=current_session_id,
             detail=detail,
         )

@@ -37,6 +37,7 @@ def _get_kwargs(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     limit: int | Unset = 20,
     cursor: None | str | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
@@ -211,6 +212,13 @@ def _get_kwargs(
         json_profile = profile
     params["profile"] = json_profile
 
+    json_home: None | str | Unset
+    if isinstance(home, Unset):
+        json_home = UNSET
+    else:
+        json_home = home
+    params["home"] = json_home
+
     params["limit"] = limit
 
     json_cursor: None | str | Unset
@@ -370,6 +378,7 @@ def sync_detailed(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     limit: int | Unset = 20,
     cursor: None | str | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
@@ -422,6 +431,8 @@ def sync_detailed(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
@@ -470,6 +481,7 @@ def sync_detailed(
         max_tool_calls=max_tool_calls,
         workspace=workspace,
         profile=profile,
+        home=home,
         limit=limit,
         cursor=cursor,
         source=source,
@@ -514,6 +526,7 @@ def sync(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     limit: int | Unset = 20,
     cursor: None | str | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
@@ -566,6 +579,8 @@ def sync(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
@@ -615,6 +630,7 @@ def sync(
         max_tool_calls=max_tool_calls,
         workspace=workspace,
         profile=profile,
+        home=home,
         limit=limit,
         cursor=cursor,
         source=source,
@@ -653,6 +669,7 @@ async def asyncio_detailed(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     limit: int | Unset = 20,
     cursor: None | str | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
@@ -705,6 +722,8 @@ async def asyncio_detailed(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
@@ -753,6 +772,7 @@ async def asyncio_detailed(
         max_tool_calls=max_tool_calls,
         workspace=workspace,
         profile=profile,
+        home=home,
         limit=limit,
         cursor=cursor,
         source=source,
@@ -795,6 +815,7 @@ async def asyncio(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     limit: int | Unset = 20,
     cursor: None | str | Unset = UNSET,
     source: list[str] | None | Unset = UNSET,
@@ -847,6 +868,8 @@ async def asyncio(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         limit (int | Unset): Page size 1-200 Default: 20.
         cursor (None | str | Unset): next_cursor of the previous page
         source (list[str] | None | Unset): Only these sources (repeatable)
@@ -897,6 +920,7 @@ async def asyncio(
             max_tool_calls=max_tool_calls,
             workspace=workspace,
             profile=profile,
+            home=home,
             limit=limit,
             cursor=cursor,
             source=source,

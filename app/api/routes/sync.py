@@ -1,0 +1,39 @@
+"""``POST /sync/batches``: what ``hermes sessions sync`` pushes from an agent's file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.deps import DB
+from app.api.error_docs import JSON_BODY, WRITE, error_responses
+from app.api.json_body import PolicyRoute
+from app.api.schemas.sync import SyncBatchIn, SyncResultOut
+from app.errors import InvalidSyncBatch
+from app.services import sync as service
+
+router = APIRouter(tags=["sync"], route_class=PolicyRoute)
+
+
+@router.post(
+    "/sync/batches",
+    name="sync-batch",
+    summary="Apply a batch of an agent's file",
+    response_model=SyncResultOut,
+    responses=error_responses(WRITE, JSON_BODY, InvalidSyncBatch),
+)
+async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
+    """Upsert the session rows and store the messages not stored before, in one transaction, under the
+    home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
+    batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one it
+    synced before, never a session created here or synced from another home (`sessions_conflicting`).
+    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written)."""
+    batch = service.SyncBatch(
+        home=body.home,
+        sessions=body.sessions,
+        message_columns=body.messages.columns,
+        message_rows=body.messages.rows,
+    )
+    result = await service.apply_batch(db, batch)
+    return result.as_dict()

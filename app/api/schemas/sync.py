@@ -1,0 +1,71 @@
+"""Request and response bodies of ``POST /sync/batches`` (``hermes sessions sync``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.schemas import examples as ex
+from app.domain.sync import MAX_HOME_LENGTH
+from app.services.sync import MAX_BATCH_MESSAGES, MAX_BATCH_SESSIONS
+
+
+class SyncMessagesIn(BaseModel):
+    """Message rows as the agent's file holds them, one value per column."""
+
+    columns: list[str] = Field(
+        default_factory=list,
+        max_length=256,
+        description="the `messages` columns of the home's file, `id` (the id there) and `session_id` "
+        "among them; columns this store lacks are dropped, missing ones take their default",
+    )
+    rows: list[list[Any]] = Field(
+        default_factory=list,
+        max_length=MAX_BATCH_MESSAGES,
+        description=f"at most {MAX_BATCH_MESSAGES} rows in `columns` order, values as stored (text keeps "
+        "the agent's `\\u0000json:` content prefix)",
+    )
+
+
+class SyncBatchIn(BaseModel):
+    """One batch of a home's agent file."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SYNC_BATCH]})
+
+    home: str = Field(
+        min_length=1,
+        max_length=MAX_HOME_LENGTH,
+        description="the home's label (default of the CLI: host and file path); listings and search filter "
+        "by it",
+    )
+    sessions: list[dict[str, Any]] = Field(
+        default_factory=list,
+        max_length=MAX_BATCH_SESSIONS,
+        description=f"at most {MAX_BATCH_SESSIONS} session rows (the agent's columns, unknown ones carried "
+        "when this store has them); each is inserted, or overwrites the stored row it synced before",
+    )
+    messages: SyncMessagesIn = Field(default_factory=SyncMessagesIn)
+
+
+class SyncResultOut(BaseModel):
+    """What one batch did."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.SYNC_RESULT]})
+
+    home: str
+    sessions_inserted: int = Field(description="sessions new here")
+    sessions_updated: int = Field(description="sessions synced before whose row was overwritten")
+    sessions_conflicting: list[str] = Field(
+        description="ids held here by a session created locally or synced from another home: left alone, "
+        "and their messages are counted as orphaned"
+    )
+    titles_changed: list[str] = Field(
+        description="sessions whose title another session here holds: stored as `title [home]` (or "
+        "untitled when that is taken too)"
+    )
+    parents_linked: int = Field(description="parent links made (a parent may arrive after its child)")
+    messages_inserted: int = Field(description="messages stored, with new consecutive ids")
+    messages_skipped: int = Field(description="messages of this home already stored (a repeat or a resume)")
+    messages_orphaned: int = Field(description="messages whose session is not a stored session of this home")
+    first_message_id: int | None = Field(description="the id here of the first message stored")

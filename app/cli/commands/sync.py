@@ -1,0 +1,310 @@
+"""``hermes sessions sync``: push an agent's ``state.db`` to a sessions server, incrementally and
+idempotently, once or in a ``--watch`` loop.
+
+The file is read read-only in short transactions (:mod:`app.storage.agent_file`) and validated before
+anything is sent. Each run sends the sessions whose row changed since the last acknowledged run, then the
+messages past the cursor, in batches of ``--batch-size`` messages (memory stays bounded by one batch); the
+cursor (:mod:`app.cli.sync_cursor`) moves after each acknowledged batch. The server knows each message by
+its home and its id in this file, so a re-run after a crash duplicates nothing.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from app.cli.api import Api, make_http_client
+from app.cli.commands.sessions import app
+from app.cli.context import get_env
+from app.cli.errors import CliError, ExitCode
+from app.cli.output import err_console, note, say
+from app.cli.sync_cursor import CursorUnreadable, SyncCursor, cursor_path
+from app.domain.sync import default_home, home_problem
+
+if TYPE_CHECKING:
+    from app.storage.agent_file import AgentFile
+
+SESSIONS_PER_BATCH = 500
+MAX_BODY_BYTES = 8 * 1024 * 1024
+"""A batch body stays under this (the server's default limit is 10 MiB): a bigger one is split in two."""
+
+
+@dataclass
+class Totals:
+    """What the server reported over one run (or a whole ``--watch``)."""
+
+    sessions_inserted: int = 0
+    sessions_updated: int = 0
+    sessions_conflicting: int = 0
+    messages_inserted: int = 0
+    messages_skipped: int = 0
+    messages_orphaned: int = 0
+    batches: int = 0
+
+    def add(self, answer: dict[str, Any]) -> None:
+        """Count one batch's answer."""
+        self.batches += 1
+        self.sessions_inserted += int(answer.get("sessions_inserted", 0))
+        self.sessions_updated += int(answer.get("sessions_updated", 0))
+        self.sessions_conflicting += len(answer.get("sessions_conflicting") or [])
+        self.messages_inserted += int(answer.get("messages_inserted", 0))
+        self.messages_skipped += int(answer.get("messages_skipped", 0))
+        self.messages_orphaned += int(answer.get("messages_orphaned", 0))
+
+    def absorb(self, other: Totals) -> None:
+        """Add another run's totals."""
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def sent_anything(self) -> bool:
+        """Whether the run sent a batch."""
+        return self.batches > 0
+
+    def line(self, home: str, url: str, seconds: float) -> str:
+        """The summary line."""
+        parts = [
+            f"{self.sessions_inserted} new and {self.sessions_updated} updated sessions",
+            f"{self.messages_inserted} new messages",
+        ]
+        if self.messages_skipped:
+            parts.append(f"{self.messages_skipped} already there")
+        if self.messages_orphaned or self.sessions_conflicting:
+            parts.append(
+                f"{self.sessions_conflicting} sessions and {self.messages_orphaned} messages not taken "
+                "(their id belongs to another home or a session created there)"
+            )
+        return f"Synced {home} to {url}: {', '.join(parts)} in {seconds:.1f}s."
+
+
+def _encode(value: Any) -> Any:
+    # A BLOB value (the agent stores none): its bytes as text, rather than refusing the whole file.
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    raise TypeError(f"cannot send a {type(value).__name__}")
+
+
+class Syncer:
+    """One home syncing to one server."""
+
+    def __init__(self, api: Api, source: AgentFile, cursor: SyncCursor, batch_size: int) -> None:
+        self.api = api
+        self.source = source
+        self.cursor = cursor
+        self.batch_size = batch_size
+        self._synced_version: int | None = None
+
+    def _post(self, sessions: list[dict[str, Any]], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+        """Send one batch (split in two while its body is too big); the answers."""
+        body = orjson.dumps(
+            {
+                "home": self.cursor.home,
+                "sessions": sessions,
+                "messages": {"columns": self.source.message_columns, "rows": rows},
+            },
+            default=_encode,
+        )
+        if len(body) > MAX_BODY_BYTES:
+            if sessions and rows:
+                return [*self._post(sessions, []), *self._post([], rows)]
+            if len(sessions) > 1:
+                cut = len(sessions) // 2
+                return [*self._post(sessions[:cut], []), *self._post(sessions[cut:], [])]
+            if len(rows) > 1:
+                cut = len(rows) // 2
+                return [*self._post([], rows[:cut]), *self._post([], rows[cut:])]
+        response = self.api.request(
+            "POST",
+            "/sync/batches",
+            feature="sync",
+            content=body,
+            headers={"Content-Type": "application/json"},
+        )
+        answer: dict[str, Any] = response.json()
+        return [answer]
+
+    def _send(
+        self,
+        sessions: list[dict[str, Any]],
+        digests: dict[str, str],
+        rows: list[tuple[Any, ...]],
+        totals: Totals,
+    ) -> None:
+        for answer in self._post(sessions, rows):
+            totals.add(answer)
+        # Acknowledged: the cursor moves past what the server now holds.
+        last = int(rows[-1][self.source.message_columns.index("id")]) if rows else None
+        self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, last)
+        self.cursor.save()
+
+    def run_once(self, progress: Progress | None = None) -> Totals:
+        """Send what changed since the cursor; the server's counts. A round on a file nobody committed to
+        since the last complete round reads nothing more (``--watch`` on an idle agent)."""
+        totals = Totals()
+        version = self.source.data_version()
+        if version == self._synced_version:
+            return totals
+        snap = self.source.snapshot()
+        changed = [sid for sid, digest in snap.digests.items() if self.cursor.sessions.get(sid) != digest]
+        after = self.cursor.last_message_id
+        task = None
+        if progress is not None:
+            total = self.source.count_messages(after, snap.max_message_id)
+            task = progress.add_task("sync", total=total or None)
+        from app.storage.agent_file import iter_pages
+
+        pages: Iterator[list[tuple[Any, ...]]] = iter_pages(
+            self.source, after, snap.max_message_id, self.batch_size
+        )
+        while changed:
+            chunk, changed = changed[:SESSIONS_PER_BATCH], changed[SESSIONS_PER_BATCH:]
+            rows = next(pages, []) if not changed else []
+            self._send(self.source.session_rows(chunk), snap.digests, rows, totals)
+            if progress is not None and task is not None:
+                progress.advance(task, len(rows))
+        for rows in pages:
+            self._send([], snap.digests, rows, totals)
+            if progress is not None and task is not None:
+                progress.advance(task, len(rows))
+        gone = set(self.cursor.sessions) - set(snap.digests)
+        if gone:
+            self.cursor.forget(gone)
+            self.cursor.save()
+        self._synced_version = version
+        return totals
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("Syncing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("messages"),
+        TimeRemainingColumn(),
+        console=err_console(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+    )
+
+
+def _open_source(path: Path, full_check: bool) -> AgentFile:
+    # Imported here: only this command reads a SQLite file, and every other one starts faster without it.
+    from app.storage.agent_file import AgentFile, AgentFileError
+
+    try:
+        return AgentFile(path).open(full_check=full_check)
+    except AgentFileError as exc:
+        code = ExitCode.NOT_FOUND if exc.problem == "missing" else ExitCode.BAD_SOURCE
+        raise CliError(f"Error: cannot sync: {exc.detail} Nothing was sent.", code) from exc
+
+
+def _load_cursor(hermes_home: Path, home: str, url: str) -> SyncCursor:
+    path = cursor_path(hermes_home, home, url)
+    try:
+        return SyncCursor.load(path, home, url)
+    except CursorUnreadable as exc:
+        note(f"Starting over: {exc} (the server skips what it already has).")
+        return SyncCursor(path, home, url)
+
+
+@app.command("sync")
+def sync(
+    ctx: typer.Context,
+    source: Path | None = typer.Option(
+        None, "--from", help="The agent's state file to read (default: $HERMES_HOME/state.db); never written"
+    ),
+    to: str | None = typer.Option(
+        None, "--to", help="The sessions server to push to (default: HERMES_URL, else the local server)"
+    ),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        help="Bearer token of that server (default: HERMES_API_TOKEN, else $HERMES_HOME/api_token)",
+    ),
+    home: str | None = typer.Option(
+        None, "--home", help="Label of this home on the server (default: hostname:path of the file)"
+    ),
+    watch: bool = typer.Option(False, "--watch", help="Keep syncing every --interval seconds until Ctrl-C"),
+    interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between --watch rounds"),
+    batch_size: int = typer.Option(
+        2000, "--batch-size", min=1, max=5000, help="Messages per request (memory holds one batch)"
+    ),
+    full_check: bool = typer.Option(
+        False,
+        "--full-check",
+        help="Check the whole file's integrity first even when it was synced before (the first sync "
+        "always does; later ones check the sessions table, and refuse damaged pages as they meet them)",
+    ),
+) -> None:
+    """Push new and changed sessions and messages of an agent's state file to a sessions server.
+
+    Incremental (a cursor under $HERMES_HOME/sync/ remembers what the server acknowledged) and idempotent
+    (a re-run, or one after a crash, stores nothing twice). The file is validated first (integrity, schema
+    version): a damaged, foreign or too new file is refused before anything is sent.
+    """
+    env = get_env(ctx)
+    config = env.config
+    path = (source or config.home / "state.db").expanduser()
+    label = home if home is not None else default_home(socket.gethostname(), str(path.resolve()))
+    problem = home_problem(label)
+    if problem is not None:
+        raise CliError(f"Error: --home: {problem}.", ExitCode.USAGE)
+    if to is None and token is None:
+        url = config.url
+    else:
+        target = replace(config, url=(to or config.url).rstrip("/"), token=token or config.token)
+        url = target.url
+    cursor = _load_cursor(config.home, label, url)
+    first_sync = cursor.last_message_id == 0 and not cursor.sessions
+    agent_file = _open_source(path, full_check or first_sync)
+    from app.storage.agent_file import AgentFileError
+
+    try:
+        if to is None and token is None:
+            api = env.api()
+        else:
+            http = make_http_client(target)
+            ctx.call_on_close(http.close)
+            api = Api(http, url)
+        _run(Syncer(api, agent_file, cursor, batch_size), label, url, watch, interval)
+    except AgentFileError as exc:
+        message = f"Error: sync stopped: {exc.detail} What the server acknowledged stays."
+        raise CliError(message, ExitCode.BAD_SOURCE) from exc
+    finally:
+        agent_file.close()
+
+
+def _run(syncer: Syncer, label: str, url: str, watch: bool, interval: float) -> None:
+    started = time.monotonic()
+    if not watch:
+        with _progress() as progress:
+            totals = syncer.run_once(progress)
+        say(totals.line(label, url, time.monotonic() - started))
+        return
+    overall = Totals()
+    try:
+        while True:
+            round_started = time.monotonic()
+            try:
+                totals = syncer.run_once()
+            except CliError as exc:
+                # The server away or busy: the next round resumes from the cursor. Anything else stops.
+                transient = exc.exit_code == ExitCode.UNREACHABLE or getattr(exc, "status", None) == 503
+                if not transient:
+                    raise
+                note(f"{exc.message} (retrying in {interval:g}s)")
+            else:
+                overall.absorb(totals)
+                if totals.sent_anything():
+                    say(totals.line(label, url, time.monotonic() - round_started))
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        say(overall.line(label, url, time.monotonic() - started))

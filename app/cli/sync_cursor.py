@@ -1,0 +1,131 @@
+"""Where ``hermes sessions sync`` got to, per home and server: a small JSON file of ours under
+``$HERMES_HOME/sync/``.
+
+It holds the highest message id the server acknowledged and a digest of each session row it acknowledged, so
+the next run sends only newer messages and the sessions whose row changed. It is replaced atomically (a
+temporary file, fsync, rename) after each acknowledged batch: a crash leaves the previous state, and the
+server skips what it already has, so resuming from an older cursor costs time, never duplicates.
+(``$HERMES_HOME/sync/<name>.json`` is the position, ``<name>.sessions.json`` the digests.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CURSOR_VERSION = 1
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def cursor_path(hermes_home: Path, home: str, url: str) -> Path:
+    """The cursor file of one home syncing to one server: a readable slug plus a hash of both."""
+    digest = hashlib.sha256(f"{home}\n{url.rstrip('/')}".encode()).hexdigest()[:16]
+    slug = _UNSAFE.sub("-", home).strip("-")[:40] or "home"
+    return hermes_home / "sync" / f"{slug}-{digest}.json"
+
+
+class CursorUnreadable(ValueError):
+    """The cursor file exists but is not one of ours (the caller starts over: the server skips repeats)."""
+
+
+def _write_atomically(path: Path, body: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(body)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise CursorUnreadable(f"{path}: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise CursorUnreadable(f"{path} is not a sync cursor")
+    return raw
+
+
+@dataclass
+class SyncCursor:
+    """What the server acknowledged for one home.
+
+    Two files: the position (``<name>.json``, rewritten after every batch) and the session digests
+    (``<name>.sessions.json``, rewritten only after a batch that carried sessions), so a long run of message
+    batches never rewrites the digests of every session. Each is replaced atomically; either one being a
+    batch behind the other only makes the next run re-send what the server then skips."""
+
+    path: Path
+    home: str
+    url: str
+    last_message_id: int = 0
+    sessions: dict[str, str] = field(default_factory=dict)
+    _sessions_dirty: bool = field(default=False, repr=False)
+
+    @property
+    def sessions_path(self) -> Path:
+        """The file of the session digests."""
+        return self.path.with_name(self.path.stem + ".sessions.json")
+
+    @classmethod
+    def load(cls, path: Path, home: str, url: str) -> SyncCursor:
+        """The stored cursor, or a fresh one when there is none; :class:`CursorUnreadable` when a file is
+        damaged or belongs to another home or server."""
+        cursor = cls(path, home, url)
+        position = _read(path)
+        digests = _read(cursor.sessions_path)
+        for raw, where in ((position, path), (digests, cursor.sessions_path)):
+            if raw is not None and (
+                raw.get("version") != CURSOR_VERSION or raw.get("home") != home or raw.get("url") != url
+            ):
+                raise CursorUnreadable(f"{where} is not a sync cursor of {home} to {url}")
+        if position is not None:
+            if type(position.get("last_message_id")) is not int:
+                raise CursorUnreadable(f"{path} has no last_message_id")
+            cursor.last_message_id = position["last_message_id"]
+        if digests is not None:
+            sessions = digests.get("sessions")
+            if not isinstance(sessions, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in sessions.items()
+            ):
+                raise CursorUnreadable(f"{cursor.sessions_path} holds no session digests")
+            cursor.sessions = dict(sessions)
+        return cursor
+
+    def acknowledge(self, sessions: dict[str, str], last_message_id: int | None) -> None:
+        """Record what the server acknowledged: these session digests, and messages up to that id."""
+        if sessions:
+            self.sessions.update(sessions)
+            self._sessions_dirty = True
+        if last_message_id is not None:
+            self.last_message_id = last_message_id
+
+    def forget(self, session_ids: set[str]) -> None:
+        """Drop the digests of sessions no longer in the file."""
+        for sid in session_ids:
+            self.sessions.pop(sid, None)
+        self._sessions_dirty = self._sessions_dirty or bool(session_ids)
+
+    def save(self) -> None:
+        """Replace the files atomically with the current state (the digests only when they changed)."""
+        head = {"version": CURSOR_VERSION, "home": self.home, "url": self.url}
+        if self._sessions_dirty:
+            _write_atomically(self.sessions_path, json.dumps({**head, "sessions": self.sessions}))
+            self._sessions_dirty = False
+        _write_atomically(self.path, json.dumps({**head, "last_message_id": self.last_message_id}))

@@ -1,0 +1,54 @@
+"""Rules of ``hermes sessions sync`` that need no I/O: home labels, the digest that tells a changed session
+row, and the title a synced session takes when another session here already holds its own."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from app.domain.titles import MAX_TITLE_LENGTH
+
+MAX_HOME_LENGTH = 512
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def default_home(hostname: str, path: str) -> str:
+    """The label of a home nobody named: host and file path (``laptop:/home/me/.hermes/state.db``)."""
+    return f"{hostname}:{path}"
+
+
+def home_problem(label: str) -> str | None:
+    """Why a home label is refused, or ``None``."""
+    if not label.strip():
+        return "the home label must not be empty"
+    if len(label) > MAX_HOME_LENGTH:
+        return f"the home label is longer than {MAX_HOME_LENGTH} characters"
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in label) or _SURROGATE.search(label):
+        return "the home label must not contain control characters"
+    return None
+
+
+def row_digest(values: Iterable[Any]) -> str:
+    """A short digest of one row's values in column order: a changed title, end or counter changes it."""
+    encoded = orjson.dumps([v.hex() if isinstance(v, bytes) else v for v in values])
+    return hashlib.blake2b(encoded, digest_size=12).hexdigest()
+
+
+def lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (no store can keep one; SQLite text is UTF-8)."""
+    return _SURROGATE.search(text) is not None
+
+
+def conflict_title(title: str, home: str) -> str:
+    """The title of a synced session whose own title another session here already holds: the title with its
+    home in brackets, the title shortened so the whole stays within the length limit."""
+    suffix = f" [{home}]"
+    room = MAX_TITLE_LENGTH - len(suffix)
+    if room < 1:
+        suffix = f" [{home[: MAX_TITLE_LENGTH // 2]}]"
+        room = MAX_TITLE_LENGTH - len(suffix)
+    return title[:room].rstrip() + suffix

@@ -1,0 +1,228 @@
+"""Sync: a batch of one home's agent file (session rows, message rows with their ids in that file) applied
+in one writer transaction.
+
+Sessions upsert (a changed title, end or counter overwrites the stored row; the home's file is the truth
+for its sessions). Messages are stored once per origin: the store keeps each synced message's home and id
+in its home's file under a unique key, and a message it already has is skipped, so a repeated or resumed
+sync duplicates nothing. Stored messages get new ids here, reach search (in the same transaction for a
+small batch, through the background indexer for a big one) and emit ``message.created`` like any append.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.domain import agent_rows, json_policy
+from app.domain.ids import session_id_problem
+from app.domain.sync import conflict_title, home_problem, lone_surrogate
+from app.errors import InvalidSyncBatch
+from app.services.events import EventType, emit, emit_messages
+from app.services.transfer import INLINE_INDEX_MESSAGES
+from app.storage.protocols import Store, Tx, WriteRejected
+
+MAX_BATCH_SESSIONS = 1000
+MAX_BATCH_MESSAGES = 5000
+
+
+@dataclass(frozen=True)
+class SyncBatch:
+    """One request: the home, session rows (column → value) and message rows (``message_columns`` order,
+    ``id`` being the message's id in the home's file)."""
+
+    home: str
+    sessions: list[dict[str, Any]]
+    message_columns: list[str]
+    message_rows: list[list[Any]]
+
+
+@dataclass
+class SyncResult:
+    """What a batch did."""
+
+    home: str
+    sessions_inserted: int = 0
+    sessions_updated: int = 0
+    sessions_conflicting: list[str] = field(default_factory=list)
+    titles_changed: list[str] = field(default_factory=list)
+    parents_linked: int = 0
+    messages_inserted: int = 0
+    messages_skipped: int = 0
+    messages_orphaned: int = 0
+    first_message_id: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The response body."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class _Context:
+    session_cols: dict[str, str]
+    layout: agent_rows.MessageLayout
+    now: float
+
+
+@dataclass
+class _Prepared:
+    sessions: list[tuple[dict[str, Any], str | None]]
+    origins: list[int]
+    rows: list[list[Any]]
+
+
+def _invalid(loc: list[str | int], msg: str) -> InvalidSyncBatch:
+    return InvalidSyncBatch([{"loc": ["body", *loc], "msg": msg, "type": "invalid_sync_batch"}])
+
+
+def _check_text(values: Any, loc: list[str | int]) -> None:
+    # NUL is kept (the agent's own "\x00json:" content prefix); a lone surrogate cannot be stored anywhere.
+    for key, value in values:
+        if isinstance(value, str) and lone_surrogate(value):
+            raise _invalid([*loc, key], "text must not contain a lone surrogate")
+
+
+def _prepare_session(raw: dict[str, Any], index: int, ctx: _Context) -> tuple[dict[str, Any], str | None]:
+    loc: list[str | int] = ["sessions", index]
+    sid = raw.get("id")
+    problem = session_id_problem(sid) if isinstance(sid, str) else "session id must be a string"
+    if problem is not None:
+        raise _invalid([*loc, "id"], problem)
+    parent = raw.get("parent_session_id")
+    if parent is not None and not isinstance(parent, str):
+        raise _invalid([*loc, "parent_session_id"], "parent_session_id must be a string or null")
+    _check_text(raw.items(), loc)
+    stamp = json_policy.record_timestamp_problem(raw)
+    if stamp is not None:
+        raise _invalid(loc, stamp)
+    try:
+        values = agent_rows.session_values(raw, ctx.session_cols, ctx.now)
+    except agent_rows.RowError as exc:
+        raise _invalid(loc, str(exc)) from exc
+    values["id"] = sid
+    return values, parent or None
+
+
+def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
+    problem = home_problem(batch.home)
+    if problem is not None:
+        raise _invalid(["home"], problem)
+    if len(batch.sessions) > MAX_BATCH_SESSIONS:
+        raise _invalid(["sessions"], f"at most {MAX_BATCH_SESSIONS} sessions per batch")
+    if len(batch.message_rows) > MAX_BATCH_MESSAGES:
+        raise _invalid(["messages", "rows"], f"at most {MAX_BATCH_MESSAGES} messages per batch")
+    sessions = [_prepare_session(raw, i, ctx) for i, raw in enumerate(batch.sessions)]
+    columns = batch.message_columns
+    if batch.message_rows and ("id" not in columns or "session_id" not in columns):
+        raise _invalid(["messages", "columns"], "columns must include id and session_id")
+    if len(set(columns)) != len(columns):
+        raise _invalid(["messages", "columns"], "columns must be distinct")
+    width = len(columns)
+    seen: set[int] = set()
+    origins: list[int] = []
+    rows: list[list[Any]] = []
+    for i, row in enumerate(batch.message_rows):
+        loc: list[str | int] = ["messages", "rows", i]
+        if len(row) != width:
+            raise _invalid(loc, f"a row must have {width} values, one per column")
+        raw = dict(zip(columns, row, strict=True))
+        origin, sid = raw["id"], raw["session_id"]
+        if type(origin) is not int or not 0 < origin <= agent_rows.INT64_MAX:
+            raise _invalid([*loc, "id"], "id must be a positive 64-bit integer")
+        if not isinstance(sid, str) or not sid:
+            raise _invalid([*loc, "session_id"], "session_id must be a non-empty string")
+        _check_text(raw.items(), loc)
+        if origin in seen:
+            continue
+        seen.add(origin)
+        try:
+            values = ctx.layout.row(raw, i, ctx.now)
+        except agent_rows.RowError as exc:
+            raise _invalid(loc, str(exc)) from exc
+        origins.append(origin)
+        rows.append([sid, *values])
+    return _Prepared(sessions, origins, rows)
+
+
+def _put_sessions(tx: Tx, home: int, label: str, prepared: _Prepared, result: SyncResult) -> None:
+    homes = tx.sync.session_homes([values["id"] for values, _ in prepared.sessions])
+    written: list[str] = []
+    for values, parent in prepared.sessions:
+        sid = values["id"]
+        update = sid in homes
+        if update and homes[sid] != home:
+            result.sessions_conflicting.append(sid)  # created here, or another home's: never overwritten
+            continue
+        title = values.get("title")
+        if isinstance(title, str) and tx.sync.title_holder(title) not in (None, sid):
+            renamed = conflict_title(title, label)
+            values["title"] = renamed if tx.sync.title_holder(renamed) in (None, sid) else None
+            result.titles_changed.append(sid)
+        tx.sync.put_session(home, values, parent, update=update)
+        written.append(sid)
+        if update:
+            result.sessions_updated += 1
+        else:
+            result.sessions_inserted += 1
+        emit(tx, EventType.session_updated, sid, {"session_id": sid, "fields": ["sync"]})
+    if written:
+        result.parents_linked += tx.sync.link_waiting_parents(home, written)
+
+
+def _put_messages(tx: Tx, home: int, prepared: _Prepared, columns: list[str], result: SyncResult) -> None:
+    if not prepared.origins:
+        return
+    known = tx.sync.known_origins(home, min(prepared.origins), max(prepared.origins))
+    homes = tx.sync.session_homes(sorted({row[0] for row in prepared.rows}))
+    origins: list[int] = []
+    rows: list[list[Any]] = []
+    for origin, row in zip(prepared.origins, prepared.rows, strict=True):
+        if origin in known:
+            result.messages_skipped += 1
+        elif homes.get(row[0], -1) != home:
+            result.messages_orphaned += 1  # its session is not stored, or is not this home's
+        else:
+            origins.append(origin)
+            rows.append(row)
+    if not rows:
+        return
+    first = tx.sync.insert_messages(
+        home, origins, rows, columns, index_inline=len(rows) <= INLINE_INDEX_MESSAGES
+    )
+    result.first_message_id = first
+    result.messages_inserted = len(rows)
+    role = columns.index("role") + 1
+    by_session: dict[str, list[dict[str, Any]]] = {}
+    for offset, row in enumerate(rows):
+        by_session.setdefault(row[0], []).append({"id": first + offset, "role": row[role]})
+    for sid, stored in by_session.items():
+        emit_messages(tx, sid, stored)
+
+
+async def apply_batch(db: Store, batch: SyncBatch) -> SyncResult:
+    """Validate ``batch`` (422 ``invalid_sync_batch``, nothing written) and apply it in one writer job."""
+    session_cols, message_cols, defaults = await db.read(
+        lambda tx: (
+            tx.transfer.table_columns("sessions"),
+            tx.transfer.table_columns("messages"),
+            tx.transfer.message_defaults(),
+        )
+    )
+    ctx = _Context(session_cols, agent_rows.MessageLayout(message_cols, defaults), time.time())
+    prepared = await asyncio.to_thread(_prepare, batch, ctx)
+    columns = ctx.layout.names
+
+    def job(tx: Tx) -> SyncResult:
+        result = SyncResult(home=batch.home)
+        try:
+            with tx.savepoint():
+                home = tx.sync.home_id(batch.home)
+                _put_sessions(tx, home, batch.home, prepared, result)
+                _put_messages(tx, home, prepared, columns, result)
+        except WriteRejected as exc:
+            # A row the store refused (a constraint of a newer agent's schema, say): all of the batch goes.
+            raise _invalid([], exc.detail) from exc
+        return result
+
+    return await db.write(job)

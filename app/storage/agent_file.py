@@ -1,0 +1,201 @@
+"""An agent's ``state.db`` read as a sync source: strictly read-only, in short read transactions.
+
+The file is opened with a ``mode=ro`` URI, so nothing here can write to it (SQLite itself may create the
+empty ``-wal``/``-shm`` files any reader of a WAL file needs when the agent is not running; they are the
+agent's usual sidecars). Every read is its own short transaction, so the agent can checkpoint while a big
+file streams out. Before anything is read for sending, :meth:`AgentFile.open` checks that the file is an
+intact agent store of a schema this server knows (``PRAGMA quick_check``, ``schema_version``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import quote
+
+from app.domain.sync import row_digest
+from app.storage.hermes_ddl import SCHEMA_VERSION
+
+Problem = Literal["missing", "not_sqlite", "corrupt", "not_agent_file", "schema_too_new"]
+_CHUNK = 500
+
+
+class AgentFileError(Exception):
+    """The file cannot be synced; ``problem`` names why (the CLI maps it to its message and exit code)."""
+
+    def __init__(self, problem: Problem, detail: str) -> None:
+        super().__init__(detail)
+        self.problem = problem
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One consistent look at the file: each session's digest (in ``started_at`` order) and the newest
+    message id. Messages up to ``max_message_id`` belong to sessions of this snapshot."""
+
+    digests: dict[str, str]
+    max_message_id: int
+
+
+def _decode_lossy(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+class AgentFile:
+    """A read-only connection to an agent's ``state.db``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn: sqlite3.Connection | None = None
+        self.session_columns: list[str] = []
+        self.message_columns: list[str] = []
+
+    def open(self, *, full_check: bool = True) -> AgentFile:
+        """Open and validate the file; :class:`AgentFileError` when it cannot be synced.
+
+        ``full_check`` runs ``PRAGMA quick_check`` over the whole file (it reads every page: seconds per
+        GB); without it only the ``sessions`` table and its indexes are checked, and a damaged message page
+        met later while reading is still refused with :class:`AgentFileError`."""
+        if not self.path.exists():
+            raise AgentFileError("missing", f"{self.path} does not exist.")
+        if not self.path.is_file():
+            raise AgentFileError("missing", f"{self.path} is not a regular file.")
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise AgentFileError("not_sqlite", f"{self.path} cannot be opened: {exc}.") from exc
+        self._conn = conn
+        try:
+            self._validate(conn, full_check)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _validate(self, conn: sqlite3.Connection, full_check: bool) -> None:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            whole = full_check or "sessions" not in tables
+            check = "PRAGMA quick_check" if whole else "PRAGMA quick_check(sessions)"
+            verdict = [row[0] for row in conn.execute(check).fetchall()]
+        except sqlite3.DatabaseError as exc:
+            if "not a database" in str(exc):
+                raise AgentFileError("not_sqlite", f"{self.path} is not a SQLite database.") from exc
+            raise AgentFileError("corrupt", f"{self.path} is damaged: {exc}.") from exc
+        if verdict != ["ok"]:
+            raise AgentFileError("corrupt", f"{self.path} is damaged: {'; '.join(map(str, verdict[:3]))}.")
+        if not {"sessions", "messages", "schema_version"} <= tables:
+            raise AgentFileError(
+                "not_agent_file",
+                f"{self.path} is not a Hermes agent state file (no sessions or messages).",
+            )
+        (version,) = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        if isinstance(version, int) and version > SCHEMA_VERSION:
+            raise AgentFileError(
+                "schema_too_new",
+                f"{self.path} has schema version {version}; this hermes-sessions knows up to "
+                f"{SCHEMA_VERSION}. Upgrade hermes-sessions before syncing this file.",
+            )
+        self.session_columns = [r[1] for r in conn.execute("PRAGMA table_info(sessions)")]
+        self.message_columns = [r[1] for r in conn.execute("PRAGMA table_info(messages)")]
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The open connection."""
+        if self._conn is None:
+            raise RuntimeError("the agent file is not open")
+        return self._conn
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def data_version(self) -> int:
+        """SQLite's ``data_version``: it changes when another connection (the agent) commits to the file."""
+        (version,) = self.conn.execute("PRAGMA data_version").fetchone()
+        return int(version)
+
+    def snapshot(self) -> Snapshot:
+        """Every session's digest and the newest message id, in one short read transaction.
+
+        The digest reads every column but the system prompt, of which it reads the length and both ends: a
+        system prompt is the one big value of a row, and reading every one of them on each ``--watch``
+        round would cost far more than the rest (a prompt edited in its middle to the same length is
+        missed until the row changes otherwise)."""
+        conn = self.conn
+        columns = ", ".join(
+            f'"{c}"'
+            if c != "system_prompt"
+            else "length(system_prompt), substr(system_prompt, 1, 64), substr(system_prompt, -192)"
+            for c in self.session_columns
+        )
+        conn.execute("BEGIN")
+        try:
+            digests = {
+                str(row[0]): row_digest(row)
+                for row in self._rows(f"SELECT id, {columns} FROM sessions ORDER BY started_at, id", ())
+            }
+            (newest,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
+        finally:
+            conn.execute("COMMIT")
+        return Snapshot(digests, int(newest))
+
+    def count_messages(self, after: int, up_to: int) -> int:
+        """How many messages have ids in ``(after, up_to]``."""
+        (count,) = self.conn.execute(
+            "SELECT COUNT(*) FROM messages WHERE id > ? AND id <= ?", (after, up_to)
+        ).fetchone()
+        return int(count)
+
+    def session_rows(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """The rows of these sessions (every column), in ``started_at`` order; missing ones are left out."""
+        out: list[dict[str, Any]] = []
+        for start in range(0, len(session_ids), _CHUNK):
+            part = session_ids[start : start + _CHUNK]
+            marks = ",".join("?" * len(part))
+            rows = self._rows(f"SELECT * FROM sessions WHERE id IN ({marks})", part)
+            out.extend(dict(zip(self.session_columns, row, strict=True)) for row in rows)
+        out.sort(key=lambda r: (r.get("started_at") or 0, r["id"]))
+        return out
+
+    def message_page(self, after: int, up_to: int, limit: int) -> list[tuple[Any, ...]]:
+        """Up to ``limit`` message rows (every column, table order) with ids in ``(after, up_to]``."""
+        return self._rows(
+            "SELECT * FROM messages WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", (after, up_to, limit)
+        )
+
+    def _rows(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
+        conn = self.conn
+        try:
+            return conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise AgentFileError("corrupt", f"{self.path} is damaged: {exc}.") from exc
+        # Text that is not UTF-8 (the agent stores what Python hands it, which is always UTF-8; a foreign
+        # writer may not): read it with replacement characters rather than stop the sync.
+        conn.text_factory = _decode_lossy
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.text_factory = str
+
+
+def iter_pages(source: AgentFile, after: int, up_to: int, limit: int) -> Iterator[list[tuple[Any, ...]]]:
+    """Message pages with ids in ``(after, up_to]``, in id order, each read in its own short transaction."""
+    at = source.message_columns.index("id")
+    while after < up_to:
+        page = source.message_page(after, up_to, limit)
+        if not page:
+            return
+        yield page
+        after = int(page[-1][at])

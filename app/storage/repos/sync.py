@@ -1,0 +1,141 @@
+"""SQL of ``hermes sessions sync``: homes, synced sessions upserted in the agent's format, and messages stored
+once per origin (home, id in the home's file).
+
+A synced message gets a new id here (two homes' ids collide), recorded beside its origin in
+``hs_sync_messages``, whose primary key is what makes a repeated or resumed sync skip what it already
+delivered. The agent's columns hold only the agent's values; the home lives in our own tables.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from app.storage.commit_notice import note_messages
+from app.storage.repos.fts_backlog import index_range, queue_runs
+from app.storage.repos.transfer import fts_triggers_suspended, link_parent, write_session_row
+
+_CHUNK = 500
+
+
+def home_id(conn: sqlite3.Connection, label: str) -> int:
+    """The number of the home labelled ``label``, registering it on first use."""
+    conn.execute(
+        "INSERT INTO hs_sync_homes (label, created_at) VALUES (?, ?) ON CONFLICT (label) DO NOTHING",
+        (label, time.time()),
+    )
+    (number,) = conn.execute("SELECT id FROM hs_sync_homes WHERE label = ?", (label,)).fetchone()
+    return int(number)
+
+
+def session_homes(conn: sqlite3.Connection, session_ids: Sequence[str]) -> dict[str, int | None]:
+    """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
+    found: dict[str, int | None] = {}
+    for start in range(0, len(session_ids), _CHUNK):
+        part = list(session_ids[start : start + _CHUNK])
+        marks = ",".join("?" * len(part))
+        found.update(
+            conn.execute(
+                "SELECT s.id, h.home_id FROM sessions s LEFT JOIN hs_sync_sessions h ON h.session_id = s.id"
+                f" WHERE s.id IN ({marks})",
+                part,
+            ).fetchall()
+        )
+    return found
+
+
+def title_holder(conn: sqlite3.Connection, title: str) -> str | None:
+    """The session holding exactly ``title`` (the agent's unique title index), if any."""
+    row = conn.execute("SELECT id FROM sessions WHERE title = ?", (title,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def put_session(
+    conn: sqlite3.Connection, home: int, values: dict[str, Any], origin_parent_id: str | None, *, update: bool
+) -> None:
+    """Insert the session row ``values`` (the agent's columns, ``id`` among them) or, with ``update``,
+    overwrite those columns of the stored row; record the home and the parent the home names."""
+    write_session_row(conn, values, update=update)
+    conn.execute(
+        "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
+        " synced_at = excluded.synced_at",
+        (values["id"], home, origin_parent_id, time.time()),
+    )
+
+
+def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Sequence[str]) -> int:
+    """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the parent
+    its home names, when that parent is stored and no cycle results; how many links were made."""
+    linked = 0
+    for start in range(0, len(session_ids), _CHUNK):
+        part = list(session_ids[start : start + _CHUNK])
+        marks = ",".join("?" * len(part))
+        waiting = conn.execute(
+            "SELECT h.session_id, h.origin_parent_id"
+            " FROM hs_sync_sessions h JOIN sessions s ON s.id = h.session_id"
+            " WHERE h.home_id = ? AND h.origin_parent_id IS NOT NULL"
+            " AND s.parent_session_id IS NOT h.origin_parent_id"
+            f" AND (h.session_id IN ({marks}) OR h.origin_parent_id IN ({marks}))",
+            [home, *part, *part],
+        ).fetchall()
+        for child, parent in waiting:
+            linked += link_parent(conn, child, parent)
+    return linked
+
+
+def known_origins(conn: sqlite3.Connection, home: int, low: int, high: int) -> set[int]:
+    """The origin ids of ``home`` between ``low`` and ``high`` whose message is stored here (one deleted here
+    since, with its session, counts as not stored: a later full sync brings it back)."""
+    rows = conn.execute(
+        "SELECT o.origin_id FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
+        " WHERE o.home_id = ? AND o.origin_id BETWEEN ? AND ?",
+        (home, low, high),
+    )
+    return {int(r[0]) for r in rows}
+
+
+def _next_message_id(conn: sqlite3.Connection) -> int:
+    # AUTOINCREMENT never reuses an id, so the next one is past both the newest row and the sequence.
+    (newest,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
+    return max(int(newest), int(row[0]) if row else 0) + 1
+
+
+def insert_messages(
+    conn: sqlite3.Connection,
+    home: int,
+    origin_ids: Sequence[int],
+    rows: Sequence[Sequence[Any]],
+    columns: Sequence[str],
+    *,
+    index_inline: bool,
+) -> int:
+    """Store ``rows`` (``session_id`` then ``columns``) under consecutive new ids, recording each one's origin
+    id; the first new id. Indexed for search in this transaction with ``index_inline``, else queued for the
+    background indexer (several times cheaper for a big batch, and searchable moments later)."""
+    if not rows:
+        return 0
+    first = _next_message_id(conn)
+    names = ", ".join(f'"{c}"' for c in ("id", "session_id", *columns))
+    marks = ", ".join("?" * (len(columns) + 2))
+    with fts_triggers_suspended(conn) as unindexed:
+        conn.executemany(
+            f"INSERT INTO messages ({names}) VALUES ({marks})",
+            [(first + i, *row) for i, row in enumerate(rows)],
+        )
+    conn.executemany(
+        "INSERT INTO hs_sync_messages (home_id, origin_id, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
+        [(home, origin, first + i) for i, origin in enumerate(origin_ids)],
+    )
+    last = first + len(rows) - 1
+    # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
+    if unindexed and index_inline:
+        index_range(conn, unindexed, first, last)
+    elif unindexed:
+        queue_runs(conn, [(first, last)])
+    note_messages(*{str(row[0]) for row in rows})
+    return first

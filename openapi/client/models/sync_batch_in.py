@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.sync_batch_in_sessions_item import SyncBatchInSessionsItem
+    from ..models.sync_messages_in import SyncMessagesIn
+
+
+T = TypeVar("T", bound="SyncBatchIn")
+
+
+@_attrs_define
+class SyncBatchIn:
+    """One batch of a home's agent file.
+
+    Attributes:
+        home (str): the home's label (default of the CLI: host and file path); listings and search filter by it
+        messages (SyncMessagesIn | Unset): Message rows as the agent's file holds them, one value per column.
+        sessions (list[SyncBatchInSessionsItem] | Unset): at most 1000 session rows (the agent's columns, unknown ones
+            carried when this store has them); each is inserted, or overwrites the stored row it synced before
+    """
+
+    home: str
+    messages: SyncMessagesIn | Unset = UNSET
+    sessions: list[SyncBatchInSessionsItem] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        home = self.home
+
+        messages: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.messages, Unset):
+            messages = self.messages.to_dict()
+
+        sessions: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.sessions, Unset):
+            sessions = []
+            for sessions_item_data in self.sessions:
+                sessions_item = sessions_item_data.to_dict()
+                sessions.append(sessions_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "home": home,
+            }
+        )
+        if messages is not UNSET:
+            field_dict["messages"] = messages
+        if sessions is not UNSET:
+            field_dict["sessions"] = sessions
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.sync_batch_in_sessions_item import SyncBatchInSessionsItem
+        from ..models.sync_messages_in import SyncMessagesIn
+
+        d = dict(src_dict)
+        home = d.pop("home")
+
+        _messages = d.pop("messages", UNSET)
+        messages: SyncMessagesIn | Unset
+        if isinstance(_messages, Unset):
+            messages = UNSET
+        else:
+            messages = SyncMessagesIn.from_dict(_messages)
+
+        _sessions = d.pop("sessions", UNSET)
+        sessions: list[SyncBatchInSessionsItem] | Unset = UNSET
+        if _sessions is not UNSET:
+            sessions = []
+            for sessions_item_data in _sessions:
+                sessions_item = SyncBatchInSessionsItem.from_dict(sessions_item_data)
+
+                sessions.append(sessions_item)
+
+        sync_batch_in = cls(
+            home=home,
+            messages=messages,
+            sessions=sessions,
+        )
+
+        sync_batch_in.additional_properties = d
+        return sync_batch_in
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

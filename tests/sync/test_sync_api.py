@@ -1,0 +1,127 @@
+"""``POST /sync/batches``: idempotence by origin, whole-batch validation, parents that arrive late, and the
+sessions a home may not overwrite."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+COLUMNS = ["id", "session_id", "role", "content", "timestamp"]
+
+
+def _batch(home: str, sessions: list[dict[str, Any]], rows: list[list[Any]]) -> dict[str, Any]:
+    return {"home": home, "sessions": sessions, "messages": {"columns": COLUMNS, "rows": rows}}
+
+
+def _session(sid: str, **extra: Any) -> dict[str, Any]:
+    return {"id": sid, "source": "cli", "started_at": 1_767_600_000.0, "message_count": 2, **extra}
+
+
+def test_a_repeated_batch_stores_nothing_twice(client: TestClient) -> None:
+    body = _batch(
+        "laptop",
+        [_session("s1", title="First")],
+        [[7, "s1", "user", "hello", 1_767_600_001.0], [9, "s1", "assistant", "hi", 1_767_600_002.0]],
+    )
+    first = client.post("/sync/batches", json=body)
+    assert first.status_code == 200, first.text
+    assert first.json() | {"first_message_id": None} == {
+        "home": "laptop",
+        "sessions_inserted": 1,
+        "sessions_updated": 0,
+        "sessions_conflicting": [],
+        "titles_changed": [],
+        "parents_linked": 0,
+        "messages_inserted": 2,
+        "messages_skipped": 0,
+        "messages_orphaned": 0,
+        "first_message_id": None,
+    }
+    again = client.post("/sync/batches", json=body).json()
+    assert (again["sessions_updated"], again["messages_inserted"], again["messages_skipped"]) == (1, 0, 2)
+    stored = client.get("/sessions/s1/messages").json()["items"]
+    assert [(m["role"], m["content"]) for m in stored] == [("user", "hello"), ("assistant", "hi")]
+    assert client.get("/sessions/s1").json()["home"] == "laptop"
+
+
+def test_the_agents_structured_content_is_carried_as_stored(client: TestClient) -> None:
+    stored = '\x00json:[{"type": "text", "text": "look"}]'
+    body = _batch("laptop", [_session("s1")], [[1, "s1", "user", stored, 1_767_600_001.0]])
+    assert client.post("/sync/batches", json=body).status_code == 200
+    (message,) = client.get("/sessions/s1/messages").json()["items"]
+    assert message["content"] == [{"type": "text", "text": "look"}]
+
+
+def test_a_bad_row_refuses_the_whole_batch(client: TestClient) -> None:
+    body = _batch(
+        "laptop",
+        [_session("s1")],
+        [[1, "s1", "user", "fine", 1_767_600_001.0], [2, "s1", None, "no role", 1_767_600_002.0]],
+    )
+    answer = client.post("/sync/batches", json=body)
+    assert answer.status_code == 422
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    problem = answer.json()
+    assert problem["code"] == "invalid_sync_batch"
+    assert problem["errors"][0]["loc"][:4] == ["body", "messages", "rows", 1]
+    assert client.get("/sessions/s1").status_code == 404  # nothing of the batch was written
+    for bad in (
+        _batch("laptop", [], [["x", "s1", "user", "id not a number", 1.0]]),
+        _batch("laptop", [{"id": "a/b"}], []),
+        _batch("laptop", [_session("s2", started_at="yesterday")], []),
+        _batch("lap\ntop", [_session("s3")], []),
+        {"home": "laptop", "messages": {"columns": ["role"], "rows": [["user"]]}},
+    ):
+        refused = client.post("/sync/batches", json=bad)
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid_sync_batch"), bad
+    assert client.get("/stats").json()["sessions"] == 0
+
+
+def test_a_parent_that_arrives_after_its_child_is_linked(client: TestClient) -> None:
+    child = _session("child", parent_session_id="parent", started_at=1_767_600_100.0)
+    first = client.post("/sync/batches", json=_batch("laptop", [child], [])).json()
+    assert first["parents_linked"] == 0
+    assert client.get("/sessions/child").json()["parent_session_id"] is None
+    second = client.post("/sync/batches", json=_batch("laptop", [_session("parent")], [])).json()
+    assert second["parents_linked"] == 1
+    assert client.get("/sessions/child").json()["parent_session_id"] == "parent"
+
+
+def test_a_home_never_overwrites_a_session_it_does_not_own(client: TestClient) -> None:
+    local = client.post("/sessions", json={"id": "local-1", "source": "cli", "title": "Mine"})
+    assert local.status_code == 201
+    body = _batch(
+        "laptop",
+        [_session("local-1", title="Theirs"), _session("s1", title="Mine")],
+        [
+            [1, "local-1", "user", "not taken", 1.0],
+            [2, "s1", "user", "taken", 1.0],
+            [3, "nowhere", "user", "x", 1.0],
+        ],
+    )
+    answer = client.post("/sync/batches", json=body).json()
+    assert answer["sessions_conflicting"] == ["local-1"]
+    assert (answer["messages_inserted"], answer["messages_orphaned"]) == (1, 2)
+    assert answer["titles_changed"] == ["s1"]
+    assert client.get("/sessions/local-1").json()["title"] == "Mine"
+    assert client.get("/sessions/local-1").json()["home"] is None
+    assert client.get("/sessions/s1").json()["title"] == "Mine [laptop]"
+    listed = client.get("/sessions", params={"home": "laptop"}).json()["items"]
+    assert [s["id"] for s in listed] == ["s1"]
+
+
+def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, home: Path) -> None:
+    with sqlite3.connect(home / "state.db") as conn:
+        conn.execute(
+            "CREATE TRIGGER refuse_bad BEFORE INSERT ON sessions WHEN NEW.id = 'bad'"
+            " BEGIN SELECT RAISE(ABORT, 'refused by a constraint'); END"
+        )
+    body = _batch("laptop", [_session("good"), _session("bad")], [[1, "good", "user", "hi", 1.0]])
+    answer = client.post("/sync/batches", json=body)
+    assert (answer.status_code, answer.json()["code"]) == (422, "invalid_sync_batch")
+    assert "refused by a constraint" in answer.json()["detail"]
+    assert client.get("/sessions/good").status_code == 404
+    assert client.get("/stats").json()["messages"] == 0
