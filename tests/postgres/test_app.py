@@ -24,11 +24,11 @@ def pg_client(pg_migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
 
 
 @pytest.mark.parametrize("path", ["/maintenance/vacuum", "/maintenance/backup", "/maintenance/optimize"])
-def test_file_operations_answer_backend_unsupported(pg_client: TestClient, path: str) -> None:
+def test_file_operations_answer_not_supported_on_backend(pg_client: TestClient, path: str) -> None:
     response = pg_client.post(path)
     assert response.status_code == 501
     assert response.headers["content-type"].startswith("application/problem+json")
-    assert response.json()["code"] == "backend_unsupported"
+    assert response.json()["code"] == "not_supported_on_backend"
     assert "postgresql" in response.json()["detail"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.domain.session_filter import SessionFilter
@@ -226,6 +227,7 @@ def test_status_filter_pages_over_projected_chains(
     assert _ids(client, status="active", limit=200) == expected_active
 
 
+@pytest.mark.usefixtures("sqlite_only")  # the page memo is the SQLite listing's (keyed by data_version)
 def test_the_page_memo_tells_queries_apart_by_every_field(
     client: TestClient, raw: sqlite3.Connection
 ) -> None:

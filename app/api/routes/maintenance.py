@@ -26,6 +26,7 @@ from app.api.schemas.maintenance import (
     VacuumOut,
 )
 from app.errors import (
+    BackendUnsupported,
     BackupDirUnusable,
     ConflictingParameters,
     EmptyTimeWindow,
@@ -39,7 +40,7 @@ from app.services import maintenance as service
 router = api_router("maintenance")
 
 
-@router.get("/stats", **operation("stats-get", "Store statistics", StatsOut, READ))
+@router.get("/stats", **operation("stats-get", "Store statistics", StatsOut, READ, BackendUnsupported))
 async def get_stats(
     db: DB,
     include_fts: Annotated[
@@ -51,7 +52,7 @@ async def get_stats(
     return await service.stats(db, include_fts)
 
 
-@router.get("/insights", **operation("insights-get", "Usage insights", InsightsOut, READ))
+@router.get("/insights", **operation("insights-get", "Usage insights", InsightsOut, READ, BackendUnsupported))
 async def get_insights(
     db: DB,
     days: Annotated[
@@ -82,6 +83,7 @@ def _candidates(found: list[Any]) -> list[dict[str, Any]]:
         ConflictingParameters,
         InvalidDuration,
         EmptyTimeWindow,
+        BackendUnsupported,
     ),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
@@ -119,6 +121,7 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
         JSON_BODY,
         FilterRequired,
         _FILTER_ERRORS,
+        BackendUnsupported,
     ),
 )
 async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-
 from app.api.deps import DB
-from app.api.error_docs import JSON_BODY, WRITE, error_responses
-from app.api.json_body import PolicyRoute
+from app.api.error_docs import JSON_BODY, WRITE
+from app.api.operations import api_router, operation
 from app.api.schemas.sync import SyncBatchIn, SyncResultOut
-from app.errors import InvalidSyncBatch
+from app.errors import BackendUnsupported, InvalidSyncBatch
 from app.services import sync as service
 
-router = APIRouter(tags=["sync"], route_class=PolicyRoute)
+router = api_router("sync")
 
 
 @router.post(
     "/sync/batches",
-    name="sync-batch",
-    summary="Apply a batch of an agent's file",
-    response_model=SyncResultOut,
-    responses=error_responses(WRITE, JSON_BODY, InvalidSyncBatch),
+    **operation(
+        "sync-batch",
+        "Apply a batch of an agent's file",
+        SyncResultOut,
+        WRITE,
+        JSON_BODY,
+        InvalidSyncBatch,
+        BackendUnsupported,
+    ),
 )
 async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
     """Upsert the session rows and store the messages not stored before, in one transaction, under the

@@ -17,6 +17,7 @@ from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ExportQuery, ImportResult
 from app.errors import (
+    BackendUnsupported,
     EmptyImport,
     EmptyTimeWindow,
     FilesLayoutNotAvailable,
@@ -119,6 +120,7 @@ _IMPORT_BODY: dict[str, Any] = {
         READ,
         SessionNotFound,
         LineageNeedsSessionId,
+        BackendUnsupported,
         ok={
             200: {
                 "description": "One session per line: every session column, `last_active`, and `messages` "
@@ -219,6 +221,7 @@ _EXPORT_DESCRIPTION = (
         QmdNeedsFilesLayout,
         InvalidDuration,
         EmptyTimeWindow,
+        BackendUnsupported,
         ok={
             200: {
                 "description": "The export in the asked format.",
@@ -297,6 +300,7 @@ async def _body_file(request: Request) -> IO[bytes]:
         EmptyImport,
         ImportWouldOverwrite,
         UnsupportedBodyType,
+        BackendUnsupported,
         openapi_extra=_IMPORT_BODY,
     ),
 )
@@ -325,6 +329,7 @@ async def import_sessions(
         ImportResult,
         WRITE,
         ImportWouldOverwrite,
+        BackendUnsupported,
     ),
 )
 async def import_transcripts(

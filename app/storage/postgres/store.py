@@ -113,7 +113,8 @@ class PgStore:
         migrate.upgrade(self.url)
         self.pool.open(wait=True)
         with self.pool.connection() as conn:
-            self._server_version = str(conn.execute("SHOW server_version").fetchone()[0])
+            row = conn.execute("SHOW server_version").fetchone()
+        self._server_version = "" if row is None else str(row[0])
         return self
 
     def close(self) -> None:

@@ -38,6 +38,7 @@ def _get_kwargs(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     format_: ExportSessionsFormattedFormat | Unset = ExportSessionsFormattedFormat.JSONL,
     only: Literal["user-prompts"] | None | Unset = UNSET,
     redact: bool | None | Unset = UNSET,
@@ -212,6 +213,13 @@ def _get_kwargs(
         json_profile = profile
     params["profile"] = json_profile
 
+    json_home: None | str | Unset
+    if isinstance(home, Unset):
+        json_home = UNSET
+    else:
+        json_home = home
+    params["home"] = json_home
+
     json_format_: str | Unset = UNSET
     if not isinstance(format_, Unset):
         json_format_ = format_.value
@@ -337,6 +345,11 @@ def _parse_response(
 
         return response_431
 
+    if response.status_code == 501:
+        response_501 = Problem.from_dict(response.json())
+
+        return response_501
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
@@ -385,6 +398,7 @@ def sync_detailed(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     format_: ExportSessionsFormattedFormat | Unset = ExportSessionsFormattedFormat.JSONL,
     only: Literal["user-prompts"] | None | Unset = UNSET,
     redact: bool | None | Unset = UNSET,
@@ -450,6 +464,8 @@ def sync_detailed(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
@@ -499,6 +515,7 @@ def sync_detailed(
         max_tool_calls=max_tool_calls,
         workspace=workspace,
         profile=profile,
+        home=home,
         format_=format_,
         only=only,
         redact=redact,
@@ -543,6 +560,7 @@ def sync(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     format_: ExportSessionsFormattedFormat | Unset = ExportSessionsFormattedFormat.JSONL,
     only: Literal["user-prompts"] | None | Unset = UNSET,
     redact: bool | None | Unset = UNSET,
@@ -608,6 +626,8 @@ def sync(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
@@ -658,6 +678,7 @@ def sync(
         max_tool_calls=max_tool_calls,
         workspace=workspace,
         profile=profile,
+        home=home,
         format_=format_,
         only=only,
         redact=redact,
@@ -696,6 +717,7 @@ async def asyncio_detailed(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     format_: ExportSessionsFormattedFormat | Unset = ExportSessionsFormattedFormat.JSONL,
     only: Literal["user-prompts"] | None | Unset = UNSET,
     redact: bool | None | Unset = UNSET,
@@ -761,6 +783,8 @@ async def asyncio_detailed(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
@@ -810,6 +834,7 @@ async def asyncio_detailed(
         max_tool_calls=max_tool_calls,
         workspace=workspace,
         profile=profile,
+        home=home,
         format_=format_,
         only=only,
         redact=redact,
@@ -852,6 +877,7 @@ async def asyncio(
     max_tool_calls: int | None | Unset = UNSET,
     workspace: None | str | Unset = UNSET,
     profile: None | str | Unset = UNSET,
+    home: None | str | Unset = UNSET,
     format_: ExportSessionsFormattedFormat | Unset = ExportSessionsFormattedFormat.JSONL,
     only: Literal["user-prompts"] | None | Unset = UNSET,
     redact: bool | None | Unset = UNSET,
@@ -917,6 +943,8 @@ async def asyncio(
         workspace (None | str | Unset): git repository root (else working directory) contains this
             (case-insensitive); the agent's `sessions list --workspace`
         profile (None | str | Unset): agent profile_name is this (exact)
+        home (None | str | Unset): synced from the home with this label (exact; `hermes sessions
+            sync`)
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
@@ -968,6 +996,7 @@ async def asyncio(
             max_tool_calls=max_tool_calls,
             workspace=workspace,
             profile=profile,
+            home=home,
             format_=format_,
             only=only,
             redact=redact,
