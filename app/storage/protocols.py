@@ -13,11 +13,9 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 from app.domain.agent_rows import Prepared
-from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
 from app.domain.records import ChatPeer, NewAttachment, NewSession
 from app.domain.session_filter import SessionFilter
-from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos.events import EventRow
 from app.storage.repos.export import (
     LINE_CLOSED,
@@ -41,7 +39,7 @@ from app.storage.repos.maintenance import (
 )
 from app.storage.repos.maintenance import Candidate as PruneCandidate
 from app.storage.repos.resolve import Candidate
-from app.storage.repos.search import MAX_PARENT_DEPTH, Hit, HitFilter
+from app.storage.repos.search import MAX_PARENT_DEPTH, Hit, HitBudget, HitFilter
 from app.storage.repos.session_list import ListPage, ListQuery
 from app.storage.repos.title_sources import FirstExchange
 from app.storage.repos.usage import Usage
@@ -50,8 +48,6 @@ from app.storage.rows import AttachmentRef, MessageRow, SessionMetaRow, SessionR
 __all__ = [
     "AUTO_PRUNE_LEASE_KEY",
     "AUTO_PRUNE_STATUS_KEY",
-    "FTS_TABLE",
-    "FTS_TRIGRAM_TABLE",
     "LAST_AUTO_PRUNE_KEY",
     "LINE_CLOSED",
     "MAX_PARENT_DEPTH",
@@ -68,6 +64,7 @@ __all__ = [
     "HandoffRepo",
     "Health",
     "Hit",
+    "HitBudget",
     "HitFilter",
     "IdempotencyRepo",
     "IndexingRepo",
@@ -75,6 +72,7 @@ __all__ = [
     "ListPage",
     "ListQuery",
     "MaintenanceRepo",
+    "MessageHits",
     "MessagePage",
     "MessagesRepo",
     "PageStats",
@@ -373,44 +371,25 @@ class AttachmentsRepo(Protocol):
         """Attachment refs of each message (only messages that have some), in link order."""
 
 
+class MessageHits(Protocol):
+    """The message hits of one discover query, produced lazily; each backend plans the query onto its own
+    indexes (SQLite: FTS5 tables, PostgreSQL: ``tsvector`` and ``pg_trgm``)."""
+
+    scan_capped: bool
+
+    def hits(self, filt: HitFilter) -> Iterator[Hit]:
+        """Hits passing ``filt`` in the request's order (``relevance``: best first, else by id)."""
+
+    def snippet(self, hit: Hit) -> str:
+        """The text around the match in one hit (computed only for the rows returned)."""
+
+
 class SearchRepo(Protocol):
-    """Full-text search: bounded hit queries, snippets and the context around a hit."""
+    """Full-text search: bounded hit streams, snippets and the context around a hit."""
 
-    def window_floor(self, table: str, match: str, below: int, size: int) -> int:
-        """The smallest rowid among the ``size`` newest matches below ``below`` (0 when fewer remain)."""
-
-    def accepts_match(self, table: str, match: str) -> bool:
-        """Whether the full-text index accepts the syntax of ``match`` (other failures raise)."""
-
-    def ranked_rowids(self, table: str, match: str, floor: int, below: int) -> list[int]:
-        """Rowids of the matches with ``floor <= rowid < below``, best bm25 rank first."""
-
-    def hits_for(self, rowids: Sequence[int], filt: HitFilter) -> list[Hit]:
-        """The messages among ``rowids`` that pass ``filt``, in the order of ``rowids``."""
-
-    def ordered_chunk(
-        self, table: str, match: str, after: int, newest: bool, size: int, filt: HitFilter
-    ) -> tuple[list[Hit], int | None]:
-        """Up to ``size`` matches past rowid ``after`` in id order (newest or oldest first) that pass
-        ``filt``."""
-
-    def scan_chunk(
-        self, clauses: Sequence[Clause], lo: int, hi: int, newest: bool, filt: HitFilter
-    ) -> list[Hit]:
-        """Messages with ``lo <= id < hi`` containing the clauses' substrings, in id order."""
-
-    def trigrams_starting_with(self, prefix: str, cap: int) -> list[str] | None:
-        """Indexed trigrams beginning with ``prefix`` (a range scan of the term list), or ``None`` when there
-        are more than ``cap`` or the term list view is missing (then the caller scans instead)."""
-
-    def id_bounds(self) -> tuple[int, int]:
-        """Smallest and largest message id (0, 0 when there are none)."""
-
-    def fts_snippet(self, table: str, match: str, rowid: int) -> str | None:
-        """FTS5 ``snippet()`` of one matching row, marked ``>>>``/``<<<`` like the agent's."""
-
-    def message_text(self, message_id: int) -> tuple[str, str, str]:
-        """Raw ``content``, ``tool_name`` and ``tool_calls`` text of a message (empty strings for NULL)."""
+    def message_hits(self, query: str, order: str, budget: HitBudget) -> MessageHits:
+        """The hits of a user query (our query language) in ``order`` (``relevance``, ``newest`` or
+        ``oldest``), doing at most the work ``budget`` allows."""
 
     def parent_of(self, session_id: str) -> str | None:
         """``parent_session_id`` of a session (``None`` for a root or a missing session)."""

@@ -9,7 +9,7 @@ ordered queries and scans walk rowid ranges and stop as soon as the caller has e
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -69,6 +69,40 @@ class Hit:
     role: str
     source: str | None
     compacted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HitBudget:
+    """How much work one request's hit stream may do (the service's tuning, passed down per request).
+
+    ``rank_tier``: matches ranked together, newest first; ``filter_batch``: ranked ids filtered per query;
+    ``ordered_chunk``: matches per step in id order; ``scan_first_chunk``/``scan_max_chunk``: the id range of
+    a substring scan's first and largest step; ``scan_cap``: ids a scan may cover per request;
+    ``max_expansion``: indexed trigrams a two-character term may expand to before it is scanned."""
+
+    rank_tier: int
+    filter_batch: int
+    ordered_chunk: int
+    scan_first_chunk: int
+    scan_max_chunk: int
+    scan_cap: int
+    max_expansion: int
+
+
+def scan_windows(low: int, high: int, newest: bool, budget: HitBudget) -> Iterator[tuple[int, int] | None]:
+    """The id ranges ``[lo, hi)`` a substring scan reads over ``[low, high]``, newest (or oldest) first, in
+    doubling steps; yields ``None`` last when :attr:`HitBudget.scan_cap` ids were covered first."""
+    size, scanned = budget.scan_first_chunk, 0
+    cursor = high + 1 if newest else low
+    while (cursor > low) if newest else (cursor <= high):
+        if scanned >= budget.scan_cap:
+            yield None
+            return
+        lo, hi = (max(low, cursor - size), cursor) if newest else (cursor, min(high + 1, cursor + size))
+        yield lo, hi
+        scanned += hi - lo
+        cursor = lo if newest else hi
+        size = min(size * 2, budget.scan_max_chunk)
 
 
 def _hits(rows: Sequence[sqlite3.Row]) -> list[Hit]:
