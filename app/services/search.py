@@ -169,8 +169,8 @@ def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | 
     )
 
 
-def _budget() -> HitBudget:
-    # Read at each request, so the tuning above stays one place to change (tests shrink it).
+def hit_budget() -> HitBudget:
+    """The tuning above as the storage layer takes it; read at each request (tests shrink it)."""
     return HitBudget(
         rank_tier=RANK_TIER,
         filter_batch=FILTER_BATCH,
@@ -286,7 +286,7 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     window = clamp(req.window, 1, MAX_WINDOW)
-    stream = tx.search.message_hits(req.q or "", req.sort.value, _budget())
+    stream = tx.search.message_hits(req.q or "", req.sort.value, hit_budget())
     picked = _pick(tx, req, stream, limit)
     results = [_discover_entry(tx, req, stream, root, hit, window) for root, hit in picked.items()]
     body: dict[str, Any] = {

@@ -122,4 +122,13 @@ def test_any_operator_sequence_agrees_with_fts5(fts: sqlite3.Connection, pieces:
 
 
 def test_words_are_cut_like_unicode61() -> None:
-    assert words("foo.bar my_var naïve 中文 x½ 🎉ok") == ("foo", "bar", "my", "var", "naïve", "中文", "x½", "ok")
+    assert words("foo.bar my_var naïve 中文 x½ 🎉ok") == (
+        "foo",
+        "bar",
+        "my",
+        "var",
+        "naïve",
+        "中文",
+        "x½",
+        "ok",
+    )

@@ -1,0 +1,218 @@
+"""Search on PostgreSQL against SQLite on the same corpus (the real agent's rows, same ids).
+
+Parity: every query of ``search_corpus.QUERIES`` (every operator, every language) finds the same sessions
+on both backends, in the same order for ``newest``/``oldest``. Differences the backends cannot avoid, and
+which these tests therefore do not compare (also listed in the README):
+
+* the order under ``relevance``: SQLite ranks by bm25, PostgreSQL by ``ts_rank`` (words) or newest first
+  (substrings), so when more lineages match than ``limit`` the chosen ones may differ;
+* snippets: FTS5's ``snippet()`` against ``ts_headline`` (other window, no ``...``) for words;
+* accent folding beyond ``unicode61``: ``unaccent`` also folds letters with two diacritics (Vietnamese
+  ``ế``, ``ệ``: ``tieng`` finds ``Tiếng``) and maps ``ß`` to ``ss``, ``œ`` to ``oe``, ``đ`` to ``d``, so a few
+  queries find more on PostgreSQL (``SUPERSET_QUERIES``, checked as supersets);
+* word search in a message reads its first 200,000 characters (``search_schema.MAX_WORD_CHARS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, cast
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.domain.preview import preview_from_raw
+from app.services.search import SearchRequest, Sort, discover, hit_budget
+from app.storage.postgres.search import PREVIEW_RAW_SQL, PgSearch, compile_words, list_search_filter
+from app.storage.protocols import Tx
+from app.storage.repos.list_index import ascii_lower
+from app.storage.repos.search import HitFilter
+from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, copy_to_pg, create_pg_schema, load_agent
+
+
+class _NoBacklog:
+    def pending_messages(self) -> int:
+        return 0
+
+
+class _PgSearchTx:
+    """The parts of a transaction discover reads (the store's full ``PgTx`` is built elsewhere)."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.search = PgSearch(conn)
+        self.indexing = _NoBacklog()
+
+
+@pytest.fixture
+def corpus(client: TestClient, agent: Any, home: Any, pg_url: str) -> Iterator[tuple[TestClient, Tx]]:
+    load_agent(agent)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        create_pg_schema(conn)
+        copy_to_pg(home / "state.db", conn)
+        yield client, cast(Tx, _PgSearchTx(conn))
+
+
+def _sqlite(client: TestClient, q: str, sort: str) -> list[str]:
+    response = client.get("/search", params={"q": q, "limit": 50, "sort": sort})
+    assert response.status_code == 200, response.text
+    return [r["session_id"] for r in response.json()["results"]]
+
+
+def _pg(tx: Tx, q: str, sort: str) -> list[str]:
+    body = discover(tx, SearchRequest(q=q, limit=50, sort=Sort(sort)))
+    return [r["session_id"] for r in body["results"]]
+
+
+def test_every_query_finds_the_same_sessions_on_both_backends(corpus: tuple[TestClient, Tx]) -> None:
+    client, tx = corpus
+    mismatched = {}
+    for q in QUERIES:
+        for sort in ("relevance", "newest", "oldest"):
+            lite, pg = _sqlite(client, q, sort), _pg(tx, q, sort)
+            same = lite == pg if sort != "relevance" else sorted(lite) == sorted(pg)
+            if not same:
+                mismatched[(q, sort)] = (lite, pg)
+    assert mismatched == {}
+
+
+def test_accent_folding_finds_a_superset(corpus: tuple[TestClient, Tx]) -> None:
+    client, tx = corpus
+    for q, extra in SUPERSET_QUERIES.items():
+        lite = set(_sqlite(client, q, "relevance"))
+        assert set(_pg(tx, q, "relevance")) == lite | extra, q
+
+
+def test_the_corpus_exercises_every_engine(corpus: tuple[TestClient, Tx]) -> None:
+    _, tx = corpus
+    assert set(_pg(tx, "fox", "relevance")) == {"en-fox"}
+    assert set(_pg(tx, "cafe", "relevance")) == {"fr-cafe"}
+    assert set(_pg(tx, "数据库", "relevance")) == {"zh-db", "zh-migrate", "mixed"}
+    assert set(_pg(tx, "数", "relevance")) == {"zh-db", "zh-migrate", "mixed"}
+    assert _pg(tx, "nightly", "relevance") == ["cron-report"]
+
+
+def test_snippets_mark_the_match(corpus: tuple[TestClient, Tx]) -> None:
+    _, tx = corpus
+    (word,) = discover(tx, SearchRequest(q="kubernetes"))["results"]
+    assert ">>>kubernetes<<<" in word["snippet"]
+    (accent,) = discover(tx, SearchRequest(q="cafe"))["results"]
+    assert ">>>café<<<" in accent["snippet"]
+    cjk = discover(tx, SearchRequest(q="迁移"))["results"]
+    assert [r["snippet"] for r in cjk] == ["数据库>>>迁移<<<脚本已经完成"]
+
+
+def test_the_hidden_and_filtered_rows_stay_out(corpus: tuple[TestClient, Tx]) -> None:
+    _, tx = corpus
+    assert "hidden-tool" not in _pg(tx, "quick fox", "relevance")
+    assert discover(tx, SearchRequest(q="passed", roles=("tool",)))["results"][0]["session_id"] == "en-tool"
+    assert discover(tx, SearchRequest(q="quick", sources=("telegram",)))["results"] == []
+
+
+def test_a_small_budget_caps_the_scan(corpus: tuple[TestClient, Tx], monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.services import search as svc
+
+    _, tx = corpus
+    monkeypatch.setattr(svc, "SCAN_FIRST_CHUNK", 2)
+    monkeypatch.setattr(svc, "SCAN_MAX_CHUNK", 4)
+    monkeypatch.setattr(svc, "SCAN_CAP", 10)
+    body = discover(tx, SearchRequest(q="数", limit=50))
+    assert body["scan_capped"] is True
+    monkeypatch.setattr(svc, "RANK_TIER", 1)
+    assert sorted(_pg(tx, "quick OR lazy", "relevance")) == ["en-dog", "en-fox"]
+
+
+def test_the_compiler_renders_every_operator() -> None:
+    assert compile_words('quick "lazy dog" NOT cat OR kube*', "") == (
+        "(((('quick') & ('lazy' <-> 'dog')) & !('cat')) | ('kube':*))"
+    )
+    assert compile_words("a$ b", '"a" "b"') == "(('a') & ('b'))"
+    assert compile_words('"..."', "") is None
+
+
+_QUERY_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.lists(
+        st.sampled_from(
+            [
+                "fox",
+                "Fox*",
+                "数据库",
+                "数",
+                "NOT",
+                "OR",
+                "AND",
+                '"',
+                "*",
+                "(",
+                "-",
+                "é",
+                "🎉",
+                "a",
+                "x.y",
+                "'",
+                "\\",
+            ]
+        ),
+        max_size=8,
+    ).map(" ".join),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(q=_QUERY_TEXT, sort=st.sampled_from(["relevance", "newest", "oldest"]))
+def test_no_query_string_breaks_the_compiler(corpus: tuple[TestClient, Tx], q: str, sort: str) -> None:
+    _, tx = corpus
+    body = discover(tx, SearchRequest(q=q, limit=5, sort=Sort(sort)))
+    assert body["count"] == len(body["results"])
+    stream = tx.search.message_hits(q, sort, hit_budget())
+    for hit in stream.hits(HitFilter()):
+        assert isinstance(stream.snippet(hit), str)
+        break
+
+
+def _pg_list(tx: Tx, term: str, projecting: bool) -> list[str]:
+    conn = cast(_PgSearchTx, tx).search.conn
+    filt = list_search_filter(conn, term, projecting)
+    rows = conn.execute(
+        # The listing's own filters (here: tool sessions are not listed by default) stay the listing's.
+        f"SELECT s.id, s.title, {PREVIEW_RAW_SQL.format(a='s')} FROM sessions s"
+        f" WHERE {filt.clause} AND s.source <> 'tool'",
+        filt.params,
+    ).fetchall()
+    needle = ascii_lower(term)
+    return sorted(
+        r[0]
+        for r in rows
+        if any(
+            needle in ascii_lower(text or "")
+            for text in (r[0], r[1], preview_from_raw(r[2]).removesuffix("..."))
+        )
+    )
+
+
+@pytest.mark.parametrize("projecting", [False, True])
+def test_the_listing_search_finds_what_sqlite_finds(corpus: tuple[TestClient, Tx], projecting: bool) -> None:
+    client, tx = corpus
+    for term in (
+        "fox",
+        "FOX",
+        "zh-",
+        "数据库",
+        "数",
+        "é",
+        "Straße",
+        "🎉",
+        "-",
+        "%",
+        "_",
+        "e",
+        "no such text",
+    ):
+        items = client.get("/sessions", params={"q": term, "limit": 100}).json()["items"]
+        assert _pg_list(tx, term, projecting) == sorted(i["id"] for i in items), term
+    conn = cast(_PgSearchTx, tx).search.conn
+    assert list_search_filter(conn, "fox", projecting).indexed
+    assert not list_search_filter(conn, "fo", projecting).indexed
