@@ -90,10 +90,16 @@ def _substring_sql(clauses: Sequence[Clause]) -> tuple[str, list[Any]]:
     groups: list[str] = []
     params: list[Any] = []
     for clause in clauses:
+        # PostgreSQL text cannot hold NUL, so a term containing one occurs nowhere.
+        if any("\x00" in term for term in clause.include):
+            continue
+        exclude = [term for term in clause.exclude if "\x00" not in term]
         parts = [f"{_DOC} ILIKE %s" for _ in clause.include]
-        parts += [f"{_DOC} NOT ILIKE %s" for _ in clause.exclude]
-        params += [f"%{like_escape(term)}%" for term in (*clause.include, *clause.exclude)]
+        parts += [f"{_DOC} NOT ILIKE %s" for _ in exclude]
+        params += [f"%{like_escape(term)}%" for term in (*clause.include, *exclude)]
         groups.append("(" + " AND ".join(parts) + ")")
+    if not groups:
+        return "FALSE", []
     return "(" + " OR ".join(groups) + ")", params
 
 
@@ -401,6 +407,9 @@ def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``): the candidates
     from the trigram indexes when the term has :data:`MIN_TERM` characters and few sessions hold it, else
     the row-by-row scan. Placeholders are psycopg's ``%s``; either way a superset the exact check narrows."""
+    if "\x00" in term:
+        # PostgreSQL text cannot hold NUL, so no id, title or preview contains one.
+        return SearchFilter("FALSE", [])
     found = list_candidates(conn, term) if len(term) >= MIN_TERM else None
     if found is None:
         return list_scan_filter(term, projecting)
