@@ -233,23 +233,28 @@ def load_agent(agent: Any) -> None:
             agent.append_message(session_id, **fields)
 
 
-def create_pg_schema(conn: psycopg.Connection[Any]) -> None:
-    """The agent's tables (:data:`AGENT_DDL`) and the search schema."""
+def create_pg_store(state_db: Path, conn: psycopg.Connection[Any]) -> None:
+    """The agent's tables (:data:`AGENT_DDL`) filled from ``state_db``, then the search schema (its
+    indexes built once over the loaded rows)."""
     for statement in AGENT_DDL:
         conn.execute(statement)
+    copy_to_pg(state_db, conn)
     apply_search_schema(conn)
 
 
 def copy_to_pg(state_db: Path, conn: psycopg.Connection[Any]) -> None:
-    """Every session and message of ``state_db`` into ``conn``'s tables, ids kept."""
+    """Every session and message of ``state_db`` into ``conn``'s tables, ids kept (``COPY``)."""
     source = sqlite3.connect(state_db)
     try:
-        sessions = source.execute(f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions").fetchall()
-        messages = source.execute(f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages").fetchall()
+        with conn.cursor() as cur:
+            for table, columns in (("sessions", _SESSION_COLUMNS), ("messages", _MESSAGE_COLUMNS)):
+                names = ", ".join(columns)
+                with cur.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                    for row in source.execute(f"SELECT {names} FROM {table} ORDER BY rowid"):
+                        copy.write_row(row)
+            # Identity values continue after the copied ids, as the agent's AUTOINCREMENT would.
+            cur.execute(
+                "SELECT setval(pg_get_serial_sequence('messages', 'id'), COALESCE(MAX(id), 1)) FROM messages"
+            )
     finally:
         source.close()
-    marks = ", ".join(["%s"] * len(_SESSION_COLUMNS))
-    with conn.cursor() as cur:
-        cur.executemany(f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({marks})", sessions)
-        marks = ", ".join(["%s"] * len(_MESSAGE_COLUMNS))
-        cur.executemany(f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({marks})", messages)

@@ -30,7 +30,7 @@ from app.storage.postgres.search import PREVIEW_RAW_SQL, PgSearch, compile_words
 from app.storage.protocols import Tx
 from app.storage.repos.list_index import ascii_lower
 from app.storage.repos.search import HitFilter
-from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, copy_to_pg, create_pg_schema, load_agent
+from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, create_pg_store, load_agent
 
 
 class _NoBacklog:
@@ -50,8 +50,7 @@ class _PgSearchTx:
 def corpus(client: TestClient, agent: Any, home: Any, pg_url: str) -> Iterator[tuple[TestClient, Tx]]:
     load_agent(agent)
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        create_pg_schema(conn)
-        copy_to_pg(home / "state.db", conn)
+        create_pg_store(home / "state.db", conn)
         yield client, cast(Tx, _PgSearchTx(conn))
 
 
@@ -219,3 +218,24 @@ def test_the_listing_search_finds_what_sqlite_finds(corpus: tuple[TestClient, Tx
     conn = cast(_PgSearchTx, tx).search.conn
     assert list_search_filter(conn, "fox", projecting).indexed
     assert not list_search_filter(conn, "fo", projecting).indexed
+
+
+def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> None:
+    from app.storage.postgres.search_schema import apply_search_schema
+    from tests.postgres.search_corpus import AGENT_DDL
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for statement in AGENT_DDL:
+            conn.execute(statement)
+        apply_search_schema(conn)
+        apply_search_schema(conn)
+        conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1.0)")
+        conn.execute(
+            "INSERT INTO messages (session_id, role, content, timestamp) VALUES"
+            " ('s1', 'user', 'Appended later: naïve 東京タワー', 2.0)"
+        )
+        tx = cast(Tx, _PgSearchTx(conn))
+        assert _pg(tx, "naive", "relevance") == ["s1"]
+        assert _pg(tx, "東京タワー", "relevance") == ["s1"]
+        conn.execute("UPDATE messages SET content = 'rewritten' WHERE session_id = 's1'")
+        assert _pg(tx, "naive", "relevance") == []
