@@ -35,7 +35,7 @@ from app.domain.preview import preview_from_raw
 from app.services.search import SearchRequest, discover
 from app.settings import Settings
 from app.storage.database import Database
-from app.storage.postgres.search import PREVIEW_RAW_SQL, PgSearch, list_search_filter
+from app.storage.postgres.search import PREVIEW_RAW_SQL, list_search_filter
 from app.storage.protocols import Tx
 from app.storage.repos.list_index import ascii_lower, index_dirty
 from app.storage.repos.session_list import ListQuery, list_sessions
@@ -44,25 +44,12 @@ from bench.common import bench_home, median, print_figures
 from bench.list_search import _terms
 from bench.search import QUERIES
 from tests.pg_cluster import start_cluster
-from tests.postgres.search_corpus import create_pg_store
+from tests.postgres.search_corpus import SearchOnlyTx, create_pg_store
 
 MEDIUM = StoreSpec("s100k", sessions=10_000, messages=100_000)
 STORES = {spec.name: spec for spec in (SMALL, MEDIUM, LARGE)}
 WARMUP = 2
 PAGE = 20
-
-
-class _NoBacklog:
-    def pending_messages(self) -> int:
-        return 0
-
-
-class _PgSearchTx:
-    """What discover reads from a transaction (the full PostgreSQL store is built elsewhere)."""
-
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
-        self.search = PgSearch(conn)
-        self.indexing = _NoBacklog()
 
 
 def _timed(fn: Callable[[], object], runs: int) -> float:
@@ -126,7 +113,7 @@ def _discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
 
 def _measure(spec: StoreSpec, path: Path, conn: psycopg.Connection[Any], runs: int, loaded: float) -> None:
     db = Database(Settings(home=path.parent, api_token="bench")).open()
-    pg_tx = cast(Tx, _PgSearchTx(conn))
+    pg_tx = cast(Tx, SearchOnlyTx(conn))
     try:
         figures: dict[str, Any] = {"store": spec.name, "postgresql load + index (s)": loaded}
         lite_all, pg_all = [], []

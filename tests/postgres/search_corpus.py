@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 
+from app.storage.postgres.search import PgSearch
 from app.storage.postgres.search_schema import apply_search_schema
 
 AGENT_DDL = (
@@ -28,6 +29,24 @@ AGENT_DDL = (
         active integer NOT NULL DEFAULT 1, compacted integer NOT NULL DEFAULT 0
     )""",
 )
+
+
+class _NoBacklog:
+    """PostgreSQL computes ``search_vector`` as rows are written: nothing ever waits to be indexed."""
+
+    def pending_messages(self) -> int:
+        return 0
+
+
+class SearchOnlyTx:
+    """The parts of a transaction discover reads (the store's full transaction is h-pg's ``PgTx``; the
+    lead swaps this for it at merge)."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.search = PgSearch(conn)
+        self.indexing = _NoBacklog()
+
+
 _SESSION_COLUMNS = (
     "id",
     "source",

@@ -26,24 +26,11 @@ from hypothesis import strategies as st
 
 from app.domain.preview import preview_from_raw
 from app.services.search import SearchRequest, Sort, discover, hit_budget
-from app.storage.postgres.search import PREVIEW_RAW_SQL, PgSearch, compile_words, list_search_filter
+from app.storage.postgres.search import PREVIEW_RAW_SQL, compile_words, list_search_filter
 from app.storage.protocols import Tx
 from app.storage.repos.list_index import ascii_lower
 from app.storage.repos.search import HitFilter
-from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, create_pg_store, load_agent
-
-
-class _NoBacklog:
-    def pending_messages(self) -> int:
-        return 0
-
-
-class _PgSearchTx:
-    """The parts of a transaction discover reads (the store's full ``PgTx`` is built elsewhere)."""
-
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
-        self.search = PgSearch(conn)
-        self.indexing = _NoBacklog()
+from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, SearchOnlyTx, create_pg_store, load_agent
 
 
 @pytest.fixture
@@ -51,7 +38,7 @@ def corpus(client: TestClient, agent: Any, home: Any, pg_url: str) -> Iterator[t
     load_agent(agent)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         create_pg_store(home / "state.db", conn)
-        yield client, cast(Tx, _PgSearchTx(conn))
+        yield client, cast(Tx, SearchOnlyTx(conn))
 
 
 def _sqlite(client: TestClient, q: str, sort: str) -> list[str]:
@@ -174,7 +161,7 @@ def test_no_query_string_breaks_the_compiler(corpus: tuple[TestClient, Tx], q: s
 
 
 def _pg_list(tx: Tx, term: str, projecting: bool) -> list[str]:
-    conn = cast(_PgSearchTx, tx).search.conn
+    conn = cast(SearchOnlyTx, tx).search.conn
     filt = list_search_filter(conn, term, projecting)
     rows = conn.execute(
         # The listing's own filters (here: tool sessions are not listed by default) stay the listing's.
@@ -215,7 +202,7 @@ def test_the_listing_search_finds_what_sqlite_finds(corpus: tuple[TestClient, Tx
         assert _pg_list(tx, term, projecting) == sorted(i["id"] for i in items), term
     # The API refuses a NUL in q on SQLite; here no stored text can hold one.
     assert _pg_list(tx, "fox\x00", projecting) == []
-    conn = cast(_PgSearchTx, tx).search.conn
+    conn = cast(SearchOnlyTx, tx).search.conn
     assert list_search_filter(conn, "fox", projecting).indexed
     assert not list_search_filter(conn, "fo", projecting).indexed
 
@@ -234,7 +221,7 @@ def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> No
             "INSERT INTO messages (session_id, role, content, timestamp) VALUES"
             " ('s1', 'user', 'Appended later: naïve 東京タワー', 2.0)"
         )
-        tx = cast(Tx, _PgSearchTx(conn))
+        tx = cast(Tx, SearchOnlyTx(conn))
         assert _pg(tx, "naive", "relevance") == ["s1"]
         assert _pg(tx, "東京タワー", "relevance") == ["s1"]
         conn.execute("UPDATE messages SET content = 'rewritten' WHERE session_id = 's1'")
