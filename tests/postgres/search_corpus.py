@@ -28,6 +28,12 @@ AGENT_DDL = (
         tool_call_id text, tool_calls text, tool_name text, timestamp double precision NOT NULL,
         active integer NOT NULL DEFAULT 1, compacted integer NOT NULL DEFAULT 0
     )""",
+    # The agent's indexes that search's context queries (window, bookends, lineage, listing) walk.
+    "CREATE INDEX idx_sessions_source ON sessions(source)",
+    "CREATE INDEX idx_sessions_parent ON sessions(parent_session_id)",
+    "CREATE INDEX idx_sessions_started ON sessions(started_at DESC)",
+    "CREATE INDEX idx_messages_session ON messages(session_id, timestamp)",
+    "CREATE INDEX idx_messages_session_active ON messages(session_id, active, timestamp)",
 )
 
 

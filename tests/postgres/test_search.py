@@ -226,3 +226,57 @@ def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> No
         assert _pg(tx, "東京タワー", "relevance") == ["s1"]
         conn.execute("UPDATE messages SET content = 'rewritten' WHERE session_id = 's1'")
         assert _pg(tx, "naive", "relevance") == []
+
+
+def _strip_snippets(body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **body,
+        "results": [{k: v for k, v in r.items() if k != "snippet"} for r in body.get("results", [])],
+    }
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": "kubernetes"},
+        {"q": "tests passed", "window": 1},
+        {"q": "数据库 NOT 迁移", "limit": 10},
+        {"q": "passed", "role": "tool", "detail": "full"},
+        {"session_id": "en-tool"},
+        {"session_id": "en-tool", "around_message_id": 0},
+        {"limit": 50},
+        {"limit": 5, "source": "cli"},
+    ],
+)
+def test_every_shape_returns_the_same_body_on_both_backends(
+    corpus: tuple[TestClient, Tx], params: dict[str, Any]
+) -> None:
+    from app.services.search import Detail, search
+
+    client, tx = corpus
+    if params.get("around_message_id") == 0:
+        # The id of the tool message in the middle of en-tool, whatever the agent numbered it.
+        read = client.get("/search", params={"session_id": "en-tool"}).json()
+        params = {**params, "around_message_id": read["messages"][2]["id"]}
+    lite = client.get("/search", params=params).json()
+    req = SearchRequest(
+        q=params.get("q"),
+        session_id=params.get("session_id"),
+        around_message_id=params.get("around_message_id"),
+        window=params.get("window", 5),
+        limit=params.get("limit", 3),
+        roles=tuple(params["role"].split(",")) if "role" in params else ("user", "assistant"),
+        sources=tuple(params["source"].split(",")) if "source" in params else None,
+        detail=Detail(params.get("detail", "adaptive")),
+    )
+    mine, theirs = _strip_snippets(search(tx, req)), _strip_snippets(lite)
+    if req.q:  # the order under relevance is the backend's own (see the module docstring)
+        mine["results"].sort(key=lambda r: r["session_id"])
+        theirs["results"].sort(key=lambda r: r["session_id"])
+    assert {k: v for k, v in mine.items() if k != "results"} == {
+        k: v for k, v in theirs.items() if k != "results"
+    }
+    pairs = zip(mine["results"], theirs["results"], strict=True)
+    assert [{k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)} for a, b in pairs] == [{}] * len(
+        theirs["results"]
+    )

@@ -261,6 +261,19 @@ def message_text(conn: Conn, message_id: int) -> tuple[str, str, str]:
     return content, tool_name, tool_calls
 
 
+def _by_id(row: dict[str, Any]) -> int:
+    return int(row["id"])
+
+
+def _split_sides(rows: list[dict[str, Any]], first: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Rows of a two-branch ``UNION ALL`` by their ``side`` column (dropped), ``first``'s rows first."""
+    one: list[dict[str, Any]] = []
+    two: list[dict[str, Any]] = []
+    for row in rows:
+        (one if row.pop("side") == first else two).append(row)
+    return one, two
+
+
 class PgSearch:
     """SearchRepo over one psycopg connection."""
 
@@ -300,17 +313,16 @@ class PgSearch:
     def around(self, session_id: str, anchor: int, window: int) -> tuple[list[dict[str, Any]], int, int]:
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
         plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
-        before = self._rows(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %s AND id <= %s"
-            f" AND (id = %s OR {_VISIBLE}) ORDER BY id DESC LIMIT %s",
-            (session_id, anchor, anchor, window + 1),
+        # Both sides in one round trip (each branch keeps its own order and limit).
+        rows = self._rows(
+            f"(SELECT 'before' AS side, {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %s AND id <= %s"
+            f" AND (id = %s OR {_VISIBLE}) ORDER BY id DESC LIMIT %s)"
+            f" UNION ALL (SELECT 'after', {_MESSAGE_COLUMNS} FROM messages m"
+            f" WHERE session_id = %s AND id > %s AND {_VISIBLE} ORDER BY id ASC LIMIT %s)",
+            (session_id, anchor, anchor, window + 1, session_id, anchor, window),
         )
-        after = self._rows(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %s AND id > %s AND {_VISIBLE}"
-            " ORDER BY id ASC LIMIT %s",
-            (session_id, anchor, window),
-        )
-        return [*reversed(before), *after], max(0, len(before) - 1), len(after)
+        before, after = _split_sides(rows, "before")
+        return [*sorted(before, key=_by_id), *after], max(0, len(before) - 1), len(after)
 
     def bookends(
         self, session_id: str, first_id: int, last_id: int, count: int
@@ -319,17 +331,17 @@ class PgSearch:
         never compaction summaries (both in id order)."""
         summary = " AND ".join(f"left(content, {len(p)}) <> %s" for p in _SUMMARY_PREFIXES)
         base = (
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages m"
+            f"SELECT '{{side}}' AS side, {_MESSAGE_COLUMNS} FROM messages m"
             " WHERE session_id = %s AND role IN ('user', 'assistant')"
             f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
         )
-        start = self._rows(
-            f"{base} AND id < %s ORDER BY id ASC LIMIT %s", (session_id, *_SUMMARY_PREFIXES, first_id, count)
+        rows = self._rows(
+            f"({base.format(side='start')} AND id < %s ORDER BY id ASC LIMIT %s)"
+            f" UNION ALL ({base.format(side='end')} AND id > %s ORDER BY id DESC LIMIT %s)",
+            (session_id, *_SUMMARY_PREFIXES, first_id, count, session_id, *_SUMMARY_PREFIXES, last_id, count),
         )
-        end = self._rows(
-            f"{base} AND id > %s ORDER BY id DESC LIMIT %s", (session_id, *_SUMMARY_PREFIXES, last_id, count)
-        )
-        return start, list(reversed(end))
+        start, end = _split_sides(rows, "start")
+        return sorted(start, key=_by_id), sorted(end, key=_by_id)
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[dict[str, Any]]]:
         """How many active messages a session has, and all of them when at most ``head + tail``, else the
