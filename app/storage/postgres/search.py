@@ -403,11 +403,15 @@ def list_scan_filter(term: str, projecting: bool) -> SearchFilter:
 
 def list_candidates(conn: Conn, term: str) -> set[str] | None:
     """Sessions whose id, title or a user message's preview-sized head contains ``term`` (case folded),
-    through the trigram indexes; ``None`` when more than :data:`MAX_CANDIDATES` do."""
+    through the trigram indexes; ``None`` when more than :data:`MAX_CANDIDATES` rows match.
+
+    ``UNION ALL`` under the limit stops reading as soon as a broad term has passed the limit (a session
+    with several matching messages counts more than once, which only sends a borderline term to the scan
+    earlier)."""
     pattern = f"%{like_escape(term)}%"
     rows = conn.execute(
         "SELECT id FROM sessions WHERE id ILIKE %s OR title ILIKE %s"
-        " UNION SELECT session_id FROM messages"
+        " UNION ALL SELECT session_id FROM messages"
         " WHERE role = 'user' AND active = 1 AND content IS NOT NULL AND hs_list_preview(content) ILIKE %s"
         " LIMIT %s",
         (pattern, pattern, pattern, MAX_CANDIDATES + 1),
