@@ -85,18 +85,23 @@ def compile_words(match: str, fallback: str) -> str | None:
     return None
 
 
-def _substring_sql(clauses: Sequence[Clause]) -> tuple[str, list[Any]]:
-    """OR of AND groups of ``ILIKE`` conditions on the indexed document (excluded terms negated)."""
+def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[Any]]:
+    """OR of AND groups of substring conditions on the document (excluded terms negated).
+
+    ``indexed``: ``ILIKE``, which the trigram index answers. Otherwise the same case folding with
+    ``strpos``, which the planner cannot send to that index: for a pattern shorter than a trigram it
+    would read the whole index, where the id-range scan reads a bounded slice of the table."""
     groups: list[str] = []
     params: list[Any] = []
+    test = f"{_DOC} ILIKE %s" if indexed else f"strpos(lower({_DOC}), lower(%s)) > 0"
     for clause in clauses:
         # PostgreSQL text cannot hold NUL, so a term containing one occurs nowhere.
         if any("\x00" in term for term in clause.include):
             continue
         exclude = [term for term in clause.exclude if "\x00" not in term]
-        parts = [f"{_DOC} ILIKE %s" for _ in clause.include]
-        parts += [f"{_DOC} NOT ILIKE %s" for _ in exclude]
-        params += [f"%{like_escape(term)}%" for term in (*clause.include, *exclude)]
+        parts = [test] * len(clause.include) + [f"NOT {test}"] * len(exclude)
+        terms = (*clause.include, *exclude)
+        params += [f"%{like_escape(term)}%" for term in terms] if indexed else list(terms)
         groups.append("(" + " AND ".join(parts) + ")")
     if not groups:
         return "FALSE", []
@@ -145,11 +150,11 @@ class PgHits:
             if self.tsquery is not None:
                 self.condition, self.params = f"m.search_vector @@ {_TSQUERY}", [self.tsquery]
         elif self.plan.engine in (Engine.trigram, Engine.scan):
-            self.condition, self.params = _substring_sql(self.plan.clauses)
             # A trigram index finds a group only through one of its terms of three characters or more.
             self.indexed = all(
                 any(len(term) >= _TRIGRAM_MIN for term in clause.include) for clause in self.plan.clauses
             )
+            self.condition, self.params = _substring_sql(self.plan.clauses, self.indexed)
 
     @property
     def empty(self) -> bool:
