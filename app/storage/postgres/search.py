@@ -45,6 +45,9 @@ _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
+# Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
+# against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
+_PLAN_PER_TERM = False
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
 PREVIEW_RAW_SQL = (
@@ -196,6 +199,7 @@ class PgHits:
                     f"SELECT m.id FROM messages m WHERE {self.condition} AND m.id < %s"
                     " ORDER BY m.id DESC LIMIT %s",
                     (*self.params, below, tier),
+                    prepare=_PLAN_PER_TERM,
                 ).fetchall()
             ]
             if not ids:
@@ -212,6 +216,7 @@ class PgHits:
             f" WHERE m.id = ANY(%s){filter_sql}"
             f" ORDER BY ts_rank(m.search_vector, {_TSQUERY}) DESC, m.id DESC",
             (ids, *filter_params, self.tsquery),
+            prepare=_PLAN_PER_TERM,
         ).fetchall()
         return _hits(rows)
 
@@ -226,6 +231,7 @@ class PgHits:
                 f"SELECT {_HIT_COLUMNS} FROM messages m JOIN sessions s ON s.id = m.session_id"
                 f" WHERE {self.condition} AND m.id {op} %s{filter_sql} ORDER BY m.id {direction} LIMIT %s",
                 (*self.params, after, *filter_params, size),
+                prepare=_PLAN_PER_TERM,
             ).fetchall()
             yield from _hits(rows)
             if len(rows) < size:
@@ -245,6 +251,7 @@ class PgHits:
                 f"SELECT {_HIT_COLUMNS} FROM messages m JOIN sessions s ON s.id = m.session_id"
                 f" WHERE m.id >= %s AND m.id < %s AND {self.condition}{filter_sql} ORDER BY m.id {direction}",
                 (*window, *self.params, *filter_params),
+                prepare=_PLAN_PER_TERM,
             ).fetchall()
             yield from _hits(rows)
 
@@ -420,6 +427,7 @@ def list_candidates(conn: Conn, term: str) -> set[str] | None:
         " WHERE role = 'user' AND active = 1 AND content IS NOT NULL AND hs_list_preview(content) ILIKE %s"
         " LIMIT %s",
         (pattern, pattern, pattern, MAX_CANDIDATES + 1),
+        prepare=_PLAN_PER_TERM,
     ).fetchall()
     return None if len(rows) > MAX_CANDIDATES else {str(r[0]) for r in rows}
 
