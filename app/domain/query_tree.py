@@ -6,8 +6,9 @@ against FTS5 itself in the parity tests): ``OR``, explicit ``AND``, ``NOT`` (bin
 without ``b``), then juxtaposition, an implicit AND that binds tighter than ``NOT`` (``a NOT b c`` is ``a``
 without ``b c``). A phrase is ``"quoted text"`` or a bare word; a ``*`` right after it makes its last word a
 prefix. A phrase holds the words FTS5's ``unicode61`` tokenizer cuts from it (letters, digits and private-use
-characters; everything else separates); one without words is neutral inside ``AND``/``OR``, drops out of a
-``NOT`` and matches nothing on its own.
+characters; everything else separates); one without words is neutral beside other phrases and inside
+``OR``, drops out of the right side of a ``NOT``, and makes an explicit ``AND`` (or, alone, the query) match
+nothing.
 
 :func:`parse` returns ``None`` where FTS5 reports a syntax error (a dangling operator, a character outside
 its bare words), so the caller retries with :func:`app.domain.fts_query.literal_fallback` as the SQLite
@@ -139,6 +140,9 @@ class _Parser:
         while self._peek_operator("AND"):
             self.at += 1
             parts.append(self.without())
+        # Unlike juxtaposition, an explicit AND with a side that holds no word matches nothing.
+        if len(parts) > 1 and any(part is None for part in parts):
+            return None
         return _combine(AllOf, parts)
 
     def without(self) -> Node | None:

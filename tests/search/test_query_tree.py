@@ -92,6 +92,8 @@ def _fts_result(conn: sqlite3.Connection, query: str) -> list[int] | None:
         'a OR "..."',
         'a NOT "..."',
         '"..." NOT a',
+        'a AND "..."',
+        '"..." AND a OR b',
         "a _",
         "a*b",
         "cafe",
