@@ -21,17 +21,15 @@ over id ranges, newest first, in growing chunks that stop once the limit is fill
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
-from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.domain.messages import decode_content, decode_json_column
 from app.domain.preview import preview_from_raw
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import AnchorInCurrentLineage, MessageNotInSession, SessionNotFound
-from app.storage.protocols import FTS_TABLE, FTS_TRIGRAM_TABLE, MAX_PARENT_DEPTH, Hit, HitFilter, Record, Tx
+from app.storage.protocols import MAX_PARENT_DEPTH, Hit, HitBudget, HitFilter, MessageHits, NamedRecord, Tx
 from app.storage.rows import SessionMetaRow
 
 DEFAULT_LIMIT = 3
@@ -173,99 +171,17 @@ def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | 
     )
 
 
-@dataclass(slots=True)
-class _HitStream:
-    """Message hits for one plan, produced lazily in bounded chunks."""
-
-    tx: Tx
-    plan: Plan
-    sort: Sort
-    match: str = ""
-    scan_capped: bool = False
-    broken: bool = False
-
-    @property
-    def table(self) -> str:
-        """The FTS table this plan queries."""
-        return FTS_TRIGRAM_TABLE if self.plan.engine is Engine.trigram else FTS_TABLE
-
-    def hits(self, filt: HitFilter) -> Iterator[Hit]:
-        """Hits passing ``filt`` in the request's order."""
-        if self.plan.engine is Engine.empty:
-            return iter(())
-        if self.plan.engine is Engine.scan:
-            return self._scan(filt)
-        if not self._choose_match():
-            return iter(())
-        return self._ranked(filt) if self.sort is Sort.relevance else self._ordered(filt)
-
-    def _choose_match(self) -> bool:
-        """Use the sanitised query, or the all-literal fallback when FTS5 still rejects its syntax."""
-        if self.match or self.broken:
-            return not self.broken
-        for candidate in (self.plan.match, self.plan.fallback):
-            if not candidate:
-                continue
-            if not self.tx.search.accepts_match(self.table, candidate):
-                continue
-            self.match = candidate
-            return True
-        self.broken = True
-        return False
-
-    def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
-        below = _NO_ROWID_LIMIT
-        while True:
-            floor = self.tx.search.window_floor(self.table, self.match, below, RANK_TIER)
-            ranked = self.tx.search.ranked_rowids(self.table, self.match, floor, below)
-            for start in range(0, len(ranked), FILTER_BATCH):
-                yield from self.tx.search.hits_for(ranked[start : start + FILTER_BATCH], filt)
-            if floor == 0:
-                return
-            below = floor
-
-    def _ordered(self, filt: HitFilter) -> Iterator[Hit]:
-        newest = self.sort is Sort.newest
-        after: int | None = _NO_ROWID_LIMIT if newest else -1
-        while after is not None:
-            hits, after = self.tx.search.ordered_chunk(
-                self.table, self.match, after, newest, ORDERED_CHUNK, filt
-            )
-            yield from hits
-
-    def _scan(self, filt: HitFilter) -> Iterator[Hit]:
-        low, high = self.tx.search.id_bounds()
-        newest = self.sort is not Sort.oldest
-        size, scanned = SCAN_FIRST_CHUNK, 0
-        cursor = high + 1 if newest else low
-        while (cursor > low) if newest else (cursor <= high):
-            if scanned >= SCAN_CAP:
-                self.scan_capped = True
-                return
-            lo, hi = (max(low, cursor - size), cursor) if newest else (cursor, min(high + 1, cursor + size))
-            yield from self.tx.search.scan_chunk(self.plan.clauses, lo, hi, newest, filt)
-            scanned += hi - lo
-            cursor = lo if newest else hi
-            size = min(size * 2, SCAN_MAX_CHUNK)
-
-
-def _index_plan(tx: Tx, scan: Plan) -> Plan:
-    """Serve two-character terms from the trigram index when their expansion is small; otherwise (and for
-    one-character terms) keep the bounded scan."""
-    if scan.engine is not Engine.scan:
-        return scan
-    expansions: dict[str, list[str]] = {}
-    terms = short_terms(scan.clauses)
-    # A single character at the very end of a tool name (no tool calls after it) starts no trigram, so
-    # one-character terms keep the scan; two-character terms always start one (see expand_short_terms).
-    if any(len(term) < 2 for term in terms):
-        return scan
-    for term in terms:
-        trigrams = tx.search.trigrams_starting_with(term.lower(), MAX_EXPANSION)
-        if trigrams is None:
-            return scan
-        expansions[term] = trigrams
-    return expand_short_terms(scan, expansions)
+def hit_budget() -> HitBudget:
+    """The tuning above as the storage layer takes it; read at each request (tests shrink it)."""
+    return HitBudget(
+        rank_tier=RANK_TIER,
+        filter_batch=FILTER_BATCH,
+        ordered_chunk=ORDERED_CHUNK,
+        scan_first_chunk=SCAN_FIRST_CHUNK,
+        scan_max_chunk=SCAN_MAX_CHUNK,
+        scan_cap=SCAN_CAP,
+        max_expansion=MAX_EXPANSION,
+    )
 
 
 def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
@@ -274,7 +190,7 @@ def _cap(text: Any, cap: int | None) -> tuple[Any, int | None]:
     return text[:cap], len(text)
 
 
-def shape_message(row: Record, anchor_id: int | None = None, cap: int | None = None) -> SearchMessage:
+def shape_message(row: NamedRecord, anchor_id: int | None = None, cap: int | None = None) -> SearchMessage:
     """A message as search shows it: id, role, content (always), timestamp, tool fields when set, the
     anchor flag, and the truncation markers when ``cap`` cut the content."""
     content, original = _cap(decode_content(row["content"]), cap)
@@ -312,7 +228,7 @@ def _meta(row: SessionMetaRow) -> SessionMeta:
     }
 
 
-def _pick(tx: Tx, req: SearchRequest, stream: _HitStream, limit: int) -> dict[str, Hit]:
+def _pick(tx: Tx, req: SearchRequest, stream: MessageHits, limit: int) -> dict[str, Hit]:
     """Best hit per lineage, ``limit`` lineages, interactive sources before cron, current lineage out."""
     lineage = _Lineage(tx)
     current = (req.current_session_id or "").strip() or None
@@ -334,18 +250,8 @@ def _pick(tx: Tx, req: SearchRequest, stream: _HitStream, limit: int) -> dict[st
     return picked
 
 
-def _snippet(tx: Tx, stream: _HitStream, hit: Hit) -> str:
-    if stream.plan.engine is Engine.scan or stream.plan.literal_snippets:
-        content, tool_name, tool_calls = tx.search.message_text(hit.id)
-        text = next(
-            (t for t in (content, tool_name, tool_calls) if any(x in t for x in stream.plan.terms)), ""
-        )
-        return literal_snippet(text or content, stream.plan.terms)
-    return (tx.search.fts_snippet(stream.table, stream.match, hit.id) or "").strip()
-
-
 def _discover_entry(
-    tx: Tx, req: SearchRequest, stream: _HitStream, root: str, hit: Hit, window: int
+    tx: Tx, req: SearchRequest, stream: MessageHits, root: str, hit: Hit, window: int
 ) -> dict[str, Any]:
     window_cap, bookend_cap = _caps(req.detail)
     meta: SessionMetaRow | dict[str, Any] = (
@@ -359,7 +265,7 @@ def _discover_entry(
         "source": meta.get("source") or hit.source,
         "model": meta.get("model"),
         "started_at": meta.get("started_at"),
-        "snippet": _snippet(tx, stream, hit),
+        "snippet": stream.snippet(hit),
         "match_message_id": hit.id,
         "matched_role": hit.role,
         "bookend_start": [shape_message(r, cap=bookend_cap) for r in start],
@@ -382,7 +288,7 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     """Sessions whose messages match ``q``: one per lineage, best hit first, each with context."""
     limit = clamp(req.limit, 1, MAX_LIMIT)
     window = clamp(req.window, 1, MAX_WINDOW)
-    stream = _HitStream(tx, _index_plan(tx, plan(req.q or "")), req.sort)
+    stream = tx.search.message_hits(req.q or "", req.sort.value, hit_budget())
     picked = _pick(tx, req, stream, limit)
     results = [_discover_entry(tx, req, stream, root, hit, window) for root, hit in picked.items()]
     body: dict[str, Any] = {

@@ -17,14 +17,12 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from app.domain.agent_rows import Prepared
-from app.domain.fts_query import Clause
 from app.domain.id_runs import Run
 from app.domain.records import ChatPeer, NewAttachment, NewSession
 from app.domain.session_filter import SessionFilter
 from app.errors import SchemaTooNew
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
-from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.rows import (
     AUTO_PRUNE_LEASE_KEY,
     AUTO_PRUNE_STATUS_KEY,
@@ -42,6 +40,7 @@ from app.storage.rows import (
     FirstExchange,
     Health,
     Hit,
+    HitBudget,
     HitFilter,
     ListPage,
     ListQuery,
@@ -64,8 +63,6 @@ from app.storage.rows import (
 __all__ = [
     "AUTO_PRUNE_LEASE_KEY",
     "AUTO_PRUNE_STATUS_KEY",
-    "FTS_TABLE",
-    "FTS_TRIGRAM_TABLE",
     "LAST_AUTO_PRUNE_KEY",
     "LINE_CLOSED",
     "MAX_PARENT_DEPTH",
@@ -86,6 +83,7 @@ __all__ = [
     "HandoffRepo",
     "Health",
     "Hit",
+    "HitBudget",
     "HitFilter",
     "IdempotencyRepo",
     "IndexingRepo",
@@ -93,8 +91,10 @@ __all__ = [
     "ListPage",
     "ListQuery",
     "MaintenanceRepo",
+    "MessageHits",
     "MessagePage",
     "MessagesRepo",
+    "NamedRecord",
     "PageStats",
     "PlatformsRepo",
     "PruneCandidate",
@@ -136,6 +136,13 @@ class Record(Protocol):
     """A stored row: its columns by name (or position)."""
 
     def __getitem__(self, key: str | int, /) -> Any:
+        """The column's value."""
+
+
+class NamedRecord(Protocol):
+    """A stored row read by column name only (a ``sqlite3.Row``, or a dict on PostgreSQL)."""
+
+    def __getitem__(self, key: str, /) -> Any:
         """The column's value."""
 
 
@@ -394,44 +401,25 @@ class AttachmentsRepo(Protocol):
         """Attachment refs of each message (only messages that have some), in link order."""
 
 
+class MessageHits(Protocol):
+    """The message hits of one discover query, produced lazily; each backend plans the query onto its own
+    indexes (SQLite: FTS5 tables, PostgreSQL: ``tsvector`` and ``pg_trgm``)."""
+
+    scan_capped: bool
+
+    def hits(self, filt: HitFilter) -> Iterator[Hit]:
+        """Hits passing ``filt`` in the request's order (``relevance``: best first, else by id)."""
+
+    def snippet(self, hit: Hit) -> str:
+        """The text around the match in one hit (computed only for the rows returned)."""
+
+
 class SearchRepo(Protocol):
-    """Full-text search: bounded hit queries, snippets and the context around a hit."""
+    """Full-text search: bounded hit streams, snippets and the context around a hit."""
 
-    def window_floor(self, table: str, match: str, below: int, size: int) -> int:
-        """The smallest rowid among the ``size`` newest matches below ``below`` (0 when fewer remain)."""
-
-    def accepts_match(self, table: str, match: str) -> bool:
-        """Whether the full-text index accepts the syntax of ``match`` (other failures raise)."""
-
-    def ranked_rowids(self, table: str, match: str, floor: int, below: int) -> list[int]:
-        """Rowids of the matches with ``floor <= rowid < below``, best bm25 rank first."""
-
-    def hits_for(self, rowids: Sequence[int], filt: HitFilter) -> list[Hit]:
-        """The messages among ``rowids`` that pass ``filt``, in the order of ``rowids``."""
-
-    def ordered_chunk(
-        self, table: str, match: str, after: int, newest: bool, size: int, filt: HitFilter
-    ) -> tuple[list[Hit], int | None]:
-        """Up to ``size`` matches past rowid ``after`` in id order (newest or oldest first) that pass
-        ``filt``."""
-
-    def scan_chunk(
-        self, clauses: Sequence[Clause], lo: int, hi: int, newest: bool, filt: HitFilter
-    ) -> list[Hit]:
-        """Messages with ``lo <= id < hi`` containing the clauses' substrings, in id order."""
-
-    def trigrams_starting_with(self, prefix: str, cap: int) -> list[str] | None:
-        """Indexed trigrams beginning with ``prefix`` (a range scan of the term list), or ``None`` when there
-        are more than ``cap`` or the term list view is missing (then the caller scans instead)."""
-
-    def id_bounds(self) -> tuple[int, int]:
-        """Smallest and largest message id (0, 0 when there are none)."""
-
-    def fts_snippet(self, table: str, match: str, rowid: int) -> str | None:
-        """FTS5 ``snippet()`` of one matching row, marked ``>>>``/``<<<`` like the agent's."""
-
-    def message_text(self, message_id: int) -> tuple[str, str, str]:
-        """Raw ``content``, ``tool_name`` and ``tool_calls`` text of a message (empty strings for NULL)."""
+    def message_hits(self, query: str, order: str, budget: HitBudget) -> MessageHits:
+        """The hits of a user query (our query language) in ``order`` (``relevance``, ``newest`` or
+        ``oldest``), doing at most the work ``budget`` allows."""
 
     def parent_of(self, session_id: str) -> str | None:
         """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
@@ -442,22 +430,22 @@ class SearchRepo(Protocol):
     def session_of_message(self, message_id: int) -> str | None:
         """The session owning a message id, or ``None``."""
 
-    def around(self, session_id: str, anchor: int, window: int) -> tuple[Sequence[Record], int, int]:
+    def around(self, session_id: str, anchor: int, window: int) -> tuple[Sequence[NamedRecord], int, int]:
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
         plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
 
     def bookends(
         self, session_id: str, first_id: int, last_id: int, count: int
-    ) -> tuple[Sequence[Record], Sequence[Record]]:
+    ) -> tuple[Sequence[NamedRecord], Sequence[NamedRecord]]:
         """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
         never compaction summaries (both in id order)."""
 
-    def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, Sequence[Record]]:
+    def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, Sequence[NamedRecord]]:
         """How many active messages a session has, and all of them when at most ``head + tail``, else the
         first ``head`` and the last ``tail`` (id order; the agent's ``get_messages`` rows), without loading
         the middle of a long session."""
 
-    def browse(self, limit: int, skip: Sequence[str], filt: HitFilter) -> Sequence[Record]:
+    def browse(self, limit: int, skip: Sequence[str], filt: HitFilter) -> Sequence[NamedRecord]:
         """Most recently active root sessions (children are never browsed), minus ``skip``."""
 
 

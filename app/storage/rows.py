@@ -364,6 +364,24 @@ class HitFilter:
 
 
 @dataclass(frozen=True, slots=True)
+class HitBudget:
+    """How much work one request's hit stream may do (the service's tuning, passed down per request).
+
+    ``rank_tier``: matches ranked together, newest first; ``filter_batch``: ranked ids filtered per query;
+    ``ordered_chunk``: matches per step in id order; ``scan_first_chunk``/``scan_max_chunk``: the id range of
+    a substring scan's first and largest step; ``scan_cap``: ids a scan may cover per request;
+    ``max_expansion``: indexed trigrams a two-character term may expand to before it is scanned."""
+
+    rank_tier: int
+    filter_batch: int
+    ordered_chunk: int
+    scan_first_chunk: int
+    scan_max_chunk: int
+    scan_cap: int
+    max_expansion: int
+
+
+@dataclass(frozen=True, slots=True)
 class Hit:
     """One matching message."""
 

@@ -42,6 +42,8 @@ from app.storage.repos import (
     transfer,
     usage,
 )
+from app.storage.repos.search import HitBudget
+from app.storage.repos.search_hits import SqliteHits
 from app.storage.transactions import rejectable
 
 P = ParamSpec("P")
@@ -194,16 +196,7 @@ class SqliteSearch(_Bound):
     """SearchRepo over one connection."""
 
     __slots__ = ()
-    window_floor = bound(search.window_floor)
-    accepts_match = bound(search.accepts_match)
-    ranked_rowids = bound(search.ranked_rowids)
-    hits_for = bound(search.hits_for)
-    ordered_chunk = bound(search.ordered_chunk)
-    scan_chunk = bound(search.scan_chunk)
-    trigrams_starting_with = bound(search.trigrams_starting_with)
-    id_bounds = bound(search.id_bounds)
-    fts_snippet = bound(search.fts_snippet)
-    message_text = bound(search.message_text)
+
     parent_of = bound(search.parent_of)
     session_meta = bound(search.session_meta)
     session_of_message = bound(search.session_of_message)
@@ -211,6 +204,10 @@ class SqliteSearch(_Bound):
     bookends = bound(search.bookends)
     head_and_tail = bound(search.head_and_tail)
     browse = bound(search.browse)
+
+    def message_hits(self, query: str, order: str, budget: HitBudget) -> SqliteHits:
+        """The hits of a user query, planned onto the FTS5 tables (see ``search_hits``)."""
+        return SqliteHits(self.conn, query, order, budget)
 
 
 class SqliteIndexing(_Bound):

@@ -37,3 +37,34 @@ def test_ready_and_metrics_without_a_file(pg_client: TestClient) -> None:
     metrics = pg_client.get("/metrics")
     assert metrics.status_code == 200
     assert "hermes_writer_commits" in metrics.text and "hermes_database_bytes" not in metrics.text
+
+
+def _session_with(client: TestClient, session_id: str, texts: list[str]) -> None:
+    assert client.post("/sessions", json={"id": session_id, "source": "cli"}).status_code == 201
+    for text in texts:
+        response = client.post(f"/sessions/{session_id}/messages", json={"role": "user", "content": text})
+        assert response.status_code == 201, response.text
+
+
+def test_search_through_the_api_on_postgresql(pg_client: TestClient) -> None:
+    """The search service, unchanged, over the PostgreSQL store's search repository: words, phrases, NOT,
+    prefixes and CJK substrings find the sessions that hold them, each shape answers."""
+    _session_with(pg_client, "s-docker", ["how do I install docker on debian?", "docker compose restarts"])
+    _session_with(pg_client, "s-nginx", ["configure nginx as a reverse proxy for docker"])
+    _session_with(pg_client, "s-zh", ["请帮我写一个快速排序算法"])
+
+    def found(q: str) -> set[str]:
+        response = pg_client.get("/search", params={"q": q, "limit": 20})
+        assert response.status_code == 200, response.text
+        return {r["session_id"] for r in response.json()["results"]}
+
+    assert found("docker") == {"s-docker", "s-nginx"}
+    assert found('"reverse proxy"') == {"s-nginx"}
+    assert found("docker NOT nginx") == {"s-docker"}
+    assert found("deb*") == {"s-docker"}
+    assert found("快速排序") == {"s-zh"}
+    assert found("kubernetes") == set()
+    hit = pg_client.get("/search", params={"q": "compose"}).json()["results"][0]
+    assert ">>>compose<<<" in hit["snippet"].lower()
+    read = pg_client.get("/search", params={"session_id": "s-docker"})
+    assert read.status_code == 200, read.text

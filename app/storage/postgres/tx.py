@@ -14,9 +14,11 @@ from app.errors import BackendUnsupported
 from app.storage.postgres.connection import SqliteStyle
 from app.storage.postgres.repos.base import as_sqlite_style
 from app.storage.postgres.repos.events import PgEvents
+from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.sessions import PgSessions
 from app.storage.postgres.repos.titles import PgTitles
+from app.storage.postgres.search import PgSearch
 from app.storage.protocols import WriteRejected
 from app.storage.sqlite_tx import (
     SqliteAttachments,
@@ -49,10 +51,12 @@ class PgTx:
         "gateway",
         "handoff",
         "idempotency",
+        "indexing",
         "lineage",
         "messages",
         "pg",
         "platforms",
+        "search",
         "sessions",
         "titles",
     )
@@ -70,20 +74,12 @@ class PgTx:
         self.attachments = SqliteAttachments(conn)
         self.idempotency = SqliteIdempotency(conn)
         self.gateway = SqliteGateway(conn)
+        self.search = PgSearch(pg)
+        self.indexing = PgIndexing()
 
     @staticmethod
     def _missing(part: str) -> NoReturn:
         raise BackendUnsupported(part, BACKEND)
-
-    @property
-    def search(self) -> Any:
-        """Full-text search (app.storage.postgres.search, not in this build)."""
-        self._missing("Full-text search")
-
-    @property
-    def indexing(self) -> Any:
-        """The SQLite FTS backlog: PostgreSQL indexes in the row's own transaction."""
-        self._missing("The FTS indexer")
 
     @property
     def transfer(self) -> Any:

@@ -9,14 +9,14 @@ ordered queries and scans walk rowid ranges and stop as soon as the caller has e
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.session_filter import IN_HOME_SQL, source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
-from app.storage.rows import Hit, HitFilter, SessionMetaRow
+from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
 
 _TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"
@@ -48,6 +48,22 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
         parts.append(IN_HOME_SQL.format(a="s"))
         params.append(filt.home)
     return " AND " + " AND ".join(parts), params
+
+
+def scan_windows(low: int, high: int, newest: bool, budget: HitBudget) -> Iterator[tuple[int, int] | None]:
+    """The id ranges ``[lo, hi)`` a substring scan reads over ``[low, high]``, newest (or oldest) first, in
+    doubling steps; yields ``None`` last when :attr:`HitBudget.scan_cap` ids were covered first."""
+    size, scanned = budget.scan_first_chunk, 0
+    cursor = high + 1 if newest else low
+    while (cursor > low) if newest else (cursor <= high):
+        if scanned >= budget.scan_cap:
+            yield None
+            return
+        lo, hi = (max(low, cursor - size), cursor) if newest else (cursor, min(high + 1, cursor + size))
+        yield lo, hi
+        scanned += hi - lo
+        cursor = lo if newest else hi
+        size = min(size * 2, budget.scan_max_chunk)
 
 
 def _hits(rows: Sequence[sqlite3.Row]) -> list[Hit]:

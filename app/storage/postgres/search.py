@@ -1,0 +1,446 @@
+"""Search on PostgreSQL: our query language compiled to ``tsquery`` and ``pg_trgm`` conditions.
+
+The same user text means the same thing as on SQLite (:mod:`app.domain.fts_query` plans it):
+
+* words (English, German, French, Vietnamese, code, one- and two-letter words): the sanitised query is
+  parsed as FTS5 parses it (:mod:`app.domain.query_tree`; a query FTS5 rejects falls back to every term as
+  a literal phrase, as on SQLite) and rendered as a ``tsquery`` over ``messages.search_vector``: implicit and
+  explicit ``AND`` become ``&``, ``OR`` ``|``, ``a NOT b`` ``a & !b``, a phrase ``<->`` and a prefix ``:*``.
+* substrings (CJK, symbols): every term an ``ILIKE`` on the indexed document (case folded, as FTS5's trigram
+  tokenizer folds). When each ``OR`` group holds a term of three characters or more, the ``pg_trgm`` index
+  answers; otherwise (one- and two-character terms only) a bounded scan over id ranges, newest first, as
+  on SQLite (:func:`app.storage.repos.search.scan_windows`, ``scan_capped`` when the cap is reached).
+
+Order: ``relevance`` ranks word matches with ``ts_rank`` within tiers of the newest
+:attr:`HitBudget.rank_tier` matches (SQLite ranks by bm25 in the same tiers, so the order of equally
+matching sessions may differ); substring matches have no rank on either side worth keeping and come
+newest first. ``newest``/``oldest`` walk ids. Snippets are computed only for the hits returned:
+``ts_headline`` for words, the literal cut of :func:`app.domain.fts_query.literal_snippet` for substrings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
+
+import psycopg
+from psycopg.rows import dict_row
+
+from app.domain.fts_query import Clause, Engine, literal_snippet, plan
+from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse
+from app.domain.titles import like_escape
+from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
+from app.storage.repos.list_index import MAX_CANDIDATES, MIN_TERM, SearchFilter, ascii_lower
+from app.storage.repos.search import Hit, HitBudget, HitFilter, scan_windows
+from app.storage.rows import SessionMetaRow
+
+Conn = psycopg.Connection[Any]
+
+_NO_ID_LIMIT = 2**63 - 1
+_TRIGRAM_MIN = 3
+_DOC = "hs_search_doc(m.content, m.tool_name, m.tool_calls)"
+_TSQUERY = f"to_tsquery('{TS_CONFIG}', %s)"
+# Rewound rows (taken back by the user) are never found; compaction-archived rows are (agent's rule).
+_VISIBLE = "(m.active = 1 OR m.compacted = 1)"
+_SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
+_HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
+_MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
+# Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
+# against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
+_PLAN_PER_TERM = False
+_HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
+# The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
+PREVIEW_RAW_SQL = (
+    "COALESCE((SELECT hs_list_preview(m.content) FROM messages m WHERE m.session_id = {a}.id"
+    " AND m.active = 1 AND m.role = 'user' AND m.content IS NOT NULL ORDER BY m.timestamp, m.id LIMIT 1), '')"
+)
+LAST_ACTIVE_SQL = (
+    "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
+)
+
+
+def _operand(word: str, prefix: bool) -> str:
+    # Words hold letters and digits only (query_tree.words), so quoting cannot be broken out of.
+    return f"'{word}'" + (":*" if prefix else "")
+
+
+def tsquery_text(node: Node) -> str:
+    """``node`` as ``to_tsquery`` input (the configuration's dictionaries then fold case and accents)."""
+    if isinstance(node, Phrase):
+        last = len(node.words) - 1
+        return (
+            "(" + " <-> ".join(_operand(w, node.prefix and i == last) for i, w in enumerate(node.words)) + ")"
+        )
+    if isinstance(node, AllOf):
+        return "(" + " & ".join(tsquery_text(part) for part in node.parts) + ")"
+    if isinstance(node, AnyOf):
+        return "(" + " | ".join(tsquery_text(part) for part in node.parts) + ")"
+    return f"({tsquery_text(node.keep)} & !{tsquery_text(node.drop)})"
+
+
+def compile_words(match: str, fallback: str) -> str | None:
+    """The ``tsquery`` text of a word query: ``match`` as FTS5 reads it, else the all-literal ``fallback``
+    (where FTS5 rejects ``match``); ``None`` when nothing can match."""
+    for candidate in (match, fallback):
+        parsed = parse(candidate) if candidate else None
+        if parsed is not None:
+            return None if parsed.tree is None else tsquery_text(parsed.tree)
+    return None
+
+
+def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[Any]]:
+    """OR of AND groups of substring conditions on the document (excluded terms negated).
+
+    ``indexed``: ``ILIKE``, which the trigram index answers. Otherwise the same case folding with
+    ``strpos``, which the planner cannot send to that index: for a pattern shorter than a trigram it
+    would read the whole index, where the id-range scan reads a bounded slice of the table."""
+    groups: list[str] = []
+    params: list[Any] = []
+    test = f"{_DOC} ILIKE %s" if indexed else f"strpos(lower({_DOC}), lower(%s)) > 0"
+    for clause in clauses:
+        # PostgreSQL text cannot hold NUL, so a term containing one occurs nowhere.
+        if any("\x00" in term for term in clause.include):
+            continue
+        exclude = [term for term in clause.exclude if "\x00" not in term]
+        parts = [test] * len(clause.include) + [f"NOT {test}"] * len(exclude)
+        terms = (*clause.include, *exclude)
+        params += [f"%{like_escape(term)}%" for term in terms] if indexed else list(terms)
+        groups.append("(" + " AND ".join(parts) + ")")
+    if not groups:
+        return "FALSE", []
+    return "(" + " OR ".join(groups) + ")", params
+
+
+def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
+    """The hit filter's WHERE fragment (starting with AND) on aliases ``m`` and ``s``."""
+    parts = [_VISIBLE]
+    params: list[Any] = []
+    if filt.roles:
+        parts.append("m.role = ANY(%s)")
+        params.append(list(filt.roles))
+    if filt.sources is not None:
+        parts.append("s.source = ANY(%s)")
+        params.append(list(filt.sources))
+    if filt.exclude_sources:
+        parts.append("COALESCE(s.source, '') <> ALL(%s)")
+        params.append(list(filt.exclude_sources))
+    if filt.cron is True:
+        parts.append("s.source = 'cron'")
+    elif filt.cron is False:
+        parts.append("COALESCE(s.source, '') <> 'cron'")
+    return " AND " + " AND ".join(parts), params
+
+
+def _hits(rows: Sequence[Sequence[Any]]) -> list[Hit]:
+    return [Hit(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4])) for r in rows]
+
+
+class PgHits:
+    """The hits of one query on PostgreSQL, produced lazily in bounded chunks (see the module docstring)."""
+
+    def __init__(self, conn: Conn, query: str, order: str, budget: HitBudget) -> None:
+        self.conn = conn
+        self.order = order
+        self.budget = budget
+        self.plan = plan(query)
+        self.scan_capped = False
+        self.tsquery: str | None = None
+        self.condition = "FALSE"
+        self.params: list[Any] = []
+        self.indexed = True
+        if self.plan.engine is Engine.fts:
+            self.tsquery = compile_words(self.plan.match, self.plan.fallback)
+            if self.tsquery is not None:
+                self.condition, self.params = f"m.search_vector @@ {_TSQUERY}", [self.tsquery]
+        elif self.plan.engine in (Engine.trigram, Engine.scan):
+            # A trigram index finds a group only through one of its terms of three characters or more.
+            self.indexed = all(
+                any(len(term) >= _TRIGRAM_MIN for term in clause.include) for clause in self.plan.clauses
+            )
+            self.condition, self.params = _substring_sql(self.plan.clauses, self.indexed)
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing can match (an empty query, or words that all fold away)."""
+        return self.condition == "FALSE"
+
+    def hits(self, filt: HitFilter) -> Iterator[Hit]:
+        """Hits passing ``filt`` in the request's order."""
+        if self.empty:
+            return iter(())
+        if not self.indexed:
+            return self._scan(filt)
+        if self.order == "relevance" and self.tsquery is not None:
+            return self._ranked(filt)
+        return self._ordered(filt)
+
+    def snippet(self, hit: Hit) -> str:
+        """``ts_headline`` around the words, or the literal cut around the first substring term."""
+        if self.tsquery is not None:
+            row = self.conn.execute(
+                f"SELECT ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY}, %s)"
+                " FROM messages m WHERE m.id = %s",
+                (self.tsquery, _HEADLINE_OPTIONS, hit.id),
+            ).fetchone()
+            return "" if row is None else str(row[0] or "").strip()
+        content, tool_name, tool_calls = message_text(self.conn, hit.id)
+        terms = self.plan.terms
+        text = next((t for t in (content, tool_name, tool_calls) if any(x in t for x in terms)), "")
+        return literal_snippet(text or content, terms)
+
+    def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
+        """Tiers of the newest matches (ids only, no ranking), each ranked and filtered in one query."""
+        below = _NO_ID_LIMIT
+        tier = self.budget.rank_tier
+        while True:
+            ids = [
+                int(r[0])
+                for r in self.conn.execute(
+                    f"SELECT m.id FROM messages m WHERE {self.condition} AND m.id < %s"
+                    " ORDER BY m.id DESC LIMIT %s",
+                    (*self.params, below, tier),
+                    prepare=_PLAN_PER_TERM,
+                ).fetchall()
+            ]
+            if not ids:
+                return
+            yield from self._rank(ids, filt)
+            if len(ids) < tier:
+                return
+            below = ids[-1]
+
+    def _rank(self, ids: list[int], filt: HitFilter) -> list[Hit]:
+        filter_sql, filter_params = _filter_sql(filt)
+        rows = self.conn.execute(
+            f"SELECT {_HIT_COLUMNS} FROM messages m JOIN sessions s ON s.id = m.session_id"
+            f" WHERE m.id = ANY(%s){filter_sql}"
+            f" ORDER BY ts_rank(m.search_vector, {_TSQUERY}) DESC, m.id DESC",
+            (ids, *filter_params, self.tsquery),
+            prepare=_PLAN_PER_TERM,
+        ).fetchall()
+        return _hits(rows)
+
+    def _ordered(self, filt: HitFilter) -> Iterator[Hit]:
+        newest = self.order != "oldest"
+        op, direction = ("<", "DESC") if newest else (">", "ASC")
+        after = _NO_ID_LIMIT if newest else -1
+        size = self.budget.ordered_chunk
+        filter_sql, filter_params = _filter_sql(filt)
+        while True:
+            rows = self.conn.execute(
+                f"SELECT {_HIT_COLUMNS} FROM messages m JOIN sessions s ON s.id = m.session_id"
+                f" WHERE {self.condition} AND m.id {op} %s{filter_sql} ORDER BY m.id {direction} LIMIT %s",
+                (*self.params, after, *filter_params, size),
+                prepare=_PLAN_PER_TERM,
+            ).fetchall()
+            yield from _hits(rows)
+            if len(rows) < size:
+                return
+            after = int(rows[-1][0])
+
+    def _scan(self, filt: HitFilter) -> Iterator[Hit]:
+        low, high = id_bounds(self.conn)
+        newest = self.order != "oldest"
+        direction = "DESC" if newest else "ASC"
+        filter_sql, filter_params = _filter_sql(filt)
+        for window in scan_windows(low, high, newest, self.budget):
+            if window is None:
+                self.scan_capped = True
+                return
+            rows = self.conn.execute(
+                f"SELECT {_HIT_COLUMNS} FROM messages m JOIN sessions s ON s.id = m.session_id"
+                f" WHERE m.id >= %s AND m.id < %s AND {self.condition}{filter_sql} ORDER BY m.id {direction}",
+                (*window, *self.params, *filter_params),
+                prepare=_PLAN_PER_TERM,
+            ).fetchall()
+            yield from _hits(rows)
+
+
+def id_bounds(conn: Conn) -> tuple[int, int]:
+    """Smallest and largest message id (0, 0 when there are none)."""
+    row = conn.execute("SELECT MIN(id), MAX(id) FROM messages").fetchone()
+    return (0, 0) if row is None else (int(row[0] or 0), int(row[1] or 0))
+
+
+def message_text(conn: Conn, message_id: int) -> tuple[str, str, str]:
+    """Raw ``content``, ``tool_name`` and ``tool_calls`` text of a message (empty strings for NULL)."""
+    row = conn.execute(
+        "SELECT content, tool_name, tool_calls FROM messages WHERE id = %s", (message_id,)
+    ).fetchone()
+    if row is None:
+        return "", "", ""
+    content, tool_name, tool_calls = (str(v) if v is not None else "" for v in row)
+    return content, tool_name, tool_calls
+
+
+def _by_id(row: dict[str, Any]) -> int:
+    return int(row["id"])
+
+
+def _split_sides(rows: list[dict[str, Any]], first: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Rows of a two-branch ``UNION ALL`` by their ``side`` column (dropped), ``first``'s rows first."""
+    one: list[dict[str, Any]] = []
+    two: list[dict[str, Any]] = []
+    for row in rows:
+        (one if row.pop("side") == first else two).append(row)
+    return one, two
+
+
+class PgSearch:
+    """SearchRepo over one psycopg connection."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+
+    def message_hits(self, query: str, order: str, budget: HitBudget) -> PgHits:
+        """The hits of a user query, compiled to ``tsquery`` or trigram conditions (module docstring)."""
+        return PgHits(self.conn, query, order, budget)
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        with self.conn.cursor(row_factory=dict_row) as cur:
+            return cur.execute(sql, params).fetchall()
+
+    def parent_of(self, session_id: str) -> str | None:
+        """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
+        row = self.conn.execute(
+            "SELECT parent_session_id FROM sessions WHERE id = %s", (session_id,)
+        ).fetchone()
+        return None if row is None or not row[0] else str(row[0])
+
+    def session_meta(self, session_id: str) -> SessionMetaRow | None:
+        """The session fields search shows, or ``None`` when the session does not exist."""
+        rows = self._rows(
+            "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = %s",
+            (session_id,),
+        )
+        return cast(SessionMetaRow, rows[0]) if rows else None
+
+    def session_of_message(self, message_id: int) -> str | None:
+        """The session owning a message id, or ``None``."""
+        row = self.conn.execute("SELECT session_id FROM messages WHERE id = %s", (message_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def around(self, session_id: str, anchor: int, window: int) -> tuple[list[dict[str, Any]], int, int]:
+        """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
+        plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
+        # Both sides in one round trip (each branch keeps its own order and limit).
+        rows = self._rows(
+            f"(SELECT 'before' AS side, {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %s AND id <= %s"
+            f" AND (id = %s OR {_VISIBLE}) ORDER BY id DESC LIMIT %s)"
+            f" UNION ALL (SELECT 'after', {_MESSAGE_COLUMNS} FROM messages m"
+            f" WHERE session_id = %s AND id > %s AND {_VISIBLE} ORDER BY id ASC LIMIT %s)",
+            (session_id, anchor, anchor, window + 1, session_id, anchor, window),
+        )
+        before, after = _split_sides(rows, "before")
+        return [*sorted(before, key=_by_id), *after], max(0, len(before) - 1), len(after)
+
+    def bookends(
+        self, session_id: str, first_id: int, last_id: int, count: int
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
+        never compaction summaries (both in id order)."""
+        summary = " AND ".join(f"left(content, {len(p)}) <> %s" for p in _SUMMARY_PREFIXES)
+        base = (
+            f"SELECT '{{side}}' AS side, {_MESSAGE_COLUMNS} FROM messages m"
+            " WHERE session_id = %s AND role IN ('user', 'assistant')"
+            f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
+        )
+        rows = self._rows(
+            f"({base.format(side='start')} AND id < %s ORDER BY id ASC LIMIT %s)"
+            f" UNION ALL ({base.format(side='end')} AND id > %s ORDER BY id DESC LIMIT %s)",
+            (session_id, *_SUMMARY_PREFIXES, first_id, count, session_id, *_SUMMARY_PREFIXES, last_id, count),
+        )
+        start, end = _split_sides(rows, "start")
+        return sorted(start, key=_by_id), sorted(end, key=_by_id)
+
+    def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many active messages a session has, and all of them when at most ``head + tail``, else the
+        first ``head`` and the last ``tail`` (id order), without loading the middle of a long session."""
+        base = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = %s AND active = 1"
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM messages WHERE session_id = %s AND active = 1", (session_id,)
+        ).fetchone()
+        total = int(row[0]) if row else 0
+        if total <= head + tail:
+            return total, self._rows(f"{base} ORDER BY id", (session_id,))
+        first = self._rows(f"{base} ORDER BY id LIMIT %s", (session_id, head))
+        last = self._rows(f"{base} ORDER BY id DESC LIMIT %s", (session_id, tail))
+        return total, [*first, *reversed(last)]
+
+    def browse(self, limit: int, skip: Sequence[str], filt: HitFilter) -> list[dict[str, Any]]:
+        """Most recently active root sessions (children are never browsed), minus ``skip``."""
+        where = ""
+        params: list[Any] = [list(skip)]
+        if filt.sources is not None:
+            where += " AND s.source = ANY(%s)"
+            params.append(list(filt.sources))
+        if filt.exclude_sources:
+            where += " AND COALESCE(s.source, '') <> ALL(%s)"
+            params.append(list(filt.exclude_sources))
+        # Order and limit first (last activity only), then build previews for the few rows returned.
+        return self._rows(
+            "SELECT s.id, s.title, s.source, s.started_at, t.last_active, s.message_count,"
+            f" {PREVIEW_RAW_SQL.format(a='s')} AS preview_raw"
+            f" FROM (SELECT s.id AS id, {LAST_ACTIVE_SQL.format(a='s')} AS last_active FROM sessions s"
+            f" WHERE s.parent_session_id IS NULL AND s.id <> ALL(%s){where}"
+            " ORDER BY last_active DESC, s.id DESC LIMIT %s) t"
+            " JOIN sessions s ON s.id = t.id ORDER BY t.last_active DESC, s.id DESC",
+            (*params, limit),
+        )
+
+
+# Compression ancestors through compression-ended parents (the edge the listing's tip walk follows down).
+_WITH_ANCESTORS_SQL = """
+    WITH RECURSIVE hit(id) AS (
+        SELECT unnest(%s::text[])
+        UNION
+        SELECT p.id FROM hit JOIN sessions c ON c.id = hit.id
+        JOIN sessions p ON p.id = c.parent_session_id AND p.end_reason = 'compression'
+    )
+    SELECT id FROM hit"""
+
+
+def list_scan_filter(term: str, projecting: bool) -> SearchFilter:
+    """The row-by-row filter of the listing's search: ``ILIKE`` on id, title and the preview.
+
+    ``ILIKE`` folds all of Unicode where SQLite's ``LIKE`` folds ASCII only: a superset, which the
+    listing's exact check of each presented row (``session_list._search_ok``) narrows, as on SQLite."""
+    pattern = f"%{like_escape(ascii_lower(term))}%"
+    match = " OR ".join(f"{expr} ILIKE %s" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s")))
+    clause = f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})"
+    return SearchFilter(clause, [pattern] * 3)
+
+
+def list_candidates(conn: Conn, term: str) -> set[str] | None:
+    """Sessions whose id, title or a user message's preview-sized head contains ``term`` (case folded),
+    through the trigram indexes; ``None`` when more than :data:`MAX_CANDIDATES` rows match.
+
+    ``UNION ALL`` under the limit stops reading as soon as a broad term has passed the limit (a session
+    with several matching messages counts more than once, which only sends a borderline term to the scan
+    earlier)."""
+    pattern = f"%{like_escape(term)}%"
+    rows = conn.execute(
+        "SELECT id FROM sessions WHERE id ILIKE %s OR title ILIKE %s"
+        " UNION ALL SELECT session_id FROM messages"
+        " WHERE role = 'user' AND active = 1 AND content IS NOT NULL AND hs_list_preview(content) ILIKE %s"
+        " LIMIT %s",
+        (pattern, pattern, pattern, MAX_CANDIDATES + 1),
+        prepare=_PLAN_PER_TERM,
+    ).fetchall()
+    return None if len(rows) > MAX_CANDIDATES else {str(r[0]) for r in rows}
+
+
+def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
+    """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``): the candidates
+    from the trigram indexes when the term has :data:`MIN_TERM` characters and few sessions hold it, else
+    the row-by-row scan. Placeholders are psycopg's ``%s``; either way a superset the exact check narrows."""
+    if "\x00" in term:
+        # PostgreSQL text cannot hold NUL, so no id, title or preview contains one.
+        return SearchFilter("FALSE", [])
+    found = list_candidates(conn, term) if len(term) >= MIN_TERM else None
+    if found is None:
+        return list_scan_filter(term, projecting)
+    sessions = _WITH_ANCESTORS_SQL if projecting else "SELECT unnest(%s::text[])"
+    return SearchFilter(f"s.id IN ({sessions})", [sorted(found)], indexed=True)

@@ -1,0 +1,74 @@
+"""The search columns, functions and indexes of the PostgreSQL backend (``SEARCH_DDL``, idempotent).
+
+What SQLite's two FTS5 tables do, PostgreSQL does with a stored ``tsvector`` and ``pg_trgm``:
+
+* words (``messages_fts``, ``unicode61``): ``messages.search_vector``, a stored generated column over the
+  same document as the agent's triggers index (``content || ' ' || tool_name || ' ' || tool_calls``), with a
+  GIN index. The text search configuration ``hs_search`` is ``simple`` plus ``unaccent``: ``unicode61``
+  folds case and removes diacritics, so ``cafe`` finds ``café``. The document is cut into words the way
+  ``unicode61`` cuts it before PostgreSQL's parser sees it (every run of characters other than letters
+  and digits becomes one space), otherwise the parser would keep ``foo.bar``, ``a/b.py`` or an e-mail
+  address as single tokens that the words ``foo`` or ``py`` never match.
+* substrings (``messages_fts_trigram``): a ``gin_trgm_ops`` index on the same document, answering the
+  ``ILIKE`` conditions of CJK terms (and symbols) of three characters or more.
+* the listing's search (``GET /sessions?q=``, SQLite's ``hs_list_search``): ``gin_trgm_ops`` indexes on
+  ``sessions.id``, ``sessions.title`` and on the preview-sized head of user messages.
+
+Only the first :data:`MAX_WORD_CHARS` characters of a message go into its ``tsvector`` (PostgreSQL caps a
+``tsvector`` at 1 MB and an oversized one would make the insert fail); the substring index has no cap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+# Characters of a message that are cut into words; beyond, a message is still found by substrings.
+MAX_WORD_CHARS = 200_000
+# The preview the listing shows is the first user message cut to this many characters (PREVIEW_RAW_SQL).
+PREVIEW_CHARS = 63
+TS_CONFIG = "hs_search"
+
+SEARCH_DDL: tuple[str, ...] = (
+    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+    "CREATE EXTENSION IF NOT EXISTS unaccent",
+    f"""DO $$
+BEGIN
+    IF NOT EXISTS (
+        SELECT 1 FROM pg_ts_config
+        WHERE cfgname = '{TS_CONFIG}' AND cfgnamespace = current_schema()::regnamespace
+    ) THEN
+        CREATE TEXT SEARCH CONFIGURATION {TS_CONFIG} (COPY = simple);
+        ALTER TEXT SEARCH CONFIGURATION {TS_CONFIG}
+            ALTER MAPPING FOR word, hword, hword_part, numword, numhword WITH unaccent, simple;
+    END IF;
+END
+$$""",
+    """CREATE OR REPLACE FUNCTION hs_search_doc(content text, tool_name text, tool_calls text)
+    RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' || COALESCE(tool_calls, '')""",
+    f"""CREATE OR REPLACE FUNCTION hs_search_words(doc text)
+    RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN regexp_replace(left(doc, {MAX_WORD_CHARS}), '[^[:alnum:]]+', ' ', 'g')""",
+    f"""CREATE OR REPLACE FUNCTION hs_list_preview(content text)
+    RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN replace(replace(left(content, {PREVIEW_CHARS}), chr(10), ' '), chr(13), ' ')""",
+    f"""ALTER TABLE messages ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS (
+    to_tsvector('{TS_CONFIG}'::regconfig, hs_search_words(hs_search_doc(content, tool_name, tool_calls)))
+) STORED""",
+    "CREATE INDEX IF NOT EXISTS idx_messages_search_vector ON messages USING gin (search_vector)",
+    "CREATE INDEX IF NOT EXISTS idx_messages_search_trgm ON messages"
+    " USING gin (hs_search_doc(content, tool_name, tool_calls) gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS idx_messages_list_preview_trgm ON messages"
+    " USING gin (hs_list_preview(content) gin_trgm_ops)"
+    " WHERE role = 'user' AND active = 1 AND content IS NOT NULL",
+    "CREATE INDEX IF NOT EXISTS idx_sessions_id_trgm ON sessions USING gin (id gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS idx_sessions_title_trgm ON sessions USING gin (title gin_trgm_ops)",
+)
+
+
+def apply_search_schema(conn: psycopg.Connection[Any]) -> None:
+    """Run :data:`SEARCH_DDL` on a psycopg connection (in the caller's transaction)."""
+    for statement in SEARCH_DDL:
+        conn.execute(statement)

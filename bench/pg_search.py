@@ -1,0 +1,174 @@
+"""Search on PostgreSQL against search on SQLite, on the same store (same rows, same ids), in the same run.
+
+The SQLite side is the cached multilingual store of ``bench/build_store.py``; the PostgreSQL side is a
+throwaway server (``tests/pg_cluster.py``, or ``--url``) loaded from that file by ``COPY`` with the search
+schema built over it. Both sides call the same service code in-process, so the figures compare the storage
+layers, not HTTP:
+
+- discover: ``app.services.search.discover`` (limit 3, window 5, bookends 3) for each query of
+  ``bench/search.py``; target (issue 15): the PostgreSQL median within 2x of SQLite's;
+- list: the listing's search for a common, a few-rows and a one-row term (``bench/list_search.py``'s
+  terms), a page of 20: SQLite's ``session_list.list_sessions``; on PostgreSQL the listing's search filter
+  (``list_search_filter``) under a keyset walk in list order with the same exact check; target: within
+  1.5x of SQLite's.
+
+Until the PostgreSQL store is merged, its tables come from the test corpus DDL (``tests/postgres``).
+Each figure is the median of sequential calls after a warm-up; figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, cast
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.domain.preview import preview_from_raw
+from app.services.search import SearchRequest, discover
+from app.settings import Settings
+from app.storage.database import Database
+from app.storage.postgres.search import PREVIEW_RAW_SQL, list_search_filter
+from app.storage.protocols import Tx
+from app.storage.repos.list_index import ascii_lower, index_dirty
+from app.storage.repos.session_list import ListQuery, list_sessions
+from bench.build_store import LARGE, SMALL, StoreSpec, copy_store
+from bench.common import bench_home, median, print_figures
+from bench.list_search import _terms
+from bench.search import QUERIES
+from tests.pg_cluster import start_cluster
+from tests.postgres.search_corpus import SearchOnlyTx, create_pg_store
+
+MEDIUM = StoreSpec("s100k", sessions=10_000, messages=100_000)
+STORES = {spec.name: spec for spec in (SMALL, MEDIUM, LARGE)}
+WARMUP = 2
+PAGE = 20
+
+
+def _timed(fn: Callable[[], object], runs: int) -> float:
+    """Median milliseconds of ``fn`` over ``runs`` calls after :data:`WARMUP` untimed ones."""
+    for _ in range(WARMUP):
+        fn()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - started) * 1000)
+    return median(samples)
+
+
+def _pg_list(conn: psycopg.Connection[Any], term: str) -> list[str]:
+    """A page of the listing's search in list order: the filter in SQL, the exact check per row."""
+    filt = list_search_filter(conn, term, projecting=False)
+    needle = ascii_lower(term)
+    found: list[str] = []
+    after: tuple[float, str] = (float("inf"), "")
+    while len(found) <= PAGE:
+        rows = conn.execute(
+            f"SELECT s.id, s.title, {PREVIEW_RAW_SQL.format(a='s')}, s.started_at FROM sessions s"
+            f" WHERE {filt.clause} AND (s.started_at, s.id) < (%s, %s)"
+            " ORDER BY s.started_at DESC, s.id DESC LIMIT %s",
+            (*filt.params, *after, PAGE + 1),
+        ).fetchall()
+        for sid, title, preview, _ in rows:
+            shown = (sid, title or "", preview_from_raw(preview).removesuffix("..."))
+            if any(needle in ascii_lower(text) for text in shown):
+                found.append(sid)
+        if len(rows) <= PAGE:
+            break
+        after = (rows[-1][3], rows[-1][0])
+    return found[:PAGE]
+
+
+def run(spec: StoreSpec, runs: int, url: str | None) -> None:
+    """Load the store into both backends and print the medians and ratios."""
+    with bench_home() as home:
+        path = copy_store(spec, home)
+        cluster = None
+        if url is None:
+            cluster = start_cluster()
+            url = cluster.create_database()
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                started = time.perf_counter()
+                create_pg_store(path, conn)
+                conn.execute("ANALYZE")
+                loaded = time.perf_counter() - started
+                _measure(spec, path, conn, runs, loaded)
+        finally:
+            if cluster is not None:
+                cluster.stop()
+
+
+def _discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
+    return discover(tx, req)
+
+
+def _measure(spec: StoreSpec, path: Path, conn: psycopg.Connection[Any], runs: int, loaded: float) -> None:
+    db = Database(Settings(home=path.parent, api_token="bench")).open()
+    pg_tx = cast(Tx, SearchOnlyTx(conn))
+    try:
+        figures: dict[str, Any] = {"store": spec.name, "postgresql load + index (s)": loaded}
+        lite_all, pg_all = [], []
+        for q in QUERIES:
+            req = SearchRequest(q=q)
+            lite = _timed(partial(db.read_sync, partial(_discover, req=req)), runs)
+            pg = _timed(partial(discover, pg_tx, req), runs)
+            lite_all.append(lite)
+            pg_all.append(pg)
+            figures[f"discover {q!r} sqlite / postgresql (ms)"] = f"{lite:.2f} / {pg:.2f}  ({pg / lite:.2f}x)"
+        lite_median, pg_median = median(lite_all), median(pg_all)
+        figures["discover median sqlite (ms)"] = lite_median
+        figures["discover median postgresql (ms)"] = pg_median
+        figures["discover ratio postgresql/sqlite (target <= 2)"] = pg_median / lite_median
+        print_figures("discover on both backends", figures)
+
+        raw = sqlite3.connect(path, isolation_level=None)
+        raw.row_factory = sqlite3.Row
+        # The server builds the listing's search index in the background; build it all before timing.
+        while index_dirty(raw) is not None:
+            pass
+        figures = {}
+        lite_all, pg_all = [], []
+        try:
+            for name, term in _terms(path).items():
+                query = ListQuery(limit=PAGE, search=term, include_children=True)
+                lite = _timed(partial(list_sessions, raw, query), runs)
+                pg = _timed(partial(_pg_list, conn, term), runs)
+                lite_all.append(lite)
+                pg_all.append(pg)
+                figures[f"list {name} {term!r} sqlite / postgresql (ms)"] = (
+                    f"{lite:.2f} / {pg:.2f}  ({pg / lite:.2f}x)"
+                )
+        finally:
+            raw.close()
+        lite_median, pg_median = median(lite_all), median(pg_all)
+        figures["list median sqlite (ms)"] = lite_median
+        figures["list median postgresql (ms)"] = pg_median
+        figures["list ratio postgresql/sqlite (target <= 1.5)"] = pg_median / lite_median
+        print_figures("list search on both backends", figures)
+    finally:
+        db.close()
+
+
+def main() -> None:
+    """Parse arguments and run."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--store", choices=sorted(STORES), default=MEDIUM.name)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
+    args = parser.parse_args()
+    run(STORES[args.store], args.runs, args.url)
+
+
+if __name__ == "__main__":
+    main()
