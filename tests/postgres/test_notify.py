@@ -56,7 +56,9 @@ def _event(n: int, session: str = "s1") -> tuple[str, str | None, str, float]:
     return ("message.created", session, f'{{"n":{n}}}', 1.0)
 
 
-def _write(url: str, batches: list[int], commit_every: int, out: list[int], errors: list[BaseException]) -> None:
+def _write(
+    url: str, batches: list[int], commit_every: int, out: list[int], errors: list[BaseException]
+) -> None:
     """One writer connection: a transaction per batch size, every ``commit_every``-th rolled back."""
     try:
         with psycopg.connect(url) as conn:
@@ -174,7 +176,9 @@ def test_listener_catches_up_from_the_table_after_its_connection_is_killed(
             gate.clear()
             (pid,) = backend_pids(events_url, APPLICATION_NAME)
             terminate(events_url, pid)
-            wait_for(lambda: not backend_pids(events_url, APPLICATION_NAME), 30, "the listener's session to end")
+            wait_for(
+                lambda: not backend_pids(events_url, APPLICATION_NAME), 30, "the listener's session to end"
+            )
             missed = list(insert_events(conn, [_event(3), _event(4), _event(5)]))
             conn.commit()
             insert_events(conn, [_event(6)])
