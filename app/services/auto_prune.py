@@ -24,6 +24,7 @@ from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
 from app.services import maintenance
 from app.services.background import cancel_and_wait
 from app.storage.database import Database
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import AUTO_PRUNE_LEASE_KEY, AUTO_PRUNE_STATUS_KEY, LAST_AUTO_PRUNE_KEY, Tx
 
 log = logging.getLogger(__name__)
@@ -41,9 +42,10 @@ class _Claim:
 class AutoPruner:
     """Runs auto-prune at start-up and then every ``check_interval_s``, when enabled."""
 
-    def __init__(self, db: Database, config: AutoPruneConfig) -> None:
+    def __init__(self, db: Database, config: AutoPruneConfig, leadership: Leadership = ALWAYS_LEADER) -> None:
         self.db = db
         self.config = config
+        self.leadership = leadership
         self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._task: asyncio.Task[None] | None = None
         self._run_lock = asyncio.Lock()
@@ -53,9 +55,12 @@ class AutoPruner:
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the periodic task (no-op when ``sessions.auto_prune`` is off)."""
+        """Start the periodic task (no-op when ``sessions.auto_prune`` is off); it runs while this process
+        leads the replicas."""
         if self.config.enabled and self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-prune")
+            self._task = asyncio.get_running_loop().create_task(
+                self.leadership.while_leading(self._loop), name="hermes-auto-prune"
+            )
 
     async def stop(self) -> None:
         """Cancel the periodic task and wait for it (a run in progress is abandoned; its lease expires)."""

@@ -26,6 +26,7 @@ from app.domain.index_pacing import FIRST_SLICE, next_pace
 from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.database import Database
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import Tx
 
 log = logging.getLogger(__name__)
@@ -36,8 +37,15 @@ POLL_S = 30.0
 class FtsIndexer:
     """Indexes ``hs_fts_backlog`` in the background; ``wait_indexed`` lets a request wait for it."""
 
-    def __init__(self, db: Database, slice_messages: int = FIRST_SLICE, poll_s: float = POLL_S) -> None:
+    def __init__(
+        self,
+        db: Database,
+        slice_messages: int = FIRST_SLICE,
+        poll_s: float = POLL_S,
+        leadership: Leadership = ALWAYS_LEADER,
+    ) -> None:
         self.db = db
+        self.leadership = leadership
         self.slice_messages = slice_messages
         self.poll_s = poll_s
         self._task: asyncio.Task[None] | None = None
@@ -47,9 +55,12 @@ class FtsIndexer:
         self._progress = asyncio.Event()
 
     def start(self) -> None:
-        """Follow the commit notices and start the task; it first indexes whatever backlog the file has."""
+        """Follow the commit notices and start the task, which runs while this process leads the replicas;
+        it first indexes whatever backlog the file has."""
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-fts-indexer")
+            self._task = asyncio.get_running_loop().create_task(
+                self.leadership.while_leading(self._loop), name="hermes-fts-indexer"
+            )
             if self.db.writer is not None:
                 self._unsubscribe = self.db.writer.subscribe(self.on_commit)
 
