@@ -10,10 +10,14 @@ PgBouncer.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from typing import Any, Final
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+log = logging.getLogger(__name__)
 
 KEEPALIVE_IDLE_S: Final = 5
 KEEPALIVE_INTERVAL_S: Final = 2
@@ -44,3 +48,18 @@ def connect_dedicated(url: str, application_name: str) -> psycopg.Connection[tup
         connect_timeout=params.get("connect_timeout") or CONNECT_TIMEOUT_S,
     )
     return psycopg.connect(conninfo, autocommit=True)
+
+
+def close_quietly(conn: psycopg.Connection[Any] | None) -> None:
+    """Close ``conn`` (if any); a session already gone only gets a debug line."""
+    if conn is None:
+        return
+    try:
+        conn.close()
+    except psycopg.Error as exc:
+        log.debug("dedicated connection not closed cleanly: %s", exc)
+
+
+def advisory_key(name: str) -> int:
+    """The bigint advisory lock key of a namespaced ``name`` (stable across processes and versions)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)

@@ -22,7 +22,6 @@ cancelled before the new leader's begin, even when the old one is alive but cut 
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -33,13 +32,11 @@ from typing import Any, Final
 import psycopg
 
 from app.storage.leadership import Job, supervise
-from app.storage.postgres.dedicated import connect_dedicated
+from app.storage.postgres.dedicated import advisory_key, close_quietly, connect_dedicated
 
 log = logging.getLogger(__name__)
 
-LEADER_LOCK_KEY: Final = int.from_bytes(
-    hashlib.sha256(b"hermes-sessions:leader").digest()[:8], "big", signed=True
-)
+LEADER_LOCK_KEY: Final = advisory_key("hermes-sessions:leader")
 """The advisory lock key the leader holds (a namespaced name hashed to a bigint)."""
 
 APPLICATION_NAME: Final = "hermes-leader"
@@ -184,11 +181,7 @@ class AdvisoryLeader:
         """Forget the lock and its connection (closing the session releases the lock if it still held)."""
         self._held_since = None
         conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except psycopg.Error as exc:
-                log.debug("leader connection not closed cleanly: %s", exc)
+        close_quietly(conn)
 
     def _release(self) -> None:
         conn = self._conn

@@ -20,7 +20,6 @@ was away are lost by PostgreSQL, the rows are not.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -28,14 +27,12 @@ from typing import Any, Final
 
 import psycopg
 
-from app.storage.postgres.dedicated import connect_dedicated
+from app.storage.postgres.dedicated import advisory_key, close_quietly, connect_dedicated
 
 log = logging.getLogger(__name__)
 
 EVENTS_CHANNEL: Final = "hermes_events"
-EVENT_ORDER_LOCK_KEY: Final = int.from_bytes(
-    hashlib.sha256(b"hermes-sessions:event-order").digest()[:8], "big", signed=True
-)
+EVENT_ORDER_LOCK_KEY: Final = advisory_key("hermes-sessions:event-order")
 """The transaction-scoped advisory lock that puts event ids in commit order."""
 
 APPLICATION_NAME: Final = "hermes-events-listener"
@@ -175,8 +172,4 @@ class EventListener:
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except psycopg.Error as exc:
-                log.debug("events listener connection not closed cleanly: %s", exc)
+        close_quietly(conn)
