@@ -3,6 +3,7 @@ caught up from the table after the listener's connection is killed."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -10,8 +11,15 @@ from typing import Any
 import psycopg
 import pytest
 
+from app.storage.commit_notice import CommitNotice
 from app.storage.postgres.dedicated import connect_dedicated
-from app.storage.postgres.notify import APPLICATION_NAME, EventListener, insert_events, parse_payload
+from app.storage.postgres.notify import (
+    APPLICATION_NAME,
+    EventListener,
+    insert_events,
+    parse_payload,
+    relay_to_loop,
+)
 from tests.postgres.replicas import backend_pids, create_events_table, terminate, wait_for
 
 
@@ -148,7 +156,7 @@ def test_nothing_is_announced_for_a_transaction_that_rolls_back(
     with psycopg.connect(events_url) as conn:
         insert_events(conn, [_event(1)])
         conn.rollback()
-        kept = insert_events(conn, [_event(2)])
+        kept = insert_events(conn, [_event(2, session=None)])
         conn.commit()
     wait_for(lambda: heard.snapshot(), 30, "the committed id")
     assert heard.snapshot() == list(kept)
@@ -198,3 +206,32 @@ def test_listener_catches_up_from_the_table_after_its_connection_is_killed(
     assert heard.snapshot() == [*before, *range(missed[0], missed[-1] + 1), *after]
     assert listening.connections == 2
     assert listening.caught_up == missed[-1] - missed[0] + 1
+
+
+def test_relayed_ids_reach_the_event_loop_as_commit_notices(events_url: str) -> None:
+    def commit_two() -> range:
+        with psycopg.connect(events_url) as conn:
+            ids = insert_events(conn, [_event(1), _event(2, session="s2")])
+            conn.commit()
+        return ids
+
+    async def scenario() -> tuple[list[tuple[CommitNotice, int]], range, int]:
+        got: list[tuple[CommitNotice, int]] = []
+        arrived = asyncio.Event()
+
+        def deliver(notice: CommitNotice) -> None:
+            got.append((notice, threading.get_ident()))
+            arrived.set()
+
+        listening = relay_to_loop(events_url, asyncio.get_running_loop(), deliver)
+        await asyncio.to_thread(listening.start)
+        try:
+            ids = await asyncio.to_thread(commit_two)
+            await asyncio.wait_for(arrived.wait(), 30)
+        finally:
+            await asyncio.to_thread(listening.stop)
+        return got, ids, threading.get_ident()
+
+    got, ids, loop_thread = asyncio.run(scenario())
+    assert [(notice.event_ids, thread) for notice, thread in got] == [(ids, loop_thread)]
+    assert got[0][0] == CommitNotice(0, ids, frozenset(), False)

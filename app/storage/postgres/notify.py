@@ -20,6 +20,8 @@ was away are lost by PostgreSQL, the rows are not.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -27,6 +29,7 @@ from typing import Any, Final
 
 import psycopg
 
+from app.storage.commit_notice import CommitNotice
 from app.storage.postgres.dedicated import advisory_key, close_quietly, connect_dedicated
 
 log = logging.getLogger(__name__)
@@ -173,3 +176,16 @@ class EventListener:
     def _close(self) -> None:
         conn, self._conn = self._conn, None
         close_quietly(conn)
+
+
+def relay_to_loop(
+    url: str, loop: asyncio.AbstractEventLoop, deliver: Callable[[CommitNotice], None]
+) -> EventListener:
+    """A listener (not started) whose ids reach ``deliver`` on ``loop`` as :meth:`CommitNotice.of_events`
+    notices: what the store's ``subscribe`` hands the event hub for other replicas' commits."""
+
+    def hand_over(ids: range) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
+            loop.call_soon_threadsafe(deliver, CommitNotice.of_events(ids))
+
+    return EventListener(url, hand_over)
