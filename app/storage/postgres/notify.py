@@ -87,7 +87,7 @@ class EventListener:
         url: str,
         deliver: Deliver,
         *,
-        check_s: float = 5.0,
+        check_s: float = 1.0,
         retry_s: tuple[float, float] = (0.1, 2.0),
         connect: Connect | None = None,
     ) -> None:
