@@ -82,6 +82,15 @@ def _write(
         errors.append(exc)
 
 
+def test_events_are_refused_outside_a_transaction(events_url: str) -> None:
+    with psycopg.connect(events_url, autocommit=True) as conn:
+        with pytest.raises(ValueError, match="open transaction"):
+            insert_events(conn, [_event(1)])
+        assert conn.execute("SELECT count(*) FROM hs_events").fetchone() == (0,)
+        with conn.transaction():
+            assert list(insert_events(conn, [_event(2)])) == [1]
+
+
 def test_payload_is_a_range_of_ids_and_anything_else_is_ignored() -> None:
     assert parse_payload("7-9") == range(7, 10)
     assert parse_payload("12-12") == range(12, 13)

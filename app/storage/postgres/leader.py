@@ -97,17 +97,18 @@ class AdvisoryLeader:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop campaigning and release the lock, so another replica takes over at its next try."""
+        """Stop campaigning and release the lock, so another replica takes over at its next try. Stop the
+        jobs' supervisors first: they would otherwise run on for up to ``poll_s`` after the release."""
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
 
     # -- standing --------------------------------------------------------------------------------
 
     @property
     def holds_lock(self) -> bool:
         """Whether this process holds the lock as of its last proof (jobs may still be settling)."""
-        held = self._held_since
-        return held is not None and time.monotonic() - self._last_proof < self.timing.lease_s
+        return self._held_since is not None and time.monotonic() - self._last_proof < self.timing.lease_s
 
     @property
     def leading(self) -> bool:

@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import psycopg
+from psycopg.pq import TransactionStatus
+from psycopg.rows import tuple_row
 
 from app.storage.commit_notice import CommitNotice
 from app.storage.postgres.dedicated import advisory_key, close_quietly, connect_dedicated
@@ -52,14 +54,18 @@ _INSERT = (
 )
 
 
-def insert_events(conn: psycopg.Connection[tuple[Any, ...]], rows: Sequence[EventInsert]) -> range:
+def insert_events(conn: psycopg.Connection[Any], rows: Sequence[EventInsert]) -> range:
     """Append ``rows`` to ``hs_events`` in ``conn``'s open transaction and announce their ids to every
-    replica when it commits; the ids given (consecutive), an empty range for no rows."""
+    replica when it commits; the ids given (consecutive), an empty range for no rows. Raises
+    ``ValueError`` outside a transaction, where the ordering lock would end with its own statement."""
     if not rows:
         return range(0)
-    conn.execute("SELECT pg_advisory_xact_lock(%s)", (EVENT_ORDER_LOCK_KEY,))
     types, sessions, data, created = (list(column) for column in zip(*rows, strict=True))
-    row = conn.execute(_INSERT, (types, sessions, data, created, EVENTS_CHANNEL)).fetchone()
+    with conn.cursor(row_factory=tuple_row) as cur:
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (EVENT_ORDER_LOCK_KEY,))
+        if conn.info.transaction_status != TransactionStatus.INTRANS:
+            raise ValueError("insert_events needs an open transaction")
+        row = cur.execute(_INSERT, (types, sessions, data, created, EVENTS_CHANNEL)).fetchone()
     if row is None or row[0] is None:
         raise psycopg.DataError("hs_events insert returned no ids")
     first, last = int(row[0]), int(row[1])
@@ -115,7 +121,8 @@ class EventListener:
     def stop(self) -> None:
         """Stop listening and close the connection (within ``check_s``)."""
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
 
     def _run(self) -> None:
         backoff = self.retry_min_s
