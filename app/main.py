@@ -45,6 +45,7 @@ from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.backends import open_store
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +68,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.db = db = stack.enter_context(closing(open_store(settings)))
             # Jobs that only write would be refused every time on a file a newer agent migrated.
             writes = not db.read_only
-            state.auto_pruner = await stack.enter_async_context(
-                _running(AutoPruner(db, load_auto_prune_config(settings)), start=writes)
-            )
+            # One SQLite server owns its file and leads; PostgreSQL replicas elect one leader
+            # (app.storage.postgres.leader), and only its background jobs run.
+            leadership: Leadership = ALWAYS_LEADER
+            auto_pruner = AutoPruner(db, load_auto_prune_config(settings), leadership)
+            state.auto_pruner = await stack.enter_async_context(_running(auto_pruner, start=writes))
             # PostgreSQL indexes each row in its own transaction: there is no FTS backlog to work off.
-            indexes_later = writes and not settings.database_url
-            state.fts_indexer = await stack.enter_async_context(_running(FtsIndexer(db), start=indexes_later))
+            indexer = FtsIndexer(db, leadership=leadership)
+            indexes_later = writes and db.backend == "sqlite"
+            state.fts_indexer = await stack.enter_async_context(_running(indexer, start=indexes_later))
             titler = AutoTitler(db, build_generator(settings), enabled=load_titles_auto(settings))
             state.auto_titler = await stack.enter_async_context(_running(titler, start=writes))
             pruner = EventPruner(
@@ -80,11 +84,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 retention_days=settings.events_retention_days,
                 max_rows=settings.events_max_rows,
                 interval_s=settings.events_prune_interval_s,
+                leadership=leadership,
             )
             state.event_pruner = await stack.enter_async_context(_running(pruner, start=writes))
             hub = EventHub(db, poll_s=settings.events_poll_s)
             state.event_hub = await stack.enter_async_context(_running(hub))
-            state.gateway = await stack.enter_async_context(_running(Gateway(db, settings.home)))
+            state.gateway = await stack.enter_async_context(
+                _running(Gateway(db, settings.home, leadership=leadership))
+            )
             yield
 
     # /docs and /redoc with Swagger UI and ReDoc served from the package, not a CDN: this server usually

@@ -23,6 +23,7 @@ from app.config_file import AutoPruneConfig
 from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
 from app.services import maintenance
 from app.services.background import cancel_and_wait
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import (
     AUTO_PRUNE_LEASE_KEY,
     AUTO_PRUNE_STATUS_KEY,
@@ -47,9 +48,10 @@ class _Claim:
 class AutoPruner:
     """Runs auto-prune at start-up and then every ``check_interval_s``, when enabled."""
 
-    def __init__(self, db: Store, config: AutoPruneConfig) -> None:
+    def __init__(self, db: Store, config: AutoPruneConfig, leadership: Leadership = ALWAYS_LEADER) -> None:
         self.db = db
         self.config = config
+        self.leadership = leadership
         self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._task: asyncio.Task[None] | None = None
         self._run_lock = asyncio.Lock()
@@ -59,9 +61,12 @@ class AutoPruner:
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the periodic task (no-op when ``sessions.auto_prune`` is off)."""
+        """Start the periodic task (no-op when ``sessions.auto_prune`` is off); it runs while this process
+        leads the replicas."""
         if self.config.enabled and self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-auto-prune")
+            self._task = asyncio.get_running_loop().create_task(
+                self.leadership.while_leading(self._loop), name="hermes-auto-prune"
+            )
 
     async def stop(self) -> None:
         """Cancel the periodic task and wait for it (a run in progress is abandoned; its lease expires)."""

@@ -27,6 +27,7 @@ import orjson
 
 from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import EventRow, Store, Tx
 
 log = logging.getLogger(__name__)
@@ -265,8 +266,17 @@ class EventPruner:
     """Keeps ``hs_events`` bounded: at start-up and then every ``interval_s``, drop events older than
     ``retention_days`` and all but the newest ``max_rows``."""
 
-    def __init__(self, db: Store, *, retention_days: float, max_rows: int, interval_s: float) -> None:
+    def __init__(
+        self,
+        db: Store,
+        *,
+        retention_days: float,
+        max_rows: int,
+        interval_s: float,
+        leadership: Leadership = ALWAYS_LEADER,
+    ) -> None:
         self.db = db
+        self.leadership = leadership
         self.retention_days = retention_days
         self.max_rows = max_rows
         self.interval_s = interval_s
@@ -274,8 +284,10 @@ class EventPruner:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Start the periodic prune."""
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="hermes-events-prune")
+        """Start the periodic prune, which runs while this process leads the replicas."""
+        self._task = asyncio.get_running_loop().create_task(
+            self.leadership.while_leading(self._loop), name="hermes-events-prune"
+        )
 
     async def stop(self) -> None:
         """Cancel the periodic prune."""

@@ -24,6 +24,7 @@ from app.domain.id_runs import ANY_ID
 from app.domain.index_pacing import FIRST_SLICE, next_pace
 from app.services.background import CommitFollower
 from app.storage.commit_notice import CommitNotice
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import Store, Tx
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,16 @@ class FtsIndexer(CommitFollower):
     """Indexes ``hs_fts_backlog`` in the background; ``wait_indexed`` lets a request wait for it. Stopped,
     it leaves the rest of the backlog to the next start."""
 
-    def __init__(self, db: Store, slice_messages: int = FIRST_SLICE, poll_s: float = POLL_S) -> None:
+    def __init__(
+        self,
+        db: Store,
+        slice_messages: int = FIRST_SLICE,
+        poll_s: float = POLL_S,
+        leadership: Leadership = ALWAYS_LEADER,
+    ) -> None:
         super().__init__()
         self.db = db
+        self.leadership = leadership
         self.slice_messages = slice_messages
         self.poll_s = poll_s
         self._wake = asyncio.Event()
@@ -45,9 +53,10 @@ class FtsIndexer(CommitFollower):
         self._progress = asyncio.Event()
 
     def start(self) -> None:
-        """Follow the commit notices and start the task; it first indexes whatever backlog the file has."""
+        """Follow the commit notices and start the task, which runs while this process leads the replicas;
+        it first indexes whatever backlog the file has."""
         if self._task is None:
-            self._follow(self._loop(), "hermes-fts-indexer", self.db)
+            self._follow(self.leadership.while_leading(self._loop), "hermes-fts-indexer", self.db)
 
     def on_commit(self, notice: CommitNotice) -> None:
         """Index now when the commit queued work (an import deferred its indexing)."""

@@ -64,6 +64,7 @@ from app.services.lineage import resolve
 from app.services.platforms import get_platform
 from app.storage import gateway_files as files
 from app.storage.errors import StorageError
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import Store, Tx
 
 log = logging.getLogger(__name__)
@@ -700,8 +701,10 @@ class Gateway:
         expiry_first_s: float = EXPIRY_FIRST_S,
         expiry_interval_s: float = EXPIRY_INTERVAL_S,
         expiry_grace_s: float = EXPIRY_GRACE_S,
+        leadership: Leadership = ALWAYS_LEADER,
     ) -> None:
         self.db = db
+        self.leadership = leadership
         self.home = home
         self.sessions_dir = home / "sessions"
         self.scope = str(self.sessions_dir.resolve())
@@ -888,9 +891,10 @@ class Gateway:
         return done
 
     async def start(self) -> None:
-        """Start the mirror and the expiry watcher."""
+        """Start the mirror and the expiry watcher; the watcher runs while this process leads the replicas
+        (the mirror is this host's file, so every replica keeps its own)."""
         await self.mirror.start()
-        self._task = asyncio.create_task(self._watch(), name="gateway-expiry")
+        self._task = asyncio.create_task(self.leadership.while_leading(self._watch), name="gateway-expiry")
 
     async def stop(self) -> None:
         """Stop the watcher and write the mirror one last time if it is behind."""

@@ -66,6 +66,12 @@ class CommitNotice:
         events = range(changes.first_event_id, changes.last_event_id + 1 if changes.last_event_id else 0)
         return cls(commit, events, frozenset(changes.message_sessions), changes.fts_backlog)
 
+    @classmethod
+    def of_events(cls, event_ids: range) -> CommitNotice:
+        """The notice of a commit another process made (a replica's, heard through ``LISTEN``): only its
+        event ids are known, and it has no number in this process's sequence (0)."""
+        return cls(0, event_ids, frozenset(), False)
+
 
 def begin_job() -> Changes:
     """Start recording for the job about to run on this (the writer's) thread."""
