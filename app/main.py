@@ -45,7 +45,6 @@ from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.backends import open_store
-from app.storage.leadership import ALWAYS_LEADER, Leadership
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             writes = not db.read_only
             # One SQLite server owns its file and leads; PostgreSQL replicas elect one leader
             # (app.storage.postgres.leader), and only its background jobs run.
-            leadership: Leadership = ALWAYS_LEADER
+            leadership = db.leadership
             auto_pruner = AutoPruner(db, load_auto_prune_config(settings), leadership)
             state.auto_pruner = await stack.enter_async_context(_running(auto_pruner, start=writes))
             # PostgreSQL indexes each row in its own transaction: there is no FTS backlog to work off.

@@ -148,10 +148,11 @@ class NoticeBoard:
                 log.exception("commit hook %r failed after commit %d", hook, notice.commit)
         if self._subscribers and self._loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop closed during shutdown
-                self._loop.call_soon_threadsafe(self._deliver, notice)
+                self._loop.call_soon_threadsafe(self.deliver, notice)
 
-    def _deliver(self, notice: CommitNotice) -> None:
-        """On the event loop: hand ``notice`` to every subscriber; one failing does not stop the others."""
+    def deliver(self, notice: CommitNotice) -> None:
+        """On the event loop: hand ``notice`` to every subscriber; one failing does not stop the others.
+        Also the entry for notices of commits made elsewhere (another replica's, relayed by LISTEN)."""
         for subscriber in list(self._subscribers):
             try:
                 subscriber(notice)

@@ -26,6 +26,7 @@ from app.storage.connection import is_full, open_connection
 from app.storage.files import create_private_file, is_disk_full, make_private_dirs, no_space_left
 from app.storage.first_contact import backup_agent_file, unadopted_agent_file
 from app.storage.fts_merge import merge_quantum
+from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
@@ -46,6 +47,8 @@ class Database:
     ``Tx``), made once per connection."""
 
     backend = "sqlite"
+    leadership: Leadership = ALWAYS_LEADER
+    """One server owns its file (the instance lock): it always runs the background jobs."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -23,6 +23,7 @@ from app.domain.session_filter import SessionFilter
 from app.errors import SchemaTooNew
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
+from app.storage.leadership import Leadership
 from app.storage.rows import (
     AUTO_PRUNE_LEASE_KEY,
     AUTO_PRUNE_STATUS_KEY,
@@ -867,6 +868,11 @@ class Store(Protocol):
     @property
     def settings(self) -> Settings:
         """The settings the store was opened with."""
+
+    @property
+    def leadership(self) -> Leadership:
+        """Whether this process runs the background jobs now (always on SQLite; the elected replica on
+        PostgreSQL)."""
 
     @property
     def backend(self) -> str:

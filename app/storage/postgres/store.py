@@ -29,6 +29,8 @@ from app.settings import Settings
 from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscriber, begin_job, end_job
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
+from app.storage.postgres.leader import AdvisoryLeader
+from app.storage.postgres.notify import EventListener, relay_to_loop
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
@@ -106,19 +108,27 @@ class PgStore:
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="hermes-pg")
         self.writer = Commits()
         self._server_version = ""
+        self.leadership = AdvisoryLeader(self.url)
+        """This replica's candidacy for the background jobs (auto-prune, event pruning, gateway expiry)."""
+        self._relay: EventListener | None = None
 
     def open(self) -> PgStore:
         """Migrate the schema (one replica at a time) and open the pool."""
         self.settings.home.mkdir(parents=True, exist_ok=True)
         migrate.upgrade(self.url)
         self.pool.open(wait=True)
+        self.leadership.start()
         with self.pool.connection() as conn:
             row = conn.execute("SHOW server_version").fetchone()
         self._server_version = "" if row is None else str(row[0])
         return self
 
     def close(self) -> None:
-        """Stop the workers and close every connection."""
+        """Stop listening and campaigning (the services that ran jobs have stopped), then the workers, then
+        close every connection."""
+        if self._relay is not None:
+            self._relay.stop()
+        self.leadership.stop()
         self.writer.alive = False
         self._executor.shutdown(wait=True)
         self.pool.close()
@@ -147,8 +157,13 @@ class PgStore:
         )
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Commit notices of this process (see :class:`Commits`)."""
-        return self.writer.subscribe(callback)
+        """Commit notices of this process (see :class:`Commits`) and, through one ``LISTEN`` per process,
+        of every other replica's commits that added events, as notices carrying their ids."""
+        unsubscribe = self.writer.subscribe(callback)
+        if self._relay is None:
+            self._relay = relay_to_loop(self.url, asyncio.get_running_loop(), self.writer.deliver)
+            self._relay.start()
+        return unsubscribe
 
     async def schema_revision(self) -> str | None:
         """The Alembic revision stamped in the database."""
