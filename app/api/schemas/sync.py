@@ -7,11 +7,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
+from app.api.schemas.common import RequestModel
 from app.domain.sync import MAX_HOME_LENGTH
 from app.services.sync import MAX_BATCH_MESSAGES, MAX_BATCH_SESSIONS
 
 
-class SyncMessagesIn(BaseModel):
+class SyncMessagesIn(RequestModel):
     """Message rows as the agent's file holds them, one value per column."""
 
     columns: list[str] = Field(
@@ -28,7 +29,7 @@ class SyncMessagesIn(BaseModel):
     )
 
 
-class SyncBatchIn(BaseModel):
+class SyncBatchIn(RequestModel):
     """One batch of a home's agent file."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.SYNC_BATCH]})

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -24,7 +23,6 @@ class SyncMessagesIn:
 
     columns: list[str] | Unset = UNSET
     rows: list[list[Any]] | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         columns: list[str] | Unset = UNSET
@@ -40,7 +38,7 @@ class SyncMessagesIn:
                 rows.append(rows_item)
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({})
         if columns is not UNSET:
             field_dict["columns"] = columns
@@ -68,21 +66,4 @@ class SyncMessagesIn:
             rows=rows,
         )
 
-        sync_messages_in.additional_properties = d
         return sync_messages_in
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

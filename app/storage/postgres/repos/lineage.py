@@ -31,6 +31,8 @@ class PgLineage(SqliteLineage):
             for row in pg.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
                 " AND table_name = 'messages' AND column_name NOT IN ('id', 'session_id')"
+                # Generated columns (the search vector) are computed for the copies, never written.
+                " AND is_generated = 'NEVER'"
                 " ORDER BY ordinal_position"
             )
         ]
