@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, NoReturn
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -33,6 +33,18 @@ BACKEND = "postgresql"
 def is_title_conflict(exc: BaseException) -> bool:
     """Whether a write failed on the unique title index (another session holds the title)."""
     return isinstance(exc, pg_errors.UniqueViolation) and "title" in str(exc)
+
+
+class _Unbuilt:
+    """A repository PostgreSQL lacks in this build: reaching it answers ``BackendUnsupported`` (501)."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def __get__(self, tx: object, owner: type | None = None) -> Any:
+        if tx is None:
+            return self
+        raise BackendUnsupported(self.part, BACKEND)
 
 
 class PgTx:
@@ -71,34 +83,13 @@ class PgTx:
         self.idempotency = SqliteIdempotency(conn)
         self.gateway = SqliteGateway(conn)
 
-    @staticmethod
-    def _missing(part: str) -> NoReturn:
-        raise BackendUnsupported(part, BACKEND)
-
-    @property
-    def search(self) -> Any:
-        """Full-text search (app.storage.postgres.search, not in this build)."""
-        self._missing("Full-text search")
-
-    @property
-    def indexing(self) -> Any:
-        """The SQLite FTS backlog: PostgreSQL indexes in the row's own transaction."""
-        self._missing("The FTS indexer")
-
-    @property
-    def transfer(self) -> Any:
-        """Import (not in this build)."""
-        self._missing("Import")
-
-    @property
-    def export(self) -> Any:
-        """Export (not in this build)."""
-        self._missing("Export")
-
-    @property
-    def maintenance(self) -> Any:
-        """Statistics, prune and repairs (not in this build)."""
-        self._missing("Maintenance")
+    search = _Unbuilt("Full-text search")  # app.storage.postgres.search, not in this build
+    indexing = _Unbuilt(
+        "The FTS indexer"
+    )  # the SQLite FTS backlog: PostgreSQL indexes in the row's own transaction
+    transfer = _Unbuilt("Import")
+    export = _Unbuilt("Export")
+    maintenance = _Unbuilt("Maintenance")  # statistics, prune and repairs
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""
