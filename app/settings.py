@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -24,6 +24,18 @@ def _is_loopback(host: str) -> bool:
 
 # URL schemes HERMES_DATABASE_URL accepts (libpq's two spellings).
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+
+class _InHome:
+    """A path under ``Settings.home``, read as an attribute of the settings."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, settings: Settings | None, owner: type | None = None) -> Path:
+        if settings is None:
+            raise AttributeError(self.name)
+        return settings.home / self.name
 
 
 class Settings(BaseSettings):
@@ -143,22 +155,11 @@ class Settings(BaseSettings):
         """The agent's database file."""
         return self.home / "state.db"
 
-    @property
-    def token_path(self) -> Path:
-        """Where the generated bearer token lives (mode 0600)."""
-        return self.home / "api_token"
-
-    @property
-    def config_path(self) -> Path:
-        """The agent's config file (its ``sessions:`` block configures auto-prune)."""
-        return self.home / "config.yaml"
-
-    @property
-    def backups_dir(self) -> Path:
-        """Where ``POST /maintenance/backup`` writes consistent copies of state.db."""
-        return self.home / "backups"
-
-    @property
-    def sessions_dir(self) -> Path:
-        """The agent's legacy per-session transcript files (``<id>.jsonl``)."""
-        return self.home / "sessions"
+    # Where the generated bearer token lives (mode 0600).
+    token_path: ClassVar[_InHome] = _InHome("api_token")
+    # The agent's config file (its ``sessions:`` block configures auto-prune).
+    config_path: ClassVar[_InHome] = _InHome("config.yaml")
+    # Where ``POST /maintenance/backup`` writes consistent copies of state.db.
+    backups_dir: ClassVar[_InHome] = _InHome("backups")
+    # The agent's legacy per-session transcript files (``<id>.jsonl``).
+    sessions_dir: ClassVar[_InHome] = _InHome("sessions")

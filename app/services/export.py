@@ -17,7 +17,7 @@ import asyncio
 import functools
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,7 +115,7 @@ async def check_export_target(db: Store, session_id: str | None) -> None:
         raise SessionNotFound(session_id)
 
 
-async def export_jsonl(db: Store, flt: ExportFilter) -> AsyncIterator[bytes]:
+def export_jsonl(db: Store, flt: ExportFilter) -> AsyncIterator[bytes]:
     """Yield the export in chunks of whole or partial lines, one short read transaction per chunk."""
 
     def plan(start: store.ExportCursor, tx: Tx) -> store.ChunkPlan:
@@ -129,25 +129,35 @@ async def export_jsonl(db: Store, flt: ExportFilter) -> AsyncIterator[bytes]:
             rendered = tx.export.render_chunk(flt, chunk)
         return rendered, None if chunk.next is None else plan(chunk.next, tx)
 
+    async def rendered_here() -> AsyncGenerator[store.RenderedChunk, None]:
+        pending: asyncio.Future[tuple[store.RenderedChunk, store.ChunkPlan | None]] | None = None
+        try:
+            first = await db.read(functools.partial(plan, store.ExportCursor()))
+            pending = asyncio.ensure_future(db.read(functools.partial(step, first)))
+            while pending is not None:
+                rendered, upcoming = await pending
+                # The next render starts before this chunk is sent, so SQLite and the socket work at once.
+                pending = (
+                    None
+                    if upcoming is None
+                    else asyncio.ensure_future(db.read(functools.partial(step, upcoming)))
+                )
+                yield rendered
+        finally:
+            if pending is not None:  # the client went away mid-stream, or a render failed
+                pending.cancel()
+
     renderer = None if db.files is None else db.files.renderer
-    if renderer is not None:
-        async for data in _rendered_in_workers(db, renderer, flt, plan):
-            yield data
-        return
+    chunks = rendered_here() if renderer is None else _rendered_in_workers(db, renderer, flt, plan)
+    return _sent_in_order(chunks)
+
+
+async def _sent_in_order(chunks: AsyncGenerator[store.RenderedChunk, None]) -> AsyncIterator[bytes]:
+    """The rendered chunks as bytes to send, ending with an error record when anything was left out."""
     problems = ExportProblems()
-    pending: asyncio.Future[tuple[store.RenderedChunk, store.ChunkPlan | None]] | None = None
     line_open = store.LINE_CLOSED
     try:
-        first = await db.read(functools.partial(plan, store.ExportCursor()))
-        pending = asyncio.ensure_future(db.read(functools.partial(step, first)))
-        while pending is not None:
-            rendered, upcoming = await pending
-            # The next render starts before this chunk is sent, so SQLite and the socket work at once.
-            pending = (
-                None
-                if upcoming is None
-                else asyncio.ensure_future(db.read(functools.partial(step, upcoming)))
-            )
+        async for rendered in chunks:
             problems.add(store.chunk_skipped(line_open, rendered))
             data, line_open = store.join_chunk(line_open, rendered)
             if data:
@@ -157,8 +167,7 @@ async def export_jsonl(db: Store, flt: ExportFilter) -> AsyncIterator[bytes]:
         if line_open:
             yield b"\n"
     finally:
-        if pending is not None:  # the client went away mid-stream, or a render failed
-            pending.cancel()
+        await chunks.aclose()
     if problems:
         yield error_record(problems)
 
@@ -168,36 +177,24 @@ async def _rendered_in_workers(
     pool: ChunkRenderer,
     flt: ExportFilter,
     plan: Callable[[store.ExportCursor, Tx], store.ChunkPlan],
-) -> AsyncIterator[bytes]:
-    """The export with chunks rendered in worker processes, sent in order.
+) -> AsyncGenerator[store.RenderedChunk, None]:
+    """The export's chunks rendered in worker processes, in order.
 
     Plans (cheap index counts) are made here one after another, each in its own short read; up to one render
     per worker plus one more is in flight, so memory stays at a few chunks.
     """
     inflight: deque[asyncio.Future[store.RenderedChunk]] = deque()
     cursor: store.ExportCursor | None = store.ExportCursor()
-    line_open = store.LINE_CLOSED
-    problems = ExportProblems()
     try:
         while cursor is not None or inflight:
             while cursor is not None and len(inflight) <= pool.workers:
                 chunk = await db.read(functools.partial(plan, cursor))
                 inflight.append(asyncio.ensure_future(pool.render(flt, chunk)))
                 cursor = chunk.next
-            rendered = await inflight.popleft()
-            problems.add(store.chunk_skipped(line_open, rendered))
-            data, line_open = store.join_chunk(line_open, rendered)
-            if data:
-                yield data
-    except Exception as exc:  # the stream already answered 200: end it with a record saying so
-        problems.stop(exc)
-        if line_open:
-            yield b"\n"
+            yield await inflight.popleft()
     finally:
         for pending in inflight:  # the client went away mid-stream, or a render failed
             pending.cancel()
-    if problems:
-        yield error_record(problems)
 
 
 def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessagePage:

@@ -12,7 +12,7 @@ from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, Se
 from app.services.events import EventType, emit, emit_messages
 from app.services.idempotency import Idempotency, Render, Reply
 from app.storage.protocols import Store, Tx
-from app.storage.rows import MessageRow
+from app.storage.rows import MessageQuery, MessageRow
 
 
 async def append(
@@ -53,20 +53,6 @@ def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: 
     return stored
 
 
-@dataclass(frozen=True)
-class MessageQuery:
-    """What ``GET /sessions/{id}/messages`` asks for."""
-
-    session_id: str
-    limit: int = 100
-    after: int | None = None
-    before: int | None = None
-    around: int | None = None
-    window: int = 5
-    roles: tuple[str, ...] = ()
-    include_inactive: bool = False
-
-
 @dataclass
 class MessagePage:
     """A page of messages; ``next_position`` is where the next page starts (``None`` at the end)."""
@@ -88,14 +74,7 @@ def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
     _require_session(tx, query.session_id)
     if query.around is not None:
         return _window(tx, query, query.around)
-    rows = tx.messages.page(
-        query.session_id,
-        limit=query.limit,
-        after=query.after,
-        before=query.before,
-        roles=query.roles,
-        include_inactive=query.include_inactive,
-    )
+    rows = tx.messages.page(query)
     has_more = len(rows) > query.limit
     if not has_more:
         return MessagePage(tx.messages.to_messages(rows), False)
@@ -107,13 +86,7 @@ def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
 
 
 def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessagePage:
-    found = tx.messages.around(
-        query.session_id,
-        anchor_id,
-        window=query.window,
-        roles=query.roles,
-        include_inactive=query.include_inactive,
-    )
+    found = tx.messages.around(query, anchor_id)
     if found is None:
         raise MessageNotInSession(query.session_id, anchor_id, param="around")
     before, anchor, after = found

@@ -46,6 +46,7 @@ from app.storage.rows import (
     ListPage,
     ListQuery,
     MessagePage,
+    MessageQuery,
     MessageRow,
     PageStats,
     PruneCandidate,
@@ -268,31 +269,17 @@ class MessagesRepo(Protocol):
     def to_messages(self, rows: Sequence[Any]) -> list[MessageRow]:
         """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
 
-    def page(
-        self,
-        session_id: str,
-        *,
-        limit: int,
-        after: int | None = None,
-        before: int | None = None,
-        roles: Sequence[str] = (),
-        include_inactive: bool = False,
-    ) -> Sequence[Record]:
-        """Up to ``limit + 1`` rows in id order: after ``after``, or the newest ones before ``before``, or
-        from the start. The extra row tells the caller there is more (in the paging direction)."""
+    def page(self, query: MessageQuery) -> Sequence[Record]:
+        """Up to ``limit + 1`` rows of the query in id order: after ``after``, or the newest ones before
+        ``before``, or from the start. The extra row tells the caller there is more (in the paging
+        direction)."""
 
     def around(
-        self,
-        session_id: str,
-        anchor_id: int,
-        *,
-        window: int,
-        roles: Sequence[str] = (),
-        include_inactive: bool = False,
+        self, query: MessageQuery, anchor_id: int
     ) -> tuple[Sequence[Record], Record, Sequence[Record]] | None:
-        """``window`` rows before the anchor, the anchor, ``window`` rows after (like the agent's
-        ``get_messages_around``); the filters apply to the neighbours, the anchor is always kept. ``None``
-        when the anchor is not a message of the session."""
+        """``query.window`` rows before the anchor, the anchor, ``query.window`` rows after (like the
+        agent's ``get_messages_around``); the query's filters apply to the neighbours, the anchor is always
+        kept. ``None`` when the anchor is not a message of the session."""
 
     def fetch(self, session_id: str, message_id: int) -> Record | None:
         """One message row of a session (active or not), or ``None``."""

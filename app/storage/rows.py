@@ -117,6 +117,20 @@ class MessageRow(TypedDict):
     compacted: bool
 
 
+@dataclass(frozen=True)
+class MessageQuery:
+    """What ``GET /sessions/{id}/messages`` asks for: a page in id order, or a window ``around`` a message."""
+
+    session_id: str
+    limit: int = 100
+    after: int | None = None
+    before: int | None = None
+    around: int | None = None
+    window: int = 5
+    roles: tuple[str, ...] = ()
+    include_inactive: bool = False
+
+
 class SessionMetaRow(TypedDict):
     """The session columns search shows beside its hits (``app.storage.repos.search.session_meta``)."""
 

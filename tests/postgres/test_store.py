@@ -19,6 +19,7 @@ from app.storage.commit_notice import CommitNotice
 from app.storage.postgres import migrate, open_postgres_store
 from app.storage.postgres.store import PgStore
 from app.storage.postgres.tx import PgTx
+from app.storage.rows import MessageQuery
 
 THREADS = 8
 
@@ -128,7 +129,7 @@ def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
     _new_session(store, "j1")
     parts = [{"type": "text", "text": "look ü"}]
     store.write_sync(lambda tx: tx.messages.insert_messages("j1", [{"role": "user", "content": parts}]))
-    rows = store.read_sync(lambda tx: tx.messages.page("j1", limit=10))
+    rows = store.read_sync(lambda tx: tx.messages.page(MessageQuery("j1", limit=10)))
     assert rows[0]["content"].startswith("\x00json:[")
     assert store.read_sync(lambda tx: tx.messages.to_messages(rows))[0]["content"] == parts
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import Query, Response
 
+from app import errors
 from app.api.deps import DB, AppSettings, GatewayService, Hub
 from app.api.error_docs import JSON_BODY, READ, WRITE
 from app.api.operations import api_router, operation
@@ -22,16 +23,6 @@ from app.api.schemas.handoff import (
     HandoffPublic,
     HandoffQueued,
     HandoffRequest,
-)
-from app.errors import (
-    AgentBusy,
-    HandoffInFlight,
-    HandoffStateChanged,
-    InvalidOnlyStates,
-    NoHomeChannel,
-    PlatformNotEnabled,
-    SessionNotFound,
-    UnknownPlatform,
 )
 from app.services import handoff as svc
 from app.services.platforms import check_platform
@@ -49,12 +40,12 @@ MAX_CLAIM_WAIT_S = 60.0
         HandoffQueued,
         WRITE,
         JSON_BODY,
-        SessionNotFound,
-        PlatformNotEnabled,
-        NoHomeChannel,
-        AgentBusy,
-        HandoffInFlight,
-        UnknownPlatform,
+        errors.SessionNotFound,
+        errors.PlatformNotEnabled,
+        errors.NoHomeChannel,
+        errors.AgentBusy,
+        errors.HandoffInFlight,
+        errors.UnknownPlatform,
         status_code=202,
     ),
 )
@@ -78,7 +69,7 @@ async def request_handoff(db: DB, body: HandoffRequest) -> Response:
         HandoffClaimed,
         WRITE,
         JSON_BODY,
-        UnknownPlatform,
+        errors.UnknownPlatform,
         ok={204: {"description": "Nothing to claim within `wait` seconds"}},
     ),
 )
@@ -113,7 +104,7 @@ async def claim_handoff(
 
 @router.get(
     "/handoff/{session_id}",
-    **operation("handoff-get", "Get a session's handoff state", HandoffPublic, READ, SessionNotFound),
+    **operation("handoff-get", "Get a session's handoff state", HandoffPublic, READ, errors.SessionNotFound),
 )
 async def get_handoff(db: DB, session_id: SessionId) -> Response:
     """A session's handoff: ``state`` (null if never requested), ``platform``, ``error``, ``thread``.
@@ -129,9 +120,9 @@ async def get_handoff(db: DB, session_id: SessionId) -> Response:
         HandoffCompleted,
         WRITE,
         JSON_BODY,
-        SessionNotFound,
-        HandoffStateChanged,
-        NoHomeChannel,
+        errors.SessionNotFound,
+        errors.HandoffStateChanged,
+        errors.NoHomeChannel,
     ),
 )
 async def complete_handoff(
@@ -155,9 +146,9 @@ async def complete_handoff(
         HandoffPublic,
         WRITE,
         JSON_BODY,
-        SessionNotFound,
-        HandoffStateChanged,
-        InvalidOnlyStates,
+        errors.SessionNotFound,
+        errors.HandoffStateChanged,
+        errors.InvalidOnlyStates,
     ),
 )
 async def fail_handoff(db: DB, session_id: SessionId, body: HandoffFail) -> Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, NoReturn
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -37,11 +37,23 @@ def is_title_conflict(exc: BaseException) -> bool:
     return isinstance(exc, pg_errors.UniqueViolation) and "title" in str(exc)
 
 
+class _Unbuilt:
+    """A repository PostgreSQL lacks in this build: reaching it answers ``BackendUnsupported`` (501)."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def __get__(self, tx: object, owner: type | None = None) -> Any:
+        if tx is None:
+            return self
+        raise BackendUnsupported(self.part, BACKEND)
+
+
 class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
-    Repositories without a PostgreSQL implementation in this build (search, the FTS indexer,
-    import, export, maintenance) answer ``BackendUnsupported`` (501) when a job reaches them.
+    Repositories without a PostgreSQL implementation in this build (import, export, sync, maintenance)
+    answer ``BackendUnsupported`` (501) when a job reaches them.
     """
 
     __slots__ = (
@@ -77,29 +89,10 @@ class PgTx:
         self.search = PgSearch(pg)
         self.indexing = PgIndexing()
 
-    @staticmethod
-    def _missing(part: str) -> NoReturn:
-        raise BackendUnsupported(part, BACKEND)
-
-    @property
-    def transfer(self) -> Any:
-        """Import (not in this build)."""
-        self._missing("Import")
-
-    @property
-    def export(self) -> Any:
-        """Export (not in this build)."""
-        self._missing("Export")
-
-    @property
-    def sync(self) -> Any:
-        """Agents' files pushed by ``hermes sessions sync`` (not in this build)."""
-        self._missing("Sync")
-
-    @property
-    def maintenance(self) -> Any:
-        """Statistics, prune and repairs (not in this build)."""
-        self._missing("Maintenance")
+    transfer = _Unbuilt("Import")
+    export = _Unbuilt("Export")
+    sync = _Unbuilt("Sync")  # the server side of hermes sessions sync
+    maintenance = _Unbuilt("Maintenance")  # statistics, prune and repairs
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""

@@ -25,7 +25,7 @@ from app.domain.messages import (
 from app.storage.commit_notice import note_messages
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
-from app.storage.rows import AttachmentRef, MessageRow
+from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
 
 COLUMNS = (
     "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "
@@ -160,19 +160,10 @@ def _filters(roles: Sequence[str], include_inactive: bool) -> tuple[str, list[An
     return sql, params
 
 
-def page(
-    conn: sqlite3.Connection,
-    session_id: str,
-    *,
-    limit: int,
-    after: int | None = None,
-    before: int | None = None,
-    roles: Sequence[str] = (),
-    include_inactive: bool = False,
-) -> list[sqlite3.Row]:
-    """Up to ``limit + 1`` rows in id order: after ``after``, or the newest ones before ``before``, or
-    from the start. The extra row tells the caller there is more (in the paging direction)."""
-    where, params = _filters(roles, include_inactive)
+def page(conn: sqlite3.Connection, query: MessageQuery) -> list[sqlite3.Row]:
+    """``MessagesRepo.page`` (``app.storage.protocols``) on ``conn``."""
+    session_id, limit, after, before = query.session_id, query.limit, query.after, query.before
+    where, params = _filters(query.roles, query.include_inactive)
     if before is not None:
         rows = conn.execute(
             f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id < ?{where} ORDER BY id DESC LIMIT ?",
@@ -187,21 +178,14 @@ def page(
 
 
 def around(
-    conn: sqlite3.Connection,
-    session_id: str,
-    anchor_id: int,
-    *,
-    window: int,
-    roles: Sequence[str] = (),
-    include_inactive: bool = False,
+    conn: sqlite3.Connection, query: MessageQuery, anchor_id: int
 ) -> tuple[list[sqlite3.Row], sqlite3.Row, list[sqlite3.Row]] | None:
-    """``window`` rows before the anchor, the anchor, ``window`` rows after (like the agent's
-    ``get_messages_around``); the filters apply to the neighbours, the anchor is always kept. ``None``
-    when the anchor is not a message of the session."""
+    """``MessagesRepo.around`` (``app.storage.protocols``) on ``conn``."""
+    session_id, window = query.session_id, query.window
     anchor = fetch(conn, session_id, anchor_id)
     if anchor is None:
         return None
-    where, params = _filters(roles, include_inactive)
+    where, params = _filters(query.roles, query.include_inactive)
     before = conn.execute(
         f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id < ?{where} ORDER BY id DESC LIMIT ?",
         [session_id, anchor_id, *params, window],
