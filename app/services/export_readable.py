@@ -34,7 +34,7 @@ from app.errors import (
     QmdNeedsFilesLayout,
     SessionNotFound,
 )
-from app.storage.protocols import READABLE_COLUMNS, ExportFilter, Store, Tx
+from app.storage.protocols import READABLE_COLUMNS, ExportFilter, MessageSlice, Store, Tx
 
 Format = Literal["jsonl", "md", "qmd", "html", "trace"]
 Layout = Literal["document", "files"]
@@ -136,7 +136,9 @@ def _chunk(
     out: list[str] = []
     budget = CHUNK_MESSAGES
     if cursor.open_session is not None:
-        rows = tx.export.message_dicts(cursor.open_session, cursor.after_message, budget, columns=columns)
+        rows = tx.export.message_dicts(
+            MessageSlice(cursor.open_session, cursor.after_message, budget, columns=columns)
+        )
         if rows:
             out.append(renderer.messages(transform(rows)))
             cursor.after_message = rows[-1]["id"]
@@ -420,4 +422,4 @@ def _session_heads(tx: Tx, *, flt: ExportFilter, after_id: str, limit: int) -> l
 def _message_dicts(
     tx: Tx, *, session_id: str, after_id: int, limit: int, upto_id: int, columns: tuple[str, ...]
 ) -> list[dict[str, Any]]:
-    return tx.export.message_dicts(session_id, after_id, limit, upto_id, columns)
+    return tx.export.message_dicts(MessageSlice(session_id, after_id, limit, upto_id, columns))

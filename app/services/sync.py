@@ -21,7 +21,7 @@ from app.domain.sync import conflict_title, home_problem, lone_surrogate
 from app.errors import InvalidSyncBatch
 from app.services.events import EventType, emit, emit_messages
 from app.services.transfer import INLINE_INDEX_MESSAGES
-from app.storage.protocols import Store, Tx, WriteRejected
+from app.storage.protocols import Store, SyncedRows, Tx, WriteRejected
 
 MAX_BATCH_SESSIONS = 1000
 MAX_BATCH_MESSAGES = 5000
@@ -188,7 +188,7 @@ def _put_messages(tx: Tx, home: int, prepared: _Prepared, columns: list[str], re
     if not rows:
         return
     first = tx.sync.insert_messages(
-        home, origins, rows, columns, index_inline=len(rows) <= INLINE_INDEX_MESSAGES
+        home, SyncedRows(origins, rows, columns), index_inline=len(rows) <= INLINE_INDEX_MESSAGES
     )
     result.first_message_id = first
     result.messages_inserted = len(rows)

@@ -48,6 +48,7 @@ from app.storage.rows import (
     MessagePage,
     MessageQuery,
     MessageRow,
+    MessageSlice,
     PageStats,
     PruneCandidate,
     RenderedChunk,
@@ -55,6 +56,7 @@ from app.storage.rows import (
     SessionRow,
     Skipped,
     StoredAnswer,
+    SyncedRows,
     Usage,
     UsageReport,
     WriterStatus,
@@ -95,6 +97,7 @@ __all__ = [
     "MaintenanceRepo",
     "MessageHits",
     "MessagePage",
+    "MessageSlice",
     "MessagesRepo",
     "NamedRecord",
     "PageStats",
@@ -108,6 +111,7 @@ __all__ = [
     "Store",
     "StoredAnswer",
     "SyncRepo",
+    "SyncedRows",
     "TitlesRepo",
     "TransferRepo",
     "Tx",
@@ -602,17 +606,9 @@ class SyncRepo(Protocol):
     def known_origins(self, home: int, low: int, high: int) -> set[int]:
         """The origin ids of ``home`` between ``low`` and ``high`` whose message is still stored."""
 
-    def insert_messages(
-        self,
-        home: int,
-        origin_ids: Sequence[int],
-        rows: Sequence[Sequence[Any]],
-        columns: Sequence[str],
-        *,
-        index_inline: bool,
-    ) -> int:
-        """Store ``rows`` (``session_id`` then ``columns``) under consecutive new ids with their origin ids;
-        the first new id. Searchable at commit with ``index_inline``, else via the background indexer."""
+    def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> int:
+        """Store the batch's rows under consecutive new ids with their origin ids; the first new id.
+        Searchable at commit with ``index_inline``, else via the background indexer."""
 
 
 class ExportRepo(Protocol):
@@ -659,16 +655,8 @@ class ExportRepo(Protocol):
     def count_sessions(self, flt: ExportFilter, up_to: int) -> int:
         """How many sessions pass the filter, counting no further than ``up_to``."""
 
-    def message_dicts(
-        self,
-        session_id: str,
-        after_id: int,
-        limit: int,
-        upto_id: int | None = None,
-        columns: tuple[str, ...] | None = None,
-    ) -> list[dict[str, Any]]:
-        """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
-        as the agent's ``get_messages`` decodes them; only ``columns`` (those stored) when given."""
+    def message_dicts(self, part: MessageSlice) -> list[dict[str, Any]]:
+        """The messages of ``part``, decoded as the agent's ``get_messages`` decodes them."""
 
     def messages_of(
         self, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None

@@ -9,6 +9,7 @@ schemathesis (``tests/api/test_schemathesis.py``) checks every response against 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
@@ -494,3 +495,24 @@ class WriterStatus:
     jobs_committed: int
     batch_sizes: dict[int, int] = field(default_factory=dict)
     """Group commits by the number of jobs they carried."""
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSlice:
+    """Active messages of one session after ``after_id`` (and at most ``upto_id``), at most ``limit`` of them;
+    only ``columns`` (those stored) when given."""
+
+    session_id: str
+    after_id: int
+    limit: int
+    upto_id: int | None = None
+    columns: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncedRows:
+    """Message rows of a home's file (``session_id`` then ``columns``), each with its id in that file."""
+
+    origin_ids: Sequence[int]
+    rows: Sequence[Sequence[Any]]
+    columns: Sequence[str]

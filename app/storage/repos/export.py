@@ -23,7 +23,7 @@ import orjson
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable
-from app.storage.repos.export_render import MessageRender, fill_floats, message_render, session_render
+from app.storage.repos.export_render import RenderSelect, fill_floats, message_render, session_render
 from app.storage.repos.session_filter import filter_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.rows import (
@@ -276,7 +276,7 @@ class _Messages:
     def __init__(
         self,
         conn: sqlite3.Connection,
-        render: MessageRender | None,
+        render: RenderSelect | None,
         where: str,
         params: list[Any],
         limit: int = -1,
@@ -459,7 +459,7 @@ def _session_heads(
 
 def _render_sessions(
     conn: sqlite3.Connection,
-    render: MessageRender | None,
+    render: RenderSelect | None,
     flt: ExportFilter,
     after: str,
     plan: ChunkPlan,

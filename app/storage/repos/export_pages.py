@@ -13,7 +13,7 @@ from typing import Any
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.storage.repos.export import LAST_ACTIVE, decode_message, filter_where, read_rows
-from app.storage.rows import ExportFilter
+from app.storage.rows import ExportFilter, MessageSlice
 
 _PLAIN = frozenset({str, int, float, type(None)})
 
@@ -95,22 +95,14 @@ def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any
     return out
 
 
-def message_dicts(
-    conn: sqlite3.Connection,
-    session_id: str,
-    after_id: int,
-    limit: int,
-    upto_id: int | None = None,
-    columns: tuple[str, ...] | None = None,
-) -> list[dict[str, Any]]:
-    """Up to ``limit`` active messages of a session after ``after_id`` (and at most ``upto_id``), decoded
-    as the agent's ``get_messages`` decodes them; only ``columns`` (those the file has) when given."""
-    bound = "" if upto_id is None else " AND id <= ?"
+def message_dicts(conn: sqlite3.Connection, part: MessageSlice) -> list[dict[str, Any]]:
+    """The messages of ``part``, decoded as the agent's ``get_messages`` decodes them."""
+    bound = "" if part.upto_id is None else " AND id <= ?"
     cols, rows = read_rows(
         conn,
-        f"SELECT {_select(conn, columns)} FROM messages "
+        f"SELECT {_select(conn, part.columns)} FROM messages "
         f"WHERE session_id = ? AND active = 1 AND id > ?{bound} ORDER BY id LIMIT ?",
-        [session_id, after_id, *([] if upto_id is None else [upto_id]), limit],
+        [part.session_id, part.after_id, *([] if part.upto_id is None else [part.upto_id]), part.limit],
     )
     return _decoded(cols, rows)
 

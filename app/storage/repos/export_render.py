@@ -66,16 +66,9 @@ def _literal(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class MessageRender:
-    """The select list ``session_id, id, encoded, <float columns...>`` for ``FROM messages``."""
-
-    select: str
-    float_columns: int
-
-
-@dataclass(frozen=True)
-class SessionRender:
-    """The select list ``s.id, encoded, <float columns...>, last_active`` for ``FROM sessions s``."""
+class RenderSelect:
+    """A select list that renders rows in SQL: for ``FROM messages`` it is ``session_id, id, encoded, <float
+    columns...>``, for ``FROM sessions s`` it is ``s.id, encoded, <float columns...>, last_active``."""
 
     select: str
     float_columns: int
@@ -85,12 +78,12 @@ def _columns(conn: sqlite3.Connection, table: str) -> tuple[tuple[str, str], ...
     return tuple((row[1], row[2] or "") for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
-def message_render(conn: sqlite3.Connection) -> MessageRender | None:
+def message_render(conn: sqlite3.Connection) -> RenderSelect | None:
     """How to render this file's ``messages`` rows in SQL (``None``: too many columns, use Python)."""
     return _message_render(_columns(conn, "messages"))
 
 
-def session_render(conn: sqlite3.Connection, last_active_sql: str) -> SessionRender | None:
+def session_render(conn: sqlite3.Connection, last_active_sql: str) -> RenderSelect | None:
     """How to render ``sessions`` rows and the agent's ``last_active`` extra in SQL (``None``: Python)."""
     return _session_render(_columns(conn, "sessions"), last_active_sql)
 
@@ -136,22 +129,22 @@ def _encoded(
 
 
 @functools.lru_cache(maxsize=8)
-def _message_render(columns: tuple[tuple[str, str], ...]) -> MessageRender | None:
+def _message_render(columns: tuple[tuple[str, str], ...]) -> RenderSelect | None:
     # Keyed by the columns as the file has them now, so a column a newer agent adds is picked up.
     built = _encoded(columns, "")
     if built is None:
         return None
     encoded, floats = built
-    return MessageRender(select=", ".join(["session_id", "id", encoded, *floats]), float_columns=len(floats))
+    return RenderSelect(select=", ".join(["session_id", "id", encoded, *floats]), float_columns=len(floats))
 
 
 @functools.lru_cache(maxsize=8)
-def _session_render(columns: tuple[tuple[str, str], ...], last_active_sql: str) -> SessionRender | None:
+def _session_render(columns: tuple[tuple[str, str], ...], last_active_sql: str) -> RenderSelect | None:
     built = _encoded(columns, "s.", (("last_active", last_active_sql),))
     if built is None:
         return None
     encoded, floats = built
-    return SessionRender(select=", ".join(["s.id", encoded, *floats]), float_columns=len(floats))
+    return RenderSelect(select=", ".join(["s.id", encoded, *floats]), float_columns=len(floats))
 
 
 def fill_floats(data: bytes, values: list[Any]) -> bytes | None:

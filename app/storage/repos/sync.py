@@ -16,6 +16,7 @@ from typing import Any
 from app.storage.commit_notice import note_messages
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import fts_triggers_suspended, link_parent, write_session_row
+from app.storage.rows import SyncedRows
 
 _CHUNK = 500
 
@@ -104,18 +105,11 @@ def _next_message_id(conn: sqlite3.Connection) -> int:
     return max(int(newest), int(row[0]) if row else 0) + 1
 
 
-def insert_messages(
-    conn: sqlite3.Connection,
-    home: int,
-    origin_ids: Sequence[int],
-    rows: Sequence[Sequence[Any]],
-    columns: Sequence[str],
-    *,
-    index_inline: bool,
-) -> int:
-    """Store ``rows`` (``session_id`` then ``columns``) under consecutive new ids, recording each one's origin
-    id; the first new id. Indexed for search in this transaction with ``index_inline``, else queued for the
-    background indexer (several times cheaper for a big batch, and searchable moments later)."""
+def insert_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, *, index_inline: bool) -> int:
+    """Store the batch's rows under consecutive new ids, recording each one's origin id; the first new id.
+    Indexed for search in this transaction with ``index_inline``, else queued for the background indexer
+    (several times cheaper for a big batch, and searchable moments later)."""
+    rows, columns = batch.rows, batch.columns
     if not rows:
         return 0
     first = _next_message_id(conn)
@@ -129,7 +123,7 @@ def insert_messages(
     conn.executemany(
         "INSERT INTO hs_sync_messages (home_id, origin_id, message_id) VALUES (?, ?, ?)"
         " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
-        [(home, origin, first + i) for i, origin in enumerate(origin_ids)],
+        [(home, origin, first + i) for i, origin in enumerate(batch.origin_ids)],
     )
     last = first + len(rows) - 1
     # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
