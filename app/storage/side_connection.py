@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,9 +25,24 @@ from app.storage.snapshots import write_snapshot
 _MIN_BUSY_TIMEOUT_MS = 30_000
 
 
+# Readers hold snapshots for milliseconds (short read transactions), so a checkpoint settles quickly.
+SETTLE_S = 2.0
+
+
 def _checkpoint(conn: sqlite3.Connection) -> Checkpoint:
     busy, log_frames, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     return Checkpoint(busy=busy, log_frames=log_frames, checkpointed_frames=done)
+
+
+def _settled_checkpoint(conn: sqlite3.Connection) -> Checkpoint:
+    """A TRUNCATE checkpoint retried while a reader's snapshot keeps it from finishing (``busy``), for up
+    to :data:`SETTLE_S`: after a VACUUM the file only shrinks once every new page is copied back."""
+    deadline = time.monotonic() + SETTLE_S
+    done = _checkpoint(conn)
+    while done.busy and time.monotonic() < deadline:
+        time.sleep(0.02)
+        done = _checkpoint(conn)
+    return done
 
 
 class SqliteFiles:
@@ -90,7 +106,7 @@ class SqliteFiles:
         with self._side_connection() as conn:
             _checkpoint(conn)
             conn.execute("VACUUM")
-            _checkpoint(conn)
+            _settled_checkpoint(conn)
 
     def snapshot(self, target: Path) -> None:
         """A consistent, compact copy of the store at ``target`` (``VACUUM INTO``, all or nothing, 0600)."""
