@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
@@ -83,16 +82,12 @@ class PgStore:
     backend = BACKEND
     files = None
     """SQLite file operations (vacuum, backup, repair, render pool): none on PostgreSQL."""
-    readers = None
-    render_pool = None
     read_only = False
 
     def __init__(self, settings: Settings) -> None:
         assert settings.database_url is not None, "PgStore needs HERMES_DATABASE_URL"
         self.settings = settings
         self.url = settings.database_url
-        self.path: Path = settings.db_path
-        """Where the SQLite file would be; only its directory (HERMES_HOME) is used (attachments)."""
         self.agent_schema_version: int | None = TESTED_SCHEMA_VERSION
         size = settings.reader_threads + _EXTRA_CONNECTIONS
         self.pool = ConnectionPool(
