@@ -42,8 +42,8 @@ from app.storage.repos import (
     transfer,
     usage,
 )
-from app.storage.repos.search import HitBudget
 from app.storage.repos.search_hits import SqliteHits
+from app.storage.rows import HitBudget
 from app.storage.transactions import rejectable
 
 P = ParamSpec("P")

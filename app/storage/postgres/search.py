@@ -31,8 +31,8 @@ from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse
 from app.domain.titles import like_escape
 from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
 from app.storage.repos.list_index import MAX_CANDIDATES, MIN_TERM, SearchFilter, ascii_lower
-from app.storage.repos.search import Hit, HitBudget, HitFilter, scan_windows
-from app.storage.rows import SessionMetaRow
+from app.storage.repos.search import scan_windows
+from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
 

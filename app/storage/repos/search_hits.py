@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
-from app.storage.repos.search import Hit, HitBudget, HitFilter, scan_windows
+from app.storage.repos.search import scan_windows
+from app.storage.rows import Hit, HitBudget, HitFilter
 
 _NO_ROWID_LIMIT = 2**63 - 1
 
