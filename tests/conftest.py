@@ -15,6 +15,7 @@ from typing import IO, Any
 
 import hermes_state
 import httpx
+import hypothesis
 import pytest
 from fastapi.testclient import TestClient
 
@@ -25,6 +26,11 @@ from app.storage.database import Database
 
 TOKEN = "test-token"
 ROOT = Path(__file__).resolve().parents[1]
+
+# The suite runs two workers on two cores beside throwaway PostgreSQL servers: slow input generation is the
+# machine's load, not a strategy's fault.
+hypothesis.settings.register_profile("suite", suppress_health_check=[hypothesis.HealthCheck.too_slow])
+hypothesis.settings.load_profile("suite")
 
 
 @pytest.fixture

@@ -123,6 +123,34 @@ def to_psycopg(sql: str) -> str:
     return _TOKEN.sub(sub, sql)
 
 
+# PostgreSQL's types of the agent's columns, named as the agent's SQLite schema declares them (import and
+# export convert values by the declared type, as SQLite's affinity rules do).
+_DECLARED = {
+    "bigint": "INTEGER",
+    "integer": "INTEGER",
+    "smallint": "INTEGER",
+    "double precision": "REAL",
+    "real": "REAL",
+    "text": "TEXT",
+    "bytea": "BLOB",
+}
+
+HIDDEN_COLUMNS = frozenset({"search_vector"})
+"""Columns the server computes for search: not part of the agent's rows, so ``SELECT *`` through a
+:class:`PlainCursor` and ``PRAGMA table_info`` leave them out."""
+
+_TABLE_INFO = re.compile(r"\s*PRAGMA table_info\((\w+)\)\s*$")
+_TABLE_INFO_SQL = (
+    "SELECT ordinal_position - 1 AS cid, column_name AS name, data_type AS type,"
+    " (is_nullable = 'NO')::int AS notnull,"
+    " CASE WHEN is_identity = 'YES' THEN NULL ELSE column_default END AS dflt_value,"
+    " 0 AS pk"
+    " FROM information_schema.columns"
+    " WHERE table_schema = current_schema() AND table_name = %s AND is_generated = 'NEVER'"
+    " ORDER BY ordinal_position"
+)
+
+
 class SqliteStyleCursor:
     """The part of ``sqlite3.Cursor`` the shared repository code uses."""
 
@@ -165,8 +193,19 @@ class SqliteStyle:
         self.pg = pg
 
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> SqliteStyleCursor:
-        """Run one statement (sqlite3 placeholders) on a fresh cursor."""
+        """Run one statement (sqlite3 placeholders) on a fresh cursor. ``PRAGMA table_info(t)`` answers
+        from the catalog, types named as the agent's SQLite schema declares them."""
         cur = self.pg.cursor(row_factory=pg_row)
+        pragma = _TABLE_INFO.match(sql)
+        if pragma is not None:
+            cur.execute(_TABLE_INFO_SQL, (pragma.group(1),))
+            rows = [
+                _row_class(("cid", "name", "type", "notnull", "dflt_value", "pk"))(
+                    (cid, name, _DECLARED.get(kind, kind.upper()), notnull, default, pk)
+                )
+                for cid, name, kind, notnull, default, pk in cur.fetchall()
+            ]
+            return _Answered(rows)  # type: ignore[return-value]
         # Parameters always go with the query (an empty tuple too), so psycopg undoubles every %%.
         cur.execute(to_psycopg(sql), params)
         return SqliteStyleCursor(self.pg, cur)
@@ -179,7 +218,68 @@ class SqliteStyle:
             cur.executemany(to_psycopg(sql), batch)
         return SqliteStyleCursor(self.pg, cur)
 
+    def cursor(self) -> PlainCursor:
+        """A cursor with plain tuple rows (``sqlite3``'s ``row_factory = None``)."""
+        return PlainCursor(self.pg)
+
     @property
     def in_transaction(self) -> bool:
         """Whether a transaction is open and usable."""
         return self.pg.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+
+
+class _Answered:
+    """The rows of a statement answered without running it on the server (``PRAGMA table_info``)."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[PgRow]) -> None:
+        self._rows = rows
+
+    def fetchone(self) -> PgRow | None:
+        """The next row, or ``None``."""
+        return self._rows.pop(0) if self._rows else None
+
+    def fetchall(self) -> list[PgRow]:
+        """Every remaining row."""
+        rows, self._rows = self._rows, []
+        return rows
+
+    def __iter__(self) -> Iterator[PgRow]:
+        return iter(self.fetchall())
+
+
+class PlainCursor:
+    """``sqlite3.Cursor`` with ``row_factory = None`` as the export reads rows: plain tuples and
+    ``description``, the server's search columns (:data:`HIDDEN_COLUMNS`) left out."""
+
+    __slots__ = ("_cur", "_keep", "row_factory")
+
+    def __init__(self, pg: psycopg.Connection[Any]) -> None:
+        self._cur = pg.cursor()
+        self._keep: list[int] | None = None
+        self.row_factory: Any = None
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> PlainCursor:
+        """Run one statement (sqlite3 placeholders)."""
+        self._cur.execute(to_psycopg(sql), params)
+        names = [c.name for c in self._cur.description or ()]
+        hidden = [i for i, name in enumerate(names) if name in HIDDEN_COLUMNS]
+        self._keep = [i for i in range(len(names)) if i not in hidden] if hidden else None
+        return self
+
+    @property
+    def description(self) -> list[tuple[str, None, None, None, None, None, None]]:
+        """One 7-tuple per column, the name first, as ``sqlite3`` gives it."""
+        names = [c.name for c in self._cur.description or ()]
+        if self._keep is not None:
+            names = [names[i] for i in self._keep]
+        return [(n, None, None, None, None, None, None) for n in names]
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        """Every remaining row as a tuple."""
+        rows = self._cur.fetchall() if self._cur.description is not None else []
+        if self._keep is None:
+            return [tuple(r) for r in rows]
+        keep = self._keep
+        return [tuple(r[i] for i in keep) for r in rows]

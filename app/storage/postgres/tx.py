@@ -14,10 +14,12 @@ from app.errors import BackendUnsupported
 from app.storage.postgres.connection import SqliteStyle
 from app.storage.postgres.repos.base import as_sqlite_style
 from app.storage.postgres.repos.events import PgEvents
+from app.storage.postgres.repos.export import PgExport
 from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.sessions import PgSessions
 from app.storage.postgres.repos.titles import PgTitles
+from app.storage.postgres.repos.transfer import PgTransfer
 from app.storage.postgres.search import PgSearch
 from app.storage.protocols import WriteRejected
 from app.storage.sqlite_tx import (
@@ -52,14 +54,15 @@ class _Unbuilt:
 class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
-    Repositories without a PostgreSQL implementation in this build (import, export, sync, maintenance)
-    answer ``BackendUnsupported`` (501) when a job reaches them.
+    Repositories without a PostgreSQL implementation in this build (sync, maintenance) answer
+    ``BackendUnsupported`` (501) when a job reaches them.
     """
 
     __slots__ = (
         "attachments",
         "conn",
         "events",
+        "export",
         "gateway",
         "handoff",
         "idempotency",
@@ -71,6 +74,7 @@ class PgTx:
         "search",
         "sessions",
         "titles",
+        "transfer",
     )
 
     def __init__(self, pg: psycopg.Connection[Any]) -> None:
@@ -88,9 +92,9 @@ class PgTx:
         self.gateway = SqliteGateway(conn)
         self.search = PgSearch(pg)
         self.indexing = PgIndexing()
+        self.transfer = PgTransfer(conn)
+        self.export = PgExport(conn)
 
-    transfer = _Unbuilt("Import")
-    export = _Unbuilt("Export")
     sync = _Unbuilt("Sync")  # the server side of hermes sessions sync
     maintenance = _Unbuilt("Maintenance")  # statistics, prune and repairs
 

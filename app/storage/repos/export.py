@@ -283,21 +283,26 @@ class _Messages:
     ) -> None:
         self.floats: list[Any] = []
         self.skipped: list[Skipped] = []
-        order = "ORDER BY session_id, id LIMIT ?"
+        # No LIMIT clause for "all": PostgreSQL refuses SQLite's LIMIT -1.
+        order, params = (
+            ("ORDER BY session_id, id", params)
+            if limit < 0
+            else ("ORDER BY session_id, id LIMIT ?", [*params, limit])
+        )
         rows: list[tuple[Any, ...]] = []
         if render is not None:
             cur = conn.cursor()
             cur.row_factory = None
             try:
                 rows = cur.execute(
-                    f"SELECT {render.select} FROM messages WHERE {where} {order}", [*params, limit]
+                    f"SELECT {render.select} FROM messages WHERE {where} {order}", params
                 ).fetchall()
             except sqlite3.OperationalError as exc:
                 if not _is_render_error(exc):
                     raise
                 render = None
         if render is None:
-            cols, rows = read_rows(conn, f"SELECT * FROM messages WHERE {where} {order}", [*params, limit])
+            cols, rows = read_rows(conn, f"SELECT * FROM messages WHERE {where} {order}", params)
             sid_at, id_at = cols.index("session_id"), cols.index("id")
             self.last_id: int | None = rows[-1][id_at] if rows else None
             encoded = _encode_messages(cols, rows, self.skipped)

@@ -80,7 +80,8 @@ def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> i
     """How many sessions pass the filter, counting no further than ``up_to``."""
     where, params = filter_where(flt, since=True)
     (count,) = conn.execute(
-        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE 1{where} LIMIT ?)", [*params, up_to]
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT ?) AS passing",
+        [*params, up_to],
     ).fetchone()
     return int(count)
 
