@@ -17,7 +17,6 @@ from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ExportQuery, ImportResult
 from app.errors import (
-    BackendUnsupported,
     EmptyImport,
     EmptyTimeWindow,
     FilesLayoutNotAvailable,
@@ -120,7 +119,6 @@ _IMPORT_BODY: dict[str, Any] = {
         READ,
         SessionNotFound,
         LineageNeedsSessionId,
-        BackendUnsupported,
         ok={
             200: {
                 "description": "One session per line: every session column, `last_active`, and `messages` "
@@ -221,7 +219,6 @@ _EXPORT_DESCRIPTION = (
         QmdNeedsFilesLayout,
         InvalidDuration,
         EmptyTimeWindow,
-        BackendUnsupported,
         ok={
             200: {
                 "description": "The export in the asked format.",
@@ -300,7 +297,6 @@ async def _body_file(request: Request) -> IO[bytes]:
         EmptyImport,
         ImportWouldOverwrite,
         UnsupportedBodyType,
-        BackendUnsupported,
         openapi_extra=_IMPORT_BODY,
     ),
 )
@@ -329,7 +325,6 @@ async def import_sessions(
         ImportResult,
         WRITE,
         ImportWouldOverwrite,
-        BackendUnsupported,
     ),
 )
 async def import_transcripts(
