@@ -28,12 +28,18 @@ def dockerfile() -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def service() -> dict[str, Any]:
-    """The single compose service."""
-    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    services = compose["services"]
-    assert len(services) == 1
-    return dict(next(iter(services.values())))
+def compose() -> dict[str, Any]:
+    """docker-compose.yml as Compose reads it (anchors resolved)."""
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def service(compose: dict[str, Any]) -> dict[str, Any]:
+    """The one service ``docker compose up`` starts (every other one sits in an optional profile)."""
+    default = [dict(s) for s in compose["services"].values() if not s.get("profiles")]
+    assert len(default) == 1
+    return default[0]
 
 
 def _runtime_stage(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -80,8 +86,7 @@ def test_compose_publishes_on_loopback_only(service: dict[str, Any]) -> None:
         assert str(port).startswith("127.0.0.1:"), f"{port} would be reachable from the network"
 
 
-def test_compose_uses_a_named_volume_for_data(service: dict[str, Any]) -> None:
-    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+def test_compose_uses_a_named_volume_for_data(service: dict[str, Any], compose: dict[str, Any]) -> None:
     mounts = [str(v) for v in service["volumes"]]
     assert "hermes-data:/data" in mounts
     assert "hermes-data" in compose["volumes"]
@@ -93,6 +98,31 @@ def test_compose_runtime_hardening(service: dict[str, Any]) -> None:
     assert service["restart"] == "unless-stopped"
     assert service["stop_grace_period"] == "30s"
     assert "/healthz" in " ".join(service["healthcheck"]["test"])
+
+
+def test_postgres_profile_runs_two_stateless_replicas_on_one_database_behind_a_balancer(
+    compose: dict[str, Any],
+) -> None:
+    services = compose["services"]
+    profiled = {name for name, s in services.items() if "postgres" in s.get("profiles", ())}
+    assert profiled == {"postgres", "hermes-a", "hermes-b", "lb"}
+    replicas = [services["hermes-a"], services["hermes-b"]]
+    urls = {r["environment"]["HERMES_DATABASE_URL"] for r in replicas}
+    assert len(urls) == 1 and "@postgres:5432/" in urls.pop()
+    tokens = {r["environment"]["HERMES_API_TOKEN"] for r in replicas}
+    assert tokens == {None}  # one shared token, passed through from the environment
+    for replica in replicas:
+        assert "volumes" not in replica and "/data" in replica["tmpfs"]  # nothing kept locally
+        assert replica["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert replica["read_only"] is True
+    lb = services["lb"]
+    assert all(str(p).startswith("127.0.0.1:") for p in lb["ports"])
+    (mount,) = lb["configs"]
+    conf = compose["configs"][mount["source"]]["content"]
+    assert "server hermes-a:8643" in conf and "server hermes-b:8643" in conf
+    assert "proxy_buffering off;" in conf  # event streams pass through unbuffered
+    assert "hermes-pg" in compose["volumes"]
+    assert services["postgres"]["volumes"] == ["hermes-pg:/var/lib/postgresql/data"]
 
 
 def test_dockerignore_keeps_local_state_out() -> None:
