@@ -45,10 +45,13 @@ APPLICATION_NAME: Final = "hermes-events-listener"
 EventInsert = tuple[str, str | None, str, float]
 """One event to append: ``(type, session_id, data, created_at)``."""
 
+# One round trip: the rows to insert are read through the lock's CTE, so the lock is held before the
+# first id is drawn (the lock is held until commit, and every statement after it extends that wait).
 _INSERT = (
-    "WITH ins AS ("
+    "WITH ordered AS MATERIALIZED (SELECT pg_advisory_xact_lock(%s)),"
+    " ins AS ("
     " INSERT INTO hs_events (type, session_id, data, created_at)"
-    " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[])"
+    " SELECT e.* FROM ordered, unnest(%s::text[], %s::text[], %s::text[], %s::float8[]) AS e"
     " RETURNING id)"
     " SELECT min(id), max(id), pg_notify(%s, min(id) || '-' || max(id)) FROM ins"
 )
@@ -61,11 +64,13 @@ def insert_events(conn: psycopg.Connection[Any], rows: Sequence[EventInsert]) ->
     if not rows:
         return range(0)
     types, sessions, data, created = (list(column) for column in zip(*rows, strict=True))
+    # Without autocommit psycopg opens the transaction with the statement itself.
+    if conn.autocommit and conn.info.transaction_status != TransactionStatus.INTRANS:
+        raise ValueError("insert_events needs an open transaction")
     with conn.cursor(row_factory=tuple_row) as cur:
-        cur.execute("SELECT pg_advisory_xact_lock(%s)", (EVENT_ORDER_LOCK_KEY,))
-        if conn.info.transaction_status != TransactionStatus.INTRANS:
-            raise ValueError("insert_events needs an open transaction")
-        row = cur.execute(_INSERT, (types, sessions, data, created, EVENTS_CHANNEL)).fetchone()
+        row = cur.execute(
+            _INSERT, (EVENT_ORDER_LOCK_KEY, types, sessions, data, created, EVENTS_CHANNEL)
+        ).fetchone()
     if row is None or row[0] is None:
         raise psycopg.DataError("hs_events insert returned no ids")
     first, last = int(row[0]), int(row[1])

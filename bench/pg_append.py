@@ -1,0 +1,212 @@
+"""Single-message appends on PostgreSQL against SQLite, in the same run (issue 15's append target).
+
+16 keep-alive clients, closed loop, one message per ``POST /sessions/{id}/messages``, for ``--duration``
+seconds after a warm-up, against real ``hermes serve`` processes:
+
+- SQLite: one server on a fresh ``$HERMES_HOME/state.db`` (the baseline);
+- PostgreSQL, 1 replica: one server on a fresh database of a throwaway server (``tests/pg_cluster.py``, or
+  ``--url``); target: at least 1x SQLite's messages per second;
+- PostgreSQL, 2 replicas: two servers on that database, the clients split between them (figure reported).
+
+Printed per setup: messages/s, p50/p99 latency, and CPU per message of the ``hermes serve`` processes and,
+for PostgreSQL, of the database server's processes too. On this 2-core machine every setup is CPU-bound:
+clients, servers and PostgreSQL share the two cores, so a second replica adds no cores, only processes.
+The throwaway PostgreSQL runs with ``synchronous_commit=off`` (and no fsync); SQLite runs as the server
+always does (WAL, ``synchronous=NORMAL``: no fsync per commit either).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import httpx
+import orjson
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.append import CONCURRENCY, turns
+from bench.common import (
+    TOKEN,
+    LeanClient,
+    bench_home,
+    free_port,
+    json_body,
+    percentile,
+    print_figures,
+    process_cpu_seconds,
+)
+from tests.pg_cluster import start_cluster
+
+HERMES_SERVE = [sys.executable, "-m", "app.cli.main", "serve"]
+
+
+@contextmanager
+def _server(home: Path, database_url: str | None) -> Iterator[tuple[int, int]]:
+    """A ``hermes serve`` process on ``home`` (on ``database_url`` when given): its (port, pid)."""
+    port = free_port()
+    env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
+    env.pop("HERMES_HOST", None)
+    env.pop("HERMES_DATABASE_URL", None)
+    if database_url is not None:
+        env["HERMES_DATABASE_URL"] = database_url
+    log = (home / f"server-{port}.log").open("wb")
+    process = subprocess.Popen(HERMES_SERVE, env=env, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"hermes serve exited with {process.returncode}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("hermes serve did not become ready")
+            time.sleep(0.1)
+        yield port, process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def _postgres_cpu_seconds(url: str) -> float:
+    """CPU seconds used so far by the PostgreSQL server's processes (every backend of the cluster)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+    assert row is not None
+    postmaster = int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
+    total = 0.0
+    for pid in [postmaster, *map(int, children)]:
+        try:
+            total += process_cpu_seconds(pid)
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a backend that ended meanwhile
+    return total
+
+
+async def _load(ports: list[int], pids: list[int], duration: float, warmup: float) -> dict[str, float]:
+    """16 clients spread over ``ports``; messages/s, latency and the servers' CPU over the timed window."""
+    sessions: list[tuple[int, str]] = []
+    for index in range(CONCURRENCY):
+        port = ports[index % len(ports)]
+        client = await LeanClient(port).connect()
+        status, body = await client.request("POST", "/sessions", json_body({"source": "cli", "model": "b"}))
+        client.close()
+        if status != 201:
+            raise RuntimeError(f"POST /sessions answered {status}: {body[:300]!r}")
+        sessions.append((port, orjson.loads(body)["id"]))
+    bodies = [json_body(t) for t in turns(4000, seed=23)]
+    latencies: list[float] = []
+    counted = 0
+    clock = time.perf_counter
+    measure_from = clock() + warmup
+    stop_at = measure_from + duration
+
+    async def worker(index: int) -> None:
+        nonlocal counted
+        port, sid = sessions[index]
+        client = await LeanClient(port).connect()
+        path = f"/sessions/{sid}/messages"
+        i = index * 250
+        try:
+            while (t0 := clock()) < stop_at:
+                status, body = await client.request("POST", path, bodies[i % len(bodies)])
+                if status != 201:
+                    raise RuntimeError(f"append answered {status}: {body[:300]!r}")
+                if t0 >= measure_from:
+                    latencies.append(clock() - t0)
+                    counted += 1
+                i += 1
+        finally:
+            client.close()
+
+    async def cpu_meter() -> float:
+        await asyncio.sleep(max(0.0, measure_from - clock()))
+        before = sum(process_cpu_seconds(pid) for pid in pids)
+        await asyncio.sleep(max(0.0, stop_at - clock()))
+        return sum(process_cpu_seconds(pid) for pid in pids) - before
+
+    meter = asyncio.ensure_future(cpu_meter())
+    await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)))
+    cpu = await meter
+    return {
+        "msgs_per_s": counted / duration,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "server_cpu_ms_per_msg": cpu / counted * 1000,
+        "messages": float(counted),
+    }
+
+
+def _measure(ports: list[int], pids: list[int], duration: float, pg_url: str | None) -> dict[str, float]:
+    pg_before = _postgres_cpu_seconds(pg_url) if pg_url else 0.0
+    figures = asyncio.run(_load(ports, pids, duration, warmup=1.0))
+    if pg_url:
+        # The warm-up's share is included: a small overstatement of the database's CPU per message.
+        figures["postgres_cpu_ms_per_msg"] = (
+            (_postgres_cpu_seconds(pg_url) - pg_before) / figures["messages"] * 1000
+        )
+    return figures
+
+
+def run(duration: float, rounds: int, url: str | None) -> None:
+    """Measure the three setups in ``rounds`` interleaved rounds and print each and the ratios."""
+    with ExitStack() as stack:
+        if url is None:
+            cluster = start_cluster()
+            stack.callback(cluster.stop)
+            url = cluster.create_database("bench")
+        sqlite_home = stack.enter_context(bench_home())
+        sqlite = stack.enter_context(_server(sqlite_home, None))
+        replicas = [stack.enter_context(_server(stack.enter_context(bench_home()), url)) for _ in range(2)]
+        setups = {
+            "sqlite": ([sqlite[0]], [sqlite[1]]),
+            "postgresql_1_replica": ([replicas[0][0]], [replicas[0][1]]),
+            "postgresql_2_replicas": ([r[0] for r in replicas], [r[1] for r in replicas]),
+        }
+        results: dict[str, list[dict[str, float]]] = {name: [] for name in setups}
+        for index in range(rounds):
+            order = list(setups) if index % 2 == 0 else list(reversed(setups))
+            for name in order:
+                ports, pids = setups[name]
+                figures = _measure(ports, pids, duration, None if name == "sqlite" else url)
+                results[name].append(figures)
+                print_figures(f"round {index + 1}: {name}", figures)
+        summary: dict[str, float] = {}
+        for name, runs in results.items():
+            for key in ("msgs_per_s", "p99_ms", "server_cpu_ms_per_msg"):
+                summary[f"{name} {key} (median)"] = percentile([r[key] for r in runs], 50)
+        base = summary["sqlite msgs_per_s (median)"]
+        for name in ("postgresql_1_replica", "postgresql_2_replicas"):
+            summary[f"{name} msgs/s over sqlite (target 1 replica >= 1.0)"] = (
+                summary[f"{name} msgs_per_s (median)"] / base
+            )
+        print_figures(f"summary over {rounds} rounds, {duration:.0f} s each, {os.cpu_count()} cores", summary)
+
+
+def main() -> None:
+    """Parse arguments and run."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--duration", type=float, default=6.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
+    args = parser.parse_args()
+    run(args.duration, args.rounds, args.url)
+
+
+if __name__ == "__main__":
+    main()
