@@ -19,6 +19,7 @@ import asyncio
 import sqlite3
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,9 +107,14 @@ async def _create_sessions(port: int, n: int) -> list[str]:
 
 
 async def _single_append_load(
-    port: int, pid: int, duration: float, warmup: float
+    ports: Sequence[int], pids: Sequence[int], duration: float, warmup: float
 ) -> tuple[int, float, list[float], float]:
-    sessions = await _create_sessions(port, CONCURRENCY)
+    """:data:`CONCURRENCY` clients spread over the servers on ``ports``, one message per request: messages
+    counted, seconds, latencies, and the CPU seconds of the processes ``pids`` over the timed window."""
+    sessions: list[tuple[int, str]] = []
+    for index in range(CONCURRENCY):
+        port = ports[index % len(ports)]
+        sessions.extend((port, sid) for sid in await _create_sessions(port, 1))
     bodies = [json_body(t) for t in turns(4000, seed=23)]
     latencies: list[float] = []
     counted = 0
@@ -119,8 +125,9 @@ async def _single_append_load(
 
     async def worker(index: int) -> None:
         nonlocal counted
+        port, session_id = sessions[index]
         client = await LeanClient(port).connect()
-        path = f"/sessions/{sessions[index]}/messages"
+        path = f"/sessions/{session_id}/messages"
         i = index * 250
         try:
             while True:
@@ -141,9 +148,9 @@ async def _single_append_load(
     async def cpu_meter() -> float:
         # The server's CPU time over the measured window: a load-independent cost per message.
         await asyncio.sleep(max(0.0, measure_from - clock()))
-        before = process_cpu_seconds(pid)
+        before = sum(map(process_cpu_seconds, pids))
         await asyncio.sleep(max(0.0, stop_at - clock()))
-        return process_cpu_seconds(pid) - before
+        return sum(map(process_cpu_seconds, pids)) - before
 
     meter = asyncio.ensure_future(cpu_meter())
     await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)))
@@ -155,7 +162,7 @@ def server_single_appends(spec: StoreSpec, duration: float) -> dict[str, float]:
     with bench_home() as home:
         copy_store(spec, home)
         with serve(home) as server:
-            load = _single_append_load(server.port, server.process.pid, duration, warmup=1.0)
+            load = _single_append_load([server.port], [server.process.pid], duration, warmup=1.0)
             counted, elapsed, latencies, cpu = _run(load)
     return {
         "msgs_per_s": counted / elapsed,

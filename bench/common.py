@@ -135,15 +135,19 @@ def wait_until_indexed(path: Path, timeout_s: float = 600.0, backlog: str = "hs_
 
 
 @contextmanager
-def serve(home: Path, source: Path = ROOT) -> Iterator[Server]:
+def serve(home: Path, source: Path = ROOT, database_url: str | None = None) -> Iterator[Server]:
     """Start ``hermes serve`` on ``home`` (a real uvicorn process) and stop it with SIGTERM afterwards.
 
     ``source`` is the source tree whose ``app`` package runs (another build's checkout, for comparisons);
-    it goes first on ``PYTHONPATH``, ahead of this tree's editable install.
+    it goes first on ``PYTHONPATH``, ahead of this tree's editable install. With ``database_url`` the server
+    runs on that PostgreSQL database instead of ``home``'s ``state.db``.
     """
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
     env.pop("HERMES_HOST", None)
+    env.pop("HERMES_DATABASE_URL", None)
+    if database_url is not None:
+        env["HERMES_DATABASE_URL"] = database_url
     if source != ROOT:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(source), env.get("PYTHONPATH"))))
     log = (home / "server.log").open("wb")
@@ -166,7 +170,8 @@ def serve(home: Path, source: Path = ROOT) -> Iterator[Server]:
             time.sleep(0.1)
         # Adopting a copy queues every session for the list-search index; measure the steady state, not
         # the background build competing with the load.
-        server.indexed_after_s = wait_until_indexed(home / "state.db")
+        if database_url is None:
+            server.indexed_after_s = wait_until_indexed(home / "state.db")
         yield server
     finally:
         process.terminate()

@@ -166,7 +166,7 @@ async def measure_search(server: Server, calls: int) -> Sample:
 async def measure_appends(server: Server, duration: float) -> Sample:
     """16 clients appending one message per request for ``duration`` seconds after a one-second warm-up."""
     counted, elapsed, latencies, cpu = await append._single_append_load(
-        server.port, server.process.pid, duration, warmup=1.0
+        [server.port], [server.process.pid], duration, warmup=1.0
     )
     return Sample(cpu / counted, median(latencies), {"msgs_per_s": counted / elapsed})
 

@@ -20,64 +20,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
-import httpx
-import orjson
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.append import CONCURRENCY, turns
-from bench.common import (
-    TOKEN,
-    LeanClient,
-    bench_home,
-    free_port,
-    json_body,
-    percentile,
-    print_figures,
-    process_cpu_seconds,
-)
+from bench import append
+from bench.common import bench_home, percentile, print_figures, process_cpu_seconds, serve
 from tests.pg_cluster import start_cluster
-
-HERMES_SERVE = [sys.executable, "-m", "app.cli.main", "serve"]
-
-
-@contextmanager
-def _server(home: Path, database_url: str | None) -> Iterator[tuple[int, int]]:
-    """A ``hermes serve`` process on ``home`` (on ``database_url`` when given): its (port, pid)."""
-    port = free_port()
-    env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
-    env.pop("HERMES_HOST", None)
-    env.pop("HERMES_DATABASE_URL", None)
-    if database_url is not None:
-        env["HERMES_DATABASE_URL"] = database_url
-    log = (home / f"server-{port}.log").open("wb")
-    process = subprocess.Popen(HERMES_SERVE, env=env, stdout=log, stderr=log)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"hermes serve exited with {process.returncode}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("hermes serve did not become ready")
-            time.sleep(0.1)
-        yield port, process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
 
 
 def _postgres_cpu_seconds(url: str) -> float:
@@ -96,53 +49,13 @@ def _postgres_cpu_seconds(url: str) -> float:
     return total
 
 
-async def _load(ports: list[int], pids: list[int], duration: float, warmup: float) -> dict[str, float]:
-    """16 clients spread over ``ports``; messages/s, latency and the servers' CPU over the timed window."""
-    sessions: list[tuple[int, str]] = []
-    for index in range(CONCURRENCY):
-        port = ports[index % len(ports)]
-        client = await LeanClient(port).connect()
-        status, body = await client.request("POST", "/sessions", json_body({"source": "cli", "model": "b"}))
-        client.close()
-        if status != 201:
-            raise RuntimeError(f"POST /sessions answered {status}: {body[:300]!r}")
-        sessions.append((port, orjson.loads(body)["id"]))
-    bodies = [json_body(t) for t in turns(4000, seed=23)]
-    latencies: list[float] = []
-    counted = 0
-    clock = time.perf_counter
-    measure_from = clock() + warmup
-    stop_at = measure_from + duration
-
-    async def worker(index: int) -> None:
-        nonlocal counted
-        port, sid = sessions[index]
-        client = await LeanClient(port).connect()
-        path = f"/sessions/{sid}/messages"
-        i = index * 250
-        try:
-            while (t0 := clock()) < stop_at:
-                status, body = await client.request("POST", path, bodies[i % len(bodies)])
-                if status != 201:
-                    raise RuntimeError(f"append answered {status}: {body[:300]!r}")
-                if t0 >= measure_from:
-                    latencies.append(clock() - t0)
-                    counted += 1
-                i += 1
-        finally:
-            client.close()
-
-    async def cpu_meter() -> float:
-        await asyncio.sleep(max(0.0, measure_from - clock()))
-        before = sum(process_cpu_seconds(pid) for pid in pids)
-        await asyncio.sleep(max(0.0, stop_at - clock()))
-        return sum(process_cpu_seconds(pid) for pid in pids) - before
-
-    meter = asyncio.ensure_future(cpu_meter())
-    await asyncio.gather(*(worker(i) for i in range(CONCURRENCY)))
-    cpu = await meter
+def _load(ports: list[int], pids: list[int], duration: float) -> dict[str, float]:
+    """``bench/append.py``'s 16-client load spread over ``ports``; the servers' CPU over the timed window."""
+    counted, elapsed, latencies, cpu = asyncio.run(
+        append._single_append_load(ports, pids, duration, warmup=1.0)
+    )
     return {
-        "msgs_per_s": counted / duration,
+        "msgs_per_s": counted / elapsed,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "server_cpu_ms_per_msg": cpu / counted * 1000,
@@ -152,7 +65,7 @@ async def _load(ports: list[int], pids: list[int], duration: float, warmup: floa
 
 def _measure(ports: list[int], pids: list[int], duration: float, pg_url: str | None) -> dict[str, float]:
     pg_before = _postgres_cpu_seconds(pg_url) if pg_url else 0.0
-    figures = asyncio.run(_load(ports, pids, duration, warmup=1.0))
+    figures = _load(ports, pids, duration)
     if pg_url:
         # The warm-up's share is included: a small overstatement of the database's CPU per message.
         figures["postgres_cpu_ms_per_msg"] = (
@@ -168,13 +81,14 @@ def run(duration: float, rounds: int, url: str | None) -> None:
             cluster = start_cluster()
             stack.callback(cluster.stop)
             url = cluster.create_database("bench")
-        sqlite_home = stack.enter_context(bench_home())
-        sqlite = stack.enter_context(_server(sqlite_home, None))
-        replicas = [stack.enter_context(_server(stack.enter_context(bench_home()), url)) for _ in range(2)]
+        sqlite = stack.enter_context(serve(stack.enter_context(bench_home())))
+        replicas = [
+            stack.enter_context(serve(stack.enter_context(bench_home()), database_url=url)) for _ in range(2)
+        ]
         setups = {
-            "sqlite": ([sqlite[0]], [sqlite[1]]),
-            "postgresql_1_replica": ([replicas[0][0]], [replicas[0][1]]),
-            "postgresql_2_replicas": ([r[0] for r in replicas], [r[1] for r in replicas]),
+            "sqlite": ([sqlite.port], [sqlite.process.pid]),
+            "postgresql_1_replica": ([replicas[0].port], [replicas[0].process.pid]),
+            "postgresql_2_replicas": ([r.port for r in replicas], [r.process.pid for r in replicas]),
         }
         results: dict[str, list[dict[str, float]]] = {name: [] for name in setups}
         for index in range(rounds):
