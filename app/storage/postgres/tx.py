@@ -58,25 +58,6 @@ class PgTx:
     ``BackendUnsupported`` (501) when a job reaches them.
     """
 
-    __slots__ = (
-        "attachments",
-        "conn",
-        "events",
-        "export",
-        "gateway",
-        "handoff",
-        "idempotency",
-        "indexing",
-        "lineage",
-        "messages",
-        "pg",
-        "platforms",
-        "search",
-        "sessions",
-        "titles",
-        "transfer",
-    )
-
     def __init__(self, pg: psycopg.Connection[Any]) -> None:
         self.pg = pg
         self.conn = conn = as_sqlite_style(SqliteStyle(pg))

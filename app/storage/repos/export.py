@@ -255,6 +255,19 @@ def _is_render_error(exc: sqlite3.Error) -> bool:
     return "JSON cannot hold BLOB values" in str(exc) or _is_decode_error(exc)
 
 
+def _rendered_rows(conn: sqlite3.Connection, sql: str, params: list[Any]) -> list[tuple[Any, ...]] | None:
+    """The rows of a SQL-rendering query, or ``None`` when SQLite refused to render one of them (the
+    caller then encodes the rows in Python)."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    try:
+        return cur.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if not _is_render_error(exc):
+            raise
+        return None
+
+
 def _is_utf8(data: bytes) -> bool:
     # SQLite copies TEXT bytes into json_object unchecked; a line must be UTF-8 for any importer to read it.
     if data.isascii():
@@ -289,19 +302,10 @@ class _Messages:
             if limit < 0
             else ("ORDER BY session_id, id LIMIT ?", [*params, limit])
         )
-        rows: list[tuple[Any, ...]] = []
+        rows: list[tuple[Any, ...]] | None = None
         if render is not None:
-            cur = conn.cursor()
-            cur.row_factory = None
-            try:
-                rows = cur.execute(
-                    f"SELECT {render.select} FROM messages WHERE {where} {order}", params
-                ).fetchall()
-            except sqlite3.OperationalError as exc:
-                if not _is_render_error(exc):
-                    raise
-                render = None
-        if render is None:
+            rows = _rendered_rows(conn, f"SELECT {render.select} FROM messages WHERE {where} {order}", params)
+        if render is None or rows is None:
             cols, rows = read_rows(conn, f"SELECT * FROM messages WHERE {where} {order}", params)
             sid_at, id_at = cols.index("session_id"), cols.index("id")
             self.last_id: int | None = rows[-1][id_at] if rows else None
@@ -430,15 +434,9 @@ def _session_heads(
     render = session_render(conn, LAST_ACTIVE) if sql_render else None
     rows: list[tuple[Any, ...]] | None = None
     if render is not None:
-        cur = conn.cursor()
-        cur.row_factory = None
-        try:
-            rows = cur.execute(
-                f"SELECT {render.select} FROM sessions s WHERE {where} ORDER BY s.id", params
-            ).fetchall()
-        except sqlite3.OperationalError as exc:
-            if not _is_render_error(exc):
-                raise
+        rows = _rendered_rows(
+            conn, f"SELECT {render.select} FROM sessions s WHERE {where} ORDER BY s.id", params
+        )
     if rows is None:
         python = _python_heads(conn, where + " ORDER BY s.id", params, skipped)
         return list(python), [head[:-1] for head in python.values()]
