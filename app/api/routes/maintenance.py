@@ -40,7 +40,7 @@ from app.services import maintenance as service
 router = api_router("maintenance")
 
 
-@router.get("/stats", **operation("stats-get", "Store statistics", StatsOut, READ, BackendUnsupported))
+@router.get("/stats", **operation("stats-get", "Store statistics", StatsOut, READ))
 async def get_stats(
     db: DB,
     include_fts: Annotated[
@@ -52,7 +52,7 @@ async def get_stats(
     return await service.stats(db, include_fts)
 
 
-@router.get("/insights", **operation("insights-get", "Usage insights", InsightsOut, READ, BackendUnsupported))
+@router.get("/insights", **operation("insights-get", "Usage insights", InsightsOut, READ))
 async def get_insights(
     db: DB,
     days: Annotated[

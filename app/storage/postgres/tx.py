@@ -17,6 +17,7 @@ from app.storage.postgres.repos.events import PgEvents
 from app.storage.postgres.repos.export import PgExport
 from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
+from app.storage.postgres.repos.maintenance import PgMaintenance
 from app.storage.postgres.repos.sessions import PgSessions
 from app.storage.postgres.repos.titles import PgTitles
 from app.storage.postgres.repos.transfer import PgTransfer
@@ -54,8 +55,8 @@ class _Unbuilt:
 class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
-    Repositories without a PostgreSQL implementation in this build (sync, maintenance) answer
-    ``BackendUnsupported`` (501) when a job reaches them.
+    The sync repository has no PostgreSQL implementation in this build, nor do prune, archive and repair
+    (:class:`PgMaintenance`): they answer ``BackendUnsupported`` (501) when a job reaches them.
     """
 
     def __init__(self, pg: psycopg.Connection[Any]) -> None:
@@ -75,9 +76,9 @@ class PgTx:
         self.indexing = PgIndexing()
         self.transfer = PgTransfer(conn)
         self.export = PgExport(conn)
+        self.maintenance = PgMaintenance(conn)
 
     sync = _Unbuilt("Sync")  # the server side of hermes sessions sync
-    maintenance = _Unbuilt("Maintenance")  # statistics, prune and repairs
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""

@@ -1,0 +1,138 @@
+"""MaintenanceRepo on PostgreSQL: statistics and insights in PostgreSQL SQL, the ``state_meta`` bookkeeping
+shared. Prune, archive and the FTS upkeep are not built for PostgreSQL yet: they answer
+``BackendUnsupported`` (501)."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from app.errors import BackendUnsupported
+from app.storage.repos import maintenance
+from app.storage.rows import PageStats, UsageReport
+from app.storage.sqlite_tx import SqliteMaintenance
+
+_INT64_MAX = 9223372036854775807
+_SUMMED = {
+    "message_count": "messages",
+    "input_tokens": "input_tokens",
+    "output_tokens": "output_tokens",
+    "cache_read_tokens": "cache_read_tokens",
+    "cache_write_tokens": "cache_write_tokens",
+    "reasoning_tokens": "reasoning_tokens",
+}
+# As on SQLite: counters summed without overflow and clamped at int64's max; cost rounded to 6 places.
+_TOKEN_SUMS = (
+    "COUNT(*) AS sessions, "
+    + ", ".join(
+        f"LEAST(COALESCE(SUM(s.{column}::numeric), 0), {_INT64_MAX})::bigint AS {name}"
+        for column, name in _SUMMED.items()
+    )
+    + ", ROUND(COALESCE(SUM(COALESCE(s.actual_cost_usd, s.estimated_cost_usd, 0))::numeric, 0), 6)::float8"
+    " AS cost_usd"
+)
+_UTC = "(to_timestamp({0}) AT TIME ZONE 'UTC')"
+_TOOL_CALLS = (
+    "CASE WHEN json_valid(m.tool_calls) AND jsonb_typeof(m.tool_calls::jsonb) = 'array'"
+    " THEN m.tool_calls::jsonb ELSE '[]'::jsonb END"
+)
+_SEARCH_INDEXES = ("idx_messages_search_vector", "idx_messages_search_trgm")
+_BACKEND = "postgresql"
+
+
+class PgMaintenance(SqliteMaintenance):
+    """MaintenanceRepo over one PostgreSQL connection."""
+
+    __slots__ = ()
+
+    def page_stats(self) -> PageStats:
+        """The database's size in the server's blocks; PostgreSQL keeps no free-page list to report."""
+        row = self.conn.execute(
+            "SELECT current_setting('block_size')::bigint, pg_database_size(current_database())"
+        ).fetchone()
+        block, size = int(row[0]), int(row[1])
+        return PageStats(page_size=block, page_count=size // block, freelist_count=0)
+
+    def store_stats(self, include_fts: bool) -> dict[str, Any]:
+        """Counts for every source and the database's size; ``wal_bytes`` 0 (the WAL is the cluster's);
+        with ``include_fts`` the size of the two search indexes. Nothing is ever pending: the search
+        columns are computed as rows are written."""
+        sessions, messages, by_source = maintenance.counts(self.conn)
+        pages = self.page_stats()
+        fts = None
+        if include_fts:
+            marks = ", ".join("?" * len(_SEARCH_INDEXES))
+            sql = f"SELECT COALESCE(SUM(pg_relation_size(oid)), 0) FROM pg_class WHERE relname IN ({marks})"
+            row = self.conn.execute(sql, _SEARCH_INDEXES).fetchone()
+            fts = int(row[0])
+        return {
+            "sessions": sessions,
+            "messages": messages,
+            "by_source": by_source,
+            "page_size": pages.page_size,
+            "page_count": pages.page_count,
+            "database_bytes": pages.page_size * pages.page_count,
+            "wal_bytes": 0,
+            "freelist_bytes": 0,
+            "fts_bytes": fts,
+            "indexing": {"pending_messages": 0},
+        }
+
+    def usage_report(self, since: float, source: str | None, top: int) -> UsageReport:
+        """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
+        where = "s.started_at >= ?"
+        params: list[Any] = [since]
+        if source is not None:
+            where += " AND s.source = ?"
+            params.append(source)
+
+        def usage_by(key_sql: str) -> list[dict[str, Any]]:
+            sql = (
+                f"SELECT {key_sql} AS key, {_TOKEN_SUMS} FROM sessions s WHERE {where} GROUP BY 1 ORDER BY 1"
+            )
+            return [dict(row) for row in self.conn.execute(sql, params)]
+
+        def activity(field: str) -> dict[int, int]:
+            sql = (
+                f"SELECT EXTRACT({field} FROM {_UTC.format('m.timestamp')})::int, COUNT(*) "
+                f"FROM sessions s JOIN messages m ON m.session_id = s.id "
+                f"WHERE {where} AND m.timestamp >= ? GROUP BY 1"
+            )
+            return {int(row[0]): int(row[1]) for row in self.conn.execute(sql, [*params, since])}
+
+        tool = "COALESCE(j.value -> 'function' ->> 'name', j.value ->> 'name')"
+        tools_sql = (
+            f"SELECT {tool} AS tool, COUNT(*) AS calls "
+            f"FROM sessions s JOIN messages m ON m.session_id = s.id "
+            f"CROSS JOIN LATERAL jsonb_array_elements({_TOOL_CALLS}) AS j(value) "
+            f"WHERE {where} AND m.tool_calls IS NOT NULL "
+            f"GROUP BY 1 HAVING {tool} IS NOT NULL "
+            "ORDER BY 2 DESC, 1 LIMIT ?"
+        )
+        return UsageReport(
+            by_day=usage_by(f"to_char({_UTC.format('s.started_at')}, 'YYYY-MM-DD')"),
+            by_model=usage_by("s.model"),
+            by_source=usage_by("s.source"),
+            top_tools=[dict(row) for row in self.conn.execute(tools_sql, [*params, top])],
+            hours=activity("HOUR"),
+            weekdays=activity("DOW"),
+        )
+
+    def candidates(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Not built for PostgreSQL yet."""
+        raise BackendUnsupported("Prune and archive", _BACKEND)
+
+    def prune_batch(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Not built for PostgreSQL yet."""
+        raise BackendUnsupported("Prune", _BACKEND)
+
+    def archive_batch(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Not built for PostgreSQL yet."""
+        raise BackendUnsupported("Archive", _BACKEND)
+
+    def optimize_fts(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Not built for PostgreSQL (its indexes need no merging)."""
+        raise BackendUnsupported("FTS optimize", _BACKEND)
+
+    def repair(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Not built for PostgreSQL yet."""
+        raise BackendUnsupported("Repair", _BACKEND)
