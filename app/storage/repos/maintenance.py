@@ -80,8 +80,14 @@ def fts_bytes(conn: sqlite3.Connection) -> int | None:
 
 def store_stats(conn: sqlite3.Connection, include_fts: bool) -> dict[str, Any]:
     """Counts for every source, page accounting, the FTS size (on request: a page walk) and the backlog."""
+    return stats_record(
+        conn, page_stats(conn), fts_bytes(conn) if include_fts else None, pending_messages(conn)
+    )
+
+
+def stats_record(conn: sqlite3.Connection, pages: PageStats, fts: int | None, pending: int) -> dict[str, Any]:
+    """The statistics of ``conn``'s store: its counts with the given page accounting, FTS size and backlog."""
     sessions, messages, by_source = counts(conn)
-    pages = page_stats(conn)
     return {
         "sessions": sessions,
         "messages": messages,
@@ -89,8 +95,8 @@ def store_stats(conn: sqlite3.Connection, include_fts: bool) -> dict[str, Any]:
         "page_size": pages.page_size,
         "page_count": pages.page_count,
         "freelist_bytes": pages.freelist_count * pages.page_size,
-        "fts_bytes": fts_bytes(conn) if include_fts else None,
-        "indexing": {"pending_messages": pending_messages(conn)},
+        "fts_bytes": fts,
+        "indexing": {"pending_messages": pending},
     }
 
 

@@ -56,7 +56,6 @@ class PgMaintenance(SqliteMaintenance):
         """Counts for every source and the database's size; ``wal_bytes`` 0 (the WAL is the cluster's);
         with ``include_fts`` the size of the two search indexes. Nothing is ever pending: the search
         columns are computed as rows are written."""
-        sessions, messages, by_source = maintenance.counts(self.conn)
         pages = self.page_stats()
         fts = None
         if include_fts:
@@ -64,18 +63,9 @@ class PgMaintenance(SqliteMaintenance):
             sql = f"SELECT COALESCE(SUM(pg_relation_size(oid)), 0) FROM pg_class WHERE relname IN ({marks})"
             row = self.conn.execute(sql, _SEARCH_INDEXES).fetchone()
             fts = int(row[0])
-        return {
-            "sessions": sessions,
-            "messages": messages,
-            "by_source": by_source,
-            "page_size": pages.page_size,
-            "page_count": pages.page_count,
-            "database_bytes": pages.page_size * pages.page_count,
-            "wal_bytes": 0,
-            "freelist_bytes": 0,
-            "fts_bytes": fts,
-            "indexing": {"pending_messages": 0},
-        }
+        stats = maintenance.stats_record(self.conn, pages, fts, 0)
+        stats.update(database_bytes=pages.page_size * pages.page_count, wal_bytes=0)
+        return stats
 
     def usage_report(self, since: float, source: str | None, top: int) -> UsageReport:
         """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
