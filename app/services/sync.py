@@ -187,15 +187,15 @@ def _put_messages(tx: Tx, home: int, prepared: _Prepared, columns: list[str], re
             rows.append(row)
     if not rows:
         return
-    first = tx.sync.insert_messages(
+    ids = tx.sync.insert_messages(
         home, SyncedRows(origins, rows, columns), index_inline=len(rows) <= INLINE_INDEX_MESSAGES
     )
-    result.first_message_id = first
+    result.first_message_id = ids[0]
     result.messages_inserted = len(rows)
     role = columns.index("role") + 1
     by_session: dict[str, list[dict[str, Any]]] = {}
-    for offset, row in enumerate(rows):
-        by_session.setdefault(row[0], []).append({"id": first + offset, "role": row[role]})
+    for new_id, row in zip(ids, rows, strict=True):
+        by_session.setdefault(row[0], []).append({"id": new_id, "role": row[role]})
     for sid, stored in by_session.items():
         emit_messages(tx, sid, stored)
 

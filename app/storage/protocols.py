@@ -606,8 +606,8 @@ class SyncRepo(Protocol):
     def known_origins(self, home: int, low: int, high: int) -> set[int]:
         """The origin ids of ``home`` between ``low`` and ``high`` whose message is still stored."""
 
-    def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> int:
-        """Store the batch's rows under consecutive new ids with their origin ids; the first new id.
+    def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
+        """Store the batch's rows under new ids (in row order) with their origin ids; the new ids.
         Searchable at commit with ``index_inline``, else via the background indexer."""
 
 

@@ -12,11 +12,26 @@ from typing import Any
 
 import hermes_state
 import httpx
+import pytest
 
-from tests.conftest import ROOT, TOKEN
+from app.settings import Settings
+from tests.conftest import BACKENDS, ROOT, TOKEN, backend_settings
 
 Contents = dict[str, dict[str, Any]]
 """Session id → its compared columns and its messages ``(role, content, timestamp)`` in order."""
+
+
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """Every test of this directory syncs into a server on each backend (the PostgreSQL run skips without a
+    server)."""
+    return backend_settings(request, home)
+
+
+def server_env(settings: Settings) -> dict[str, str]:
+    """The environment a ``hermes serve`` process needs to serve ``settings``' backend."""
+    return {"HERMES_DATABASE_URL": settings.database_url} if settings.database_url else {}
+
 
 _COMPARED = ("title", "model", "ended_at", "end_reason", "message_count")
 

@@ -3,11 +3,12 @@ sessions a home may not overwrite."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from app.settings import Settings
+from tests.conftest import RawDatabase
 
 COLUMNS = ["id", "session_id", "role", "content", "timestamp"]
 
@@ -113,12 +114,18 @@ def test_a_home_never_overwrites_a_session_it_does_not_own(client: TestClient) -
     assert [s["id"] for s in listed] == ["s1"]
 
 
-def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, home: Path) -> None:
-    with sqlite3.connect(home / "state.db") as conn:
-        conn.execute(
-            "CREATE TRIGGER refuse_bad BEFORE INSERT ON sessions WHEN NEW.id = 'bad'"
-            " BEGIN SELECT RAISE(ABORT, 'refused by a constraint'); END"
-        )
+def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, settings: Settings) -> None:
+    raw = RawDatabase(settings)
+    try:
+        if settings.database_url:
+            raw.execute("ALTER TABLE sessions ADD CONSTRAINT \"refused by a constraint\" CHECK (id <> 'bad')")
+        else:
+            raw.execute(
+                "CREATE TRIGGER refuse_bad BEFORE INSERT ON sessions WHEN NEW.id = 'bad'"
+                " BEGIN SELECT RAISE(ABORT, 'refused by a constraint'); END"
+            )
+    finally:
+        raw.close()
     body = _batch("laptop", [_session("good"), _session("bad")], [[1, "good", "user", "hi", 1.0]])
     answer = client.post("/sync/batches", json=body)
     assert (answer.status_code, answer.json()["code"]) == (422, "invalid_sync_batch")

@@ -17,8 +17,9 @@ from typer.testing import Result
 from app.cli.config import CliConfig
 from app.cli.context import CliEnv
 from app.cli.errors import ExitCode
+from app.settings import Settings
 from tests.cli.conftest import invoke
-from tests.conftest import TOKEN
+from tests.conftest import TOKEN, RawDatabase
 from tests.sync.conftest import agent_file, bulk_fill, file_contents, server_contents, without_home
 
 Sync = Callable[..., Result]
@@ -77,7 +78,7 @@ def test_new_messages_and_changed_rows_follow(sync: Sync, client: TestClient, tm
 
 
 def test_synced_messages_are_searchable_and_announced(
-    sync: Sync, client: TestClient, home: Path, tmp_path: Path
+    sync: Sync, client: TestClient, settings: Settings, tmp_path: Path
 ) -> None:
     path = agent_file(tmp_path / "laptop" / "state.db", sessions=2, messages=3)
     bulk_fill(path, sessions=3, per_session=700)  # over one batch: indexed by the background indexer
@@ -91,9 +92,12 @@ def test_synced_messages_are_searchable_and_announced(
     while client.get("/search", params={"q": "bulk", "limit": 10, "home": "laptop"}).json()["count"] < 3:
         assert time.monotonic() < deadline, "the background indexer never indexed the synced messages"
         time.sleep(0.2)
-    with sqlite3.connect(home / "state.db") as conn:
-        (events,) = conn.execute("SELECT COUNT(*) FROM hs_events WHERE type = 'message.created'").fetchone()
-        (messages,) = conn.execute("SELECT COUNT(*) FROM messages").fetchone()
+    raw = RawDatabase(settings)
+    try:
+        (events,) = raw.execute("SELECT COUNT(*) FROM hs_events WHERE type = 'message.created'").fetchone()
+        (messages,) = raw.execute("SELECT COUNT(*) FROM messages").fetchone()
+    finally:
+        raw.close()
     assert events == messages == 2 * 3 + 3 * 700
 
 

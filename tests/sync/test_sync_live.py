@@ -14,6 +14,7 @@ import hermes_state
 import pytest
 
 from app.cli.sync_cursor import cursor_path
+from app.settings import Settings
 from tests.conftest import ROOT, LiveServer, start_live_server
 from tests.sync.conftest import (
     agent_file,
@@ -21,6 +22,7 @@ from tests.sync.conftest import (
     file_contents,
     run_sync,
     server_contents,
+    server_env,
     sync_command,
     sync_env,
     without_home,
@@ -28,11 +30,9 @@ from tests.sync.conftest import (
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A real server on its own home (the agent's home is another directory)."""
-    home = tmp_path / "server-home"
-    home.mkdir()
-    live = start_live_server(home)
+def server(settings: Settings) -> Iterator[LiveServer]:
+    """A real server on its own home (the agent's home is another directory), on each backend."""
+    live = start_live_server(settings.home, server_env(settings))
     try:
         yield live
     finally:

@@ -8,7 +8,7 @@ from app.api.deps import DB
 from app.api.error_docs import JSON_BODY, WRITE
 from app.api.operations import api_router, operation
 from app.api.schemas.sync import SyncBatchIn, SyncResultOut
-from app.errors import BackendUnsupported, InvalidSyncBatch
+from app.errors import InvalidSyncBatch
 from app.services import sync as service
 
 router = api_router("sync")
@@ -23,7 +23,6 @@ router = api_router("sync")
         WRITE,
         JSON_BODY,
         InvalidSyncBatch,
-        BackendUnsupported,
     ),
 )
 async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:

@@ -66,7 +66,9 @@ class SyncResultOut(BaseModel):
         "untitled when that is taken too)"
     )
     parents_linked: int = Field(description="parent links made (a parent may arrive after its child)")
-    messages_inserted: int = Field(description="messages stored, with new consecutive ids")
+    messages_inserted: int = Field(
+        description="messages stored, with new ids here in the batch's order (consecutive on SQLite)"
+    )
     messages_skipped: int = Field(description="messages of this home already stored (a repeat or a resume)")
     messages_orphaned: int = Field(description="messages whose session is not a stored session of this home")
-    first_message_id: int | None = Field(description="the id here of the first message stored")
+    first_message_id: int | None = Field(description="the id here of the first message stored (the lowest)")

@@ -29,9 +29,11 @@ from psycopg.rows import dict_row
 from app.domain.fts_query import Clause, Engine, literal_snippet, plan
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse
 from app.domain.titles import like_escape
+from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
 from app.storage.repos.list_index import MAX_CANDIDATES, MIN_TERM, SearchFilter, ascii_lower
 from app.storage.repos.search import scan_windows
+from app.storage.repos.session_filter import IN_HOME_SQL
 from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
@@ -111,6 +113,22 @@ def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[
     return "(" + " OR ".join(groups) + ")", params
 
 
+def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
+    """The hit filter's conditions on the session (alias ``s``): sources and home."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if filt.sources is not None:
+        parts.append("s.source = ANY(%s)")
+        params.append(list(filt.sources))
+    if filt.exclude_sources:
+        parts.append("COALESCE(s.source, '') <> ALL(%s)")
+        params.append(list(filt.exclude_sources))
+    if filt.home is not None:
+        parts.append(to_psycopg(IN_HOME_SQL.format(a="s")))
+        params.append(filt.home)
+    return parts, params
+
+
 def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     """The hit filter's WHERE fragment (starting with AND) on aliases ``m`` and ``s``."""
     parts = [_VISIBLE]
@@ -118,12 +136,9 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     if filt.roles:
         parts.append("m.role = ANY(%s)")
         params.append(list(filt.roles))
-    if filt.sources is not None:
-        parts.append("s.source = ANY(%s)")
-        params.append(list(filt.sources))
-    if filt.exclude_sources:
-        parts.append("COALESCE(s.source, '') <> ALL(%s)")
-        params.append(list(filt.exclude_sources))
+    by_session, session_params = _session_sql(filt)
+    parts.extend(by_session)
+    params.extend(session_params)
     if filt.cron is True:
         parts.append("s.source = 'cron'")
     elif filt.cron is False:
@@ -371,14 +386,8 @@ class PgSearch:
 
     def browse(self, limit: int, skip: Sequence[str], filt: HitFilter) -> list[dict[str, Any]]:
         """Most recently active root sessions (children are never browsed), minus ``skip``."""
-        where = ""
-        params: list[Any] = [list(skip)]
-        if filt.sources is not None:
-            where += " AND s.source = ANY(%s)"
-            params.append(list(filt.sources))
-        if filt.exclude_sources:
-            where += " AND COALESCE(s.source, '') <> ALL(%s)"
-            params.append(list(filt.exclude_sources))
+        by_session, params = _session_sql(filt)
+        where = "".join(f" AND {part}" for part in by_session)
         # Order and limit first (last activity only), then build previews for the few rows returned.
         return self._rows(
             "SELECT s.id, s.title, s.source, s.started_at, t.last_active, s.message_count,"
@@ -387,7 +396,7 @@ class PgSearch:
             f" WHERE s.parent_session_id IS NULL AND s.id <> ALL(%s){where}"
             " ORDER BY last_active DESC, s.id DESC LIMIT %s) t"
             " JOIN sessions s ON s.id = t.id ORDER BY t.last_active DESC, s.id DESC",
-            (*params, limit),
+            (list(skip), *params, limit),
         )
 
 

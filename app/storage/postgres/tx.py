@@ -10,7 +10,6 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from app.errors import BackendUnsupported
 from app.storage.postgres.connection import SqliteStyle
 from app.storage.postgres.repos.base import as_sqlite_style
 from app.storage.postgres.repos.events import PgEvents
@@ -19,6 +18,7 @@ from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.maintenance import PgMaintenance
 from app.storage.postgres.repos.sessions import PgSessions
+from app.storage.postgres.repos.sync import PgSync
 from app.storage.postgres.repos.titles import PgTitles
 from app.storage.postgres.repos.transfer import PgTransfer
 from app.storage.postgres.search import PgSearch
@@ -40,23 +40,11 @@ def is_title_conflict(exc: BaseException) -> bool:
     return isinstance(exc, pg_errors.UniqueViolation) and "title" in str(exc)
 
 
-class _Unbuilt:
-    """A repository PostgreSQL lacks in this build: reaching it answers ``BackendUnsupported`` (501)."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-
-    def __get__(self, tx: object, owner: type | None = None) -> Any:
-        if tx is None:
-            return self
-        raise BackendUnsupported(self.part, BACKEND)
-
-
 class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
-    The sync repository has no PostgreSQL implementation in this build, nor do prune, archive and repair
-    (:class:`PgMaintenance`): they answer ``BackendUnsupported`` (501) when a job reaches them.
+    Prune, archive and repair have no PostgreSQL implementation in this build (:class:`PgMaintenance`): they
+    answer ``BackendUnsupported`` (501) when a job reaches them.
     """
 
     def __init__(self, pg: psycopg.Connection[Any]) -> None:
@@ -77,8 +65,7 @@ class PgTx:
         self.transfer = PgTransfer(conn)
         self.export = PgExport(conn)
         self.maintenance = PgMaintenance(conn)
-
-    sync = _Unbuilt("Sync")  # the server side of hermes sessions sync
+        self.sync = PgSync(conn)
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""

@@ -78,7 +78,7 @@ def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Seque
             "SELECT h.session_id, h.origin_parent_id"
             " FROM hs_sync_sessions h JOIN sessions s ON s.id = h.session_id"
             " WHERE h.home_id = ? AND h.origin_parent_id IS NOT NULL"
-            " AND s.parent_session_id IS NOT h.origin_parent_id"
+            " AND (s.parent_session_id IS NULL OR s.parent_session_id <> h.origin_parent_id)"
             f" AND (h.session_id IN ({marks}) OR h.origin_parent_id IN ({marks}))",
             [home, *part, *part],
         ).fetchall()
@@ -105,31 +105,38 @@ def _next_message_id(conn: sqlite3.Connection) -> int:
     return max(int(newest), int(row[0]) if row else 0) + 1
 
 
-def insert_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, *, index_inline: bool) -> int:
-    """Store the batch's rows under consecutive new ids, recording each one's origin id; the first new id.
-    Indexed for search in this transaction with ``index_inline``, else queued for the background indexer
-    (several times cheaper for a big batch, and searchable moments later)."""
-    rows, columns = batch.rows, batch.columns
-    if not rows:
-        return 0
-    first = _next_message_id(conn)
+def store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids: Sequence[int]) -> None:
+    """Insert the batch's rows under ``ids`` (one new id per row, in order) and record each one's origin."""
+    columns = batch.columns
     names = ", ".join(f'"{c}"' for c in ("id", "session_id", *columns))
     marks = ", ".join("?" * (len(columns) + 2))
-    with fts_triggers_suspended(conn) as unindexed:
-        conn.executemany(
-            f"INSERT INTO messages ({names}) VALUES ({marks})",
-            [(first + i, *row) for i, row in enumerate(rows)],
-        )
+    conn.executemany(
+        f"INSERT INTO messages ({names}) VALUES ({marks})",
+        [(new_id, *row) for new_id, row in zip(ids, batch.rows, strict=True)],
+    )
     conn.executemany(
         "INSERT INTO hs_sync_messages (home_id, origin_id, message_id) VALUES (?, ?, ?)"
         " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
-        [(home, origin, first + i) for i, origin in enumerate(batch.origin_ids)],
+        [(home, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
     )
-    last = first + len(rows) - 1
+    note_messages(*{str(row[0]) for row in batch.rows})
+
+
+def insert_messages(
+    conn: sqlite3.Connection, home: int, batch: SyncedRows, *, index_inline: bool
+) -> list[int]:
+    """Store the batch's rows under consecutive new ids, recording each one's origin id; the new ids.
+    Indexed for search in this transaction with ``index_inline``, else queued for the background indexer
+    (several times cheaper for a big batch, and searchable moments later)."""
+    if not batch.rows:
+        return []
+    first = _next_message_id(conn)
+    ids = range(first, first + len(batch.rows))
+    with fts_triggers_suspended(conn) as unindexed:
+        store_messages(conn, home, batch, ids)
     # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
     if unindexed and index_inline:
-        index_range(conn, unindexed, first, last)
+        index_range(conn, unindexed, ids[0], ids[-1])
     elif unindexed:
-        queue_runs(conn, [(first, last)])
-    note_messages(*{str(row[0]) for row in rows})
-    return first
+        queue_runs(conn, [(ids[0], ids[-1])])
+    return list(ids)

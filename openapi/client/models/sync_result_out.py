@@ -14,9 +14,9 @@ class SyncResultOut:
     """What one batch did.
 
     Attributes:
-        first_message_id (int | None): the id here of the first message stored
+        first_message_id (int | None): the id here of the first message stored (the lowest)
         home (str):
-        messages_inserted (int): messages stored, with new consecutive ids
+        messages_inserted (int): messages stored, with new ids here in the batch's order (consecutive on SQLite)
         messages_orphaned (int): messages whose session is not a stored session of this home
         messages_skipped (int): messages of this home already stored (a repeat or a resume)
         parents_linked (int): parent links made (a parent may arrive after its child)
