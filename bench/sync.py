@@ -8,6 +8,10 @@ through the API), and a plain copy of the file.
 The full sync acknowledges batches before their messages are in the FTS indexes (batches over 1,000
 messages go to the background indexer, as a big import does); the time until that backlog drains is
 printed too.
+
+With ``--postgresql`` the same file is synced into an empty PostgreSQL database as well (a throwaway server,
+``tests/pg_cluster.py``, or ``--url``), the SQLite server's figures of the same run being its baseline
+(targets for PostgreSQL: the same two).
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, StoreSpec, copy_store
 from bench.common import ROOT, TOKEN, bench_home, print_figures, serve, wait_until_indexed
+from tests.pg_cluster import start_cluster
 
 SYNC = [sys.executable, "-m", "app.cli.main", "sessions", "sync"]
 
@@ -109,40 +115,75 @@ def _import_baseline(agent: Path, work: Path) -> float:
     return elapsed
 
 
-def run(spec: StoreSpec, incremental: int, with_import: bool) -> dict[str, object]:
-    """Measure a full and an incremental sync of ``spec`` into an empty server, and the baselines."""
-    with bench_home() as work:
+def _measure(spec: StoreSpec, incremental: int, work: Path, database_url: str | None) -> dict[str, float]:
+    """A full sync of a private copy of ``spec`` into an empty server (on ``database_url``'s PostgreSQL,
+    else SQLite), then ``incremental`` new messages, then a sync with nothing new."""
+    tag = "postgresql" if database_url else "sqlite"
+    agent = copy_store(spec, work / f"agent-{tag}")
+    total = _messages(agent)
+    server_home = work / f"server-{tag}"
+    server_home.mkdir()
+    with serve(server_home, database_url=database_url) as server:
+        full_s = _sync(agent, server.base_url, agent.parent)
+        # PostgreSQL's search columns are computed as rows go in: no backlog to wait for.
+        indexed_s = (
+            0.0
+            if database_url
+            else wait_until_indexed(server_home / "state.db", 1800.0, backlog="hs_fts_backlog")
+        )
+        with server.client() as http:
+            held = http.get("/stats").json()["messages"]
+        if held != total:
+            raise RuntimeError(f"the server holds {held} messages, the file {total}")
+        _append(agent, incremental)
+        incremental_s = _sync(agent, server.base_url, agent.parent)
+        nothing_s = _sync(agent, server.base_url, agent.parent)
+    return {
+        "messages": total,
+        "full sync s": full_s,
+        "full sync messages/s": total / full_s,
+        "FTS backlog drained after s": indexed_s,
+        f"incremental sync of {incremental} messages s": incremental_s,
+        "sync with nothing new s": nothing_s,
+    }
+
+
+def run(spec: StoreSpec, incremental: int, with_import: bool, postgresql: bool, url: str | None) -> None:
+    """Measure a full and an incremental sync of ``spec`` into an empty SQLite server and the baselines;
+    with ``postgresql``, the same into an empty PostgreSQL database (``url``, or a throwaway server's), the
+    SQLite figures of the same run being its baseline."""
+    with bench_home() as work, ExitStack() as stack:
         started = time.perf_counter()
-        agent = copy_store(spec, work / "agent")
+        copy_store(spec, work / "copy")
         copy_s = time.perf_counter() - started
-        total = _messages(agent)
-        server_home = work / "server"
-        server_home.mkdir()
-        with serve(server_home) as server:
-            full_s = _sync(agent, server.base_url, work / "agent")
-            indexed_s = wait_until_indexed(server_home / "state.db", 1800.0, backlog="hs_fts_backlog")
-            with server.client() as http:
-                held = http.get("/stats").json()["messages"]
-            if held != total:
-                raise RuntimeError(f"the server holds {held} messages, the file {total}")
-            _append(agent, incremental)
-            incremental_s = _sync(agent, server.base_url, work / "agent")
-            nothing_s = _sync(agent, server.base_url, work / "agent")
-        figures: dict[str, object] = {
-            "messages": total,
-            "full sync s": round(full_s, 2),
-            "full sync messages/s": round(total / full_s),
-            "FTS backlog drained after s": round(indexed_s, 2),
-            f"incremental sync of {incremental} messages s": round(incremental_s, 2),
-            "sync with nothing new s": round(nothing_s, 2),
-            "baseline: file copy s": round(copy_s, 2),
-        }
+        sqlite = _measure(spec, incremental, work, None)
+        print_figures(f"sync into SQLite ({spec.messages:,} messages into an empty server)", sqlite)
+        print_figures("baseline: a copy of the file", {"file copy s": copy_s})
         if with_import:
-            import_s = _import_baseline(agent, work)
-            figures["baseline: POST /import s"] = round(import_s, 2)
-            figures["baseline: POST /import messages/s"] = round(total / import_s)
-            figures["ratio full sync / import (time)"] = round(full_s / import_s, 2)
-        return figures
+            import_s = _import_baseline(work / "copy" / "state.db", work)
+            print_figures(
+                "baseline: POST /import of the file's JSONL export",
+                {
+                    "POST /import s": import_s,
+                    "POST /import messages/s": sqlite["messages"] / import_s,
+                    "ratio full sync / import (time)": sqlite["full sync s"] / import_s,
+                },
+            )
+        if postgresql:
+            if url is None:
+                cluster = start_cluster()
+                stack.callback(cluster.stop)
+                url = cluster.create_database("bench")
+            pg = _measure(spec, incremental, work, url)
+            print_figures(f"sync into PostgreSQL ({spec.messages:,} messages into an empty database)", pg)
+            print_figures(
+                "PostgreSQL over SQLite, same run",
+                {
+                    "full sync messages/s ratio": pg["full sync messages/s"] / sqlite["full sync messages/s"],
+                    "incremental s ratio": pg[f"incremental sync of {incremental} messages s"]
+                    / sqlite[f"incremental sync of {incremental} messages s"],
+                },
+            )
 
 
 def main() -> None:
@@ -150,9 +191,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--incremental", type=int, default=1000)
     parser.add_argument("--no-import", action="store_true", help="skip the POST /import baseline")
+    parser.add_argument("--postgresql", action="store_true", help="sync into PostgreSQL too (same run)")
+    parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
     args = parser.parse_args()
-    figures = run(LARGE, args.incremental, not args.no_import)
-    print_figures("sync (500,000 messages into an empty server)", figures)
+    run(LARGE, args.incremental, not args.no_import, args.postgresql or args.url is not None, args.url)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import orjson
 from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.leadership import ALWAYS_LEADER, Leadership
-from app.storage.protocols import EventRow, Store, Tx
+from app.storage.protocols import EventRow, NewEvent, Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -47,22 +47,30 @@ def _dump(data: dict[str, Any]) -> str:
     return orjson.dumps(data).decode()
 
 
+def event_row(event_type: EventType, session_id: str | None, data: dict[str, Any], now: float) -> NewEvent:
+    """One event, ready for ``tx.events.insert_many``."""
+    return (event_type.value, session_id, _dump(data), now)
+
+
 def emit(tx: Tx, event_type: EventType, session_id: str | None, data: dict[str, Any]) -> None:
     """Record one event in the caller's transaction (its commit notice wakes the hub)."""
-    tx.events.insert(event_type.value, session_id, _dump(data), time.time())
+    tx.events.insert(*event_row(event_type, session_id, data, time.time()))
 
 
-def emit_messages(tx: Tx, session_id: str, stored: Iterable[Mapping[str, Any]]) -> None:
+def message_rows(session_id: str, stored: Iterable[Mapping[str, Any]], now: float) -> list[NewEvent]:
     """One compact ``message.created`` per stored message (each an ``id`` and a ``role``; never content)."""
-    now = time.time()
     kind = EventType.message_created.value
     # The session id is JSON-encoded once; the rest is plain ints and fixed role names.
     sid = orjson.dumps(session_id).decode()
-    rows = [
+    return [
         (kind, session_id, f'{{"session_id":{sid},"message_id":{m["id"]},"role":"{m["role"]}"}}', now)
         for m in stored
     ]
-    tx.events.insert_many(rows)
+
+
+def emit_messages(tx: Tx, session_id: str, stored: Iterable[Mapping[str, Any]]) -> None:
+    """Record the ``message.created`` events of ``stored`` in the caller's transaction, in one statement."""
+    tx.events.insert_many(message_rows(session_id, stored, time.time()))
 
 
 Frame = tuple[int, bytes]

@@ -49,6 +49,7 @@ from app.storage.rows import (
     MessageQuery,
     MessageRow,
     MessageSlice,
+    NewEvent,
     PageStats,
     PruneCandidate,
     RenderedChunk,
@@ -100,6 +101,7 @@ __all__ = [
     "MessageSlice",
     "MessagesRepo",
     "NamedRecord",
+    "NewEvent",
     "PageStats",
     "PlatformsRepo",
     "PruneCandidate",
@@ -306,7 +308,7 @@ class EventsRepo(Protocol):
     def insert(self, event_type: str, session_id: str | None, data: str, now: float) -> None:
         """Append one event."""
 
-    def insert_many(self, rows: Sequence[tuple[str, str | None, str, float]]) -> None:
+    def insert_many(self, rows: Sequence[NewEvent]) -> None:
         """Append several events ``(type, session_id, data, created_at)`` in one statement loop."""
 
     def after(self, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:

@@ -146,6 +146,9 @@ class SessionMetaRow(TypedDict):
 EventRow = tuple[int, str, str]
 """``(id, type, data)``: what a stream sends (data is stored as the JSON text it is sent as)."""
 
+NewEvent = tuple[str, str | None, str, float]
+"""``(type, session_id, data, created_at)``: an event to append."""
+
 
 @dataclass(frozen=True)
 class ExportFilter:

@@ -33,6 +33,7 @@ from psycopg.rows import tuple_row
 
 from app.storage.commit_notice import CommitNotice
 from app.storage.postgres.dedicated import advisory_key, close_quietly, connect_dedicated
+from app.storage.rows import NewEvent
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +42,6 @@ EVENT_ORDER_LOCK_KEY: Final = advisory_key("hermes-sessions:event-order")
 """The transaction-scoped advisory lock that puts event ids in commit order."""
 
 APPLICATION_NAME: Final = "hermes-events-listener"
-
-EventInsert = tuple[str, str | None, str, float]
-"""One event to append: ``(type, session_id, data, created_at)``."""
 
 # One round trip: the rows to insert are read through the lock's CTE, so the lock is held before the
 # first id is drawn (the lock is held until commit, and every statement after it extends that wait).
@@ -57,7 +55,7 @@ _INSERT = (
 )
 
 
-def insert_events(conn: psycopg.Connection[Any], rows: Sequence[EventInsert]) -> range:
+def insert_events(conn: psycopg.Connection[Any], rows: Sequence[NewEvent]) -> range:
     """Append ``rows`` to ``hs_events`` in ``conn``'s open transaction and announce their ids to every
     replica when it commits; the ids given (consecutive), an empty range for no rows. Raises
     ``ValueError`` outside a transaction, where the ordering lock would end with its own statement."""

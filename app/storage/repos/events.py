@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from app.storage.commit_notice import note_events
-from app.storage.rows import EventRow
+from app.storage.rows import EventRow, NewEvent
 
 _INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
 
@@ -16,7 +16,7 @@ def insert(conn: sqlite3.Connection, event_type: str, session_id: str | None, da
     insert_many(conn, [(event_type, session_id, data, now)])
 
 
-def insert_many(conn: sqlite3.Connection, rows: Sequence[tuple[str, str | None, str, float]]) -> None:
+def insert_many(conn: sqlite3.Connection, rows: Sequence[NewEvent]) -> None:
     """Append several events ``(type, session_id, data, created_at)`` in one statement loop."""
     if not rows:
         return

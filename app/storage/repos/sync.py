@@ -105,13 +105,16 @@ def _next_message_id(conn: sqlite3.Connection) -> int:
     return max(int(newest), int(row[0]) if row else 0) + 1
 
 
-def store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids: Sequence[int]) -> None:
+def message_column_names(batch: SyncedRows) -> str:
+    """The quoted column list of the batch's rows stored with their new id (``id, session_id, ...``)."""
+    return ", ".join(f'"{c}"' for c in ("id", "session_id", *batch.columns))
+
+
+def _store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids: Sequence[int]) -> None:
     """Insert the batch's rows under ``ids`` (one new id per row, in order) and record each one's origin."""
-    columns = batch.columns
-    names = ", ".join(f'"{c}"' for c in ("id", "session_id", *columns))
-    marks = ", ".join("?" * (len(columns) + 2))
+    marks = ", ".join("?" * (len(batch.columns) + 2))
     conn.executemany(
-        f"INSERT INTO messages ({names}) VALUES ({marks})",
+        f"INSERT INTO messages ({message_column_names(batch)}) VALUES ({marks})",
         [(new_id, *row) for new_id, row in zip(ids, batch.rows, strict=True)],
     )
     conn.executemany(
@@ -133,7 +136,7 @@ def insert_messages(
     first = _next_message_id(conn)
     ids = range(first, first + len(batch.rows))
     with fts_triggers_suspended(conn) as unindexed:
-        store_messages(conn, home, batch, ids)
+        _store_messages(conn, home, batch, ids)
     # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
     if unindexed and index_inline:
         index_range(conn, unindexed, ids[0], ids[-1])

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from app.storage.commit_notice import note_events
 from app.storage.postgres.notify import insert_events
 from app.storage.postgres.repos.base import pg_of
+from app.storage.rows import NewEvent
 from app.storage.sqlite_tx import SqliteEvents
 
 
@@ -19,7 +20,7 @@ class PgEvents(SqliteEvents):
         """Append one event."""
         self.insert_many([(event_type, session_id, data, now)])
 
-    def insert_many(self, rows: Sequence[tuple[str, str | None, str, float]]) -> None:
+    def insert_many(self, rows: Sequence[NewEvent]) -> None:
         """Append events ``(type, session_id, data, created_at)`` in one statement; note their ids."""
         if not rows:
             return

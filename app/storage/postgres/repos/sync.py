@@ -1,10 +1,11 @@
-"""SyncRepo on PostgreSQL: new message ids drawn from the identity sequence, and no search indexing to do
-(the search columns are computed as rows are written)."""
+"""SyncRepo on PostgreSQL: new message ids drawn from the identity sequence, rows streamed with ``COPY``,
+and no search indexing to do (the search columns are computed as rows are written)."""
 
 from __future__ import annotations
 
+from app.storage.commit_notice import note_messages
 from app.storage.postgres.repos.base import pg_of
-from app.storage.repos import sync
+from app.storage.repos.sync import message_column_names
 from app.storage.rows import SyncedRows
 from app.storage.sqlite_tx import SqliteSync
 
@@ -20,10 +21,21 @@ class PgSync(SqliteSync):
         Searchable at commit either way."""
         if not batch.rows:
             return []
-        drawn = pg_of(self.conn).execute(
+        pg = pg_of(self.conn)
+        drawn = pg.execute(
             "SELECT nextval(pg_get_serial_sequence('messages', 'id')) FROM generate_series(1, %s)",
             (len(batch.rows),),
         )
         ids = sorted(int(row[0]) for row in drawn)
-        sync.store_messages(self.conn, home, batch, ids)
+        # COPY: one stream instead of a statement per row, several times faster for a batch of thousands.
+        with pg.cursor().copy(f"COPY messages ({message_column_names(batch)}) FROM STDIN") as copy:
+            for new_id, row in zip(ids, batch.rows, strict=True):
+                copy.write_row((new_id, *row))
+        pg.execute(
+            "INSERT INTO hs_sync_messages (home_id, origin_id, message_id)"
+            " SELECT %s, origin, id FROM unnest(%s::bigint[], %s::bigint[]) AS t(origin, id)"
+            " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
+            (home, list(batch.origin_ids), ids),
+        )
+        note_messages(*{str(row[0]) for row in batch.rows})
         return ids
