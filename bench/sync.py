@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.build_store import LARGE, StoreSpec, copy_store
+from bench.build_store import LARGE, StoreSpec, copy_store, ensure
 from bench.common import ROOT, TOKEN, bench_home, print_figures, serve, wait_until_indexed
 from tests.pg_cluster import start_cluster
 
@@ -152,6 +152,7 @@ def run(spec: StoreSpec, incremental: int, with_import: bool, postgresql: bool, 
     """Measure a full and an incremental sync of ``spec`` into an empty SQLite server and the baselines;
     with ``postgresql``, the same into an empty PostgreSQL database (``url``, or a throwaway server's), the
     SQLite figures of the same run being its baseline."""
+    ensure(spec)  # built (or found cached) before anything is timed
     with bench_home() as work, ExitStack() as stack:
         started = time.perf_counter()
         copy_store(spec, work / "copy")

@@ -213,16 +213,36 @@ def plan(query: str) -> Plan:
     return Plan(Engine.scan, clauses=clauses)
 
 
+def _marked(text: str, at: int, end: int, before: int, width: int) -> str:
+    """``text[at:end]`` marked ``>>>…<<<`` in a window of about ``width`` characters starting ``before``
+    characters ahead of it, with ``...`` where the text was cut."""
+    start = max(0, at - before)
+    stop = min(len(text), max(end, start + width))
+    head = "..." if start > 0 else ""
+    tail = "..." if stop < len(text) else ""
+    return f"{head}{text[start:at]}>>>{text[at:end]}<<<{text[end:stop]}{tail}"
+
+
 def literal_snippet(text: str, terms: tuple[str, ...], before: int = 40, width: int = 120) -> str:
     """A snippet around the first term found in ``text``, marked ``>>>term<<<`` like FTS5's ``snippet()``
     (for scan hits, which have no FTS snippet). Falls back to the head of the text."""
     for term in terms:
         at = text.find(term)
-        if at < 0:
-            continue
-        start = max(0, at - before)
-        end = min(len(text), max(at + len(term), start + width))
-        head = "..." if start > 0 else ""
-        tail = "..." if end < len(text) else ""
-        return f"{head}{text[start:at]}>>>{term}<<<{text[at + len(term) : end]}{tail}"
+        if at >= 0:
+            return _marked(text, at, at + len(term), before, width)
     return text[:width] + ("..." if len(text) > width else "")
+
+
+def word_snippet(
+    text: str, words: Sequence[tuple[str, bool]], before: int = 40, width: int = 120
+) -> str | None:
+    """A snippet around the first of ``words`` (each with whether it is a prefix) standing in ``text`` as a
+    word of its own, case ignored, marked like :func:`literal_snippet`; ``None`` when none does as written
+    (one found only through accent folding, say)."""
+    for word, prefix in words:
+        # A word starts and (unless a prefix) ends where letters and digits do, as unicode61 cuts text.
+        tail = r"[^\W_]*" if prefix else r"(?![^\W_])"
+        found = re.search(rf"(?<![^\W_]){re.escape(word)}{tail}", text, re.IGNORECASE)
+        if found is not None:
+            return _marked(text, found.start(), found.end(), before, width)
+    return None

@@ -172,6 +172,16 @@ def _combine(kind: type[AllOf] | type[AnyOf], parts: list[Node | None]) -> Node 
     return kept[0] if len(kept) == 1 else kind(kept)
 
 
+def wanted_words(node: Node) -> list[tuple[str, bool]]:
+    """The words a match contains (those under ``NOT`` left out), each with whether it is a prefix."""
+    if isinstance(node, Phrase):
+        last = len(node.words) - 1
+        return [(word, node.prefix and i == last) for i, word in enumerate(node.words)]
+    if isinstance(node, Without):
+        return wanted_words(node.keep)
+    return [pair for part in node.parts for pair in wanted_words(part)]
+
+
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """A query FTS5 accepts: its tree, or ``None`` when it holds no word (it matches nothing)."""

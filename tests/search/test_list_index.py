@@ -220,6 +220,7 @@ def test_a_file_without_the_index_is_scanned(store: sqlite3.Connection) -> None:
     assert _listing(store, search="budget") == ["s1"]
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_writes_by_the_agent_are_found(client: TestClient, agent: Any) -> None:
     add_session(agent, "agent-1", [("user", "remind me to water the plants at 7pm")])
     agent.set_session_title("agent-1", "Garden chores")

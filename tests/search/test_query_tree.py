@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, Without, parse, words
+from app.domain.fts_query import word_snippet
+from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, Without, parse, wanted_words, words
 
 _DOCS = [" ".join(combo) for n in range(4) for combo in itertools.combinations("abcd", n)] + [
     "a_b",
@@ -134,3 +135,30 @@ def test_words_are_cut_like_unicode61() -> None:
         "x½",
         "ok",
     )
+
+
+def test_wanted_words_leave_out_what_not_drops() -> None:
+    parsed = parse('"tab complete" OR docker* NOT podman')
+    assert parsed is not None and parsed.tree is not None
+    assert wanted_words(parsed.tree) == [("tab", False), ("complete", False), ("docker", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "expected"),
+    [
+        ("apt install docker.io", [("docker", False)], "apt install >>>docker<<<.io"),
+        ("Docker/compose.yml", [("docker", False)], ">>>Docker<<</compose.yml"),
+        ("a dockerfile and docker_x", [("docker", False)], "a dockerfile and >>>docker<<<_x"),
+        ("see the dockerfile", [("docker", True)], "see the >>>dockerfile<<<"),
+        ("Tiếng Việt", [("tieng", False)], None),
+        (
+            "mail me at ana@example.org",
+            [("nothing", False), ("example", False)],
+            "mail me at ana@>>>example<<<.org",
+        ),
+    ],
+)
+def test_word_snippet_marks_a_word_where_the_index_cut_one(
+    text: str, words: list[tuple[str, bool]], expected: str | None
+) -> None:
+    assert word_snippet(text, words) == expected

@@ -26,8 +26,8 @@ from typing import Any, cast
 import psycopg
 from psycopg.rows import dict_row
 
-from app.domain.fts_query import Clause, Engine, literal_snippet, plan
-from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse
+from app.domain.fts_query import Clause, Engine, literal_snippet, plan, word_snippet
+from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
@@ -80,14 +80,20 @@ def tsquery_text(node: Node) -> str:
     return f"({tsquery_text(node.keep)} & !{tsquery_text(node.drop)})"
 
 
-def compile_words(match: str, fallback: str) -> str | None:
-    """The ``tsquery`` text of a word query: ``match`` as FTS5 reads it, else the all-literal ``fallback``
-    (where FTS5 rejects ``match``); ``None`` when nothing can match."""
+def word_tree(match: str, fallback: str) -> Node | None:
+    """The tree of a word query: ``match`` as FTS5 reads it, else the all-literal ``fallback`` (where FTS5
+    rejects ``match``); ``None`` when nothing can match."""
     for candidate in (match, fallback):
         parsed = parse(candidate) if candidate else None
         if parsed is not None:
-            return None if parsed.tree is None else tsquery_text(parsed.tree)
+            return parsed.tree
     return None
+
+
+def compile_words(match: str, fallback: str) -> str | None:
+    """The ``tsquery`` text of a word query (see :func:`word_tree`); ``None`` when nothing can match."""
+    tree = word_tree(match, fallback)
+    return None if tree is None else tsquery_text(tree)
 
 
 def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[Any]]:
@@ -160,12 +166,14 @@ class PgHits:
         self.plan = plan(query)
         self.scan_capped = False
         self.tsquery: str | None = None
+        self.words: list[tuple[str, bool]] = []
         self.condition = "FALSE"
         self.params: list[Any] = []
         self.indexed = True
         if self.plan.engine is Engine.fts:
-            self.tsquery = compile_words(self.plan.match, self.plan.fallback)
-            if self.tsquery is not None:
+            tree = word_tree(self.plan.match, self.plan.fallback)
+            if tree is not None:
+                self.tsquery, self.words = tsquery_text(tree), wanted_words(tree)
                 self.condition, self.params = f"m.search_vector @@ {_TSQUERY}", [self.tsquery]
         elif self.plan.engine in (Engine.trigram, Engine.scan):
             # A trigram index finds a group only through one of its terms of three characters or more.
@@ -193,11 +201,19 @@ class PgHits:
         """``ts_headline`` around the words, or the literal cut around the first substring term."""
         if self.tsquery is not None:
             row = self.conn.execute(
-                f"SELECT ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY}, %s)"
+                f"SELECT ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY}, %s), {_DOC}"
                 " FROM messages m WHERE m.id = %s",
                 (self.tsquery, _HEADLINE_OPTIONS, hit.id),
             ).fetchone()
-            return "" if row is None else str(row[0] or "").strip()
+            if row is None:
+                return ""
+            headline, document = str(row[0] or "").strip(), str(row[1] or "")
+            # The index cut the document as unicode61 does, but ts_headline's parser keeps a host name, path
+            # or e-mail (docker.io) whole, so a word found inside one goes unmarked: mark it as the index
+            # saw it.
+            if ">>>" in headline:
+                return headline
+            return word_snippet(document, self.words) or headline
         content, tool_name, tool_calls = message_text(self.conn, hit.id)
         terms = self.plan.terms
         text = next((t for t in (content, tool_name, tool_calls) if any(x in t for x in terms)), "")

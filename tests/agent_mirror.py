@@ -1,0 +1,56 @@
+"""The real agent's file mirrored into PostgreSQL, so a test written against the agent's ``SessionDB`` runs
+on the PostgreSQL backend too: the agent writes its own ``state.db`` (still the oracle for its own
+answers, such as ``search_messages``), and before each request the server's database is made a row-for-row
+copy of the file's sessions and messages, ids kept."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import psycopg
+
+from app.storage.postgres.connection import configure
+
+_TABLES = ("sessions", "messages")
+
+
+def _pg_columns(conn: psycopg.Connection[tuple[object, ...]], table: str) -> set[str]:
+    rows = conn.execute(
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = %s AND is_generated = 'NEVER'",
+        (table,),
+    )
+    return {str(r[0]) for r in rows}
+
+
+def mirror_agent_file(path: Path, url: str) -> None:
+    """Replace every session and message in ``url``'s database with those of the agent file ``path`` (no-op
+    while the file does not exist), in one transaction."""
+    if not path.exists():
+        return
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        with psycopg.connect(url) as conn:
+            configure(conn)  # the agent's NUL-prefixed structured content, stored as the server stores it
+            _replace(source, conn)
+    finally:
+        source.close()
+
+
+def _replace(source: sqlite3.Connection, conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    with conn.transaction(), conn.cursor() as cur:
+        # CASCADE: our own tables' rows about the replaced sessions (pins, sync origins) go with them.
+        cur.execute("TRUNCATE sessions, messages CASCADE")
+        for table in _TABLES:
+            wanted = _pg_columns(conn, table)
+            names = [r[1] for r in source.execute(f"PRAGMA table_info({table})") if r[1] in wanted]
+            quoted = ", ".join(f'"{n}"' for n in names)
+            with cur.copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
+                for row in source.execute(f"SELECT {quoted} FROM {table} ORDER BY rowid"):
+                    copy.write_row(row)
+        # Appends through the API continue after the copied ids, as the agent's AUTOINCREMENT would.
+        cur.execute(
+            "SELECT setval(pg_get_serial_sequence('messages', 'id'),"
+            " GREATEST(COALESCE(MAX(id), 0), 1)) FROM messages"
+        )
