@@ -233,6 +233,18 @@ class RawDatabase:
         for close in self._closers:
             close()
 
+    def __enter__(self) -> RawDatabase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def count_rows(settings: Settings, table: str, where: str = "TRUE") -> int:
+    """How many rows of ``table`` the test's server holds (on either backend) where ``where`` holds."""
+    with RawDatabase(settings) as raw:
+        return int(raw.execute(f"SELECT COUNT(*) FROM {table} WHERE {where}").fetchone()[0])
+
 
 @pytest.fixture
 def pg_url(pg_cluster: Any) -> Iterator[str]:

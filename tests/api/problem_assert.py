@@ -3,12 +3,12 @@ the rows a refused write must not have added."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import httpx
 
 from app.settings import Settings
+from tests.conftest import count_rows
 
 PROBLEM_MEMBERS = {"type", "title", "status", "detail", "code", "request_id"}
 
@@ -43,9 +43,5 @@ def assert_problem(
 
 
 def stored_messages(settings: Settings) -> int:
-    """How many message rows state.db holds (a refused write must leave it unchanged)."""
-    conn = sqlite3.connect(settings.db_path)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
-    finally:
-        conn.close()
+    """How many message rows the store holds (a refused write must leave it unchanged)."""
+    return count_rows(settings, "messages")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.settings import Settings
 from tests.api.problem_assert import assert_problem
-from tests.conftest import TOKEN, LiveServer
+from tests.conftest import TOKEN, LiveServer, count_rows
 
 # Operation-specific members some problems carry beside the standard ones.
 TOO_LONG = ("max_length",)
@@ -25,17 +24,9 @@ SECURITY_HEADERS = {
 }
 
 
-def _count(settings: Settings, table: str, where: str = "1") -> int:
-    conn = sqlite3.connect(settings.db_path)
-    try:
-        return int(conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {where}").fetchone()[0])
-    finally:
-        conn.close()
-
-
 def _nothing_stored(settings: Settings) -> None:
-    assert _count(settings, "sessions") == 0
-    assert _count(settings, "messages") == 0
+    assert count_rows(settings, "sessions") == 0
+    assert count_rows(settings, "messages") == 0
 
 
 @pytest.fixture
@@ -89,7 +80,7 @@ def test_title_in_use(fresh: TestClient, settings: Settings) -> None:
     holder = problem["holder"]
     assert (holder["id"] if isinstance(holder, dict) else holder) == first["id"]
     assert problem["suggested_title"] == "My project #2"
-    assert _count(settings, "sessions") == 1
+    assert count_rows(settings, "sessions") == 1
 
 
 def test_malformed_json(fresh: TestClient, settings: Settings) -> None:
@@ -176,10 +167,10 @@ def test_idempotency_key(fresh: TestClient, settings: Settings) -> None:
     assert again.status_code == 201
     assert again.json() == first.json()
     assert again.headers["location"] == first.headers["location"]
-    assert _count(settings, "sessions") == 1
+    assert count_rows(settings, "sessions") == 1
     other = fresh.post("/sessions", json={"title": "Different"}, headers=headers)
     assert_problem(other, 422, "idempotency_key_reused")
-    assert _count(settings, "sessions") == 1
+    assert count_rows(settings, "sessions") == 1
 
 
 def test_unauthorized(anon_client: TestClient, settings: Settings) -> None:
@@ -264,7 +255,7 @@ def test_invalid_text_in_message(fresh: TestClient, settings: Settings, session_
         f"/sessions/{session_id}/messages", content=raw, headers={"Content-Type": "application/json"}
     )
     assert_problem(resp, 422, "invalid_text")
-    assert _count(settings, "messages") == 0
+    assert count_rows(settings, "messages") == 0
     assert fresh.get(f"/sessions/{session_id}").json()["message_count"] == 0
 
 
@@ -279,7 +270,7 @@ def test_message_body_not_object(fresh: TestClient, settings: Settings, session_
     url = f"/sessions/{session_id}/messages"
     assert_problem(fresh.post(url, content=b'[{"role": "user"}]', headers=headers), 400, "body_not_object")
     assert_problem(fresh.post(url, content=b'{"role": "user",', headers=headers), 400, "invalid_json")
-    assert _count(settings, "messages") == 0
+    assert count_rows(settings, "messages") == 0
 
 
 @pytest.mark.parametrize(
@@ -319,8 +310,8 @@ def test_ids_beyond_sqlite_integer_in_bodies(fresh: TestClient, settings: Settin
         resp = fresh.post(url, json=body)
         assert resp.status_code < 500, (url, resp.text)
         assert_problem(resp, resp.status_code)
-    assert _count(settings, "messages") == 1
-    assert _count(settings, "sessions") == 1
+    assert count_rows(settings, "messages") == 1
+    assert count_rows(settings, "sessions") == 1
 
 
 def test_message_idempotency(fresh: TestClient, settings: Settings, session_id: str) -> None:
@@ -330,10 +321,10 @@ def test_message_idempotency(fresh: TestClient, settings: Settings, session_id: 
     assert first.status_code == 201, first.text
     again = fresh.post(url, json={"role": "user", "content": "once"}, headers=headers)
     assert again.status_code == 201 and again.json() == first.json()
-    assert _count(settings, "messages") == 1
+    assert count_rows(settings, "messages") == 1
     other = fresh.post(url, json={"role": "user", "content": "twice"}, headers=headers)
     assert_problem(other, 422, "idempotency_key_reused")
-    assert _count(settings, "messages") == 1
+    assert count_rows(settings, "messages") == 1
     assert fresh.get(f"/sessions/{session_id}").json()["message_count"] == 1
 
 
@@ -343,7 +334,7 @@ def test_message_body_too_large(fresh: TestClient, settings: Settings, session_i
         f"/sessions/{session_id}/messages", content=big, headers={"Content-Type": "application/json"}
     )
     assert_problem(resp, 413, "payload_too_large")
-    assert _count(settings, "messages") == 0
+    assert count_rows(settings, "messages") == 0
 
 
 def test_nested_non_object_is_validation_error(fresh: TestClient, settings: Settings) -> None:
@@ -352,4 +343,4 @@ def test_nested_non_object_is_validation_error(fresh: TestClient, settings: Sett
     sid = fresh.post("/sessions", json={}).json()["id"]
     resp = fresh.post(f"/sessions/{sid}/messages", json={"messages": [["user", "hi"]]})
     assert_problem(resp, 422, "validation_error")
-    assert _count(settings, "messages") == 0
+    assert count_rows(settings, "messages") == 0

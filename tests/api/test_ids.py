@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import hermes_state
 import pytest
@@ -11,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.settings import Settings
 from tests.api.problem_assert import assert_problem
+from tests.conftest import RawDatabase
 
 
 @pytest.mark.parametrize(
@@ -30,11 +30,17 @@ def test_generated_id_format(client: TestClient, source: str | None, pattern: st
     assert re.match(pattern, resp.json()["id"])
 
 
-def test_256_character_id_accepted(client: TestClient, settings: Settings) -> None:
+def test_256_character_id_accepted(client: TestClient) -> None:
     sid = "x" * 256
     resp = client.post("/sessions", json={"id": sid})
     assert resp.status_code == 201, resp.text
     assert client.get(f"/sessions/{sid}").json()["id"] == sid
+
+
+@pytest.mark.usefixtures("sqlite_only")
+def test_the_agent_reads_a_256_character_id(client: TestClient, settings: Settings) -> None:
+    sid = "x" * 256
+    assert client.post("/sessions", json={"id": sid}).status_code == 201
     # The agent (also its read-only mode) reads what we wrote.
     agent = hermes_state.SessionDB(db_path=settings.db_path, read_only=True)
     try:
@@ -53,8 +59,5 @@ def test_existing_id_conflicts_and_row_unchanged(client: TestClient, settings: S
 
 
 def _row(settings: Settings, sid: str) -> tuple[object, ...]:
-    conn = sqlite3.connect(settings.db_path)
-    try:
-        return tuple(conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone())
-    finally:
-        conn.close()
+    with RawDatabase(settings) as raw:
+        return tuple(raw.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone())

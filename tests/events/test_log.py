@@ -7,10 +7,9 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
-import hermes_state
 import orjson
 import pytest
 from fastapi.testclient import TestClient
@@ -19,16 +18,14 @@ from app.services.events import EventPruner
 from app.settings import Settings
 from app.storage.database import Database
 from app.storage.repos import events as repo
+from tests.conftest import RawDatabase
 
 
 @pytest.fixture
-def raw(client: TestClient, home: Path) -> Iterator[sqlite3.Connection]:
-    """A plain connection on the server's file."""
-    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
-    try:
-        yield conn
-    finally:
-        conn.close()
+def raw(client: TestClient, settings: Settings) -> Iterator[sqlite3.Connection]:
+    """A plain connection on the server's store (either backend)."""
+    with RawDatabase(settings) as conn:
+        yield cast(sqlite3.Connection, conn)
 
 
 def _events(raw: sqlite3.Connection) -> list[tuple[str, str | None, Any]]:
@@ -52,16 +49,11 @@ def test_one_compact_row_per_appended_message(client: TestClient, raw: sqlite3.C
     ]
 
 
-def test_session_id_with_quotes_is_valid_json(
-    client: TestClient, raw: sqlite3.Connection, home: Path
-) -> None:
-    # The agent accepts ids our API would refuse; their events must still be valid JSON.
+def test_session_id_with_quotes_is_valid_json(client: TestClient, raw: sqlite3.Connection) -> None:
+    # The agent accepts ids our API would refuse (its create_session is this INSERT); their events must
+    # still be valid JSON.
     sid = 'we"ird\\id ✓'
-    agent = hermes_state.SessionDB(db_path=home / "state.db")
-    try:
-        agent.create_session(sid, "cli")
-    finally:
-        agent.close()
+    raw.execute("INSERT INTO sessions (id, source, started_at) VALUES (?, 'cli', ?)", (sid, time.time()))
     response = client.post(f"/sessions/{quote(sid, safe='')}/messages", json={"role": "user", "content": "r"})
     assert response.status_code == 201, response.text
     assert _events(raw)[0][2]["session_id"] == sid
