@@ -960,17 +960,3 @@ class StorageFull(InsufficientStorage):
 
     def __init__(self, disk_of: str, *, advice: str = "Free some space and retry.") -> None:
         super().__init__(f"The disk holding {disk_of} is full; nothing was written. {advice}")
-
-
-# -- 501 -----------------------------------------------------------------------------------------------
-
-
-class BackendUnsupported(NotImplementedHere):
-    """A part of the PostgreSQL backend this build does not have yet (file operations on a store with no file
-    are :class:`NotSupportedOnBackend`)."""
-
-    code = "backend_unsupported"
-    example_args = _example(operation="vacuum", backend="postgresql")
-
-    def __init__(self, operation: str, backend: str) -> None:
-        super().__init__(f"{operation} is not available on the {backend} backend.")

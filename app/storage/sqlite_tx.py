@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
+from app.domain.session_filter import SessionFilter
 from app.storage.repos import (
     attachments,
     events,
@@ -43,7 +44,7 @@ from app.storage.repos import (
     usage,
 )
 from app.storage.repos.search_hits import SqliteHits
-from app.storage.rows import HitBudget
+from app.storage.rows import HitBudget, PruneCandidate
 from app.storage.transactions import rejectable
 
 P = ParamSpec("P")
@@ -316,11 +317,19 @@ class SqliteMaintenance(_Bound):
     page_stats = bound(maintenance.page_stats)
     store_stats = bound(maintenance.store_stats)
     usage_report = bound(maintenance.usage_report)
-    candidates = bound(maintenance.candidates)
+    byte_length = maintenance.SQLITE_BYTES
+    """How this engine measures a text value's stored bytes (``{}``: the expression)."""
     prune_batch = bound(maintenance.prune_batch)
     archive_batch = bound(maintenance.archive_batch)
     optimize_fts = bound(maintenance.optimize_fts)
     repair = bound(health.repair)
+
+    def candidates(
+        self, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
+    ) -> list[PruneCandidate]:
+        """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
+        its row count and stored payload size."""
+        return maintenance.candidates(self.conn, flt, ids=ids, payload=payload, byte_length=self.byte_length)
 
 
 class SqliteTx:

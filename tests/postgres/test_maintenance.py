@@ -94,13 +94,120 @@ class RawStart:
         self.db.write_sync(job)
 
 
-def test_prune_and_archive_answer_501_on_postgresql(pair: tuple[TestClient, TestClient]) -> None:
+def _lifecycle(client: TestClient) -> None:
+    """:func:`_history`, all started at :data:`START` and ended except ``s4``; ``s1`` pinned; ``s0`` the
+    parent of ``s3`` (pruning ``s0`` alone orphans it); one title with a NUL-free multi-byte text."""
+    _history(client)
+    for sid in ("s0", "s1", "s2", "s3"):
+        assert client.post(f"/sessions/{sid}/end", json={"end_reason": "user_exit"}).status_code == 200
+    assert client.put("/sessions/s1/pin").status_code == 200
+    assert client.patch("/sessions/s2", json={"title": "Ünïcode – notes"}).status_code == 200
+    RawStart(client).pin()
+    client.app.state.db.write_sync(  # type: ignore[attr-defined]
+        lambda tx: tx.conn.execute("UPDATE sessions SET parent_session_id = 's0' WHERE id = 's3'")
+    )
+
+
+_SELECTIONS: list[dict[str, Any]] = [
+    {"older_than_days": 1},
+    {"older_than_days": 1, "source": "cli"},
+    {"model": "M1"},
+    {"title": "notes"},
+    {"min_messages": 3, "max_tokens": 300},
+    {"session_ids": ["s0", "s1", "s4", "nowhere"]},
+    {"older_than_days": 1, "include_archived": True},
+]
+
+
+@pytest.mark.parametrize("selection", _SELECTIONS, ids=lambda s: ",".join(s))
+def test_prune_selects_and_deletes_the_same_sessions_on_both_backends(
+    pair: tuple[TestClient, TestClient], selection: dict[str, Any]
+) -> None:
+    sqlite, pg = pair
+    for client in pair:
+        _lifecycle(client)
+    dry = [c.post("/maintenance/prune", json={**selection, "dry_run": True}) for c in pair]
+    assert dry[0].status_code == dry[1].status_code == 200, dry[1].text
+    assert _comparable(dry[1].json()) == _comparable(dry[0].json())
+    cutoffs = [d.json()["cutoff"] for d in dry]
+    assert cutoffs[0] is cutoffs[1] is None or abs(cutoffs[0] - cutoffs[1]) < 60
+    real = [c.post("/maintenance/prune", json=selection) for c in pair]
+    assert _comparable(real[1].json()) == _comparable(real[0].json())
+    # Never the open session nor the pinned one.
+    assert {"s1", "s4"}.isdisjoint(dry[1].json()["ids"])
+    for client in pair:
+        for sid in dry[0].json()["ids"]:
+            assert client.get(f"/sessions/{sid}").status_code == 404
+    kept = [{s["id"]: s["parent_session_id"] for s in _all_sessions(c)} for c in pair]
+    assert kept[1] == kept[0]
+    if "s0" in dry[0].json()["ids"] and "s3" in kept[1]:
+        assert kept[1]["s3"] is None  # orphaned, as the agent's prune leaves a surviving child
+    assert sqlite.get("/stats").json()["messages"] == pg.get("/stats").json()["messages"]
+
+
+def _comparable(answer: dict[str, Any]) -> dict[str, Any]:
+    """A prune answer without what depends on the moment of each request (the cutoff, compared on its own,
+    and when each session was ended)."""
+    answer.pop("cutoff")
+    for candidate in answer.get("candidates") or ():
+        candidate.pop("ended_at")
+    return answer
+
+
+def _all_sessions(client: TestClient) -> list[dict[str, Any]]:
+    params = {"limit": 100, "include_children": True, "include_archived": True}
+    return list(client.get("/sessions", params=params).json()["items"])
+
+
+def test_archive_hides_the_same_sessions_on_both_backends(pair: tuple[TestClient, TestClient]) -> None:
+    for client in pair:
+        _lifecycle(client)
+    answers = [c.post("/maintenance/archive", json={"source": "telegram"}).json() for c in pair]
+    assert answers[1] == answers[0]
+    assert answers[1]["ids"] == ["s0", "s2"]  # s4 is open; s1 (cli, pinned) not selected
+    listed = [
+        sorted(s["id"] for s in c.get("/sessions", params={"limit": 100}).json()["items"]) for c in pair
+    ]
+    assert listed[1] == listed[0]
+    assert "s0" not in listed[1] and "s2" not in listed[1]
+    again = [c.post("/maintenance/archive", json={"source": "telegram"}).json() for c in pair]
+    assert again[1] == again[0] and again[1]["archived"] == 0  # a repeat is a no-op
+
+
+def test_repair_and_fts_upkeep_answer_501_on_postgresql(pair: tuple[TestClient, TestClient]) -> None:
     _, pg = pair
-    _history(pg)
-    for path, body in (
-        ("/maintenance/prune", {"older_than_days": 1, "dry_run": True}),
-        ("/maintenance/prune", {"older_than_days": 1}),
-    ):
-        response = pg.post(path, json=body)
-        assert (response.status_code, response.json()["code"]) == (501, "backend_unsupported"), response.text
-    assert pg.get("/sessions/s1").status_code == 200
+    for path in ("/maintenance/optimize", "/maintenance/repair"):
+        response = pg.post(path)
+        assert response.status_code == 501, (path, response.text)
+
+
+def test_auto_prune_runs_on_postgresql_as_on_sqlite(pg_migrated_url: str, tmp_path: Path) -> None:
+    """The scheduled prune (config.yaml) prunes the same sessions on both backends; on PostgreSQL there is
+    no file to VACUUM or checkpoint, and the run says so by not claiming either, without an error."""
+    answers = []
+    for name, url in (("sqlite", None), ("pg", pg_migrated_url)):
+        home = tmp_path / name
+        home.mkdir()
+        (home / "config.yaml").write_text("sessions:\n  auto_prune: true\n  retention_days: 90\n")
+        with _client(home, url) as client:
+            _lifecycle(client)
+            old = START - 200 * 86_400
+
+            def backdate(tx: Any, old: float = old) -> None:
+                tx.conn.execute("UPDATE sessions SET started_at = ? WHERE id IN ('s0', 's1', 's4')", (old,))
+                tx.maintenance.set_meta("last_auto_prune", "0")  # due now
+
+            client.app.state.db.write_sync(backdate)  # type: ignore[attr-defined]
+            run = client.post("/maintenance/auto-prune/run")
+            assert run.status_code == 200, run.text
+            body = run.json()
+            left = sorted(s["id"] for s in _all_sessions(client))
+            status = client.get("/maintenance/auto-prune").json()
+            answers.append((body, left))
+        assert body["error"] is None, body
+        assert body["skipped"] is False and body["pruned"] == 1  # s0: s1 is pinned, s4 still open
+        assert (status["pruned"], status["error"]) == (1, None), status
+        assert status["last_run_at"] is not None
+    (_, lite_left), (pg, pg_left) = answers
+    assert pg_left == lite_left == ["s1", "s2", "s3", "s4"]
+    assert pg["vacuumed"] is False and pg["optimized"] is None

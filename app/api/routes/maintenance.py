@@ -26,7 +26,6 @@ from app.api.schemas.maintenance import (
     VacuumOut,
 )
 from app.errors import (
-    BackendUnsupported,
     BackupDirUnusable,
     ConflictingParameters,
     EmptyTimeWindow,
@@ -83,7 +82,6 @@ def _candidates(found: list[Any]) -> list[dict[str, Any]]:
         ConflictingParameters,
         InvalidDuration,
         EmptyTimeWindow,
-        BackendUnsupported,
     ),
 )
 async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
@@ -121,7 +119,6 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
         JSON_BODY,
         FilterRequired,
         _FILTER_ERRORS,
-        BackendUnsupported,
     ),
 )
 async def archive(db: DB, body: ArchiveIn) -> dict[str, Any]:

@@ -43,8 +43,8 @@ def is_title_conflict(exc: BaseException) -> bool:
 class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
-    Prune, archive and repair have no PostgreSQL implementation in this build (:class:`PgMaintenance`): they
-    answer ``BackendUnsupported`` (501) when a job reaches them.
+    Repair and the FTS upkeep are SQLite-file operations (:class:`PgMaintenance`): they answer
+    ``NotSupportedOnBackend`` (501) when a job reaches them.
     """
 
     def __init__(self, pg: psycopg.Connection[Any]) -> None:

@@ -178,14 +178,21 @@ def usage_report(conn: sqlite3.Connection, since: float, source: str | None, top
 # -- prune and archive ------------------------------------------------------------------------------
 
 
-_PAYLOAD_SQL = (
-    "COALESCE(LENGTH(CAST(s.system_prompt AS BLOB)), 0) "
-    "+ COALESCE(LENGTH(CAST(s.model_config AS BLOB)), 0) "
-    "+ COALESCE((SELECT SUM(COALESCE(LENGTH(CAST(m.content AS BLOB)), 0) "
-    "+ COALESCE(LENGTH(CAST(m.tool_calls AS BLOB)), 0) + COALESCE(LENGTH(CAST(m.reasoning AS BLOB)), 0) "
-    "+ COALESCE(LENGTH(CAST(m.api_content AS BLOB)), 0) + 64) FROM messages m "
-    "WHERE m.session_id = s.id), 0)"
-)
+SQLITE_BYTES = "LENGTH(CAST({} AS BLOB))"
+"""The stored size in bytes of a text value (``{}``: the expression), in SQLite."""
+
+
+def _payload_sql(byte_length: str) -> str:
+    """The stored payload of session ``s``: its prompt and config, and each message's text plus 64 bytes."""
+
+    def size(column: str) -> str:
+        return f"COALESCE({byte_length.format(column)}, 0)"
+
+    message = " + ".join(size(f"m.{c}") for c in ("content", "tool_calls", "reasoning", "api_content"))
+    return (
+        f"{size('s.system_prompt')} + {size('s.model_config')} "
+        f"+ COALESCE((SELECT SUM({message} + 64) FROM messages m WHERE m.session_id = s.id), 0)"
+    )
 
 
 def _selection(flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any]]:
@@ -200,15 +207,20 @@ def _selection(flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any
 
 
 def candidates(
-    conn: sqlite3.Connection, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
+    conn: sqlite3.Connection,
+    flt: SessionFilter,
+    *,
+    ids: list[str] | None = None,
+    payload: bool = False,
+    byte_length: str = SQLITE_BYTES,
 ) -> list[PruneCandidate]:
     """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
-    its row count and stored payload size."""
+    its row count and stored payload size (text sizes measured by ``byte_length``)."""
     where, params = _selection(flt, ids)
     count = "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)" if payload else "s.message_count"
     sql = (
         "SELECT s.id, s.source, s.title, s.model, s.started_at, s.ended_at, "
-        f"{count} AS n, s.archived, {_PAYLOAD_SQL if payload else '0'} AS bytes "
+        f"{count} AS n, s.archived, {_payload_sql(byte_length) if payload else '0'} AS bytes "
         f"FROM sessions s WHERE {where} ORDER BY s.started_at, s.id"
     )
     return [

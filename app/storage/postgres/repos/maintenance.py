@@ -1,12 +1,12 @@
-"""MaintenanceRepo on PostgreSQL: statistics and insights in PostgreSQL SQL, the ``state_meta`` bookkeeping
-shared. Prune, archive and the FTS upkeep are not built for PostgreSQL yet: they answer
-``BackendUnsupported`` (501)."""
+"""MaintenanceRepo on PostgreSQL: statistics, insights and the payload sizes of prune candidates in
+PostgreSQL SQL; prune and archive batches and the ``state_meta`` bookkeeping shared. The FTS upkeep and
+repair are SQLite-file operations: they answer ``NotSupportedOnBackend`` (501)."""
 
 from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from app.errors import BackendUnsupported
+from app.errors import NotSupportedOnBackend
 from app.storage.repos import maintenance
 from app.storage.rows import PageStats, UsageReport
 from app.storage.sqlite_tx import SqliteMaintenance
@@ -43,6 +43,8 @@ class PgMaintenance(SqliteMaintenance):
     """MaintenanceRepo over one PostgreSQL connection."""
 
     __slots__ = ()
+    byte_length = "octet_length({})"
+    """UTF-8 bytes of a text value (a NUL is stored as a three-byte stand-in here)."""
 
     def page_stats(self) -> PageStats:
         """The database's size in the server's blocks; PostgreSQL keeps no free-page list to report."""
@@ -107,22 +109,10 @@ class PgMaintenance(SqliteMaintenance):
             weekdays=activity("DOW"),
         )
 
-    def candidates(self, *args: Any, **kwargs: Any) -> NoReturn:
-        """Not built for PostgreSQL yet."""
-        raise BackendUnsupported("Prune and archive", _BACKEND)
-
-    def prune_batch(self, *args: Any, **kwargs: Any) -> NoReturn:
-        """Not built for PostgreSQL yet."""
-        raise BackendUnsupported("Prune", _BACKEND)
-
-    def archive_batch(self, *args: Any, **kwargs: Any) -> NoReturn:
-        """Not built for PostgreSQL yet."""
-        raise BackendUnsupported("Archive", _BACKEND)
-
     def optimize_fts(self, *args: Any, **kwargs: Any) -> NoReturn:
-        """Not built for PostgreSQL (its indexes need no merging)."""
-        raise BackendUnsupported("FTS optimize", _BACKEND)
+        """A SQLite-file operation (PostgreSQL's indexes need no merging)."""
+        raise NotSupportedOnBackend("An FTS optimize", _BACKEND)
 
     def repair(self, *args: Any, **kwargs: Any) -> NoReturn:
-        """Not built for PostgreSQL yet."""
-        raise BackendUnsupported("Repair", _BACKEND)
+        """A SQLite-file operation (PostgreSQL checks and repairs its own storage)."""
+        raise NotSupportedOnBackend("A repair", _BACKEND)
