@@ -1,18 +1,40 @@
 """The real agent's file mirrored into PostgreSQL, so a test written against the agent's ``SessionDB`` runs
-on the PostgreSQL backend too: the agent writes its own ``state.db`` (still the oracle for its own
-answers, such as ``search_messages``), and before each request the server's database is made a row-for-row
-copy of the file's sessions and messages, ids kept."""
+on the PostgreSQL backend too: the agent writes ``$HERMES_HOME/state.db`` as always (still the oracle for
+its own answers, such as ``search_messages`` or its exporters), which a PostgreSQL server does not read, and
+before each request the server's database is made a row-for-row copy of the file's sessions and messages,
+ids kept. For tests that write through the agent only: a write through the API is replaced by the next
+mirror."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
+from fastapi.testclient import TestClient
 
+from app.main import create_app
+from app.settings import Settings
 from app.storage.postgres.connection import configure
 
 _TABLES = ("sessions", "messages")
+
+
+@contextmanager
+def mirrored_client(settings: Settings, token: str) -> Iterator[TestClient]:
+    """The app in-process, authenticated with ``token``; on PostgreSQL each request first mirrors the agent's
+    file ``$HERMES_HOME/state.db`` into the database."""
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {token}"}) as client:
+        url = settings.database_url
+        if url:
+            source = settings.db_path
+            client.event_hooks = {
+                "request": [lambda _request: mirror_agent_file(source, url)],
+                "response": [],
+            }
+        yield client
 
 
 def _pg_columns(conn: psycopg.Connection[tuple[object, ...]], table: str) -> set[str]:

@@ -1,6 +1,6 @@
 """Search fixtures: the real agent writing into the same state.db the app serves, and every test on both
-backends: on PostgreSQL the agent writes a file of its own, mirrored into the database before each
-request (``tests/agent_mirror.py``), so its own answers stay the oracle."""
+backends: on PostgreSQL the agent's file is mirrored into the database before each request
+(``tests/agent_mirror.py``), so its own answers stay the oracle."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
-from app.main import create_app
 from app.settings import Settings
-from tests.agent_mirror import mirror_agent_file
+from tests.agent_mirror import mirrored_client
 from tests.conftest import BACKENDS, TOKEN, backend_settings
 
 Turn = tuple[str, str] | dict[str, Any]
@@ -26,28 +25,17 @@ def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
     return backend_settings(request, home)
 
 
-def agent_path(settings: Settings) -> Path:
-    """The agent's file: the one the server serves on SQLite; on PostgreSQL one of its own."""
-    return settings.home / ("agent" if settings.database_url else "") / "state.db"
-
-
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     """The app in-process; on PostgreSQL each request first mirrors the agent's file into the database."""
-    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as c:
-        url = settings.database_url
-        if url:
-            source = agent_path(settings)
-            c.event_hooks = {"request": [lambda _request: mirror_agent_file(source, url)], "response": []}
+    with mirrored_client(settings, TOKEN) as c:
         yield c
 
 
 @pytest.fixture
 def agent(client: TestClient, settings: Settings) -> Iterator[SessionDB]:
-    """The real agent's SessionDB on its file (opened after the server adopted the file it serves)."""
-    path = agent_path(settings)
-    path.parent.mkdir(exist_ok=True)
-    db = SessionDB(db_path=path)
+    """The real agent's SessionDB on ``$HERMES_HOME/state.db`` (opened after a SQLite server adopted it)."""
+    db = SessionDB(db_path=settings.db_path)
     try:
         yield db
     finally:
