@@ -7,13 +7,15 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
 
 from app.services.gateway import Gateway
+from app.settings import Settings
 from tests.cli.conftest import run  # noqa: F401  (the CLI fixture, for test_cli.py)
+from tests.conftest import BACKENDS, RawDatabase, backend_settings
 
 
 def route(http: httpx.Client, **source: Any) -> dict[str, Any]:
@@ -38,14 +40,17 @@ def scope(home: Path) -> str:
     return str((home / "sessions").resolve())
 
 
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """Every gateway test that serves runs on both backends (the PostgreSQL run skips without a server)."""
+    return backend_settings(request, home)
+
+
 @pytest.fixture
-def raw(home: Path, client: Any) -> Iterator[sqlite3.Connection]:
-    """A plain connection to the server's state.db (opened after the server created it)."""
-    conn = sqlite3.connect(home / "state.db", isolation_level=None, timeout=10)
-    try:
-        yield conn
-    finally:
-        conn.close()
+def raw(client: Any, settings: Settings) -> Iterator[sqlite3.Connection]:
+    """A plain connection to the server's store (opened after the server created it), on either backend."""
+    with RawDatabase(settings, named_rows=False) as conn:
+        yield cast(sqlite3.Connection, conn)
 
 
 def edit_entry(conn: sqlite3.Connection, home: Path, key: str, **changes: Any) -> dict[str, Any]:
@@ -65,13 +70,10 @@ def edit_entry(conn: sqlite3.Connection, home: Path, key: str, **changes: Any) -
 
 def session_row(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
     """A session row as a dict."""
-    conn.row_factory = sqlite3.Row
-    try:
-        row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
-    finally:
-        conn.row_factory = None
+    cur = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,))
+    row = cur.fetchone()
     assert row is not None
-    return dict(row)
+    return dict(zip([d[0] for d in cur.description], row, strict=True))
 
 
 def gateway_of(client: Any) -> Gateway:

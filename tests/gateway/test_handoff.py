@@ -117,6 +117,7 @@ def test_complete_requires_running_and_changes_nothing_otherwise(
     assert raw.execute("SELECT COUNT(*) FROM gateway_routing").fetchone()[0] == 0
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_agent_queued_handoff_then_agent_routes_the_thread(
     client: TestClient, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,12 +7,13 @@ import sqlite3
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import cast
 
 from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
-from tests.conftest import TOKEN
+from tests.conftest import TOKEN, RawDatabase
 from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, scope, session_row
 
 KEY = "agent:main:telegram:dm:99"
@@ -29,8 +30,8 @@ def test_processes_block_expiry_after_a_restart(settings: Settings, home: Path) 
         route(client, chat_id="5", background_processes=[{"started_at": time.time() - 60}])
         # Chat 5 reports its processes finished: nothing of it is kept.
         route(client, chat_id="5", background_processes=[])
-    raw = sqlite3.connect(home / "state.db", isolation_level=None)
-    try:
+    with RawDatabase(settings, named_rows=False) as db:
+        raw = cast(sqlite3.Connection, db)
         stored = raw.execute("SELECT session_key FROM hs_gateway_processes WHERE scope = ?", (scope(home),))
         assert [r[0] for r in stored] == [KEY]
         edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1))
@@ -45,5 +46,3 @@ def test_processes_block_expiry_after_a_restart(settings: Settings, home: Path) 
             edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1))
             assert client.portal.call(gateway_of(client).expire_once, 0) == 1
             assert session_row(raw, first["session_id"])["end_reason"] == "session_reset"
-    finally:
-        raw.close()

@@ -177,6 +177,12 @@ class SqliteStyleCursor:
         return self._cur.rowcount
 
     @property
+    def description(self) -> tuple[tuple[str, None, None, None, None, None, None], ...] | None:
+        """The result's column names as ``sqlite3`` gives them (the other six fields ``None``)."""
+        columns = self._cur.description
+        return None if columns is None else tuple((c.name, *(None,) * 6) for c in columns)
+
+    @property
     def lastrowid(self) -> int:
         """The id the last INSERT into an identity-keyed table drew in this session."""
         row = self._conn.execute("SELECT lastval()").fetchone()
