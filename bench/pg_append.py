@@ -37,8 +37,9 @@ def _postgres_cpu_seconds(url: str) -> float:
     """CPU seconds used so far by the PostgreSQL server's processes (every backend of the cluster)."""
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    postmaster = int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        assert row is not None
+        # Read while the backend lives: its parent is the postmaster.
+        postmaster = int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
     children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
     total = 0.0
     for pid in [postmaster, *map(int, children)]:

@@ -21,15 +21,24 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from app.errors import DatabaseBusy, HermesError, SchemaTooNew
 from app.settings import Settings
-from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscriber, begin_job, end_job
+from app.storage.commit_notice import (
+    Changes,
+    CommitNotice,
+    NoticeBoard,
+    Subscriber,
+    begin_job,
+    end_job,
+    note_events,
+)
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
 from app.storage.postgres.leader import AdvisoryLeader
-from app.storage.postgres.notify import EventListener, relay_to_loop
+from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
@@ -182,8 +191,8 @@ class PgStore:
         for attempt in range(1, MAX_ATTEMPTS + 1):
             changes = begin_job()
             try:
-                with _translated(), self.pool.connection() as conn, conn.transaction():
-                    result = fn(PgTx(conn))
+                with _translated(), self.pool.connection() as conn:
+                    result = _run_job(conn, fn)
             except _RETRYABLE as exc:
                 if attempt == MAX_ATTEMPTS:
                     raise
@@ -206,6 +215,26 @@ class PgStore:
         with _translated(), self.pool.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION READ ONLY")
             return fn(PgTx(conn))
+
+
+def _run_job(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
+    """``fn(tx)`` in one transaction, committed with its events (one round trip for both, see
+    :func:`insert_events_and_commit`); rolled back when anything fails."""
+    conn.execute("BEGIN")
+    try:
+        tx = PgTx(conn)
+        result = fn(tx)
+        if tx.events.pending:
+            ids = insert_events_and_commit(conn, tx.events.pending)
+            note_events(ids.start, ids[-1])
+        else:
+            conn.execute("COMMIT")
+    except BaseException:
+        if conn.info.transaction_status != TransactionStatus.IDLE and not conn.closed:
+            with contextlib.suppress(psycopg.Error):
+                conn.execute("ROLLBACK")
+        raise
+    return result
 
 
 @contextlib.contextmanager

@@ -69,7 +69,17 @@ class PgTx:
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""
-        return _rejectable(self.pg)
+        return self._savepoint()
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        mark = len(self.events.pending)
+        try:
+            with _rejectable(self.pg):
+                yield
+        except BaseException:
+            del self.events.pending[mark:]  # what the rolled-back part emitted never happened
+            raise
 
 
 @contextmanager

@@ -1,29 +1,32 @@
-"""EventsRepo on PostgreSQL."""
+"""EventsRepo on PostgreSQL: a job's events wait in the transaction and go in with its COMMIT."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
-from app.storage.commit_notice import note_events
-from app.storage.postgres.notify import insert_events
-from app.storage.postgres.repos.base import pg_of
 from app.storage.rows import NewEvent
 from app.storage.sqlite_tx import SqliteEvents
 
 
 class PgEvents(SqliteEvents):
-    """EventsRepo over one PostgreSQL connection."""
+    """EventsRepo over one PostgreSQL connection.
 
-    __slots__ = ()
+    Events are appended at commit (:meth:`app.storage.postgres.store.PgStore.write_sync` sends them with
+    the COMMIT, under the event-order lock), so within the job they are only :attr:`pending`.
+    """
+
+    __slots__ = ("pending",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(conn)
+        self.pending: list[NewEvent] = []
+        """Events ``(type, session_id, data, created_at)`` this transaction will append, in order."""
 
     def insert(self, event_type: str, session_id: str | None, data: str, now: float) -> None:
-        """Append one event."""
-        self.insert_many([(event_type, session_id, data, now)])
+        """Append one event at commit."""
+        self.pending.append((event_type, session_id, data, now))
 
     def insert_many(self, rows: Sequence[NewEvent]) -> None:
-        """Append events ``(type, session_id, data, created_at)`` in one statement; note their ids."""
-        if not rows:
-            return
-        # In commit order, announced to every replica's listener when this transaction commits.
-        ids = insert_events(pg_of(self.conn), rows)
-        note_events(ids.start, ids[-1])
+        """Append events ``(type, session_id, data, created_at)`` at commit."""
+        self.pending.extend(rows)
