@@ -19,6 +19,7 @@ from app.storage.commit_notice import CommitNotice
 from app.storage.postgres import migrate, open_postgres_store
 from app.storage.postgres.store import PgStore
 from app.storage.postgres.tx import PgTx
+from app.storage.protocols import WriteRejected
 from app.storage.rows import MessageQuery
 
 THREADS = 8
@@ -176,3 +177,27 @@ def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
     store.write_sync(lambda tx: tx.sessions.record_usage("u1", total))
     session = store.read_sync(lambda tx: tx.sessions.fetch_session("u1"))
     assert session is not None and (session["input_tokens"], session["actual_cost_usd"]) == (7, 2.0)
+
+
+def test_events_go_in_with_the_commit_and_never_from_a_rolled_back_savepoint(store: PgStore) -> None:
+    def job(tx: PgTx) -> None:
+        tx.events.insert("kept.before", None, "{}", 1.0)
+        with pytest.raises(WriteRejected), tx.savepoint():
+            tx.events.insert("dropped", None, "{}", 2.0)
+            tx.conn.execute("INSERT INTO no_such_table VALUES (1)")
+        tx.events.insert("kept.after", None, "{}", 3.0)
+        # Held in the transaction until its COMMIT, which sends them under the ordering lock.
+        assert tx.conn.execute("SELECT COUNT(*) FROM hs_events").fetchone()[0] == 0
+
+    store.write_sync(job)
+
+    def failing(tx: PgTx) -> None:
+        tx.events.insert("never", None, "{}", 4.0)
+        raise RuntimeError("the job fails after emitting")
+
+    with pytest.raises(RuntimeError):
+        store.write_sync(failing)
+    types = store.read_sync(
+        lambda tx: [r[0] for r in tx.conn.execute("SELECT type FROM hs_events ORDER BY id")]
+    )
+    assert types == ["kept.before", "kept.after"]
