@@ -9,24 +9,32 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
+import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
 from app.storage.postgres.connection import configure
+from tests.conftest import BACKENDS, TOKEN, backend_settings
 
 _TABLES = ("sessions", "messages")
 
 
-@contextmanager
-def mirrored_client(settings: Settings, token: str) -> Iterator[TestClient]:
-    """The app in-process, authenticated with ``token``; on PostgreSQL each request first mirrors the agent's
-    file ``$HERMES_HOME/state.db`` into the database."""
-    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {token}"}) as client:
+@pytest.fixture(params=BACKENDS)
+def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
+    """A directory importing these fixtures runs every test that serves on both backends (PostgreSQL skips
+    without a server)."""
+    return backend_settings(request, home)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """The app in-process, authenticated; on PostgreSQL each request first mirrors the agent's file
+    ``$HERMES_HOME/state.db`` into the database."""
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as client:
         url = settings.database_url
         if url:
             source = settings.db_path

@@ -5,7 +5,6 @@ backends: on PostgreSQL the agent's file is mirrored into the database before ea
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,23 +12,13 @@ from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
 from app.settings import Settings
-from tests.agent_mirror import mirrored_client
-from tests.conftest import BACKENDS, TOKEN, backend_settings
+from tests import agent_mirror
+
+# Both backends, the agent's file mirrored into PostgreSQL before each request.
+settings = agent_mirror.settings
+client = agent_mirror.client
 
 Turn = tuple[str, str] | dict[str, Any]
-
-
-@pytest.fixture(params=BACKENDS)
-def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
-    """Every test of this directory that serves runs on both backends (PostgreSQL skips without a server)."""
-    return backend_settings(request, home)
-
-
-@pytest.fixture
-def client(settings: Settings) -> Iterator[TestClient]:
-    """The app in-process; on PostgreSQL each request first mirrors the agent's file into the database."""
-    with mirrored_client(settings, TOKEN) as c:
-        yield c
 
 
 @pytest.fixture
