@@ -4,10 +4,13 @@ what is not built yet for PostgreSQL (prune, archive) answer as documented."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
@@ -211,3 +214,37 @@ def test_auto_prune_runs_on_postgresql_as_on_sqlite(pg_migrated_url: str, tmp_pa
     (_, lite_left), (pg, pg_left) = answers
     assert pg_left == lite_left == ["s1", "s2", "s3", "s4"]
     assert pg["vacuumed"] is False and pg["optimized"] is None
+
+
+def _await_lock_wait(watcher: psycopg.Connection[Any]) -> None:
+    """Return once a backend of the watched database waits for a row lock."""
+    deadline = time.monotonic() + 10
+    sql = (
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    while (row := watcher.execute(sql).fetchone()) is None or row[0] == 0:
+        assert time.monotonic() < deadline, "the prune never waited for the pinning transaction"
+        time.sleep(0.02)
+
+
+def test_a_session_pinned_while_its_prune_batch_runs_is_kept(pg_migrated_url: str, tmp_path: Path) -> None:
+    """Another replica's pin, committed while the prune's batch waits, wins: the batch locks its sessions
+    before re-checking them, so it sees the pin (SQLite's single writer serialises the two)."""
+    with _client(tmp_path / "pg-home", pg_migrated_url) as pg:
+        _lifecycle(pg)
+        body = {"session_ids": ["s0", "s2"], "older_than_days": 1}
+        with (
+            psycopg.connect(pg_migrated_url) as pinning,
+            psycopg.connect(pg_migrated_url, autocommit=True) as watcher,
+            ThreadPoolExecutor(1) as pool,
+        ):
+            pinning.execute("INSERT INTO hs_session_pins (session_id, pinned_at) VALUES ('s0', 0)")
+            pinning.execute("SELECT 1 FROM sessions WHERE id = 's0' FOR KEY SHARE")
+            prune = pool.submit(pg.post, "/maintenance/prune", json=body)
+            _await_lock_wait(watcher)
+            pinning.commit()
+            answer = prune.result(timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["pruned"] == 1
+        assert pg.get("/sessions/s0").status_code == 200 and pg.get("/sessions/s2").status_code == 404

@@ -241,9 +241,12 @@ def candidates(
 
 def still_matching(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
     """The ids that still qualify now (re-checked in the changing transaction: a reopened or pinned
-    session stays)."""
+    session stays), in the order of ``ids``."""
     where, params = _selection(flt, ids)
-    return [r[0] for r in conn.execute(f"SELECT s.id FROM sessions s WHERE {where}", params)]
+    # Rows come in the backend's scan order (SQLite's id index, PostgreSQL's heap); callers report ids
+    # oldest first, as given.
+    matching = {r[0] for r in conn.execute(f"SELECT s.id FROM sessions s WHERE {where}", params)}
+    return [session_id for session_id in ids if session_id in matching]
 
 
 def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:

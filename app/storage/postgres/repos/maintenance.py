@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from app.domain.session_filter import SessionFilter
 from app.errors import NotSupportedOnBackend
+from app.storage.postgres.repos.base import pg_of
 from app.storage.repos import maintenance
 from app.storage.rows import PageStats, UsageReport
 from app.storage.sqlite_tx import SqliteMaintenance
@@ -108,6 +110,28 @@ class PgMaintenance(SqliteMaintenance):
             hours=activity("HOUR"),
             weekdays=activity("DOW"),
         )
+
+    def prune_batch(self, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
+        """Lock ``ids``, then delete those that still qualify; the ids deleted and their message count."""
+        self._lock(ids)
+        return maintenance.prune_batch(self.conn, ids, flt)
+
+    def archive_batch(self, ids: list[str], flt: SessionFilter) -> list[str]:
+        """Lock ``ids``, then archive those that still qualify, each with its compression lineage; the ids
+        archived."""
+        self._lock(ids)
+        return maintenance.archive_batch(self.conn, ids, flt)
+
+    def _lock(self, ids: list[str]) -> None:
+        """Lock the sessions ``ids`` until commit, so the batch's re-check sees every pin and reopen committed
+        before, and none commits until the batch has.
+
+        SQLite's single writer runs the re-check and the change with no write in between. Under READ
+        COMMITTED a pin committed after the re-check's snapshot would go with its session: a pin only
+        key-share locks the row, which the DELETE waits out and then deletes. In id order, so two batches
+        cannot deadlock.
+        """
+        pg_of(self.conn).execute("SELECT 1 FROM sessions WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (ids,))
 
     def optimize_fts(self, *args: Any, **kwargs: Any) -> NoReturn:
         """A SQLite-file operation (PostgreSQL's indexes need no merging)."""
