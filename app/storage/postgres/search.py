@@ -32,7 +32,7 @@ from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
 from app.storage.repos.list_index import MAX_CANDIDATES, MIN_TERM, SearchFilter, ascii_lower
-from app.storage.repos.search import scan_windows
+from app.storage.repos.search import cron_clauses, scan_windows
 from app.storage.repos.session_filter import IN_HOME_SQL
 from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
 
@@ -145,10 +145,7 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     by_session, session_params = _session_sql(filt)
     parts.extend(by_session)
     params.extend(session_params)
-    if filt.cron is True:
-        parts.append("s.source = 'cron'")
-    elif filt.cron is False:
-        parts.append("COALESCE(s.source, '') <> 'cron'")
+    parts.extend(cron_clauses(filt.cron))
     return " AND " + " AND ".join(parts), params
 
 

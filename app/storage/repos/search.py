@@ -30,6 +30,13 @@ _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
 
 
+def cron_clauses(cron: bool | None) -> list[str]:
+    """The condition on session ``s`` of the hit filter's ``cron`` choice (none when it has none)."""
+    if cron is None:
+        return []
+    return ["s.source = 'cron'" if cron else "COALESCE(s.source, '') <> 'cron'"]
+
+
 def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     """The WHERE fragment (starting with AND) of a hit filter, and its parameters."""
     parts = [_VISIBLE]
@@ -40,10 +47,7 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     by_source, source_params = source_clauses(filt.sources, filt.exclude_sources)
     parts.extend(by_source)
     params.extend(source_params)
-    if filt.cron is True:
-        parts.append("s.source = 'cron'")
-    elif filt.cron is False:
-        parts.append("COALESCE(s.source, '') != 'cron'")
+    parts.extend(cron_clauses(filt.cron))
     if filt.home is not None:
         parts.append(IN_HOME_SQL.format(a="s"))
         params.append(filt.home)
