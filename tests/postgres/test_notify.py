@@ -15,8 +15,9 @@ from app.storage.commit_notice import CommitNotice
 from app.storage.postgres.dedicated import connect_dedicated
 from app.storage.postgres.notify import (
     APPLICATION_NAME,
+    EVENT_ORDER_LOCK_KEY,
     EventListener,
-    insert_events,
+    insert_events_and_commit,
     parse_payload,
     relay_to_loop,
 )
@@ -60,24 +61,37 @@ def listener(events_url: str, heard: Heard) -> Iterator[EventListener]:
         listening.stop()
 
 
-def _event(n: int, session: str = "s1") -> tuple[str, str | None, str, float]:
+def _event(n: int, session: str | None = "s1") -> tuple[str, str | None, str, float]:
     return ("message.created", session, f'{{"n":{n}}}', 1.0)
 
 
+def _commit(conn: psycopg.Connection[Any], rows: list[tuple[str, str | None, str, float]]) -> range:
+    """One transaction, opened as the store opens its own, that commits ``rows`` as events."""
+    conn.execute("BEGIN")
+    return insert_events_and_commit(conn, rows)
+
+
+def _draw_and_lose_id(conn: psycopg.Connection[Any]) -> int:
+    """An event id drawn by a transaction that never commits (a COMMIT that failed): a gap in the log."""
+    row = conn.execute("SELECT nextval(pg_get_serial_sequence('hs_events', 'id'))").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def _write(
-    url: str, batches: list[int], commit_every: int, out: list[int], errors: list[BaseException]
+    url: str, batches: list[int], lose_every: int, out: list[int], errors: list[BaseException]
 ) -> None:
-    """One writer connection: a transaction per batch size, every ``commit_every``-th rolled back."""
+    """One writer connection: a transaction per batch size; every ``lose_every``-th batch's ids are
+    drawn and lost instead."""
     try:
-        with psycopg.connect(url) as conn:
+        with psycopg.connect(url, autocommit=True) as conn:
             for i, size in enumerate(batches):
-                ids = insert_events(conn, [_event(i) for _ in range(size)])
+                if i % lose_every == lose_every - 1:
+                    _draw_and_lose_id(conn)
+                    continue
+                ids = _commit(conn, [_event(i) for _ in range(size)])
                 assert len(ids) == size
-                if i % commit_every == commit_every - 1:
-                    conn.rollback()
-                else:
-                    conn.commit()
-                    out.extend(ids)
+                out.extend(ids)
     except BaseException as exc:  # surfaced by the test thread
         errors.append(exc)
 
@@ -85,10 +99,10 @@ def _write(
 def test_events_are_refused_outside_a_transaction(events_url: str) -> None:
     with psycopg.connect(events_url, autocommit=True) as conn:
         with pytest.raises(ValueError, match="open transaction"):
-            insert_events(conn, [_event(1)])
+            insert_events_and_commit(conn, [_event(1)])
         assert conn.execute("SELECT count(*) FROM hs_events").fetchone() == (0,)
-        with conn.transaction():
-            assert list(insert_events(conn, [_event(2)])) == [1]
+        assert list(_commit(conn, [_event(2)])) == [1]
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
 
 
 def test_payload_is_a_range_of_ids_and_anything_else_is_ignored() -> None:
@@ -123,18 +137,19 @@ def test_every_committed_id_is_heard_once_in_order_and_no_rolled_back_one(
 
 
 def test_event_writers_commit_in_id_order(events_url: str) -> None:
-    """A second writer draws its ids only after the first committed, so no reader sees a later id first."""
-    first = psycopg.connect(events_url)
+    """While one transaction holds the event-order lock (from its insert to its COMMIT), a second writer
+    waits before drawing ids, so no reader sees a later id first."""
+    first = psycopg.connect(events_url, autocommit=True)
     second_ids: list[range] = []
     errors: list[BaseException] = []
     try:
-        mine = insert_events(first, [_event(1)])
+        first.execute("BEGIN")
+        first.execute("SELECT pg_advisory_xact_lock(%s)", (EVENT_ORDER_LOCK_KEY,))
 
         def second() -> None:
             try:
-                with psycopg.connect(events_url, application_name="second-writer") as conn:
-                    second_ids.append(insert_events(conn, [_event(2), _event(3)]))
-                    conn.commit()
+                with psycopg.connect(events_url, autocommit=True, application_name="second-writer") as conn:
+                    second_ids.append(_commit(conn, [_event(2), _event(3)]))
             except BaseException as exc:
                 errors.append(exc)
 
@@ -150,32 +165,31 @@ def test_event_writers_commit_in_id_order(events_url: str) -> None:
                 "the second writer to wait for the event-order lock",
             )
             assert watcher.execute("SELECT count(*) FROM hs_events").fetchone() == (0,)
-        first.commit()
+        mine = insert_events_and_commit(first, [_event(1)])
         thread.join(timeout=30)
     finally:
         first.close()
     assert not errors
-    assert second_ids[0].start > mine[-1]
-    assert list(second_ids[0]) == [mine[-1] + 1, mine[-1] + 2]
+    assert list(mine) == [1]
+    assert list(second_ids[0]) == [2, 3]
 
 
-def test_nothing_is_announced_for_a_transaction_that_rolls_back(
+def test_nothing_is_announced_for_ids_that_never_commit(
     events_url: str, listener: EventListener, heard: Heard
 ) -> None:
-    with psycopg.connect(events_url) as conn:
-        insert_events(conn, [_event(1)])
-        conn.rollback()
-        kept = list(insert_events(conn, [_event(2, session=None)]))
-        # A job of a group commit that fails is rolled back to its savepoint; the rest commits.
-        with pytest.raises(RuntimeError), conn.transaction():
-            insert_events(conn, [_event(3), _event(4)])
-            raise RuntimeError("the job failed")
-        kept += insert_events(conn, [_event(5)])
-        conn.commit()
+    with psycopg.connect(events_url, autocommit=True) as conn:
+        lost = [_draw_and_lose_id(conn)]
+        kept = list(_commit(conn, [_event(2, session=None)]))
+        # A batch the table refuses fails with its COMMIT: the transaction is left for the caller to roll
+        # back, and its ids are never announced.
+        with pytest.raises(psycopg.errors.NotNullViolation):
+            _commit(conn, [("message.created", "s1", None, 1.0)])  # type: ignore[list-item]
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        conn.execute("ROLLBACK")
+        kept += _commit(conn, [_event(5)])
     wait_for(lambda: len(heard.snapshot()) >= 2, 30, "the committed ids")
     assert heard.snapshot() == kept
-    # The rolled-back transaction drew id 1 and the rolled-back savepoint ids 3 and 4.
-    assert kept == [2, 5]
+    assert lost == [1] and kept[0] == 2 and kept[1] > kept[0] + 1
 
 
 def test_listener_catches_up_from_the_table_after_its_connection_is_killed(
@@ -192,9 +206,8 @@ def test_listener_catches_up_from_the_table_after_its_connection_is_killed(
     listening = EventListener(events_url, heard, check_s=0.5, connect=connect)
     listening.start()
     try:
-        with psycopg.connect(events_url) as conn:
-            before = insert_events(conn, [_event(1), _event(2)])
-            conn.commit()
+        with psycopg.connect(events_url, autocommit=True) as conn:
+            before = _commit(conn, [_event(1), _event(2)])
             wait_for(lambda: len(heard.snapshot()) == 2, 30, "the first two ids")
             gate.clear()
             (pid,) = backend_pids(events_url, APPLICATION_NAME)
@@ -202,16 +215,12 @@ def test_listener_catches_up_from_the_table_after_its_connection_is_killed(
             wait_for(
                 lambda: not backend_pids(events_url, APPLICATION_NAME), 30, "the listener's session to end"
             )
-            missed = list(insert_events(conn, [_event(3), _event(4), _event(5)]))
-            conn.commit()
-            insert_events(conn, [_event(6)])
-            conn.rollback()
-            missed += insert_events(conn, [_event(7)])
-            conn.commit()
+            missed = list(_commit(conn, [_event(3), _event(4), _event(5)]))
+            _draw_and_lose_id(conn)
+            missed += _commit(conn, [_event(7)])
             gate.set()
             wait_for(lambda: len(heard.snapshot()) >= 6, 30, "the ids committed while disconnected")
-            after = insert_events(conn, [_event(8)])
-            conn.commit()
+            after = _commit(conn, [_event(8)])
             wait_for(lambda: len(heard.snapshot()) >= 7, 30, "a live id after the reconnection")
     finally:
         gate.set()
@@ -225,10 +234,8 @@ def test_listener_catches_up_from_the_table_after_its_connection_is_killed(
 
 def test_relayed_ids_reach_the_event_loop_as_commit_notices(events_url: str) -> None:
     def commit_two() -> range:
-        with psycopg.connect(events_url) as conn:
-            ids = insert_events(conn, [_event(1), _event(2, session="s2")])
-            conn.commit()
-        return ids
+        with psycopg.connect(events_url, autocommit=True) as conn:
+            return _commit(conn, [_event(1), _event(2, session="s2")])
 
     async def scenario() -> tuple[list[tuple[CommitNotice, int]], range, int]:
         got: list[tuple[CommitNotice, int]] = []

@@ -3,11 +3,11 @@ replica's listener hands them to its event hub, which reads the rows from ``hs_e
 
 **Ids in commit order.** Streams and ``Last-Event-ID`` read the log by ``id > last``, which misses nothing
 only if no event can commit with an id below one already visible. Sequence values are handed out at
-insert, not at commit, so :func:`insert_events` takes a transaction-scoped advisory lock before drawing
-ids: event-writing transactions commit one after the other from that point, and ids appear in commit
-order on every replica. The cost is small because a transaction that notifies already takes PostgreSQL's
-own commit lock on the notification queue; emitting events as the transaction's last step keeps the lock's
-window short (and avoids waiting for row locks while holding it).
+insert, not at commit, so :func:`insert_events_and_commit` takes a transaction-scoped advisory lock before
+drawing ids: event-writing transactions commit one after the other from that point, and ids appear in
+commit order on every replica. The cost is small because a transaction that notifies already takes
+PostgreSQL's own commit lock on the notification queue; emitting events as the transaction's last step
+keeps the lock's window short (and avoids waiting for row locks while holding it).
 
 **Payload.** ``'<first_id>-<last_id>'``, ids only: a few bytes, far below the 8000-byte limit, and no event
 data leaves the table. Notifications are delivered only when the transaction commits, never for one that
@@ -72,20 +72,10 @@ def _require_transaction(conn: psycopg.Connection[Any]) -> None:
         raise ValueError("events need an open transaction (the ordering lock would end with its statement)")
 
 
-def insert_events(conn: psycopg.Connection[Any], rows: Sequence[NewEvent]) -> range:
-    """Append ``rows`` to ``hs_events`` in ``conn``'s open transaction and announce their ids to every
-    replica when it commits; the ids given (consecutive), an empty range for no rows. Raises
-    ``ValueError`` outside a transaction."""
-    if not rows:
-        return range(0)
-    _require_transaction(conn)
-    with conn.cursor(row_factory=tuple_row) as cur:
-        return _ids(cur.execute(_INSERT, _insert_params(rows)).fetchone())
-
-
 def insert_events_and_commit(conn: psycopg.Connection[Any], rows: Sequence[NewEvent]) -> range:
-    """Append ``rows`` as :func:`insert_events` does and COMMIT the transaction (opened with a plain
-    ``BEGIN``) in one round trip; the ids given.
+    """Append ``rows`` to ``hs_events`` in ``conn``'s open transaction (opened with a plain ``BEGIN``) and
+    COMMIT it in one round trip; the ids given (consecutive). Every replica hears of them once committed.
+    Raises ``ValueError`` outside a transaction.
 
     The ordering lock is held from the insert to the COMMIT. Sent together in a pipeline, the two run back
     to back on the server: the window never includes this thread waiting for the interpreter between them,
