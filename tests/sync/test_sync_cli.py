@@ -8,8 +8,11 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import hermes_state
+import httpx
+import orjson
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import Result
@@ -75,6 +78,45 @@ def test_new_messages_and_changed_rows_follow(sync: Sync, client: TestClient, tm
     assert "1 new and 2 updated sessions, 2 new messages" in result.output
     assert without_home(server_contents(client)) == file_contents(path)
     assert client.get("/sessions/s0001").json()["end_reason"] == "user_exit"
+
+
+def test_each_changed_session_travels_with_its_first_messages(
+    sync: Sync, client: TestClient, tmp_path: Path
+) -> None:
+    """A session and its messages reach the server in one batch (one transaction, indexed once), not the
+    session first and empty; sessions without new messages follow on their own."""
+    path = agent_file(tmp_path / "laptop" / "state.db", sessions=3, messages=2)
+    db = hermes_state.SessionDB(db_path=path)
+    try:
+        db.create_session("empty", "cli")
+        for sid in ("s0002", "s0000", "s0001"):  # later messages interleave the sessions
+            db.append_message(sid, "user", f"later in {sid}")
+    finally:
+        db.close()
+    batches: list[dict[str, Any]] = []
+
+    def record(request: httpx.Request) -> None:
+        if request.url.path == "/sync/batches":
+            batches.append(orjson.loads(request.read()))
+
+    client.event_hooks["request"].append(record)
+    try:
+        result = sync("--from", str(path), "--home", "laptop", "--batch-size", "3")
+    finally:
+        client.event_hooks["request"].remove(record)
+    assert result.exit_code == 0, result.output
+    sent: list[list[str]] = []
+    for batch in batches:
+        at = batch["messages"]["columns"].index("session_id")
+        first_seen = list(dict.fromkeys(row[at] for row in batch["messages"]["rows"]))
+        sessions = [row["id"] for row in batch["sessions"]]
+        sent.append(sessions)
+        if batch["messages"]["rows"]:
+            assert set(sessions) <= set(first_seen)
+    messages = [len(batch["messages"]["rows"]) for batch in batches]
+    assert messages == [3, 3, 3, 0]
+    assert sent == [["s0000", "s0001"], ["s0002"], [], ["empty"]]
+    assert without_home(server_contents(client)) == file_contents(path)
 
 
 def test_synced_messages_are_searchable_and_announced(

@@ -2,10 +2,11 @@
 idempotently, once or in a ``--watch`` loop.
 
 The file is read read-only in short transactions (:mod:`app.storage.agent_file`) and validated before
-anything is sent. Each run sends the sessions whose row changed since the last acknowledged run, then the
-messages past the cursor, in batches of ``--batch-size`` messages (memory stays bounded by one batch); the
-cursor (:mod:`app.cli.sync_cursor`) moves after each acknowledged batch. The server knows each message by
-its home and its id in this file, so a re-run after a crash duplicates nothing.
+anything is sent. Each run sends the messages past the cursor, in batches of ``--batch-size`` messages
+(memory stays bounded by one batch), each with the rows of its sessions that changed since the last
+acknowledged run, then the other changed sessions; the cursor (:mod:`app.cli.sync_cursor`) moves after each
+acknowledged batch. The server knows each message by its home and its id in this file, so a re-run after a
+crash duplicates nothing.
 """
 
 from __future__ import annotations
@@ -164,16 +165,24 @@ class Syncer:
         pages: Iterator[list[tuple[Any, ...]]] = iter_pages(
             self.source, after, snap.max_message_id, self.batch_size
         )
-        while changed:
-            chunk, changed = changed[:SESSIONS_PER_BATCH], changed[SESSIONS_PER_BATCH:]
-            rows = next(pages, []) if not changed else []
-            self._send(self.source.session_rows(chunk), snap.digests, rows, totals)
-            if progress is not None and task is not None:
-                progress.advance(task, len(rows))
+        waiting = dict.fromkeys(changed)  # ordered set: the changed sessions not sent yet
+        at = self.source.message_columns.index("session_id")
         for rows in pages:
-            self._send([], snap.digests, rows, totals)
+            # Each changed session goes with the first page holding its messages, so the server stores and
+            # indexes a session and its messages in one transaction rather than once empty, then again.
+            due = [sid for sid in dict.fromkeys(row[at] for row in rows) if sid in waiting]
+            for sid in due:
+                del waiting[sid]
+            while len(due) > SESSIONS_PER_BATCH:
+                chunk, due = due[:SESSIONS_PER_BATCH], due[SESSIONS_PER_BATCH:]
+                self._send(self.source.session_rows(chunk), snap.digests, [], totals)
+            self._send(self.source.session_rows(due), snap.digests, rows, totals)
             if progress is not None and task is not None:
                 progress.advance(task, len(rows))
+        rest = list(waiting)
+        for start in range(0, len(rest), SESSIONS_PER_BATCH):
+            chunk = rest[start : start + SESSIONS_PER_BATCH]
+            self._send(self.source.session_rows(chunk), snap.digests, [], totals)
         gone = set(self.cursor.sessions) - set(snap.digests)
         if gone:
             self.cursor.forget(gone)
