@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.domain.index_pacing import (
+    CONTENDED_SHARE,
     MAX_SLICE,
     MIN_SLICE,
     PAUSE_CONTENDED_S,
@@ -20,7 +23,12 @@ def test_alone_it_grows_by_at_most_half_towards_the_idle_target() -> None:
 
 def test_under_live_writes_it_shrinks_at_once_and_pauses() -> None:
     pace = next_pace(1000, TARGET_CONTENDED_S * 8, contended=True)
-    assert pace.slice_messages == 125 and pace.pause_s == PAUSE_CONTENDED_S
+    assert pace.slice_messages == 125
+    # The pause leaves the writer to the live writes for three times the slice's own time...
+    assert pace.pause_s == pytest.approx(TARGET_CONTENDED_S * 8 * 3)
+    assert TARGET_CONTENDED_S * 8 / (TARGET_CONTENDED_S * 8 + pace.pause_s) == pytest.approx(CONTENDED_SHARE)
+    # ... and never less than the shortest pause.
+    assert next_pace(1000, 0.0001, contended=True).pause_s == PAUSE_CONTENDED_S
 
 
 def test_bounds() -> None:
