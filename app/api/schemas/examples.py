@@ -443,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0013_sync_origins",
+    "schema_revision": "0014_pg_session_id_trigrams",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,

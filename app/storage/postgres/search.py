@@ -444,7 +444,7 @@ def list_candidates(conn: Conn, term: str) -> set[str] | None:
     earlier)."""
     pattern = f"%{like_escape(term)}%"
     rows = conn.execute(
-        "SELECT id FROM sessions WHERE id ILIKE %s OR title ILIKE %s"
+        "SELECT id FROM sessions WHERE lower(id) LIKE lower(%s) OR title ILIKE %s"
         " UNION ALL SELECT session_id FROM messages"
         " WHERE role = 'user' AND active = 1 AND content IS NOT NULL AND hs_list_preview(content) ILIKE %s"
         " LIMIT %s",

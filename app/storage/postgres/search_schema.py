@@ -12,7 +12,8 @@ What SQLite's two FTS5 tables do, PostgreSQL does with a stored ``tsvector`` and
 * substrings (``messages_fts_trigram``): a ``gin_trgm_ops`` index on the same document, answering the
   ``ILIKE`` conditions of CJK terms (and symbols) of three characters or more.
 * the listing's search (``GET /sessions?q=``, SQLite's ``hs_list_search``): ``gin_trgm_ops`` indexes on
-  ``sessions.id``, ``sessions.title`` and on the preview-sized head of user messages.
+  ``lower(sessions.id)`` and on the preview-sized head of user messages (the one on ``sessions.title`` is
+  ``idx_hs_sessions_title_trgm``, in ``schema``).
 
 Only the first :data:`MAX_WORD_CHARS` characters of a message go into its ``tsvector`` (PostgreSQL caps a
 ``tsvector`` at 1 MB and an oversized one would make the insert fail); the substring index has no cap.
@@ -29,6 +30,14 @@ MAX_WORD_CHARS = 200_000
 # The preview the listing shows is the first user message cut to this many characters (PREVIEW_RAW_SQL).
 PREVIEW_CHARS = 63
 TS_CONFIG = "hs_search"
+
+# On ``lower(id)``, not ``id``: pg_trgm's operator class also answers ``=``, and a planner without fresh
+# statistics chose a trigram index on the bare column for ``id = ANY(...)`` over the primary key (seconds
+# per lookup of a batch of ids, every trigram of an id being in most ids). The listing's search and prefix
+# resolution match ``lower(id) LIKE lower(pattern)``, which is how PostgreSQL computes ``id ILIKE pattern``.
+SESSION_ID_TRGM_DDL = (
+    "CREATE INDEX IF NOT EXISTS idx_sessions_id_lower_trgm ON sessions USING gin (lower(id) gin_trgm_ops)"
+)
 
 SEARCH_DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
@@ -63,8 +72,7 @@ $$""",
     "CREATE INDEX IF NOT EXISTS idx_messages_list_preview_trgm ON messages"
     " USING gin (hs_list_preview(content) gin_trgm_ops)"
     " WHERE role = 'user' AND active = 1 AND content IS NOT NULL",
-    "CREATE INDEX IF NOT EXISTS idx_sessions_id_trgm ON sessions USING gin (id gin_trgm_ops)",
-    "CREATE INDEX IF NOT EXISTS idx_sessions_title_trgm ON sessions USING gin (title gin_trgm_ops)",
+    SESSION_ID_TRGM_DDL,
 )
 
 

@@ -19,13 +19,15 @@ def exact_id(conn: sqlite3.Connection, ref: str) -> str | None:
 def ids_with_prefix(conn: sqlite3.Connection, prefix: str, limit: int) -> list[Candidate]:
     """Sessions whose id starts with ``prefix`` (``\\``, ``%``, ``_`` taken literally), newest first.
 
-    The agent's ``resolve_session_id`` uses the same LIKE with ``ESCAPE '\\'``; ``limit`` bounds the scan
-    because only "one" versus "several" (and a few candidates to show) matters.
+    The agent's ``resolve_session_id`` uses ``id LIKE ?`` with ``ESCAPE '\\'``; ``lower`` on both sides
+    changes nothing on SQLite (both fold ASCII only) and on PostgreSQL is what its trigram index of ids
+    holds. ``limit`` bounds the scan because only "one" versus "several" (and a few candidates to show)
+    matters.
     """
     if not prefix:
         return []
     rows = conn.execute(
-        "SELECT id, title FROM sessions WHERE id LIKE ? ESCAPE '\\'"
+        "SELECT id, title FROM sessions WHERE lower(id) LIKE lower(?) ESCAPE '\\'"
         " ORDER BY started_at DESC, id DESC LIMIT ?",
         (f"{like_escape(prefix)}%", limit),
     ).fetchall()
