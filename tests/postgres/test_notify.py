@@ -72,8 +72,12 @@ def _commit(conn: psycopg.Connection[Any], rows: list[tuple[str, str | None, str
 
 
 def _draw_and_lose_id(conn: psycopg.Connection[Any]) -> int:
-    """An event id drawn by a transaction that never commits (a COMMIT that failed): a gap in the log."""
+    """An event id drawn by a transaction that never commits (a COMMIT that failed): a gap in the log. Drawn
+    under the event-order lock, as every event insert draws its ids."""
+    conn.execute("BEGIN")
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (EVENT_ORDER_LOCK_KEY,))
     row = conn.execute("SELECT nextval(pg_get_serial_sequence('hs_events', 'id'))").fetchone()
+    conn.execute("ROLLBACK")
     assert row is not None
     return int(row[0])
 
