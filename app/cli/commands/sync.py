@@ -146,6 +146,12 @@ class Syncer:
         self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, last)
         self.cursor.save()
 
+    def _send_sessions(self, session_ids: list[str], digests: dict[str, str], totals: Totals) -> None:
+        """Send these sessions' rows without messages, :data:`SESSIONS_PER_BATCH` a batch."""
+        for start in range(0, len(session_ids), SESSIONS_PER_BATCH):
+            chunk = session_ids[start : start + SESSIONS_PER_BATCH]
+            self._send(self.source.session_rows(chunk), digests, [], totals)
+
     def run_once(self, progress: Progress | None = None) -> Totals:
         """Send what changed since the cursor; the server's counts. A round on a file nobody committed to
         since the last complete round reads nothing more (``--watch`` on an idle agent)."""
@@ -173,16 +179,12 @@ class Syncer:
             due = [sid for sid in dict.fromkeys(row[at] for row in rows) if sid in waiting]
             for sid in due:
                 del waiting[sid]
-            while len(due) > SESSIONS_PER_BATCH:
-                chunk, due = due[:SESSIONS_PER_BATCH], due[SESSIONS_PER_BATCH:]
-                self._send(self.source.session_rows(chunk), snap.digests, [], totals)
-            self._send(self.source.session_rows(due), snap.digests, rows, totals)
+            ahead = max(0, len(due) - SESSIONS_PER_BATCH)  # more than one batch holds: the first ones alone
+            self._send_sessions(due[:ahead], snap.digests, totals)
+            self._send(self.source.session_rows(due[ahead:]), snap.digests, rows, totals)
             if progress is not None and task is not None:
                 progress.advance(task, len(rows))
-        rest = list(waiting)
-        for start in range(0, len(rest), SESSIONS_PER_BATCH):
-            chunk = rest[start : start + SESSIONS_PER_BATCH]
-            self._send(self.source.session_rows(chunk), snap.digests, [], totals)
+        self._send_sessions(list(waiting), snap.digests, totals)
         gone = set(self.cursor.sessions) - set(snap.digests)
         if gone:
             self.cursor.forget(gone)

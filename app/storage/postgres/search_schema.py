@@ -31,14 +31,6 @@ MAX_WORD_CHARS = 200_000
 PREVIEW_CHARS = 63
 TS_CONFIG = "hs_search"
 
-# On ``lower(id)``, not ``id``: pg_trgm's operator class also answers ``=``, and a planner without fresh
-# statistics chose a trigram index on the bare column for ``id = ANY(...)`` over the primary key (seconds
-# per lookup of a batch of ids, every trigram of an id being in most ids). The listing's search and prefix
-# resolution match ``lower(id) LIKE lower(pattern)``, which is how PostgreSQL computes ``id ILIKE pattern``.
-SESSION_ID_TRGM_DDL = (
-    "CREATE INDEX IF NOT EXISTS idx_sessions_id_lower_trgm ON sessions USING gin (lower(id) gin_trgm_ops)"
-)
-
 SEARCH_DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
     "CREATE EXTENSION IF NOT EXISTS unaccent",
@@ -72,7 +64,11 @@ $$""",
     "CREATE INDEX IF NOT EXISTS idx_messages_list_preview_trgm ON messages"
     " USING gin (hs_list_preview(content) gin_trgm_ops)"
     " WHERE role = 'user' AND active = 1 AND content IS NOT NULL",
-    SESSION_ID_TRGM_DDL,
+    # On ``lower(id)``, not ``id``: pg_trgm's operator class also answers ``=``, and a planner without
+    # fresh statistics chose a trigram index on the bare column for ``id = ANY(...)`` over the primary key
+    # (seconds per lookup of a batch of ids). The listing's search and prefix resolution match
+    # ``lower(id) LIKE lower(pattern)``, which is how PostgreSQL computes ``id ILIKE pattern``.
+    "CREATE INDEX IF NOT EXISTS idx_sessions_id_lower_trgm ON sessions USING gin (lower(id) gin_trgm_ops)",
 )
 
 
