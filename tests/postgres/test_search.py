@@ -24,21 +24,21 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.domain.preview import preview_from_raw
 from app.services.search import SearchRequest, Sort, discover, hit_budget
-from app.storage.postgres.search import PREVIEW_RAW_SQL, compile_words, list_search_filter
+from app.services.sessions import default_exclusions
+from app.storage.postgres.search import compile_words, list_search_filter
+from app.storage.postgres.tx import PgTx
 from app.storage.protocols import Tx
-from app.storage.repos.list_index import ascii_lower
 from app.storage.repos.search import HitFilter
-from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, SearchOnlyTx, create_pg_store, load_agent
+from app.storage.rows import ListQuery
+from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, create_pg_store, load_agent
 
 
 @pytest.fixture
 def corpus(client: TestClient, agent: Any, home: Any, pg_url: str) -> Iterator[tuple[TestClient, Tx]]:
     load_agent(agent)
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        create_pg_store(home / "state.db", conn)
-        yield client, cast(Tx, SearchOnlyTx(conn))
+    with create_pg_store(home / "state.db", pg_url) as conn:
+        yield client, cast(Tx, PgTx(conn))
 
 
 def _sqlite(client: TestClient, q: str, sort: str) -> list[str]:
@@ -161,23 +161,12 @@ def test_no_query_string_breaks_the_compiler(corpus: tuple[TestClient, Tx], q: s
 
 
 def _pg_list(tx: Tx, term: str, projecting: bool) -> list[str]:
-    conn = cast(SearchOnlyTx, tx).search.conn
-    filt = list_search_filter(conn, term, projecting)
-    rows = conn.execute(
-        # The listing's own filters (here: tool sessions are not listed by default) stay the listing's.
-        f"SELECT s.id, s.title, {PREVIEW_RAW_SQL.format(a='s')} FROM sessions s"
-        f" WHERE {filt.clause} AND s.source <> 'tool'",
-        filt.params,
-    ).fetchall()
-    needle = ascii_lower(term)
-    return sorted(
-        r[0]
-        for r in rows
-        if any(
-            needle in ascii_lower(text or "")
-            for text in (r[0], r[1], preview_from_raw(r[2]).removesuffix("..."))
-        )
+    """The server's own listing on PostgreSQL (its search filter and its exact check of each row)."""
+    query = ListQuery(
+        limit=100, search=term, include_children=not projecting, exclude_sources=default_exclusions(())
     )
+    page = tx.sessions.list_sessions_cached(query)
+    return sorted(item["id"] for item in page.items)
 
 
 @pytest.mark.parametrize("projecting", [False, True])
@@ -202,26 +191,41 @@ def test_the_listing_search_finds_what_sqlite_finds(corpus: tuple[TestClient, Tx
         assert _pg_list(tx, term, projecting) == sorted(i["id"] for i in items), term
     # The API refuses a NUL in q on SQLite; here no stored text can hold one.
     assert _pg_list(tx, "fox\x00", projecting) == []
-    conn = cast(SearchOnlyTx, tx).search.conn
+    conn = cast(PgTx, tx).pg
     assert list_search_filter(conn, "fox", projecting).indexed
     assert not list_search_filter(conn, "fo", projecting).indexed
 
 
-def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> None:
-    from app.storage.postgres.search_schema import apply_search_schema
-    from tests.postgres.search_corpus import AGENT_DDL
+def test_the_listing_walks_the_trigram_candidates_for_a_rare_term(
+    corpus: tuple[TestClient, Tx], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.storage.postgres import search as pg_search
+    from app.storage.repos import list_index
 
+    _, tx = corpus
+
+    def no_scan(term: str, projecting: bool) -> None:
+        raise AssertionError(f"the listing scanned every row for {term!r}")
+
+    for module in (pg_search, list_index):
+        monkeypatch.setattr(module, "scan_filter", no_scan)
+    assert _pg_list(tx, "fox", True) == ["en-fox"]
+    assert _pg_list(tx, "zh-", False) == ["zh-db", "zh-migrate", "zh-seg"]
+
+
+def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> None:
+    from app.storage.postgres import migrate
+    from app.storage.postgres.search_schema import apply_search_schema
+
+    migrate.upgrade(pg_url)
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        for statement in AGENT_DDL:
-            conn.execute(statement)
-        apply_search_schema(conn)
         apply_search_schema(conn)
         conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1.0)")
         conn.execute(
             "INSERT INTO messages (session_id, role, content, timestamp) VALUES"
             " ('s1', 'user', 'Appended later: naïve 東京タワー', 2.0)"
         )
-        tx = cast(Tx, SearchOnlyTx(conn))
+        tx = cast(Tx, PgTx(conn))
         assert _pg(tx, "naive", "relevance") == ["s1"]
         assert _pg(tx, "東京タワー", "relevance") == ["s1"]
         conn.execute("UPDATE messages SET content = 'rewritten' WHERE session_id = 's1'")

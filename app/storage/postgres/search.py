@@ -31,7 +31,13 @@ from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_word
 from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
-from app.storage.repos.list_index import MAX_CANDIDATES, MIN_TERM, SearchFilter, ascii_lower
+from app.storage.repos.list_index import (
+    MAX_CANDIDATES,
+    MIN_TERM,
+    SearchFilter,
+    candidates_filter,
+    scan_filter,
+)
 from app.storage.repos.search import cron_clauses, scan_windows
 from app.storage.repos.session_filter import IN_HOME_SQL
 from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
@@ -50,6 +56,8 @@ _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_ca
 # Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
 _PLAN_PER_TERM = False
+# The listing's candidate ids, one JSON array parameter (shared SQL, so ``?``).
+_CANDIDATES_SQL = "SELECT json_array_elements_text(?::json)"
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
 PREVIEW_RAW_SQL = (
@@ -413,28 +421,6 @@ class PgSearch:
         )
 
 
-# Compression ancestors through compression-ended parents (the edge the listing's tip walk follows down).
-_WITH_ANCESTORS_SQL = """
-    WITH RECURSIVE hit(id) AS (
-        SELECT unnest(%s::text[])
-        UNION
-        SELECT p.id FROM hit JOIN sessions c ON c.id = hit.id
-        JOIN sessions p ON p.id = c.parent_session_id AND p.end_reason = 'compression'
-    )
-    SELECT id FROM hit"""
-
-
-def list_scan_filter(term: str, projecting: bool) -> SearchFilter:
-    """The row-by-row filter of the listing's search: ``ILIKE`` on id, title and the preview.
-
-    ``ILIKE`` folds all of Unicode where SQLite's ``LIKE`` folds ASCII only: a superset, which the
-    listing's exact check of each presented row (``session_list._search_ok``) narrows, as on SQLite."""
-    pattern = f"%{like_escape(ascii_lower(term))}%"
-    match = " OR ".join(f"{expr} ILIKE %s" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s")))
-    clause = f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})"
-    return SearchFilter(clause, [pattern] * 3)
-
-
 def list_candidates(conn: Conn, term: str) -> set[str] | None:
     """Sessions whose id, title or a user message's preview-sized head contains ``term`` (case folded),
     through the trigram indexes; ``None`` when more than :data:`MAX_CANDIDATES` rows match.
@@ -455,14 +441,14 @@ def list_candidates(conn: Conn, term: str) -> set[str] | None:
 
 
 def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
-    """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``): the candidates
-    from the trigram indexes when the term has :data:`MIN_TERM` characters and few sessions hold it, else
-    the row-by-row scan. Placeholders are psycopg's ``%s``; either way a superset the exact check narrows."""
+    """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``), in the shared SQL's
+    ``?`` placeholders: the candidates from the trigram indexes when the term has :data:`MIN_TERM`
+    characters and few sessions hold it, else the row-by-row scan. Either way a superset the listing's exact
+    check narrows (``ILIKE`` folds all of Unicode where SQLite's ``LIKE`` folds ASCII)."""
     if "\x00" in term:
         # PostgreSQL text cannot hold NUL, so no id, title or preview contains one.
         return SearchFilter("FALSE", [])
     found = list_candidates(conn, term) if len(term) >= MIN_TERM else None
     if found is None:
-        return list_scan_filter(term, projecting)
-    sessions = _WITH_ANCESTORS_SQL if projecting else "SELECT unnest(%s::text[])"
-    return SearchFilter(f"s.id IN ({sessions})", [sorted(found)], indexed=True)
+        return scan_filter(term, projecting)
+    return candidates_filter(found, projecting, _CANDIDATES_SQL)

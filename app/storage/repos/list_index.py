@@ -53,9 +53,9 @@ _BROAD_SQL = (
 _CANDIDATES_SQL = "SELECT value FROM json_each(?)"
 # Compression ancestors through compression-ended parents (the edge the tip walk follows down); UNION
 # makes a cyclic chain terminate.
-_WITH_ANCESTORS_SQL = f"""
+_WITH_ANCESTORS_SQL = """
     WITH RECURSIVE hit(id) AS (
-        {_CANDIDATES_SQL}
+        {candidates}
         UNION
         SELECT p.id FROM hit JOIN sessions c ON c.id = hit.id
         JOIN sessions p ON p.id = c.parent_session_id AND p.end_reason = 'compression'
@@ -129,9 +129,17 @@ def search_filter(conn: sqlite3.Connection, term: str, projecting: bool) -> Sear
     found = _candidates(conn, term) if len(term) >= MIN_TERM else None
     if found is None:
         return scan_filter(term, projecting)
+    return candidates_filter(found, projecting, _CANDIDATES_SQL)
+
+
+def candidates_filter(found: set[str], projecting: bool, candidates_sql: str) -> SearchFilter:
+    """The filter admitting the sessions ``found`` (and, with projection, their compression ancestors).
+
+    ``candidates_sql`` is a SELECT of one column reading the ids from one parameter, a JSON array (the
+    backend's way of unpacking one)."""
     # Walking the listing index at the candidates' start times keeps its order (no sort) and its keyset;
     # rows sharing a start time with a candidate are dropped by the exact check afterwards.
-    sessions = _WITH_ANCESTORS_SQL if projecting else _CANDIDATES_SQL
+    sessions = _WITH_ANCESTORS_SQL.format(candidates=candidates_sql) if projecting else candidates_sql
     clause = f"s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id IN ({sessions}))"
     return SearchFilter(clause, [json.dumps(sorted(found))], indexed=True)
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from app.domain.records import NewSession
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.titles import insert_session_titled
-from app.storage.repos import list_index, session_list
+from app.storage.postgres.search import list_search_filter
+from app.storage.repos import session_list
 from app.storage.repos.list_index import SearchFilter
 from app.storage.repos.session_list import ListPage, ListQuery
 from app.storage.sqlite_tx import SqliteSessions
 
 
-def _scan_search(conn: object, term: str, projecting: bool) -> SearchFilter:
-    """A listing's search on PostgreSQL: the row-by-row ``ILIKE`` on id, title and preview."""
-    return list_index.scan_filter(term, projecting)
+def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilter:
+    """A listing's search on PostgreSQL: the trigram indexes' candidates, else the row-by-row scan."""
+    return list_search_filter(pg_of(conn), term, projecting)
 
 
 class PgSessions(SqliteSessions):
@@ -40,4 +43,4 @@ class PgSessions(SqliteSessions):
 
     def list_sessions_cached(self, q: ListQuery) -> ListPage:
         """One listing page (no memo: other replicas commit without this process seeing a version)."""
-        return session_list.list_sessions(self.conn, q, searcher=_scan_search)
+        return session_list.list_sessions(self.conn, q, searcher=_search)
