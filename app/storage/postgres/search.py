@@ -34,9 +34,10 @@ from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
 from app.storage.repos.list_index import (
     MAX_CANDIDATES,
     MIN_TERM,
+    WITH_ANCESTORS_SQL,
     SearchFilter,
-    candidates_filter,
     scan_filter,
+    spaced_trigrams,
 )
 from app.storage.repos.search import cron_clauses, scan_windows
 from app.storage.repos.session_filter import IN_HOME_SQL
@@ -56,8 +57,9 @@ _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_ca
 # Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
 _PLAN_PER_TERM = False
-# The listing's candidate ids, one JSON array parameter (shared SQL, so ``?``).
-_CANDIDATES_SQL = "SELECT json_array_elements_text(?::json)"
+# Pieces of a term the listing's candidate query asks the trigram indexes for: each is one more condition
+# on each of three indexes for the planner to estimate, and a few already narrow to a handful of rows.
+_MOST_PIECES = 4
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
 PREVIEW_RAW_SQL = (
@@ -421,23 +423,48 @@ class PgSearch:
         )
 
 
-def list_candidates(conn: Conn, term: str) -> set[str] | None:
-    """Sessions whose id, title or a user message's preview-sized head contains ``term`` (case folded),
-    through the trigram indexes; ``None`` when more than :data:`MAX_CANDIDATES` rows match.
+def _all_pieces(test: str, pieces: int) -> str:
+    return "(" + " AND ".join([test] * pieces) + ")"
 
-    ``UNION ALL`` under the limit stops reading as soon as a broad term has passed the limit (a session
-    with several matching messages counts more than once, which only sends a borderline term to the scan
-    earlier)."""
-    pattern = f"%{like_escape(term)}%"
+
+def _spread(pieces: list[str], most: int) -> list[str]:
+    """At most ``most`` of ``pieces``, the first and the last among them, the rest evenly between."""
+    if len(pieces) <= most:
+        return pieces
+    step = (len(pieces) - 1) / (most - 1)
+    return [pieces[round(i * step)] for i in range(most)]
+
+
+def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None:
+    """Sessions whose id, title or a user message's preview-sized head may contain ``term`` (case folded)
+    and, when ``projecting``, their compression ancestors; ``None`` when more than :data:`MAX_CANDIDATES`
+    rows match.
+
+    The trigram indexes are asked for at most :data:`_MOST_PIECES` of the term's :func:`spaced_trigrams`
+    (a superset: the listing checks each row exactly). That keeps a long term from reading every common
+    trigram's posting list, keeps the planner on the indexes, and bounds the planning of a query written
+    for each term. ``UNION ALL`` under the limit stops reading as soon as a broad
+    term has passed it (a session with several matching messages counts more than once, which only sends a
+    borderline term to the scan earlier)."""
+    pieces = [f"%{like_escape(piece)}%" for piece in _spread(spaced_trigrams(term), _MOST_PIECES)]
+    n = len(pieces)
+    found = (
+        f"SELECT id FROM sessions WHERE {_all_pieces('lower(id) LIKE lower(%s)', n)}"
+        f" OR {_all_pieces('title ILIKE %s', n)}"
+        " UNION ALL SELECT session_id FROM messages WHERE role = 'user' AND active = 1"
+        f" AND content IS NOT NULL AND {_all_pieces('hs_list_preview(content) ILIKE %s', n)} LIMIT %s"
+    )
+    listed = (
+        WITH_ANCESTORS_SQL.format(candidates="SELECT id FROM found") if projecting else "SELECT id FROM found"
+    )
     rows = conn.execute(
-        "SELECT id FROM sessions WHERE lower(id) LIKE lower(%s) OR title ILIKE %s"
-        " UNION ALL SELECT session_id FROM messages"
-        " WHERE role = 'user' AND active = 1 AND content IS NOT NULL AND hs_list_preview(content) ILIKE %s"
-        " LIMIT %s",
-        (pattern, pattern, pattern, MAX_CANDIDATES + 1),
+        f"WITH found AS MATERIALIZED ({found}) SELECT (SELECT count(*) FROM found), id FROM ({listed}) l",
+        (*pieces * 3, MAX_CANDIDATES + 1),
         prepare=_PLAN_PER_TERM,
     ).fetchall()
-    return None if len(rows) > MAX_CANDIDATES else {str(r[0]) for r in rows}
+    if rows and rows[0][0] > MAX_CANDIDATES:
+        return None
+    return sorted({str(r[1]) for r in rows})
 
 
 def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
@@ -448,7 +475,11 @@ def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     if "\x00" in term:
         # PostgreSQL text cannot hold NUL, so no id, title or preview contains one.
         return SearchFilter("FALSE", [])
-    found = list_candidates(conn, term) if len(term) >= MIN_TERM else None
+    found = list_candidates(conn, term, projecting) if len(term) >= MIN_TERM else None
     if found is None:
         return scan_filter(term, projecting)
-    return candidates_filter(found, projecting, _CANDIDATES_SQL)
+    # An array parameter, not a set-returning function: the planner then knows how few ids there are and
+    # looks each up by key. Walking the listing at the candidates' start times keeps its order (no sort).
+    return SearchFilter(
+        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))", [found], indexed=True
+    )

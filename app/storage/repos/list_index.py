@@ -51,9 +51,9 @@ _BROAD_SQL = (
     " ORDER BY rowid LIMIT 1 OFFSET ?)"
 )
 _CANDIDATES_SQL = "SELECT value FROM json_each(?)"
-# Compression ancestors through compression-ended parents (the edge the tip walk follows down); UNION
-# makes a cyclic chain terminate.
-_WITH_ANCESTORS_SQL = """
+# The sessions of ``candidates`` (a one-column SELECT) and their compression ancestors, through
+# compression-ended parents (the edge the tip walk follows down); UNION makes a cyclic chain terminate.
+WITH_ANCESTORS_SQL = """
     WITH RECURSIVE hit(id) AS (
         {candidates}
         UNION
@@ -92,16 +92,22 @@ def scan_filter(term: str, projecting: bool) -> SearchFilter:
     return SearchFilter(clause, [pattern] * 3)
 
 
+def spaced_trigrams(term: str) -> list[str]:
+    """The three-character pieces of ``term`` at every third position (and the last one): every text
+    containing ``term`` contains them all, and looking up only these keeps an index from reading the long
+    posting lists of the common pieces in between (``202`` in every id)."""
+    starts = sorted({*range(0, len(term) - 2, 3), len(term) - 3})
+    return [term[i : i + 3] for i in starts]
+
+
 def trigram_query(term: str) -> str:
-    """An FTS5 query every document containing ``term`` matches: its trigrams at every third position
-    (and the last one), each a quoted phrase, joined by AND.
+    """An FTS5 query every document containing ``term`` matches: its :func:`spaced_trigrams`, each a quoted
+    phrase, joined by AND.
 
     A superset of the phrase query (the positions are not checked), and much cheaper: a phrase reads the
-    positions of every one of its trigrams, and the common ones (``202`` in every id) have a posting for
-    nearly every session. Candidates are checked exactly afterwards.
+    positions of every one of its trigrams. Candidates are checked exactly afterwards.
     """
-    starts = sorted({*range(0, len(term) - 2, 3), len(term) - 3})
-    return " AND ".join(quote_phrase(term[i : i + 3]) for i in starts)
+    return " AND ".join(quote_phrase(piece) for piece in spaced_trigrams(term))
 
 
 def _candidates(conn: sqlite3.Connection, term: str) -> set[str] | None:
@@ -129,17 +135,9 @@ def search_filter(conn: sqlite3.Connection, term: str, projecting: bool) -> Sear
     found = _candidates(conn, term) if len(term) >= MIN_TERM else None
     if found is None:
         return scan_filter(term, projecting)
-    return candidates_filter(found, projecting, _CANDIDATES_SQL)
-
-
-def candidates_filter(found: set[str], projecting: bool, candidates_sql: str) -> SearchFilter:
-    """The filter admitting the sessions ``found`` (and, with projection, their compression ancestors).
-
-    ``candidates_sql`` is a SELECT of one column reading the ids from one parameter, a JSON array (the
-    backend's way of unpacking one)."""
     # Walking the listing index at the candidates' start times keeps its order (no sort) and its keyset;
     # rows sharing a start time with a candidate are dropped by the exact check afterwards.
-    sessions = _WITH_ANCESTORS_SQL.format(candidates=candidates_sql) if projecting else candidates_sql
+    sessions = WITH_ANCESTORS_SQL.format(candidates=_CANDIDATES_SQL) if projecting else _CANDIDATES_SQL
     clause = f"s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id IN ({sessions}))"
     return SearchFilter(clause, [json.dumps(sorted(found))], indexed=True)
 
