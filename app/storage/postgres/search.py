@@ -227,36 +227,31 @@ class PgHits:
         return literal_snippet(text or content, terms)
 
     def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
-        """Tiers of the newest matches (ids only, no ranking), each ranked and filtered in one query."""
+        """Tiers of the newest matches, each found, filtered and ranked in one query.
+
+        The rank and the filter are computed on the rows the tier query has already read (reading them
+        again by id cost more than finding them); every row of the tier comes back, with whether it passes
+        the filter, so the next tier starts below the last one found."""
+        filter_sql, filter_params = _filter_sql(filt)
+        passes = f"s.id IS NOT NULL{filter_sql}"
         below = _NO_ID_LIMIT
         tier = self.budget.rank_tier
         while True:
-            ids = [
-                int(r[0])
-                for r in self.conn.execute(
-                    f"SELECT m.id FROM messages m WHERE {self.condition} AND m.id < %s"
-                    " ORDER BY m.id DESC LIMIT %s",
-                    (*self.params, below, tier),
-                    prepare=_PLAN_PER_TERM,
-                ).fetchall()
-            ]
-            if not ids:
+            rows = self.conn.execute(
+                f"SELECT {_HIT_COLUMNS}, ts_rank(m.search_vector, {_TSQUERY}), {passes}"
+                " FROM (SELECT id, session_id, role, active, compacted, search_vector FROM messages m"
+                f" WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s) m"
+                " LEFT JOIN sessions s ON s.id = m.session_id",
+                (self.tsquery, *filter_params, *self.params, below, tier),
+                prepare=_PLAN_PER_TERM,
+            ).fetchall()
+            if not rows:
                 return
-            yield from self._rank(ids, filt)
-            if len(ids) < tier:
+            ranked = sorted((r for r in rows if r[-1]), key=lambda r: (-r[-2], -r[0]))
+            yield from _hits(ranked)
+            if len(rows) < tier:
                 return
-            below = ids[-1]
-
-    def _rank(self, ids: list[int], filt: HitFilter) -> list[Hit]:
-        filter_sql, filter_params = _filter_sql(filt)
-        rows = self.conn.execute(
-            f"SELECT {_HIT_COLUMNS} FROM messages m JOIN sessions s ON s.id = m.session_id"
-            f" WHERE m.id = ANY(%s){filter_sql}"
-            f" ORDER BY ts_rank(m.search_vector, {_TSQUERY}) DESC, m.id DESC",
-            (ids, *filter_params, self.tsquery),
-            prepare=_PLAN_PER_TERM,
-        ).fetchall()
-        return _hits(rows)
+            below = min(int(r[0]) for r in rows)
 
     def _ordered(self, filt: HitFilter) -> Iterator[Hit]:
         newest = self.order != "oldest"
