@@ -17,6 +17,7 @@ from app.storage.postgres.repos.export import PgExport
 from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.maintenance import PgMaintenance
+from app.storage.postgres.repos.messages import PgMessages
 from app.storage.postgres.repos.sessions import PgSessions
 from app.storage.postgres.repos.sync import PgSync
 from app.storage.postgres.repos.titles import PgTitles
@@ -28,7 +29,6 @@ from app.storage.sqlite_tx import (
     SqliteGateway,
     SqliteHandoff,
     SqliteIdempotency,
-    SqliteMessages,
     SqlitePlatforms,
 )
 
@@ -53,7 +53,7 @@ class PgTx:
         self.sessions = PgSessions(conn)
         self.titles = PgTitles(conn)
         self.lineage = PgLineage(conn)
-        self.messages = SqliteMessages(conn)
+        self.messages = PgMessages(conn)
         self.events = PgEvents(conn)
         self.handoff = SqliteHandoff(conn)
         self.platforms = SqlitePlatforms(conn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.domain.messages import (
@@ -32,22 +32,47 @@ COLUMNS = (
     "finish_reason, reasoning, reasoning_content, reasoning_details, active, compacted"
 )
 
+INSERT_COLUMNS = (
+    "session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, finish_reason,"
+    " reasoning, reasoning_content, reasoning_details"
+)
+"""The columns an append writes (``active`` is always 1), in the order of a :data:`RowWriter`'s values."""
 _INSERT_SQL = (
-    "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, "
-    "token_count, finish_reason, reasoning, reasoning_content, reasoning_details, active) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+    f"INSERT INTO messages ({INSERT_COLUMNS}, active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
 )
 
 
 # Saturating, like every counter: past int64 SQLite would turn the agent's INTEGER column into a REAL.
-_COUNTERS_SQL = (
+COUNTERS_SQL = (
     f"UPDATE sessions SET message_count = {saturating_add_sql('message_count', 'n')},"
     f" tool_call_count = {saturating_add_sql('tool_call_count', 'calls')} WHERE id = :id"
 )
 
 
+RowWriter = Callable[[sqlite3.Connection, str, list[tuple[Any, ...]], int], list[int]]
+"""Writes a batch's rows (the values of ``INSERT_COLUMNS`` after ``session_id``, in order) and bumps the
+session's counters by the rows and the tool calls given; the new ids, in the rows' order."""
+
+
+def write_rows(
+    conn: sqlite3.Connection, session_id: str, rows: list[tuple[Any, ...]], calls: int
+) -> list[int]:
+    """The :data:`RowWriter` of SQLite: one INSERT per row (in-process, a statement costs microseconds)."""
+    ids: list[int] = []
+    for values in rows:
+        message_id = conn.execute(_INSERT_SQL, (session_id, *values)).lastrowid
+        assert message_id is not None  # an INSERT always sets it
+        ids.append(message_id)
+    conn.execute(COUNTERS_SQL, {"n": len(rows), "calls": calls, "id": session_id})
+    return ids
+
+
 def insert_messages(
-    conn: sqlite3.Connection, session_id: str, messages: list[dict[str, Any]]
+    conn: sqlite3.Connection,
+    session_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    write: RowWriter = write_rows,
 ) -> list[MessageRow]:
     """Append ``messages`` to an existing session inside the caller's transaction; the stored messages.
 
@@ -60,12 +85,13 @@ def insert_messages(
     Bumps ``sessions.message_count`` by the number of rows and ``tool_call_count`` by the tool calls of
     assistant rows. Text must already be validated (no NUL, no lone surrogate). The returned dicts have
     the public message shape (see :func:`row_to_message`), built from the values written, in order.
+    ``write`` stores the rows (a backend where each statement is a round trip writes them in one).
     """
     wanted = [a for m in messages for a in (m.get("attachments") or ())]
     refs = attachments_repo.refs_for_ids(conn, wanted) if wanted else {}
     stamps = batch_timestamps([m.get("timestamp") for m in messages], time.time())
     stored: list[MessageRow] = []
-    calls_total = 0
+    rows: list[tuple[Any, ...]] = []
     for message, ts in zip(messages, stamps, strict=True):
         role = message["role"]
         content = message.get("content")
@@ -74,10 +100,8 @@ def insert_messages(
         reasoning_content = assistant_text(role, message.get("reasoning_content"))
         details = message.get("reasoning_details") if role == "assistant" else None
         details = details or None
-        cursor = conn.execute(
-            _INSERT_SQL,
+        rows.append(
             (
-                session_id,
                 role,
                 encode_content(content),
                 message.get("tool_call_id"),
@@ -89,17 +113,11 @@ def insert_messages(
                 reasoning,
                 reasoning_content,
                 None if details is None else json.dumps(details),
-            ),
+            )
         )
-        message_id = cursor.lastrowid
-        assert message_id is not None  # an INSERT always sets it
-        linked = list(dict.fromkeys(message.get("attachments") or ()))
-        if linked:
-            attachments_repo.link(conn, message_id, linked)
-        calls_total += tool_call_count(message)
         stored.append(
             {
-                "id": message_id,
+                "id": 0,
                 "session_id": session_id,
                 "role": role,
                 "content": content,
@@ -112,12 +130,18 @@ def insert_messages(
                 "reasoning": reasoning,
                 "reasoning_content": reasoning_content,
                 "reasoning_details": details,
-                "attachments": [refs[a] for a in linked],
+                "attachments": [],
                 "active": True,
                 "compacted": False,
             }
         )
-    conn.execute(_COUNTERS_SQL, {"n": len(stored), "calls": calls_total, "id": session_id})
+    ids = write(conn, session_id, rows, sum(tool_call_count(m) for m in messages))
+    for message, row, message_id in zip(messages, stored, ids, strict=True):
+        row["id"] = message_id
+        linked = list(dict.fromkeys(message.get("attachments") or ()))
+        if linked:
+            attachments_repo.link(conn, message_id, linked)
+            row["attachments"] = [refs[a] for a in linked]
     if stored:
         note_messages(session_id)
     return stored
