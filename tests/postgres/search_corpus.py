@@ -137,6 +137,14 @@ CORPUS: list[tuple[str, str, list[Any]]] = [
         "cron",
         [("user", "nightly backup report for the database"), ("assistant", "Backup done.")],
     ),
+    (
+        "zh-tool",
+        "cli",
+        [
+            ("user", "run the lookup"),
+            {"role": "tool", "content": "done", "tool_call_id": "call_2", "tool_name": "搜索"},
+        ],
+    ),
     ("hidden-tool", "tool", [("user", "the quick fox in a hidden source"), ("assistant", "hidden")]),
 ]
 
@@ -190,6 +198,8 @@ QUERIES = [
     "数",
     "库",
     "🎉",
+    # A caseless term of two characters, scanned column by column, found only in a tool's name.
+    "搜索",
     "nightly",
     "NOT fox",
     "fox NOT",

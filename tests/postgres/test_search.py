@@ -90,6 +90,14 @@ def test_snippets_mark_the_match(corpus: tuple[TestClient, Tx]) -> None:
     assert [r["snippet"] for r in cjk] == ["数据库>>>迁移<<<脚本已经完成"]
 
 
+def test_a_caseless_term_is_scanned_in_every_column(corpus: tuple[TestClient, Tx]) -> None:
+    client, tx = corpus
+    for q in ("搜索", "索"):
+        lite = client.get("/search", params={"q": q, "role": "tool"}).json()["results"]
+        pg = discover(tx, SearchRequest(q=q, roles=("tool",)))["results"]
+        assert [r["session_id"] for r in pg] == [r["session_id"] for r in lite] == ["zh-tool"], q
+
+
 def test_the_hidden_and_filtered_rows_stay_out(corpus: tuple[TestClient, Tx]) -> None:
     _, tx = corpus
     assert "hidden-tool" not in _pg(tx, "quick fox", "relevance")
@@ -210,7 +218,7 @@ def test_the_listing_walks_the_trigram_candidates_for_a_rare_term(
     for module in (pg_search, list_index):
         monkeypatch.setattr(module, "scan_filter", no_scan)
     assert _pg_list(tx, "fox", True) == ["en-fox"]
-    assert _pg_list(tx, "zh-", False) == ["zh-db", "zh-migrate", "zh-seg"]
+    assert _pg_list(tx, "zh-", False) == ["zh-db", "zh-migrate", "zh-seg", "zh-tool"]
 
 
 def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> None:

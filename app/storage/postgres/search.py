@@ -20,6 +20,7 @@ newest first. ``newest``/``oldest`` walk ids. Snippets are computed only for the
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
@@ -106,23 +107,42 @@ def compile_words(match: str, fallback: str) -> str | None:
     return None if tree is None else tsquery_text(tree)
 
 
+# Characters lowering can change or produce (cased letters, modifier letters, marks): a term without any
+# is found in ``lower(doc)`` exactly where it is found in ``doc``.
+_CASE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Mn", "Mc", "Me"})
+_COLUMNS_HOLDING = (
+    "(strpos(m.content, %s) > 0 OR strpos(m.tool_name, %s) > 0 OR strpos(m.tool_calls, %s) > 0)"
+)
+
+
+def _scan_test(term: str) -> tuple[str, list[str]]:
+    """The unindexed substring condition of one term, cheapest first: a caseless term without a space
+    (CJK, digits, symbols) is looked for in each column as it is, since it cannot span the spaces that join
+    the document; any other term in the case-folded document."""
+    if " " not in term and not any(unicodedata.category(c) in _CASE_CATEGORIES for c in term):
+        return _COLUMNS_HOLDING, [term] * 3
+    return f"strpos(lower({_DOC}), lower(%s)) > 0", [term]
+
+
 def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[Any]]:
     """OR of AND groups of substring conditions on the document (excluded terms negated).
 
     ``indexed``: ``ILIKE``, which the trigram index answers. Otherwise the same case folding with
-    ``strpos``, which the planner cannot send to that index: for a pattern shorter than a trigram it
-    would read the whole index, where the id-range scan reads a bounded slice of the table."""
+    ``strpos`` (:func:`_scan_test`), which the planner cannot send to that index: for a pattern shorter
+    than a trigram it would read the whole index, where the id-range scan reads a bounded slice of the
+    table."""
     groups: list[str] = []
     params: list[Any] = []
-    test = f"{_DOC} ILIKE %s" if indexed else f"strpos(lower({_DOC}), lower(%s)) > 0"
     for clause in clauses:
         # PostgreSQL text cannot hold NUL, so a term containing one occurs nowhere.
         if any("\x00" in term for term in clause.include):
             continue
         exclude = [term for term in clause.exclude if "\x00" not in term]
-        parts = [test] * len(clause.include) + [f"NOT {test}"] * len(exclude)
-        terms = (*clause.include, *exclude)
-        params += [f"%{like_escape(term)}%" for term in terms] if indexed else list(terms)
+        parts: list[str] = []
+        for term, negated in [*((t, False) for t in clause.include), *((t, True) for t in exclude)]:
+            test, values = (f"{_DOC} ILIKE %s", [f"%{like_escape(term)}%"]) if indexed else _scan_test(term)
+            parts.append(f"NOT {test}" if negated else test)
+            params += values
         groups.append("(" + " AND ".join(parts) + ")")
     if not groups:
         return "FALSE", []
