@@ -92,7 +92,7 @@ def test_snippets_mark_the_match(corpus: tuple[TestClient, Tx]) -> None:
 
 def test_a_caseless_term_is_scanned_in_every_column(corpus: tuple[TestClient, Tx]) -> None:
     client, tx = corpus
-    for q in ("搜索", "索"):
+    for q in ("搜索", "索", "搜索 NOT 完"):
         lite = client.get("/search", params={"q": q, "role": "tool"}).json()["results"]
         pg = discover(tx, SearchRequest(q=q, roles=("tool",)))["results"]
         assert [r["session_id"] for r in pg] == [r["session_id"] for r in lite] == ["zh-tool"], q

@@ -110,8 +110,9 @@ def compile_words(match: str, fallback: str) -> str | None:
 # Characters lowering can change or produce (cased letters, modifier letters, marks): a term without any
 # is found in ``lower(doc)`` exactly where it is found in ``doc``.
 _CASE_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Mn", "Mc", "Me"})
+# ``IS TRUE``: a NULL column (no tool name) answers NULL, which a NOT would keep NULL and drop the row.
 _COLUMNS_HOLDING = (
-    "(strpos(m.content, %s) > 0 OR strpos(m.tool_name, %s) > 0 OR strpos(m.tool_calls, %s) > 0)"
+    "(strpos(m.content, %s) > 0 OR strpos(m.tool_name, %s) > 0 OR strpos(m.tool_calls, %s) > 0) IS TRUE"
 )
 
 
