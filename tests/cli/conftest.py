@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,9 +16,18 @@ from typer.testing import CliRunner, Result
 from app.cli.config import CliConfig
 from app.cli.context import CliEnv
 from app.cli.main import app
-from tests.conftest import TOKEN
+from app.settings import Settings
+from tests import agent_mirror
+from tests.conftest import TOKEN, RawDatabase
 
 Run = Callable[..., Result]
+
+
+# The CLI talks HTTP only, so its tests run on both backends (the PostgreSQL run skips without a server).
+# Sessions the real agent wrote into $HERMES_HOME/state.db are mirrored into PostgreSQL before each request;
+# tests that need the SQLite file itself (vacuum, backup, repair) ask for ``sqlite_only``.
+settings = agent_mirror.settings
+client = agent_mirror.client
 
 
 def invoke(env: CliEnv, *args: str, input: str | None = None) -> Result:
@@ -89,12 +97,9 @@ def seed(client: TestClient) -> Seeder:
     return Seeder(client)
 
 
-def snapshot_rows(home: Path) -> list[tuple[Any, ...]]:
-    """Every column of every session row and every message row, read straight from the file."""
-    conn = sqlite3.connect(home / "state.db")
-    try:
-        sessions = conn.execute("SELECT * FROM sessions ORDER BY id").fetchall()
-        messages = conn.execute("SELECT * FROM messages ORDER BY id").fetchall()
-    finally:
-        conn.close()
+def snapshot_rows(settings: Settings) -> list[tuple[Any, ...]]:
+    """Every column of every session row and every message row, read straight from the store."""
+    with RawDatabase(settings) as raw:
+        sessions = [tuple(r) for r in raw.execute("SELECT * FROM sessions ORDER BY id").fetchall()]
+        messages = [tuple(r) for r in raw.execute("SELECT * FROM messages ORDER BY id").fetchall()]
     return [*sessions, ("messages", *messages)]

@@ -10,7 +10,9 @@ from fastapi.testclient import TestClient
 from tests.cli.conftest import Run
 
 
-def test_cli_reads_and_changes_agent_written_sessions(run: Run, client: TestClient, home: Path) -> None:
+def test_cli_reads_and_changes_agent_written_sessions(
+    sqlite_only: None, run: Run, client: TestClient, home: Path
+) -> None:
     agent = hermes_state.SessionDB(db_path=home / "state.db")
     try:
         agent.create_session("20260412_143005_a1b2c3", source="cli")

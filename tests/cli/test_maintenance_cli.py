@@ -18,7 +18,7 @@ from tests.conftest import TOKEN, LiveServer
 HERMES = Path(sys.executable).with_name("hermes")
 
 
-def test_stats_lists_every_source_and_counts_the_wal(run: Run, seed: Seeder) -> None:
+def test_stats_lists_every_source_and_counts_the_wal(sqlite_only: None, run: Run, seed: Seeder) -> None:
     sources = ["cron"] * 4 + ["api_server"] * 3 + ["signal"] * 2 + ["cli", "telegram"]
     for source in sources:
         seed.session(source=source)
@@ -34,7 +34,7 @@ def test_stats_lists_every_source_and_counts_the_wal(run: Run, seed: Seeder) -> 
     assert lines[-1].endswith(" MB)") and " + WAL " in lines[-1]
 
 
-def test_optimize_vacuum_and_backup(run: Run, seed: Seeder, home: Path) -> None:
+def test_optimize_vacuum_and_backup(sqlite_only: None, run: Run, seed: Seeder, home: Path) -> None:
     for _ in range(3):
         seed.chat(seed.session()["id"], 20)
     optimized = run("sessions", "optimize")

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
 
+from app.settings import Settings
 from tests.cli.conftest import Run, Seeder
+from tests.conftest import RawDatabase
 
 
-def _age(home: Path, session_id: str, days: float) -> None:
-    conn = sqlite3.connect(home / "state.db")
-    with conn:
-        shift = days * 86400
-        conn.execute(
+def _age(settings: Settings, session_id: str, days: float) -> None:
+    shift = days * 86400
+    with RawDatabase(settings) as raw:
+        raw.execute(
             "UPDATE sessions SET started_at = started_at - ?, ended_at = ended_at - ? WHERE id = ?",
             (shift, shift, session_id),
         )
-    conn.close()
 
 
 def _ids(run: Run) -> set[str]:
@@ -57,12 +56,12 @@ def test_filters_prune_any_age_and_skip_archived_unless_asked(run: Run, seed: Se
     assert left == {open_one["id"], other["id"]}
 
 
-def test_older_than_durations_and_bad_values(run: Run, seed: Seeder, home: Path) -> None:
+def test_older_than_durations_and_bad_values(run: Run, seed: Seeder, settings: Settings) -> None:
     old = seed.session(model="openai/gpt-5")
     young = seed.session(model="openai/gpt-5")
     for s in (old, young):
         seed.end(s["id"])
-    _age(home, old["id"], 3)
+    _age(settings, old["id"], 3)
     bad = run("sessions", "prune", "--older-than", "abc", "--yes")
     assert bad.exit_code == 2 and "Error: Invalid value for --older-than: 'abc'. Use a duration" in bad.stderr
     question = run("sessions", "prune", "--older-than", "2d", "--model", "GPT", input="\n").stdout

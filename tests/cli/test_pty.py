@@ -12,11 +12,17 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from app.settings import Settings
 from tests.cli.conftest import snapshot_rows
 from tests.conftest import TOKEN, LiveServer
 
 HERMES = str(Path(sys.executable).with_name("hermes"))
 DOWN = "\x1bOB"  # xterm in keypad-transmit mode, which curses turns on
+
+
+def _settings(server: LiveServer) -> Settings:
+    """The settings the live server (always SQLite) serves with."""
+    return Settings(home=server.home, api_token=TOKEN)
 
 
 def _env(server: LiveServer) -> dict[str, str]:
@@ -53,9 +59,9 @@ def cron(live_server: LiveServer) -> list[str]:
 @pytest.fixture
 def untouched(live_server: LiveServer, cron: list[str]) -> Iterator[None]:
     """Asserts that every session and message row is exactly as before the test."""
-    before = snapshot_rows(live_server.home)
+    before = snapshot_rows(_settings(live_server))
     yield
-    assert snapshot_rows(live_server.home) == before
+    assert snapshot_rows(_settings(live_server)) == before
 
 
 def test_prune_shows_what_it_will_delete_asks_and_shows_progress(
@@ -139,11 +145,13 @@ def test_browse_navigates_opens_a_session_and_changes_nothing(live_server: LiveS
             http.post(f"/sessions/{sid}/messages", json={"role": "user", "content": f"hello {name}"})
             http.post(f"/sessions/{sid}/end", json={"end_reason": "cron_complete"})
             betas.append(sid)
-    before = snapshot_rows(live_server.home)
+    before = snapshot_rows(_settings(live_server))
     first = _browse(live_server, [])
     second = _browse(live_server, [DOWN])
     assert {first, second} == set(betas)  # the filter left the two, the arrow moved to the other one
-    assert snapshot_rows(live_server.home) == before  # still ended, still cron_complete: opening is reading
+    assert (
+        snapshot_rows(_settings(live_server)) == before
+    )  # still ended, still cron_complete: opening is reading
 
 
 def test_archive_shows_what_it_will_archive_asks_and_shows_progress(

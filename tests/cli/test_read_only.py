@@ -6,12 +6,12 @@ was only looked at lost ``cron_complete`` and could never be pruned.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
 from tests.cli.conftest import Run, Seeder, snapshot_rows
 
 
@@ -34,10 +34,10 @@ def _seed(seed: Seeder) -> dict[str, dict[str, Any]]:
     return {"cli": cli, "cron": cron}
 
 
-def test_every_read_command_leaves_the_rows_untouched(run: Run, seed: Seeder, home: Path) -> None:
+def test_every_read_command_leaves_the_rows_untouched(run: Run, seed: Seeder, settings: Settings) -> None:
     made = _seed(seed)
     cli_id, cron_id = made["cli"]["id"], made["cron"]["id"]
-    before = snapshot_rows(home)
+    before = snapshot_rows(settings)
     commands: list[tuple[tuple[str, ...], str | None]] = [
         (("-r", cli_id), None),
         (("-r", cron_id), None),
@@ -66,12 +66,14 @@ def test_every_read_command_leaves_the_rows_untouched(run: Run, seed: Seeder, ho
     for args, stdin in commands:
         result = run(*args, input=stdin)
         assert result.exit_code == 0, (args, result.output)
-        assert snapshot_rows(home) == before, f"`hermes {' '.join(args)}` changed the store"
+        assert snapshot_rows(settings) == before, f"`hermes {' '.join(args)}` changed the store"
 
 
-def test_every_read_endpoint_leaves_the_rows_untouched(client: TestClient, seed: Seeder, home: Path) -> None:
+def test_every_read_endpoint_leaves_the_rows_untouched(
+    client: TestClient, seed: Seeder, settings: Settings
+) -> None:
     made = _seed(seed)
-    before = snapshot_rows(home)
+    before = snapshot_rows(settings)
     for sid in (made["cli"]["id"], made["cron"]["id"]):
         path = f"/sessions/{quote(sid, safe='')}"
         first = client.get(f"{path}/messages", params={"limit": 1}).json()["items"][0]["id"]
@@ -99,9 +101,9 @@ def test_every_read_endpoint_leaves_the_rows_untouched(client: TestClient, seed:
         for url, params in reads:
             response = client.get(url, params=params)
             assert response.status_code == 200, (url, params, response.text)
-            assert snapshot_rows(home) == before, f"GET {url} {params} changed the store"
+            assert snapshot_rows(settings) == before, f"GET {url} {params} changed the store"
     response = client.post("/search", json={"q": "answer"})
-    assert response.status_code == 200 and snapshot_rows(home) == before
+    assert response.status_code == 200 and snapshot_rows(settings) == before
 
 
 def test_a_looked_at_cron_session_can_still_be_pruned(run: Run, seed: Seeder) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from pathlib import Path
 
 import hermes_state
 
+from app.settings import Settings
 from tests.cli.conftest import Run, Seeder
+from tests.conftest import RawDatabase
 
 _CALLS = [
     {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps({"n": i})}}
@@ -88,20 +88,18 @@ def test_transcript_flags_need_messages(run: Run, seed: Seeder) -> None:
     assert run("sessions", "show", sid, "--messages", "--format", "html").exit_code == 2
 
 
-def _place(home: Path, sid: str, cwd: str | None, root: str | None) -> None:
-    conn = sqlite3.connect(home / "state.db")
-    with conn:
-        conn.execute("UPDATE sessions SET cwd = ?, git_repo_root = ? WHERE id = ?", (cwd, root, sid))
-    conn.close()
+def _place(settings: Settings, sid: str, cwd: str | None, root: str | None) -> None:
+    with RawDatabase(settings) as raw:
+        raw.execute("UPDATE sessions SET cwd = ?, git_repo_root = ? WHERE id = ?", (cwd, root, sid))
 
 
-def test_list_workspace_matches_the_agents_rule(run: Run, seed: Seeder, home: Path) -> None:
+def test_list_workspace_matches_the_agents_rule(run: Run, seed: Seeder, settings: Settings) -> None:
     alpha = seed.session(title="alpha work")
     beta = seed.session()
     seed.messages(beta["id"], {"role": "user", "content": "beta things"})
     loose = seed.session(title="no workspace")
-    _place(home, alpha["id"], "/home/u/src/proj-alpha/pkg", "/home/u/src/proj-alpha")
-    _place(home, beta["id"], "/home/u/beta/sub", None)
+    _place(settings, alpha["id"], "/home/u/src/proj-alpha/pkg", "/home/u/src/proj-alpha")
+    _place(settings, beta["id"], "/home/u/beta/sub", None)
     sessions = [seed.get(s["id"]) for s in (alpha, beta, loose)]
     assert [s["git_repo_root"] for s in sessions] == ["/home/u/src/proj-alpha", None, None]
     for needle in ("alpha", "proj-alpha", "SUB", "beta", "/home/u", "pkg", "nowhere"):
@@ -125,14 +123,12 @@ def test_list_workspace_matches_the_agents_rule(run: Run, seed: Seeder, home: Pa
     assert run("sessions", "list", "--workspace", "nowhere").stdout == "No sessions found.\n"
 
 
-def test_list_workspace_reads_past_the_limit_window(run: Run, seed: Seeder, home: Path) -> None:
+def test_list_workspace_reads_past_the_limit_window(run: Run, seed: Seeder, settings: Settings) -> None:
     """Deliberately better than the agent, which filters only the `--limit` newest rows."""
     old = seed.session(title="old project")
-    _place(home, old["id"], "/srv/old-project", None)
-    conn = sqlite3.connect(home / "state.db")
-    with conn:
-        conn.execute("UPDATE sessions SET started_at = ? WHERE id = ?", (time.time() - 86400, old["id"]))
-    conn.close()
+    _place(settings, old["id"], "/srv/old-project", None)
+    with RawDatabase(settings) as raw:
+        raw.execute("UPDATE sessions SET started_at = ? WHERE id = ?", (time.time() - 86400, old["id"]))
     for _ in range(5):
         seed.session()
     found = run(
