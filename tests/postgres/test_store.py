@@ -136,6 +136,22 @@ def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
     assert store.read_sync(lambda tx: tx.messages.to_messages(rows))[0]["content"] == parts
 
 
+def test_a_read_job_cannot_write_and_leaves_its_connection_clean(store: PgStore) -> None:
+    import psycopg
+
+    _new_session(store, "r1")
+
+    def sneaky(tx: Any) -> None:
+        tx.conn.execute("UPDATE sessions SET title = 'changed' WHERE id = 'r1'")
+
+    # Every pooled connection gets the chance to refuse, and each goes back to the pool usable.
+    for _ in range(store.settings.reader_threads + 3):
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            store.read_sync(sneaky)
+        row = store.read_sync(lambda tx: tx.sessions.fetch_session("r1"))
+        assert row is not None and row["title"] is None
+
+
 def test_upgrade_runs_twice_and_concurrently(pg_cluster: Any) -> None:
     url = pg_cluster.create_database()
     try:

@@ -212,9 +212,8 @@ class PgStore:
 
     def read_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``read``."""
-        with _translated(), self.pool.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION READ ONLY")
-            return fn(PgTx(conn))
+        with _translated(), self.pool.connection() as conn:
+            return _run_read(conn, fn)
 
 
 def _run_job(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
@@ -230,11 +229,28 @@ def _run_job(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
         else:
             conn.execute("COMMIT")
     except BaseException:
-        if conn.info.transaction_status != TransactionStatus.IDLE and not conn.closed:
-            with contextlib.suppress(psycopg.Error):
-                conn.execute("ROLLBACK")
+        _roll_back(conn)
         raise
     return result
+
+
+def _run_read(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
+    """``fn(tx)`` in one read-only transaction (opened read-only by its BEGIN: one round trip, where
+    ``BEGIN`` and ``SET TRANSACTION READ ONLY`` are two); a write in it fails, so reading never writes."""
+    conn.execute("BEGIN READ ONLY")
+    try:
+        result = fn(PgTx(conn))
+        conn.execute("COMMIT")
+    except BaseException:
+        _roll_back(conn)
+        raise
+    return result
+
+
+def _roll_back(conn: psycopg.Connection[Any]) -> None:
+    if conn.info.transaction_status != TransactionStatus.IDLE and not conn.closed:
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("ROLLBACK")
 
 
 @contextlib.contextmanager
