@@ -22,7 +22,7 @@ from app.storage.postgres.search import list_search_filter
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM
 from app.storage.rows import ListQuery
-from tests.search.test_list_index import _insert, _shown_contains, stores
+from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
 
 _LISTINGS: tuple[dict[str, Any], ...] = ({}, {"include_children": True}, {"order": "last_active"})
 
@@ -57,19 +57,7 @@ def test_the_listing_search_equals_the_substring_rule(pg: psycopg.Connection[Any
     _insert(conn, rows, compressed)
     assert all(list_search_filter(pg, t, projecting=True).indexed for t in terms if len(t) >= MIN_TERM)
     _check(pg, terms)
-    first = rows[0][0]
-    conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (terms[0] + " retitled", first))
-    conn.execute(
-        "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, 1.0)",
-        (rows[-1][0], terms[1]),
-    )
-    conn.execute("UPDATE messages SET active = 0 WHERE session_id = ? AND role = 'user'", (first,))
-    if len(rows) > 2:
-        conn.execute("DELETE FROM messages WHERE session_id = ?", (rows[1][0],))
-        conn.execute(
-            "UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?", (rows[1][0],)
-        )
-        conn.execute("DELETE FROM sessions WHERE id = ?", (rows[1][0],))
+    _edit(conn, rows, terms)
     _check(pg, terms)
 
 

@@ -149,6 +149,23 @@ def _insert(
         previous = sid
 
 
+def _edit(conn: sqlite3.Connection, rows: list[tuple[str, str | None, str]], terms: list[str]) -> None:
+    """Edits a listing's search must follow: a retitle, an earlier user message, a rewind, a deletion."""
+    first = rows[0][0]
+    conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (terms[0] + " retitled", first))
+    conn.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, 1.0)",
+        (rows[-1][0], terms[1]),
+    )
+    conn.execute("UPDATE messages SET active = 0 WHERE session_id = ? AND role = 'user'", (first,))
+    if len(rows) > 2:
+        conn.execute("DELETE FROM messages WHERE session_id = ?", (rows[1][0],))
+        conn.execute(
+            "UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?", (rows[1][0],)
+        )
+        conn.execute("DELETE FROM sessions WHERE id = ?", (rows[1][0],))
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=stores())
 def test_index_answers_equal_the_substring_rule(
@@ -166,20 +183,7 @@ def test_index_answers_equal_the_substring_rule(
         assert list_index.dirty_count(conn) == 0
         assert all(_indexed(conn, t) for t in terms if len(t) >= list_index.MIN_TERM)
         _check(conn, terms)
-        # Edits the triggers must catch: a retitle, an earlier user message, a rewind, a deletion.
-        first = rows[0][0]
-        conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (terms[0] + " retitled", first))
-        conn.execute(
-            "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, 1.0)",
-            (rows[-1][0], terms[1]),
-        )
-        conn.execute("UPDATE messages SET active = 0 WHERE session_id = ? AND role = 'user'", (rows[0][0],))
-        if len(rows) > 2:
-            conn.execute("DELETE FROM messages WHERE session_id = ?", (rows[1][0],))
-            conn.execute(
-                "UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?", (rows[1][0],)
-            )
-            conn.execute("DELETE FROM sessions WHERE id = ?", (rows[1][0],))
+        _edit(conn, rows, terms)
         _check(conn, terms)
         _index_all(conn)
         _check(conn, terms)
