@@ -257,8 +257,7 @@ def _discover_entry(
     meta: SessionMetaRow | dict[str, Any] = (
         tx.search.session_meta(root) or tx.search.session_meta(hit.session_id) or {}
     )
-    rows, before, after = tx.search.around(hit.session_id, hit.id, window)
-    start, end = tx.search.bookends(hit.session_id, rows[0]["id"], rows[-1]["id"], BOOKEND)
+    rows, before, after, start, end = tx.search.context(hit.session_id, hit.id, window, BOOKEND)
     entry: dict[str, Any] = {
         "session_id": hit.session_id,
         "title": meta.get("title"),

@@ -42,6 +42,7 @@ from app.storage.rows import (
     Health,
     Hit,
     HitBudget,
+    HitContext,
     HitFilter,
     ListPage,
     ListQuery,
@@ -89,6 +90,7 @@ __all__ = [
     "Health",
     "Hit",
     "HitBudget",
+    "HitContext",
     "HitFilter",
     "IdempotencyRepo",
     "IndexingRepo",
@@ -428,11 +430,9 @@ class SearchRepo(Protocol):
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
         plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
 
-    def bookends(
-        self, session_id: str, first_id: int, last_id: int, count: int
-    ) -> tuple[Sequence[NamedRecord], Sequence[NamedRecord]]:
-        """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
-        never compaction summaries (both in id order)."""
+    def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
+        """:meth:`around` the anchor, and the first and last ``count`` user/assistant messages with content
+        outside that window, never compaction summaries (the bookends)."""
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, Sequence[NamedRecord]]:
         """How many active messages a session has, and all of them when at most ``head + tail``, else the

@@ -143,6 +143,17 @@ class SessionMetaRow(TypedDict):
     parent_session_id: str | None
 
 
+class HitContext(NamedTuple):
+    """What discover shows around a hit: the window (``rows``, id order, the hit among them), how many
+    messages lie beyond it on each side, and the bookends outside it (``start``, ``end``, id order)."""
+
+    rows: Sequence[Any]
+    before: int
+    after: int
+    start: Sequence[Any]
+    end: Sequence[Any]
+
+
 EventRow = tuple[int, str, str]
 """``(id, type, data)``: what a stream sends (data is stored as the JSON text it is sent as)."""
 

@@ -202,7 +202,7 @@ class SqliteSearch(_Bound):
     session_meta = bound(search.session_meta)
     session_of_message = bound(search.session_of_message)
     around = bound(search.around)
-    bookends = bound(search.bookends)
+    context = bound(search.context)
     head_and_tail = bound(search.head_and_tail)
     browse = bound(search.browse)
 

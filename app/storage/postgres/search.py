@@ -21,7 +21,7 @@ newest first. ``newest``/``oldest`` walk ids. Snippets are computed only for the
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import psycopg
@@ -42,7 +42,7 @@ from app.storage.repos.list_index import (
 )
 from app.storage.repos.search import cron_clauses, scan_windows
 from app.storage.repos.session_filter import IN_HOME_SQL
-from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
+from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
 
@@ -352,7 +352,7 @@ class PgSearch:
         """The hits of a user query, compiled to ``tsquery`` or trigram conditions (module docstring)."""
         return PgHits(self.conn, query, order, budget)
 
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    def _rows(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> list[dict[str, Any]]:
         with self.conn.cursor(row_factory=dict_row) as cur:
             return cur.execute(sql, params).fetchall()
 
@@ -390,24 +390,46 @@ class PgSearch:
         before, after = _split_sides(rows, "before")
         return [*sorted(before, key=_by_id), *after], max(0, len(before) - 1), len(after)
 
-    def bookends(
-        self, session_id: str, first_id: int, last_id: int, count: int
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
-        never compaction summaries (both in id order)."""
-        summary = " AND ".join(f"left(content, {len(p)}) <> %s" for p in _SUMMARY_PREFIXES)
-        base = (
-            f"SELECT '{{side}}' AS side, {_MESSAGE_COLUMNS} FROM messages m"
-            " WHERE session_id = %s AND role IN ('user', 'assistant')"
-            f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
+    def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
+        """:meth:`around` the anchor and the bookends outside that window, in one round trip (the bookends
+        start and stop at the window's edges, which the statement computes from the window itself)."""
+        summary = " AND ".join(
+            f"left(content, {len(p)}) <> %(p{i})s" for i, p in enumerate(_SUMMARY_PREFIXES)
+        )
+        bookend = (
+            f"SELECT '{{side}}', {_MESSAGE_COLUMNS} FROM messages m, edges WHERE session_id = %(sid)s"
+            f" AND role IN ('user', 'assistant') AND length(content) > 0 AND {_VISIBLE} AND {summary}"
         )
         rows = self._rows(
-            f"({base.format(side='start')} AND id < %s ORDER BY id ASC LIMIT %s)"
-            f" UNION ALL ({base.format(side='end')} AND id > %s ORDER BY id DESC LIMIT %s)",
-            (session_id, *_SUMMARY_PREFIXES, first_id, count, session_id, *_SUMMARY_PREFIXES, last_id, count),
+            f"WITH b AS (SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %(sid)s"
+            f" AND id <= %(anchor)s AND (id = %(anchor)s OR {_VISIBLE}) ORDER BY id DESC LIMIT %(before)s),"
+            f" a AS (SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %(sid)s AND id > %(anchor)s"
+            f" AND {_VISIBLE} ORDER BY id ASC LIMIT %(window)s),"
+            " edges AS (SELECT (SELECT min(id) FROM b) AS lo,"
+            " COALESCE((SELECT max(id) FROM a), (SELECT max(id) FROM b)) AS hi)"
+            " SELECT 'before' AS side, * FROM b UNION ALL SELECT 'after', * FROM a"
+            f" UNION ALL ({bookend.format(side='start')} AND id < edges.lo ORDER BY id ASC LIMIT %(count)s)"
+            f" UNION ALL ({bookend.format(side='end')} AND id > edges.hi ORDER BY id DESC LIMIT %(count)s)",
+            {
+                "sid": session_id,
+                "anchor": anchor,
+                "before": window + 1,
+                "window": window,
+                "count": count,
+                **{f"p{i}": p for i, p in enumerate(_SUMMARY_PREFIXES)},
+            },
         )
-        start, end = _split_sides(rows, "start")
-        return sorted(start, key=_by_id), sorted(end, key=_by_id)
+        sides: dict[str, list[dict[str, Any]]] = {"before": [], "after": [], "start": [], "end": []}
+        for row in rows:
+            sides[row.pop("side")].append(row)
+        before = sorted(sides["before"], key=_by_id)
+        return HitContext(
+            [*before, *sides["after"]],
+            max(0, len(before) - 1),
+            len(sides["after"]),
+            sorted(sides["start"], key=_by_id),
+            sorted(sides["end"], key=_by_id),
+        )
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[dict[str, Any]]]:
         """How many active messages a session has, and all of them when at most ``head + tail``, else the

@@ -16,7 +16,7 @@ from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.session_filter import IN_HOME_SQL, source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
-from app.storage.rows import Hit, HitBudget, HitFilter, SessionMetaRow
+from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
 
 _TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"
@@ -270,23 +270,22 @@ def around(
     return [*reversed(before), *after], max(0, len(before) - 1), len(after)
 
 
-def bookends(
-    conn: sqlite3.Connection, session_id: str, first_id: int, last_id: int, count: int
-) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
-    """The first and last ``count`` user/assistant messages with content outside ``[first_id, last_id]``,
-    never compaction summaries (both in id order)."""
+def context(conn: sqlite3.Connection, session_id: str, anchor: int, window: int, count: int) -> HitContext:
+    """:func:`around` the anchor, and the first and last ``count`` user/assistant messages with content
+    outside that window, never compaction summaries (both in id order)."""
+    rows, before, after = around(conn, session_id, anchor, window)
     summary = " AND ".join(f"substr(content, 1, {len(p)}) != ?" for p in _SUMMARY_PREFIXES)
     base = (
         f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND role IN ('user', 'assistant')"
         f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
     )
     start = conn.execute(
-        f"{base} AND id < ? ORDER BY id ASC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, first_id, count)
+        f"{base} AND id < ? ORDER BY id ASC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, rows[0]["id"], count)
     ).fetchall()
     end = conn.execute(
-        f"{base} AND id > ? ORDER BY id DESC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, last_id, count)
+        f"{base} AND id > ? ORDER BY id DESC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, rows[-1]["id"], count)
     ).fetchall()
-    return start, list(reversed(end))
+    return HitContext(rows, before, after, start, list(reversed(end)))
 
 
 def head_and_tail(
