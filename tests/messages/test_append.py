@@ -111,6 +111,18 @@ def test_batch_timestamps_strictly_increase(client: TestClient, sid: str) -> Non
     assert all(isinstance(t, float) for t in stamps)
 
 
+def test_integer_and_fractional_timestamps_mix_in_one_batch(client: TestClient, sid: str) -> None:
+    batch = [
+        {"role": "user", "content": "a", "timestamp": 1_700_000_000, "token_count": 3},
+        {"role": "assistant", "content": "b", "timestamp": 1_700_000_000.5},
+    ]
+    response = client.post(f"/sessions/{sid}/messages", json={"messages": batch})
+    assert response.status_code == 201, response.text
+    stored = client.get(f"/sessions/{sid}/messages").json()["items"]
+    assert [m["timestamp"] for m in stored] == [1_700_000_000, 1_700_000_000.5]
+    assert [m["token_count"] for m in stored] == [3, None]
+
+
 def test_batch_limits(client: TestClient, sid: str) -> None:
     ok = client.post(
         f"/sessions/{sid}/messages", json={"messages": [{"role": "user", "content": "x"}] * 1000}

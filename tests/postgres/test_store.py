@@ -136,6 +136,23 @@ def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
     assert store.read_sync(lambda tx: tx.messages.to_messages(rows))[0]["content"] == parts
 
 
+def test_a_batch_goes_in_as_typed_arrays_whatever_its_callers_numbers(store: PgStore) -> None:
+    _new_session(store, "t1")
+    batch = [
+        {"role": "user", "content": "a", "timestamp": 1_700_000_000, "token_count": 3},
+        {"role": "assistant", "content": "b", "timestamp": 1_700_000_000.5},
+    ]
+    stored = store.write_sync(lambda tx: tx.messages.insert_messages("t1", batch))
+    assert [m["id"] for m in stored] == sorted(m["id"] for m in stored)
+    rows = store.read_sync(lambda tx: tx.messages.page(MessageQuery("t1", limit=10)))
+    assert [(r["content"], r["timestamp"], r["token_count"]) for r in rows] == [
+        ("a", 1_700_000_000.0, 3),
+        ("b", 1_700_000_000.5, None),
+    ]
+    counters = store.read_sync(lambda tx: tx.messages.session_counters("t1"))
+    assert counters["message_count"] == 2
+
+
 def test_a_read_job_cannot_write_and_leaves_its_connection_clean(store: PgStore) -> None:
     import psycopg
 

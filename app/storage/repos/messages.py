@@ -107,7 +107,9 @@ def insert_messages(
                 message.get("tool_call_id"),
                 None if tool_calls is None else json.dumps(tool_calls),
                 message.get("tool_name"),
-                ts,
+                # REAL in the agent's schema (SQLite stores an integer there as a real anyway); one type per
+                # column also lets a backend send the batch's values as one typed array.
+                float(ts),
                 message.get("token_count"),
                 message.get("finish_reason"),
                 reasoning,
