@@ -32,17 +32,32 @@ def settings(request: pytest.FixtureRequest, home: Path) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    """The app in-process, authenticated; on PostgreSQL each request first mirrors the agent's file
-    ``$HERMES_HOME/state.db`` into the database."""
+    """The app in-process, authenticated; on PostgreSQL a request first mirrors the agent's file
+    ``$HERMES_HOME/state.db`` into the database when the agent has written to it since the last mirror
+    (so what the API changed in between stays changed until the agent writes again)."""
     with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as client:
         url = settings.database_url
         if url:
             source = settings.db_path
-            client.event_hooks = {
-                "request": [lambda _request: mirror_agent_file(source, url)],
-                "response": [],
-            }
+            seen: list[tuple[int, int] | None] = [None, None]
+
+            def mirror(_request: object) -> None:
+                now = [_stamp(source), _stamp(source.with_name(source.name + "-wal"))]
+                if now != seen and now[0] is not None:
+                    mirror_agent_file(source, url)
+                    seen[:] = now
+
+            client.event_hooks = {"request": [mirror], "response": []}
         yield client
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """When the file last changed and its size (``None`` while it does not exist)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def _pg_columns(conn: psycopg.Connection[tuple[object, ...]], table: str) -> set[str]:

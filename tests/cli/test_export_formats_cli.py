@@ -67,7 +67,7 @@ def test_bulk_qmd_needs_a_filter_and_writes_one_file_per_session(
     ]
 
 
-def test_delete_after_verified(sqlite_only: None, run: Run, home: Path, tmp_path: Path, seed: Seeder) -> None:
+def test_delete_after_verified(run: Run, home: Path, tmp_path: Path, seed: Seeder) -> None:
     _store(home)
     needs_yes = run(
         "sessions", "export", str(tmp_path), "--format", "md", "--session-id", "b2", "--delete-after-verified"
