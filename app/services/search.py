@@ -160,6 +160,13 @@ class _Lineage:
             self._roots[member] = current
         return current
 
+    def root_of_hit(self, hit: Hit) -> str:
+        """The lineage root of a hit's session; the hit brought its session's parent along, so a root
+        session (the usual case) costs no lookup."""
+        if hit.parent_session_id is None:
+            return self._roots.setdefault(hit.session_id, hit.session_id)
+        return self.root(hit.session_id)
+
 
 def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | None) -> HitFilter:
     return HitFilter(
@@ -239,7 +246,7 @@ def _pick(tx: Tx, req: SearchRequest, stream: MessageHits, limit: int) -> dict[s
     roles = req.roles or None
     for cron in (False, True):
         for hit in stream.hits(_hit_filter(req, cron, roles)):
-            root = lineage.root(hit.session_id)
+            root = lineage.root_of_hit(hit)
             in_context = hit.session_id == current or root == current_root
             if in_context and not hit.compacted and hit.session_id not in released:
                 continue

@@ -419,6 +419,8 @@ class Hit:
     role: str
     source: str | None
     compacted: bool
+    parent_session_id: str | None = None
+    """The hit's session's parent (``None`` for a root): a root's lineage needs no lookup."""
 
 
 Status = Literal["active", "ended", "all"]

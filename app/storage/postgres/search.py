@@ -53,7 +53,7 @@ _TSQUERY = f"to_tsquery('{TS_CONFIG}', %s)"
 # Rewound rows (taken back by the user) are never found; compaction-archived rows are (agent's rule).
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
-_HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
+_HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
 # Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
@@ -181,7 +181,7 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
 
 
 def _hits(rows: Sequence[Sequence[Any]]) -> list[Hit]:
-    return [Hit(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4])) for r in rows]
+    return [Hit(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4]), r[5] or None) for r in rows]
 
 
 class PgHits:

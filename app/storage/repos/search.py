@@ -26,7 +26,7 @@ _MAX_CHAR = "\U0010ffff"
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 # Content prefixes of compaction summaries, which never serve as bookends.
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
-_HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted"
+_HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
 
 
@@ -71,7 +71,7 @@ def scan_windows(low: int, high: int, newest: bool, budget: HitBudget) -> Iterat
 
 
 def _hits(rows: Sequence[sqlite3.Row]) -> list[Hit]:
-    return [Hit(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4])) for r in rows]
+    return [Hit(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4]), r[5] or None) for r in rows]
 
 
 def _table(table: str) -> str:
