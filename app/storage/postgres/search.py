@@ -331,15 +331,6 @@ def _by_id(row: dict[str, Any]) -> int:
     return int(row["id"])
 
 
-def _split_sides(rows: list[dict[str, Any]], first: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Rows of a two-branch ``UNION ALL`` by their ``side`` column (dropped), ``first``'s rows first."""
-    one: list[dict[str, Any]] = []
-    two: list[dict[str, Any]] = []
-    for row in rows:
-        (one if row.pop("side") == first else two).append(row)
-    return one, two
-
-
 class PgSearch:
     """SearchRepo over one psycopg connection."""
 
@@ -379,20 +370,13 @@ class PgSearch:
     def around(self, session_id: str, anchor: int, window: int) -> tuple[list[dict[str, Any]], int, int]:
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
         plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
-        # Both sides in one round trip (each branch keeps its own order and limit).
-        rows = self._rows(
-            f"(SELECT 'before' AS side, {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %s AND id <= %s"
-            f" AND (id = %s OR {_VISIBLE}) ORDER BY id DESC LIMIT %s)"
-            f" UNION ALL (SELECT 'after', {_MESSAGE_COLUMNS} FROM messages m"
-            f" WHERE session_id = %s AND id > %s AND {_VISIBLE} ORDER BY id ASC LIMIT %s)",
-            (session_id, anchor, anchor, window + 1, session_id, anchor, window),
-        )
-        before, after = _split_sides(rows, "before")
-        return [*sorted(before, key=_by_id), *after], max(0, len(before) - 1), len(after)
+        found = self.context(session_id, anchor, window, 0)
+        return list(found.rows), found.before, found.after
 
     def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
         """:meth:`around` the anchor and the bookends outside that window, in one round trip (the bookends
-        start and stop at the window's edges, which the statement computes from the window itself)."""
+        start and stop at the window's edges, which the statement computes from the window itself; with
+        ``count`` 0 only the window)."""
         summary = " AND ".join(
             f"left(content, {len(p)}) <> %(p{i})s" for i, p in enumerate(_SUMMARY_PREFIXES)
         )
@@ -481,9 +465,9 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
     The trigram indexes are asked for at most :data:`_MOST_PIECES` of the term's :func:`spaced_trigrams`
     (a superset: the listing checks each row exactly). That keeps a long term from reading every common
     trigram's posting list, keeps the planner on the indexes, and bounds the planning of a query written
-    for each term. ``UNION ALL`` under the limit stops reading as soon as a broad
-    term has passed it (a session with several matching messages counts more than once, which only sends a
-    borderline term to the scan earlier)."""
+    for each term. ``UNION ALL`` under the limit stops reading as soon as a broad term has passed it (a
+    session with several matching messages counts more than once, which only sends a borderline term to
+    the scan earlier)."""
     pieces = [f"%{like_escape(piece)}%" for piece in _spread(spaced_trigrams(term), _MOST_PIECES)]
     n = len(pieces)
     found = (
