@@ -162,3 +162,17 @@ def stored_counter(value: Any) -> int:
     if value >= MAX_COUNTER:
         return MAX_COUNTER
     return int(value)
+
+
+# A JSON string token, or a run of anything but whitespace and quotes: joining every match drops exactly
+# the whitespace between tokens.
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^ \t\n\r"]+')
+
+
+def minified(raw: str) -> str:
+    """JSON text ``raw`` without the whitespace between its tokens, every token kept as written (numbers in
+    their stored form, string escapes as they are): what SQLite's ``json()`` writes for it. ``raw`` must
+    be valid JSON."""
+    if " " not in raw and "\n" not in raw and "\t" not in raw and "\r" not in raw:
+        return raw
+    return "".join(_JSON_TOKEN.findall(raw))

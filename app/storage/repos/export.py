@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
-from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable
+from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable, minified
 from app.storage.repos.export_render import RenderSelect, fill_floats, message_render, session_render
 from app.storage.repos.session_filter import filter_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
@@ -202,19 +202,41 @@ def _stored_json(text: str) -> Any:
 def decode_message(msg: dict[str, Any]) -> None:
     # Mirrors SessionDB.get_messages: content un-prefixed and decoded (kept as stored when it cannot be),
     # tool_calls decoded ([] when not JSON, as the agent; the stored text when it cannot be written).
+    _decode_content(msg)
+    tool_calls = msg.get("tool_calls")
+    if tool_calls:
+        msg["tool_calls"] = _decoded_tool_calls(tool_calls)
+
+
+def _decode_content(msg: dict[str, Any]) -> None:
     content = msg.get("content")
     if isinstance(content, str) and content.startswith(CONTENT_JSON_PREFIX):
         with contextlib.suppress(ValueError):
             value = _stored_json(content[len(CONTENT_JSON_PREFIX) :])
             if value is not _AS_STORED:
                 msg["content"] = value
-    tool_calls = msg.get("tool_calls")
-    if tool_calls:
-        try:
-            value = _stored_json(tool_calls) if isinstance(tool_calls, str) else []
-        except ValueError:
-            value = []
-        msg["tool_calls"] = tool_calls if value is _AS_STORED else value
+
+
+def _decoded_tool_calls(tool_calls: Any) -> Any:
+    try:
+        value = _stored_json(tool_calls) if isinstance(tool_calls, str) else []
+    except ValueError:
+        value = []
+    return tool_calls if value is _AS_STORED else value
+
+
+def _tool_calls_as_stored(text: str) -> orjson.Fragment | None:
+    """Stored ``tool_calls`` text to copy into an export line as it is stored, minified: what SQLite's
+    ``json()`` writes for the rows ``export_render`` renders, so a line's numbers keep their stored form
+    (``5e-05``, ``1.0``) whichever path, or backend, wrote it. ``None`` for text that the rendered path
+    does not copy either (not JSON, ``\\u`` or ``\\/`` escapes, values that may be unrenderable)."""
+    if "\\u" in text or "\\/" in text or may_be_unrenderable(text):
+        return None
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return orjson.Fragment(minified(text))
 
 
 def _encode_messages(
@@ -229,7 +251,11 @@ def _encode_messages(
             skipped.append(Skipped(str(msg["session_id"]), int(msg["id"]), *bad))
             out.append(None)
             continue
-        decode_message(msg)
+        _decode_content(msg)
+        tool_calls = msg.get("tool_calls")
+        if tool_calls:
+            as_stored = _tool_calls_as_stored(tool_calls) if isinstance(tool_calls, str) else None
+            msg["tool_calls"] = _decoded_tool_calls(tool_calls) if as_stored is None else as_stored
         out.append(orjson.dumps(msg))
     return out
 
