@@ -257,37 +257,43 @@ def _pick(tx: Tx, req: SearchRequest, stream: MessageHits, limit: int) -> dict[s
     return picked
 
 
-def _discover_entry(
-    tx: Tx, req: SearchRequest, stream: MessageHits, root: str, hit: Hit, window: int
-) -> dict[str, Any]:
+def _discover_entries(
+    tx: Tx, req: SearchRequest, stream: MessageHits, picked: dict[str, Hit], window: int
+) -> list[dict[str, Any]]:
+    """One result per picked lineage; each kind of lookup is made once for all of them (a round trip
+    each on PostgreSQL, whatever the number of results)."""
     window_cap, bookend_cap = _caps(req.detail)
-    meta: SessionMetaRow | dict[str, Any] = (
-        tx.search.session_meta(root) or tx.search.session_meta(hit.session_id) or {}
-    )
-    rows, before, after, start, end = tx.search.context(hit.session_id, hit.id, window, BOOKEND)
-    entry: dict[str, Any] = {
-        "session_id": hit.session_id,
-        "title": meta.get("title"),
-        "source": meta.get("source") or hit.source,
-        "model": meta.get("model"),
-        "started_at": meta.get("started_at"),
-        "snippet": stream.snippet(hit),
-        "match_message_id": hit.id,
-        "matched_role": hit.role,
-        "bookend_start": [shape_message(r, cap=bookend_cap) for r in start],
-        # Tool chatter around the hit is dropped from the window; the anchor itself always stays.
-        "messages": [
-            shape_message(r, hit.id, window_cap)
-            for r in rows
-            if r["id"] == hit.id or r["role"] in DEFAULT_ROLES
-        ],
-        "bookend_end": [shape_message(r, cap=bookend_cap) for r in end],
-        "messages_before": before,
-        "messages_after": after,
-    }
-    if root != hit.session_id:
-        entry["parent_session_id"] = root
-    return entry
+    hits = list(picked.values())
+    metas = tx.search.session_metas([*picked, *(hit.session_id for hit in hits)])
+    contexts = tx.search.contexts([(hit.session_id, hit.id) for hit in hits], window, BOOKEND)
+    snippets = stream.snippets(hits)
+    results = []
+    for (root, hit), found, snippet in zip(picked.items(), contexts, snippets, strict=True):
+        meta: SessionMetaRow | dict[str, Any] = metas.get(root) or metas.get(hit.session_id) or {}
+        entry: dict[str, Any] = {
+            "session_id": hit.session_id,
+            "title": meta.get("title"),
+            "source": meta.get("source") or hit.source,
+            "model": meta.get("model"),
+            "started_at": meta.get("started_at"),
+            "snippet": snippet,
+            "match_message_id": hit.id,
+            "matched_role": hit.role,
+            "bookend_start": [shape_message(r, cap=bookend_cap) for r in found.start],
+            # Tool chatter around the hit is dropped from the window; the anchor itself always stays.
+            "messages": [
+                shape_message(r, hit.id, window_cap)
+                for r in found.rows
+                if r["id"] == hit.id or r["role"] in DEFAULT_ROLES
+            ],
+            "bookend_end": [shape_message(r, cap=bookend_cap) for r in found.end],
+            "messages_before": found.before,
+            "messages_after": found.after,
+        }
+        if root != hit.session_id:
+            entry["parent_session_id"] = root
+        results.append(entry)
+    return results
 
 
 def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
@@ -296,7 +302,7 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     window = clamp(req.window, 1, MAX_WINDOW)
     stream = tx.search.message_hits(req.q or "", req.sort.value, hit_budget())
     picked = _pick(tx, req, stream, limit)
-    results = [_discover_entry(tx, req, stream, root, hit, window) for root, hit in picked.items()]
+    results = _discover_entries(tx, req, stream, picked, window)
     body: dict[str, Any] = {
         "mode": "discover",
         "query": req.q,

@@ -406,8 +406,8 @@ class MessageHits(Protocol):
     def hits(self, filt: HitFilter) -> Iterator[Hit]:
         """Hits passing ``filt`` in the request's order (``relevance``: best first, else by id)."""
 
-    def snippet(self, hit: Hit) -> str:
-        """The text around the match in one hit (computed only for the rows returned)."""
+    def snippets(self, hits: Sequence[Hit]) -> list[str]:
+        """The text around the match in each hit, in order (computed only for the rows returned)."""
 
 
 class SearchRepo(Protocol):
@@ -423,6 +423,9 @@ class SearchRepo(Protocol):
     def session_meta(self, session_id: str) -> SessionMetaRow | None:
         """The session fields search shows, or ``None`` when the session does not exist."""
 
+    def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
+        """:meth:`session_meta` of each session that exists, by id."""
+
     def session_of_message(self, message_id: int) -> str | None:
         """The session owning a message id, or ``None``."""
 
@@ -430,9 +433,10 @@ class SearchRepo(Protocol):
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
         plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
 
-    def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
-        """:meth:`around` the anchor, and the first and last ``count`` user/assistant messages with content
-        outside that window, never compaction summaries (the bookends)."""
+    def contexts(self, anchors: Sequence[tuple[str, int]], window: int, count: int) -> list[HitContext]:
+        """For each ``(session id, anchor message id)``, in order: :meth:`around` the anchor, and the first
+        and last ``count`` user/assistant messages with content outside that window, never compaction
+        summaries (the bookends)."""
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, Sequence[NamedRecord]]:
         """How many active messages a session has, and all of them when at most ``head + tail``, else the

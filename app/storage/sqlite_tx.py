@@ -200,9 +200,10 @@ class SqliteSearch(_Bound):
 
     parent_of = bound(search.parent_of)
     session_meta = bound(search.session_meta)
+    session_metas = bound(search.session_metas)
     session_of_message = bound(search.session_of_message)
     around = bound(search.around)
-    context = bound(search.context)
+    contexts = bound(search.contexts)
     head_and_tail = bound(search.head_and_tail)
     browse = bound(search.browse)
 

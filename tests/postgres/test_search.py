@@ -164,7 +164,7 @@ def test_no_query_string_breaks_the_compiler(corpus: tuple[TestClient, Tx], q: s
     assert body["count"] == len(body["results"])
     stream = tx.search.message_hits(q, sort, hit_budget())
     for hit in stream.hits(HitFilter()):
-        assert isinstance(stream.snippet(hit), str)
+        assert all(isinstance(s, str) for s in stream.snippets([hit]))
         break
 
 

@@ -20,6 +20,7 @@ newest first. ``newest``/``oldest`` walk ids. Snippets are computed only for the
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
@@ -225,24 +226,31 @@ class PgHits:
             return self._ranked(filt)
         return self._ordered(filt)
 
-    def snippet(self, hit: Hit) -> str:
-        """``ts_headline`` around the words, or the literal cut around the first substring term."""
+    def snippets(self, hits: Sequence[Hit]) -> list[str]:
+        """``ts_headline`` around the words, or the literal cut around the first substring term, of every
+        hit in one statement."""
+        ids = [hit.id for hit in hits]
+        if not ids:
+            return []
         if self.tsquery is not None:
-            row = self.conn.execute(
-                f"SELECT ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY}, %s), {_DOC}"
-                " FROM messages m WHERE m.id = %s",
-                (self.tsquery, _HEADLINE_OPTIONS, hit.id),
-            ).fetchone()
-            if row is None:
-                return ""
-            headline, document = str(row[0] or "").strip(), str(row[1] or "")
-            # The index cut the document as unicode61 does, but ts_headline's parser keeps a host name, path
-            # or e-mail (docker.io) whole, so a word found inside one goes unmarked: mark it as the index
-            # saw it.
-            if ">>>" in headline:
-                return headline
-            return word_snippet(document, self.words) or headline
-        content, tool_name, tool_calls = message_text(self.conn, hit.id)
+            rows = self.conn.execute(
+                f"SELECT m.id, ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY}, %s),"
+                f" {_DOC} FROM messages m WHERE m.id = ANY(%s)",
+                (self.tsquery, _HEADLINE_OPTIONS, ids),
+            ).fetchall()
+            found = {int(r[0]): (str(r[1] or "").strip(), str(r[2] or "")) for r in rows}
+            return [self._word_snippet(*found[i]) if i in found else "" for i in ids]
+        texts = message_texts(self.conn, ids)
+        return [self._literal_snippet(*texts.get(i, ("", "", ""))) for i in ids]
+
+    def _word_snippet(self, headline: str, document: str) -> str:
+        # The index cut the document as unicode61 does, but ts_headline's parser keeps a host name, path or
+        # e-mail (docker.io) whole, so a word found inside one goes unmarked: mark it as the index saw it.
+        if ">>>" in headline:
+            return headline
+        return word_snippet(document, self.words) or headline
+
+    def _literal_snippet(self, content: str, tool_name: str, tool_calls: str) -> str:
         terms = self.plan.terms
         text = next((t for t in (content, tool_name, tool_calls) if any(x in t for x in terms)), "")
         return literal_snippet(text or content, terms)
@@ -316,19 +324,54 @@ def id_bounds(conn: Conn) -> tuple[int, int]:
     return (0, 0) if row is None else (int(row[0] or 0), int(row[1] or 0))
 
 
-def message_text(conn: Conn, message_id: int) -> tuple[str, str, str]:
-    """Raw ``content``, ``tool_name`` and ``tool_calls`` text of a message (empty strings for NULL)."""
-    row = conn.execute(
-        "SELECT content, tool_name, tool_calls FROM messages WHERE id = %s", (message_id,)
-    ).fetchone()
-    if row is None:
-        return "", "", ""
-    content, tool_name, tool_calls = (str(v) if v is not None else "" for v in row)
-    return content, tool_name, tool_calls
+def message_texts(conn: Conn, message_ids: list[int]) -> dict[int, tuple[str, str, str]]:
+    """Raw ``content``, ``tool_name`` and ``tool_calls`` text of each message that exists (empty strings
+    for NULL), by id."""
+    rows = conn.execute(
+        "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)", (message_ids,)
+    ).fetchall()
+    return {int(r[0]): (_text(r[1]), _text(r[2]), _text(r[3])) for r in rows}
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
 
 
 def _by_id(row: dict[str, Any]) -> int:
     return int(row["id"])
+
+
+_SUMMARY_SQL = " AND ".join(f"left(content, {len(p)}) <> %(p{i})s" for i, p in enumerate(_SUMMARY_PREFIXES))
+_BOOKEND_SQL = (
+    f"SELECT '{{side}}', {_MESSAGE_COLUMNS} FROM messages m, edges WHERE session_id = %(sid)s"
+    f" AND role IN ('user', 'assistant') AND length(content) > 0 AND {_VISIBLE} AND {_SUMMARY_SQL}"
+)
+# The window around an anchor and the bookends outside it (see PgSearch.contexts).
+_CONTEXT_SQL = (
+    f"WITH b AS (SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %(sid)s"
+    f" AND id <= %(anchor)s AND (id = %(anchor)s OR {_VISIBLE}) ORDER BY id DESC LIMIT %(before)s),"
+    f" a AS (SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %(sid)s AND id > %(anchor)s"
+    f" AND {_VISIBLE} ORDER BY id ASC LIMIT %(window)s),"
+    " edges AS (SELECT (SELECT min(id) FROM b) AS lo,"
+    " COALESCE((SELECT max(id) FROM a), (SELECT max(id) FROM b)) AS hi)"
+    " SELECT 'before' AS side, * FROM b UNION ALL SELECT 'after', * FROM a"
+    f" UNION ALL ({_BOOKEND_SQL.format(side='start')} AND id < edges.lo ORDER BY id ASC LIMIT %(count)s)"
+    f" UNION ALL ({_BOOKEND_SQL.format(side='end')} AND id > edges.hi ORDER BY id DESC LIMIT %(count)s)"
+)
+
+
+def _context(rows: list[dict[str, Any]]) -> HitContext:
+    sides: dict[str, list[dict[str, Any]]] = {"before": [], "after": [], "start": [], "end": []}
+    for row in rows:
+        sides[row.pop("side")].append(row)
+    before = sorted(sides["before"], key=_by_id)
+    return HitContext(
+        [*before, *sides["after"]],
+        max(0, len(before) - 1),
+        len(sides["after"]),
+        sorted(sides["start"], key=_by_id),
+        sorted(sides["end"], key=_by_id),
+    )
 
 
 class PgSearch:
@@ -362,6 +405,14 @@ class PgSearch:
         )
         return cast(SessionMetaRow, rows[0]) if rows else None
 
+    def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
+        """:meth:`session_meta` of each session that exists, by id, in one statement."""
+        rows = self._rows(
+            "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ANY(%s)",
+            (list(session_ids),),
+        )
+        return {str(row["id"]): cast(SessionMetaRow, row) for row in rows}
+
     def session_of_message(self, message_id: int) -> str | None:
         """The session owning a message id, or ``None``."""
         row = self.conn.execute("SELECT session_id FROM messages WHERE id = %s", (message_id,)).fetchone()
@@ -370,50 +421,27 @@ class PgSearch:
     def around(self, session_id: str, anchor: int, window: int) -> tuple[list[dict[str, Any]], int, int]:
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
         plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
-        found = self.context(session_id, anchor, window, 0)
+        (found,) = self.contexts([(session_id, anchor)], window, 0)
         return list(found.rows), found.before, found.after
 
-    def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
-        """:meth:`around` the anchor and the bookends outside that window, in one round trip (the bookends
-        start and stop at the window's edges, which the statement computes from the window itself; with
-        ``count`` 0 only the window)."""
-        summary = " AND ".join(
-            f"left(content, {len(p)}) <> %(p{i})s" for i, p in enumerate(_SUMMARY_PREFIXES)
-        )
-        bookend = (
-            f"SELECT '{{side}}', {_MESSAGE_COLUMNS} FROM messages m, edges WHERE session_id = %(sid)s"
-            f" AND role IN ('user', 'assistant') AND length(content) > 0 AND {_VISIBLE} AND {summary}"
-        )
-        rows = self._rows(
-            f"WITH b AS (SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %(sid)s"
-            f" AND id <= %(anchor)s AND (id = %(anchor)s OR {_VISIBLE}) ORDER BY id DESC LIMIT %(before)s),"
-            f" a AS (SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = %(sid)s AND id > %(anchor)s"
-            f" AND {_VISIBLE} ORDER BY id ASC LIMIT %(window)s),"
-            " edges AS (SELECT (SELECT min(id) FROM b) AS lo,"
-            " COALESCE((SELECT max(id) FROM a), (SELECT max(id) FROM b)) AS hi)"
-            " SELECT 'before' AS side, * FROM b UNION ALL SELECT 'after', * FROM a"
-            f" UNION ALL ({bookend.format(side='start')} AND id < edges.lo ORDER BY id ASC LIMIT %(count)s)"
-            f" UNION ALL ({bookend.format(side='end')} AND id > edges.hi ORDER BY id DESC LIMIT %(count)s)",
-            {
-                "sid": session_id,
-                "anchor": anchor,
-                "before": window + 1,
-                "window": window,
-                "count": count,
-                **{f"p{i}": p for i, p in enumerate(_SUMMARY_PREFIXES)},
-            },
-        )
-        sides: dict[str, list[dict[str, Any]]] = {"before": [], "after": [], "start": [], "end": []}
-        for row in rows:
-            sides[row.pop("side")].append(row)
-        before = sorted(sides["before"], key=_by_id)
-        return HitContext(
-            [*before, *sides["after"]],
-            max(0, len(before) - 1),
-            len(sides["after"]),
-            sorted(sides["start"], key=_by_id),
-            sorted(sides["end"], key=_by_id),
-        )
+    def contexts(self, anchors: Sequence[tuple[str, int]], window: int, count: int) -> list[HitContext]:
+        """:meth:`around` each anchor and the bookends outside that window, one statement per anchor (the
+        bookends start and stop at the window's edges, which the statement computes from the window
+        itself; with ``count`` 0 only the window), all sent in one pipeline: one round trip in all."""
+        fixed = {
+            "before": window + 1,
+            "window": window,
+            "count": count,
+            **{f"p{i}": p for i, p in enumerate(_SUMMARY_PREFIXES)},
+        }
+        with contextlib.ExitStack() as cursors:
+            sent = []
+            with self.conn.pipeline():
+                for session_id, anchor in anchors:
+                    cur = cursors.enter_context(self.conn.cursor(row_factory=dict_row))
+                    cur.execute(_CONTEXT_SQL, {"sid": session_id, "anchor": anchor, **fixed})
+                    sent.append(cur)
+            return [_context(cur.fetchall()) for cur in sent]
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[dict[str, Any]]]:
         """How many active messages a session has, and all of them when at most ``head + tail``, else the

@@ -246,6 +246,11 @@ def session_meta(conn: sqlite3.Connection, session_id: str) -> SessionMetaRow | 
     return None if row is None else cast(SessionMetaRow, dict(row))
 
 
+def session_metas(conn: sqlite3.Connection, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
+    """:func:`session_meta` of each session that exists, by id."""
+    return {sid: meta for sid in dict.fromkeys(session_ids) if (meta := session_meta(conn, sid)) is not None}
+
+
 def session_of_message(conn: sqlite3.Connection, message_id: int) -> str | None:
     """The session owning a message id, or ``None``."""
     row = conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
@@ -286,6 +291,13 @@ def context(conn: sqlite3.Connection, session_id: str, anchor: int, window: int,
         f"{base} AND id > ? ORDER BY id DESC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, rows[-1]["id"], count)
     ).fetchall()
     return HitContext(rows, before, after, start, list(reversed(end)))
+
+
+def contexts(
+    conn: sqlite3.Connection, anchors: Sequence[tuple[str, int]], window: int, count: int
+) -> list[HitContext]:
+    """:func:`context` of each ``(session id, anchor)`` (in-process: one call each costs nothing more)."""
+    return [context(conn, session_id, anchor, window, count) for session_id, anchor in anchors]
 
 
 def head_and_tail(

@@ -11,7 +11,7 @@ terms expanding to more than :attr:`HitBudget.max_expansion` trigrams, are a bou
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
@@ -64,8 +64,11 @@ class SqliteHits:
             return iter(())
         return self._ranked(filt) if self.order == "relevance" else self._ordered(filt)
 
-    def snippet(self, hit: Hit) -> str:
-        """The hit's text around the match, marked ``>>>``/``<<<``."""
+    def snippets(self, hits: Sequence[Hit]) -> list[str]:
+        """Each hit's text around the match, marked ``>>>``/``<<<``."""
+        return [self._snippet(hit) for hit in hits]
+
+    def _snippet(self, hit: Hit) -> str:
         if self.plan.engine is Engine.scan or self.plan.literal_snippets:
             content, tool_name, tool_calls = search.message_text(self.conn, hit.id)
             text = next(
