@@ -9,6 +9,9 @@ from typing import Any
 
 import hermes_state
 
+from app.settings import Settings
+from tests.conftest import RawDatabase
+
 DAY = 86400.0
 
 
@@ -77,3 +80,38 @@ def rows(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, A
 def now() -> float:
     """Current epoch seconds."""
     return time.time()
+
+
+# --- What a test's server stored, on either backend (import, export and counter tests) ---
+
+
+def server_rows(settings: Settings, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """Query the server's store directly, on either backend (sqlite3's ``?`` placeholders)."""
+    with RawDatabase(settings) as raw:
+        return [dict(r) for r in raw.execute(sql, params).fetchall()]
+
+
+def agent_reading_the_server(settings: Settings, scratch: Path) -> hermes_state.SessionDB:
+    """The agent's ``SessionDB`` over what the server stored: on SQLite the server's own file; on PostgreSQL
+    a new agent file in ``scratch`` (not ``$HERMES_HOME``, which the test mirror copies the other way)
+    holding a row-for-row copy of the database's sessions and messages, ids kept."""
+    if settings.database_url is None:
+        return hermes_state.SessionDB(db_path=settings.db_path)
+    scratch.mkdir(parents=True, exist_ok=True)
+    path = scratch / "state.db"
+    hermes_state.SessionDB(db_path=path).close()  # the agent's own schema
+    target = sqlite3.connect(path)
+    try:
+        with RawDatabase(settings) as raw, target:
+            for table in ("sessions", "messages"):
+                wanted = {r[1] for r in raw.execute(f"PRAGMA table_info({table})")}
+                names = [r[1] for r in target.execute(f"PRAGMA table_info({table})") if r[1] in wanted]
+                quoted = ", ".join(f'"{n}"' for n in names)
+                found = raw.execute(f"SELECT {quoted} FROM {table} ORDER BY 1").fetchall()
+                target.executemany(
+                    f"INSERT INTO {table} ({quoted}) VALUES ({', '.join('?' * len(names))})",
+                    [tuple(r) for r in found],
+                )
+    finally:
+        target.close()
+    return hermes_state.SessionDB(db_path=path)

@@ -1,25 +1,24 @@
 """Counters saturate at 2**63 - 1 and stay INTEGER (past int64 SQLite would store a REAL in the agent's
-column); /insights and /stats read REAL or saturated counters another writer left without failing."""
+column, PostgreSQL's BIGINT would refuse the write); /insights and /stats read REAL or saturated counters
+another writer left without failing."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
+from tests.conftest import RawDatabase
+
 MAX = 2**63 - 1
 
 
-def _sql(home: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(home / "state.db")
-    try:
-        rows = conn.execute(sql, params).fetchall()
-        conn.commit()
-        return rows
-    finally:
-        conn.close()
+def _sql(settings: Settings, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """Run one statement on the server's store; each value of its rows comes with its Python type (an
+    INTEGER is an ``int`` and a REAL a ``float`` on both backends)."""
+    with RawDatabase(settings) as raw:
+        return [tuple((v, type(v)) for v in row) for row in raw.execute(sql, params).fetchall()]
 
 
 def _session(client: TestClient) -> str:
@@ -29,52 +28,51 @@ def _session(client: TestClient) -> str:
     return sid
 
 
-def test_usage_increment_saturates_and_stays_integer(client: TestClient, home: Path) -> None:
+def test_usage_increment_saturates_and_stays_integer(client: TestClient, settings: Settings) -> None:
     sid = _session(client)
-    _sql(home, "UPDATE sessions SET input_tokens = ?, api_call_count = ? WHERE id = ?", MAX - 5, MAX, sid)
+    _sql(settings, "UPDATE sessions SET input_tokens = ?, api_call_count = ? WHERE id = ?", MAX - 5, MAX, sid)
     for _ in range(2):
         r = client.post(
             f"/sessions/{sid}/usage", json={"input_tokens": 10, "output_tokens": 3, "api_call_count": 1}
         )
         assert r.status_code < 300, r.text
     stored = _sql(
-        home,
-        "SELECT input_tokens, typeof(input_tokens), output_tokens, api_call_count, typeof(api_call_count)"
-        " FROM sessions WHERE id = ?",
-        sid,
+        settings, "SELECT input_tokens, output_tokens, api_call_count FROM sessions WHERE id = ?", sid
     )
-    assert stored == [(MAX, "integer", 6, MAX, "integer")]
-    usage = _sql(
-        home, "SELECT input_tokens, typeof(input_tokens) FROM session_model_usage WHERE session_id = ?", sid
-    )
-    assert usage == [(20, "integer")]
+    assert stored == [((MAX, int), (6, int), (MAX, int))]
+    usage = _sql(settings, "SELECT input_tokens FROM session_model_usage WHERE session_id = ?", sid)
+    assert usage == [((20, int),)]
     assert client.get(f"/sessions/{sid}").json()["input_tokens"] == MAX
 
 
-def test_message_counters_saturate(client: TestClient, home: Path) -> None:
+def test_message_counters_saturate(client: TestClient, settings: Settings) -> None:
     sid = _session(client)
-    _sql(home, "UPDATE sessions SET message_count = ?, tool_call_count = ? WHERE id = ?", MAX, MAX - 1, sid)
+    _sql(
+        settings, "UPDATE sessions SET message_count = ?, tool_call_count = ? WHERE id = ?", MAX, MAX - 1, sid
+    )
     r = client.post(
         f"/sessions/{sid}/messages",
         json={"role": "assistant", "content": "x", "tool_calls": [{"id": "a"}, {"id": "b"}]},
     )
     assert r.status_code == 201, r.text
-    stored = _sql(
-        home,
-        "SELECT message_count, typeof(message_count), tool_call_count, typeof(tool_call_count)"
-        " FROM sessions WHERE id = ?",
-        sid,
-    )
-    assert stored == [(MAX, "integer", MAX, "integer")]
+    stored = _sql(settings, "SELECT message_count, tool_call_count FROM sessions WHERE id = ?", sid)
+    assert stored == [((MAX, int), (MAX, int))]
 
 
-def test_insights_and_stats_survive_real_and_saturated_counters(client: TestClient, home: Path) -> None:
+def test_insights_and_stats_survive_real_and_saturated_counters(
+    client: TestClient, settings: Settings
+) -> None:
     real, full, other = _session(client), _session(client), _session(client)
-    # An increment past int64 by an older build: SQLite stored a REAL (and 9e999 is Inf).
-    _sql(home, "UPDATE sessions SET input_tokens = 1e30, output_tokens = 9e999 WHERE id = ?", real)
+    if settings.database_url is None:
+        # An increment past int64 by an older build: SQLite stored a REAL (and 9e999 is Inf).
+        _sql(settings, "UPDATE sessions SET input_tokens = 1e30, output_tokens = 9e999 WHERE id = ?", real)
+    else:
+        # PostgreSQL's BIGINT holds no REAL (nor does anything reach it through import or sync: a
+        # non-integral counter is refused there): the most its column can hold instead.
+        _sql(settings, "UPDATE sessions SET input_tokens = ?, output_tokens = ? WHERE id = ?", MAX, MAX, real)
     # Two saturated INTEGER counters: SUM() of them raises "integer overflow" in SQLite.
     _sql(
-        home,
+        settings,
         "UPDATE sessions SET input_tokens = ?, message_count = ? WHERE id IN (?, ?)",
         MAX,
         MAX,

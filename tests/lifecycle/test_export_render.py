@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
 from app.storage.repos import export as repo
 from app.storage.rows import ExportCursor, ExportFilter, join_chunk
 from tests.lifecycle.helpers import agent_db, make_session
@@ -21,7 +23,10 @@ from tests.lifecycle.helpers import agent_db, make_session
 MARKER = "\x01hs-export-float\x02"
 
 
-def _build_store(home: Path) -> None:
+def _build_store(home: Path, *, dynamic_typing: bool = True) -> None:
+    """The store; ``dynamic_typing=False`` leaves out the values of another type than their column's (a REAL
+    in an INTEGER column, text in a REAL one), which only SQLite holds: the server's import and sync refuse
+    them on both backends, and PostgreSQL's typed columns cannot take them at all."""
     db = agent_db(home)
     make_session(db, "a_plain", messages=7, title="Premier 東京 ✓", model_config={"temperature": 0.5})
     db.create_session("b_rich", "telegram", model="m/x", user_id="u1", chat_id="c 1", chat_type="dm")
@@ -46,6 +51,8 @@ def _build_store(home: Path) -> None:
     make_session(db, "c_child", messages=2, parent="b_rich")
     db.create_session("d_empty", "cron")
     db.close()
+    odd_tokens: Any = 1.5 if dynamic_typing else 15
+    odd_timestamp: Any = "not a number" if dynamic_typing else 124.5
     edge = sqlite3.connect(home / "state.db")
     with edge:
         sid = "e_edge"
@@ -54,11 +61,12 @@ def _build_store(home: Path) -> None:
             # (content, tool_calls, timestamp, token_count)
             ("\x00json:not json", None, 1785698600.9317923, None),
             ("\x00plain text after NUL", "", 1785709798.3934639, 3),
-            (MARKER, None, 1e20, 1.5),  # a value equal to the float marker; a REAL in an INTEGER column
+            # A value equal to the float marker; (on SQLite) a REAL in an INTEGER column.
+            (MARKER, None, 1e20, odd_tokens),
             ("text", "not json at all", 5e-05, 9007199254740993),
             ("text", '[{"id": "c", "arguments": "{\\"a\\": \\"\\u00e9\\"}"}]', 0.0, -1),
             ("text", '["\\/slash", 2]', 123.0, 0),
-            ("text", "[1, 2, 3]", "not a number", None),  # text in a REAL column
+            ("text", "[1, 2, 3]", odd_timestamp, None),  # (on SQLite) text in a REAL column
             ("end", "[]", 1.7e9, None),
         ]
         for content, tool_calls, ts, tokens in rows:
@@ -68,8 +76,11 @@ def _build_store(home: Path) -> None:
                 (sid, content, tool_calls, ts, tokens),
             )
         edge.execute("UPDATE sessions SET message_count = 8, title = ? WHERE id = ?", (MARKER, sid))
-        # A REAL in an INTEGER column of a session: that head takes the Python path.
-        edge.execute("UPDATE sessions SET tool_call_count = 2.5, actual_cost_usd = 3 WHERE id = 'c_child'")
+        # (On SQLite) a REAL in an INTEGER column of a session: that head takes the Python path.
+        edge.execute(
+            "UPDATE sessions SET tool_call_count = ?, actual_cost_usd = 3 WHERE id = 'c_child'",
+            (2.5 if dynamic_typing else 2,),
+        )
     edge.close()
 
 
@@ -102,8 +113,11 @@ def test_sql_rendering_is_byte_identical_to_the_python_encoding(
     assert "東京".encode() in fast
 
 
-def test_export_matches_the_agents_export_all_value_for_value(home: Path, client: TestClient) -> None:
-    _build_store(home)
+def test_export_matches_the_agents_export_all_value_for_value(
+    home: Path, client: TestClient, settings: Settings
+) -> None:
+    sqlite = settings.database_url is None
+    _build_store(home, dynamic_typing=sqlite)
     db = agent_db(home)
     expected = {s["id"]: json.loads(json.dumps(s, ensure_ascii=False)) for s in db.export_all()}
     db.close()
@@ -117,7 +131,7 @@ def test_export_matches_the_agents_export_all_value_for_value(home: Path, client
         assert line == agent, line["id"]
     edge = {m["content"]: m for m in next(x for x in lines if x["id"] == "e_edge")["messages"]}
     assert edge["\x00json:not json"]["content"] == "\x00json:not json"  # undecodable: kept raw, as the agent
-    assert edge[MARKER]["timestamp"] == 1e20 and edge[MARKER]["token_count"] == 1.5
+    assert edge[MARKER]["timestamp"] == 1e20 and edge[MARKER]["token_count"] == (1.5 if sqlite else 15)
     rich = next(x for x in lines if x["id"] == "b_rich")
     assert rich["messages"][0]["content"][0]["text"] == "multi ✓ 東京"  # structured content decoded
     assert rich["actual_cost_usd"] == 1e-7 and rich["estimated_cost_usd"] == 0.000012345

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
+import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import TOKEN
-from tests.lifecycle.helpers import agent_db, make_session, rows
+from tests.lifecycle.helpers import agent_db, agent_reading_the_server, make_session, server_rows
 
 
 def _store(home: Path) -> None:
@@ -29,41 +32,66 @@ def _import(client: TestClient, body: bytes, **params: str) -> dict:
     return r.json()
 
 
-def _other_client(tmp_path: Path, name: str) -> TestClient:
-    home = tmp_path / name
+@pytest.fixture
+def other_settings(settings: Settings, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Settings]:
+    """A second, empty store on the test's backend (its own home; on PostgreSQL its own database)."""
+    home = tmp_path / "other-home"
     home.mkdir()
+    url, cluster = None, None
+    if settings.database_url:
+        cluster = request.getfixturevalue("pg_cluster")
+        url = cluster.create_database(template=request.getfixturevalue("pg_template"))
     # Automatic titles off, as in the shared settings fixture: an imported untitled session's first exchange
     # would get one after the import (tests/titles), and these tests compare the stored rows themselves.
-    settings = Settings(home=home, api_token=TOKEN, titles_auto=False)
+    yield Settings(home=home, api_token=TOKEN, titles_auto=False, database_url=url)
+    if cluster is not None:
+        cluster.drop_database(url)
+
+
+def _other_client(settings: Settings) -> TestClient:
     return TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"})
 
 
-def test_round_trip_into_an_empty_store_is_identical(home: Path, client: TestClient, tmp_path: Path) -> None:
+def _search(client: TestClient, q: str) -> list[Any]:
+    r = client.get("/search", params={"q": q})
+    assert r.status_code == 200, r.text
+    results: list[Any] = r.json()["results"]
+    return results
+
+
+def test_round_trip_into_an_empty_store_is_identical(
+    home: Path, client: TestClient, settings: Settings, other_settings: Settings
+) -> None:
     _store(home)
     exported = client.get("/export.jsonl").content
-    with _other_client(tmp_path, "empty") as other:
+    with _other_client(other_settings) as other:
         report = _import(other, exported)
         assert report["imported"] == 3 and report["failed"] == 0 and report["message_ids_kept"] == 11
         assert other.get("/export.jsonl").content == exported
-        other_path = other.app.state.db.path  # type: ignore[attr-defined]
+        # Search finds the same messages in both stores.
+        for q in ("naïve", "answer", "question 3"):
+            assert _search(other, q) == _search(client, q) != [], q
     # Every column of both tables, message ids included, and the lineage link.
     for table in ("sessions", "messages"):
-        assert rows(other_path, f"SELECT * FROM {table} ORDER BY 1") == rows(
-            home / "state.db", f"SELECT * FROM {table} ORDER BY 1"
+        assert server_rows(other_settings, f"SELECT * FROM {table} ORDER BY 1") == server_rows(
+            settings, f"SELECT * FROM {table} ORDER BY 1"
         )
-    assert rows(other_path, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [
+    assert server_rows(other_settings, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [
         {"parent_session_id": "root"}
     ]
-    # The FTS indexes hold the same documents and the agent's triggers are all still in place.
-    for query in (
-        "SELECT rowid, content FROM messages_fts ORDER BY rowid",
-        "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'naïve' ORDER BY rowid",
-        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
-    ):
-        assert rows(other_path, query) == rows(home / "state.db", query)
+    if settings.database_url is None:
+        # The FTS indexes hold the same documents and the agent's triggers are all still in place.
+        for query in (
+            "SELECT rowid, content FROM messages_fts ORDER BY rowid",
+            "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'naïve' ORDER BY rowid",
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+        ):
+            assert server_rows(other_settings, query) == server_rows(settings, query)
 
 
-def test_agent_export_all_imports_with_nothing_lost(home: Path, client: TestClient, tmp_path: Path) -> None:
+def test_agent_export_all_imports_with_nothing_lost(
+    client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
     src = tmp_path / "agent-home"
     src.mkdir()
     _store(src)
@@ -74,7 +102,7 @@ def test_agent_export_all_imports_with_nothing_lost(home: Path, client: TestClie
     report = _import(client, body)
     assert report["imported"] == 3 and report["linked"] == 1 and report["detached"] == 0
     client.app.state.db.close()  # type: ignore[attr-defined]
-    mine = agent_db(home)
+    mine = agent_reading_the_server(settings, tmp_path / "agent-view")
     assert sorted(mine.export_all(), key=lambda s: s["id"]) == sorted(original, key=lambda s: s["id"])
     mine.close()
 
@@ -114,7 +142,7 @@ def test_our_export_is_read_back_by_the_agents_importer(
     agent.close()
 
 
-def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient) -> None:
+def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient, settings: Settings) -> None:
     good = {
         "id": "ok",
         "source": "cli",
@@ -145,12 +173,11 @@ def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient) -> N
         (5, "invalid_text"),
     ]
     assert report["errors"][1]["session_id"] == "bad"
-    path = client.app.state.db.path  # type: ignore[attr-defined]
-    assert [r["id"] for r in rows(path, "SELECT id FROM sessions")] == ["ok"]
-    assert rows(path, "SELECT COUNT(*) AS n FROM messages") == [{"n": 1}]
+    assert [r["id"] for r in server_rows(settings, "SELECT id FROM sessions")] == ["ok"]
+    assert server_rows(settings, "SELECT COUNT(*) AS n FROM messages") == [{"n": 1}]
 
 
-def test_conflict_modes_and_dry_run(client: TestClient) -> None:
+def test_conflict_modes_and_dry_run(client: TestClient, settings: Settings) -> None:
     line = {
         "id": "s",
         "source": "cli",
@@ -159,8 +186,7 @@ def test_conflict_modes_and_dry_run(client: TestClient) -> None:
         "messages": [{"role": "user", "content": "v1", "timestamp": 2.0}],
     }
     assert _import(client, orjson.dumps(line), dry_run="true")["imported"] == 1
-    path = client.app.state.db.path  # type: ignore[attr-defined]
-    assert rows(path, "SELECT COUNT(*) AS n FROM sessions") == [{"n": 0}]  # dry run wrote nothing
+    assert server_rows(settings, "SELECT COUNT(*) AS n FROM sessions") == [{"n": 0}]  # dry run wrote nothing
     assert _import(client, orjson.dumps(line))["imported"] == 1
     line2 = {**line, "title": "two", "messages": [{"role": "user", "content": "v2", "timestamp": 3.0}]}
     assert _import(client, orjson.dumps(line2))["skipped"] == 1
@@ -168,11 +194,11 @@ def test_conflict_modes_and_dry_run(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["code"] == "session_exists"
     assert r.json()["conflicts"] == [{"line": 1, "session_id": "s"}]
     assert _import(client, orjson.dumps(line2), on_conflict="replace")["replaced"] == 1
-    assert rows(path, "SELECT title FROM sessions") == [{"title": "two"}]
-    assert rows(path, "SELECT content FROM messages") == [{"content": "v2"}]
+    assert server_rows(settings, "SELECT title FROM sessions") == [{"title": "two"}]
+    assert server_rows(settings, "SELECT content FROM messages") == [{"content": "v2"}]
 
 
-def test_message_ids_are_kept_only_when_free(client: TestClient) -> None:
+def test_message_ids_are_kept_only_when_free(client: TestClient, settings: Settings) -> None:
     a = {
         "id": "a",
         "source": "cli",
@@ -193,8 +219,7 @@ def test_message_ids_are_kept_only_when_free(client: TestClient) -> None:
     }
     report = _import(client, orjson.dumps(a) + b"\n" + orjson.dumps(b))
     assert report["message_ids_kept"] == 2
-    path = client.app.state.db.path  # type: ignore[attr-defined]
-    got = rows(path, "SELECT id, session_id, content FROM messages ORDER BY id")
+    got = server_rows(settings, "SELECT id, session_id, content FROM messages ORDER BY id")
     assert got[:2] == [
         {"id": 10, "session_id": "a", "content": "a1"},
         {"id": 11, "session_id": "a", "content": "a2"},
@@ -202,17 +227,21 @@ def test_message_ids_are_kept_only_when_free(client: TestClient) -> None:
     assert [r["content"] for r in got[2:]] == ["b1", "b2"] and got[2]["id"] > 11
 
 
-def test_multipart_upload_and_wrong_media_type(home: Path, client: TestClient, tmp_path: Path) -> None:
+def test_multipart_upload_and_wrong_media_type(
+    home: Path, client: TestClient, other_settings: Settings
+) -> None:
     _store(home)
     exported = client.get("/export.jsonl").content
-    with _other_client(tmp_path, "mp") as other:
+    with _other_client(other_settings) as other:
         r = other.post("/import", files={"file": ("backup.jsonl", exported, "application/jsonl")})
         assert r.status_code == 200 and r.json()["imported"] == 3
         r = other.post("/import", content=b"<x/>", headers={"content-type": "application/xml"})
         assert r.status_code == 415
 
 
-def test_legacy_transcripts_import(home: Path, client: TestClient) -> None:
+def test_legacy_transcripts_import(
+    home: Path, client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
     sessions = home / "sessions"
     sessions.mkdir()
     lines = [
@@ -241,7 +270,7 @@ def test_legacy_transcripts_import(home: Path, client: TestClient) -> None:
     assert report["imported"] == 1 and report["failed"] == 1
     assert report["errors"][0]["file"] == "broken.jsonl" and report["errors"][0]["line"] == 2
     client.app.state.db.close()  # type: ignore[attr-defined]
-    agent = agent_db(home)
+    agent = agent_reading_the_server(settings, tmp_path / "agent-view")
     s = agent.export_session("20231114_221320_abc123")
     assert s is not None and s["source"] == "telegram" and s["model"] == "gpt-x" and s["tool_call_count"] == 1
     assert [m["role"] for m in s["messages"]] == ["session_meta", "user", "assistant"]

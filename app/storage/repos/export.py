@@ -109,7 +109,7 @@ def plan_chunk(
         sid = start.open_session_id
         (left,) = conn.execute(
             "SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = ? AND active = 1 AND id > ? "
-            "LIMIT ?)",
+            "LIMIT ?) AS left_in_session",  # named: PostgreSQL before 16 refuses a subquery without one
             (sid, start.after_message_id, budget + 1),
         ).fetchone()
         if left > budget:
