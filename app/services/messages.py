@@ -35,20 +35,22 @@ def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: 
     404 ``session_not_found``; an ended session is 409 ``session_ended`` unless ``reopen`` (then it is
     reopened in the same transaction).
     """
-    exists, ended = tx.messages.session_end_state(session_id)
-    if not exists:
-        raise SessionNotFound(session_id)
-    if ended:
-        if not reopen:
-            raise SessionEnded(session_id)
-        tx.sessions.reopen_session(session_id)
-        emit(
-            tx,
-            EventType.session_updated,
-            session_id,
-            {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
-        )
-    stored = tx.messages.insert_messages(session_id, messages)
+    stored = tx.messages.append_if_open(session_id, messages)
+    if stored is None:
+        exists, ended = tx.messages.session_end_state(session_id)
+        if not exists:
+            raise SessionNotFound(session_id)
+        if ended:
+            if not reopen:
+                raise SessionEnded(session_id)
+            tx.sessions.reopen_session(session_id)
+            emit(
+                tx,
+                EventType.session_updated,
+                session_id,
+                {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
+            )
+        stored = tx.messages.insert_messages(session_id, messages)
     emit_messages(tx, session_id, stored)
     return stored
 

@@ -274,6 +274,11 @@ class MessagesRepo(Protocol):
     def insert_messages(self, session_id: str, messages: list[dict[str, Any]]) -> list[MessageRow]:
         """Append ``messages`` to an existing session inside the caller's transaction; the stored messages."""
 
+    def append_if_open(self, session_id: str, messages: list[dict[str, Any]]) -> list[MessageRow] | None:
+        """:meth:`insert_messages` when the session exists and has not ended; ``None``, with nothing
+        written, otherwise (the append hot path: the check and the write in one round trip where each
+        statement is one)."""
+
     def to_messages(self, rows: Sequence[Any]) -> list[MessageRow]:
         """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
 

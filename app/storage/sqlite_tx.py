@@ -137,6 +137,7 @@ class SqliteMessages(_Bound):
 
     __slots__ = ()
     insert_messages = bound(messages.insert_messages)
+    append_if_open = bound(messages.append_if_open)
     to_messages = bound(messages.to_messages)
     page = bound(messages.page)
     around = bound(messages.around)

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
 from app.settings import Settings
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, count_rows
 
 Raw = Callable[..., list[sqlite3.Row]]
 
@@ -244,3 +244,26 @@ def test_concurrent_appends_over_http(live_server: LiveServer) -> None:
         assert c.get(f"/sessions/{session_id}").json()["message_count"] == 160
         listed = c.get(f"/sessions/{session_id}/messages", params={"limit": 1000}).json()["items"]
     assert sorted(m["id"] for m in listed) == sorted(i for ids in per_client for i in ids)
+
+
+def test_refused_batch_writes_nothing(client: TestClient, sid: str, settings: Settings) -> None:
+    """The state check and the write are one statement on PostgreSQL: a refused batch leaves no row and
+    no counter behind, and the reopened append then counts only itself."""
+    calls = [{"id": "c1", "type": "function", "function": {"name": "t", "arguments": "{}"}}]
+    batch = {"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "tool_calls": calls}]}
+    assert client.post(f"/sessions/{sid}/end", json={"end_reason": "user_exit"}).status_code == 200
+    r = client.post(f"/sessions/{sid}/messages", json=batch)
+    assert r.status_code == 409 and r.json()["code"] == "session_ended"
+    assert count_rows(settings, "messages") == 0
+    assert (_session(client, sid)["message_count"], _session(client, sid)["tool_call_count"]) == (0, 0)
+    assert client.post(f"/sessions/{sid}/messages", params={"reopen": "true"}, json=batch).status_code == 201
+    assert count_rows(settings, "messages") == 2
+    assert (_session(client, sid)["message_count"], _session(client, sid)["tool_call_count"]) == (2, 1)
+    missing = client.post("/sessions/nope/messages", json=batch)
+    assert missing.status_code == 404 and count_rows(settings, "messages") == 2
+
+
+def test_missing_session_is_reported_before_an_unknown_attachment(client: TestClient) -> None:
+    body = {"role": "user", "content": "x", "attachments": ["att_missing"]}
+    r = client.post("/sessions/nope/messages", json=body)
+    assert r.status_code == 404 and r.json()["code"] == "session_not_found"

@@ -149,6 +149,21 @@ def insert_messages(
     return stored
 
 
+def append_if_open(
+    conn: sqlite3.Connection,
+    session_id: str,
+    messages: list[dict[str, Any]],
+    *,
+    write: RowWriter = write_rows,
+) -> list[MessageRow] | None:
+    """:func:`insert_messages` when the session exists and has not ended; ``None`` (nothing written)
+    otherwise."""
+    exists, ended = session_end_state(conn, session_id)
+    if not exists or ended:
+        return None
+    return insert_messages(conn, session_id, messages, write=write)
+
+
 def row_to_message(row: sqlite3.Row, attachments: list[AttachmentRef] | None = None) -> MessageRow:
     """The public message of a stored row: content and JSON columns decoded, flags as booleans."""
     return {

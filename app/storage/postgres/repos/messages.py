@@ -5,7 +5,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from app.storage.repos.messages import COUNTERS_SQL, INSERT_COLUMNS, RowWriter, insert_messages
+from app.storage.repos.messages import (
+    COUNTERS_SQL,
+    INSERT_COLUMNS,
+    RowWriter,
+    append_if_open,
+    insert_messages,
+)
 from app.storage.rows import MessageRow
 from app.storage.sqlite_tx import SqliteMessages
 
@@ -24,13 +30,24 @@ _ARRAYS = (
     ("reasoning_content", "text"),
     ("reasoning_details", "text"),
 )
-_WRITE_SQL = (
-    f"WITH ins AS (INSERT INTO messages ({INSERT_COLUMNS}, active)"
-    f" SELECT :id, {', '.join(f'u.{name}' for name, _ in _ARRAYS)}, 1"
+_UNNESTED = (
     f" FROM unnest({', '.join(f':{name}::{kind}[]' for name, kind in _ARRAYS)})"
     f" WITH ORDINALITY AS u({', '.join(name for name, _ in _ARRAYS)}, ord)"
-    " ORDER BY u.ord RETURNING id),"
+)
+_INSERT = (
+    f"INSERT INTO messages ({INSERT_COLUMNS}, active)"
+    f" SELECT :id, {', '.join(f'u.{name}' for name, _ in _ARRAYS)}, 1"
+)
+_WRITE_SQL = (
+    f"WITH ins AS ({_INSERT}{_UNNESTED} ORDER BY u.ord RETURNING id),"
     f" counted AS ({COUNTERS_SQL})"
+    " SELECT id FROM ins ORDER BY id"
+)
+# The same, written only when the session exists and has not ended (nothing at all otherwise).
+_OPEN_WRITE_SQL = (
+    "WITH open AS (SELECT 1 FROM sessions WHERE id = :id AND ended_at IS NULL),"
+    f" ins AS ({_INSERT}{_UNNESTED}, open ORDER BY u.ord RETURNING id),"
+    f" counted AS ({COUNTERS_SQL} AND EXISTS (SELECT 1 FROM open))"
     " SELECT id FROM ins ORDER BY id"
 )
 
@@ -40,10 +57,29 @@ def write_rows(
 ) -> list[int]:
     """The :data:`~app.storage.repos.messages.RowWriter` of PostgreSQL: every row and the counters in one
     round trip (one statement per row, and a second for the new id, cost a round trip each)."""
+    return _written(conn, _WRITE_SQL, session_id, rows, calls)
+
+
+class _NotOpen(Exception):
+    """The session of a guarded write does not exist or has ended: nothing was written."""
+
+
+def _write_open_rows(
+    conn: sqlite3.Connection, session_id: str, rows: list[tuple[Any, ...]], calls: int
+) -> list[int]:
+    ids = _written(conn, _OPEN_WRITE_SQL, session_id, rows, calls)
+    if rows and not ids:
+        raise _NotOpen
+    return ids
+
+
+def _written(
+    conn: sqlite3.Connection, sql: str, session_id: str, rows: list[tuple[Any, ...]], calls: int
+) -> list[int]:
     columns = list(zip(*rows, strict=True)) if rows else [() for _ in _ARRAYS]
     params: dict[str, Any] = {name: list(values) for (name, _), values in zip(_ARRAYS, columns, strict=True)}
     params.update(id=session_id, n=len(rows), calls=calls)
-    return [int(r[0]) for r in conn.execute(_WRITE_SQL, params).fetchall()]
+    return [int(r[0]) for r in conn.execute(sql, params).fetchall()]
 
 
 class PgMessages(SqliteMessages):
@@ -57,3 +93,17 @@ class PgMessages(SqliteMessages):
         """Append ``messages`` to a session (see :func:`app.storage.repos.messages.insert_messages`), by
         default in one statement."""
         return insert_messages(self.conn, session_id, messages, write=write)
+
+    def append_if_open(
+        self, session_id: str, messages: list[dict[str, Any]], *, write: RowWriter = write_rows
+    ) -> list[MessageRow] | None:
+        """:meth:`insert_messages` guarded by the session's state in the same statement; ``None`` (nothing
+        written) when the session does not exist or has ended. An empty batch, or one linking attachments,
+        checks the state first and then writes with ``write``, as on SQLite (a missing session is reported
+        before an unknown attachment)."""
+        if not messages or any(m.get("attachments") for m in messages):
+            return append_if_open(self.conn, session_id, messages, write=write)
+        try:
+            return insert_messages(self.conn, session_id, messages, write=_write_open_rows)
+        except _NotOpen:
+            return None
