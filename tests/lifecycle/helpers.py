@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import hermes_state
 
@@ -77,3 +77,25 @@ def rows(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, A
 def now() -> float:
     """Current epoch seconds."""
     return time.time()
+
+
+# -- what the server stored, on either backend (tests/lifecycle on SQLite and PostgreSQL) ------------------
+
+if TYPE_CHECKING:
+    from app.settings import Settings
+
+
+def stored_rows(settings: Settings, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """Query the test's server's store (the SQLite file or the PostgreSQL database, sqlite3's ``?``
+    placeholders on both), rows as dicts."""
+    from tests.conftest import RawDatabase
+
+    with RawDatabase(settings) as raw:
+        cur = raw.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def stored_ids(settings: Settings) -> list[str]:
+    """The ids of the sessions the test's server holds, sorted here (the backends' collations differ)."""
+    return sorted(r["id"] for r in stored_rows(settings, "SELECT id FROM sessions"))
