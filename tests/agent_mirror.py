@@ -7,6 +7,7 @@ mirror."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,13 +40,20 @@ def client(settings: Settings) -> Iterator[TestClient]:
         url = settings.database_url
         if url:
             source = settings.db_path
-            seen: list[tuple[int, int] | None] = [None, None]
+            # The files' stamps when last looked at, and the content last mirrored. A changed stamp is no
+            # proof of a write: a connection closing (the mirror's own read-only one, or one of the agent's
+            # collected late) checkpoints or removes the -wal. So the content decides.
+            seen: dict[str, object] = {"stamps": None, "content": None}
 
             def mirror(_request: object) -> None:
-                now = [_stamp(source), _stamp(source.with_name(source.name + "-wal"))]
-                if now != seen and now[0] is not None:
+                stamps = [_stamp(source), _stamp(source.with_name(source.name + "-wal"))]
+                if stamps == seen["stamps"] or stamps[0] is None:
+                    return
+                seen["stamps"] = stamps
+                content = _fingerprint(source)
+                if content != seen["content"]:
                     mirror_agent_file(source, url)
-                    seen[:] = now
+                    seen["content"] = content
 
             client.event_hooks = {"request": [mirror], "response": []}
         yield client
@@ -58,6 +66,20 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     except FileNotFoundError:
         return None
     return st.st_mtime_ns, st.st_size
+
+
+def _fingerprint(path: Path) -> bytes:
+    """A digest of every session and message row of the agent file ``path``."""
+    digest = hashlib.blake2b()
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        for table in _TABLES:
+            digest.update(table.encode())
+            for row in source.execute(f"SELECT * FROM {table} ORDER BY rowid"):
+                digest.update(repr(row).encode())
+    finally:
+        source.close()
+    return digest.digest()
 
 
 def _pg_columns(conn: psycopg.Connection[tuple[object, ...]], table: str) -> set[str]:

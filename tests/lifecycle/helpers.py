@@ -82,13 +82,21 @@ def now() -> float:
     return time.time()
 
 
-# --- What a test's server stored, on either backend (import, export and counter tests) ---
+# --- What a test's server stored, on either backend (tests/lifecycle on SQLite and PostgreSQL) ---
 
 
-def server_rows(settings: Settings, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """Query the server's store directly, on either backend (sqlite3's ``?`` placeholders)."""
+def stored_rows(settings: Settings, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """Query the test's server's store (the SQLite file or the PostgreSQL database, sqlite3's ``?``
+    placeholders on both), rows as dicts."""
     with RawDatabase(settings) as raw:
-        return [dict(r) for r in raw.execute(sql, params).fetchall()]
+        cur = raw.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def stored_ids(settings: Settings) -> list[str]:
+    """The ids of the sessions the test's server holds, sorted here (the backends' collations differ)."""
+    return sorted(r["id"] for r in stored_rows(settings, "SELECT id FROM sessions"))
 
 
 def agent_reading_the_server(settings: Settings, scratch: Path) -> hermes_state.SessionDB:

@@ -22,8 +22,9 @@ import pytest
 from fastapi.testclient import TestClient
 from hermes_cli.session_filters import build_prune_filters
 
+from app.settings import Settings
 from tests.api.problem_assert import assert_problem
-from tests.lifecycle.helpers import DAY, agent_db, make_session
+from tests.lifecycle.helpers import DAY, agent_db, make_session, stored_rows
 
 _NAMES = (
     "older_than",
@@ -272,7 +273,9 @@ def test_every_filter_selects_what_the_agent_selects(
     assert "s07_open" not in agent_all
 
 
-def test_archive_matches_the_agents_archive_sessions(home: Path, tmp_path: Path, client: TestClient) -> None:
+def test_archive_matches_the_agents_archive_sessions(
+    home: Path, tmp_path: Path, client: TestClient, settings: Settings
+) -> None:
     _build(home)
     conn = sqlite3.connect(home / "state.db")
     with conn:  # a compression lineage: archiving its tip's match archives the whole conversation
@@ -289,9 +292,7 @@ def test_archive_matches_the_agents_archive_sessions(home: Path, tmp_path: Path,
     r = client.post("/maintenance/archive", json=flags)
     assert r.status_code == 200, r.text
     assert r.json() == {"dry_run": False, "archived": 1, "ids": ["s05_tg_group"], "candidates": None}
-    conn = sqlite3.connect(home / "state.db")
-    ours = dict(conn.execute("SELECT id, archived FROM sessions").fetchall())
-    conn.close()
+    ours = {r["id"]: r["archived"] for r in stored_rows(settings, "SELECT id, archived FROM sessions")}
     assert ours == agent_rows and ours["s03_cron"] == 1
     again = client.post("/maintenance/archive", json=flags).json()
     assert again["archived"] == 0  # idempotent, as the agent's

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import TOKEN
-from tests.lifecycle.helpers import agent_db, agent_reading_the_server, make_session, server_rows
+from tests.lifecycle.helpers import agent_db, agent_reading_the_server, make_session, stored_rows
 
 
 def _store(home: Path) -> None:
@@ -73,10 +73,10 @@ def test_round_trip_into_an_empty_store_is_identical(
             assert _search(other, q) == _search(client, q) != [], q
     # Every column of both tables, message ids included, and the lineage link.
     for table in ("sessions", "messages"):
-        assert server_rows(other_settings, f"SELECT * FROM {table} ORDER BY 1") == server_rows(
+        assert stored_rows(other_settings, f"SELECT * FROM {table} ORDER BY 1") == stored_rows(
             settings, f"SELECT * FROM {table} ORDER BY 1"
         )
-    assert server_rows(other_settings, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [
+    assert stored_rows(other_settings, "SELECT parent_session_id FROM sessions WHERE id = 'cont'") == [
         {"parent_session_id": "root"}
     ]
     if settings.database_url is None:
@@ -86,7 +86,7 @@ def test_round_trip_into_an_empty_store_is_identical(
             "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'naïve' ORDER BY rowid",
             "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
         ):
-            assert server_rows(other_settings, query) == server_rows(settings, query)
+            assert stored_rows(other_settings, query) == stored_rows(settings, query)
 
 
 def test_agent_export_all_imports_with_nothing_lost(
@@ -173,8 +173,8 @@ def test_bad_line_is_reported_and_nothing_of_it_written(client: TestClient, sett
         (5, "invalid_text"),
     ]
     assert report["errors"][1]["session_id"] == "bad"
-    assert [r["id"] for r in server_rows(settings, "SELECT id FROM sessions")] == ["ok"]
-    assert server_rows(settings, "SELECT COUNT(*) AS n FROM messages") == [{"n": 1}]
+    assert [r["id"] for r in stored_rows(settings, "SELECT id FROM sessions")] == ["ok"]
+    assert stored_rows(settings, "SELECT COUNT(*) AS n FROM messages") == [{"n": 1}]
 
 
 def test_conflict_modes_and_dry_run(client: TestClient, settings: Settings) -> None:
@@ -186,7 +186,7 @@ def test_conflict_modes_and_dry_run(client: TestClient, settings: Settings) -> N
         "messages": [{"role": "user", "content": "v1", "timestamp": 2.0}],
     }
     assert _import(client, orjson.dumps(line), dry_run="true")["imported"] == 1
-    assert server_rows(settings, "SELECT COUNT(*) AS n FROM sessions") == [{"n": 0}]  # dry run wrote nothing
+    assert stored_rows(settings, "SELECT COUNT(*) AS n FROM sessions") == [{"n": 0}]  # dry run wrote nothing
     assert _import(client, orjson.dumps(line))["imported"] == 1
     line2 = {**line, "title": "two", "messages": [{"role": "user", "content": "v2", "timestamp": 3.0}]}
     assert _import(client, orjson.dumps(line2))["skipped"] == 1
@@ -194,8 +194,8 @@ def test_conflict_modes_and_dry_run(client: TestClient, settings: Settings) -> N
     assert r.status_code == 409 and r.json()["code"] == "session_exists"
     assert r.json()["conflicts"] == [{"line": 1, "session_id": "s"}]
     assert _import(client, orjson.dumps(line2), on_conflict="replace")["replaced"] == 1
-    assert server_rows(settings, "SELECT title FROM sessions") == [{"title": "two"}]
-    assert server_rows(settings, "SELECT content FROM messages") == [{"content": "v2"}]
+    assert stored_rows(settings, "SELECT title FROM sessions") == [{"title": "two"}]
+    assert stored_rows(settings, "SELECT content FROM messages") == [{"content": "v2"}]
 
 
 def test_message_ids_are_kept_only_when_free(client: TestClient, settings: Settings) -> None:
@@ -219,7 +219,7 @@ def test_message_ids_are_kept_only_when_free(client: TestClient, settings: Setti
     }
     report = _import(client, orjson.dumps(a) + b"\n" + orjson.dumps(b))
     assert report["message_ids_kept"] == 2
-    got = server_rows(settings, "SELECT id, session_id, content FROM messages ORDER BY id")
+    got = stored_rows(settings, "SELECT id, session_id, content FROM messages ORDER BY id")
     assert got[:2] == [
         {"id": 10, "session_id": "a", "content": "a1"},
         {"id": 11, "session_id": "a", "content": "a2"},

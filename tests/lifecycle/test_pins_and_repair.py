@@ -7,8 +7,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
 from tests.api.problem_assert import assert_problem
-from tests.lifecycle.helpers import agent_db, make_session, rows
+from tests.lifecycle.helpers import agent_db, make_session, rows, stored_ids, stored_rows
 
 
 def _three_old(home: Path) -> None:
@@ -18,9 +19,16 @@ def _three_old(home: Path) -> None:
     db.close()
 
 
-def test_pin_lives_in_our_table_and_shows_on_the_session(home: Path, client: TestClient) -> None:
+def _pins(settings: Settings) -> list[str]:
+    return [r["session_id"] for r in stored_rows(settings, "SELECT session_id FROM hs_session_pins")]
+
+
+def test_pin_lives_in_our_table_and_shows_on_the_session(
+    home: Path, client: TestClient, settings: Settings
+) -> None:
     _three_old(home)
-    before = rows(home / "state.db", "SELECT * FROM sessions WHERE id = 'keep'")
+    assert client.get("/sessions/keep").json()["pinned"] is False
+    before = stored_rows(settings, "SELECT * FROM sessions WHERE id = 'keep'")
     r = client.put("/sessions/keep/pin")
     assert r.status_code == 200 and r.json()["pinned"] is True and r.headers["ETag"]
     assert client.put("/sessions/keep/pin").json()["pinned"] is True  # idempotent
@@ -28,16 +36,18 @@ def test_pin_lives_in_our_table_and_shows_on_the_session(home: Path, client: Tes
     assert client.get("/sessions/drop").json()["pinned"] is False
     listed = {i["id"]: i["pinned"] for i in client.get("/sessions").json()["items"]}
     assert listed == {"keep": True, "drop": False, "other": False}
-    assert rows(home / "state.db", "SELECT * FROM sessions WHERE id = 'keep'") == before  # no agent column
-    assert [r["session_id"] for r in rows(home / "state.db", "SELECT * FROM hs_session_pins")] == ["keep"]
+    assert stored_rows(settings, "SELECT * FROM sessions WHERE id = 'keep'") == before  # no agent column
+    assert _pins(settings) == ["keep"]
     assert client.delete("/sessions/keep/pin").json()["pinned"] is False
     assert client.delete("/sessions/keep/pin").status_code == 200
-    assert rows(home / "state.db", "SELECT * FROM hs_session_pins") == []
+    assert _pins(settings) == []
     assert_problem(client.put("/sessions/nope/pin"), 404, "session_not_found", extra=("session_id",))
     assert_problem(client.delete("/sessions/nope/pin"), 404, "session_not_found", extra=("session_id",))
 
 
-def test_prune_and_archive_never_touch_a_pinned_session(home: Path, client: TestClient) -> None:
+def test_prune_and_archive_never_touch_a_pinned_session(
+    home: Path, client: TestClient, settings: Settings
+) -> None:
     _three_old(home)
     client.put("/sessions/keep/pin")
     dry = client.post("/maintenance/prune", json={"dry_run": True}).json()
@@ -51,10 +61,13 @@ def test_prune_and_archive_never_touch_a_pinned_session(home: Path, client: Test
     assert client.get("/sessions/keep").json()["archived"] is False
     pruned = client.post("/maintenance/prune", json={"older_than_days": 1}).json()
     assert pruned["pruned"] == 2
-    assert [r["id"] for r in rows(home / "state.db", "SELECT id FROM sessions")] == ["keep"]
+    assert stored_ids(settings) == ["keep"]
+    assert _pins(settings) == ["keep"]
 
 
-def test_archive_leaves_a_pinned_member_of_the_lineage(home: Path, client: TestClient) -> None:
+def test_archive_leaves_a_pinned_member_of_the_lineage(
+    home: Path, client: TestClient, settings: Settings
+) -> None:
     db = agent_db(home)
     make_session(db, "root", messages=2, age_days=30, ended=False)
     db.end_session("root", "compression")
@@ -62,23 +75,27 @@ def test_archive_leaves_a_pinned_member_of_the_lineage(home: Path, client: TestC
     db.close()
     client.put("/sessions/root/pin")
     assert client.post("/maintenance/archive", json={"older_than": "1d"}).json()["ids"] == ["tip"]
-    archived = {r["id"]: r["archived"] for r in rows(home / "state.db", "SELECT id, archived FROM sessions")}
+    archived = {r["id"]: r["archived"] for r in stored_rows(settings, "SELECT id, archived FROM sessions")}
     assert archived == {"root": 0, "tip": 1}
 
 
-def test_deleting_a_session_removes_its_pin(home: Path, client: TestClient) -> None:
+def test_deleting_a_session_removes_its_pin(home: Path, client: TestClient, settings: Settings) -> None:
     _three_old(home)
     for sid in ("keep", "drop"):
         client.put(f"/sessions/{sid}/pin")
     assert client.delete("/sessions/keep").status_code == 204
-    # The agent deletes through its own connection (foreign keys on): the pin row goes too.
-    db = agent_db(home)
-    assert db.delete_session("drop")
-    db.close()
-    assert rows(home / "state.db", "SELECT * FROM hs_session_pins") == []
+    assert _pins(settings) == ["drop"]
+    if settings.database_url is None:
+        # The agent deletes through its own connection (foreign keys on): the pin row goes too.
+        db = agent_db(home)
+        assert db.delete_session("drop")
+        db.close()
+    else:  # the agent never writes the PostgreSQL database: only the API deletes there
+        assert client.delete("/sessions/drop").status_code == 204
+    assert _pins(settings) == []
 
 
-def test_repair_check_only_reports_a_healthy_store(home: Path, client: TestClient) -> None:
+def test_repair_check_only_reports_a_healthy_store(home: Path, client: TestClient, sqlite_only: None) -> None:
     _three_old(home)
     r = client.post("/maintenance/repair", json={"check_only": True})
     assert r.status_code == 200, r.text
@@ -99,7 +116,9 @@ def _damage_fts(home: Path) -> None:
     conn.close()
 
 
-def test_repair_finds_and_fixes_fts_drift_after_a_backup(home: Path, client: TestClient) -> None:
+def test_repair_finds_and_fixes_fts_drift_after_a_backup(
+    home: Path, client: TestClient, sqlite_only: None
+) -> None:
     _three_old(home)
     messages = rows(home / "state.db", "SELECT * FROM messages ORDER BY id")
     _damage_fts(home)
@@ -121,7 +140,7 @@ def test_repair_finds_and_fixes_fts_drift_after_a_backup(home: Path, client: Tes
     assert hits["count"] >= 1
 
 
-def test_repair_without_backup_and_busy(home: Path, client: TestClient) -> None:
+def test_repair_without_backup_and_busy(home: Path, client: TestClient, sqlite_only: None) -> None:
     _three_old(home)
     _damage_fts(home)
     fixed = client.post("/maintenance/repair", json={"backup": False}).json()

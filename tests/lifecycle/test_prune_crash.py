@@ -14,8 +14,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
 from tests.compat.legacy import fts_ok
-from tests.conftest import TOKEN, start_live_server
+from tests.conftest import TOKEN, count_rows, start_live_server
+from tests.lifecycle.helpers import agent_db
 
 SESSIONS = 30
 MESSAGES_PER_SESSION = 300
@@ -91,7 +93,10 @@ def test_kill_dash_nine_during_prune_leaves_no_half_deleted_session(home: Path) 
         server.stop()
 
 
-def test_real_prune_reports_the_messages_its_dry_run_announced(client: TestClient, home: Path) -> None:
+def test_real_prune_reports_the_messages_its_dry_run_announced(
+    client: TestClient, home: Path, settings: Settings
+) -> None:
+    agent_db(home).close()  # the agent's schema (on SQLite the server made the file already)
     _plant_ended_sessions(home / "state.db", 3, 500, "big")
     body = {"older_than_days": 30}
     dry = client.post("/maintenance/prune", json={**body, "dry_run": True})
@@ -101,3 +106,4 @@ def test_real_prune_reports_the_messages_its_dry_run_announced(client: TestClien
     assert real.status_code == 200, real.text
     assert real.json()["pruned"] == 3
     assert real.json()["messages"] == 1500
+    assert count_rows(settings, "sessions") == 0 and count_rows(settings, "messages") == 0

@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 
 from app.domain.retention import DAY_S, HOUR_S
 from app.domain.session_filter import SessionFilter, TimeBounds, parse_point_in_time, prune_window
+from app.settings import Settings
 from tests.api.problem_assert import assert_problem
-from tests.lifecycle.helpers import agent_db, make_session, rows
+from tests.lifecycle.helpers import agent_db, make_session, rows, stored_ids
 
 # id: (title, model, billing_provider, git_branch, end_reason, messages, archived, age_days, ended)
 SESSIONS: dict[str, tuple[Any, ...]] = {
@@ -48,6 +49,7 @@ def _build(home: Path) -> None:
 
 
 def _left(path: Path) -> set[str]:
+    """The sessions left in the agent's copy of the store."""
     return {r["id"] for r in rows(path, "SELECT id FROM sessions")}
 
 
@@ -78,7 +80,12 @@ CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("body", "agent_kwargs"), CASES, ids=[str(c[0]) for c in CASES])
 def test_filters_prune_what_the_agent_prunes(
-    home: Path, tmp_path: Path, client: TestClient, body: dict[str, Any], agent_kwargs: dict[str, Any]
+    home: Path,
+    tmp_path: Path,
+    client: TestClient,
+    settings: Settings,
+    body: dict[str, Any],
+    agent_kwargs: dict[str, Any],
 ) -> None:
     _build(home)
     agent_home = tmp_path / "agent-copy"
@@ -95,8 +102,8 @@ def test_filters_prune_what_the_agent_prunes(
     r = client.post("/maintenance/prune", json=body)
     assert r.status_code == 200, r.text
     assert r.json()["pruned"] == agent_pruned == dry["pruned"]
-    assert _left(home / "state.db") == _left(agent_home / "state.db")
-    assert "e_open" in _left(home / "state.db")  # open sessions never, whatever matches
+    assert set(stored_ids(settings)) == _left(agent_home / "state.db")
+    assert "e_open" in stored_ids(settings)  # open sessions never, whatever matches
     assert r.json()["cutoff"] is None if "older_than_days" not in body else r.json()["cutoff"] is not None
 
 
@@ -134,7 +141,7 @@ def test_older_than_durations(home: Path, client: TestClient, text: str, expecte
     assert body["ids"] == expected_ids
 
 
-def test_older_than_iso_date_and_errors(home: Path, client: TestClient) -> None:
+def test_older_than_iso_date_and_errors(home: Path, client: TestClient, settings: Settings) -> None:
     _build(home)
     day = datetime.fromtimestamp(time.time() - 60 * DAY_S, UTC).date().isoformat()
     body = client.post("/maintenance/prune", json={"older_than": day, "dry_run": True}).json()
@@ -144,7 +151,7 @@ def test_older_than_iso_date_and_errors(home: Path, client: TestClient) -> None:
     assert_problem(r, 422, "invalid_duration")
     r = client.post("/maintenance/prune", json={"older_than": "2d", "older_than_days": 3})
     assert_problem(r, 422, "conflicting_parameters")
-    assert len(_left(home / "state.db")) == len(SESSIONS)
+    assert len(stored_ids(settings)) == len(SESSIONS)
 
 
 def test_parse_point_in_time_rules() -> None:

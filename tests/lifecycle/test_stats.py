@@ -7,10 +7,12 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
+from tests.conftest import RawDatabase
 from tests.lifecycle.helpers import agent_db, make_session
 
 
-def test_stats_counts_every_source_and_sizes(home: Path, client: TestClient) -> None:
+def test_stats_counts_every_source_and_sizes(home: Path, client: TestClient, settings: Settings) -> None:
     db = agent_db(home)
     make_session(db, "a", source="cli", messages=3)
     make_session(db, "b", source="cli", messages=2)
@@ -22,7 +24,14 @@ def test_stats_counts_every_source_and_sizes(home: Path, client: TestClient) -> 
     body = r.json()
     assert body["sessions"] == 4 and body["messages"] == 6
     assert body["by_source"] == {"cli": 2, "cron": 1, "signal": 1}
-    assert body["database_bytes"] == os.path.getsize(home / "state.db")
+    if settings.database_url is None:
+        assert body["database_bytes"] == os.path.getsize(home / "state.db")
+    else:  # the database's size on the server, in its blocks; the WAL is the cluster's, not reported
+        with RawDatabase(settings) as raw:
+            size = int(raw.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+        assert body["database_bytes"] == body["page_size"] * body["page_count"] > 0
+        assert abs(size - body["database_bytes"]) < 16 * body["page_size"], (size, body["database_bytes"])
+        assert body["wal_bytes"] == 0
     assert body["wal_bytes"] >= 0 and body["freelist_bytes"] >= 0 and body["fts_bytes"] is None
     assert client.get("/stats", params={"include_fts": "true"}).json()["fts_bytes"] > 0
 
