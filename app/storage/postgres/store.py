@@ -99,16 +99,9 @@ class PgStore:
         self.url = settings.database_url
         self.agent_schema_version: int | None = TESTED_SCHEMA_VERSION
         size = settings.reader_threads + _EXTRA_CONNECTIONS
-        self.pool = ConnectionPool(
-            self.url,
-            min_size=2,
-            max_size=size,
-            open=False,
-            kwargs={"autocommit": True},
-            configure=configure,
-            timeout=settings.write_lock_budget_s,
-            name="hermes",
-        )
+        self.pool = self._pool(size, configure, "hermes")
+        self.read_pool = self._pool(size, _configure_read_only, "hermes-read")
+        """Connections that refuse every write: read jobs run on them without a transaction block."""
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="hermes-pg")
         self.writer = Commits()
         self._server_version = ""
@@ -116,11 +109,24 @@ class PgStore:
         """This replica's candidacy for the background jobs (auto-prune, event pruning, gateway expiry)."""
         self._relay: EventListener | None = None
 
+    def _pool(self, size: int, setup: Callable[[psycopg.Connection[Any]], None], name: str) -> ConnectionPool:
+        return ConnectionPool(
+            self.url,
+            min_size=2,
+            max_size=size,
+            open=False,
+            kwargs={"autocommit": True},
+            configure=setup,
+            timeout=self.settings.write_lock_budget_s,
+            name=name,
+        )
+
     def open(self) -> PgStore:
         """Migrate the schema (one replica at a time) and open the pool."""
         self.settings.home.mkdir(parents=True, exist_ok=True)
         migrate.upgrade(self.url)
         self.pool.open(wait=True)
+        self.read_pool.open(wait=True)
         self.leadership.start()
         with self.pool.connection() as conn:
             row = conn.execute("SHOW server_version").fetchone()
@@ -135,6 +141,7 @@ class PgStore:
         self.leadership.stop()
         self.writer.alive = False
         self._executor.shutdown(wait=True)
+        self.read_pool.close()
         self.pool.close()
 
     def refusal(self) -> SchemaTooNew | None:
@@ -212,8 +219,8 @@ class PgStore:
 
     def read_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``read``."""
-        with _translated(), self.pool.connection() as conn:
-            return _run_read(conn, fn)
+        with _translated(), self.read_pool.connection() as conn:
+            return fn(PgTx(conn))
 
 
 def _run_job(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
@@ -234,17 +241,13 @@ def _run_job(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
     return result
 
 
-def _run_read(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
-    """``fn(tx)`` in one read-only transaction (opened read-only by its BEGIN: one round trip, where
-    ``BEGIN`` and ``SET TRANSACTION READ ONLY`` are two); a write in it fails, so reading never writes."""
-    conn.execute("BEGIN READ ONLY")
-    try:
-        result = fn(PgTx(conn))
-        conn.execute("COMMIT")
-    except BaseException:
-        _roll_back(conn)
-        raise
-    return result
+def _configure_read_only(conn: psycopg.Connection[Any]) -> None:
+    """:func:`configure`, and every transaction on the connection read-only: a read job's statements run
+    each in its own (autocommit, READ COMMITTED: a transaction block would give them no common snapshot
+    either), with no ``BEGIN`` and ``COMMIT`` round trips, and a write among them fails, so reading never
+    writes."""
+    configure(conn)
+    conn.execute("SET default_transaction_read_only = on")
 
 
 def _roll_back(conn: psycopg.Connection[Any]) -> None:
