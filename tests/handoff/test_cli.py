@@ -89,6 +89,11 @@ def test_default_session_is_latest_cli_session_and_gets_stub_title(server: LiveS
     assert result.exit_code == 0, result.output
     stub = f"handoff-{sid[:8]}"
     assert stub in result.stdout.splitlines()[0] and f"/resume {stub}" in result.stdout
+    # Completed at once, most likely before any reading saw it running: the story is told all the same.
+    assert result.stdout.splitlines()[1:3] == [
+        "Gateway picked it up; transferring...",
+        "↻ Handoff complete. The session is now active on telegram.",
+    ]
     assert _state(server, sid)["state"] == "completed"
 
 

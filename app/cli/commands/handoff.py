@@ -75,7 +75,8 @@ class _Wait:
     def step(self, handoff: dict[str, Any]) -> dict[str, Any] | None:
         """Act on one reading; the settled handoff when done, ``None`` to keep waiting."""
         state = handoff.get("state")
-        if state == "running" and self.phase == "pending":
+        # A completed handoff ran first, even when no reading caught it running (the gateway was quick).
+        if state in ("running", "completed") and self.phase == "pending":
             say("Gateway picked it up; transferring...")
             self.phase = "running"
             now = time.monotonic()
