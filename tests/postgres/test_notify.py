@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -261,3 +262,25 @@ def test_relayed_ids_reach_the_event_loop_as_commit_notices(events_url: str) -> 
     got, ids, loop_thread = asyncio.run(scenario())
     assert [(notice.event_ids, thread) for notice, thread in got] == [(ids, loop_thread)]
     assert got[0][0] == CommitNotice(0, ids, frozenset(), False)
+
+
+def test_stop_wakes_a_listener_in_its_wait_and_ids_still_flow_to_the_others(
+    events_url: str, heard: Heard
+) -> None:
+    """Stopping sends an empty notification: the listener's wait ends at once instead of after ``check_s``
+    (60 s here), and another listener takes it for noise and goes on hearing real ids."""
+    other = Heard()
+    staying = EventListener(events_url, other, check_s=0.5)
+    staying.start()
+    leaving = EventListener(events_url, heard, check_s=60)
+    leaving.start()
+    try:
+        started = time.monotonic()
+        leaving.stop()
+        assert time.monotonic() - started < 30  # far below check_s: woken, not timed out
+        with psycopg.connect(events_url, autocommit=True) as conn:
+            ids = _commit(conn, [_event(1)])
+        wait_for(lambda: other.snapshot() == list(ids), 30, "the id after the wake-up")
+    finally:
+        staying.stop()
+    assert heard.snapshot() == []
