@@ -1,10 +1,11 @@
-"""The PostgreSQL store: a psycopg pool, one transaction per job on a worker thread, commit notices.
+"""The PostgreSQL store: psycopg pools, one transaction per write job on a worker thread, commit notices.
 
 Unlike SQLite there is no single writer to queue behind: every ``write`` runs ``fn(tx)`` in its own
 transaction on a pooled connection, and concurrent writers (threads here, other replicas elsewhere) meet in
 the database. What SQLite serialised by its write lock is kept by constraints and retries: a job that hits a
 serialization failure, a deadlock or a unique violation (two writers numbering the same title) is run again
-from the start in a new transaction, up to :data:`MAX_ATTEMPTS` times.
+from the start in a new transaction, up to :data:`MAX_ATTEMPTS` times. Read jobs run on a second pool of
+connections that refuse writes, with no transaction block (see :func:`_configure_read_only`).
 """
 
 from __future__ import annotations
@@ -213,7 +214,7 @@ class PgStore:
         raise AssertionError("unreachable")
 
     async def read(self, fn: Callable[[Tx], T]) -> T:
-        """Run ``fn(tx)`` in one short read-only transaction on a worker thread."""
+        """Run ``fn(tx)`` on a read-only connection on a worker thread (each statement on its own)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.read_sync, fn)
 
