@@ -16,7 +16,7 @@ from typer.testing import Result
 
 from app.cli.config import CliConfig
 from app.cli.context import CliEnv
-from app.domain.handoff import TIMEOUT_ERROR
+from app.domain.handoff import CANCELLED_ERROR, TIMEOUT_ERROR
 from tests.cli.conftest import invoke
 from tests.conftest import TOKEN, LiveServer
 from tests.handoff.conftest import configure, new_session
@@ -248,3 +248,26 @@ def test_claim_timeout_loses_to_a_late_claim_and_keeps_waiting(tmp_path: Path) -
         "↻ Handoff complete. The session is now active on telegram.",
         "Resume it on this CLI later with: /resume late",
     ]
+
+
+def test_ctrl_c_before_the_queue_answer_is_read_still_withdraws(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server has queued the handoff when Ctrl-C lands, but the CLI has not read its answer yet: the
+    handoff is withdrawn all the same, so no gateway takes it later."""
+    from app.cli.commands import handoff as command
+
+    with server.client() as http:
+        sid = new_session(http, title="early")
+    queue = command._queue
+
+    def queued_then_interrupted(*args: Any) -> dict[str, Any]:
+        queue(*args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "_queue", queued_then_interrupted)
+    result = _hermes(server, "telegram", sid)
+    assert result.exit_code != 0
+    state = _state(server, sid)
+    assert (state["state"], state["error"]) == ("failed", CANCELLED_ERROR)
+    assert "could not be withdrawn" not in result.output

@@ -67,6 +67,8 @@ class _Wait:
         self.phase = "pending"
         self.deadline = time.monotonic() + self.claim_s
         self.next_progress = float("inf")
+        self.queued = False
+        """Whether the server's answer to the request has arrived (before it, Ctrl-C may find none)."""
 
     def state(self) -> dict[str, Any]:
         handoff: dict[str, Any] = self.api.get(_path(self.session_id), feature="handoff")
@@ -112,7 +114,8 @@ class _Wait:
         try:
             self.api.send("POST", f"{_path(self.session_id)}/fail", feature="handoff", json=body)
         except CliError:
-            note("The handoff could not be withdrawn; a gateway may still take it.")
+            if self.queued:  # else most likely nothing was queued to withdraw
+                note("The handoff could not be withdrawn; a gateway may still take it.")
 
     def pause(self) -> float:
         """How long to sleep before the next reading."""
@@ -140,22 +143,23 @@ def handoff(
     listener = EventListener(
         api.http, f"/sessions/{quote(session_id, safe='')}/events", frozenset({"handoff.updated"})
     ).start()
+    wait = _Wait(api, session_id, (claim_timeout, complete_timeout, progress_every, poll))
+    # Ctrl-C from the moment the request is sent withdraws: the server may queue it before its answer arrives.
     try:
         queued = _queue(api, session_id, platform)
+        wait.queued = True
         home = queued.get("home_channel") or {}
         title = queued.get("title") or session_id
         say(f"Queued handoff of '{title}' → {platform} (home: {home.get('name') or home.get('chat_id')}).")
-        wait = _Wait(api, session_id, (claim_timeout, complete_timeout, progress_every, poll))
         settled = None
-        try:
-            while settled is None:
-                settled = wait.step(wait.state())
-                if settled is None:
-                    listener.wake.wait(wait.pause())
-                    listener.wake.clear()
-        except KeyboardInterrupt:
-            wait.withdraw()
-            raise
+        while settled is None:
+            settled = wait.step(wait.state())
+            if settled is None:
+                listener.wake.wait(wait.pause())
+                listener.wake.clear()
+    except KeyboardInterrupt:
+        wait.withdraw()
+        raise
     finally:
         listener.close()
     if settled.get("state") == "failed":
