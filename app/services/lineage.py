@@ -139,13 +139,24 @@ def _child(parent: SessionRow, **own: Any) -> NewSession:
     )
 
 
-def _title_next_in_lineage(tx: Tx, child_id: str, parent_title: str | None) -> None:
-    """Give the child ``base #N``; any title failure leaves it untitled (never fails the operation)."""
+def _lineage_title(tx: Tx, parent_title: str | None) -> str | None:
+    """The next title of the parent's lineage (``None`` without a parent title, or when it cannot be
+    numbered: the child then stays untitled, never failing the operation). Called before the child row is
+    written: on PostgreSQL it takes the title lock, so concurrent children are stamped ``started_at`` in the
+    order they are numbered and the bare title resolves to the highest number."""
     if parent_title is None:
-        return
+        return None
+    try:
+        return tx.titles.next_title_in_lineage(parent_title)
+    except HermesError:
+        return None
+
+
+def _give_title(tx: Tx, child_id: str, title: str | None) -> None:
     # set_title validates and looks for a holder before it writes, so a refused title leaves nothing behind.
-    with contextlib.suppress(HermesError):
-        tx.titles.set_title(child_id, tx.titles.next_title_in_lineage(parent_title))
+    if title is not None:
+        with contextlib.suppress(HermesError):
+            tx.titles.set_title(child_id, title)
 
 
 async def continue_session(
@@ -177,9 +188,10 @@ def _continue(tx: Tx, session_id: str, continuation: Continuation) -> SessionRow
     if parent["ended_at"] is not None and parent["end_reason"] != COMPRESSION:
         raise SessionEnded(session_id, parent["end_reason"])
     tx.sessions.end_session(session_id, COMPRESSION)
+    title = _lineage_title(tx, parent["title"])
     child_id = _child_id(tx, parent["source"])
     tx.sessions.insert_session(child_id, _child(parent, system_prompt=continuation.system_prompt))
-    _title_next_in_lineage(tx, child_id, parent["title"])
+    _give_title(tx, child_id, title)
     if continuation.messages:
         tx.messages.insert_messages(child_id, continuation.messages)
     return get_session(tx, child_id)
@@ -210,11 +222,11 @@ def _fork(tx: Tx, session_id: str, fork: Fork) -> SessionRow:
     model_config["_branched_from"] = session_id
     child_id = fork.id if fork.id is not None else _child_id(tx, parent["source"])
     child = _child(parent, title=fork.title, model_config=model_config, system_prompt=parent["system_prompt"])
+    title = _lineage_title(tx, parent["title"]) if fork.title is None else None
     tx.sessions.insert_session(child_id, child)
     if verbatim:
         tx.sessions.copy_model_config_as_branch(session_id, child_id)
-    if fork.title is None:
-        _title_next_in_lineage(tx, child_id, parent["title"])
+    _give_title(tx, child_id, title)
     tx.lineage.copy_active_messages(session_id, child_id, fork.message_id)
     return get_session(tx, child_id)
 

@@ -235,3 +235,17 @@ def test_events_go_in_with_the_commit_and_never_from_a_rolled_back_savepoint(sto
         lambda tx: [r[0] for r in tx.conn.execute("SELECT type FROM hs_events ORDER BY id")]
     )
     assert types == ["kept.before", "kept.after"]
+
+
+def test_concurrent_forks_start_in_the_order_they_are_numbered(store: PgStore) -> None:
+    """The bare title resolves to the newest child by ``started_at`` (the agent's rule): each fork takes
+    its number before its row is stamped, so the newest is the highest number however the forks race."""
+    from app.services.lineage import Fork, _fork
+
+    _new_session(store, "root", title="proj")
+    children = _in_parallel(THREADS * 2, lambda _: store.write_sync(lambda tx: _fork(tx, "root", Fork())))
+    by_start = sorted(children, key=lambda child: (child["started_at"], child["id"]))
+    numbers = [int(str(child["title"]).split("#")[1]) for child in by_start]
+    assert numbers == list(range(2, THREADS * 2 + 2))
+    newest = store.read_sync(lambda tx: tx.titles.resolve_by_title("proj"))
+    assert newest == by_start[-1]["id"]
