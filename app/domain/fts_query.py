@@ -233,6 +233,13 @@ def literal_snippet(text: str, terms: tuple[str, ...], before: int = 40, width: 
     return text[:width] + ("..." if len(text) > width else "")
 
 
+def message_snippet(content: str, tool_name: str, tool_calls: str, terms: tuple[str, ...]) -> str:
+    """:func:`literal_snippet` of the first of a message's searched columns holding a term (the content
+    when none does)."""
+    text = next((t for t in (content, tool_name, tool_calls) if any(x in t for x in terms)), "")
+    return literal_snippet(text or content, terms)
+
+
 def word_snippet(
     text: str, words: Sequence[tuple[str, bool]], before: int = 40, width: int = 120
 ) -> str | None:

@@ -15,7 +15,7 @@ Order: ``relevance`` ranks word matches with ``ts_rank`` within tiers of the new
 :attr:`HitBudget.rank_tier` matches (SQLite ranks by bm25 in the same tiers, so the order of equally
 matching sessions may differ); substring matches have no rank on either side worth keeping and come
 newest first. ``newest``/``oldest`` walk ids. Snippets are computed only for the hits returned:
-``ts_headline`` for words, the literal cut of :func:`app.domain.fts_query.literal_snippet` for substrings.
+``ts_headline`` for words, the literal cut of :func:`app.domain.fts_query.message_snippet` for substrings.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any, cast
 import psycopg
 from psycopg.rows import dict_row
 
-from app.domain.fts_query import Clause, Engine, literal_snippet, plan, word_snippet
+from app.domain.fts_query import Clause, Engine, message_snippet, plan, word_snippet
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
@@ -241,7 +241,7 @@ class PgHits:
             found = {int(r[0]): (str(r[1] or "").strip(), str(r[2] or "")) for r in rows}
             return [self._word_snippet(*found[i]) if i in found else "" for i in ids]
         texts = message_texts(self.conn, ids)
-        return [self._literal_snippet(*texts.get(i, ("", "", ""))) for i in ids]
+        return [message_snippet(*texts.get(i, ("", "", "")), self.plan.terms) for i in ids]
 
     def _word_snippet(self, headline: str, document: str) -> str:
         # The index cut the document as unicode61 does, but ts_headline's parser keeps a host name, path or
@@ -249,11 +249,6 @@ class PgHits:
         if ">>>" in headline:
             return headline
         return word_snippet(document, self.words) or headline
-
-    def _literal_snippet(self, content: str, tool_name: str, tool_calls: str) -> str:
-        terms = self.plan.terms
-        text = next((t for t in (content, tool_name, tool_calls) if any(x in t for x in terms)), "")
-        return literal_snippet(text or content, terms)
 
     def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
         """Tiers of the newest matches, each found, filtered and ranked in one query.

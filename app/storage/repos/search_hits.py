@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 
-from app.domain.fts_query import Engine, Plan, expand_short_terms, literal_snippet, plan, short_terms
+from app.domain.fts_query import Engine, Plan, expand_short_terms, message_snippet, plan, short_terms
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
 from app.storage.repos.search import scan_windows
@@ -70,11 +70,7 @@ class SqliteHits:
 
     def _snippet(self, hit: Hit) -> str:
         if self.plan.engine is Engine.scan or self.plan.literal_snippets:
-            content, tool_name, tool_calls = search.message_text(self.conn, hit.id)
-            text = next(
-                (t for t in (content, tool_name, tool_calls) if any(x in t for x in self.plan.terms)), ""
-            )
-            return literal_snippet(text or content, self.plan.terms)
+            return message_snippet(*search.message_text(self.conn, hit.id), self.plan.terms)
         return (search.fts_snippet(self.conn, self.table, self.match, hit.id) or "").strip()
 
     def _choose_match(self) -> bool:
