@@ -1,11 +1,12 @@
-"""The PostgreSQL store: psycopg pools, one transaction per write job on a worker thread, commit notices.
+"""The PostgreSQL store: psycopg pools, write jobs committed in groups by a few lanes, commit notices.
 
-Unlike SQLite there is no single writer to queue behind: every ``write`` runs ``fn(tx)`` in its own
-transaction on a pooled connection, and concurrent writers (threads here, other replicas elsewhere) meet in
-the database. What SQLite serialised by its write lock is kept by constraints and retries: a job that hits a
-serialization failure, a deadlock or a unique violation (two writers numbering the same title) is run again
-from the start in a new transaction, up to :data:`MAX_ATTEMPTS` times. Read jobs run on a second pool of
-connections that refuse writes, with no transaction block (see :func:`_configure_read_only`).
+Unlike SQLite there is no single writer to queue behind: each lane (:mod:`group_commit`) runs its group of
+jobs in one transaction on a pooled connection, and concurrent writers (the other lane here, other replicas
+elsewhere) meet in the database. What SQLite serialised by its write lock is kept by constraints and
+retries: a job that hits a serialization failure, a deadlock or a unique violation (two writers numbering the
+same title) is run again from the start in a new transaction of its own, up to :data:`MAX_ATTEMPTS` times.
+Read jobs run on a second pool of connections that refuse writes, with no transaction block (see
+:func:`_configure_read_only`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -34,16 +35,16 @@ from app.storage.commit_notice import (
     Subscriber,
     begin_job,
     end_job,
-    note_events,
 )
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
+from app.storage.postgres.group_commit import GroupCommitter, JobFailed
 from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
-from app.storage.rows import WriterStatus
+from app.storage.rows import NewEvent, WriterStatus
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -68,19 +69,15 @@ class Commits(NoticeBoard):
         self.commits = 0
         self.jobs_committed = 0
         self.alive = True
-        # Jobs per transaction, as /metrics reports the SQLite writer's group commits: always one here.
+        # Jobs per transaction, as /metrics reports the SQLite writer's group commits.
         self.batch_sizes: dict[int, int] = {}
 
-    def queue_depth(self) -> int:
-        """Jobs waiting for a commit: none, each job commits on its own."""
-        return 0
-
-    def committed(self, changes: Changes) -> None:
-        """Count one committed job and publish its notice when it changed something."""
+    def committed(self, changes: Changes, jobs: int) -> None:
+        """Count one transaction of ``jobs`` jobs and publish its notice when it changed something."""
         with self._lock:
             self.commits += 1
-            self.jobs_committed += 1
-            self.batch_sizes[1] = self.commits
+            self.jobs_committed += jobs
+            self.batch_sizes[jobs] = self.batch_sizes.get(jobs, 0) + 1
             number = self.commits
         if changes:
             self._publish(CommitNotice.of(number, changes))
@@ -105,6 +102,7 @@ class PgStore:
         """Connections that refuse every write: read jobs run on them without a transaction block."""
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="hermes-pg")
         self.writer = Commits()
+        self._lanes = GroupCommitter(self._run_group, self._run_alone, batch_max=settings.write_batch_max)
         self._server_version = ""
         self.leadership = AdvisoryLeader(self.url)
         """This replica's candidacy for the background jobs (auto-prune, event pruning, gateway expiry)."""
@@ -129,6 +127,7 @@ class PgStore:
         self.pool.open(wait=True)
         self.read_pool.open(wait=True)
         self.leadership.start()
+        self._lanes.start()
         with self.pool.connection() as conn:
             row = conn.execute("SHOW server_version").fetchone()
         self._server_version = "" if row is None else str(row[0])
@@ -140,6 +139,7 @@ class PgStore:
         if self._relay is not None:
             self._relay.stop()
         self.leadership.stop()
+        self._lanes.stop()
         self.writer.alive = False
         self._executor.shutdown(wait=True)
         self.read_pool.close()
@@ -158,11 +158,11 @@ class PgStore:
         return f"PostgreSQL {self._server_version}"
 
     def writer_status(self) -> WriterStatus:
-        """What /metrics and /readyz report of the write side: every job commits on its own."""
+        """What /metrics and /readyz report of the write side."""
         w = self.writer
         return WriterStatus(
             alive=w.alive,
-            queue_depth=0,
+            queue_depth=self._lanes.queue_depth(),
             commits=w.commits,
             jobs_committed=w.jobs_committed,
             batch_sizes=dict(w.batch_sizes),
@@ -190,26 +190,39 @@ class PgStore:
     # -- jobs -----------------------------------------------------------------------------------------
 
     async def write(self, fn: Callable[[Tx], T]) -> T:
-        """Run ``fn(tx)`` in its own transaction on a worker thread; returns after COMMIT."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self.write_sync, fn)
+        """Run ``fn(tx)`` in a lane's next transaction; returns after its COMMIT."""
+        return await asyncio.wrap_future(self._lanes.submit(fn))
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
+        return self._lanes.submit(fn).result()
+
+    def _run_group(self, fns: Sequence[Callable[[Tx], Any]]) -> list[Any]:
+        """The functions in one transaction, committed (see :mod:`group_commit`); :class:`JobFailed` names
+        the one that failed, and nothing was written."""
+        with _translated(), self.pool.connection() as conn:
+            results, changes = _run_jobs(conn, fns)
+        self.writer.committed(changes, len(fns))
+        return results
+
+    def _run_alone(self, fn: Callable[[Tx], T]) -> T:
+        """``fn`` in a transaction of its own, run again after a conflict (a serialization failure, a
+        deadlock, a unique violation) with a growing, jittered wait."""
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            changes = begin_job()
             try:
                 with _translated(), self.pool.connection() as conn:
-                    result = _run_job(conn, fn)
+                    try:
+                        results, changes = _run_jobs(conn, [fn])
+                    except JobFailed as failed:
+                        raise failed.error from None
             except _RETRYABLE as exc:
                 if attempt == MAX_ATTEMPTS:
                     raise
                 log.debug("retrying a write after %s (attempt %d)", type(exc).__name__, attempt)
                 time.sleep(random.uniform(0, 0.002 * 2**attempt))
                 continue
-            finally:
-                end_job()
-            self.writer.committed(changes)
+            self.writer.committed(changes, 1)
+            result: T = results[0]
             return result
         raise AssertionError("unreachable")
 
@@ -224,22 +237,35 @@ class PgStore:
             return fn(PgTx(conn))
 
 
-def _run_job(conn: psycopg.Connection[Any], fn: Callable[[Tx], T]) -> T:
-    """``fn(tx)`` in one transaction, committed with its events (one round trip for both, see
-    :func:`insert_events_and_commit`); rolled back when anything fails."""
+def _run_jobs(conn: psycopg.Connection[Any], fns: Sequence[Callable[[Tx], Any]]) -> tuple[list[Any], Changes]:
+    """Each ``fn(tx)`` in order in one transaction, committed with all their events (one round trip for
+    both, see :func:`insert_events_and_commit`): their results and what they changed. When one raises, the
+    transaction is rolled back and :class:`JobFailed` says which; a failing COMMIT raises as it is."""
     conn.execute("BEGIN")
+    changes = Changes()
+    events: list[NewEvent] = []
+    results: list[Any] = []
     try:
-        tx = PgTx(conn)
-        result = fn(tx)
-        if tx.events.pending:
-            ids = insert_events_and_commit(conn, tx.events.pending)
-            note_events(ids.start, ids[-1])
+        for index, fn in enumerate(fns):
+            job = begin_job()
+            tx = PgTx(conn)
+            try:
+                results.append(fn(tx))
+            except Exception as exc:
+                raise JobFailed(index, exc) from exc
+            finally:
+                end_job()
+            changes.absorb(job)
+            events.extend(tx.events.pending)
+        if events:
+            ids = insert_events_and_commit(conn, events)
+            changes.absorb(Changes(first_event_id=ids.start, last_event_id=ids[-1]))
         else:
             conn.execute("COMMIT")
     except BaseException:
         _roll_back(conn)
         raise
-    return result
+    return results, changes
 
 
 def _configure_read_only(conn: psycopg.Connection[Any]) -> None:

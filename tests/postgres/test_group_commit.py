@@ -1,0 +1,242 @@
+"""Group commit on PostgreSQL: jobs that queue together commit in one transaction, a failing job fails alone
+and the others still commit, and nothing is written twice or lost.
+
+The first tests drive :class:`GroupCommitter` with a model transaction (no database); the last ones run the
+real store against a throwaway PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.domain.records import NewSession
+from app.errors import SessionNotFound
+from app.services import messages as message_service
+from app.settings import Settings
+from app.storage.postgres import open_postgres_store
+from app.storage.postgres.group_commit import _REGROUPS, GroupCommitter, JobFailed
+from app.storage.postgres.store import PgStore
+from app.storage.protocols import Tx
+from app.storage.rows import MessageQuery
+
+
+class ModelDatabase:
+    """A transaction model: a group's functions run in order against a scratch list, which becomes the
+    committed state only when all of them succeed."""
+
+    def __init__(self) -> None:
+        self.committed: list[Any] = []
+        self.groups: list[int] = []
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def run_group(self, fns: Sequence[Callable[[Any], Any]]) -> list[Any]:
+        scratch: list[Any] = []
+        results = []
+        for index, fn in enumerate(fns):
+            self.calls += 1
+            try:
+                results.append(fn(scratch))
+            except Exception as exc:
+                raise JobFailed(index, exc) from exc
+        with self._lock:
+            self.committed.extend(scratch)
+            self.groups.append(len(fns))
+        return results
+
+    def run_alone(self, fn: Callable[[Any], Any]) -> Any:
+        try:
+            return self.run_group([fn])[0]
+        except JobFailed as failed:
+            raise failed.error from None
+
+
+def _append(value: Any) -> Callable[[list[Any]], Any]:
+    def job(scratch: list[Any]) -> Any:
+        scratch.append(value)
+        return value
+
+    return job
+
+
+def _fail(scratch: list[Any]) -> None:
+    scratch.append("half-written")
+    raise ValueError("refused")
+
+
+@pytest.fixture
+def model() -> Iterator[tuple[ModelDatabase, GroupCommitter]]:
+    db = ModelDatabase()
+    lanes = GroupCommitter(db.run_group, db.run_alone, batch_max=64, lanes=1)
+    lanes.start()
+    try:
+        yield db, lanes
+    finally:
+        lanes.stop()
+
+
+def _behind_a_blocker(lanes: GroupCommitter, jobs: list[Callable[[Any], Any]]) -> list[Future[Any]]:
+    """Queue ``jobs`` while the only lane is busy, so they are all waiting when it comes back."""
+    release = threading.Event()
+    started = threading.Event()
+
+    def blocker(scratch: list[Any]) -> str:
+        started.set()
+        release.wait(10)
+        return "blocker"
+
+    first = lanes.submit(blocker)
+    assert started.wait(10)
+    futures = [lanes.submit(job) for job in jobs]
+    release.set()
+    assert first.result(10) == "blocker"
+    return futures
+
+
+def test_jobs_that_queue_together_commit_in_one_transaction(
+    model: tuple[ModelDatabase, GroupCommitter],
+) -> None:
+    db, lanes = model
+    futures = _behind_a_blocker(lanes, [_append(i) for i in range(5)])
+    assert [f.result(10) for f in futures] == list(range(5))
+    assert db.groups == [1, 5]
+    assert db.committed == list(range(5))
+
+
+def test_a_failing_job_gets_its_error_and_the_others_commit_once(
+    model: tuple[ModelDatabase, GroupCommitter],
+) -> None:
+    db, lanes = model
+    jobs = [_append(0), _append(1), _fail, _append(3), _append(4)]
+    futures = _behind_a_blocker(lanes, jobs)
+    with pytest.raises(ValueError, match="refused"):
+        futures[2].result(10)
+    assert [futures[i].result(10) for i in (0, 1, 3, 4)] == [0, 1, 3, 4]
+    # Nothing the failed job wrote, nothing twice: the group's first attempt rolled back entirely.
+    assert sorted(db.committed) == [0, 1, 3, 4]
+    assert db.groups == [1, 4]  # the failing job alone (rolled back, not counted), then the rest together
+
+
+def test_many_failing_jobs_cost_linear_work(model: tuple[ModelDatabase, GroupCommitter]) -> None:
+    db, lanes = model
+    jobs: list[Callable[[Any], Any]] = [_fail if i % 2 else _append(i) for i in range(40)]
+    futures = _behind_a_blocker(lanes, jobs)
+    for i, future in enumerate(futures):
+        if i % 2:
+            with pytest.raises(ValueError):
+                future.result(10)
+        else:
+            assert future.result(10) == i
+    assert sorted(db.committed) == list(range(0, 40, 2))
+    # Each regroup runs the group once more; after that every job runs once on its own.
+    assert db.calls <= 1 + (_REGROUPS + 1) * len(jobs) + len(jobs)
+
+
+def test_a_job_given_up_before_it_started_is_not_run(model: tuple[ModelDatabase, GroupCommitter]) -> None:
+    db, lanes = model
+    release = threading.Event()
+    started = threading.Event()
+
+    def blocker(scratch: list[Any]) -> None:
+        started.set()
+        release.wait(10)
+
+    first = lanes.submit(blocker)
+    assert started.wait(10)
+    abandoned = lanes.submit(_append("abandoned"))
+    kept = lanes.submit(_append("kept"))
+    assert abandoned.cancel()
+    release.set()
+    first.result(10)
+    assert kept.result(10) == "kept"
+    assert db.committed == ["kept"]
+
+
+def test_stopping_runs_what_was_queued_and_refuses_more(model: tuple[ModelDatabase, GroupCommitter]) -> None:
+    _db, lanes = model
+    futures = [lanes.submit(_append(i)) for i in range(20)]
+    lanes.stop()
+    assert [f.result(0) for f in futures] == list(range(20))
+    with pytest.raises(RuntimeError):
+        lanes.submit(_append("late"))
+
+
+# -- the real store --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def store(pg_migrated_url: str, tmp_path: Path) -> Iterator[PgStore]:
+    opened = open_postgres_store(Settings(home=tmp_path / "home", database_url=pg_migrated_url))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _append_job(session_id: str, content: str) -> Callable[[Tx], Any]:
+    # The append use case itself (the session guard, the counters, the events), as a writer job.
+    return lambda tx: message_service._append(
+        tx, session_id, [{"role": "user", "content": content}], reopen=False
+    )
+
+
+def test_concurrent_appends_commit_in_groups_and_a_missing_session_fails_alone(store: PgStore) -> None:
+    sessions = [f"g{i}" for i in range(24)]
+    for sid in sessions:
+        store.write_sync(lambda tx, sid=sid: tx.sessions.insert_session(sid, NewSession(source="cli")))
+    # Hold both lanes so the appends queue up behind them and go in as groups.
+    release = threading.Event()
+    holding = threading.Semaphore(0)
+
+    def hold(tx: Tx) -> None:
+        holding.release()
+        release.wait(10)
+
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        holders = [pool.submit(store.write_sync, hold) for _ in range(2)]
+        for _ in holders:
+            assert holding.acquire(timeout=10)
+        targets = [*sessions, "missing", *sessions[:8]]
+        appends = [pool.submit(store.write_sync, _append_job(sid, f"m{i}")) for i, sid in enumerate(targets)]
+        deadline = time.monotonic() + 10
+        while store.writer_status().queue_depth < len(targets) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        release.set()
+        outcomes: list[Any] = []
+        for future in appends:
+            try:
+                outcomes.append(future.result(30))
+            except SessionNotFound as exc:
+                outcomes.append(exc)
+
+    missing = targets.index("missing")
+    assert isinstance(outcomes[missing], SessionNotFound)
+    stored = [row for i, rows in enumerate(outcomes) if i != missing for row in rows]
+    assert len({row["id"] for row in stored}) == len(targets) - 1
+    status = store.writer_status()
+    assert max(status.batch_sizes) > 1, status.batch_sizes
+
+    def state(tx: Tx) -> dict[str, tuple[int, list[str]]]:
+        found = {}
+        for sid in sessions:
+            row = tx.sessions.fetch_session(sid)
+            assert row is not None
+            page = tx.messages.to_messages(tx.messages.page(MessageQuery(sid)))
+            found[sid] = (row["message_count"], [m["content"] for m in page])
+        return found
+
+    found = store.read_sync(state)
+    for sid in sessions:
+        expected = [f"m{i}" for i, target in enumerate(targets) if target == sid]
+        assert found[sid][1] == expected  # each message once, in the order its writes were answered
+        assert found[sid][0] == len(expected)
+    # Every stored message has its event, and the log holds nothing for the failed append.
+    events = store.read_sync(lambda tx: tx.events.after(0, None, 1000))
+    assert [kind for _, kind, _ in events].count("message.created") == len(targets) - 1
+    assert store.read_sync(lambda tx: tx.events.after(0, "missing", 10)) == []
