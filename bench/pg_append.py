@@ -6,7 +6,9 @@ seconds after a warm-up, against real ``hermes serve`` processes:
 - SQLite: one server on a fresh ``$HERMES_HOME/state.db`` (the baseline);
 - PostgreSQL, 1 replica: one server on a fresh database of a throwaway server (``tests/pg_cluster.py``, or
   ``--url``); target: at least 1x SQLite's messages per second;
-- PostgreSQL, 2 replicas: two servers on that database, the clients split between them (figure reported).
+- PostgreSQL, 2 replicas: two servers on that database, the clients split between them (figure reported);
+- with ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree add DIR <rev>``), that build's
+  server on a fresh database of the same PostgreSQL too, 1 replica: the before-and-after of a change.
 
 Printed per setup: messages/s, p50/p99 latency, and CPU per message of the ``hermes serve`` processes and,
 for PostgreSQL, of the database server's processes too. On this 2-core machine every setup is CPU-bound:
@@ -75,9 +77,10 @@ def _measure(ports: list[int], pids: list[int], duration: float, pg_url: str | N
     return figures
 
 
-def run(duration: float, rounds: int, url: str | None) -> None:
-    """Measure the three setups in ``rounds`` interleaved rounds and print each and the ratios."""
+def run(duration: float, rounds: int, url: str | None, baseline: Path | None = None) -> None:
+    """Measure the setups in ``rounds`` interleaved rounds and print each and the ratios."""
     with ExitStack() as stack:
+        cluster = None
         if url is None:
             cluster = start_cluster()
             stack.callback(cluster.stop)
@@ -91,12 +94,26 @@ def run(duration: float, rounds: int, url: str | None) -> None:
             "postgresql_1_replica": ([replicas[0].port], [replicas[0].process.pid]),
             "postgresql_2_replicas": ([r.port for r in replicas], [r.process.pid for r in replicas]),
         }
+        urls = dict.fromkeys(setups, url)
+        urls["sqlite"] = None
+        if baseline is not None:
+            if cluster is None:
+                raise SystemExit("--baseline needs the throwaway server (no --url)")
+            urls["baseline_1_replica"] = cluster.create_database("baseline")
+            before = stack.enter_context(
+                serve(
+                    stack.enter_context(bench_home()),
+                    source=baseline,
+                    database_url=urls["baseline_1_replica"],
+                )
+            )
+            setups["baseline_1_replica"] = ([before.port], [before.process.pid])
         results: dict[str, list[dict[str, float]]] = {name: [] for name in setups}
         for index in range(rounds):
             order = list(setups) if index % 2 == 0 else list(reversed(setups))
             for name in order:
                 ports, pids = setups[name]
-                figures = _measure(ports, pids, duration, None if name == "sqlite" else url)
+                figures = _measure(ports, pids, duration, urls[name])
                 results[name].append(figures)
                 print_figures(f"round {index + 1}: {name}", figures)
         summary: dict[str, float] = {}
@@ -104,10 +121,11 @@ def run(duration: float, rounds: int, url: str | None) -> None:
             for key in ("msgs_per_s", "p99_ms", "server_cpu_ms_per_msg"):
                 summary[f"{name} {key} (median)"] = percentile([r[key] for r in runs], 50)
         base = summary["sqlite msgs_per_s (median)"]
-        for name in ("postgresql_1_replica", "postgresql_2_replicas"):
-            summary[f"{name} msgs/s over sqlite (target 1 replica >= 1.0)"] = (
-                summary[f"{name} msgs_per_s (median)"] / base
-            )
+        for name in ("postgresql_1_replica", "postgresql_2_replicas", "baseline_1_replica"):
+            if name in setups:
+                summary[f"{name} msgs/s over sqlite (target 1 replica >= 1.0)"] = (
+                    summary[f"{name} msgs_per_s (median)"] / base
+                )
         print_figures(f"summary over {rounds} rounds, {duration:.0f} s each, {os.cpu_count()} cores", summary)
 
 
@@ -119,8 +137,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=6.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, measured on PostgreSQL too")
     args = parser.parse_args()
-    run(args.duration, args.rounds, args.url)
+    run(args.duration, args.rounds, args.url, args.baseline)
 
 
 if __name__ == "__main__":
