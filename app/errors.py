@@ -910,12 +910,17 @@ class NotSupportedOnBackend(NotImplementedHere):
     example_args = _example(operation="A VACUUM", backend="postgresql")
 
     def __init__(self, operation: str, backend: str) -> None:
+        name, tools = _ENGINE_TOOLS.get(backend, (backend, ""))
         super().__init__(
-            f"{operation} works on the SQLite file state.db, and this server stores sessions in {backend}: "
-            f"nothing was done. Use {backend}'s own tools for this.",
+            f"{operation} works on the SQLite file state.db, and this server stores sessions in {name}: "
+            f"nothing was done. Use {name}'s own tools for this{tools}.",
             operation=operation,
             backend=backend,
         )
+
+
+# How a sentence names a backend and its own maintenance tools (``backend`` fields keep the identifier).
+_ENGINE_TOOLS = {"postgresql": ("PostgreSQL", " (VACUUM, REINDEX, pg_dump)")}
 
 
 class SchemaTooNew(ServiceUnavailable):

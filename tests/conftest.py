@@ -197,6 +197,16 @@ def sqlite_only(settings: Settings) -> None:
         pytest.skip("opens the agent's SQLite file itself (state.db), which the PostgreSQL backend has not")
 
 
+@pytest.fixture
+def sqlite_file_operation(settings: Settings) -> None:
+    """Skip the PostgreSQL run of a test of an operation on the SQLite file (repair, VACUUM, backup)."""
+    if settings.database_url:
+        pytest.skip(
+            "a SQLite file operation: PostgreSQL answers 501 not_supported_on_backend"
+            " (tests/postgres/test_maintenance.py)"
+        )
+
+
 class RawDatabase:
     """Direct access to what a test's server stored, on either backend, with sqlite3's calling convention
     (``?`` placeholders, rows by name or position; on SQLite plain tuples without ``named_rows``), for

@@ -25,7 +25,8 @@ Run = Callable[..., Result]
 
 # The CLI talks HTTP only, so its tests run on both backends (the PostgreSQL run skips without a server).
 # Sessions the real agent wrote into $HERMES_HOME/state.db are mirrored into PostgreSQL before each request;
-# tests that need the SQLite file itself (vacuum, backup, repair) ask for ``sqlite_only``.
+# tests of operations on the SQLite file (vacuum, backup, repair) ask for ``sqlite_file_operation``, others
+# that read the file itself ``sqlite_only``.
 settings = agent_mirror.settings
 client = agent_mirror.client
 

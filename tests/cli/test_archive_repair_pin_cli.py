@@ -42,7 +42,7 @@ def test_archive_previews_asks_and_keeps_pinned(run: Run, seed: Seeder) -> None:
     assert json.loads(piped.stdout)["archived"] == 1 and piped.stderr == ""
 
 
-def test_repair_words_and_exit_codes(sqlite_only: None, run: Run, seed: Seeder, home: Path) -> None:
+def test_repair_words_and_exit_codes(sqlite_file_operation: None, run: Run, seed: Seeder, home: Path) -> None:
     s = seed.session(title="repair me")
     seed.chat(s["id"], 2)
     path = home / "state.db"

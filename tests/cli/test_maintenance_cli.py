@@ -34,7 +34,7 @@ def test_stats_lists_every_source_and_counts_the_wal(sqlite_only: None, run: Run
     assert lines[-1].endswith(" MB)") and " + WAL " in lines[-1]
 
 
-def test_optimize_vacuum_and_backup(sqlite_only: None, run: Run, seed: Seeder, home: Path) -> None:
+def test_optimize_vacuum_and_backup(sqlite_file_operation: None, run: Run, seed: Seeder, home: Path) -> None:
     for _ in range(3):
         seed.chat(seed.session()["id"], 20)
     optimized = run("sessions", "optimize")

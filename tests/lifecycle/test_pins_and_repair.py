@@ -95,7 +95,9 @@ def test_deleting_a_session_removes_its_pin(home: Path, client: TestClient, sett
     assert _pins(settings) == []
 
 
-def test_repair_check_only_reports_a_healthy_store(home: Path, client: TestClient, sqlite_only: None) -> None:
+def test_repair_check_only_reports_a_healthy_store(
+    home: Path, client: TestClient, sqlite_file_operation: None
+) -> None:
     _three_old(home)
     r = client.post("/maintenance/repair", json={"check_only": True})
     assert r.status_code == 200, r.text
@@ -117,7 +119,7 @@ def _damage_fts(home: Path) -> None:
 
 
 def test_repair_finds_and_fixes_fts_drift_after_a_backup(
-    home: Path, client: TestClient, sqlite_only: None
+    home: Path, client: TestClient, sqlite_file_operation: None
 ) -> None:
     _three_old(home)
     messages = rows(home / "state.db", "SELECT * FROM messages ORDER BY id")
@@ -140,7 +142,7 @@ def test_repair_finds_and_fixes_fts_drift_after_a_backup(
     assert hits["count"] >= 1
 
 
-def test_repair_without_backup_and_busy(home: Path, client: TestClient, sqlite_only: None) -> None:
+def test_repair_without_backup_and_busy(home: Path, client: TestClient, sqlite_file_operation: None) -> None:
     _three_old(home)
     _damage_fts(home)
     fixed = client.post("/maintenance/repair", json={"backup": False}).json()

@@ -112,7 +112,9 @@ def test_prune_in_small_batches(
     assert count_rows(settings, "messages") == 3
 
 
-def test_prune_then_vacuum_shrinks_the_file(home: Path, client: TestClient, sqlite_only: None) -> None:
+def test_prune_then_vacuum_shrinks_the_file(
+    home: Path, client: TestClient, sqlite_file_operation: None
+) -> None:
     db = agent_db(home)
     long_text = " ".join(f"mot{i} 東京{i}" for i in range(400))
     for i in range(40):
@@ -141,7 +143,7 @@ def test_prune_then_vacuum_shrinks_the_file(home: Path, client: TestClient, sqli
     assert client.get("/stats").json()["sessions"] == 4
 
 
-def test_backup_is_a_consistent_copy(home: Path, client: TestClient, sqlite_only: None) -> None:
+def test_backup_is_a_consistent_copy(home: Path, client: TestClient, sqlite_file_operation: None) -> None:
     db = agent_db(home)
     make_session(db, "s1", messages=4)
     db.close()
@@ -155,7 +157,7 @@ def test_backup_is_a_consistent_copy(home: Path, client: TestClient, sqlite_only
 
 
 def test_writes_and_reads_keep_working_around_vacuum(
-    home: Path, client: TestClient, sqlite_only: None
+    home: Path, client: TestClient, sqlite_file_operation: None
 ) -> None:
     db = agent_db(home)
     for i in range(20):
