@@ -177,22 +177,6 @@ def test_archive_hides_the_same_sessions_on_both_backends(pair: tuple[TestClient
     assert again[1] == again[0] and again[1]["archived"] == 0  # a repeat is a no-op
 
 
-def test_file_operations_answer_501_on_postgresql(pair: tuple[TestClient, TestClient]) -> None:
-    """Repair, FTS upkeep, VACUUM and backup work on the SQLite file; on PostgreSQL each says so, in the
-    problem+json every 4xx and 5xx has."""
-    _, pg = pair
-    for path in (
-        "/maintenance/optimize",
-        "/maintenance/repair",
-        "/maintenance/vacuum",
-        "/maintenance/backup",
-    ):
-        response = pg.post(path)
-        assert response.status_code == 501, (path, response.text)
-        assert response.headers["content-type"].startswith("application/problem+json")
-        assert response.json()["code"] == "not_supported_on_backend", path
-
-
 def test_auto_prune_runs_on_postgresql_as_on_sqlite(pg_migrated_url: str, tmp_path: Path) -> None:
     """The scheduled prune (config.yaml) prunes the same sessions on both backends; on PostgreSQL there is
     no file to VACUUM or checkpoint, and the run says so by not claiming either, without an error."""
