@@ -13,7 +13,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from psycopg import errors as pg_errors
 
 from app.domain.records import NewSession
 from app.errors import SessionNotFound
@@ -21,6 +23,7 @@ from app.services import messages as message_service
 from app.settings import Settings
 from app.storage.postgres import open_postgres_store
 from app.storage.postgres.group_commit import _REGROUPS, GroupCommitter, JobFailed
+from app.storage.postgres.notify import EVENT_ORDER_LOCK_KEY
 from app.storage.postgres.store import PgStore
 from app.storage.protocols import Tx
 from app.storage.rows import MessageQuery
@@ -240,3 +243,58 @@ def test_concurrent_appends_commit_in_groups_and_a_missing_session_fails_alone(s
     events = store.read_sync(lambda tx: tx.events.after(0, None, 1000))
     assert [kind for _, kind, _ in events].count("message.created") == len(targets) - 1
     assert store.read_sync(lambda tx: tx.events.after(0, "missing", 10)) == []
+
+
+def test_two_groups_wanting_each_others_rows_do_not_deadlock(store: PgStore, pg_migrated_url: str) -> None:
+    """Each group holds a session row the other then wants: PostgreSQL would break that deadlock only after
+    its ``deadlock_timeout`` (1 s). A job in a group waits for a lock briefly, then fails and runs alone."""
+    for sid in ("d1", "d2"):
+        store.write_sync(lambda tx, sid=sid: tx.sessions.insert_session(sid, NewSession(source="cli")))
+    both_hold_one = threading.Barrier(2, timeout=10)
+
+    def take(sid: str, then_wait: bool) -> Callable[[Tx], None]:
+        def job(tx: Tx) -> None:
+            tx.sessions.set_model(sid, f"model-{sid}")
+            if then_wait:
+                both_hold_one.wait()
+
+        return job
+
+    def deadlocks() -> int:
+        with psycopg.connect(pg_migrated_url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()"
+            ).fetchone()
+            assert row is not None
+            return int(row[0])
+
+    before = deadlocks()
+    groups = ([take("d1", True), take("d2", False)], [take("d2", True), take("d1", False)])
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = [pool.submit(store._run_group, group) for group in groups]
+        outcomes = [run.exception(30) for run in runs]
+    failures = [o for o in outcomes if o is not None]
+    assert failures, "one group must have given way"
+    for failure in failures:
+        assert isinstance(failure, JobFailed) and failure.index == 1
+        assert isinstance(failure.error, pg_errors.LockNotAvailable), failure.error
+    time.sleep(0.1)  # the statistics collector's counters are flushed when a backend goes idle
+    assert deadlocks() == before
+
+
+def test_a_group_waits_for_the_event_order_lock_as_long_as_it_takes(
+    store: PgStore, pg_migrated_url: str
+) -> None:
+    """The lock wait bound is for rows: the events' ordering lock is held only by a committing transaction,
+    which waits on nothing, so a group waits for it (here 0.3 s, far past the bound) and commits."""
+    store.write_sync(lambda tx: tx.sessions.insert_session("e1", NewSession(source="cli")))
+    group = [_append_job("e1", "first"), _append_job("e1", "second")]
+    with psycopg.connect(pg_migrated_url, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(%s)", (EVENT_ORDER_LOCK_KEY,))
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            run = pool.submit(store._run_group, group)
+            time.sleep(0.3)
+            assert not run.done()
+            holder.execute("SELECT pg_advisory_unlock(%s)", (EVENT_ORDER_LOCK_KEY,))
+            stored = run.result(30)
+    assert [[m["content"] for m in rows] for rows in stored] == [["first"], ["second"]]

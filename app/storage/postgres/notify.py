@@ -72,17 +72,25 @@ def _require_transaction(conn: psycopg.Connection[Any]) -> None:
         raise ValueError("events need an open transaction (the ordering lock would end with its statement)")
 
 
-def insert_events_and_commit(conn: psycopg.Connection[Any], rows: Sequence[NewEvent]) -> range:
+def insert_events_and_commit(
+    conn: psycopg.Connection[Any], rows: Sequence[NewEvent], *, lift_lock_timeout: bool = False
+) -> range:
     """Append ``rows`` to ``hs_events`` in ``conn``'s open transaction (opened with a plain ``BEGIN``) and
     COMMIT it in one round trip; the ids given (consecutive). Every replica hears of them once committed.
     Raises ``ValueError`` outside a transaction.
 
     The ordering lock is held from the insert to the COMMIT. Sent together in a pipeline, the two run back
     to back on the server: the window never includes this thread waiting for the interpreter between them,
-    which under many concurrent writers was most of it."""
+    which under many concurrent writers was most of it.
+
+    ``lift_lock_timeout``: the transaction set a ``lock_timeout`` (a group commit's, against deadlocks), and
+    waiting for the ordering lock cannot deadlock (its holder is committing and waits on nothing), so that
+    wait has none."""
     _require_transaction(conn)
     with conn.cursor(row_factory=tuple_row) as cur:
         with conn.pipeline():
+            if lift_lock_timeout:
+                conn.execute("SET LOCAL lock_timeout = 0")
             cur.execute(_INSERT, _insert_params(rows))
             conn.execute("COMMIT")
         return _ids(cur.fetchone())

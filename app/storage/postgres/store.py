@@ -50,6 +50,11 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
+GROUP_LOCK_TIMEOUT = "2ms"
+"""How long a job in a group may wait for a lock (a row another transaction is writing). Two groups can
+each hold a row the other wants (appends to the same sessions, in different orders), a deadlock PostgreSQL
+breaks only after ``deadlock_timeout`` (1 s); past this wait the job runs alone instead, where it waits as
+long as it must."""
 """Runs of one job before its conflict is reported (each retry waits a little longer, with jitter)."""
 _RETRYABLE = (pg_errors.SerializationFailure, pg_errors.DeadlockDetected, pg_errors.UniqueViolation)
 # Connections beyond the worker threads: the event hub's and the jobs' waits never starve each other.
@@ -201,7 +206,7 @@ class PgStore:
         """The functions in one transaction, committed (see :mod:`group_commit`); :class:`JobFailed` names
         the one that failed, and nothing was written."""
         with _translated(), self.pool.connection() as conn:
-            results, changes = _run_jobs(conn, fns)
+            results, changes = _run_jobs(conn, fns, lock_timeout=GROUP_LOCK_TIMEOUT)
         self.writer.committed(changes, len(fns))
         return results
 
@@ -237,11 +242,15 @@ class PgStore:
             return fn(PgTx(conn))
 
 
-def _run_jobs(conn: psycopg.Connection[Any], fns: Sequence[Callable[[Tx], Any]]) -> tuple[list[Any], Changes]:
+def _run_jobs(
+    conn: psycopg.Connection[Any], fns: Sequence[Callable[[Tx], Any]], *, lock_timeout: str | None = None
+) -> tuple[list[Any], Changes]:
     """Each ``fn(tx)`` in order in one transaction, committed with all their events (one round trip for
     both, see :func:`insert_events_and_commit`): their results and what they changed. When one raises, the
-    transaction is rolled back and :class:`JobFailed` says which; a failing COMMIT raises as it is."""
-    conn.execute("BEGIN")
+    transaction is rolled back and :class:`JobFailed` says which; a failing COMMIT raises as it is.
+
+    ``lock_timeout`` bounds every lock wait of the jobs (not the events' ordering lock)."""
+    conn.execute("BEGIN" if lock_timeout is None else f"BEGIN; SET LOCAL lock_timeout = '{lock_timeout}'")
     changes = Changes()
     events: list[NewEvent] = []
     results: list[Any] = []
@@ -258,7 +267,7 @@ def _run_jobs(conn: psycopg.Connection[Any], fns: Sequence[Callable[[Tx], Any]])
             changes.absorb(job)
             events.extend(tx.events.pending)
         if events:
-            ids = insert_events_and_commit(conn, events)
+            ids = insert_events_and_commit(conn, events, lift_lock_timeout=lock_timeout is not None)
             changes.absorb(Changes(first_event_id=ids.start, last_event_id=ids[-1]))
         else:
             conn.execute("COMMIT")
