@@ -203,7 +203,7 @@ def sqlite_file_operation(settings: Settings) -> None:
     if settings.database_url:
         pytest.skip(
             "a SQLite file operation: PostgreSQL answers 501 not_supported_on_backend"
-            " (tests/postgres/test_app.py)"
+            " (tests/lifecycle/test_store_backends.py)"
         )
 
 

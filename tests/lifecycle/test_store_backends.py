@@ -105,7 +105,8 @@ def test_file_operations_answer_501_without_a_file(
     body = r.json()
     assert body["code"] == "not_supported_on_backend"
     assert body["detail"] == NotSupportedOnBackend(operation, "postgresql").detail
-    assert body["detail"].startswith(operation) and "postgresql" in body["detail"]
+    assert body["detail"].startswith(operation) and "stores sessions in PostgreSQL" in body["detail"]
+    assert body["backend"] == "postgresql"
     assert not (home / "backups").exists()
 
 

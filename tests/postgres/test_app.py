@@ -23,19 +23,6 @@ def pg_client(pg_migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-@pytest.mark.parametrize(
-    "path", ["/maintenance/vacuum", "/maintenance/backup", "/maintenance/optimize", "/maintenance/repair"]
-)
-def test_file_operations_answer_not_supported_on_backend(pg_client: TestClient, path: str) -> None:
-    """Repair, FTS upkeep, VACUUM and backup work on the SQLite file; on PostgreSQL each says so."""
-    response = pg_client.post(path)
-    assert response.status_code == 501
-    assert response.headers["content-type"].startswith("application/problem+json")
-    body = response.json()
-    assert body["code"] == "not_supported_on_backend" and body["backend"] == "postgresql"
-    assert "stores sessions in PostgreSQL: nothing was done. Use PostgreSQL's own tools" in body["detail"]
-
-
 def test_ready_and_metrics_without_a_file(pg_client: TestClient) -> None:
     assert pg_client.get("/readyz").json()["checks"]["migrations_at_head"] is True
     metrics = pg_client.get("/metrics")
