@@ -173,7 +173,7 @@ async def prune_matching(
         return result
     for batch in _batches(found):
         batch_ids = [c.id for c in batch]
-        deleted, messages = await db.write(functools.partial(_prune_batch, ids=batch_ids, flt=flt))
+        deleted, messages = await db.write(functools.partial(_prune_batch, ids=batch_ids, flt=flt), bulk=True)
         await asyncio.sleep(PRUNE_PAUSE_S)
         result.pruned += len(deleted)
         result.messages += messages
@@ -195,7 +195,7 @@ async def archive_matching(
     result = ArchiveResult()
     for start in range(0, len(found), ARCHIVE_BATCH_SESSIONS):
         batch_ids = [c.id for c in found[start : start + ARCHIVE_BATCH_SESSIONS]]
-        done = await db.write(functools.partial(_archive_batch, ids=batch_ids, flt=flt))
+        done = await db.write(functools.partial(_archive_batch, ids=batch_ids, flt=flt), bulk=True)
         await asyncio.sleep(PRUNE_PAUSE_S)
         result.archived += len(done)
         result.ids.extend(done)

@@ -235,4 +235,4 @@ async def apply_batch(db: Store, batch: SyncBatch) -> SyncResult:
             raise _invalid([], exc.detail) from exc
         return result
 
-    return await db.write(job)
+    return await db.write(job, bulk=True)

@@ -206,7 +206,7 @@ class Importer:
             return outcomes, queued
 
         try:
-            outcomes, queued = await self.db.write(job)
+            outcomes, queued = await self.db.write(job, bulk=True)
         except _DryRun as done:
             dry: list[_Outcome] = done.outcome
             return dry

@@ -228,8 +228,9 @@ class Database:
         assert self.writer is not None, "database not open"
         return self.writer
 
-    async def write(self, fn: Callable[[SqliteTx], T]) -> T:
-        """Run ``fn(tx)`` inside the next group commit; returns after COMMIT."""
+    async def write(self, fn: Callable[[SqliteTx], T], *, bulk: bool = False) -> T:
+        """Run ``fn(tx)`` inside the next group commit; returns after COMMIT. ``bulk`` changes nothing here:
+        SQLite has one writer, and every write waits for the one before it whatever its transaction."""
         return await self._writer().write(fn, on_handle=True)
 
     def write_sync(self, fn: Callable[[SqliteTx], T]) -> T:

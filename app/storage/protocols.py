@@ -886,8 +886,10 @@ class Store(Protocol):
     def require_writable(self) -> None:
         """Raise ``SchemaTooNew`` if the store must not be written."""
 
-    def write(self, fn: Callable[[Tx], T]) -> Awaitable[T]:
-        """Run ``fn(tx)`` in the next group commit; the result arrives after COMMIT."""
+    def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> Awaitable[T]:
+        """Run ``fn(tx)`` in the next group commit; the result arrives after COMMIT. ``bulk`` marks a long
+        job (an import chunk, a sync batch, a prune batch): a backend whose writers run concurrently commits
+        it in a transaction of its own, so small writes never wait inside its transaction."""
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` for code off the event loop."""

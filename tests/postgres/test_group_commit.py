@@ -6,6 +6,7 @@ real store against a throwaway PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -298,3 +299,30 @@ def test_a_group_waits_for_the_event_order_lock_as_long_as_it_takes(
             holder.execute("SELECT pg_advisory_unlock(%s)", (EVENT_ORDER_LOCK_KEY,))
             stored = run.result(30)
     assert [[m["content"] for m in rows] for rows in stored] == [["first"], ["second"]]
+
+
+def test_a_bulk_write_runs_beside_the_lanes(store: PgStore) -> None:
+    """An import chunk, a sync batch or a prune batch commits in a transaction of its own: with both lanes
+    busy it still commits at once, and the small writes queued meanwhile are not held inside it."""
+    store.write_sync(lambda tx: tx.sessions.insert_session("b1", NewSession(source="cli")))
+    release = threading.Event()
+    holding = threading.Semaphore(0)
+
+    def hold(tx: Tx) -> None:
+        holding.release()
+        release.wait(60)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        holders = [pool.submit(store.write_sync, hold) for _ in range(2)]
+        try:
+            for _ in holders:
+                assert holding.acquire(timeout=10)
+            stored = asyncio.run(asyncio.wait_for(store.write(_append_job("b1", "bulk"), bulk=True), 5))
+            assert [m["content"] for m in stored] == ["bulk"]
+            with pytest.raises(SessionNotFound):
+                asyncio.run(store.write(_append_job("nowhere", "x"), bulk=True))
+        finally:
+            release.set()
+        for holder in holders:
+            holder.result(10)
+    assert store.writer_status().jobs_committed >= 4

@@ -194,8 +194,12 @@ class PgStore:
 
     # -- jobs -----------------------------------------------------------------------------------------
 
-    async def write(self, fn: Callable[[Tx], T]) -> T:
-        """Run ``fn(tx)`` in a lane's next transaction; returns after its COMMIT."""
+    async def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> T:
+        """Run ``fn(tx)`` in a lane's next transaction; returns after its COMMIT. A ``bulk`` job runs in a
+        transaction of its own on a worker thread instead, beside the lanes: grouped, the writes that
+        queued with it would wait for it (appends during a sync waited a sync batch)."""
+        if bulk:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
         return await asyncio.wrap_future(self._lanes.submit(fn))
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
