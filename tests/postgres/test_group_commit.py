@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -21,8 +21,6 @@ from psycopg import errors as pg_errors
 from app.domain.records import NewSession
 from app.errors import SessionNotFound
 from app.services import messages as message_service
-from app.settings import Settings
-from app.storage.postgres import open_postgres_store
 from app.storage.postgres.group_commit import _REGROUPS, GroupCommitter, JobFailed
 from app.storage.postgres.notify import EVENT_ORDER_LOCK_KEY
 from app.storage.postgres.store import PgStore
@@ -174,13 +172,25 @@ def test_stopping_runs_what_was_queued_and_refuses_more(model: tuple[ModelDataba
 # -- the real store --------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def store(pg_migrated_url: str, tmp_path: Path) -> Iterator[PgStore]:
-    opened = open_postgres_store(Settings(home=tmp_path / "home", database_url=pg_migrated_url))
+@contextmanager
+def _both_lanes_held(store: PgStore, pool: ThreadPoolExecutor) -> Iterator[None]:
+    """Both lanes busy, each with a job that waits until the block ends: what is written meanwhile queues."""
+    release = threading.Event()
+    holding = threading.Semaphore(0)
+
+    def hold(tx: Tx) -> None:
+        holding.release()
+        release.wait(60)
+
+    holders = [pool.submit(store.write_sync, hold) for _ in range(2)]
     try:
-        yield opened
+        for _ in holders:
+            assert holding.acquire(timeout=10)
+        yield
     finally:
-        opened.close()
+        release.set()
+    for holder in holders:
+        holder.result(10)
 
 
 def _append_job(session_id: str, content: str) -> Callable[[Tx], Any]:
@@ -194,24 +204,16 @@ def test_concurrent_appends_commit_in_groups_and_a_missing_session_fails_alone(s
     sessions = [f"g{i}" for i in range(24)]
     for sid in sessions:
         store.write_sync(lambda tx, sid=sid: tx.sessions.insert_session(sid, NewSession(source="cli")))
-    # Hold both lanes so the appends queue up behind them and go in as groups.
-    release = threading.Event()
-    holding = threading.Semaphore(0)
-
-    def hold(tx: Tx) -> None:
-        holding.release()
-        release.wait(10)
-
+    targets = [*sessions, "missing", *sessions[:8]]
+    # The appends queue up behind both lanes and go in as groups.
     with ThreadPoolExecutor(max_workers=40) as pool:
-        holders = [pool.submit(store.write_sync, hold) for _ in range(2)]
-        for _ in holders:
-            assert holding.acquire(timeout=10)
-        targets = [*sessions, "missing", *sessions[:8]]
-        appends = [pool.submit(store.write_sync, _append_job(sid, f"m{i}")) for i, sid in enumerate(targets)]
-        deadline = time.monotonic() + 10
-        while store.writer_status().queue_depth < len(targets) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        release.set()
+        with _both_lanes_held(store, pool):
+            appends = [
+                pool.submit(store.write_sync, _append_job(sid, f"m{i}")) for i, sid in enumerate(targets)
+            ]
+            deadline = time.monotonic() + 10
+            while store.writer_status().queue_depth < len(targets) and time.monotonic() < deadline:
+                time.sleep(0.01)
         outcomes: list[Any] = []
         for future in appends:
             try:
@@ -305,24 +307,9 @@ def test_a_bulk_write_runs_beside_the_lanes(store: PgStore) -> None:
     """An import chunk, a sync batch or a prune batch commits in a transaction of its own: with both lanes
     busy it still commits at once, and the small writes queued meanwhile are not held inside it."""
     store.write_sync(lambda tx: tx.sessions.insert_session("b1", NewSession(source="cli")))
-    release = threading.Event()
-    holding = threading.Semaphore(0)
-
-    def hold(tx: Tx) -> None:
-        holding.release()
-        release.wait(60)
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        holders = [pool.submit(store.write_sync, hold) for _ in range(2)]
-        try:
-            for _ in holders:
-                assert holding.acquire(timeout=10)
-            stored = asyncio.run(asyncio.wait_for(store.write(_append_job("b1", "bulk"), bulk=True), 5))
-            assert [m["content"] for m in stored] == ["bulk"]
-            with pytest.raises(SessionNotFound):
-                asyncio.run(store.write(_append_job("nowhere", "x"), bulk=True))
-        finally:
-            release.set()
-        for holder in holders:
-            holder.result(10)
+    with ThreadPoolExecutor(max_workers=2) as pool, _both_lanes_held(store, pool):
+        stored = asyncio.run(asyncio.wait_for(store.write(_append_job("b1", "bulk"), bulk=True), 5))
+        assert [m["content"] for m in stored] == ["bulk"]
+        with pytest.raises(SessionNotFound):
+            asyncio.run(store.write(_append_job("nowhere", "x"), bulk=True))
     assert store.writer_status().jobs_committed >= 4

@@ -5,35 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.domain.records import NewSession
 from app.errors import TitleTaken
-from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
 from app.storage.migrate import head_revision
-from app.storage.postgres import migrate, open_postgres_store
+from app.storage.postgres import migrate
 from app.storage.postgres.store import PgStore
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import WriteRejected
 from app.storage.rows import MessageQuery
 
 THREADS = 8
-
-
-@pytest.fixture
-def store(pg_migrated_url: str, tmp_path: Path) -> Iterator[PgStore]:
-    """An open store on a fresh migrated database."""
-    opened = open_postgres_store(Settings(home=tmp_path / "home", database_url=pg_migrated_url))
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _in_parallel(count: int, job: Callable[[int], Any]) -> list[Any]:
