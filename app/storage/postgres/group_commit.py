@@ -73,6 +73,8 @@ class GroupCommitter:
         self._threads = [
             threading.Thread(target=self._lane, name=f"hermes-pg-lane-{n}", daemon=True) for n in range(lanes)
         ]
+        # Taken to queue a job and to queue the stop: every job accepted is ahead of the stop in the queue.
+        self._accepting = threading.Lock()
         self._stopped = False
 
     def start(self) -> None:
@@ -86,16 +88,18 @@ class GroupCommitter:
 
     def submit(self, fn: Callable[[Any], T]) -> Future[T]:
         """Queue ``fn(tx)``; the future resolves after the COMMIT that includes it (or with its error)."""
-        if self._stopped:
-            raise RuntimeError("the store is closed")
         job: Job[T] = Job(fn)
-        self._queue.put(job)
+        with self._accepting:
+            if self._stopped:
+                raise RuntimeError("the store is closed")
+            self._queue.put(job)
         return job.future
 
     def stop(self) -> None:
         """Run everything queued, then stop the lanes."""
-        self._stopped = True
-        self._queue.put(_STOP)
+        with self._accepting:
+            self._stopped = True
+            self._queue.put(_STOP)
         for thread in self._threads:
             if thread.is_alive():
                 thread.join()
