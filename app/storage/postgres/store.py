@@ -38,7 +38,7 @@ from app.storage.commit_notice import (
 )
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
-from app.storage.postgres.group_commit import GroupCommitter, JobFailed
+from app.storage.postgres.group_commit import LANES, GroupCommitter, JobFailed
 from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
 from app.storage.postgres.tx import BACKEND, PgTx
@@ -102,7 +102,8 @@ class PgStore:
         self.url = settings.database_url
         self.agent_schema_version: int | None = TESTED_SCHEMA_VERSION
         size = settings.reader_threads + _EXTRA_CONNECTIONS
-        self.pool = self._pool(size, configure, "hermes")
+        # Writes: the lanes' connections beside the worker threads' (bulk jobs run on those threads).
+        self.pool = self._pool(size + LANES, configure, "hermes")
         self.read_pool = self._pool(size, _configure_read_only, "hermes-read")
         """Connections that refuse every write: read jobs run on them without a transaction block."""
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="hermes-pg")
