@@ -182,9 +182,11 @@ def _both_lanes_held(store: PgStore, pool: ThreadPoolExecutor) -> Iterator[None]
         holding.release()
         release.wait(60)
 
-    holders = [pool.submit(store.write_sync, hold) for _ in range(2)]
+    holders = []
     try:
-        for _ in holders:
+        # One at a time: a lane takes every job waiting, so two queued together would share one lane.
+        for _ in range(2):
+            holders.append(pool.submit(store.write_sync, hold))
             assert holding.acquire(timeout=10)
         yield
     finally:
