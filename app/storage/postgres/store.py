@@ -50,12 +50,12 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
+"""Runs of one job before its conflict is reported (each retry waits a little longer, with jitter)."""
 GROUP_LOCK_TIMEOUT = "2ms"
 """How long a job in a group may wait for a lock (a row another transaction is writing). Two groups can
 each hold a row the other wants (appends to the same sessions, in different orders), a deadlock PostgreSQL
 breaks only after ``deadlock_timeout`` (1 s); past this wait the job runs alone instead, where it waits as
 long as it must."""
-"""Runs of one job before its conflict is reported (each retry waits a little longer, with jitter)."""
 _RETRYABLE = (pg_errors.SerializationFailure, pg_errors.DeadlockDetected, pg_errors.UniqueViolation)
 # Connections beyond the worker threads: the event hub's and the jobs' waits never starve each other.
 _EXTRA_CONNECTIONS = 2
