@@ -13,15 +13,20 @@ storage layers, not HTTP:
   index built, on PostgreSQL with its trigram indexes; target: within 1.5x of SQLite's.
 
 Each figure is the median of sequential calls after a warm-up; figures are printed, never asserted.
+
+With ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree add DIR <rev>``), that build's
+discover runs on the same PostgreSQL database in a process of its own (``bench/pg_discover_worker.py``),
+each query timed right after this build's, and its median and this build's ratio to it are printed too.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
+import subprocess
 import sys
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -39,28 +44,14 @@ from app.storage.rows import ListQuery
 from bench.build_store import LARGE, SMALL, StoreSpec, copy_store
 from bench.common import bench_home, median, print_figures
 from bench.list_search import _terms
+from bench.pg_discover_worker import timed
 from bench.search import QUERIES
 from tests.pg_cluster import start_cluster
 from tests.postgres.search_corpus import create_pg_store
 
 MEDIUM = StoreSpec("s100k", sessions=10_000, messages=100_000)
 STORES = {spec.name: spec for spec in (SMALL, MEDIUM, LARGE)}
-# Enough untimed calls to warm every pooled connection (statements are prepared per connection after
-# five uses), as a server under load has them.
-WARMUP = 25
 PAGE = 20
-
-
-def _timed(fn: Callable[[], object], runs: int) -> float:
-    """Median milliseconds of ``fn`` over ``runs`` calls after :data:`WARMUP` untimed ones."""
-    for _ in range(WARMUP):
-        fn()
-    samples = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - started) * 1000)
-    return median(samples)
 
 
 def _sqlite_list(tx: Any, query: ListQuery) -> object:
@@ -72,7 +63,36 @@ def _pg_list(tx: Tx, query: ListQuery) -> object:
     return tx.sessions.list_sessions_cached(query)
 
 
-def run(spec: StoreSpec, runs: int, url: str | None) -> None:
+class _Baseline:
+    """Another build's discover, timed by ``bench/pg_discover_worker.py`` on the same database."""
+
+    def __init__(self, build: Path, url: str, home: Path, runs: int) -> None:
+        worker = Path(__file__).with_name("pg_discover_worker.py")
+        self.process = subprocess.Popen(
+            [sys.executable, str(worker), str(build.resolve()), url, str(home), str(runs)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def time(self, query: str) -> float:
+        """That build's median milliseconds for ``query``."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(query) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the baseline worker exited with {self.process.wait()}")
+        return float(json.loads(answer))
+
+    def close(self) -> None:
+        """End the worker."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def run(spec: StoreSpec, runs: int, url: str | None, baseline: Path | None = None) -> None:
     """Load the store into both backends and print the medians and ratios."""
     with bench_home() as home:
         path = copy_store(spec, home)
@@ -85,7 +105,7 @@ def run(spec: StoreSpec, runs: int, url: str | None) -> None:
             with create_pg_store(path, url) as conn:
                 conn.execute("ANALYZE")
             loaded = time.perf_counter() - started
-            _measure(spec, path, url, runs, loaded)
+            _measure(spec, path, url, runs, loaded, baseline)
         finally:
             if cluster is not None:
                 cluster.stop()
@@ -95,7 +115,7 @@ def _discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     return discover(tx, req)
 
 
-def _measure(spec: StoreSpec, path: Path, url: str, runs: int, loaded: float) -> None:
+def _measure(spec: StoreSpec, path: Path, url: str, runs: int, loaded: float, baseline: Path | None) -> None:
     raw = sqlite3.connect(path, isolation_level=None)
     # The server builds the listing's search index in the background; build it all before timing.
     while index_dirty(raw) is not None:
@@ -103,28 +123,36 @@ def _measure(spec: StoreSpec, path: Path, url: str, runs: int, loaded: float) ->
     raw.close()
     lite_db = Database(Settings(home=path.parent, api_token="bench")).open()
     pg_db = PgStore(Settings(home=path.parent / "pg", api_token="bench", database_url=url)).open()
+    before = None if baseline is None else _Baseline(baseline, url, path.parent / "baseline", runs)
     try:
         figures: dict[str, Any] = {"store": spec.name, "postgresql load + index (s)": loaded}
-        lite_all, pg_all = [], []
+        lite_all, pg_all, before_all = [], [], []
         for q in QUERIES:
             req = SearchRequest(q=q)
-            lite = _timed(partial(lite_db.read_sync, partial(_discover, req=req)), runs)
-            pg = _timed(partial(pg_db.read_sync, partial(_discover, req=req)), runs)
+            lite = timed(partial(lite_db.read_sync, partial(_discover, req=req)), runs)
+            pg = timed(partial(pg_db.read_sync, partial(_discover, req=req)), runs)
             lite_all.append(lite)
             pg_all.append(pg)
-            figures[f"discover {q!r} sqlite / postgresql (ms)"] = f"{lite:.2f} / {pg:.2f}  ({pg / lite:.2f}x)"
+            line = f"{lite:.2f} / {pg:.2f}  ({pg / lite:.2f}x)"
+            if before is not None:
+                before_all.append(before.time(q))
+                line += f"; baseline build {before_all[-1]:.2f}"
+            figures[f"discover {q!r} sqlite / postgresql (ms)"] = line
         lite_median, pg_median = median(lite_all), median(pg_all)
         figures["discover median sqlite (ms)"] = lite_median
         figures["discover median postgresql (ms)"] = pg_median
         figures["discover ratio postgresql/sqlite (target <= 2)"] = pg_median / lite_median
+        if before is not None:
+            figures["discover median postgresql, baseline build (ms)"] = median(before_all)
+            figures["discover ratio this build / baseline build"] = pg_median / median(before_all)
         print_figures("discover on both backends", figures)
 
         figures = {}
         lite_all, pg_all = [], []
         for name, term in _terms(path).items():
             query = ListQuery(limit=PAGE, search=term, include_children=True)
-            lite = _timed(partial(lite_db.read_sync, partial(_sqlite_list, query=query)), runs)
-            pg = _timed(partial(pg_db.read_sync, partial(_pg_list, query=query)), runs)
+            lite = timed(partial(lite_db.read_sync, partial(_sqlite_list, query=query)), runs)
+            pg = timed(partial(pg_db.read_sync, partial(_pg_list, query=query)), runs)
             lite_all.append(lite)
             pg_all.append(pg)
             figures[f"list {name} {term!r} sqlite / postgresql (ms)"] = (
@@ -136,6 +164,8 @@ def _measure(spec: StoreSpec, path: Path, url: str, runs: int, loaded: float) ->
         figures["list ratio postgresql/sqlite (target <= 1.5)"] = pg_median / lite_median
         print_figures("list search on both backends", figures)
     finally:
+        if before is not None:
+            before.close()
         lite_db.close()
         pg_db.close()
 
@@ -148,8 +178,9 @@ def main() -> None:
     parser.add_argument("--store", choices=sorted(STORES), default=MEDIUM.name)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, timed too")
     args = parser.parse_args()
-    run(STORES[args.store], args.runs, args.url)
+    run(STORES[args.store], args.runs, args.url, args.baseline)
 
 
 if __name__ == "__main__":

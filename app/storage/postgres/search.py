@@ -251,31 +251,37 @@ class PgHits:
         return word_snippet(document, self.words) or headline
 
     def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
-        """Tiers of the newest matches, each found, filtered and ranked in one query.
+        """Tiers of the newest matches, each found, filtered, ranked and ordered in one query.
 
         The rank and the filter are computed on the rows the tier query has already read (reading them
-        again by id cost more than finding them); every row of the tier comes back, with whether it passes
-        the filter, so the next tier starts below the last one found."""
+        again by id cost more than finding them). The rows come back best first, those failing the filter
+        last, each carrying the tier's size and lowest id so the next tier starts below it; they are
+        converted to Python only as the caller consumes them (a discover page takes a few of a thousand)."""
         filter_sql, filter_params = _filter_sql(filt)
-        passes = f"s.id IS NOT NULL{filter_sql}"
         below = _NO_ID_LIMIT
         tier = self.budget.rank_tier
         while True:
-            rows = self.conn.execute(
-                f"SELECT {_HIT_COLUMNS}, ts_rank(m.search_vector, {_TSQUERY}), {passes}"
+            cursor = self.conn.execute(
+                f"SELECT * FROM (SELECT {_HIT_COLUMNS}, ts_rank(m.search_vector, {_TSQUERY}) AS rank,"
+                f" (s.id IS NOT NULL{filter_sql}) IS TRUE AS passes,"
+                " count(*) OVER () AS tier_rows, min(m.id) OVER () AS tier_floor"
                 " FROM (SELECT id, session_id, role, active, compacted, search_vector FROM messages m"
                 f" WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s) m"
-                " LEFT JOIN sessions s ON s.id = m.session_id",
+                " LEFT JOIN sessions s ON s.id = m.session_id) t"
+                " ORDER BY passes DESC, rank DESC, id DESC",
                 (self.tsquery, *filter_params, *self.params, below, tier),
                 prepare=_PLAN_PER_TERM,
-            ).fetchall()
-            if not rows:
+            )
+            first = cursor.fetchone()
+            if first is None:
                 return
-            ranked = sorted((r for r in rows if r[-1]), key=lambda r: (-r[-2], -r[0]))
-            yield from _hits(ranked)
-            if len(rows) < tier:
+            tier_rows, below = int(first[-2]), int(first[-1])
+            row: Sequence[Any] | None = first
+            while row is not None and row[-3]:
+                yield from _hits((row,))
+                row = cursor.fetchone()
+            if tier_rows < tier:
                 return
-            below = min(int(r[0]) for r in rows)
 
     def _ordered(self, filt: HitFilter) -> Iterator[Hit]:
         newest = self.order != "oldest"
