@@ -54,7 +54,10 @@ class StoreSpec:
 
 
 SMALL = StoreSpec("s10k", sessions=1_000, messages=10_000)
+MEDIUM = StoreSpec("s100k", sessions=10_000, messages=100_000)
 LARGE = StoreSpec("s500k", sessions=50_000, messages=500_000)
+STORES = {spec.name: spec for spec in (SMALL, MEDIUM, LARGE)}
+"""The stores benchmarks may name (``--store``); the default build makes the small and the large one."""
 
 
 def session_id(source: str, started_at: float, rng: random.Random) -> str:

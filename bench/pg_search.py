@@ -41,7 +41,7 @@ from app.storage.protocols import Tx
 from app.storage.repos import session_list
 from app.storage.repos.list_index import index_dirty
 from app.storage.rows import ListQuery
-from bench.build_store import LARGE, SMALL, StoreSpec, copy_store
+from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
 from bench.common import bench_home, median, print_figures
 from bench.list_search import _terms
 from bench.pg_discover_worker import timed
@@ -49,8 +49,6 @@ from bench.search import QUERIES
 from tests.pg_cluster import start_cluster
 from tests.postgres.search_corpus import create_pg_store
 
-MEDIUM = StoreSpec("s100k", sessions=10_000, messages=100_000)
-STORES = {spec.name: spec for spec in (SMALL, MEDIUM, LARGE)}
 PAGE = 20
 
 

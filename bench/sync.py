@@ -11,7 +11,9 @@ printed too.
 
 With ``--postgresql`` the same file is synced into an empty PostgreSQL database as well (a throwaway server,
 ``tests/pg_cluster.py``, or ``--url``), the SQLite server's figures of the same run being its baseline
-(targets for PostgreSQL: the same two).
+(targets for PostgreSQL: the same two). ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree
+add DIR <rev>``) runs that build's server on another empty database of the throwaway server too, synced by
+this build's client. ``--store`` picks a smaller file than the 500,000-message default.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.build_store import LARGE, StoreSpec, copy_store, ensure
+from bench.build_store import LARGE, STORES, StoreSpec, copy_store, ensure
 from bench.common import ROOT, TOKEN, bench_home, print_figures, serve, wait_until_indexed
 from tests.pg_cluster import start_cluster
 
@@ -115,15 +117,23 @@ def _import_baseline(agent: Path, work: Path) -> float:
     return elapsed
 
 
-def _measure(spec: StoreSpec, incremental: int, work: Path, database_url: str | None) -> dict[str, float]:
-    """A full sync of a private copy of ``spec`` into an empty server (on ``database_url``'s PostgreSQL,
-    else SQLite), then ``incremental`` new messages, then a sync with nothing new."""
-    tag = "postgresql" if database_url else "sqlite"
+def _measure(
+    spec: StoreSpec,
+    incremental: int,
+    work: Path,
+    database_url: str | None,
+    source: Path = ROOT,
+    tag: str | None = None,
+) -> dict[str, float]:
+    """A full sync of a private copy of ``spec`` into an empty server (``source``'s build, on
+    ``database_url``'s PostgreSQL, else SQLite), then ``incremental`` new messages, then a sync with nothing
+    new."""
+    tag = tag or ("postgresql" if database_url else "sqlite")
     agent = copy_store(spec, work / f"agent-{tag}")
     total = _messages(agent)
     server_home = work / f"server-{tag}"
     server_home.mkdir()
-    with serve(server_home, database_url=database_url) as server:
+    with serve(server_home, source=source, database_url=database_url) as server:
         full_s = _sync(agent, server.base_url, agent.parent)
         # PostgreSQL's search columns are computed as rows go in: no backlog to wait for.
         indexed_s = (
@@ -148,10 +158,18 @@ def _measure(spec: StoreSpec, incremental: int, work: Path, database_url: str | 
     }
 
 
-def run(spec: StoreSpec, incremental: int, with_import: bool, postgresql: bool, url: str | None) -> None:
+def run(
+    spec: StoreSpec,
+    incremental: int,
+    with_import: bool,
+    postgresql: bool,
+    url: str | None,
+    baseline: Path | None = None,
+) -> None:
     """Measure a full and an incremental sync of ``spec`` into an empty SQLite server and the baselines;
     with ``postgresql``, the same into an empty PostgreSQL database (``url``, or a throwaway server's), the
-    SQLite figures of the same run being its baseline."""
+    SQLite figures of the same run being its baseline; with ``baseline``, that build's server on PostgreSQL
+    too."""
     ensure(spec)  # built (or found cached) before anything is timed
     with bench_home() as work, ExitStack() as stack:
         started = time.perf_counter()
@@ -171,12 +189,24 @@ def run(spec: StoreSpec, incremental: int, with_import: bool, postgresql: bool, 
                 },
             )
         if postgresql:
+            cluster = None
             if url is None:
                 cluster = start_cluster()
                 stack.callback(cluster.stop)
                 url = cluster.create_database("bench")
             pg = _measure(spec, incremental, work, url)
             print_figures(f"sync into PostgreSQL ({spec.messages:,} messages into an empty database)", pg)
+            if baseline is not None:
+                if cluster is None:
+                    raise SystemExit("--baseline needs the throwaway server (no --url)")
+                before = _measure(
+                    spec, incremental, work, cluster.create_database("baseline"), baseline, "baseline"
+                )
+                print_figures(f"baseline build ({baseline}) on PostgreSQL, same run", before)
+                ratio = pg["full sync messages/s"] / before["full sync messages/s"]
+                print_figures(
+                    "this build over the baseline build on PostgreSQL", {"full sync messages/s ratio": ratio}
+                )
             print_figures(
                 "PostgreSQL over SQLite, same run",
                 {
@@ -194,8 +224,11 @@ def main() -> None:
     parser.add_argument("--no-import", action="store_true", help="skip the POST /import baseline")
     parser.add_argument("--postgresql", action="store_true", help="sync into PostgreSQL too (same run)")
     parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
+    parser.add_argument("--store", choices=sorted(STORES), default=LARGE.name)
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, on PostgreSQL too")
     args = parser.parse_args()
-    run(LARGE, args.incremental, not args.no_import, args.postgresql or args.url is not None, args.url)
+    postgresql = args.postgresql or args.url is not None or args.baseline is not None
+    run(STORES[args.store], args.incremental, not args.no_import, postgresql, args.url, args.baseline)
 
 
 if __name__ == "__main__":

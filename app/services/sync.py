@@ -21,7 +21,7 @@ from app.domain.sync import conflict_title, home_problem, lone_surrogate
 from app.errors import InvalidSyncBatch
 from app.services.events import EventType, NewEvent, event_row, message_rows
 from app.services.transfer import INLINE_INDEX_MESSAGES
-from app.storage.protocols import Store, SyncedRows, Tx, WriteRejected
+from app.storage.protocols import SessionPut, Store, SyncedRows, Tx, WriteRejected
 
 MAX_BATCH_SESSIONS = 1000
 MAX_BATCH_MESSAGES = 5000
@@ -148,8 +148,14 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
 def _put_sessions(
     tx: Tx, home: int, label: str, prepared: _Prepared, result: SyncResult, events: list[NewEvent]
 ) -> None:
-    homes = tx.sync.session_homes([values["id"] for values, _ in prepared.sessions])
-    written: list[str] = []
+    ids = [values["id"] for values, _ in prepared.sessions]
+    homes = tx.sync.session_homes(ids)
+    wanted = {title for values, _ in prepared.sessions if isinstance(title := values.get("title"), str)}
+    # Who holds the titles the batch may take, looked up once; kept current as the loop assigns them, so
+    # each session sees the titles of the ones before it as if they had been written one by one.
+    held = tx.sync.titles_held(sorted(wanted | {conflict_title(t, label) for t in wanted}), ids)
+    owned = {sid: title for title, sid in held.items()}
+    puts: list[SessionPut] = []
     now = time.time()
     for values, parent in prepared.sessions:
         sid = values["id"]
@@ -158,19 +164,31 @@ def _put_sessions(
             result.sessions_conflicting.append(sid)  # created here, or another home's: never overwritten
             continue
         title = values.get("title")
-        if isinstance(title, str) and tx.sync.title_holder(title) not in (None, sid):
+        if isinstance(title, str) and held.get(title) not in (None, sid):
             renamed = conflict_title(title, label)
-            values["title"] = renamed if tx.sync.title_holder(renamed) in (None, sid) else None
+            values["title"] = renamed if held.get(renamed) in (None, sid) else None
             result.titles_changed.append(sid)
-        tx.sync.put_session(home, values, parent, update=update)
-        written.append(sid)
+        if "title" in values:
+            _retitle(held, owned, sid, values["title"])
+        puts.append(SessionPut(values, parent, update))
         if update:
             result.sessions_updated += 1
         else:
             result.sessions_inserted += 1
         events.append(event_row(EventType.session_updated, sid, {"session_id": sid, "fields": ["sync"]}, now))
-    if written:
-        result.parents_linked += tx.sync.link_waiting_parents(home, written)
+    if puts:
+        tx.sync.put_sessions(home, puts)
+        result.parents_linked += tx.sync.link_waiting_parents(home, [put.values["id"] for put in puts])
+
+
+def _retitle(held: dict[str, str], owned: dict[str, str], sid: str, title: Any) -> None:
+    """Record that ``sid`` now holds ``title`` (``None``: no title), giving up the one it held."""
+    old = owned.pop(sid, None)
+    if old is not None and held.get(old) == sid:
+        del held[old]
+    if isinstance(title, str):
+        held[title] = sid
+        owned[sid] = title
 
 
 def _put_messages(

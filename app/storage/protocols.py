@@ -55,6 +55,7 @@ from app.storage.rows import (
     PruneCandidate,
     RenderedChunk,
     SessionMetaRow,
+    SessionPut,
     SessionRow,
     Skipped,
     StoredAnswer,
@@ -110,6 +111,7 @@ __all__ = [
     "Record",
     "RenderedChunk",
     "SearchRepo",
+    "SessionPut",
     "SessionsRepo",
     "Skipped",
     "Store",
@@ -601,14 +603,13 @@ class SyncRepo(Protocol):
     def session_homes(self, session_ids: Sequence[str]) -> dict[str, int | None]:
         """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
 
-    def title_holder(self, title: str) -> str | None:
-        """The session holding exactly ``title``, if any."""
+    def titles_held(self, titles: Sequence[str], session_ids: Sequence[str]) -> dict[str, str]:
+        """Title → the session holding it, for each of ``titles`` held and each title one of
+        ``session_ids`` holds."""
 
-    def put_session(
-        self, home: int, values: dict[str, Any], origin_parent_id: str | None, *, update: bool
-    ) -> None:
-        """Insert the session row ``values`` (the agent's columns, ``id`` among them) or, with ``update``,
-        overwrite those columns of the stored row; record the home and the parent the home names."""
+    def put_sessions(self, home: int, puts: Sequence[SessionPut]) -> None:
+        """Write the session rows of ``puts`` (updates first, then inserts, each in order: see
+        :func:`app.storage.repos.sync.put_sessions`) and record each one's home and named parent."""
 
     def link_waiting_parents(self, home: int, session_ids: Sequence[str]) -> int:
         """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the

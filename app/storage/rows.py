@@ -526,6 +526,16 @@ class MessageSlice:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionPut:
+    """A synced session row to write: the agent's columns (``id`` among them), the parent its home names,
+    and whether it overwrites the stored row (else it is inserted)."""
+
+    values: dict[str, Any]
+    origin_parent_id: str | None
+    update: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SyncedRows:
     """Message rows of a home's file (``session_id`` then ``columns``), each with its id in that file."""
 

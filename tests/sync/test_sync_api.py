@@ -132,3 +132,36 @@ def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, 
     assert "refused by a constraint" in answer.json()["detail"]
     assert client.get("/sessions/good").status_code == 404
     assert client.get("/stats").json()["messages"] == 0
+
+
+def test_titles_passed_around_in_one_batch_are_decided_in_batch_order(client: TestClient) -> None:
+    """Each session of a batch sees the titles of the ones before it as if they had been written one by
+    one: titles given up earlier in the batch are free, titles taken earlier are not, and the store's unique
+    title index accepts the whole batch (rows that give titles up are written before rows that take them)."""
+    assert client.post("/sessions", json={"id": "local", "source": "cli", "title": "Mine"}).status_code == 201
+    first = _batch("laptop", [_session("a", title="T"), _session("c", title="U")], [])
+    assert client.post("/sync/batches", json=first).status_code == 200
+    titles = {
+        "a": "U",  # C still holds U: renamed
+        "c": "T",  # A gave T up just before
+        "b": "U",  # C gave U up just before
+        "d": "T",  # C holds T now: renamed
+        "e": "Mine",  # a local session holds it: renamed
+        "f": "T [laptop]",  # D holds it: renamed again
+        "g": "T",  # C holds T and D holds its renamed form: no title
+    }
+    second = _batch("laptop", [_session(sid, title=title) for sid, title in titles.items()], [])
+    answer = client.post("/sync/batches", json=second)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["titles_changed"] == ["a", "d", "e", "f", "g"]
+    stored = {sid: client.get(f"/sessions/{sid}").json()["title"] for sid in [*titles, "local"]}
+    assert stored == {
+        "a": "U [laptop]",
+        "c": "T",
+        "b": "U",
+        "d": "T [laptop]",
+        "e": "Mine [laptop]",
+        "f": "T [laptop] [laptop]",
+        "g": None,
+        "local": "Mine",
+    }

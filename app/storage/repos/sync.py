@@ -8,6 +8,7 @@ delivered. The agent's columns hold only the agent's values; the home lives in o
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -15,8 +16,13 @@ from typing import Any
 
 from app.storage.commit_notice import note_messages
 from app.storage.repos.fts_backlog import index_range, queue_runs
-from app.storage.repos.transfer import fts_triggers_suspended, link_parent, write_session_row
-from app.storage.rows import SyncedRows
+from app.storage.repos.transfer import (
+    fts_triggers_suspended,
+    link_parent,
+    session_row_params,
+    session_row_sql,
+)
+from app.storage.rows import SessionPut, SyncedRows
 
 _CHUNK = 500
 
@@ -47,23 +53,49 @@ def session_homes(conn: sqlite3.Connection, session_ids: Sequence[str]) -> dict[
     return found
 
 
-def title_holder(conn: sqlite3.Connection, title: str) -> str | None:
-    """The session holding exactly ``title`` (the agent's unique title index), if any."""
-    row = conn.execute("SELECT id FROM sessions WHERE title = ?", (title,)).fetchone()
-    return None if row is None else str(row[0])
+def titles_held(
+    conn: sqlite3.Connection, titles: Sequence[str], session_ids: Sequence[str]
+) -> dict[str, str]:
+    """Title → the session holding it (the agent's unique title index), for each of ``titles`` held and
+    each title one of ``session_ids`` holds."""
+    held: dict[str, str] = {}
+    for column, values in (("title", titles), ("id", session_ids)):
+        for start in range(0, len(values), _CHUNK):
+            part = list(values[start : start + _CHUNK])
+            marks = ",".join("?" * len(part))
+            held.update(
+                (str(title), str(sid))
+                for title, sid in conn.execute(
+                    f"SELECT title, id FROM sessions WHERE {column} IN ({marks}) AND title IS NOT NULL", part
+                )
+            )
+    return held
 
 
-def put_session(
-    conn: sqlite3.Connection, home: int, values: dict[str, Any], origin_parent_id: str | None, *, update: bool
-) -> None:
-    """Insert the session row ``values`` (the agent's columns, ``id`` among them) or, with ``update``,
-    overwrite those columns of the stored row; record the home and the parent the home names."""
-    write_session_row(conn, values, update=update)
-    conn.execute(
+def _columns(values: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]) -> None:
+    """Write the session rows of ``puts``, each inserted or (``update``) overwriting the stored row's
+    columns it names, and record each one's home and the parent its home names.
+
+    Rows go in with one statement per run of rows of the same shape (PostgreSQL sends a run's rows without
+    waiting for each answer): the updates first, then the inserts, each in the given order. The caller
+    chose the titles in that order; updates first keeps the unique title index satisfied, since an
+    insert never gives up a title another row of the batch takes, while an update may."""
+    for update in (True, False):
+        rows = [put.values for put in puts if put.update is update]
+        for columns, run in itertools.groupby(rows, key=_columns):
+            sql = session_row_sql(columns, update=update)
+            if sql is not None:
+                conn.executemany(sql, [session_row_params(values, update=update) for values in run])
+    now = time.time()
+    conn.executemany(
         "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
         " synced_at = excluded.synced_at",
-        (values["id"], home, origin_parent_id, time.time()),
+        [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -51,19 +51,30 @@ def _ids_free(conn: sqlite3.Connection, ids: list[int]) -> bool:
     return True
 
 
+def session_row_sql(columns: Sequence[str], *, update: bool) -> str | None:
+    """The statement writing a session row of ``columns`` (``id`` among them): an INSERT, or with
+    ``update`` an UPDATE of the other columns by id taking its parameters in column order, id last
+    (``None`` when there is nothing to update)."""
+    if update:
+        sets = ", ".join(f'"{c}" = ?' for c in columns if c != "id")
+        return f"UPDATE sessions SET {sets} WHERE id = ?" if sets else None
+    names = ", ".join(f'"{c}"' for c in columns)
+    return f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def session_row_params(values: dict[str, Any], *, update: bool) -> list[Any]:
+    """The parameters of :func:`session_row_sql` for one row."""
+    if update:
+        return [*(v for c, v in values.items() if c != "id"), values["id"]]
+    return list(values.values())
+
+
 def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, update: bool) -> None:
     """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
     those columns of the stored row (its children keep pointing at it)."""
-    sid = values["id"]
-    if update:
-        sets = ", ".join(f'"{c}" = ?' for c in values if c != "id")
-        if sets:
-            params = [*(v for c, v in values.items() if c != "id"), sid]
-            conn.execute(f"UPDATE sessions SET {sets} WHERE id = ?", params)
-    else:
-        names = ", ".join(f'"{c}"' for c in values)
-        marks = ", ".join("?" * len(values))
-        conn.execute(f"INSERT INTO sessions ({names}) VALUES ({marks})", list(values.values()))
+    sql = session_row_sql(list(values), update=update)
+    if sql is not None:
+        conn.execute(sql, session_row_params(values, update=update))
 
 
 def insert_session(
