@@ -1,6 +1,7 @@
-"""Lookups by session id take the primary key on PostgreSQL, even before the planner has statistics: no
-trigram index answers ``id = ...`` (pg_trgm's operator class also serves ``=``, and a trigram index on the
-bare ``id`` made a sync batch's lookup of 500 ids take seconds)."""
+"""Lookups by session id take the primary key, and lookups by title the unique title index, on PostgreSQL,
+even before the planner has statistics: no trigram index answers ``id = ...`` or a sync batch's title
+lookup (pg_trgm's operator class also serves ``=``: a trigram index on the bare ``id`` made a sync batch's
+lookup of 500 ids take seconds, and the listing's one on ``title`` did the same to ``title IN (...)``)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,21 @@ from typing import Any
 
 import psycopg
 
+from app.storage.postgres.repos.sync import TITLES_HELD_SQL
+
+
+def _title(i: int) -> str:
+    return f"Session about topic {i * 7919 % 999983}"
+
 
 def _fill(conn: psycopg.Connection[Any], start: int, count: int) -> list[str]:
-    """``count`` sessions, each also synced from home 1 (as after a bulk sync)."""
+    """``count`` titled sessions, each also synced from home 1 (as after a bulk sync)."""
     ids = [f"20260806_{i:06d}_{i * 7919 % 999983:06x}" for i in range(start, start + count)]
+    titles = [_title(i) for i in range(start, start + count)]
     conn.execute(
-        "INSERT INTO sessions (id, source, started_at) SELECT unnest(%s::text[]), 'cli', 1.0", (ids,)
+        "INSERT INTO sessions (id, title, source, started_at)"
+        " SELECT unnest(%s::text[]), unnest(%s::text[]), 'cli', 1.0",
+        (ids, titles),
     )
     conn.execute(
         "INSERT INTO hs_sync_homes (id, label, created_at) VALUES (1, 'h', 1) ON CONFLICT DO NOTHING"
@@ -54,8 +64,12 @@ def test_a_batch_of_ids_is_looked_up_by_the_primary_key(pg_migrated_url: str) ->
                     wanted,
                 )
                 any_of = _plan(conn, "SELECT id FROM sessions WHERE id = ANY(%s)", [wanted])
-                used = [name for name in trigram_indexes if name in homes + any_of]
-                assert not used, (len(ids), size, homes, any_of)
+                # The titles a sync batch may take, and those its sessions hold (``PgSync.titles_held``).
+                titles = [_title(i) for i in range(0, len(ids), len(ids) // size)][:size]
+                held = _plan(conn, TITLES_HELD_SQL, [titles, wanted])
+                used = [name for name in trigram_indexes if name in homes + any_of + held]
+                assert not used, (len(ids), size, homes, any_of, held)
+                assert "idx_sessions_title_unique" in held, held
 
 
 def test_the_listing_and_prefix_resolution_use_the_id_trigrams(pg_migrated_url: str) -> None:

@@ -3,17 +3,35 @@ and no search indexing to do (the search columns are computed as rows are writte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.storage.commit_notice import note_messages
 from app.storage.postgres.repos.base import pg_of
 from app.storage.repos.sync import message_column_names
 from app.storage.rows import SyncedRows
 from app.storage.sqlite_tx import SqliteSync
 
+# One lookup of the unique title index per title: pg_trgm's operator class also answers ``=``, and a
+# planner without statistics (a server filling up during a first sync) answered ``title IN (...)`` with the
+# listing's trigram index on ``title``, up to seconds per batch. ``LIMIT 1`` keeps the lateral lookup a
+# nested loop over the unique index.
+TITLES_HELD_SQL = (
+    "SELECT t.title, h.id FROM unnest(%s::text[]) AS t(title)"
+    " CROSS JOIN LATERAL (SELECT id FROM sessions WHERE title = t.title LIMIT 1) h"
+    " UNION ALL SELECT title, id FROM sessions WHERE id = ANY(%s) AND title IS NOT NULL"
+)
+
 
 class PgSync(SqliteSync):
     """SyncRepo over one PostgreSQL connection."""
 
     __slots__ = ()
+
+    def titles_held(self, titles: Sequence[str], session_ids: Sequence[str]) -> dict[str, str]:
+        """Title → the session holding it, for each of ``titles`` held and each title one of
+        ``session_ids`` holds (one statement; see :data:`TITLES_HELD_SQL`)."""
+        rows = pg_of(self.conn).execute(TITLES_HELD_SQL, (list(titles), list(session_ids)))
+        return {str(title): str(sid) for title, sid in rows}
 
     def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
         """Store the batch's rows under ids drawn from the sequence appends use (ascending, not necessarily
