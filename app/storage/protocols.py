@@ -224,9 +224,9 @@ class TitlesRepo(Protocol):
     def record_title_source(self, session_id: str, source: str, generator: str | None = None) -> None:
         """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
 
-    def untitled_first_exchange(self, session_id: str) -> FirstExchange | None:
-        """The exchange to title, or ``None`` when the session is titled, was titled before, came by sync, or
-        lacks one."""
+    def title_due(self, session_id: str) -> FirstExchange | bool:
+        """The exchange to title; otherwise whether the session is settled (``True``: gone, titled, titled
+        before, or synced; ``False``: it lacks a first exchange yet)."""
 
     def is_settled(self, session_id: str) -> bool:
         """Whether the session will never need an auto-title (gone, titled, titled before, or synced)."""

@@ -112,7 +112,7 @@ class SqliteTitles(_Bound):
     next_title_in_lineage = bound(titles.next_title_in_lineage)
     resolve_by_title = bound(titles.resolve_by_title)
     record_title_source = bound(title_sources.record_title_source)
-    untitled_first_exchange = bound(title_sources.untitled_first_exchange)
+    title_due = bound(title_sources.title_due)
     is_settled = bound(title_sources.is_settled)
     apply_auto_title = bound(title_sources.apply_auto_title)
 

@@ -15,9 +15,11 @@ from hermes_state import SessionDB
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.rows import FirstExchange
 from tests.conftest import TOKEN
 from tests.titles.chat_server import Behaviour, chat_server
 
+_SYNC_COLUMNS = ["id", "session_id", "role", "content", "timestamp"]
 USER = "How do I configure nginx as a reverse proxy for my Django app?"
 ASSISTANT = "Add a location block with proxy_pass pointing at gunicorn."
 
@@ -211,3 +213,37 @@ def test_an_imported_first_exchange_gets_a_title(home: Path) -> None:
         assert response.status_code == 200 and response.json()["imported"] == 1, response.text
         _wait(lambda: _session(client, line["id"])["title"] is not None)
         assert "nginx" in _session(client, line["id"])["title"].casefold()
+
+
+def test_one_read_tells_a_due_session_from_a_settled_one(settings: Settings) -> None:
+    """``title_due`` on each backend: the exchange when one is due, ``True`` for a session that will never
+    need a title (gone, titled, titled before, synced), ``False`` for one that may later (no exchange yet).
+    Automatic titles are off, so nothing titles the due session meanwhile."""
+    app = create_app(settings.model_copy(update={"titles_auto": False}))
+    with TestClient(app, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+        _title_due_answers(client)
+
+
+def _title_due_answers(client: TestClient) -> None:
+    db = client.app.state.db  # type: ignore[attr-defined]
+    titled = _new(client, title="Chosen")
+    waiting = _new(client)
+    reply = client.post(f"/sessions/{waiting}/messages", json={"role": "user", "content": USER})
+    assert reply.status_code == 201
+    due = _new(client)
+    _exchange(client, due)
+    synced = {"id": "synced", "source": "cli", "started_at": 1.0}
+    rows = [[1, "synced", "user", USER, 2.0], [2, "synced", "assistant", ASSISTANT, 3.0]]
+    body = {"home": "laptop", "sessions": [synced], "messages": {"columns": _SYNC_COLUMNS, "rows": rows}}
+    assert client.post("/sync/batches", json=body).status_code == 200
+    answers = {
+        sid: db.read_sync(lambda tx, sid=sid: tx.titles.title_due(sid))
+        for sid in (titled, waiting, due, "synced", "missing")
+    }
+    assert answers[due] == FirstExchange(user=USER, assistant=ASSISTANT)
+    assert {sid: answer for sid, answer in answers.items() if sid != due} == {
+        titled: True,
+        waiting: False,
+        "synced": True,
+        "missing": True,
+    }

@@ -16,7 +16,7 @@ from app.errors import HermesError
 from app.services.background import CommitFollower
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
-from app.storage.protocols import Store
+from app.storage.protocols import FirstExchange, Store
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +72,9 @@ class AutoTitler(CommitFollower):
 
     async def title_once(self, session_id: str) -> str | None:
         """Title the session if it is due; the title set, or ``None``."""
-        exchange = await _uncancelled(self.db.read(lambda tx: tx.titles.untitled_first_exchange(session_id)))
-        if exchange is None:
-            if await _uncancelled(self.db.read(lambda tx: tx.titles.is_settled(session_id))):
+        exchange = await _uncancelled(self.db.read(lambda tx: tx.titles.title_due(session_id)))
+        if not isinstance(exchange, FirstExchange):
+            if exchange:
                 self._settle(session_id)
             return None
         proposal = await self.generator.generate(exchange.user, exchange.assistant)

@@ -39,20 +39,21 @@ def _first_text(conn: sqlite3.Connection, session_id: str, role: str) -> str | N
 _SYNCED = "EXISTS (SELECT 1 FROM hs_sync_sessions y WHERE y.session_id = s.id)"
 
 
-def untitled_first_exchange(conn: sqlite3.Connection, session_id: str) -> FirstExchange | None:
-    """The exchange to title, or ``None`` when the session is titled, was titled before, came by sync, or
-    lacks one."""
+def title_due(conn: sqlite3.Connection, session_id: str) -> FirstExchange | bool:
+    """The exchange to title; otherwise whether the session is settled: ``True`` when it will never need an
+    auto-title (gone, titled, titled before, or synced), ``False`` when it still may (it lacks a first
+    exchange). Settled never turns back, so one read answers both questions."""
     row = conn.execute(
         "SELECT s.title IS NULL AND NOT EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
         f" AND NOT {_SYNCED} FROM sessions s WHERE s.id = ?",
         (session_id,),
     ).fetchone()
     if row is None or not row[0]:
-        return None
+        return True
     user = _first_text(conn, session_id, "user")
     assistant = _first_text(conn, session_id, "assistant") if user is not None else None
     if user is None or assistant is None:
-        return None
+        return False
     return FirstExchange(user=user, assistant=assistant)
 
 
