@@ -72,10 +72,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             leadership = db.leadership
             auto_pruner = AutoPruner(db, load_auto_prune_config(settings), leadership)
             state.auto_pruner = await stack.enter_async_context(_running(auto_pruner, start=writes))
-            # PostgreSQL indexes each row in its own transaction: there is no FTS backlog to work off.
+            # Both backends leave a bulk write's search indexing to this task (on PostgreSQL, the leader's).
             indexer = FtsIndexer(db, leadership=leadership)
-            indexes_later = writes and db.backend == "sqlite"
-            state.fts_indexer = await stack.enter_async_context(_running(indexer, start=indexes_later))
+            state.fts_indexer = await stack.enter_async_context(_running(indexer, start=writes))
             titler = AutoTitler(db, build_generator(settings), enabled=load_titles_auto(settings))
             state.auto_titler = await stack.enter_async_context(_running(titler, start=writes))
             pruner = EventPruner(

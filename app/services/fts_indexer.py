@@ -1,4 +1,5 @@
-"""The background indexer: brings bulk-imported messages into the agent's two FTS indexes.
+"""The background indexer: brings bulk-imported messages into the agent's two FTS indexes (on PostgreSQL,
+the messages of big sync batches into its search column and indexes: ``PgIndexing``).
 
 A big import stores its messages with the FTS insert triggers suspended and queues their ids in
 ``hs_fts_backlog`` (same transaction). This task indexes that backlog in writer jobs, each indexing a slice
@@ -104,7 +105,8 @@ class FtsIndexer(CommitFollower):
         seen = self._jobs_committed()
         while True:
             try:
-                covered, elapsed, queued = await self.db.write(self._job)
+                # A slice is a long job: on PostgreSQL it runs beside the appends' group commits.
+                covered, elapsed, queued = await self.db.write(self._job, bulk=True)
             finally:
                 self._notify()
             if covered is None:

@@ -124,16 +124,18 @@ def test_synced_messages_are_searchable_and_announced(
 ) -> None:
     path = agent_file(tmp_path / "laptop" / "state.db", sessions=2, messages=3)
     bulk_fill(path, sessions=3, per_session=700)  # over one batch: indexed by the background indexer
-    assert sync("--from", str(path), "--home", "laptop").exit_code == 0
+    result = sync("--from", str(path), "--home", "laptop")
+    assert result.exit_code == 0, result.output
+    deadline = time.monotonic() + 60
+    while client.get("/stats").json()["indexing"]["pending_messages"]:
+        assert time.monotonic() < deadline, "the background indexer never indexed the synced messages"
+        time.sleep(0.2)
     found = client.get("/search", params={"q": "message", "limit": 10, "home": "laptop"}).json()
     assert {r["session_id"] for r in found["results"]} == {"s0000", "s0001"}
     assert client.get("/search", params={"q": "message", "home": "elsewhere"}).json()["count"] == 0
     found_cjk = client.get("/search", params={"q": "中文", "limit": 10}).json()
     assert found_cjk["count"] == 2
-    deadline = time.monotonic() + 60
-    while client.get("/search", params={"q": "bulk", "limit": 10, "home": "laptop"}).json()["count"] < 3:
-        assert time.monotonic() < deadline, "the background indexer never indexed the synced messages"
-        time.sleep(0.2)
+    assert client.get("/search", params={"q": "bulk", "limit": 10, "home": "laptop"}).json()["count"] == 3
     raw = RawDatabase(settings)
     try:
         (events,) = raw.execute("SELECT COUNT(*) FROM hs_events WHERE type = 'message.created'").fetchone()

@@ -135,7 +135,7 @@ _DECLARED = {
     "bytea": "BLOB",
 }
 
-HIDDEN_COLUMNS = frozenset({"search_vector"})
+HIDDEN_COLUMNS = frozenset({"search_vector", "hs_search_ready"})
 """Columns the server computes for search: not part of the agent's rows, so ``SELECT *`` through a
 :class:`PlainCursor` and ``PRAGMA table_info`` leave them out."""
 
@@ -210,6 +210,7 @@ class SqliteStyle:
                     (cid, name, _DECLARED.get(kind, kind.upper()), notnull, default, pk)
                 )
                 for cid, name, kind, notnull, default, pk in cur.fetchall()
+                if name not in HIDDEN_COLUMNS
             ]
             return _Answered(rows)  # type: ignore[return-value]
         # Parameters always go with the query (an empty tuple too), so psycopg undoubles every %%.

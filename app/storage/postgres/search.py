@@ -32,7 +32,7 @@ from app.domain.fts_query import Clause, Engine, message_snippet, plan, word_sni
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
-from app.storage.postgres.search_schema import MAX_WORD_CHARS, TS_CONFIG
+from app.storage.postgres.search_schema import MAX_WORD_CHARS, READY, TS_CONFIG
 from app.storage.repos.list_index import (
     MAX_CANDIDATES,
     MIN_TERM,
@@ -207,13 +207,16 @@ class PgHits:
             tree = word_tree(self.plan.match, self.plan.fallback)
             if tree is not None:
                 self.tsquery, self.words = tsquery_text(tree), wanted_words(tree)
-                self.condition, self.params = f"m.search_vector @@ {_TSQUERY}", [self.tsquery]
+                self.condition, self.params = f"m.{READY} AND m.search_vector @@ {_TSQUERY}", [self.tsquery]
         elif self.plan.engine in (Engine.trigram, Engine.scan):
             # A trigram index finds a group only through one of its terms of three characters or more.
             self.indexed = all(
                 any(len(term) >= _TRIGRAM_MIN for term in clause.include) for clause in self.plan.clauses
             )
             self.condition, self.params = _substring_sql(self.plan.clauses, self.indexed)
+            if self.indexed and self.condition != "FALSE":
+                # The trigram index holds only indexed rows (its predicate must be implied to be used).
+                self.condition = f"m.{READY} AND {self.condition}"
 
     @property
     def empty(self) -> bool:

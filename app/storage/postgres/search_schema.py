@@ -15,6 +15,12 @@ What SQLite's two FTS5 tables do, PostgreSQL does with a stored ``tsvector`` and
   ``lower(sessions.id)`` and on the preview-sized head of user messages (the one on ``sessions.title`` is
   ``idx_hs_sessions_title_trgm``, in ``schema``).
 
+Indexing can wait: ``messages.hs_search_ready`` is 1 for a row indexed as it was written (every write but a
+big sync batch), 0 for one left to the background indexer (``PgIndexing``), which sets it in slices. The
+generated column is only computed, and the two message search indexes only hold the row, once it is 1;
+``idx_messages_search_pending`` finds the rows still waiting. Until then word and trigram search miss the
+row, as SQLite's search misses its FTS backlog, and discover says how many wait.
+
 Only the first :data:`MAX_WORD_CHARS` characters of a message go into its ``tsvector`` (PostgreSQL caps a
 ``tsvector`` at 1 MB and an oversized one would make the insert fail); the substring index has no cap.
 """
@@ -30,6 +36,10 @@ MAX_WORD_CHARS = 200_000
 # The preview the listing shows is the first user message cut to this many characters (PREVIEW_RAW_SQL).
 PREVIEW_CHARS = 63
 TS_CONFIG = "hs_search"
+# A message stored by a bulk write (a big sync batch) waits for the background indexer: its search column is
+# NULL and the search indexes leave it out until the indexer sets the flag, as SQLite's FTS backlog does.
+READY = "hs_search_ready = 1"
+PENDING = "hs_search_ready = 0"
 
 SEARCH_DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
@@ -55,12 +65,17 @@ $$""",
     f"""CREATE OR REPLACE FUNCTION hs_list_preview(content text)
     RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN replace(replace(left(content, {PREVIEW_CHARS}), chr(10), ' '), chr(13), ' ')""",
+    "ALTER TABLE messages ADD COLUMN IF NOT EXISTS hs_search_ready smallint NOT NULL DEFAULT 1",
     f"""ALTER TABLE messages ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS (
-    to_tsvector('{TS_CONFIG}'::regconfig, hs_search_words(hs_search_doc(content, tool_name, tool_calls)))
+    CASE WHEN hs_search_ready = 1 THEN
+        to_tsvector('{TS_CONFIG}'::regconfig, hs_search_words(hs_search_doc(content, tool_name, tool_calls)))
+    END
 ) STORED""",
-    "CREATE INDEX IF NOT EXISTS idx_messages_search_vector ON messages USING gin (search_vector)",
+    "CREATE INDEX IF NOT EXISTS idx_messages_search_vector ON messages"
+    f" USING gin (search_vector) WHERE {READY}",
     "CREATE INDEX IF NOT EXISTS idx_messages_search_trgm ON messages"
-    " USING gin (hs_search_doc(content, tool_name, tool_calls) gin_trgm_ops)",
+    f" USING gin (hs_search_doc(content, tool_name, tool_calls) gin_trgm_ops) WHERE {READY}",
+    f"CREATE INDEX IF NOT EXISTS idx_messages_search_pending ON messages (id) WHERE {PENDING}",
     "CREATE INDEX IF NOT EXISTS idx_messages_list_preview_trgm ON messages"
     " USING gin (hs_list_preview(content) gin_trgm_ops)"
     " WHERE role = 'user' AND active = 1 AND content IS NOT NULL",

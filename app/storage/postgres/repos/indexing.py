@@ -1,23 +1,48 @@
-"""The FTS backlog on PostgreSQL: there is none. ``messages.search_vector`` is a generated column and the
-trigram indexes are ordinary indexes, so every row is searchable in the transaction that writes it."""
+"""The search backlog on PostgreSQL: messages a big sync batch stored with ``hs_search_ready = 0``.
+
+Such a row has no ``tsvector`` and is in neither message search index until the background indexer (the
+leader's :class:`app.services.fts_indexer.FtsIndexer`) sets the flag, a slice of the oldest waiting rows per
+transaction; the generated column and the partial indexes then take the row in (see
+:mod:`app.storage.postgres.search_schema`). Every other write indexes its rows as they are stored. Imports
+index inline on PostgreSQL, so nothing here takes runs of imported ids. The listing's trigram indexes are
+always inline: there are no dirty list-search documents.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
+
+import psycopg
 
 from app.domain.id_runs import Run
+from app.storage.postgres.search_schema import PENDING, READY
+
+
+def waiting_messages(pg: psycopg.Connection[Any]) -> int:
+    """How many messages wait for the background indexer."""
+    row = pg.execute(f"SELECT count(*) FROM messages WHERE {PENDING}").fetchone()
+    return 0 if row is None else int(row[0])
 
 
 class PgIndexing:
-    """``IndexingRepo`` for a store that indexes inline: nothing is ever queued or waiting."""
+    """``IndexingRepo`` over one PostgreSQL connection."""
+
+    __slots__ = ("pg",)
+
+    def __init__(self, pg: psycopg.Connection[Any]) -> None:
+        self.pg = pg
 
     def pending_messages(self) -> int:
-        """Messages waiting to be indexed: none."""
-        return 0
+        """Messages waiting for the indexer."""
+        return waiting_messages(self.pg)
 
     def has_queued(self, up_to: int) -> bool:
-        """Whether any queued run starts at or below ``up_to``: never."""
-        return False
+        """Whether a message with an id at or below ``up_to`` waits for the indexer."""
+        row = self.pg.execute(
+            f"SELECT EXISTS (SELECT 1 FROM messages WHERE {PENDING} AND id <= %s)", (up_to,)
+        ).fetchone()
+        return bool(row and row[0])
 
     def has_dirty(self) -> bool:
         """Whether list-search documents wait to be rebuilt: never (the trigram indexes are inline)."""
@@ -28,16 +53,22 @@ class PgIndexing:
         return None
 
     def index_next_slice(self, max_messages: int) -> int | None:
-        """Nothing to index."""
-        return None
+        """Index up to ``max_messages`` of the oldest waiting messages (rows another transaction holds are
+        left for the next slice); how many, or ``None`` when none waited."""
+        rows = self.pg.execute(
+            f"UPDATE messages SET {READY} WHERE id IN (SELECT id FROM messages WHERE {PENDING}"
+            " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
+            (max_messages,),
+        ).fetchall()
+        return len(rows) or None
 
     def imported_runs(self, session_ids: list[str]) -> list[Run]:
-        """Imported messages to queue for indexing: none, they were indexed as they were written."""
+        """Imported messages to queue for indexing: none, imports index their rows as they write them."""
         return []
 
     def queue_runs(self, runs: Iterable[Run]) -> None:
-        """Nothing is ever queued: see :meth:`imported_runs`."""
+        """Nothing is queued by runs: see :meth:`imported_runs`."""
 
     def queued_runs(self, up_to: int) -> list[Run]:
-        """Queued runs: none."""
+        """Queued runs of imported ids: none."""
         return []

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 from app.domain.session_filter import SessionFilter
 from app.errors import NotSupportedOnBackend
 from app.storage.postgres.repos.base import pg_of
+from app.storage.postgres.repos.indexing import waiting_messages
 from app.storage.repos import maintenance
 from app.storage.rows import PageStats, UsageReport
 from app.storage.sqlite_tx import SqliteMaintenance
@@ -58,8 +59,8 @@ class PgMaintenance(SqliteMaintenance):
 
     def store_stats(self, include_fts: bool) -> dict[str, Any]:
         """Counts for every source and the database's size; ``wal_bytes`` 0 (the WAL is the cluster's);
-        with ``include_fts`` the size of the two search indexes. Nothing is ever pending: the search
-        columns are computed as rows are written."""
+        with ``include_fts`` the size of the two search indexes; the messages a big sync batch left to the
+        background indexer as pending."""
         pages = self.page_stats()
         fts = None
         if include_fts:
@@ -67,7 +68,7 @@ class PgMaintenance(SqliteMaintenance):
             sql = f"SELECT COALESCE(SUM(pg_relation_size(oid)), 0) FROM pg_class WHERE relname IN ({marks})"
             row = self.conn.execute(sql, _SEARCH_INDEXES).fetchone()
             fts = int(row[0])
-        stats = maintenance.stats_record(self.conn, pages, fts, 0)
+        stats = maintenance.stats_record(self.conn, pages, fts, waiting_messages(pg_of(self.conn)))
         stats.update(database_bytes=pages.page_size * pages.page_count, wal_bytes=0)
         return stats
 
