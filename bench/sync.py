@@ -5,9 +5,9 @@ whole ``hermes sessions sync`` process, Python start-up included). Baselines in 
 data: ``POST /import`` of the file's JSONL export into another empty server (what a one-off copy costs
 through the API), and a plain copy of the file.
 
-The full sync acknowledges batches before their messages are in the FTS indexes (batches over 1,000
-messages go to the background indexer, as a big import does); the time until that backlog drains is
-printed too.
+The full sync acknowledges batches before their messages are in the search indexes (batches over 1,000
+messages go to the background indexer, on both backends); the time until that backlog drains is printed
+too (on PostgreSQL read from ``GET /stats``).
 
 With ``--postgresql`` the same file is synced into an empty PostgreSQL database as well (a throwaway server,
 ``tests/pg_cluster.py``, or ``--url``), the SQLite server's figures of the same run being its baseline
