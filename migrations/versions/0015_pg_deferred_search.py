@@ -1,5 +1,6 @@
 """PostgreSQL: search indexing can wait for the background indexer. ``messages.hs_search_ready`` (1 for
-every row already there) gates the ``tsvector`` column and the two message search indexes, which become
+every row already there; 0 by default for rows a transaction stores with ``hermes.search_deferred`` on)
+gates the ``tsvector`` column and the two message search indexes, which become
 partial, and ``idx_messages_search_pending`` finds the rows still waiting. A database created at revision
 0012 by this version already has them (0012 applies the search schema as it is); one created before gets
 them here, the column recomputed and the indexes rebuilt. Nothing changes on SQLite.
@@ -29,7 +30,8 @@ _DROP = (
 )
 _UP = (
     *_DROP,
-    "ALTER TABLE messages ADD COLUMN IF NOT EXISTS hs_search_ready smallint NOT NULL DEFAULT 1",
+    "ALTER TABLE messages ADD COLUMN IF NOT EXISTS hs_search_ready smallint NOT NULL DEFAULT"
+    " (CASE WHEN current_setting('hermes.search_deferred', true) = 'on' THEN 0 ELSE 1 END)",
     "ALTER TABLE messages ADD COLUMN search_vector tsvector GENERATED ALWAYS AS"
     f" (CASE WHEN hs_search_ready = 1 THEN {_VECTOR} END) STORED",
     "CREATE INDEX idx_messages_search_vector ON messages USING gin (search_vector) WHERE hs_search_ready = 1",

@@ -16,7 +16,9 @@ What SQLite's two FTS5 tables do, PostgreSQL does with a stored ``tsvector`` and
   ``idx_hs_sessions_title_trgm``, in ``schema``).
 
 Indexing can wait: ``messages.hs_search_ready`` is 1 for a row indexed as it was written (every write but a
-big sync batch), 0 for one left to the background indexer (``PgIndexing``), which sets it in slices. The
+big sync batch or import), 0 for one left to the background indexer (``PgIndexing``), which sets it in
+slices. A sync batch writes the column; an import sets :data:`DEFER_SETTING` for its transaction, which
+the column's default reads. The
 generated column is only computed, and the two message search indexes only hold the row, once it is 1;
 ``idx_messages_search_pending`` finds the rows still waiting. Until then word and trigram search miss the
 row, as SQLite's search misses its FTS backlog, and discover says how many wait.
@@ -40,6 +42,9 @@ TS_CONFIG = "hs_search"
 # NULL and the search indexes leave it out until the indexer sets the flag, as SQLite's FTS backlog does.
 READY = "hs_search_ready = 1"
 PENDING = "hs_search_ready = 0"
+DEFER_SETTING = "hermes.search_deferred"
+"""A transaction that sets this to ``on`` (an import deferring its indexing) stores its rows waiting."""
+READY_DEFAULT = f"(CASE WHEN current_setting('{DEFER_SETTING}', true) = 'on' THEN 0 ELSE 1 END)"
 
 SEARCH_DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
@@ -65,7 +70,8 @@ $$""",
     f"""CREATE OR REPLACE FUNCTION hs_list_preview(content text)
     RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN replace(replace(left(content, {PREVIEW_CHARS}), chr(10), ' '), chr(13), ' ')""",
-    "ALTER TABLE messages ADD COLUMN IF NOT EXISTS hs_search_ready smallint NOT NULL DEFAULT 1",
+    "ALTER TABLE messages ADD COLUMN IF NOT EXISTS hs_search_ready smallint NOT NULL"
+    f" DEFAULT {READY_DEFAULT}",
     f"""ALTER TABLE messages ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS (
     CASE WHEN hs_search_ready = 1 THEN
         to_tsvector('{TS_CONFIG}'::regconfig, hs_search_words(hs_search_doc(content, tool_name, tool_calls)))

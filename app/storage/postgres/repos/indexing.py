@@ -1,11 +1,11 @@
-"""The search backlog on PostgreSQL: messages a big sync batch stored with ``hs_search_ready = 0``.
+"""The search backlog on PostgreSQL: messages a big sync batch or import stored with ``hs_search_ready = 0``.
 
 Such a row has no ``tsvector`` and is in neither message search index until the background indexer (the
 leader's :class:`app.services.fts_indexer.FtsIndexer`) sets the flag, a slice of the oldest waiting rows per
 transaction; the generated column and the partial indexes then take the row in (see
-:mod:`app.storage.postgres.search_schema`). Every other write indexes its rows as they are stored. Imports
-index inline on PostgreSQL, so nothing here takes runs of imported ids. The listing's trigram indexes are
-always inline: there are no dirty list-search documents.
+:mod:`app.storage.postgres.search_schema`). A big import's rows wait the same way, and its runs of ids are
+read back from the flag. Every other write indexes its rows as they are stored. The listing's trigram
+indexes are always inline: there are no dirty list-search documents.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 
 from app.domain.id_runs import Run
+from app.storage.commit_notice import note_fts_backlog
 from app.storage.postgres.search_schema import PENDING, READY
 
 
@@ -63,12 +64,21 @@ class PgIndexing:
         return len(rows) or None
 
     def imported_runs(self, session_ids: list[str]) -> list[Run]:
-        """Imported messages to queue for indexing: none, imports index their rows as they write them."""
-        return []
+        """The waiting messages of ``session_ids`` as runs of consecutive ids."""
+        return self._runs("session_id = ANY(%s)", session_ids)
 
     def queue_runs(self, runs: Iterable[Run]) -> None:
-        """Nothing is queued by runs: see :meth:`imported_runs`."""
+        """Wake the indexer: the rows are queued already, by their flag."""
+        note_fts_backlog()
 
     def queued_runs(self, up_to: int) -> list[Run]:
-        """Queued runs of imported ids: none."""
-        return []
+        """The waiting messages with ids at or below ``up_to``, as runs of consecutive ids."""
+        return self._runs("id <= %s", up_to)
+
+    def _runs(self, condition: str, value: Any) -> list[Run]:
+        rows = self.pg.execute(
+            "SELECT min(id), max(id) FROM (SELECT id, id - row_number() OVER (ORDER BY id) AS run"
+            f" FROM messages WHERE {PENDING} AND {condition}) waiting GROUP BY run ORDER BY 1",
+            (value,),
+        ).fetchall()
+        return [(int(first), int(last)) for first, last in rows]

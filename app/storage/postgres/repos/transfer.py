@@ -1,5 +1,6 @@
-"""TransferRepo on PostgreSQL: kept message ids reserved in the identity sequence, and no FTS triggers to
-suspend (the search columns are generated)."""
+"""TransferRepo on PostgreSQL: kept message ids reserved in the identity sequence, and an import's search
+indexing left to the background indexer (:data:`~app.storage.postgres.search_schema.DEFER_SETTING`), as
+SQLite suspends its FTS triggers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterator
 
 from app.domain.agent_rows import Prepared
 from app.storage.postgres.repos.base import pg_of
+from app.storage.postgres.search_schema import DEFER_SETTING, PENDING, READY
 from app.storage.sqlite_tx import SqliteTransfer
 
 
@@ -30,5 +32,15 @@ class PgTransfer(SqliteTransfer):
 
     @contextlib.contextmanager
     def fts_triggers_suspended(self) -> Iterator[list[str]]:
-        """Nothing to suspend: the search columns are computed by the server as rows are written."""
-        yield []
+        """Store the messages written inside waiting for the search indexer (the caller indexes them
+        itself, :meth:`index_sessions`, or queues them); yields the one table concerned."""
+        pg = pg_of(self.conn)
+        pg.execute("SELECT set_config(%s, 'on', true)", (DEFER_SETTING,))
+        yield ["messages"]
+        pg.execute("SELECT set_config(%s, 'off', true)", (DEFER_SETTING,))
+
+    def index_sessions(self, tables: list[str], session_ids: list[str]) -> None:
+        """Index the waiting messages of ``session_ids`` now (a small import, searchable when answered)."""
+        pg_of(self.conn).execute(
+            f"UPDATE messages SET {READY} WHERE session_id = ANY(%s) AND {PENDING}", (session_ids,)
+        )
