@@ -1,9 +1,9 @@
 """PostgreSQL: search indexing can wait for the background indexer. ``messages.hs_search_ready`` (1 for
 every row already there; 0 by default for rows a transaction stores with ``hermes.search_deferred`` on)
-gates the ``tsvector`` column and the two message search indexes, which become
-partial, and ``idx_messages_search_pending`` finds the rows still waiting. A database created at revision
-0012 by this version already has them (0012 applies the search schema as it is); one created before gets
-them here, the column recomputed and the indexes rebuilt. Nothing changes on SQLite.
+gates the ``tsvector`` column and the two message search indexes, which become partial, and
+``hs_fts_backlog`` queues the waiting rows' ids as runs (as on SQLite). A database created at revision 0012
+by this version already has them (0012 applies the search schema as it is); one created before gets them
+here, the column recomputed and the indexes rebuilt. Nothing changes on SQLite.
 
 Revision ID: 0015_pg_deferred_search
 Revises: 0014_pg_session_id_trigrams
@@ -36,11 +36,12 @@ _UP = (
     f" (CASE WHEN hs_search_ready = 1 THEN {_VECTOR} END) STORED",
     "CREATE INDEX idx_messages_search_vector ON messages USING gin (search_vector) WHERE hs_search_ready = 1",
     f"CREATE INDEX idx_messages_search_trgm ON messages USING gin ({_DOC}) WHERE hs_search_ready = 1",
-    "CREATE INDEX IF NOT EXISTS idx_messages_search_pending ON messages (id) WHERE hs_search_ready = 0",
+    "CREATE TABLE IF NOT EXISTS hs_fts_backlog (first_id bigint PRIMARY KEY, last_id bigint NOT NULL,"
+    " queued_at double precision NOT NULL)",
 )
 _DOWN = (
     # Rows still waiting are indexed by the recomputed column and the full indexes.
-    "DROP INDEX IF EXISTS idx_messages_search_pending",
+    "DROP TABLE IF EXISTS hs_fts_backlog",
     *_DROP,
     "ALTER TABLE messages DROP COLUMN IF EXISTS hs_search_ready",
     f"ALTER TABLE messages ADD COLUMN search_vector tsvector GENERATED ALWAYS AS ({_VECTOR}) STORED",
@@ -59,7 +60,7 @@ def upgrade() -> None:
     conn = _connection()
     if conn is None:
         return
-    found = conn.execute("SELECT to_regclass('idx_messages_search_pending')").fetchone()
+    found = conn.execute("SELECT to_regclass('hs_fts_backlog')").fetchone()
     if found is not None and found[0] is not None:
         return
     for statement in _UP:

@@ -76,6 +76,20 @@ def test_a_deferred_batch_is_found_once_the_indexer_took_it_in(tx: Tx) -> None:
     assert "indexing" not in discover(tx, SearchRequest(q="zebra"))
 
 
+def test_a_row_deleted_while_waiting_counts_until_the_indexer_passes_it(tx: Tx) -> None:
+    """The count is the queued runs' size, an upper bound as on SQLite, which the indexer brings to 0."""
+    ids = _sync(tx, inline=False)
+    pg = cast(Any, tx).pg
+    pg.execute("DELETE FROM messages WHERE id = %s", (ids[1],))
+    assert tx.indexing.pending_messages() == 4
+    assert tx.indexing.queued_runs(ids[-1]) == [(ids[0], ids[-1])]
+    assert tx.indexing.index_next_slice(2) == 3  # two rows marked, the deleted id between them passed
+    assert tx.indexing.queued_runs(ids[-1]) == [(ids[3], ids[3])]
+    assert tx.indexing.index_next_slice(2) == 1
+    assert (tx.indexing.pending_messages(), tx.indexing.index_next_slice(2)) == (0, None)
+    assert _found(tx, "zebra") == 2
+
+
 def test_an_inline_batch_is_found_at_commit(tx: Tx) -> None:
     _sync(tx, inline=True)
     assert tx.indexing.pending_messages() == 0
@@ -131,5 +145,5 @@ def test_revision_0015_converts_a_database_of_the_earlier_layout(pg_migrated_url
         tx = cast(Tx, PgTx(pg))
         assert tx.indexing.pending_messages() == 0
         assert _found(tx, "zebra") == 1
-        found = pg.execute("SELECT to_regclass('idx_messages_search_pending') IS NOT NULL").fetchone()
+        found = pg.execute("SELECT to_regclass('hs_fts_backlog') IS NOT NULL").fetchone()
         assert found == (True,)

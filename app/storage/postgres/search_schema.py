@@ -17,11 +17,11 @@ What SQLite's two FTS5 tables do, PostgreSQL does with a stored ``tsvector`` and
 
 Indexing can wait: ``messages.hs_search_ready`` is 1 for a row indexed as it was written (every write but a
 big sync batch or import), 0 for one left to the background indexer (``PgIndexing``), which sets it in
-slices. A sync batch writes the column; an import sets :data:`DEFER_SETTING` for its transaction, which
-the column's default reads. The
-generated column is only computed, and the two message search indexes only hold the row, once it is 1;
-``idx_messages_search_pending`` finds the rows still waiting. Until then word and trigram search miss the
-row, as SQLite's search misses its FTS backlog, and discover says how many wait.
+slices. A sync batch writes the column; an import sets :data:`DEFER_SETTING` for its transaction, which the
+column's default reads. The generated column is only computed, and the two message search indexes only
+hold the row, once it is 1. The waiting rows' ids are queued as runs in ``hs_fts_backlog``, as on SQLite,
+and the indexer shrinks them. Until then word and trigram search miss the row, as SQLite's search misses
+its FTS backlog, and discover says how many wait.
 
 Only the first :data:`MAX_WORD_CHARS` characters of a message go into its ``tsvector`` (PostgreSQL caps a
 ``tsvector`` at 1 MB and an oversized one would make the insert fail); the substring index has no cap.
@@ -81,7 +81,8 @@ $$""",
     f" USING gin (search_vector) WHERE {READY}",
     "CREATE INDEX IF NOT EXISTS idx_messages_search_trgm ON messages"
     f" USING gin (hs_search_doc(content, tool_name, tool_calls) gin_trgm_ops) WHERE {READY}",
-    f"CREATE INDEX IF NOT EXISTS idx_messages_search_pending ON messages (id) WHERE {PENDING}",
+    "CREATE TABLE IF NOT EXISTS hs_fts_backlog (first_id bigint PRIMARY KEY, last_id bigint NOT NULL,"
+    " queued_at double precision NOT NULL)",
     "CREATE INDEX IF NOT EXISTS idx_messages_list_preview_trgm ON messages"
     " USING gin (hs_list_preview(content) gin_trgm_ops)"
     " WHERE role = 'user' AND active = 1 AND content IS NOT NULL",

@@ -1,29 +1,50 @@
-"""The search backlog on PostgreSQL: messages a big sync batch or import stored with ``hs_search_ready = 0``.
+"""The search backlog on PostgreSQL: messages a big sync batch or import stored with ``hs_search_ready = 0``,
+their ids queued as runs in ``hs_fts_backlog`` in the same transaction, as SQLite queues its FTS backlog.
 
 Such a row has no ``tsvector`` and is in neither message search index until the background indexer (the
-leader's :class:`app.services.fts_indexer.FtsIndexer`) sets the flag, a slice of the oldest waiting rows per
-transaction; the generated column and the partial indexes then take the row in (see
-:mod:`app.storage.postgres.search_schema`). A big import's rows wait the same way, and its runs of ids are
-read back from the flag. Every other write indexes its rows as they are stored. The listing's trigram
-indexes are always inline: there are no dirty list-search documents.
+leader's :class:`app.services.fts_indexer.FtsIndexer`) sets the flag: a slice of the oldest runs per
+transaction, walked by primary key, the runs shrinking in the same transaction, so the work resumes where
+it was after a crash. The generated column and the partial indexes then take the rows in (see
+:mod:`app.storage.postgres.search_schema`). The count reported is the runs' size (an upper bound, as on
+SQLite: a row deleted before it was indexed counts until the indexer passes it). Every other write indexes
+its rows as they are stored; the listing's trigram indexes are always inline (no dirty list documents).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import psycopg
 
-from app.domain.id_runs import Run
+from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import note_fts_backlog
 from app.storage.postgres.search_schema import PENDING, READY
 
 
 def waiting_messages(pg: psycopg.Connection[Any]) -> int:
-    """How many messages wait for the background indexer."""
-    row = pg.execute(f"SELECT count(*) FROM messages WHERE {PENDING}").fetchone()
+    """How many message ids wait for the background indexer (the queued runs' size)."""
+    row = pg.execute("SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM hs_fts_backlog").fetchone()
     return 0 if row is None else int(row[0])
+
+
+def queue_ids(pg: psycopg.Connection[Any], ids: Sequence[int]) -> None:
+    """Queue the stored waiting rows ``ids`` (the commit notice wakes the indexer)."""
+    queue_runs(pg, merge_runs((i, i) for i in ids))
+
+
+def queue_runs(pg: psycopg.Connection[Any], runs: Iterable[Run]) -> None:
+    """Add runs to the backlog; a run starting where a queued one starts widens it."""
+    now = time.time()
+    with pg.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO hs_fts_backlog (first_id, last_id, queued_at) VALUES (%s, %s, %s)"
+            " ON CONFLICT (first_id) DO UPDATE"
+            " SET last_id = GREATEST(hs_fts_backlog.last_id, excluded.last_id)",
+            [(first, last, now) for first, last in runs],
+        )
+    note_fts_backlog()
 
 
 class PgIndexing:
@@ -35,13 +56,13 @@ class PgIndexing:
         self.pg = pg
 
     def pending_messages(self) -> int:
-        """Messages waiting for the indexer."""
+        """Message ids still queued (an upper bound: rows deleted meanwhile count)."""
         return waiting_messages(self.pg)
 
     def has_queued(self, up_to: int) -> bool:
-        """Whether a message with an id at or below ``up_to`` waits for the indexer."""
+        """Whether any queued run starts at or below ``up_to``."""
         row = self.pg.execute(
-            f"SELECT EXISTS (SELECT 1 FROM messages WHERE {PENDING} AND id <= %s)", (up_to,)
+            "SELECT EXISTS (SELECT 1 FROM hs_fts_backlog WHERE first_id <= %s)", (up_to,)
         ).fetchone()
         return bool(row and row[0])
 
@@ -54,31 +75,50 @@ class PgIndexing:
         return None
 
     def index_next_slice(self, max_messages: int) -> int | None:
-        """Index up to ``max_messages`` of the oldest waiting messages (rows another transaction holds are
-        left for the next slice); how many, or ``None`` when none waited."""
-        rows = self.pg.execute(
-            f"UPDATE messages SET {READY} WHERE id IN (SELECT id FROM messages WHERE {PENDING}"
-            " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
-            (max_messages,),
+        """Index up to ``max_messages`` waiting rows of the oldest runs and shrink the runs; how many ids
+        the slice covered, or ``None`` when the backlog is empty."""
+        runs = self.pg.execute(
+            "SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT %s", (max_messages,)
         ).fetchall()
-        return len(rows) or None
+        if not runs:
+            return None
+        budget, covered = max_messages, 0
+        for first, last in runs:
+            marked = self.pg.execute(
+                f"UPDATE messages SET {READY} WHERE id IN (SELECT id FROM messages"
+                f" WHERE id BETWEEN %s AND %s AND {PENDING} ORDER BY id LIMIT %s) RETURNING id",
+                (first, last, budget),
+            ).fetchall()
+            # A run with rows left past the budget resumes after the last one marked; else it is done.
+            end = max(int(r[0]) for r in marked) if len(marked) == budget else int(last)
+            if end >= last:
+                self.pg.execute("DELETE FROM hs_fts_backlog WHERE first_id = %s", (first,))
+            else:
+                self.pg.execute(
+                    "UPDATE hs_fts_backlog SET first_id = %s WHERE first_id = %s", (end + 1, first)
+                )
+            covered += end - int(first) + 1
+            budget -= len(marked)
+            if budget <= 0:
+                break
+        return covered
 
     def imported_runs(self, session_ids: list[str]) -> list[Run]:
         """The waiting messages of ``session_ids`` as runs of consecutive ids."""
-        return self._runs("session_id = ANY(%s)", session_ids)
-
-    def queue_runs(self, runs: Iterable[Run]) -> None:
-        """Wake the indexer: the rows are queued already, by their flag."""
-        note_fts_backlog()
-
-    def queued_runs(self, up_to: int) -> list[Run]:
-        """The waiting messages with ids at or below ``up_to``, as runs of consecutive ids."""
-        return self._runs("id <= %s", up_to)
-
-    def _runs(self, condition: str, value: Any) -> list[Run]:
         rows = self.pg.execute(
             "SELECT min(id), max(id) FROM (SELECT id, id - row_number() OVER (ORDER BY id) AS run"
-            f" FROM messages WHERE {PENDING} AND {condition}) waiting GROUP BY run ORDER BY 1",
-            (value,),
+            f" FROM messages WHERE {PENDING} AND session_id = ANY(%s)) waiting GROUP BY run ORDER BY 1",
+            (session_ids,),
+        ).fetchall()
+        return [(int(first), int(last)) for first, last in rows]
+
+    def queue_runs(self, runs: Iterable[Run]) -> None:
+        """Add runs to the backlog (the commit notice wakes the indexer)."""
+        queue_runs(self.pg, runs)
+
+    def queued_runs(self, up_to: int) -> list[Run]:
+        """The queued runs that start at or below ``up_to``."""
+        rows = self.pg.execute(
+            "SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= %s ORDER BY first_id", (up_to,)
         ).fetchall()
         return [(int(first), int(last)) for first, last in rows]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.storage.commit_notice import note_fts_backlog, note_messages
+from app.storage.commit_notice import note_messages
 from app.storage.postgres.repos.base import pg_of
+from app.storage.postgres.repos.indexing import queue_ids
 from app.storage.repos.sync import message_column_names
 from app.storage.rows import SyncedRows
 from app.storage.sqlite_tx import SqliteSync
@@ -64,5 +65,5 @@ class PgSync(SqliteSync):
         )
         note_messages(*{str(row[0]) for row in batch.rows})
         if not index_inline:
-            note_fts_backlog()
+            queue_ids(pg, ids)
         return ids
