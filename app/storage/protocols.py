@@ -228,9 +228,6 @@ class TitlesRepo(Protocol):
         """The exchange to title; otherwise whether the session is settled (``True``: gone, titled, titled
         before, or synced; ``False``: it lacks a first exchange yet)."""
 
-    def is_settled(self, session_id: str) -> bool:
-        """Whether the session will never need an auto-title (gone, titled, titled before, or synced)."""
-
     def apply_auto_title(self, session_id: str, title: str, generator: str) -> str | None:
         """Set a generated title if the session is still untitled and was never titled; the title set or
         None."""

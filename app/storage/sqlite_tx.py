@@ -113,7 +113,6 @@ class SqliteTitles(_Bound):
     resolve_by_title = bound(titles.resolve_by_title)
     record_title_source = bound(title_sources.record_title_source)
     title_due = bound(title_sources.title_due)
-    is_settled = bound(title_sources.is_settled)
     apply_auto_title = bound(title_sources.apply_auto_title)
 
 

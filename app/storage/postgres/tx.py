@@ -61,7 +61,7 @@ class PgTx:
         self.idempotency = SqliteIdempotency(conn)
         self.gateway = SqliteGateway(conn)
         self.search = PgSearch(pg)
-        self.indexing = PgIndexing(pg)
+        self.indexing = PgIndexing(conn)
         self.transfer = PgTransfer(conn)
         self.export = PgExport(conn)
         self.maintenance = PgMaintenance(conn)

@@ -20,13 +20,9 @@ import psycopg
 
 from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import note_fts_backlog
+from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.search_schema import PENDING, READY
-
-
-def waiting_messages(pg: psycopg.Connection[Any]) -> int:
-    """How many message ids wait for the background indexer (the queued runs' size)."""
-    row = pg.execute("SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM hs_fts_backlog").fetchone()
-    return 0 if row is None else int(row[0])
+from app.storage.sqlite_tx import SqliteIndexing
 
 
 def queue_ids(pg: psycopg.Connection[Any], ids: Sequence[int]) -> None:
@@ -47,24 +43,11 @@ def queue_runs(pg: psycopg.Connection[Any], runs: Iterable[Run]) -> None:
     note_fts_backlog()
 
 
-class PgIndexing:
-    """``IndexingRepo`` over one PostgreSQL connection."""
+class PgIndexing(SqliteIndexing):
+    """``IndexingRepo`` over one PostgreSQL connection: the backlog's count and runs are read by the shared
+    SQL of :mod:`app.storage.repos.fts_backlog`; marking rows indexed and queueing runs are PostgreSQL's."""
 
-    __slots__ = ("pg",)
-
-    def __init__(self, pg: psycopg.Connection[Any]) -> None:
-        self.pg = pg
-
-    def pending_messages(self) -> int:
-        """Message ids still queued (an upper bound: rows deleted meanwhile count)."""
-        return waiting_messages(self.pg)
-
-    def has_queued(self, up_to: int) -> bool:
-        """Whether any queued run starts at or below ``up_to``."""
-        row = self.pg.execute(
-            "SELECT EXISTS (SELECT 1 FROM hs_fts_backlog WHERE first_id <= %s)", (up_to,)
-        ).fetchone()
-        return bool(row and row[0])
+    __slots__ = ()
 
     def has_dirty(self) -> bool:
         """Whether list-search documents wait to be rebuilt: never (the trigram indexes are inline)."""
@@ -77,14 +60,15 @@ class PgIndexing:
     def index_next_slice(self, max_messages: int) -> int | None:
         """Index up to ``max_messages`` waiting rows of the oldest runs and shrink the runs; how many ids
         the slice covered, or ``None`` when the backlog is empty."""
-        runs = self.pg.execute(
+        pg = pg_of(self.conn)
+        runs = pg.execute(
             "SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT %s", (max_messages,)
         ).fetchall()
         if not runs:
             return None
         budget, covered = max_messages, 0
         for first, last in runs:
-            marked = self.pg.execute(
+            marked = pg.execute(
                 f"UPDATE messages SET {READY} WHERE id IN (SELECT id FROM messages"
                 f" WHERE id BETWEEN %s AND %s AND {PENDING} ORDER BY id LIMIT %s) RETURNING id",
                 (first, last, budget),
@@ -92,11 +76,9 @@ class PgIndexing:
             # A run with rows left past the budget resumes after the last one marked; else it is done.
             end = max(int(r[0]) for r in marked) if len(marked) == budget else int(last)
             if end >= last:
-                self.pg.execute("DELETE FROM hs_fts_backlog WHERE first_id = %s", (first,))
+                pg.execute("DELETE FROM hs_fts_backlog WHERE first_id = %s", (first,))
             else:
-                self.pg.execute(
-                    "UPDATE hs_fts_backlog SET first_id = %s WHERE first_id = %s", (end + 1, first)
-                )
+                pg.execute("UPDATE hs_fts_backlog SET first_id = %s WHERE first_id = %s", (end + 1, first))
             covered += end - int(first) + 1
             budget -= len(marked)
             if budget <= 0:
@@ -105,20 +87,17 @@ class PgIndexing:
 
     def imported_runs(self, session_ids: list[str]) -> list[Run]:
         """The waiting messages of ``session_ids`` as runs of consecutive ids."""
-        rows = self.pg.execute(
-            "SELECT min(id), max(id) FROM (SELECT id, id - row_number() OVER (ORDER BY id) AS run"
-            f" FROM messages WHERE {PENDING} AND session_id = ANY(%s)) waiting GROUP BY run ORDER BY 1",
-            (session_ids,),
-        ).fetchall()
+        rows = (
+            pg_of(self.conn)
+            .execute(
+                "SELECT min(id), max(id) FROM (SELECT id, id - row_number() OVER (ORDER BY id) AS run"
+                f" FROM messages WHERE {PENDING} AND session_id = ANY(%s)) waiting GROUP BY run ORDER BY 1",
+                (session_ids,),
+            )
+            .fetchall()
+        )
         return [(int(first), int(last)) for first, last in rows]
 
     def queue_runs(self, runs: Iterable[Run]) -> None:
         """Add runs to the backlog (the commit notice wakes the indexer)."""
-        queue_runs(self.pg, runs)
-
-    def queued_runs(self, up_to: int) -> list[Run]:
-        """The queued runs that start at or below ``up_to``."""
-        rows = self.pg.execute(
-            "SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= %s ORDER BY first_id", (up_to,)
-        ).fetchall()
-        return [(int(first), int(last)) for first, last in rows]
+        queue_runs(pg_of(self.conn), runs)

@@ -9,8 +9,7 @@ from typing import Any, NoReturn
 from app.domain.session_filter import SessionFilter
 from app.errors import NotSupportedOnBackend
 from app.storage.postgres.repos.base import pg_of
-from app.storage.postgres.repos.indexing import waiting_messages
-from app.storage.repos import maintenance
+from app.storage.repos import fts_backlog, maintenance
 from app.storage.rows import PageStats, UsageReport
 from app.storage.sqlite_tx import SqliteMaintenance
 
@@ -68,7 +67,7 @@ class PgMaintenance(SqliteMaintenance):
             sql = f"SELECT COALESCE(SUM(pg_relation_size(oid)), 0) FROM pg_class WHERE relname IN ({marks})"
             row = self.conn.execute(sql, _SEARCH_INDEXES).fetchone()
             fts = int(row[0])
-        stats = maintenance.stats_record(self.conn, pages, fts, waiting_messages(pg_of(self.conn)))
+        stats = maintenance.stats_record(self.conn, pages, fts, fts_backlog.pending_messages(self.conn))
         stats.update(database_bytes=pages.page_size * pages.page_count, wal_bytes=0)
         return stats
 
