@@ -63,39 +63,49 @@ def _loc(trail: _Trail) -> Location:
     return tuple(reversed(keys))
 
 
-def _walk(value: Any, limit: int = MAX_DEPTH) -> Violation | None:
-    stack: list[tuple[Any, int, _Trail]] = [(value, 1, None)]
+def _walk(value: Any, limit: int = MAX_DEPTH) -> tuple[Violation | None, bool]:
+    """The first violation in a parsed value (exact JSON types, as a parser makes them), and whether it
+    holds a float orjson could have made from an integer beyond 64 bits (see :func:`check`). Only
+    containers are pushed; scalars are judged in their parent's loop, text with one type test."""
+    wide = False
+    stack: list[tuple[Any, int, _Trail]] = [([value], 0, None)]
     while stack:
         node, depth, trail = stack.pop()
-        if isinstance(node, str):
-            continue
-        if isinstance(node, dict | list):
-            if depth > limit:
-                return _too_deep(_loc(trail), limit)
-            items = node.items() if isinstance(node, dict) else enumerate(node)
-            stack.extend((child, depth + 1, (key, trail)) for key, child in items)
-        elif isinstance(node, int) and not isinstance(node, bool):
-            if not INT64_MIN <= node <= INT64_MAX:
-                return Violation(
-                    INTEGER_OUT_OF_RANGE, f"Integers must be within -2^63 .. 2^63-1, not {node}.", _loc(trail)
-                )
-        elif isinstance(node, float) and not math.isfinite(node):
-            return Violation(NUMBER_NOT_FINITE, "Numbers must be finite (no NaN, no Infinity).", _loc(trail))
-    return None
+        if depth > limit:
+            return _too_deep(_loc(trail), limit), wide
+        for key, child in node.items() if type(node) is dict else enumerate(node):
+            kind = type(child)
+            if kind is str:
+                continue
+            if kind is dict or kind is list:
+                stack.append((child, depth + 1, (key, trail) if depth else None))
+            elif kind is int:
+                if not INT64_MIN <= child <= INT64_MAX:
+                    return _out_of_range(child, key, trail, depth), wide
+            elif kind is float:
+                if not math.isfinite(child):
+                    return _not_finite(key, trail, depth), wide
+                wide = wide or (abs(child) >= 2**63 and child.is_integer())
+    return None, wide
 
 
-def _maybe_wide_integer(value: Any) -> bool:
-    """Whether the value holds a float that orjson could have made from an integer beyond 64 bits."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, float) and abs(node) >= 2**63 and node.is_integer():
-            return True
-    return False
+def _child_loc(key: str | int, trail: _Trail, depth: int) -> Location:
+    # The root is walked as the only child of a list at depth 0, which has no place of its own.
+    return _loc((key, trail)) if depth else ()
+
+
+def _out_of_range(value: int, key: str | int, trail: _Trail, depth: int) -> Violation:
+    return Violation(
+        INTEGER_OUT_OF_RANGE,
+        f"Integers must be within -2^63 .. 2^63-1, not {value}.",
+        _child_loc(key, trail, depth),
+    )
+
+
+def _not_finite(key: str | int, trail: _Trail, depth: int) -> Violation:
+    return Violation(
+        NUMBER_NOT_FINITE, "Numbers must be finite (no NaN, no Infinity).", _child_loc(key, trail, depth)
+    )
 
 
 EXPORT_LINE_ENVELOPE = 2
@@ -110,10 +120,10 @@ def check(value: Any, source: bytes | str, *, envelope: int = 0) -> Violation | 
     ``envelope`` raises the depth bound by the levels the document wraps around its stored values.
     """
     limit = MAX_DEPTH + envelope
-    violation = _walk(value, limit)
-    if violation is None and _maybe_wide_integer(value):
+    violation, wide = _walk(value, limit)
+    if violation is None and wide:
         # The depth is bounded now, so the recursive stdlib parser is safe; it keeps integers exact.
-        violation = _walk(json.loads(source), limit)
+        violation = _walk(json.loads(source), limit)[0]
     return violation
 
 
@@ -135,7 +145,7 @@ def loads(data: bytes | str) -> tuple[Any, Violation | None]:
             return None, _too_deep(())
         except UnicodeDecodeError as err:
             raise json.JSONDecodeError(f"the body is not UTF-8 text ({err.reason})", "", err.start) from err
-        violation = _walk(value)
+        violation = _walk(value)[0]
     else:
         violation = check(value, data)
     return (None, violation) if violation is not None else (value, None)

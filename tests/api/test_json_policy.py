@@ -8,6 +8,7 @@ Idempotency-Key) and through the route (with one): the two must answer alike.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ import orjson
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.api.json_body import PolicyRoute
 from app.domain import json_policy
@@ -435,3 +438,64 @@ def test_every_route_with_a_body_is_judged_by_the_policy(settings: Settings) -> 
     with_body = [r for r in routes if r.body_field is not None]
     assert len(with_body) >= 15
     assert [r.path for r in with_body if not isinstance(r, PolicyRoute)] == []
+
+
+# --- the walk against a plain recursive reading of the policy ---------------------------------------------
+
+
+def _reference(value: Any, limit: int, loc: tuple[str | int, ...] = (), depth: int = 1) -> str | None:
+    """The policy read literally, recursively, in document order: the violation codes a walk may report."""
+    if isinstance(value, dict | list):
+        if depth > limit:
+            return "json_too_deep"
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        found = [_reference(child, limit, (*loc, key), depth + 1) for key, child in items]
+        return next((code for code in found if code is not None), None)
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+        return "integer_out_of_range"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "number_not_finite"
+    return None
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=4),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    # Where orjson's integers end and its floats begin, on both sides.
+    st.sampled_from([-(2**63) - 1, -(2**63), 2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**64)]),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
+_DOCS = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(doc=_DOCS, limit=st.integers(min_value=1, max_value=6))
+def test_walk_finds_a_violation_exactly_when_the_policy_is_broken(doc: Any, limit: int) -> None:
+    violation, _ = json_policy._walk(doc, limit)
+    expected = _reference(doc, limit)
+    assert (violation is None) == (expected is None)
+    if violation is not None:
+        # The reported place holds a violating value of the reported kind.
+        node = doc
+        for key in violation.loc:
+            node = node[key]
+        assert violation.code == _reference(node, limit, violation.loc, 1 + len(violation.loc))
+
+
+@settings(max_examples=200, deadline=None)
+@given(doc=_DOCS)
+def test_loads_judges_the_exact_document(doc: Any) -> None:
+    # Serialized by the standard library (integers beyond 64 bits and non-finite numbers included), parsed
+    # and judged: refused exactly when the exact document breaks the policy.
+    source = json.dumps(doc)
+    value, violation = json_policy.loads(source)
+    expected = _reference(json.loads(source), json_policy.MAX_DEPTH)
+    assert (violation is None) == (expected is None), source
+    if violation is None:
+        assert value == json.loads(source)
