@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from app.storage.commit_notice import CommitNotice
+from app.storage.postgres.connection import configure
 from app.storage.postgres.dedicated import connect_dedicated
 from app.storage.postgres.notify import (
     APPLICATION_NAME,
@@ -108,6 +109,24 @@ def test_events_are_refused_outside_a_transaction(events_url: str) -> None:
         assert conn.execute("SELECT count(*) FROM hs_events").fetchone() == (0,)
         assert list(_commit(conn, [_event(2)])) == [1]
         assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+def test_event_rows_are_stored_exactly(events_url: str) -> None:
+    # The arrays bind in binary: quotes, backslashes, braces, NUL and non-ASCII text, a missing session and
+    # an integer time all arrive as given (NUL through the store's NUL-safe dumpers, read back by its loader).
+    rows = [
+        ("session.created", 's"1\\{,}', '{"q":"a\\"b","t":"\\u0000 é 数"}', 1),
+        ("message.created", None, "{}", 2.5),
+        ("handoff.requested", "s\x00nul", '{"x":[1,2]}', 1.7e9),
+    ]
+    with psycopg.connect(events_url, autocommit=True) as conn:
+        configure(conn)
+        ids = _commit(conn, rows)
+        stored = conn.execute(
+            "SELECT type, session_id, data, created_at FROM hs_events WHERE id BETWEEN %s AND %s ORDER BY id",
+            (ids[0], ids[-1]),
+        ).fetchall()
+    assert stored == [(t, s, d, float(c)) for t, s, d, c in rows]
 
 
 def test_payload_is_a_range_of_ids_and_anything_else_is_ignored() -> None:

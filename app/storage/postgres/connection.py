@@ -17,7 +17,7 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import RowMaker
-from psycopg.types.string import StrDumperUnknown, TextLoader
+from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextLoader
 
 NUL_STANDIN = "\uffff"
 """What a NUL character is stored as: PostgreSQL text cannot hold NUL, and the agent's own encoding of
@@ -25,14 +25,24 @@ structured content starts with one (``\\x00json:``). U+FFFF is a Unicode nonchar
 such internal use; it is translated back when read, so repositories see the agent's values unchanged."""
 
 
+def _nul_free(text: str) -> str:
+    return text.replace("\x00", NUL_STANDIN) if "\x00" in text else text
+
+
 class NulSafeStrDumper(StrDumperUnknown):
     """Binds a ``str`` with each NUL replaced by :data:`NUL_STANDIN`."""
 
     def dump(self, obj: str) -> Any:
         """The text's UTF-8 bytes, NUL-free."""
-        if "\x00" in obj:
-            obj = obj.replace("\x00", NUL_STANDIN)
-        return super().dump(obj)
+        return super().dump(_nul_free(obj))
+
+
+class NulSafeStrBinaryDumper(StrBinaryDumper):
+    """The binary-format counterpart of :class:`NulSafeStrDumper` (``%b`` parameters, arrays of text)."""
+
+    def dump(self, obj: str) -> Any:
+        """The text's UTF-8 bytes, NUL-free."""
+        return super().dump(_nul_free(obj))
 
 
 class NulSafeTextLoader(TextLoader):
@@ -47,7 +57,9 @@ class NulSafeTextLoader(TextLoader):
 
 
 def configure(conn: psycopg.Connection[Any]) -> None:
-    """Set a new connection up for the repositories: NUL-safe text in both directions."""
+    """Set a new connection up for the repositories: NUL-safe text in both directions. The text dumper is
+    registered last, so ``%s`` keeps binding text as PostgreSQL's ``unknown``; ``%b`` binds binary."""
+    conn.adapters.register_dumper(str, NulSafeStrBinaryDumper)
     conn.adapters.register_dumper(str, NulSafeStrDumper)
     conn.adapters.register_loader("text", NulSafeTextLoader)
 

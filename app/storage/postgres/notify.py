@@ -44,12 +44,14 @@ EVENT_ORDER_LOCK_KEY: Final = advisory_key("hermes-sessions:event-order")
 APPLICATION_NAME: Final = "hermes-events-listener"
 
 # One round trip: the rows to insert are read through the lock's CTE, so the lock is held before the
-# first id is drawn (the lock is held until commit, and every statement after it extends that wait).
+# first id is drawn (the lock is held until commit, and every statement after it extends that wait). The
+# arrays bind in binary: in text, psycopg quotes every element of JSON text with a regular expression,
+# which cost more than the rest of a sync batch's event insert.
 _INSERT = (
     "WITH ordered AS MATERIALIZED (SELECT pg_advisory_xact_lock(%s)),"
     " ins AS ("
     " INSERT INTO hs_events (type, session_id, data, created_at)"
-    " SELECT e.* FROM ordered, unnest(%s::text[], %s::text[], %s::text[], %s::float8[]) AS e"
+    " SELECT e.* FROM ordered, unnest(%b::text[], %b::text[], %b::text[], %b::float8[]) AS e"
     " RETURNING id)"
     " SELECT min(id), max(id), pg_notify(%s, min(id) || '-' || max(id)) FROM ins"
 )
@@ -57,7 +59,8 @@ _INSERT = (
 
 def _insert_params(rows: Sequence[NewEvent]) -> tuple[Any, ...]:
     types, sessions, data, created = (list(column) for column in zip(*rows, strict=True))
-    return (EVENT_ORDER_LOCK_KEY, types, sessions, data, created, EVENTS_CHANNEL)
+    # A binary array holds one type: an integer time among floats would not bind.
+    return (EVENT_ORDER_LOCK_KEY, types, sessions, data, [float(t) for t in created], EVENTS_CHANNEL)
 
 
 def _ids(row: tuple[Any, ...] | None) -> range:
