@@ -113,6 +113,13 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
     if len(batch.message_rows) > MAX_BATCH_MESSAGES:
         raise _invalid(["messages", "rows"], f"at most {MAX_BATCH_MESSAGES} messages per batch")
     sessions = [_prepare_session(raw, i, ctx) for i, raw in enumerate(batch.sessions)]
+    named: set[str] = set()
+    for i, (session, _) in enumerate(sessions):
+        if session["id"] in named:
+            raise _invalid(
+                ["sessions", i, "id"], f"session {session['id']} appears more than once in the batch"
+            )
+        named.add(session["id"])
     columns = batch.message_columns
     if batch.message_rows and ("id" not in columns or "session_id" not in columns):
         raise _invalid(["messages", "columns"], "columns must include id and session_id")

@@ -605,8 +605,9 @@ class SyncRepo(Protocol):
         ``session_ids`` holds."""
 
     def put_sessions(self, home: int, puts: Sequence[SessionPut]) -> None:
-        """Write the session rows of ``puts`` (updates first, then inserts, each in order: see
-        :func:`app.storage.repos.sync.put_sessions`) and record each one's home and named parent."""
+        """Write the session rows of ``puts`` (distinct sessions; updates first, then inserts, each in
+        order: see :func:`app.storage.repos.sync.put_sessions`) and record each one's home and named
+        parent."""
 
     def link_waiting_parents(self, home: int, session_ids: Sequence[str]) -> int:
         """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the

@@ -165,3 +165,39 @@ def test_titles_passed_around_in_one_batch_are_decided_in_batch_order(client: Te
         "g": None,
         "local": "Mine",
     }
+
+
+AWKWARD_TEXT = ["nul \x00 inside", "escaped \\u0000 text", "\\\x00", 'quotes " and \\ ', "数 é 🙂", ""]
+
+
+def test_session_rows_are_stored_exactly(client: TestClient) -> None:
+    # Text with NUL, a literal backslash-u0000, quotes and non-ASCII, and numbers at the int64 edge: what
+    # GET returns is what the batch held, on both backends (PostgreSQL writes new sessions from one JSON
+    # document, NUL through the store's stand-in).
+    sessions = [
+        _session(
+            f"t{i}",
+            title=f"title {i} {text}",
+            model=text,
+            end_reason=text or None,
+            input_tokens=2**63 - 1 - i,
+            ended_at=1_767_600_100.5 + i,
+        )
+        for i, text in enumerate(AWKWARD_TEXT)
+    ]
+    assert client.post("/sync/batches", json=_batch("laptop", sessions, [])).status_code == 200
+    for sent in sessions:
+        got = client.get(f"/sessions/{sent['id']}").json()
+        assert {k: got[k] for k in ("title", "model", "end_reason", "ended_at", "started_at")} == {
+            k: sent.get(k) for k in ("title", "model", "end_reason", "ended_at", "started_at")
+        }
+        assert got["input_tokens"] == sent["input_tokens"], got
+
+
+def test_a_batch_naming_a_session_twice_is_refused(client: TestClient) -> None:
+    body = _batch("laptop", [_session("d1", title="one"), _session("d2"), _session("d1", title="two")], [])
+    answer = client.post("/sync/batches", json=body)
+    assert (answer.status_code, answer.json()["code"]) == (422, "invalid_sync_batch")
+    assert answer.json()["errors"][0]["loc"] == ["body", "sessions", 2, "id"]
+    assert "d1" in answer.json()["detail"]
+    assert client.get("/sessions/d1").status_code == 404

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from app.storage.commit_notice import note_messages
@@ -80,23 +80,41 @@ def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]
     """Write the session rows of ``puts``, each inserted or (``update``) overwriting the stored row's
     columns it names, and record each one's home and the parent its home names.
 
-    Rows go in with one statement per run of rows of the same shape (PostgreSQL sends a run's rows without
-    waiting for each answer): the updates first, then the inserts, each in the given order. The caller
-    chose the titles in that order; updates first keeps the unique title index satisfied, since an
-    insert never gives up a title another row of the batch takes, while an update may."""
-    for update in (True, False):
-        rows = [put.values for put in puts if put.update is update]
-        for columns, run in itertools.groupby(rows, key=_columns):
-            sql = session_row_sql(columns, update=update)
-            if sql is not None:
-                conn.executemany(sql, [session_row_params(values, update=update) for values in run])
+    The updates go first, then the inserts, each in the given order (see :func:`write_session_rows`).
+    The caller chose the titles in that order; updates first keeps the unique title index satisfied, since
+    an insert never gives up a title another row of the batch takes, while an update may."""
+    write_session_rows(conn, puts, update=True)
+    write_session_rows(conn, puts, update=False)
     now = time.time()
     conn.executemany(
         "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
-        " synced_at = excluded.synced_at",
+        f" {SYNCED_SESSION_UPSERT}",
         [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
     )
+
+
+def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, update: bool) -> None:
+    """The updates (or the inserts) of ``puts``, in order, with one statement per run of rows of the same
+    shape (PostgreSQL sends a run's rows without waiting for each answer)."""
+    for columns, run in session_runs(puts, update=update):
+        sql = session_row_sql(columns, update=update)
+        if sql is not None:
+            conn.executemany(sql, [session_row_params(values, update=update) for values in run])
+
+
+SYNCED_SESSION_UPSERT = (
+    "ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
+    " synced_at = excluded.synced_at"
+)
+
+
+def session_runs(
+    puts: Sequence[SessionPut], *, update: bool
+) -> Iterator[tuple[tuple[str, ...], list[dict[str, Any]]]]:
+    """The rows of ``puts`` that are updates (or inserts), in order, in runs of one shape (column names)."""
+    rows = [put.values for put in puts if put.update is update]
+    for columns, run in itertools.groupby(rows, key=_columns):
+        yield columns, list(run)
 
 
 def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Sequence[str]) -> int:

@@ -3,13 +3,23 @@ a big batch's rows wait for the background indexer (``hs_search_ready = 0``), as
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Sequence
+from typing import Any
+
+import orjson
 
 from app.storage.commit_notice import note_messages
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.indexing import queue_ids
-from app.storage.repos.sync import message_column_names
-from app.storage.rows import SyncedRows
+from app.storage.repos.sync import (
+    SYNCED_SESSION_UPSERT,
+    message_column_names,
+    session_runs,
+    write_session_rows,
+)
+from app.storage.rows import SessionPut, SyncedRows
 from app.storage.sqlite_tx import SqliteSync
 
 # One lookup of the unique title index per title: pg_trgm's operator class also answers ``=``, and a
@@ -22,6 +32,25 @@ TITLES_HELD_SQL = (
     " UNION ALL SELECT title, id FROM sessions WHERE id = ANY(%s) AND title IS NOT NULL"
 )
 
+# The homes of a batch's sessions in one statement; the arrays bind in binary (no per-element quoting).
+_RECORD_HOMES = (
+    "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at)"
+    " SELECT sid, %s, parent, %s FROM unnest(%b::text[], %b::text[]) AS t(sid, parent) "
+    + SYNCED_SESSION_UPSERT
+)
+
+# A JSON escape of NUL: ``\u0000`` after an even run of backslashes (an odd run escapes the backslash).
+_NUL_ESCAPE = re.compile(rb"(?<!\\)((?:\\\\)*)\\u0000")
+
+
+def json_rows(rows: list[dict[str, Any]]) -> str:
+    """``rows`` as one JSON array for ``json_populate_recordset``, NUL stored as the store's stand-in
+    (PostgreSQL text cannot hold NUL, and its JSON functions refuse ``\\u0000`` in text)."""
+    document = orjson.dumps(rows)
+    if b"\\u0000" in document:
+        document = _NUL_ESCAPE.sub(rb"\1\\uffff", document)
+    return document.decode()
+
 
 class PgSync(SqliteSync):
     """SyncRepo over one PostgreSQL connection."""
@@ -33,6 +62,22 @@ class PgSync(SqliteSync):
         ``session_ids`` holds (one statement; see :data:`TITLES_HELD_SQL`)."""
         rows = pg_of(self.conn).execute(TITLES_HELD_SQL, (list(titles), list(session_ids)))
         return {str(title): str(sid) for title, sid in rows}
+
+    def put_sessions(self, home: int, puts: Sequence[SessionPut]) -> None:
+        """:func:`app.storage.repos.sync.put_sessions` with each run of inserts in one statement (the rows
+        as one JSON document, typed by the table's own row type) and the homes in another: a statement per
+        row cost more than the rest of a sync batch's sessions."""
+        ids = [put.values["id"] for put in puts]
+        write_session_rows(self.conn, puts, update=True)
+        pg = pg_of(self.conn)
+        for columns, run in session_runs(puts, update=False):
+            names = ", ".join(f'"{c}"' for c in columns)
+            pg.execute(
+                f"INSERT INTO sessions ({names})"
+                f" SELECT {names} FROM json_populate_recordset(NULL::sessions, %s::json)",
+                (json_rows(run),),
+            )
+        pg.execute(_RECORD_HOMES, (home, time.time(), ids, [put.origin_parent_id for put in puts]))
 
     def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
         """Store the batch's rows under ids drawn from the sequence appends use (ascending, not necessarily
