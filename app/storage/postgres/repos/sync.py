@@ -104,7 +104,7 @@ class PgSync(SqliteSync):
                 copy.write_row((new_id, *row, *waiting))
         pg.execute(
             "INSERT INTO hs_sync_messages (home_id, origin_id, message_id)"
-            " SELECT %s, origin, id FROM unnest(%s::bigint[], %s::bigint[]) AS t(origin, id)"
+            " SELECT %s, origin, id FROM unnest(%b::bigint[], %b::bigint[]) AS t(origin, id)"
             " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
             (home, list(batch.origin_ids), ids),
         )
