@@ -124,6 +124,31 @@ def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
     assert store.read_sync(lambda tx: tx.messages.to_messages(rows))[0]["content"] == parts
 
 
+def test_every_text_column_of_an_append_is_stored_exactly(store: PgStore) -> None:
+    # The column arrays bind in binary: NUL (through the store's stand-in), quotes, backslashes, braces,
+    # commas and non-ASCII text in each text column come back as given, in a batch with a missing value.
+    _new_session(store, "x1")
+    text = 'a\x00b "q" \\ {x,y} NULL 数'
+    batch = [
+        {
+            "role": "assistant",
+            "content": text,
+            "tool_call_id": text,
+            "tool_name": text,
+            "finish_reason": text,
+            "reasoning": text,
+            "reasoning_content": text,
+            "token_count": 2**63 - 1,
+        },
+        {"role": "tool", "content": None, "tool_call_id": "c2"},
+    ]
+    store.write_sync(lambda tx: tx.messages.insert_messages("x1", batch))
+    rows = store.read_sync(lambda tx: tx.messages.page(MessageQuery("x1", limit=10)))
+    columns = ("content", "tool_call_id", "tool_name", "finish_reason", "reasoning", "reasoning_content")
+    assert [tuple(r[c] for c in columns) for r in rows] == [(text,) * 6, (None, "c2", None, None, None, None)]
+    assert [r["token_count"] for r in rows] == [2**63 - 1, None]
+
+
 def test_a_batch_goes_in_as_typed_arrays_whatever_its_callers_numbers(store: PgStore) -> None:
     _new_session(store, "t1")
     batch = [
