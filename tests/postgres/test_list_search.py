@@ -77,3 +77,17 @@ def test_a_broad_term_keeps_the_scan(pg: psycopg.Connection[Any]) -> None:
         f"s{n}"
         for n in sorted((n for n in range(1, MAX_CANDIDATES + 2) if "title 77" in f"title {n}"), reverse=True)
     ]
+
+
+def test_a_term_with_exactly_the_most_candidates_uses_them(pg: psycopg.Connection[Any]) -> None:
+    from app.storage.repos.list_index import MAX_CANDIDATES
+
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title)"
+        " SELECT 'e' || g, 'cli', g, 'edge title ' || g FROM generate_series(1, %s) g",
+        (MAX_CANDIDATES,),
+    )
+    found = list_search_filter(pg, "edge title", projecting=True)
+    assert found.indexed and len(found.params[0]) == MAX_CANDIDATES
+    pg.execute("INSERT INTO sessions (id, source, started_at, title) VALUES ('e0', 'cli', 0, 'edge title 0')")
+    assert not list_search_filter(pg, "edge title", projecting=False).indexed

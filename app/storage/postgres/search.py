@@ -512,17 +512,19 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
         " UNION ALL SELECT session_id FROM messages WHERE role = 'user' AND active = 1"
         f" AND content IS NOT NULL AND {_all_pieces('hs_list_preview(content) ILIKE %s', n)} LIMIT %s"
     )
-    listed = (
-        WITH_ANCESTORS_SQL.format(candidates="SELECT id FROM found") if projecting else "SELECT id FROM found"
-    )
+    # Too many rows found: only their count comes back (the ids, and their ancestors' walk, are skipped by a
+    # one-time filter), so a broad term costs one small row rather than a thousand ids thrown away.
+    kept = "SELECT id FROM found WHERE (SELECT count(*) FROM found) <= %s"
+    listed = WITH_ANCESTORS_SQL.format(candidates=kept) if projecting else kept
     rows = conn.execute(
-        f"WITH found AS MATERIALIZED ({found}) SELECT (SELECT count(*) FROM found), id FROM ({listed}) l",
-        (*pieces * 3, MAX_CANDIDATES + 1),
+        f"WITH found AS MATERIALIZED ({found})"
+        f" SELECT count(*), NULL FROM found UNION ALL SELECT NULL, id FROM ({listed}) l",
+        (*pieces * 3, MAX_CANDIDATES + 1, MAX_CANDIDATES),
         prepare=_PLAN_PER_TERM,
     ).fetchall()
-    if rows and rows[0][0] > MAX_CANDIDATES:
+    if next(int(count) for count, sid in rows if sid is None) > MAX_CANDIDATES:
         return None
-    return sorted({str(r[1]) for r in rows})
+    return sorted({str(sid) for _, sid in rows if sid is not None})
 
 
 def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
