@@ -13,7 +13,8 @@ With ``--postgresql`` the same file is synced into an empty PostgreSQL database 
 ``tests/pg_cluster.py``, or ``--url``), the SQLite server's figures of the same run being its baseline
 (targets for PostgreSQL: the same two). ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree
 add DIR <rev>``) runs that build's server on another empty database of the throwaway server too, synced by
-this build's client. ``--store`` picks a smaller file than the 500,000-message default.
+its own client. ``--also-parallel N`` measures this build's sync with ``--parallel N`` too, on both
+backends (against the default lanes). ``--store`` picks a smaller file than the 500,000-message default.
 """
 
 from __future__ import annotations
@@ -39,13 +40,17 @@ from tests.pg_cluster import start_cluster
 SYNC = [sys.executable, "-m", "app.cli.main", "sessions", "sync"]
 
 
-def _sync(agent: Path, url: str, home: Path) -> float:
-    """Run one ``hermes sessions sync`` to completion; its wall time."""
+def _sync(agent: Path, url: str, home: Path, source: Path = ROOT, parallel: int | None = None) -> float:
+    """Run one ``hermes sessions sync`` of ``source``'s build (``--parallel`` when given) to completion; its
+    wall time."""
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_API_TOKEN": TOKEN}
+    if source != ROOT:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(source), env.get("PYTHONPATH"))))
+    lanes = ["--parallel", str(parallel)] if parallel is not None else []
     started = time.perf_counter()
     done = subprocess.run(
-        [*SYNC, "--from", str(agent), "--to", url, "--home", "bench"],
-        cwd=ROOT,
+        [*SYNC, "--from", str(agent), "--to", url, "--home", "bench", *lanes],
+        cwd=source,
         env=env,
         capture_output=True,
         text=True,
@@ -137,17 +142,18 @@ def _measure(
     database_url: str | None,
     source: Path = ROOT,
     tag: str | None = None,
+    parallel: int | None = None,
 ) -> dict[str, float]:
-    """A full sync of a private copy of ``spec`` into an empty server (``source``'s build, on
-    ``database_url``'s PostgreSQL, else SQLite), then ``incremental`` new messages, then a sync with nothing
-    new."""
+    """A full sync of a private copy of ``spec`` into an empty server (``source``'s build, server and
+    client, on ``database_url``'s PostgreSQL, else SQLite), then ``incremental`` new messages, then a sync
+    with nothing new."""
     tag = tag or ("postgresql" if database_url else "sqlite")
     agent = copy_store(spec, work / f"agent-{tag}")
     total = _messages(agent)
     server_home = work / f"server-{tag}"
     server_home.mkdir()
     with serve(server_home, source=source, database_url=database_url) as server:
-        full_s = _sync(agent, server.base_url, agent.parent)
+        full_s = _sync(agent, server.base_url, agent.parent, source, parallel)
         with server.client() as http:
             if database_url:
                 indexed_s = _wait_until_indexed(http)
@@ -157,8 +163,8 @@ def _measure(
         if held != total:
             raise RuntimeError(f"the server holds {held} messages, the file {total}")
         _append(agent, incremental)
-        incremental_s = _sync(agent, server.base_url, agent.parent)
-        nothing_s = _sync(agent, server.base_url, agent.parent)
+        incremental_s = _sync(agent, server.base_url, agent.parent, source, parallel)
+        nothing_s = _sync(agent, server.base_url, agent.parent, source, parallel)
     return {
         "messages": total,
         "full sync s": full_s,
@@ -176,11 +182,12 @@ def run(
     postgresql: bool,
     url: str | None,
     baseline: Path | None = None,
+    also_parallel: int | None = None,
 ) -> None:
     """Measure a full and an incremental sync of ``spec`` into an empty SQLite server and the baselines;
     with ``postgresql``, the same into an empty PostgreSQL database (``url``, or a throwaway server's), the
-    SQLite figures of the same run being its baseline; with ``baseline``, that build's server on PostgreSQL
-    too."""
+    SQLite figures of the same run being its baseline; with ``baseline``, that build on PostgreSQL too;
+    with ``also_parallel``, this build's sync with that many lanes on both backends too."""
     ensure(spec)  # built (or found cached) before anything is timed
     with bench_home() as work, ExitStack() as stack:
         started = time.perf_counter()
@@ -188,6 +195,13 @@ def run(
         copy_s = time.perf_counter() - started
         sqlite = _measure(spec, incremental, work, None)
         print_figures(f"sync into SQLite ({spec.messages:,} messages into an empty server)", sqlite)
+        if also_parallel is not None:
+            _compare_lanes(
+                sqlite,
+                _measure(spec, incremental, work, None, tag="sqlite-lanes", parallel=also_parallel),
+                "SQLite",
+                also_parallel,
+            )
         print_figures("baseline: a copy of the file", {"file copy s": copy_s})
         if with_import:
             import_s = _import_baseline(work / "copy" / "state.db", work)
@@ -207,6 +221,14 @@ def run(
                 url = cluster.create_database("bench")
             pg = _measure(spec, incremental, work, url)
             print_figures(f"sync into PostgreSQL ({spec.messages:,} messages into an empty database)", pg)
+            if also_parallel is not None:
+                if cluster is None:
+                    raise SystemExit("--also-parallel needs the throwaway server (no --url)")
+                lanes_url = cluster.create_database("lanes")
+                lanes = _measure(
+                    spec, incremental, work, lanes_url, tag="postgresql-lanes", parallel=also_parallel
+                )
+                _compare_lanes(pg, lanes, "PostgreSQL", also_parallel)
             if baseline is not None:
                 if cluster is None:
                     raise SystemExit("--baseline needs the throwaway server (no --url)")
@@ -228,6 +250,14 @@ def run(
             )
 
 
+def _compare_lanes(default: dict[str, float], other: dict[str, float], backend: str, lanes: int) -> None:
+    print_figures(f"the same sync into {backend} with --parallel {lanes}, same run", other)
+    print_figures(
+        f"{backend}: default --parallel over --parallel {lanes}",
+        {"full sync messages/s ratio": default["full sync messages/s"] / other["full sync messages/s"]},
+    )
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -237,9 +267,20 @@ def main() -> None:
     parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
     parser.add_argument("--store", choices=sorted(STORES), default=LARGE.name)
     parser.add_argument("--baseline", type=Path, help="another build's checkout, on PostgreSQL too")
+    parser.add_argument(
+        "--also-parallel", type=int, help="this build's sync with this many lanes too, on both backends"
+    )
     args = parser.parse_args()
     postgresql = args.postgresql or args.url is not None or args.baseline is not None
-    run(STORES[args.store], args.incremental, not args.no_import, postgresql, args.url, args.baseline)
+    run(
+        STORES[args.store],
+        args.incremental,
+        not args.no_import,
+        postgresql,
+        args.url,
+        args.baseline,
+        args.also_parallel,
+    )
 
 
 if __name__ == "__main__":

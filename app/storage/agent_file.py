@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
@@ -34,11 +34,13 @@ class AgentFileError(Exception):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One consistent look at the file: each session's digest (in ``started_at`` order) and the newest
-    message id. Messages up to ``max_message_id`` belong to sessions of this snapshot."""
+    """One consistent look at the file: each session's digest (in ``started_at`` order), the parent each
+    session names, and the newest message id. Messages up to ``max_message_id`` belong to sessions of this
+    snapshot."""
 
     digests: dict[str, str]
     max_message_id: int
+    parents: dict[str, str] = field(default_factory=dict)
 
 
 def _decode_lossy(raw: bytes) -> str:
@@ -131,22 +133,25 @@ class AgentFile:
         round would cost far more than the rest (a prompt edited in its middle to the same length is
         missed until the row changes otherwise)."""
         conn = self.conn
-        columns = ", ".join(
-            f'"{c}"'
-            if c != "system_prompt"
-            else "length(system_prompt), substr(system_prompt, 1, 64), substr(system_prompt, -192)"
-            for c in self.session_columns
-        )
+        prompt = ["length(system_prompt)", "substr(system_prompt, 1, 64)", "substr(system_prompt, -192)"]
+        selected: list[str] = []
+        for c in self.session_columns:
+            selected += prompt if c == "system_prompt" else [f'"{c}"']
+        columns = ", ".join(selected)
+        # Where each row holds the parent's id (after the leading id), when the file has the column.
+        parent_at = 1 + selected.index('"parent_session_id"') if '"parent_session_id"' in selected else None
+        digests: dict[str, str] = {}
+        parents: dict[str, str] = {}
         conn.execute("BEGIN")
         try:
-            digests = {
-                str(row[0]): row_digest(row)
-                for row in self._rows(f"SELECT id, {columns} FROM sessions ORDER BY started_at, id", ())
-            }
+            for row in self._rows(f"SELECT id, {columns} FROM sessions ORDER BY started_at, id", ()):
+                digests[str(row[0])] = row_digest(row)
+                if parent_at is not None and isinstance(row[parent_at], str):
+                    parents[str(row[0])] = row[parent_at]
             (newest,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
         finally:
             conn.execute("COMMIT")
-        return Snapshot(digests, int(newest))
+        return Snapshot(digests, int(newest), parents)
 
     def count_messages(self, after: int, up_to: int) -> int:
         """How many messages have ids in ``(after, up_to]``."""

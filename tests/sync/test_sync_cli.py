@@ -101,7 +101,8 @@ def test_each_changed_session_travels_with_its_first_messages(
 
     client.event_hooks["request"].append(record)
     try:
-        result = sync("--from", str(path), "--home", "laptop", "--batch-size", "3")
+        # One lane: the batches are the pages, in the file's order.
+        result = sync("--from", str(path), "--home", "laptop", "--batch-size", "3", "--parallel", "1")
     finally:
         client.event_hooks["request"].remove(record)
     assert result.exit_code == 0, result.output
@@ -116,6 +117,35 @@ def test_each_changed_session_travels_with_its_first_messages(
     messages = [len(batch["messages"]["rows"]) for batch in batches]
     assert messages == [3, 3, 3, 0]
     assert sent == [["s0000", "s0001"], ["s0002"], [], ["empty"]]
+    assert without_home(server_contents(client)) == file_contents(path)
+
+
+def test_lineages_link_whatever_lane_carries_them(sync: Sync, client: TestClient, tmp_path: Path) -> None:
+    """Batches in flight at once, a lineage's in one lane: every parent the file names is linked, and each
+    session's messages keep the file's order, with small batches interleaving many sessions."""
+    path = tmp_path / "laptop" / "state.db"
+    path.parent.mkdir(parents=True)
+    db = hermes_state.SessionDB(db_path=path)
+    try:
+        parents: dict[str, str | None] = {}
+        for chain in range(6):
+            parent = None
+            for depth in range(3):
+                sid = f"c{chain}-{depth}"
+                db.create_session(sid, "cli", parent_session_id=parent)
+                parents[sid] = parent
+                parent = sid
+        for turn in range(4):
+            for sid in parents:
+                db.append_message(sid, "user" if turn % 2 == 0 else "assistant", f"{sid} turn {turn}")
+    finally:
+        db.close()
+    result = sync("--from", str(path), "--home", "laptop", "--batch-size", "5", "--parallel", "3")
+    assert result.exit_code == 0, result.output
+    for sid, parent in parents.items():
+        assert client.get(f"/sessions/{sid}").json()["parent_session_id"] == parent, sid
+        items = client.get(f"/sessions/{sid}/messages", params={"include_inactive": "true"}).json()["items"]
+        assert [m["content"] for m in items] == [f"{sid} turn {turn}" for turn in range(4)]
     assert without_home(server_contents(client)) == file_contents(path)
 
 

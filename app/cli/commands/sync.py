@@ -3,10 +3,11 @@ idempotently, once or in a ``--watch`` loop.
 
 The file is read read-only in short transactions (:mod:`app.storage.agent_file`) and validated before
 anything is sent. Each run sends the messages past the cursor, in batches of ``--batch-size`` messages
-(memory stays bounded by one batch), each with the rows of its sessions that changed since the last
-acknowledged run, then the other changed sessions; the cursor (:mod:`app.cli.sync_cursor`) moves after each
-acknowledged batch. The server knows each message by its home and its id in this file, so a re-run after a
-crash duplicates nothing.
+on ``--parallel`` lanes (:mod:`app.cli.sync_lanes`: a lineage's batches in order on one lane; memory holds a
+few batches a lane), each with the rows of its sessions that changed since the last acknowledged run, then
+the other changed sessions; the cursor (:mod:`app.cli.sync_cursor`) moves after each acknowledged batch.
+The server knows each message by its home and its id in this file, so a re-run after a crash duplicates
+nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import socket
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,12 +29,14 @@ from app.cli.context import get_env
 from app.cli.errors import CliError, ExitCode
 from app.cli.output import err_console, note, say
 from app.cli.sync_cursor import CursorUnreadable, SyncCursor, cursor_path
+from app.cli.sync_lanes import Batch, Lanes, lineage_key
 from app.domain.sync import default_home, home_problem
 
 if TYPE_CHECKING:
     from app.storage.agent_file import AgentFile
 
 SESSIONS_PER_BATCH = 500
+DEFAULT_LANES = 2
 MAX_BODY_BYTES = 8 * 1024 * 1024
 """A batch body stays under this (the server's default limit is 10 MiB): a bigger one is split in two."""
 
@@ -96,11 +98,14 @@ def _encode(value: Any) -> Any:
 class Syncer:
     """One home syncing to one server."""
 
-    def __init__(self, api: Api, source: AgentFile, cursor: SyncCursor, batch_size: int) -> None:
+    def __init__(
+        self, api: Api, source: AgentFile, cursor: SyncCursor, batch_size: int, lanes: int = DEFAULT_LANES
+    ) -> None:
         self.api = api
         self.source = source
         self.cursor = cursor
         self.batch_size = batch_size
+        self.lanes = lanes
         self._synced_version: int | None = None
 
     def _post(self, sessions: list[dict[str, Any]], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
@@ -152,6 +157,15 @@ class Syncer:
             chunk = session_ids[start : start + SESSIONS_PER_BATCH]
             self._send(self.source.session_rows(chunk), digests, [], totals)
 
+    def _post_batch(self, batch: Batch) -> list[dict[str, Any]]:
+        """One lane's batch: its sessions (more than :data:`SESSIONS_PER_BATCH`: the first ones alone), the
+        last of them with its rows; the answers."""
+        ahead = max(0, len(batch.sessions) - SESSIONS_PER_BATCH)
+        answers: list[dict[str, Any]] = []
+        for start in range(0, ahead, SESSIONS_PER_BATCH):
+            answers += self._post(batch.sessions[start : min(start + SESSIONS_PER_BATCH, ahead)], [])
+        return [*answers, *self._post(batch.sessions[ahead:], batch.rows)]
+
     def run_once(self, progress: Progress | None = None) -> Totals:
         """Send what changed since the cursor; the server's counts. A round on a file nobody committed to
         since the last complete round reads nothing more (``--watch`` on an idle agent)."""
@@ -168,22 +182,39 @@ class Syncer:
             task = progress.add_task("sync", total=total or None)
         from app.storage.agent_file import iter_pages
 
-        pages: Iterator[list[tuple[Any, ...]]] = iter_pages(
-            self.source, after, snap.max_message_id, self.batch_size
-        )
         waiting = dict.fromkeys(changed)  # ordered set: the changed sessions not sent yet
-        at = self.source.message_columns.index("session_id")
-        for rows in pages:
-            # Each changed session goes with the first page holding its messages, so the server stores and
+
+        def due(session: str) -> bool:
+            # Each changed session goes with the first batch holding its messages, so the server stores and
             # indexes a session and its messages in one transaction rather than once empty, then again.
-            due = [sid for sid in dict.fromkeys(row[at] for row in rows) if sid in waiting]
-            for sid in due:
-                del waiting[sid]
-            ahead = max(0, len(due) - SESSIONS_PER_BATCH)  # more than one batch holds: the first ones alone
-            self._send_sessions(due[:ahead], snap.digests, totals)
-            self._send(self.source.session_rows(due[ahead:]), snap.digests, rows, totals)
+            return waiting.pop(session, False) is None
+
+        def acknowledged(batch: Batch, answers: list[dict[str, Any]], position: int) -> None:
+            for answer in answers:
+                totals.add(answer)
+            self.cursor.acknowledge({row["id"]: snap.digests[row["id"]] for row in batch.sessions}, position)
+            self.cursor.save()
             if progress is not None and task is not None:
-                progress.advance(task, len(rows))
+                progress.advance(task, len(batch.rows))
+
+        columns = self.source.message_columns
+        lanes = Lanes(
+            self.lanes,
+            self.batch_size,
+            id_at=columns.index("id"),
+            session_at=columns.index("session_id"),
+            key_of=lineage_key(snap.parents),
+            session_rows=self.source.session_rows,
+            post=self._post_batch,
+            acknowledged=acknowledged,
+            start=after,
+        )
+        try:
+            for rows in iter_pages(self.source, after, snap.max_message_id, self.batch_size):
+                lanes.deal(rows, due)
+            lanes.finish()
+        finally:
+            lanes.close()
         self._send_sessions(list(waiting), snap.digests, totals)
         gone = set(self.cursor.sessions) - set(snap.digests)
         if gone:
@@ -246,7 +277,14 @@ def sync(
     watch: bool = typer.Option(False, "--watch", help="Keep syncing every --interval seconds until Ctrl-C"),
     interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between --watch rounds"),
     batch_size: int = typer.Option(
-        2000, "--batch-size", min=1, max=5000, help="Messages per request (memory holds one batch)"
+        2000, "--batch-size", min=1, max=5000, help="Messages per request (memory holds a few batches a lane)"
+    ),
+    parallel: int = typer.Option(
+        DEFAULT_LANES,
+        "--parallel",
+        min=1,
+        max=8,
+        help="Batches in flight at once, each lineage's sessions and messages in order within one",
     ),
     full_check: bool = typer.Option(
         False,
@@ -285,7 +323,7 @@ def sync(
             http = make_http_client(target)
             ctx.call_on_close(http.close)
             api = Api(http, url)
-        _run(Syncer(api, agent_file, cursor, batch_size), label, url, watch, interval)
+        _run(Syncer(api, agent_file, cursor, batch_size, parallel), label, url, watch, interval)
     except AgentFileError as exc:
         message = f"Error: sync stopped: {exc.detail} What the server acknowledged stays."
         raise CliError(message, ExitCode.BAD_SOURCE) from exc
