@@ -283,7 +283,7 @@ def sync(
         DEFAULT_LANES,
         "--parallel",
         min=1,
-        max=8,
+        max=4,
         help="Batches in flight at once, each lineage's sessions and messages in order within one",
     ),
     full_check: bool = typer.Option(
