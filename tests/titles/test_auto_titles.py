@@ -215,6 +215,32 @@ def test_an_imported_first_exchange_gets_a_title(home: Path) -> None:
         assert "nginx" in _session(client, line["id"])["title"].casefold()
 
 
+def test_sessions_queued_together_are_all_titled(home: Path) -> None:
+    # One import queues more sessions than the titler looks at in one read: every one is titled, and the
+    # titled and settled ones among them are left as they are.
+    lines = [
+        {
+            "id": f"20260101_000000_{n:06x}",
+            "source": "cli",
+            "started_at": 1_767_225_600.0 + n,
+            "title": "Chosen" if n == 7 else None,
+            "messages": [
+                {"role": "user", "content": f"{USER} ({n})", "timestamp": 1_767_225_601.0 + n},
+                {"role": "assistant", "content": ASSISTANT, "timestamp": 1_767_225_602.0 + n},
+            ],
+        }
+        for n in range(250)
+    ]
+    with _client(home) as client:
+        body = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+        response = client.post("/import", content=body, headers={"Content-Type": "application/jsonl"})
+        assert response.status_code == 200 and response.json()["imported"] == 250, response.text
+        _wait(lambda: all(_session(client, line["id"])["title"] is not None for line in lines), 30.0)
+        sessions = [_session(client, line["id"]) for line in lines]
+        assert [s["title_source"] == "auto" for s in sessions] == [n != 7 for n in range(250)]
+        assert sessions[7]["title"] == "Chosen"
+
+
 def test_one_read_tells_a_due_session_from_a_settled_one(settings: Settings) -> None:
     """``title_due`` on each backend: the exchange when one is due, ``True`` for a session that will never
     need a title (gone, titled, titled before, synced), ``False`` for one that may later (no exchange yet).

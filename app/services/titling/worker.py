@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
+from functools import partial
 from typing import TypeVar
 
 from app.errors import HermesError
 from app.services.background import CommitFollower
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
-from app.storage.protocols import FirstExchange, Store
+from app.storage.protocols import FirstExchange, Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,7 @@ T = TypeVar("T")
 # Bounds memory on a long-running server with many sessions; forgetting only costs one read later.
 _SETTLED_MAX = 50_000
 _QUEUE_MAX = 10_000
+_LOOK_AT_ONCE = 200
 
 
 class AutoTitler(CommitFollower):
@@ -61,18 +63,30 @@ class AutoTitler(CommitFollower):
 
     async def _loop(self) -> None:
         while True:
-            session_id = await self._queue.get()
-            self._pending.discard(session_id)
+            # The sessions queued meanwhile are looked at in one read job (a sync queues thousands).
+            batch = [await self._queue.get()]
+            while len(batch) < _LOOK_AT_ONCE and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            self._pending.difference_update(batch)
             try:
-                await self.title_once(session_id)
+                due = await _uncancelled(self.db.read(partial(_titles_due, batch)))
             except (HermesError, OSError) as exc:
-                log.warning("auto-title of %s failed: %s", session_id, exc)
-            except Exception:
-                log.exception("auto-title of %s failed", session_id)
+                log.warning("auto-title of %d sessions failed: %s", len(batch), exc)
+                continue
+            for session_id, exchange in zip(batch, due, strict=True):
+                try:
+                    await self._title(session_id, exchange)
+                except (HermesError, OSError) as exc:
+                    log.warning("auto-title of %s failed: %s", session_id, exc)
+                except Exception:
+                    log.exception("auto-title of %s failed", session_id)
 
     async def title_once(self, session_id: str) -> str | None:
         """Title the session if it is due; the title set, or ``None``."""
         exchange = await _uncancelled(self.db.read(lambda tx: tx.titles.title_due(session_id)))
+        return await self._title(session_id, exchange)
+
+    async def _title(self, session_id: str, exchange: FirstExchange | bool) -> str | None:
         if not isinstance(exchange, FirstExchange):
             if exchange:
                 self._settle(session_id)
@@ -90,6 +104,10 @@ class AutoTitler(CommitFollower):
         if len(self._settled) >= _SETTLED_MAX:
             self._settled.clear()
         self._settled.add(session_id)
+
+
+def _titles_due(session_ids: list[str], tx: Tx) -> list[FirstExchange | bool]:
+    return [tx.titles.title_due(session_id) for session_id in session_ids]
 
 
 async def _uncancelled(call: Awaitable[T]) -> T:

@@ -76,6 +76,14 @@ def _columns(values: dict[str, Any]) -> tuple[str, ...]:
     return tuple(values)
 
 
+SYNCED_SESSION_UPSERT = (
+    "ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
+    " synced_at = excluded.synced_at"
+)
+"""How a synced session's home row is written: a session synced again keeps its home, with the parent its
+home names now."""
+
+
 def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]) -> None:
     """Write the session rows of ``puts``, each inserted or (``update``) overwriting the stored row's
     columns it names, and record each one's home and the parent its home names.
@@ -100,12 +108,6 @@ def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, 
         sql = session_row_sql(columns, update=update)
         if sql is not None:
             conn.executemany(sql, [session_row_params(values, update=update) for values in run])
-
-
-SYNCED_SESSION_UPSERT = (
-    "ON CONFLICT (session_id) DO UPDATE SET origin_parent_id = excluded.origin_parent_id,"
-    " synced_at = excluded.synced_at"
-)
 
 
 def session_runs(
