@@ -1,8 +1,9 @@
 """The in-process auto-titler: it follows the writer's commit notices, and one worker task titles the
 sessions that got messages (by any path: append, continuation, fork, import), in order.
 
-Writes never wait for it. Each session is looked at with one cheap read; a session that is titled (or was
-titled before) is remembered so later messages to it cost nothing here.
+Writes never wait for it. Each session is looked at with one cheap query, those queued together in one read
+job; a session that is titled (or was titled before) is remembered so later messages to it cost nothing
+here.
 """
 
 from __future__ import annotations
@@ -81,12 +82,9 @@ class AutoTitler(CommitFollower):
                 except Exception:
                     log.exception("auto-title of %s failed", session_id)
 
-    async def title_once(self, session_id: str) -> str | None:
-        """Title the session if it is due; the title set, or ``None``."""
-        exchange = await _uncancelled(self.db.read(lambda tx: tx.titles.title_due(session_id)))
-        return await self._title(session_id, exchange)
-
     async def _title(self, session_id: str, exchange: FirstExchange | bool) -> str | None:
+        """Title the session if ``exchange`` (its ``title_due`` answer) says it is due; the title set, or
+        ``None``; a settled session is remembered."""
         if not isinstance(exchange, FirstExchange):
             if exchange:
                 self._settle(session_id)
