@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
@@ -40,7 +40,7 @@ class Snapshot:
 
     digests: dict[str, str]
     max_message_id: int
-    parents: dict[str, str] = field(default_factory=dict)
+    parents: dict[str, str]
 
 
 def _decode_lossy(raw: bytes) -> str:

@@ -137,25 +137,15 @@ class Syncer:
         answer: dict[str, Any] = response.json()
         return [answer]
 
-    def _send(
-        self,
-        sessions: list[dict[str, Any]],
-        digests: dict[str, str],
-        rows: list[tuple[Any, ...]],
-        totals: Totals,
-    ) -> None:
-        for answer in self._post(sessions, rows):
-            totals.add(answer)
-        # Acknowledged: the cursor moves past what the server now holds.
-        last = int(rows[-1][self.source.message_columns.index("id")]) if rows else None
-        self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, last)
-        self.cursor.save()
-
     def _send_sessions(self, session_ids: list[str], digests: dict[str, str], totals: Totals) -> None:
-        """Send these sessions' rows without messages, :data:`SESSIONS_PER_BATCH` a batch."""
+        """Send these sessions' rows without messages, :data:`SESSIONS_PER_BATCH` a batch, each acknowledged
+        in the cursor as it is answered."""
         for start in range(0, len(session_ids), SESSIONS_PER_BATCH):
-            chunk = session_ids[start : start + SESSIONS_PER_BATCH]
-            self._send(self.source.session_rows(chunk), digests, [], totals)
+            sessions = self.source.session_rows(session_ids[start : start + SESSIONS_PER_BATCH])
+            for answer in self._post(sessions, []):
+                totals.add(answer)
+            self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, None)
+            self.cursor.save()
 
     def _post_batch(self, batch: Batch) -> list[dict[str, Any]]:
         """One lane's batch: its sessions (more than :data:`SESSIONS_PER_BATCH`: the first ones alone), the
