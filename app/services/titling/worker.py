@@ -74,6 +74,10 @@ class AutoTitler(CommitFollower):
             except (HermesError, OSError) as exc:
                 log.warning("auto-title of %d sessions failed: %s", len(batch), exc)
                 continue
+            except Exception:
+                # A bug must cost this batch its titles, not every later session (the task would end).
+                log.exception("auto-title of %d sessions failed", len(batch))
+                continue
             for session_id, exchange in zip(batch, due, strict=True):
                 try:
                     await self._title(session_id, exchange)
