@@ -150,7 +150,7 @@ def test_events_written_by_another_server_process_are_seen(live_server: LiveServ
         try:
             with other.client() as http:
                 _append(http, sid, "user")
-            (event,) = stream.events(1, timeout=5)  # found by the periodic poll (1 s)
+            (event,) = stream.events(1, timeout=20)  # found by the periodic poll (1 s)
             assert event.data["session_id"] == sid
         finally:
             stream.close()
@@ -163,7 +163,7 @@ def test_keepalive_comments(home: Path) -> None:
     try:
         stream = open_stream(server.base_url, "/events")
         try:
-            frame = stream.frames.get(timeout=5)
+            frame = stream.frames.get(timeout=20)
             assert frame.comment == "keepalive" and frame.event is None
         finally:
             stream.close()

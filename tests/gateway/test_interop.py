@@ -109,7 +109,7 @@ def test_interleaved_routing_lands_on_the_same_sessions(
     assert {key: json.loads(raw)["session_id"] for key, raw in rows.items()} == final
     assert {sources[sid] for sid in final.values()} == {"telegram", "discord", "slack"}
     path = live_server.home / "sessions" / "sessions.json"
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 20
     while True:
         mirror = json.loads(path.read_text(encoding="utf-8"))
         mapped = {k: v["session_id"] for k, v in mirror.items() if not k.startswith("_")}

@@ -23,7 +23,7 @@ ASSISTANT = "Use proxy_pass in a location block pointing at gunicorn."
 LOCAL = local_title(USER, ASSISTANT)
 
 
-def _generate(url: str, timeout_s: float = 2.0, key: str | None = "k-123") -> str:
+def _generate(url: str, timeout_s: float = 20.0, key: str | None = "k-123") -> str:
     """The title generated; asserts the generator recorded matches where it came from."""
     generator = EndpointTitleGenerator(
         chat_completions_url(url), "tiny-model", key, timeout_s, LocalTitleGenerator()
