@@ -47,9 +47,11 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-# The reliability suites at their large sizes (many more kill -9 cycles, longer load, more model examples).
+# The reliability suites at their large sizes (many more kill -9 cycles, longer load, more model examples),
+# and the API fuzzing on both backends at 200 examples per operation.
 soak: $(STAMP)
-	HERMES_SOAK=1 $(BIN)/pytest -n 2 -q --timeout 3600 tests/reliability
+	HERMES_SOAK=1 $(BIN)/pytest -n 2 -q --timeout 3600 tests/reliability tests/api/test_schemathesis.py \
+		tests/api/test_schemathesis_postgresql.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m app.openapi_export openapi/openapi.json

@@ -1,0 +1,96 @@
+"""What the schemathesis runs share: the checks every response must pass, the hypothesis settings, and
+builders of the per-seed tests and the stateful machine for one app's schema."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, seed, settings
+from schemathesis import checks as st_checks
+from schemathesis.python import asgi
+from schemathesis.specs.openapi import checks as oa_checks
+
+from tests.conftest import TOKEN
+
+SOAK = os.environ.get("HERMES_SOAK") == "1"
+MAX_EXAMPLES = 200 if SOAK else 12
+STATEFUL_EXAMPLES = 100 if SOAK else 8
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+# Event streams never end (an in-process client would wait forever) and claims long-poll up to 60 s:
+# tests/events and tests/handoff cover those three.
+UNFUZZED = ["events-stream", "sessions-events", "handoff-claim"]
+
+RESPONSE_CHECKS = [
+    oa_checks.status_code_conformance,
+    oa_checks.content_type_conformance,
+    oa_checks.response_headers_conformance,
+    oa_checks.response_schema_conformance,
+]
+CHECKS = [st_checks.not_a_server_error, *RESPONSE_CHECKS]
+SETTINGS = settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
+
+
+def fuzzed_schema(app: Any) -> Any:
+    """The app's schema, every phase, the never-ending operations left out."""
+    schema = schemathesis.openapi.from_asgi("/openapi.json", app).exclude(operation_id=UNFUZZED)
+    schema.config.generation.update(max_examples=MAX_EXAMPLES, database="none")
+    schema.config.phases.update(phases=["examples", "coverage", "fuzzing", "stateful"])
+    return schema
+
+
+def fuzz_test(schema: Any, seed_value: int, checks: list[Any]) -> Callable[..., None]:
+    """One seed's examples, coverage and fuzzing phases over every operation, each response checked."""
+
+    @schema.parametrize()
+    @seed(seed_value)
+    @SETTINGS
+    def test(case: schemathesis.Case) -> None:
+        case.call_and_validate(headers=AUTH, checks=checks)
+
+    return test
+
+
+def stateful_test_case(schema: Any, checks: list[Any]) -> Any:
+    """The stateful phase as a unittest case: calls chained along the spec's links, authenticated."""
+
+    class Stateful(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            return {"headers": AUTH}
+
+        def validate_response(self, response: Any, case: schemathesis.Case, **kwargs: Any) -> None:
+            case.validate_response(response, checks=checks)
+
+    test_case = Stateful.TestCase
+    test_case.settings = settings(
+        SETTINGS, max_examples=STATEFUL_EXAMPLES, stateful_step_count=6, database=None
+    )
+    return test_case
+
+
+def module_teardown(home: Path, *also: Callable[[], None]) -> Any:
+    """An autouse module fixture: after the module, stop the app schemathesis started, run ``also`` and
+    remove ``home``."""
+
+    @pytest.fixture(scope="module", autouse=True)
+    def close_app() -> Iterator[None]:
+        yield
+        asgi.shutdown_lifespans()
+        for cleanup in also:
+            cleanup()
+        shutil.rmtree(home, ignore_errors=True)
+
+    return close_app
