@@ -14,7 +14,6 @@ commit together (the writer serialises them, which also gives the agent's single
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import multiprocessing
@@ -957,8 +956,7 @@ class SessionsMirror:
             await cancel_and_wait(self._task)
             self._task = None
         if self._dirty.is_set():
-            with contextlib.suppress(OSError, StorageError, BrokenProcessPool):
-                await self.flush()
+            await self._flush_or_log()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
@@ -1007,11 +1005,19 @@ class SessionsMirror:
             wait = self._last_write + self._interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            try:
-                await self.flush()
-            except (OSError, StorageError, BrokenProcessPool) as exc:
-                log.warning("sessions.json mirror not written: %s", exc)
-                if isinstance(exc, BrokenProcessPool):
-                    self._pool = None
+            if not await self._flush_or_log():
                 await asyncio.sleep(MIRROR_MIN_INTERVAL_S)
                 self._dirty.set()
+
+    async def _flush_or_log(self) -> bool:
+        """:meth:`flush`; whether it wrote. A failure is logged, never raised, whatever it was (PostgreSQL out
+        of reach arrives as ``DatabaseBusy``): an ended task would leave the file stale until a restart."""
+        try:
+            await self.flush()
+        except Exception as exc:
+            expected = isinstance(exc, (OSError, StorageError, BrokenProcessPool, HermesError))
+            log.warning("sessions.json mirror not written: %s", exc, exc_info=not expected)
+            if isinstance(exc, BrokenProcessPool):
+                self._pool = None
+            return False
+        return True
