@@ -913,17 +913,22 @@ class Gateway:
     async def _watch(self) -> None:
         try:
             await self.prune_stale()
-        except (HermesError, StorageError) as exc:
-            log.warning("stale routing entries not pruned: %s", exc)
+        except Exception as exc:
+            _log_failure("stale routing entries not pruned", exc)
         await asyncio.sleep(self._expiry_first_s)
         while True:
             try:
                 await self.expire_once()
-            except HermesError as exc:
-                log.warning("gateway expiry pass skipped: %s", exc.detail)
-            except StorageError as exc:
-                log.warning("gateway expiry pass skipped: %s", exc)
+            except Exception as exc:
+                _log_failure("gateway expiry pass skipped", exc)
             await asyncio.sleep(self._expiry_interval_s)
+
+
+def _log_failure(what: str, exc: Exception) -> None:
+    """Log a background pass that failed and goes on (an ended task would stop the expiry or the mirror until
+    a restart): a traceback only for a failure nobody foresaw."""
+    expected = isinstance(exc, (OSError, StorageError, BrokenProcessPool, HermesError))
+    log.warning("%s: %s", what, exc.detail if isinstance(exc, HermesError) else exc, exc_info=not expected)
 
 
 class SessionsMirror:
@@ -1015,8 +1020,7 @@ class SessionsMirror:
         try:
             await self.flush()
         except Exception as exc:
-            expected = isinstance(exc, (OSError, StorageError, BrokenProcessPool, HermesError))
-            log.warning("sessions.json mirror not written: %s", exc, exc_info=not expected)
+            _log_failure("sessions.json mirror not written", exc)
             if isinstance(exc, BrokenProcessPool):
                 self._pool = None
             return False

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
 import time
+from contextlib import closing
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,8 +22,10 @@ import app.main
 from app.domain.reset_policy import daily_boundary
 from app.errors import DatabaseBusy
 from app.main import create_app
+from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage import gateway_files as files
+from app.storage.backends import open_store
 from app.storage.database import Database
 from tests.conftest import TOKEN, FilelessStore
 from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, scope, session_row
@@ -673,3 +677,29 @@ def test_the_mirror_outlives_an_unexpected_failure(
             assert time.monotonic() < deadline, "the mirror never caught up"
             time.sleep(0.1)
     assert failures == ["raised"]
+
+
+def test_the_expiry_watcher_outlives_a_failed_pass(settings: Settings) -> None:
+    """An expiry pass that fails with anything (a bug, a serialization failure left after the retries) is
+    logged; the next pass still comes."""
+
+    async def passes_seen() -> int:
+        passes: list[int] = []
+
+        async def expire_once() -> int:
+            passes.append(len(passes))
+            if len(passes) == 1:
+                raise RuntimeError("a bug in one pass")
+            return 0
+
+        with closing(open_store(settings)) as db:
+            gateway = Gateway(db, settings.home, expiry_first_s=0, expiry_interval_s=0.01)
+            gateway.expire_once = expire_once  # type: ignore[method-assign]
+            await gateway.start()
+            deadline = time.monotonic() + 20
+            while len(passes) < 3 and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            await gateway.stop()
+        return len(passes)
+
+    assert asyncio.run(passes_seen()) >= 3
