@@ -1,14 +1,18 @@
-"""The one way the services stop their background tasks, and the base of those that follow commits."""
+"""The one way the services stop their background tasks and log a pass that failed, and the base of those
+that follow commits."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from app.errors import HermesError
 from app.storage.commit_notice import CommitNotice
+from app.storage.errors import StorageError
 from app.storage.protocols import Store
 
 
@@ -19,6 +23,13 @@ async def cancel_and_wait(task: asyncio.Task[None] | None) -> None:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
+
+
+def log_failure(log: logging.Logger, what: str, exc: Exception, *foreseen: type[Exception]) -> None:
+    """Log a background pass that failed and goes on (an ended task would stop its work until a restart):
+    a traceback only for a failure nobody foresaw (I/O, storage, the service's own errors, ``foreseen``)."""
+    expected = isinstance(exc, (OSError, StorageError, HermesError, *foreseen))
+    log.warning("%s: %s", what, exc.detail if isinstance(exc, HermesError) else exc, exc_info=not expected)
 
 
 class CommitFollower(ABC):

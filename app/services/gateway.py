@@ -57,12 +57,11 @@ from app.errors import (
     UnknownPlatform,
 )
 from app.services import handoff as handoff_svc
-from app.services.background import cancel_and_wait
+from app.services.background import cancel_and_wait, log_failure
 from app.services.events import EventType, emit
 from app.services.lineage import resolve
 from app.services.platforms import get_platform
 from app.storage import gateway_files as files
-from app.storage.errors import StorageError
 from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import Store, Tx
 
@@ -914,21 +913,14 @@ class Gateway:
         try:
             await self.prune_stale()
         except Exception as exc:
-            _log_failure("stale routing entries not pruned", exc)
+            log_failure(log, "stale routing entries not pruned", exc)
         await asyncio.sleep(self._expiry_first_s)
         while True:
             try:
                 await self.expire_once()
             except Exception as exc:
-                _log_failure("gateway expiry pass skipped", exc)
+                log_failure(log, "gateway expiry pass skipped", exc)
             await asyncio.sleep(self._expiry_interval_s)
-
-
-def _log_failure(what: str, exc: Exception) -> None:
-    """Log a background pass that failed and goes on (an ended task would stop the expiry or the mirror until
-    a restart): a traceback only for a failure nobody foresaw."""
-    expected = isinstance(exc, (OSError, StorageError, BrokenProcessPool, HermesError))
-    log.warning("%s: %s", what, exc.detail if isinstance(exc, HermesError) else exc, exc_info=not expected)
 
 
 class SessionsMirror:
@@ -1020,7 +1012,7 @@ class SessionsMirror:
         try:
             await self.flush()
         except Exception as exc:
-            _log_failure("sessions.json mirror not written", exc)
+            log_failure(log, "sessions.json mirror not written", exc, BrokenProcessPool)
             if isinstance(exc, BrokenProcessPool):
                 self._pool = None
             return False

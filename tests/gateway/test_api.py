@@ -18,16 +18,12 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import app.main
 from app.domain.reset_policy import daily_boundary
 from app.errors import DatabaseBusy
-from app.main import create_app
 from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage import gateway_files as files
 from app.storage.backends import open_store
-from app.storage.database import Database
-from tests.conftest import TOKEN, FilelessStore
 from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, scope, session_row
 
 KEY = "agent:main:telegram:dm:99"
@@ -654,7 +650,7 @@ def test_mirror_without_a_database_file(fileless: TestClient, home: Path) -> Non
 
 
 def test_the_mirror_outlives_an_unexpected_failure(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, home: Path
+    fileless: TestClient, monkeypatch: pytest.MonkeyPatch, home: Path
 ) -> None:
     """A rewrite that fails is retried, whatever the failure: the task goes on and the file catches up.
     PostgreSQL out of reach reaches the mirror's reads as ``DatabaseBusy`` (it used to end the task)."""
@@ -667,15 +663,14 @@ def test_the_mirror_outlives_an_unexpected_failure(
             raise DatabaseBusy()
         real(*args)
 
+    # The rewrite looks the function up when it runs, after the first change.
     monkeypatch.setattr(files, "write_mirror", fails_once)
-    monkeypatch.setattr(app.main, "open_store", lambda s: FilelessStore(Database(s).open()))
-    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {TOKEN}"}) as client:
-        route(client, chat_id="5")
-        path = home / "sessions" / "sessions.json"
-        deadline = time.monotonic() + 20
-        while not (path.exists() and "agent:main:telegram:dm:5" in path.read_text(encoding="utf-8")):
-            assert time.monotonic() < deadline, "the mirror never caught up"
-            time.sleep(0.1)
+    route(fileless, chat_id="5")
+    path = home / "sessions" / "sessions.json"
+    deadline = time.monotonic() + 20
+    while not (path.exists() and "agent:main:telegram:dm:5" in path.read_text(encoding="utf-8")):
+        assert time.monotonic() < deadline, "the mirror never caught up"
+        time.sleep(0.1)
     assert failures == ["raised"]
 
 

@@ -14,8 +14,7 @@ from collections.abc import Awaitable
 from functools import partial
 from typing import TypeVar
 
-from app.errors import HermesError
-from app.services.background import CommitFollower
+from app.services.background import CommitFollower, log_failure
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
 from app.storage.protocols import FirstExchange, Store, Tx
@@ -71,20 +70,14 @@ class AutoTitler(CommitFollower):
             self._pending.difference_update(batch)
             try:
                 due = await _uncancelled(self.db.read(partial(_titles_due, batch)))
-            except (HermesError, OSError) as exc:
-                log.warning("auto-title of %d sessions failed: %s", len(batch), exc)
-                continue
-            except Exception:
-                # A bug must cost this batch its titles, not every later session (the task would end).
-                log.exception("auto-title of %d sessions failed", len(batch))
+            except Exception as exc:  # costs this batch its titles, not every later session
+                log_failure(log, f"auto-title of {len(batch)} sessions failed", exc)
                 continue
             for session_id, exchange in zip(batch, due, strict=True):
                 try:
                     await self._title(session_id, exchange)
-                except (HermesError, OSError) as exc:
-                    log.warning("auto-title of %s failed: %s", session_id, exc)
-                except Exception:
-                    log.exception("auto-title of %s failed", session_id)
+                except Exception as exc:
+                    log_failure(log, f"auto-title of {session_id} failed", exc)
 
     async def _title(self, session_id: str, exchange: FirstExchange | bool) -> str | None:
         """Title the session if ``exchange`` (its ``title_due`` answer) says it is due; the title set, or
