@@ -11,7 +11,7 @@ from typing import Any
 from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, SessionEnded, SessionNotFound
 from app.services.events import EventType, emit, emit_messages
 from app.services.idempotency import Idempotency, Render, Reply
-from app.storage.protocols import Store, Tx
+from app.storage.protocols import LeadingAppend, Store, Tx
 from app.storage.rows import MessageQuery, MessageRow
 
 
@@ -26,7 +26,11 @@ async def append(
 ) -> Reply:
     """Append messages to a session in one writer job; ``render`` answers the stored messages. See
     :func:`_append` for the rules."""
-    return await idempotency.run(db, lambda tx: _append(tx, session_id, messages, reopen=reopen), render)
+    # Declared so a backend may make it with the appends queued beside it (Store.write's ``leading``).
+    leading = None if any(m.get("attachments") for m in messages) else LeadingAppend(session_id, messages)
+    return await idempotency.run(
+        db, lambda tx: _append(tx, session_id, messages, reopen=reopen), render, leading=leading
+    )
 
 
 def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: bool) -> list[MessageRow]:

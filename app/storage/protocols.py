@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -95,6 +96,7 @@ __all__ = [
     "HitFilter",
     "IdempotencyRepo",
     "IndexingRepo",
+    "LeadingAppend",
     "LineageRepo",
     "ListPage",
     "ListQuery",
@@ -130,6 +132,20 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LeadingAppend:
+    """The first thing a write job does: ``tx.messages.append_if_open(session_id, messages)``.
+
+    Declared with the job (``Store.write(fn, leading=...)``), it lets a backend where every statement is a
+    round trip make the leading appends of several jobs queued together in one statement, before the jobs
+    run in the same transaction; each job's call then answers what its append stored (or ``None``). So the
+    job must make that call first, with this very ``messages`` list, before anything else it reads or
+    writes; a backend fails the job (and writes nothing of it) when the call does not come."""
+
+    session_id: str
+    messages: list[dict[str, Any]]
 
 
 class WriteRejected(Exception):
@@ -885,10 +901,13 @@ class Store(Protocol):
     def require_writable(self) -> None:
         """Raise ``SchemaTooNew`` if the store must not be written."""
 
-    def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> Awaitable[T]:
+    def write(
+        self, fn: Callable[[Tx], T], *, bulk: bool = False, leading: LeadingAppend | None = None
+    ) -> Awaitable[T]:
         """Run ``fn(tx)`` in the next group commit; the result arrives after COMMIT. ``bulk`` marks a long
         job (an import chunk, a sync batch, a prune batch): a backend whose writers run concurrently commits
-        it in a transaction of its own, so small writes never wait inside its transaction."""
+        it in a transaction of its own, so small writes never wait inside its transaction. ``leading``
+        declares the append ``fn`` makes first (see :class:`LeadingAppend`)."""
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` for code off the event loop."""

@@ -38,7 +38,7 @@ class ModelDatabase:
         self.calls = 0
         self._lock = threading.Lock()
 
-    def run_group(self, fns: Sequence[Callable[[Any], Any]]) -> list[Any]:
+    def run_group(self, fns: Sequence[Callable[[Any], Any]], leads: Sequence[Any] = ()) -> list[Any]:
         scratch: list[Any] = []
         results = []
         for index, fn in enumerate(fns):

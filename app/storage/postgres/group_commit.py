@@ -42,6 +42,7 @@ class Job(Generic[T]):
     """One queued write: the function and the future its caller waits on."""
 
     fn: Callable[[Any], T]
+    lead: Any = None
     future: Future[T] = field(default_factory=Future)
 
 
@@ -54,8 +55,9 @@ class JobFailed(Exception):
         self.error = error
 
 
-RunGroup = Callable[[Sequence[Callable[[Any], Any]]], list[Any]]
-"""Runs the functions in one transaction and commits; their results in order, or :class:`JobFailed`."""
+RunGroup = Callable[[Sequence[Callable[[Any], Any]], Sequence[Any]], list[Any]]
+"""Runs the functions in one transaction and commits, given each one's ``lead`` (what :meth:`submit` was
+told it does first, or ``None``); their results in order, or :class:`JobFailed`."""
 RunAlone = Callable[[Callable[[Any], Any]], Any]
 """Runs one function in a transaction of its own (with retries); its result, or raises its error."""
 
@@ -86,9 +88,10 @@ class GroupCommitter:
         """Jobs waiting for a lane."""
         return self._queue.qsize()
 
-    def submit(self, fn: Callable[[Any], T]) -> Future[T]:
-        """Queue ``fn(tx)``; the future resolves after the COMMIT that includes it (or with its error)."""
-        job: Job[T] = Job(fn)
+    def submit(self, fn: Callable[[Any], T], lead: Any = None) -> Future[T]:
+        """Queue ``fn(tx)``; the future resolves after the COMMIT that includes it (or with its error).
+        ``lead`` goes to the group runner with it (a job run alone needs none)."""
+        job: Job[T] = Job(fn, lead)
         with self._accepting:
             if self._stopped:
                 raise RuntimeError("the store is closed")
@@ -127,7 +130,7 @@ class GroupCommitter:
         failures = 0
         while len(group) > 1 and failures < _REGROUPS:
             try:
-                results = self._run_group([job.fn for job in group])
+                results = self._run_group([job.fn for job in group], [job.lead for job in group])
             except JobFailed as failed:
                 failures += 1
                 self._alone(group.pop(failed.index))

@@ -41,8 +41,9 @@ from app.storage.postgres.connection import configure
 from app.storage.postgres.group_commit import LANES, GroupCommitter, JobFailed
 from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
+from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
 from app.storage.postgres.tx import BACKEND, PgTx
-from app.storage.protocols import Tx
+from app.storage.protocols import LeadingAppend, Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
 from app.storage.rows import NewEvent, WriterStatus
 
@@ -195,23 +196,28 @@ class PgStore:
 
     # -- jobs -----------------------------------------------------------------------------------------
 
-    async def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> T:
+    async def write(
+        self, fn: Callable[[Tx], T], *, bulk: bool = False, leading: LeadingAppend | None = None
+    ) -> T:
         """Run ``fn(tx)`` in a lane's next transaction; returns after its COMMIT. A ``bulk`` job runs in a
         transaction of its own on a worker thread instead, beside the lanes: grouped, the writes that
-        queued with it would wait for it (appends during a sync waited a sync batch)."""
+        queued with it would wait for it (appends during a sync waited a sync batch). ``leading``: the
+        append ``fn`` makes first, made with those of the jobs grouped with it (:func:`_run_jobs`)."""
         if bulk:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
-        return await asyncio.wrap_future(self._lanes.submit(fn))
+        return await asyncio.wrap_future(self._lanes.submit(fn, leading))
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
         return self._lanes.submit(fn).result()
 
-    def _run_group(self, fns: Sequence[Callable[[Tx], Any]]) -> list[Any]:
-        """The functions in one transaction, committed (see :mod:`group_commit`); :class:`JobFailed` names
-        the one that failed, and nothing was written."""
+    def _run_group(
+        self, fns: Sequence[Callable[[Tx], Any]], leads: Sequence[LeadingAppend | None] = ()
+    ) -> list[Any]:
+        """The functions in one transaction, committed (see :mod:`group_commit`), given what each declared
+        it appends first; :class:`JobFailed` names the one that failed, and nothing was written."""
         with _translated(), self.pool.connection() as conn:
-            results, changes = _run_jobs(conn, fns, lock_timeout=GROUP_LOCK_TIMEOUT)
+            results, changes = _run_jobs(conn, fns, leads, lock_timeout=GROUP_LOCK_TIMEOUT)
         self.writer.committed(changes, len(fns))
         return results
 
@@ -248,11 +254,21 @@ class PgStore:
 
 
 def _run_jobs(
-    conn: psycopg.Connection[Any], fns: Sequence[Callable[[Tx], Any]], *, lock_timeout: str | None = None
+    conn: psycopg.Connection[Any],
+    fns: Sequence[Callable[[Tx], Any]],
+    leads: Sequence[LeadingAppend | None] = (),
+    *,
+    lock_timeout: str | None = None,
 ) -> tuple[list[Any], Changes]:
     """Each ``fn(tx)`` in order in one transaction, committed with all their events (one round trip for
     both, see :func:`insert_events_and_commit`): their results and what they changed. When one raises, the
     transaction is rolled back and :class:`JobFailed` says which; a failing COMMIT raises as it is.
+
+    When the group starts with two or more jobs that declared a leading append (``leads``), those appends
+    are made first in one statement, and each job's own call answers what its append stored: a round trip
+    per group rather than per job, where single-message appends from many clients spent most of their
+    time. Only a run of leading jobs: a job placed before an append could end or delete its session, and
+    the append must meet what it would have met in turn.
 
     ``lock_timeout`` bounds every lock wait of the jobs (not the events' ordering lock)."""
     conn.execute("BEGIN" if lock_timeout is None else f"BEGIN; SET LOCAL lock_timeout = '{lock_timeout}'")
@@ -260,11 +276,18 @@ def _run_jobs(
     events: list[NewEvent] = []
     results: list[Any] = []
     try:
+        try:
+            made = _made_ahead(conn, leads)
+        except Exception as exc:
+            # No one job's failure (a lock wait past the bound, most likely): the first job runs alone and
+            # the others group again, as after a job's own failure.
+            raise JobFailed(0, exc) from exc
         for index, fn in enumerate(fns):
             job = begin_job()
-            tx = PgTx(conn)
+            tx = PgTx(conn, made[index] if index < len(made) else None)
             try:
                 results.append(fn(tx))
+                tx.require_leading_append_made()
             except Exception as exc:
                 raise JobFailed(index, exc) from exc
             finally:
@@ -280,6 +303,16 @@ def _run_jobs(
         _roll_back(conn)
         raise
     return results, changes
+
+
+def _made_ahead(conn: psycopg.Connection[Any], leads: Sequence[LeadingAppend | None]) -> list[MadeAppend]:
+    """The leading appends of the group's first jobs, made in one statement (none for fewer than two)."""
+    run: list[LeadingAppend] = []
+    for lead in leads:
+        if lead is None:
+            break
+        run.append(lead)
+    return make_leading_appends(conn, run) if len(run) > 1 else []
 
 
 def _configure_read_only(conn: psycopg.Connection[Any]) -> None:

@@ -17,7 +17,7 @@ from app.storage.postgres.repos.export import PgExport
 from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.maintenance import PgMaintenance
-from app.storage.postgres.repos.messages import PgMessages
+from app.storage.postgres.repos.messages import LeadingAppendNotMade, MadeAppend, PgMessages
 from app.storage.postgres.repos.sessions import PgSessions
 from app.storage.postgres.repos.sync import PgSync
 from app.storage.postgres.repos.titles import PgTitles
@@ -47,13 +47,13 @@ class PgTx:
     ``NotSupportedOnBackend`` (501) when a job reaches them.
     """
 
-    def __init__(self, pg: psycopg.Connection[Any]) -> None:
+    def __init__(self, pg: psycopg.Connection[Any], made: MadeAppend | None = None) -> None:
         self.pg = pg
         self.conn = conn = as_sqlite_style(SqliteStyle(pg))
         self.sessions = PgSessions(conn)
         self.titles = PgTitles(conn)
         self.lineage = PgLineage(conn)
-        self.messages = PgMessages(conn)
+        self.messages = PgMessages(conn, made)
         self.events = PgEvents(conn)
         self.handoff = SqliteHandoff(conn)
         self.platforms = SqlitePlatforms(conn)
@@ -66,6 +66,12 @@ class PgTx:
         self.export = PgExport(conn)
         self.maintenance = PgMaintenance(conn)
         self.sync = PgSync(conn)
+
+    def require_leading_append_made(self) -> None:
+        """Raise :class:`LeadingAppendNotMade` when the job's leading append, made ahead of it, was never
+        taken by its call (the job broke its declaration)."""
+        if self.messages.made is not None:
+            raise LeadingAppendNotMade(f"the job never appended to {self.messages.made.lead.session_id}")
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""

@@ -12,6 +12,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from app.domain.messages import (
@@ -89,6 +90,31 @@ def insert_messages(
     """
     wanted = [a for m in messages for a in (m.get("attachments") or ())]
     refs = attachments_repo.refs_for_ids(conn, wanted) if wanted else {}
+    prepared = prepare_append(session_id, messages)
+    ids = write(conn, session_id, prepared.rows, prepared.tool_calls)
+    for message, row, message_id in zip(messages, prepared.stored, ids, strict=True):
+        row["id"] = message_id
+        linked = list(dict.fromkeys(message.get("attachments") or ()))
+        if linked:
+            attachments_repo.link(conn, message_id, linked)
+            row["attachments"] = [refs[a] for a in linked]
+    if prepared.stored:
+        note_messages(session_id)
+    return prepared.stored
+
+
+@dataclass
+class PreparedAppend:
+    """An append's rows before they are written: the values of ``INSERT_COLUMNS`` after ``session_id``, in
+    order, the public messages they become (ids still 0), and the tool calls the counters gain."""
+
+    rows: list[tuple[Any, ...]]
+    stored: list[MessageRow]
+    tool_calls: int
+
+
+def prepare_append(session_id: str, messages: list[dict[str, Any]]) -> PreparedAppend:
+    """The rows :func:`insert_messages` writes for ``messages`` (timestamps drawn now), attachments aside."""
     stamps = batch_timestamps([m.get("timestamp") for m in messages], time.time())
     stored: list[MessageRow] = []
     rows: list[tuple[Any, ...]] = []
@@ -137,16 +163,7 @@ def insert_messages(
                 "compacted": False,
             }
         )
-    ids = write(conn, session_id, rows, sum(tool_call_count(m) for m in messages))
-    for message, row, message_id in zip(messages, stored, ids, strict=True):
-        row["id"] = message_id
-        linked = list(dict.fromkeys(message.get("attachments") or ()))
-        if linked:
-            attachments_repo.link(conn, message_id, linked)
-            row["attachments"] = [refs[a] for a in linked]
-    if stored:
-        note_messages(session_id)
-    return stored
+    return PreparedAppend(rows, stored, sum(tool_call_count(m) for m in messages))
 
 
 def append_if_open(

@@ -15,9 +15,14 @@ from app.storage.rows import TOKEN_COUNTERS, Usage
 
 def saturating_add_sql(column: str, param: str) -> str:
     """SQL for ``column + :param`` (``param`` >= 0) that stays an INTEGER and stops at ``MAX_COUNTER``."""
+    return saturating_add_expr(column, f":{param}")
+
+
+def saturating_add_expr(column: str, amount: str) -> str:
+    """:func:`saturating_add_sql` of any SQL expression ``amount`` (>= 0), such as another table's column."""
     return (
-        f"CASE WHEN COALESCE({column}, 0) >= {MAX_COUNTER} - :{param} THEN {MAX_COUNTER}"
-        f" ELSE CAST(COALESCE({column}, 0) AS INTEGER) + :{param} END"
+        f"CASE WHEN COALESCE({column}, 0) >= {MAX_COUNTER} - {amount} THEN {MAX_COUNTER}"
+        f" ELSE CAST(COALESCE({column}, 0) AS INTEGER) + {amount} END"
     )
 
 

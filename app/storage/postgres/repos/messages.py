@@ -1,19 +1,28 @@
-"""MessagesRepo on PostgreSQL: an append's rows and its counters in one statement."""
+"""MessagesRepo on PostgreSQL: an append's rows and its counters in one statement, and the leading appends of
+a group of write jobs in one statement for all of them (:func:`make_leading_appends`)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import psycopg
+
+from app.storage.commit_notice import note_messages
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.repos.base import pg_of
+from app.storage.protocols import LeadingAppend
 from app.storage.repos.messages import (
     COUNTERS_SQL,
     INSERT_COLUMNS,
     RowWriter,
     append_if_open,
     insert_messages,
+    prepare_append,
 )
+from app.storage.repos.usage import saturating_add_expr
 from app.storage.rows import MessageRow
 from app.storage.sqlite_tx import SqliteMessages
 
@@ -99,9 +108,14 @@ def _written(
 
 
 class PgMessages(SqliteMessages):
-    """MessagesRepo over one PostgreSQL connection."""
+    """MessagesRepo over one PostgreSQL connection; ``made`` is the job's leading append when it was made
+    ahead of the job (see :func:`make_leading_appends`), until the job's own call takes it."""
 
-    __slots__ = ()
+    __slots__ = ("made",)
+
+    def __init__(self, conn: sqlite3.Connection, made: MadeAppend | None = None) -> None:
+        super().__init__(conn)
+        self.made = made
 
     def insert_messages(
         self, session_id: str, messages: list[dict[str, Any]], *, write: RowWriter = write_rows
@@ -117,9 +131,82 @@ class PgMessages(SqliteMessages):
         written) when the session does not exist or has ended. An empty batch, or one linking attachments,
         checks the state first and then writes with ``write``, as on SQLite (a missing session is reported
         before an unknown attachment)."""
+        made = self.made
+        if made is not None and made.lead.messages is messages and made.lead.session_id == session_id:
+            self.made = None
+            if made.stored:
+                note_messages(session_id)
+            return made.stored
         if not messages or any(m.get("attachments") for m in messages):
             return append_if_open(self.conn, session_id, messages, write=write)
         try:
             return insert_messages(self.conn, session_id, messages, write=_write_open_rows)
         except _NotOpen:
             return None
+
+
+@dataclass
+class MadeAppend:
+    """A job's leading append, made ahead of it: the messages stored (with their ids), or ``None`` when the
+    session did not exist or had ended (nothing was written)."""
+
+    lead: LeadingAppend
+    stored: list[MessageRow] | None
+
+
+class LeadingAppendNotMade(RuntimeError):
+    """A job declared a leading append and did not make it: what was written for it must not commit."""
+
+
+_LEAD_ARRAYS = (("sid", "text"), *_ARRAYS)
+_LEADING_SQL = (
+    # Locked in id order: two lanes' groups then never wait on each other's sessions crosswise.
+    "WITH open AS (SELECT id FROM sessions WHERE id = ANY(%(sessions)s) AND ended_at IS NULL"
+    " ORDER BY id FOR NO KEY UPDATE),"
+    f" ins AS (INSERT INTO messages ({INSERT_COLUMNS}, active)"
+    f" SELECT {', '.join(f'u.{name}' for name, _ in _LEAD_ARRAYS)}, 1"
+    f" FROM unnest({', '.join(f'%({name})b::{kind}[]' for name, kind in _LEAD_ARRAYS)})"
+    f" WITH ORDINALITY AS u({', '.join(name for name, _ in _LEAD_ARRAYS)}, ord)"
+    " WHERE u.sid IN (SELECT id FROM open) ORDER BY u.ord RETURNING id),"
+    " counted AS (UPDATE sessions s"
+    f" SET message_count = {saturating_add_expr('message_count', 'c.n')},"
+    f" tool_call_count = {saturating_add_expr('tool_call_count', 'c.calls')}"
+    " FROM (SELECT j.sid, sum(j.n) AS n, sum(j.calls) AS calls"
+    " FROM unnest(%(job_sessions)s::text[], %(job_rows)s::bigint[], %(job_calls)s::bigint[])"
+    " AS j(sid, n, calls)"
+    " WHERE j.sid IN (SELECT id FROM open) GROUP BY j.sid) c"
+    " WHERE s.id = c.sid)"
+    " SELECT (SELECT array_agg(id ORDER BY id) FROM ins), (SELECT array_agg(id) FROM open)"
+)
+
+
+def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[LeadingAppend]) -> list[MadeAppend]:
+    """Make the appends of ``leads`` (the jobs of a group, in order) in ``pg``'s transaction in one
+    statement: each open session's rows, in the leads' order (the identity numbers them in that order),
+    and its counters (summed when several leads append to one session). The same rows, counters and
+    guard as each lead's ``append_if_open`` in turn, for one round trip in all."""
+    prepared = [prepare_append(lead.session_id, lead.messages) for lead in leads]
+    rows = [(lead.session_id, *row) for lead, p in zip(leads, prepared, strict=True) for row in p.rows]
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in _LEAD_ARRAYS]
+    params: dict[str, Any] = {
+        name: list(values) for (name, _), values in zip(_LEAD_ARRAYS, columns, strict=True)
+    }
+    params.update(
+        sessions=sorted({lead.session_id for lead in leads}),
+        job_sessions=[lead.session_id for lead in leads],
+        job_rows=[len(p.rows) for p in prepared],
+        job_calls=[p.tool_calls for p in prepared],
+    )
+    row = pg.execute(_LEADING_SQL, params).fetchone()
+    ids = [] if row is None or row[0] is None else [int(i) for i in row[0]]
+    open_sessions = set([] if row is None or row[1] is None else row[1])
+    made = []
+    for lead, p in zip(leads, prepared, strict=True):
+        if lead.session_id not in open_sessions:
+            made.append(MadeAppend(lead, None))
+            continue
+        taken, ids = ids[: len(p.stored)], ids[len(p.stored) :]
+        for stored, message_id in zip(p.stored, taken, strict=True):
+            stored["id"] = message_id
+        made.append(MadeAppend(lead, p.stored))
+    return made
