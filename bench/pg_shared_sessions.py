@@ -1,9 +1,10 @@
 """Appends that contend for the same sessions on PostgreSQL: many writers, few sessions, opposite orders.
 
-16 threads append one message at a time (the append use case as a write job, through the store: no HTTP)
-to 3 sessions, half of them cycling through the sessions in one order and half in the other. With group
-commit, two groups can each hold a session row the other wants; this measures what that costs (a deadlock
-PostgreSQL breaks after ``deadlock_timeout`` would show as a p99 near a second).
+16 threads append one message at a time (the append use case as a write job, declaring its leading
+append as the service does, through the store: no HTTP) to 3 sessions, half of them cycling through the
+sessions in one order and half in the other. With group commit, two groups can each hold a session row the
+other wants; this measures what that costs (a deadlock PostgreSQL breaks after ``deadlock_timeout`` would
+show as a p99 near a second).
 
 ``--baseline DIR`` (a checkout of another build) runs the same load with that build's ``app`` on a fresh
 database of the same throwaway server, in a child process, in alternating rounds, and prints both.
@@ -47,7 +48,10 @@ def measure(url: str) -> dict[str, float]:
             for k in range(APPENDS_PER_THREAD):
                 sid, turn = order[k % len(order)], [{"role": "user", "content": f"m{index}-{k}"}]
                 started = time.perf_counter()
-                store.write_sync(lambda tx, s=sid, t=turn: message_service._append(tx, s, t, reopen=False))
+                store.write_sync(
+                    lambda tx, s=sid, t=turn: message_service._append(tx, s, t, reopen=False),
+                    **_declared(sid, turn),
+                )
                 latencies.append(time.perf_counter() - started)
 
         started = time.perf_counter()
@@ -66,6 +70,16 @@ def measure(url: str) -> dict[str, float]:
         "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000,
         "max_ms": latencies[-1] * 1000,
     }
+
+
+def _declared(session_id: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The write's declaration of its leading append, as the append use case makes it, on a build that has
+    them (an older baseline's store takes no such argument)."""
+    from app.storage import protocols
+
+    if not hasattr(protocols, "LeadingAppend"):
+        return {}
+    return {"leading": protocols.LeadingAppend(session_id, messages)}
 
 
 def _child(source: Path, url: str) -> dict[str, float]:

@@ -237,8 +237,9 @@ class Database:
         Neither does ``leading``: an in-process statement costs microseconds, not a round trip."""
         return await self._writer().write(fn, on_handle=True)
 
-    def write_sync(self, fn: Callable[[SqliteTx], T]) -> T:
-        """Blocking ``write`` for code off the event loop (start-up tasks, tests)."""
+    def write_sync(self, fn: Callable[[SqliteTx], T], *, leading: LeadingAppend | None = None) -> T:
+        """Blocking ``write`` for code off the event loop (start-up tasks, tests); ``leading`` as in
+        :meth:`write`."""
         return self._writer().write_sync(fn, on_handle=True)
 
     async def read(self, fn: Callable[[SqliteTx], T]) -> T:

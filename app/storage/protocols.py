@@ -909,7 +909,7 @@ class Store(Protocol):
         it in a transaction of its own, so small writes never wait inside its transaction. ``leading``
         declares the append ``fn`` makes first (see :class:`LeadingAppend`)."""
 
-    def write_sync(self, fn: Callable[[Tx], T]) -> T:
+    def write_sync(self, fn: Callable[[Tx], T], *, leading: LeadingAppend | None = None) -> T:
         """Blocking ``write`` for code off the event loop."""
 
     def read(self, fn: Callable[[Tx], T]) -> Awaitable[T]:

@@ -207,9 +207,9 @@ class PgStore:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
         return await asyncio.wrap_future(self._lanes.submit(fn, leading))
 
-    def write_sync(self, fn: Callable[[Tx], T]) -> T:
+    def write_sync(self, fn: Callable[[Tx], T], *, leading: LeadingAppend | None = None) -> T:
         """Blocking ``write`` (for code off the event loop)."""
-        return self._lanes.submit(fn).result()
+        return self._lanes.submit(fn, leading).result()
 
     def _run_group(
         self, fns: Sequence[Callable[[Tx], Any]], leads: Sequence[LeadingAppend | None] = ()
