@@ -142,7 +142,8 @@ class LeadingAppend:
     round trip make the leading appends of several jobs queued together in one statement, before the jobs
     run in the same transaction; each job's call then answers what its append stored (or ``None``). So the
     job must make that call first, with this very ``messages`` list, before anything else it reads or
-    writes; a backend fails the job (and writes nothing of it) when the call does not come."""
+    writes. When the call does not come, what was made ahead is rolled back and the job runs again without
+    it."""
 
     session_id: str
     messages: list[dict[str, Any]]

@@ -150,7 +150,7 @@ def test_a_missing_session_gets_nothing_written_and_its_error(store: PgStore) ->
     assert _state(store, "here")[0] == 0
 
 
-def test_a_job_that_does_not_make_its_declared_append_writes_nothing(store: PgStore) -> None:
+def test_a_job_that_does_not_make_its_declared_append_gets_none_of_it(store: PgStore) -> None:
     _sessions(store, "p", "q")
 
     def other_work(tx: Tx) -> None:
@@ -164,6 +164,11 @@ def test_a_job_that_does_not_make_its_declared_append_writes_nothing(store: PgSt
         _group(store, jobs)
     assert failed.value.index == 1 and isinstance(failed.value.error, LeadingAppendNotMade)
     assert _state(store, "p")[0] == 0 and _state(store, "q")[0] == 0
+
+    # Through the lanes the job then runs alone, without the append made for it, and the rest regroup.
+    store._lanes._commit([GroupJob(fn, lead) for fn, lead in jobs])
+    assert _state(store, "p")[3] == [("user", "fine", None)] and _state(store, "q")[0] == 0
+    assert store.read_sync(lambda tx: tx.sessions.fetch_session("q"))["model"] == "changed"
 
 
 def test_appends_queued_through_the_lanes_are_made_together(store: PgStore) -> None:
