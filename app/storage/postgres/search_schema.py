@@ -42,6 +42,12 @@ TS_CONFIG = "hs_search"
 # NULL and the search indexes leave it out until the indexer sets the flag, as SQLite's FTS backlog does.
 READY = "hs_search_ready = 1"
 PENDING = "hs_search_ready = 0"
+PENDING_LIST_INDEXES = (
+    "idx_messages_search_vector",
+    "idx_messages_search_trgm",
+    "idx_messages_list_preview_trgm",
+)
+"""The GIN indexes every append feeds, whose pending lists the leader merges (``pending_lists``)."""
 DEFER_SETTING = "hermes.search_deferred"
 """A transaction that sets this to ``on`` (an import deferring its indexing) stores its rows waiting."""
 READY_DEFAULT = f"(CASE WHEN current_setting('{DEFER_SETTING}', true) = 'on' THEN 0 ELSE 1 END)"

@@ -41,6 +41,7 @@ from app.storage.postgres.connection import configure
 from app.storage.postgres.group_commit import LANES, GroupCommitter, JobFailed
 from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
+from app.storage.postgres.pending_lists import PendingListCleaner
 from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import LeadingAppend, Tx
@@ -113,6 +114,8 @@ class PgStore:
         self._server_version = ""
         self.leadership = AdvisoryLeader(self.url)
         """This replica's candidacy for the background jobs (auto-prune, event pruning, gateway expiry)."""
+        self.pending_lists = PendingListCleaner(self.url, lambda: self.leadership.leading)
+        """The leader's merging of the search indexes' pending lists (off the writes' path)."""
         self._relay: EventListener | None = None
 
     def _pool(self, size: int, setup: Callable[[psycopg.Connection[Any]], None], name: str) -> ConnectionPool:
@@ -134,6 +137,7 @@ class PgStore:
         self.pool.open(wait=True)
         self.read_pool.open(wait=True)
         self.leadership.start()
+        self.pending_lists.start()
         self._lanes.start()
         with self.pool.connection() as conn:
             row = conn.execute("SHOW server_version").fetchone()
@@ -145,6 +149,7 @@ class PgStore:
         close every connection."""
         if self._relay is not None:
             self._relay.stop()
+        self.pending_lists.stop()
         self.leadership.stop()
         self._lanes.stop()
         self.writer.alive = False
