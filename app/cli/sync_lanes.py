@@ -94,13 +94,17 @@ class Lanes:
         it; raises what a lane's send raised."""
         if not page:
             return
-        for row in page:
-            session = row[self.session_at]
-            lane = self._lanes[self.key_of(session) % len(self._lanes)]
-            if due(session):
-                lane.due.append(session)
-            lane.rows.append(row)
         with self.lock:
+            for row in page:
+                session = row[self.session_at]
+                lane = self._lanes[self.key_of(session) % len(self._lanes)]
+                if not lane.rows and not lane.in_flight:
+                    # The server holds all this lane was given, so it is up to the row before this one:
+                    # left at its last batch, the position would fall back below rows acknowledged since.
+                    lane.acked = max(lane.acked, int(row[self.id_at]) - 1)
+                if due(session):
+                    lane.due.append(session)
+                lane.rows.append(row)
             self._read = int(page[-1][self.id_at])
         for lane in self._lanes:
             while len(lane.rows) >= self.batch_size:
