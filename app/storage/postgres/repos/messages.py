@@ -41,33 +41,40 @@ _ARRAYS = (
     ("reasoning_content", "text"),
     ("reasoning_details", "text"),
 )
-_UNNESTED = (
-    f" FROM unnest({', '.join(f':{name}::{kind}[]' for name, kind in _ARRAYS)})"
-    f" WITH ORDINALITY AS u({', '.join(name for name, _ in _ARRAYS)}, ord)"
-)
-_INSERT = (
-    f"INSERT INTO messages ({INSERT_COLUMNS}, active)"
-    f" SELECT :id, {', '.join(f'u.{name}' for name, _ in _ARRAYS)}, 1"
-)
+Arrays = tuple[tuple[str, str], ...]
+
+
+def _insert_unnested(session: str, arrays: Arrays) -> str:
+    """``INSERT`` of the rows unnested from ``arrays`` (one ``:name`` array per column, aliased ``u`` with
+    its ``ord``), each in the session ``session`` (an SQL expression)."""
+    return (
+        f"INSERT INTO messages ({INSERT_COLUMNS}, active)"
+        f" SELECT {session}, {', '.join(f'u.{name}' for name, _ in _ARRAYS)}, 1"
+        f" FROM unnest({', '.join(f':{name}::{kind}[]' for name, kind in arrays)})"
+        f" WITH ORDINALITY AS u({', '.join(name for name, _ in arrays)}, ord)"
+    )
+
+
+_INSERT = _insert_unnested(":id", _ARRAYS)
 _WRITE_SQL = (
-    f"WITH ins AS ({_INSERT}{_UNNESTED} ORDER BY u.ord RETURNING id),"
+    f"WITH ins AS ({_INSERT} ORDER BY u.ord RETURNING id),"
     f" counted AS ({COUNTERS_SQL})"
     " SELECT id FROM ins ORDER BY id"
 )
 # The same, written only when the session exists and has not ended (nothing at all otherwise).
 _OPEN_WRITE_SQL = (
     "WITH open AS (SELECT 1 FROM sessions WHERE id = :id AND ended_at IS NULL),"
-    f" ins AS ({_INSERT}{_UNNESTED}, open ORDER BY u.ord RETURNING id),"
+    f" ins AS ({_INSERT}, open ORDER BY u.ord RETURNING id),"
     f" counted AS ({COUNTERS_SQL} AND EXISTS (SELECT 1 FROM open))"
     " SELECT id FROM ins ORDER BY id"
 )
 
 
-def _binary_arrays(sql: str) -> str:
+def _binary_arrays(sql: str, arrays: Arrays = _ARRAYS) -> str:
     """``sql`` in psycopg's placeholders, the column arrays bound in binary: in text, psycopg quotes every
     element with a regular expression, which cost more than the rest of a single append's parameters."""
     sql = to_psycopg(sql)
-    for name, kind in _ARRAYS:
+    for name, kind in arrays:
         sql = sql.replace(f"%({name})s::{kind}[]", f"%({name})b::{kind}[]")
     return sql
 
@@ -161,23 +168,21 @@ class LeadingAppendNotMade(RuntimeError):
 _LEAD_ARRAYS = (("sid", "text"), *_ARRAYS)
 _LEADING_SQL = (
     # Locked in id order: two lanes' groups then never wait on each other's sessions crosswise.
-    "WITH open AS (SELECT id FROM sessions WHERE id = ANY(%(sessions)s) AND ended_at IS NULL"
+    "WITH open AS (SELECT id FROM sessions WHERE id = ANY(:sessions) AND ended_at IS NULL"
     " ORDER BY id FOR NO KEY UPDATE),"
-    f" ins AS (INSERT INTO messages ({INSERT_COLUMNS}, active)"
-    f" SELECT {', '.join(f'u.{name}' for name, _ in _LEAD_ARRAYS)}, 1"
-    f" FROM unnest({', '.join(f'%({name})b::{kind}[]' for name, kind in _LEAD_ARRAYS)})"
-    f" WITH ORDINALITY AS u({', '.join(name for name, _ in _LEAD_ARRAYS)}, ord)"
+    f" ins AS ({_insert_unnested('u.sid', _LEAD_ARRAYS)}"
     " WHERE u.sid IN (SELECT id FROM open) ORDER BY u.ord RETURNING id),"
     " counted AS (UPDATE sessions s"
     f" SET message_count = {saturating_add_expr('message_count', 'c.n')},"
     f" tool_call_count = {saturating_add_expr('tool_call_count', 'c.calls')}"
     " FROM (SELECT j.sid, sum(j.n) AS n, sum(j.calls) AS calls"
-    " FROM unnest(%(job_sessions)s::text[], %(job_rows)s::bigint[], %(job_calls)s::bigint[])"
+    " FROM unnest(:job_sessions::text[], :job_rows::bigint[], :job_calls::bigint[])"
     " AS j(sid, n, calls)"
     " WHERE j.sid IN (SELECT id FROM open) GROUP BY j.sid) c"
     " WHERE s.id = c.sid)"
     " SELECT (SELECT array_agg(id ORDER BY id) FROM ins), (SELECT array_agg(id) FROM open)"
 )
+_LEADING_PG = _binary_arrays(_LEADING_SQL, _LEAD_ARRAYS)
 
 
 def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[LeadingAppend]) -> list[MadeAppend]:
@@ -197,7 +202,7 @@ def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[LeadingApp
         job_rows=[len(p.rows) for p in prepared],
         job_calls=[p.tool_calls for p in prepared],
     )
-    row = pg.execute(_LEADING_SQL, params).fetchone()
+    row = pg.execute(_LEADING_PG, params).fetchone()
     ids = [] if row is None or row[0] is None else [int(i) for i in row[0]]
     open_sessions = set([] if row is None or row[1] is None else row[1])
     made = []
