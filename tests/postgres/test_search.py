@@ -240,23 +240,25 @@ def test_the_search_schema_is_idempotent_and_indexes_new_rows(pg_url: str) -> No
         assert _pg(tx, "naive", "relevance") == []
 
 
-def _tiered_oracle(conn: psycopg.Connection[Any], tier: int, sources: tuple[str, ...]) -> list[int]:
+def _tiered_oracle(
+    conn: psycopg.Connection[Any], tier: int, sources: tuple[str, ...], role: str
+) -> list[int]:
     """What relevance order means, computed row by row: the matches newest first, cut into tiers of
-    ``tier``, each tier's rows of a wanted source ranked by ``ts_rank`` (ties: newest first)."""
+    ``tier``, each tier's rows of a wanted source and role ranked by ``ts_rank`` (ties: newest first)."""
     rows = conn.execute(
-        "SELECT m.id, s.source, ts_rank(m.search_vector, to_tsquery('hs_search', 'alpha'))"
+        "SELECT m.id, s.source, ts_rank(m.search_vector, to_tsquery('hs_search', 'alpha')), m.role"
         " FROM messages m JOIN sessions s ON s.id = m.session_id"
         " WHERE m.search_vector @@ to_tsquery('hs_search', 'alpha') ORDER BY m.id DESC"
     ).fetchall()
     order: list[int] = []
     for start in range(0, len(rows), tier):
-        kept = [r for r in rows[start : start + tier] if r[1] in sources]
+        kept = [r for r in rows[start : start + tier] if r[1] in sources and r[3] == role]
         order += [int(r[0]) for r in sorted(kept, key=lambda r: (-r[2], -r[0]))]
     return order
 
 
-@pytest.mark.parametrize("tier", [1, 2, 3, 7, 1000])
-def test_relevance_tiers_rank_filter_and_continue_below_each_tier(pg_url: str, tier: int) -> None:
+@pytest.mark.parametrize(("tier", "batch"), [(1, 100), (2, 1), (3, 2), (7, 3), (1000, 2), (1000, 100)])
+def test_relevance_tiers_rank_filter_and_continue_below_each_tier(pg_url: str, tier: int, batch: int) -> None:
     from dataclasses import replace
 
     from app.storage.postgres import migrate
@@ -264,23 +266,25 @@ def test_relevance_tiers_rank_filter_and_continue_below_each_tier(pg_url: str, t
 
     migrate.upgrade(pg_url)
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        # Rows of other sources outrank some wanted ones: they are dropped without ending the tier.
+        # Rows of other sources and roles outrank some wanted ones: they are dropped without ending the
+        # tier, whether the message (role) or its session (source) fails, in any filter batch.
         conn.execute(
             "INSERT INTO sessions (id, source, started_at) VALUES"
             " ('cli', 'cli', 1.0), ('dc', 'discord', 1.0), ('tg', 'telegram', 1.0)"
         )
-        for i in range(20):
+        for i in range(30):
             session = ("cli", "dc", "tg")[i % 3]
+            role = "tool" if i % 4 == 1 else "user"
             words = " ".join(["alpha"] * (1 + i * 7 % 5) + ["filler"] * (i % 4))
             conn.execute(
-                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (%s, 'user', %s, %s)",
-                (session, words, float(i)),
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (%s, %s, %s, %s)",
+                (session, role, words, float(i)),
             )
-        budget = replace(hit_budget(), rank_tier=tier)
+        budget = replace(hit_budget(), rank_tier=tier, filter_batch=batch)
         hits = PgSearch(conn).message_hits("alpha", "relevance", budget)
-        found = [hit.id for hit in hits.hits(HitFilter(sources=("cli",)))]
-        assert found == _tiered_oracle(conn, tier, ("cli",))
-        assert len(found) == 7
+        found = [hit.id for hit in hits.hits(HitFilter(roles=("user",), sources=("cli",)))]
+        assert found == _tiered_oracle(conn, tier, ("cli",), "user")
+        assert len(found) == 8
 
 
 def _strip_snippets(body: dict[str, Any]) -> dict[str, Any]:

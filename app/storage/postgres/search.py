@@ -55,10 +55,6 @@ _TSQUERY = f"to_tsquery('{TS_CONFIG}', %s)"
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
-# A tier's sessions, looked up by primary key for each of its rows: joined as a table, the planner hashed
-# or merged the whole sessions table into every tier (measured 1.4-2x the time of the tier query on a
-# 10,000-session store, and growing with the sessions), where a tier holds at most a thousand rows.
-_SESSION_OF_HIT = "SELECT s.* FROM sessions s WHERE s.id = m.session_id LIMIT 1"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
 # Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
@@ -156,7 +152,7 @@ def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[
 
 
 def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
-    """The hit filter's conditions on the session (alias ``s``): sources and home."""
+    """The hit filter's conditions on the session (alias ``s``): sources, home and cron."""
     parts: list[str] = []
     params: list[Any] = []
     if filt.sources is not None:
@@ -168,21 +164,22 @@ def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
     if filt.home is not None:
         parts.append(to_psycopg(IN_HOME_SQL.format(a="s")))
         params.append(filt.home)
+    parts.extend(cron_clauses(filt.cron))
     return parts, params
+
+
+def _message_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
+    """The hit filter's conditions on the message (alias ``m``): visible, and of the wanted roles."""
+    if not filt.roles:
+        return [_VISIBLE], []
+    return [_VISIBLE, "m.role = ANY(%s)"], [list(filt.roles)]
 
 
 def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     """The hit filter's WHERE fragment (starting with AND) on aliases ``m`` and ``s``."""
-    parts = [_VISIBLE]
-    params: list[Any] = []
-    if filt.roles:
-        parts.append("m.role = ANY(%s)")
-        params.append(list(filt.roles))
+    by_message, message_params = _message_sql(filt)
     by_session, session_params = _session_sql(filt)
-    parts.extend(by_session)
-    params.extend(session_params)
-    parts.extend(cron_clauses(filt.cron))
-    return " AND " + " AND ".join(parts), params
+    return " AND " + " AND ".join([*by_message, *by_session]), [*message_params, *session_params]
 
 
 def _hits(rows: Sequence[Sequence[Any]]) -> list[Hit]:
@@ -258,37 +255,53 @@ class PgHits:
         return word_snippet(document, self.words) or headline
 
     def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
-        """Tiers of the newest matches, each found, filtered, ranked and ordered in one query.
+        """Tiers of the newest matches, each found, ranked and ordered in one query; sessions looked up a
+        filter batch at a time, as the caller consumes the rows (a discover page takes a few of a thousand).
 
-        The rank and the filter are computed on the rows the tier query has already read (reading them
-        again by id cost more than finding them). The rows come back best first, those failing the filter
-        last, each carrying the tier's size and lowest id so the next tier starts below it; they are
-        converted to Python only as the caller consumes them (a discover page takes a few of a thousand)."""
-        filter_sql, filter_params = _filter_sql(filt)
+        The rank and the message filter are computed on the rows the tier query has already read (reading
+        them again by id cost more than finding them); only the rows passing it are ranked and returned,
+        after one row carrying the tier's size and lowest id, so the next tier starts below it. The
+        session filter waits for the rows consumed: looked up with the tier, a session per row cost more
+        than the rest of the tier."""
+        by_message, message_params = _message_sql(filt)
+        by_session, session_params = _session_sql(filt)
+        sessions_sql = (
+            "SELECT s.id, s.source, s.parent_session_id FROM sessions s WHERE s.id = ANY(%s)"
+            + "".join(f" AND {part}" for part in by_session)
+        )
         below = _NO_ID_LIMIT
         tier = self.budget.rank_tier
+        batch = self.budget.filter_batch
         while True:
+            # The first row is the tier's size and lowest id (as text: the column holds session ids after).
             cursor = self.conn.execute(
-                f"SELECT * FROM (SELECT {_HIT_COLUMNS}, ts_rank(m.search_vector, {_TSQUERY}) AS rank,"
-                f" (s.id IS NOT NULL{filter_sql}) IS TRUE AS passes,"
-                " count(*) OVER () AS tier_rows, min(m.id) OVER () AS tier_floor"
+                "WITH t AS MATERIALIZED (SELECT m.id, m.session_id, m.role, m.compacted,"
+                f" CASE WHEN {' AND '.join(by_message)} THEN ts_rank(m.search_vector, {_TSQUERY}) END AS rank"
                 " FROM (SELECT id, session_id, role, active, compacted, search_vector FROM messages m"
-                f" WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s) m"
-                f" LEFT JOIN LATERAL ({_SESSION_OF_HIT}) s ON true) t"
-                " ORDER BY passes DESC, rank DESC, id DESC",
-                (self.tsquery, *filter_params, *self.params, below, tier),
+                f" WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s) m)"
+                " SELECT count(*), min(id)::text, NULL, NULL FROM t"
+                " UNION ALL (SELECT id, session_id, role, compacted FROM t WHERE rank IS NOT NULL"
+                " ORDER BY rank DESC, id DESC)",
+                (*message_params, self.tsquery, *self.params, below, tier),
                 prepare=_PLAN_PER_TERM,
             )
-            first = cursor.fetchone()
-            if first is None:
+            tier_rows, floor, _, _ = cast(tuple[int, str | None, None, None], cursor.fetchone())
+            while rows := cursor.fetchmany(batch):
+                yield from self._in_sessions(rows, sessions_sql, session_params)
+            if tier_rows < tier or floor is None:
                 return
-            tier_rows, below = int(first[-2]), int(first[-1])
-            row: Sequence[Any] | None = first
-            while row is not None and row[-3]:
-                yield from _hits((row,))
-                row = cursor.fetchone()
-            if tier_rows < tier:
-                return
+            below = int(floor)
+
+    def _in_sessions(
+        self, rows: Sequence[Sequence[Any]], sessions_sql: str, params: Sequence[Any]
+    ) -> Iterator[Hit]:
+        """The hits among ``rows`` (id, session id, role, compacted) whose session passes, in order."""
+        found = self.conn.execute(sessions_sql, (list({str(r[1]) for r in rows}), *params)).fetchall()
+        sessions = {str(sid): (source, parent) for sid, source, parent in found}
+        for message_id, session_id, role, compacted in rows:
+            session = sessions.get(session_id)
+            if session is not None:
+                yield Hit(int(message_id), session_id, role, session[0], bool(compacted), session[1] or None)
 
     def _ordered(self, filt: HitFilter) -> Iterator[Hit]:
         newest = self.order != "oldest"
