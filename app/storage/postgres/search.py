@@ -55,6 +55,8 @@ _TSQUERY = f"to_tsquery('{TS_CONFIG}', %s)"
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
+# The first batch of a tier's rows whose sessions are looked up: a discover page usually takes a few.
+_FIRST_FILTER_BATCH = 16
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
 # Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
@@ -286,8 +288,10 @@ class PgHits:
                 prepare=_PLAN_PER_TERM,
             )
             tier_rows, floor, _, _ = cast(tuple[int, str | None, None, None], cursor.fetchone())
-            while rows := cursor.fetchmany(batch):
+            size = min(batch, _FIRST_FILTER_BATCH)
+            while rows := cursor.fetchmany(size):
                 yield from self._in_sessions(rows, sessions_sql, session_params)
+                size = min(batch, size * 4)
             if tier_rows < tier or floor is None:
                 return
             below = int(floor)
