@@ -443,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0015_pg_deferred_search",
+    "schema_revision": "0016_pg_window_matches",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,
