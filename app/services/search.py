@@ -260,16 +260,16 @@ def _pick(tx: Tx, req: SearchRequest, stream: MessageHits, limit: int) -> dict[s
 def _discover_entries(
     tx: Tx, req: SearchRequest, stream: MessageHits, picked: dict[str, Hit], window: int
 ) -> list[dict[str, Any]]:
-    """One result per picked lineage; each kind of lookup is made once for all of them (a round trip
-    each on PostgreSQL, whatever the number of results)."""
+    """One result per picked lineage; each kind of lookup is made once for all of them (all in one round
+    trip on PostgreSQL, whatever the number of results)."""
     window_cap, bookend_cap = _caps(req.detail)
     hits = list(picked.values())
-    metas = tx.search.session_metas([*picked, *(hit.session_id for hit in hits)])
-    contexts = tx.search.contexts([(hit.session_id, hit.id) for hit in hits], window, BOOKEND)
-    snippets = stream.snippets(hits)
+    details = stream.details(hits, [*picked, *(hit.session_id for hit in hits)], window, BOOKEND)
     results = []
-    for (root, hit), found, snippet in zip(picked.items(), contexts, snippets, strict=True):
-        meta: SessionMetaRow | dict[str, Any] = metas.get(root) or metas.get(hit.session_id) or {}
+    for (root, hit), found, snippet in zip(picked.items(), details.contexts, details.snippets, strict=True):
+        meta: SessionMetaRow | dict[str, Any] = (
+            details.metas.get(root) or details.metas.get(hit.session_id) or {}
+        )
         entry: dict[str, Any] = {
             "session_id": hit.session_id,
             "title": meta.get("title"),

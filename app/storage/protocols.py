@@ -44,6 +44,7 @@ from app.storage.rows import (
     Hit,
     HitBudget,
     HitContext,
+    HitDetails,
     HitFilter,
     ListPage,
     ListQuery,
@@ -427,8 +428,10 @@ class MessageHits(Protocol):
     def hits(self, filt: HitFilter) -> Iterator[Hit]:
         """Hits passing ``filt`` in the request's order (``relevance``: best first, else by id)."""
 
-    def snippets(self, hits: Sequence[Hit]) -> list[str]:
-        """The text around the match in each hit, in order (computed only for the rows returned)."""
+    def details(self, hits: Sequence[Hit], session_ids: Sequence[str], window: int, count: int) -> HitDetails:
+        """What a page of ``hits`` shows: the :meth:`SearchRepo.session_metas` of ``session_ids``, and for
+        each hit its :meth:`SearchRepo.contexts` and the text around its match (computed only for the rows
+        returned); on PostgreSQL in one round trip."""
 
 
 class SearchRepo(Protocol):

@@ -154,6 +154,16 @@ class HitContext(NamedTuple):
     end: Sequence[Any]
 
 
+@dataclass(frozen=True, slots=True)
+class HitDetails:
+    """What a page of discover results shows besides the hits: their sessions' fields by id (``metas``),
+    and each hit's context and snippet, in the hits' order."""
+
+    metas: dict[str, SessionMetaRow]
+    contexts: list[HitContext]
+    snippets: list[str]
+
+
 EventRow = tuple[int, str, str]
 """``(id, type, data)``: what a stream sends (data is stored as the JSON text it is sent as)."""
 

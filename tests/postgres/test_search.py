@@ -164,7 +164,9 @@ def test_no_query_string_breaks_the_compiler(corpus: tuple[TestClient, Tx], q: s
     assert body["count"] == len(body["results"])
     stream = tx.search.message_hits(q, sort, hit_budget())
     for hit in stream.hits(HitFilter()):
-        assert all(isinstance(s, str) for s in stream.snippets([hit]))
+        details = stream.details([hit], [hit.session_id], 2, 1)
+        assert all(isinstance(s, str) for s in details.snippets)
+        assert len(details.contexts) == 1 and hit.session_id in details.metas
         break
 
 

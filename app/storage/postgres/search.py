@@ -45,7 +45,7 @@ from app.storage.repos.list_index import (
 )
 from app.storage.repos.search import cron_clauses, scan_windows
 from app.storage.repos.session_filter import IN_HOME_SQL
-from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
+from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
 
@@ -72,6 +72,7 @@ _WINDOW_ROW_COST = 4.2
 _WINDOW_MARGIN = 1.3
 # The first batch of a tier's rows whose sessions are looked up: a discover page usually takes a few.
 _FIRST_FILTER_BATCH = 16
+_METAS_SQL = "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ANY(%s)"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
 # Hit queries are planned for each term: a rare and a common term want different plans (the GIN index
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
@@ -248,21 +249,40 @@ class PgHits:
             return self._ranked(filt)
         return self._ordered(filt)
 
-    def snippets(self, hits: Sequence[Hit]) -> list[str]:
-        """``ts_headline`` around the words, or the literal cut around the first substring term, of every
-        hit in one statement."""
+    def details(self, hits: Sequence[Hit], session_ids: Sequence[str], window: int, count: int) -> HitDetails:
+        """The sessions' fields, each hit's context (:meth:`PgSearch.contexts`) and its snippet
+        (``ts_headline`` around the words, or the literal cut around the first substring term), every
+        statement sent in one pipeline: one round trip in all."""
         ids = [hit.id for hit in hits]
-        if not ids:
-            return []
+        with contextlib.ExitStack() as cursors:
+            with self.conn.pipeline():
+                metas = cursors.enter_context(self.conn.cursor(row_factory=dict_row))
+                metas.execute(_METAS_SQL, (list(session_ids),))
+                contexts = send_contexts(
+                    self.conn, cursors, [(h.session_id, h.id) for h in hits], window, count
+                )
+                texts = cursors.enter_context(self.conn.cursor())
+                if self.tsquery is not None:
+                    texts.execute(
+                        f"SELECT m.id, ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY},"
+                        f" %s), {_DOC} FROM messages m WHERE m.id = ANY(%s)",
+                        (self.tsquery, _HEADLINE_OPTIONS, ids),
+                    )
+                else:
+                    texts.execute(
+                        "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)", (ids,)
+                    )
+            return HitDetails(
+                {str(row["id"]): cast(SessionMetaRow, row) for row in metas.fetchall()},
+                [_context(cur.fetchall()) for cur in contexts],
+                self._snippets(ids, texts.fetchall()),
+            )
+
+    def _snippets(self, ids: list[int], rows: list[tuple[Any, ...]]) -> list[str]:
         if self.tsquery is not None:
-            rows = self.conn.execute(
-                f"SELECT m.id, ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY}, %s),"
-                f" {_DOC} FROM messages m WHERE m.id = ANY(%s)",
-                (self.tsquery, _HEADLINE_OPTIONS, ids),
-            ).fetchall()
-            found = {int(r[0]): (str(r[1] or "").strip(), str(r[2] or "")) for r in rows}
-            return [self._word_snippet(*found[i]) if i in found else "" for i in ids]
-        texts = message_texts(self.conn, ids)
+            headlines = {int(r[0]): (str(r[1] or "").strip(), str(r[2] or "")) for r in rows}
+            return [self._word_snippet(*headlines[i]) if i in headlines else "" for i in ids]
+        texts = {int(r[0]): (_text(r[1]), _text(r[2]), _text(r[3])) for r in rows}
         return [message_snippet(*texts.get(i, ("", "", "")), self.plan.terms) for i in ids]
 
     def _word_snippet(self, headline: str, document: str) -> str:
@@ -396,15 +416,6 @@ def id_bounds(conn: Conn) -> tuple[int, int]:
     return (0, 0) if row is None else (int(row[0] or 0), int(row[1] or 0))
 
 
-def message_texts(conn: Conn, message_ids: list[int]) -> dict[int, tuple[str, str, str]]:
-    """Raw ``content``, ``tool_name`` and ``tool_calls`` text of each message that exists (empty strings
-    for NULL), by id."""
-    rows = conn.execute(
-        "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)", (message_ids,)
-    ).fetchall()
-    return {int(r[0]): (_text(r[1]), _text(r[2]), _text(r[3])) for r in rows}
-
-
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -446,6 +457,26 @@ def _context(rows: list[dict[str, Any]]) -> HitContext:
     )
 
 
+def send_contexts(
+    conn: Conn, cursors: contextlib.ExitStack, anchors: Sequence[tuple[str, int]], window: int, count: int
+) -> list[psycopg.Cursor[dict[str, Any]]]:
+    """Send the statement of each anchor's window and bookends, one per anchor (the bookends start and stop
+    at the window's edges, which the statement computes from the window itself; with ``count`` 0 only the
+    window); the caller reads each cursor, after its pipeline if it opened one."""
+    fixed = {
+        "before": window + 1,
+        "window": window,
+        "count": count,
+        **{f"p{i}": p for i, p in enumerate(_SUMMARY_PREFIXES)},
+    }
+    sent = []
+    for session_id, anchor in anchors:
+        cur = cursors.enter_context(conn.cursor(row_factory=dict_row))
+        cur.execute(_CONTEXT_SQL, {"sid": session_id, "anchor": anchor, **fixed})
+        sent.append(cur)
+    return sent
+
+
 class PgSearch:
     """SearchRepo over one psycopg connection."""
 
@@ -479,10 +510,7 @@ class PgSearch:
 
     def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
         """:meth:`session_meta` of each session that exists, by id, in one statement."""
-        rows = self._rows(
-            "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ANY(%s)",
-            (list(session_ids),),
-        )
+        rows = self._rows(_METAS_SQL, (list(session_ids),))
         return {str(row["id"]): cast(SessionMetaRow, row) for row in rows}
 
     def session_of_message(self, message_id: int) -> str | None:
@@ -497,22 +525,11 @@ class PgSearch:
         return list(found.rows), found.before, found.after
 
     def contexts(self, anchors: Sequence[tuple[str, int]], window: int, count: int) -> list[HitContext]:
-        """:meth:`around` each anchor and the bookends outside that window, one statement per anchor (the
-        bookends start and stop at the window's edges, which the statement computes from the window
-        itself; with ``count`` 0 only the window), all sent in one pipeline: one round trip in all."""
-        fixed = {
-            "before": window + 1,
-            "window": window,
-            "count": count,
-            **{f"p{i}": p for i, p in enumerate(_SUMMARY_PREFIXES)},
-        }
+        """:meth:`around` each anchor and the bookends outside that window (:func:`send_contexts`), all
+        sent in one pipeline: one round trip in all."""
         with contextlib.ExitStack() as cursors:
-            sent = []
             with self.conn.pipeline():
-                for session_id, anchor in anchors:
-                    cur = cursors.enter_context(self.conn.cursor(row_factory=dict_row))
-                    cur.execute(_CONTEXT_SQL, {"sid": session_id, "anchor": anchor, **fixed})
-                    sent.append(cur)
+                sent = send_contexts(self.conn, cursors, anchors, window, count)
             return [_context(cur.fetchall()) for cur in sent]
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[dict[str, Any]]]:

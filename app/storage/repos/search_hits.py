@@ -17,7 +17,7 @@ from app.domain.fts_query import Engine, Plan, expand_short_terms, message_snipp
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
 from app.storage.repos.search import scan_windows
-from app.storage.rows import Hit, HitBudget, HitFilter
+from app.storage.rows import Hit, HitBudget, HitDetails, HitFilter
 
 _NO_ROWID_LIMIT = 2**63 - 1
 
@@ -64,9 +64,14 @@ class SqliteHits:
             return iter(())
         return self._ranked(filt) if self.order == "relevance" else self._ordered(filt)
 
-    def snippets(self, hits: Sequence[Hit]) -> list[str]:
-        """Each hit's text around the match, marked ``>>>``/``<<<``."""
-        return [self._snippet(hit) for hit in hits]
+    def details(self, hits: Sequence[Hit], session_ids: Sequence[str], window: int, count: int) -> HitDetails:
+        """The sessions' fields, and each hit's context and text around the match (marked ``>>>``/``<<<``);
+        in process, so one lookup after another."""
+        return HitDetails(
+            search.session_metas(self.conn, session_ids),
+            search.contexts(self.conn, [(hit.session_id, hit.id) for hit in hits], window, count),
+            [self._snippet(hit) for hit in hits],
+        )
 
     def _snippet(self, hit: Hit) -> str:
         if self.plan.engine is Engine.scan or self.plan.literal_snippets:
