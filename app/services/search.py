@@ -30,7 +30,7 @@ from app.domain.preview import preview_from_raw
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import AnchorInCurrentLineage, MessageNotInSession, SessionNotFound
 from app.storage.protocols import MAX_PARENT_DEPTH, Hit, HitBudget, HitFilter, MessageHits, NamedRecord, Tx
-from app.storage.rows import SessionMetaRow
+from app.storage.rows import HitDetails, SessionMetaRow
 
 DEFAULT_LIMIT = 3
 MAX_LIMIT = 50
@@ -258,13 +258,11 @@ def _pick(tx: Tx, req: SearchRequest, stream: MessageHits, limit: int) -> dict[s
 
 
 def _discover_entries(
-    tx: Tx, req: SearchRequest, stream: MessageHits, picked: dict[str, Hit], window: int
+    req: SearchRequest, picked: dict[str, Hit], details: HitDetails
 ) -> list[dict[str, Any]]:
-    """One result per picked lineage; each kind of lookup is made once for all of them (all in one round
-    trip on PostgreSQL, whatever the number of results)."""
+    """One result per picked lineage, from the page's details (each kind of lookup made once for all of
+    them)."""
     window_cap, bookend_cap = _caps(req.detail)
-    hits = list(picked.values())
-    details = stream.details(hits, [*picked, *(hit.session_id for hit in hits)], window, BOOKEND)
     results = []
     for (root, hit), found, snippet in zip(picked.items(), details.contexts, details.snippets, strict=True):
         meta: SessionMetaRow | dict[str, Any] = (
@@ -302,7 +300,9 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     window = clamp(req.window, 1, MAX_WINDOW)
     stream = tx.search.message_hits(req.q or "", req.sort.value, hit_budget())
     picked = _pick(tx, req, stream, limit)
-    results = _discover_entries(tx, req, stream, picked, window)
+    hits = list(picked.values())
+    details = stream.details(hits, [*picked, *(hit.session_id for hit in hits)], window, BOOKEND)
+    results = _discover_entries(req, picked, details)
     body: dict[str, Any] = {
         "mode": "discover",
         "query": req.q,
@@ -313,9 +313,8 @@ def discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
     if not results:
         body["message"] = NO_MATCH_MESSAGE
     # A bulk import's messages are searchable once the background indexer reaches them; say so meanwhile.
-    pending = tx.indexing.pending_messages()
-    if pending:
-        body["indexing"] = {"pending_messages": pending}
+    if details.pending:
+        body["indexing"] = {"pending_messages": details.pending}
     return body
 
 

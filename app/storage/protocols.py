@@ -429,9 +429,9 @@ class MessageHits(Protocol):
         """Hits passing ``filt`` in the request's order (``relevance``: best first, else by id)."""
 
     def details(self, hits: Sequence[Hit], session_ids: Sequence[str], window: int, count: int) -> HitDetails:
-        """What a page of ``hits`` shows: the :meth:`SearchRepo.session_metas` of ``session_ids``, and for
-        each hit its :meth:`SearchRepo.contexts` and the text around its match (computed only for the rows
-        returned); on PostgreSQL in one round trip."""
+        """What a page of ``hits`` shows: the :meth:`SearchRepo.session_metas` of ``session_ids``, for each
+        hit its :meth:`SearchRepo.contexts` and the text around its match (computed only for the rows
+        returned), and :meth:`IndexingRepo.pending_messages`; on PostgreSQL in one round trip."""
 
 
 class SearchRepo(Protocol):

@@ -157,11 +157,13 @@ class HitContext(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class HitDetails:
     """What a page of discover results shows besides the hits: their sessions' fields by id (``metas``),
-    and each hit's context and snippet, in the hits' order."""
+    each hit's context and snippet, in the hits' order, and how many messages wait for the search indexer
+    (``pending``, as ``IndexingRepo.pending_messages``)."""
 
     metas: dict[str, SessionMetaRow]
     contexts: list[HitContext]
     snippets: list[str]
+    pending: int
 
 
 EventRow = tuple[int, str, str]

@@ -35,6 +35,7 @@ from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.search_schema import MAX_WORD_CHARS, READY, TS_CONFIG
 from app.storage.postgres.word_stats import word_stats
+from app.storage.repos.fts_backlog import PENDING_SQL
 from app.storage.repos.list_index import (
     MAX_CANDIDATES,
     MIN_TERM,
@@ -251,8 +252,8 @@ class PgHits:
 
     def details(self, hits: Sequence[Hit], session_ids: Sequence[str], window: int, count: int) -> HitDetails:
         """The sessions' fields, each hit's context (:meth:`PgSearch.contexts`) and its snippet
-        (``ts_headline`` around the words, or the literal cut around the first substring term), every
-        statement sent in one pipeline: one round trip in all."""
+        (``ts_headline`` around the words, or the literal cut around the first substring term), and the
+        indexer's backlog, every statement sent in one pipeline: one round trip in all."""
         ids = [hit.id for hit in hits]
         with contextlib.ExitStack() as cursors:
             with self.conn.pipeline():
@@ -272,10 +273,13 @@ class PgHits:
                     texts.execute(
                         "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)", (ids,)
                     )
+                pending = cursors.enter_context(self.conn.cursor())
+                pending.execute(PENDING_SQL)
             return HitDetails(
                 {str(row["id"]): cast(SessionMetaRow, row) for row in metas.fetchall()},
                 [_context(cur.fetchall()) for cur in contexts],
                 self._snippets(ids, texts.fetchall()),
+                int(cast(tuple[int], pending.fetchone())[0]),
             )
 
     def _snippets(self, ids: list[int], rows: list[tuple[Any, ...]]) -> list[str]:

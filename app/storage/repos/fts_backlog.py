@@ -50,9 +50,14 @@ def _insert_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:
     )
 
 
+PENDING_SQL = "SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM hs_fts_backlog"
+"""How many message ids are still queued (an upper bound: rows deleted or indexed by the agent meanwhile
+count); one row, one column, on both backends."""
+
+
 def pending_messages(conn: sqlite3.Connection) -> int:
-    """Message ids still queued (an upper bound: rows deleted or indexed by the agent meanwhile count)."""
-    (total,) = conn.execute("SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM hs_fts_backlog").fetchone()
+    """Message ids still queued (:data:`PENDING_SQL`)."""
+    (total,) = conn.execute(PENDING_SQL).fetchone()
     return int(total)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from app.domain.fts_query import Engine, Plan, expand_short_terms, message_snippet, plan, short_terms
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
+from app.storage.repos.fts_backlog import pending_messages
 from app.storage.repos.search import scan_windows
 from app.storage.rows import Hit, HitBudget, HitDetails, HitFilter
 
@@ -65,12 +66,13 @@ class SqliteHits:
         return self._ranked(filt) if self.order == "relevance" else self._ordered(filt)
 
     def details(self, hits: Sequence[Hit], session_ids: Sequence[str], window: int, count: int) -> HitDetails:
-        """The sessions' fields, and each hit's context and text around the match (marked ``>>>``/``<<<``);
-        in process, so one lookup after another."""
+        """The sessions' fields, each hit's context and text around the match (marked ``>>>``/``<<<``), and
+        the indexer's backlog; in process, so one lookup after another."""
         return HitDetails(
             search.session_metas(self.conn, session_ids),
             search.contexts(self.conn, [(hit.session_id, hit.id) for hit in hits], window, count),
             [self._snippet(hit) for hit in hits],
+            pending_messages(self.conn),
         )
 
     def _snippet(self, hit: Hit) -> str:
