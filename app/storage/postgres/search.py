@@ -79,7 +79,11 @@ _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_ca
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
 _PLAN_PER_TERM = False
 # Pieces of a term the listing's candidate query asks the trigram indexes for: each is one more condition
-# on each of three indexes for the planner to estimate, and a few already narrow to a handful of rows.
+# on each of three indexes for the planner to estimate, and a few already narrow to a handful of rows. A
+# term with this many is long enough to be rare: its candidate query is prepared once per connection (its
+# planning, about half a millisecond, cost four times its execution), since the generic plan, reading the
+# indexes, is the one a rare term wants; a shorter term may be in every session, which a scan stopping at
+# the most candidates finds sooner, so its query is planned for it.
 _MOST_PIECES = 4
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
@@ -605,7 +609,7 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
         f"WITH found AS MATERIALIZED ({found})"
         f" SELECT count(*), NULL FROM found UNION ALL SELECT NULL, id FROM ({listed}) l",
         (*pieces * 3, MAX_CANDIDATES + 1, MAX_CANDIDATES),
-        prepare=_PLAN_PER_TERM,
+        prepare=n >= _MOST_PIECES,
     ).fetchall()
     if next(int(count) for count, sid in rows if sid is None) > MAX_CANDIDATES:
         return None
