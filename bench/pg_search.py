@@ -15,8 +15,9 @@ storage layers, not HTTP:
 Each figure is the median of sequential calls after a warm-up; figures are printed, never asserted.
 
 With ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree add DIR <rev>``), that build's
-discover runs on the same PostgreSQL database in a process of its own (``bench/pg_discover_worker.py``),
-each query timed right after this build's, and its median and this build's ratio to it are printed too.
+discover runs on the same PostgreSQL server, on a database of its own loaded from the same file through its
+own migrations (``bench/pg_discover_worker.py``), each query timed right after this build's, and its median
+and this build's ratio to it are printed too.
 """
 
 from __future__ import annotations
@@ -63,26 +64,33 @@ def _pg_list(tx: Tx, query: ListQuery) -> object:
 
 
 class _Baseline:
-    """Another build's discover, timed by ``bench/pg_discover_worker.py`` on the same database."""
+    """Another build's discover, timed by ``bench/pg_discover_worker.py`` on a database it loads from the
+    same file."""
 
-    def __init__(self, build: Path, url: str, home: Path, runs: int) -> None:
+    def __init__(self, build: Path, url: str, home: Path, runs: int, state_db: Path) -> None:
         worker = Path(__file__).with_name("pg_discover_worker.py")
         self.process = subprocess.Popen(
-            [sys.executable, str(worker), str(build.resolve()), url, str(home), str(runs)],
+            [sys.executable, str(worker), str(build.resolve()), url, str(home), str(runs), str(state_db)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
+        # Its load would otherwise run beside this build's timings.
+        self._answer()
 
-    def time(self, query: str) -> float:
-        """That build's median milliseconds for ``query``."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(query) + "\n")
-        self.process.stdin.flush()
+    def _answer(self) -> Any:
+        assert self.process.stdout is not None
         answer = self.process.stdout.readline()
         if not answer:
             raise RuntimeError(f"the baseline worker exited with {self.process.wait()}")
-        return float(json.loads(answer))
+        return json.loads(answer)
+
+    def time(self, query: str) -> float:
+        """That build's median milliseconds for ``query``."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(query) + "\n")
+        self.process.stdin.flush()
+        return float(self._answer())
 
     def close(self) -> None:
         """End the worker."""
@@ -91,7 +99,9 @@ class _Baseline:
         self.process.wait(timeout=60)
 
 
-def run(spec: StoreSpec, runs: int, url: str | None, baseline: Path | None = None) -> None:
+def run(
+    spec: StoreSpec, runs: int, url: str | None, baseline: Path | None = None, baseline_url: str | None = None
+) -> None:
     """Load the store into both backends and print the medians and ratios."""
     with bench_home() as home:
         path = copy_store(spec, home)
@@ -99,6 +109,10 @@ def run(spec: StoreSpec, runs: int, url: str | None, baseline: Path | None = Non
         if url is None:
             cluster = start_cluster()
             url = cluster.create_database()
+            if baseline is not None and baseline_url is None:
+                baseline_url = cluster.create_database()
+        if baseline is not None and baseline_url is None:
+            raise SystemExit("--baseline with --url needs --baseline-url, an empty database for that build")
         try:
             started = time.perf_counter()
             with create_pg_store(path, url) as conn:
@@ -110,7 +124,10 @@ def run(spec: StoreSpec, runs: int, url: str | None, baseline: Path | None = Non
                 )
                 conn.execute("ANALYZE")
             loaded = time.perf_counter() - started
-            _measure(spec, path, url, runs, (loaded, merged), baseline)
+            before = None
+            if baseline is not None and baseline_url is not None:
+                before = _Baseline(baseline, baseline_url, path.parent / "baseline", runs, path)
+            _measure(spec, path, url, runs, (loaded, merged), before)
         finally:
             if cluster is not None:
                 cluster.stop()
@@ -121,7 +138,7 @@ def _discover(tx: Tx, req: SearchRequest) -> dict[str, Any]:
 
 
 def _measure(
-    spec: StoreSpec, path: Path, url: str, runs: int, loaded: tuple[float, int], baseline: Path | None
+    spec: StoreSpec, path: Path, url: str, runs: int, loaded: tuple[float, int], before: _Baseline | None
 ) -> None:
     raw = sqlite3.connect(path, isolation_level=None)
     # The server builds the listing's search index in the background; build it all before timing.
@@ -130,7 +147,6 @@ def _measure(
     raw.close()
     lite_db = Database(Settings(home=path.parent, api_token="bench")).open()
     pg_db = PgStore(Settings(home=path.parent / "pg", api_token="bench", database_url=url)).open()
-    before = None if baseline is None else _Baseline(baseline, url, path.parent / "baseline", runs)
     try:
         figures: dict[str, Any] = {
             "store": spec.name,
@@ -190,8 +206,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
     parser.add_argument("--baseline", type=Path, help="another build's checkout, timed too")
+    parser.add_argument("--baseline-url", help="with --url: an empty database for the baseline build")
     args = parser.parse_args()
-    run(STORES[args.store], args.runs, args.url, args.baseline)
+    run(STORES[args.store], args.runs, args.url, args.baseline, args.baseline_url)
 
 
 if __name__ == "__main__":
