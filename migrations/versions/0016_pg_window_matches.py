@@ -19,7 +19,7 @@ _ROWS = "SELECT m.id, m.session_id, m.role, m.active, m.compacted, m.search_vect
 _UP = f"""CREATE OR REPLACE FUNCTION hs_window_matches(
     q tsquery, floor_id bigint, below bigint, n integer)
 RETURNS TABLE(id bigint, session_id text, role text, active bigint, compacted bigint, search_vector tsvector)
-LANGUAGE plpgsql SET enable_indexscan = on AS $fn$
+LANGUAGE plpgsql STABLE SET enable_indexscan = on AS $fn$
 DECLARE
     got bigint;
 BEGIN

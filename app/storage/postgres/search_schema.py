@@ -55,7 +55,7 @@ _TIER_ROWS = "SELECT m.id, m.session_id, m.role, m.active, m.compacted, m.search
 WINDOW_MATCHES_DDL = f"""CREATE OR REPLACE FUNCTION hs_window_matches(
     q tsquery, floor_id bigint, below bigint, n integer)
 RETURNS TABLE(id bigint, session_id text, role text, active bigint, compacted bigint, search_vector tsvector)
-LANGUAGE plpgsql SET enable_indexscan = on AS $fn$
+LANGUAGE plpgsql STABLE SET enable_indexscan = on AS $fn$
 DECLARE
     got bigint;
 BEGIN
@@ -76,7 +76,7 @@ index's matches AND the primary key's range), then, if that window held fewer, b
 down from ``floor_id``. Plain index scans are off for the window only (the function's ``SET`` restores the
 setting when it returns, even on an error): for a term in a few percent of the messages the planner
 otherwise walks the primary key, testing every row, since it prices ``@@`` as cheap; the bitmaps read the
-window's matches alone."""
+window's matches alone. ``STABLE``: both reads see the calling statement's snapshot."""
 
 SEARCH_DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
