@@ -59,15 +59,16 @@ _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
 # A hit's session, looked up by primary key for each matching row: joined as a table, the planner (which
-# cannot tell how few rows a substring or a chunk keeps) hashed the whole sessions table into every step
-# (a scan step of 4,000 ids finding 5 rows: 7.5 ms, 4.2 of them hashing 10,000 sessions; 3.2 ms so).
+# cannot tell how few rows a substring or a chunk keeps) hashed the whole sessions table into every step,
+# which cost more than the step's own scan.
 _SESSION_OF_HIT = (
     "JOIN LATERAL (SELECT s.id, s.source, s.parent_session_id FROM sessions s WHERE s.id = m.session_id"
     " LIMIT 1) s ON true"
 )
 # A relevance tier's window (see PgHits._window_floor): the costs of a word index entry and of a match read
-# through a window, in rows walked down the primary key; the window spans this many times the ids expected
-# to hold a tier (a shorter one is completed by a walk).
+# through a window, in rows walked down the primary key (measured on the 2-core machine, README "Search on
+# PostgreSQL"); the window spans this many times the ids expected to hold a tier (a shorter one is
+# completed by a walk).
 _ENTRY_COST = 0.27
 _WINDOW_ROW_COST = 4.2
 _WINDOW_MARGIN = 1.3
@@ -81,9 +82,9 @@ _PLAN_PER_TERM = False
 # Pieces of a term the listing's candidate query asks the trigram indexes for: each is one more condition
 # on each of three indexes for the planner to estimate, and a few already narrow to a handful of rows. A
 # term with this many is long enough to be rare: its candidate query is prepared once per connection (its
-# planning, about half a millisecond, cost four times its execution), since the generic plan, reading the
-# indexes, is the one a rare term wants; a shorter term may be in every session, which a scan stopping at
-# the most candidates finds sooner, so its query is planned for it.
+# planning cost more than its execution), since the generic plan, reading the indexes, is the one a rare
+# term wants; a shorter term may be in every session, which a scan stopping at the most candidates finds
+# sooner, so its query is planned for it.
 _MOST_PIECES = 4
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
@@ -301,8 +302,8 @@ class PgHits:
         return word_snippet(document, self.words) or headline
 
     def _ranked(self, filt: HitFilter) -> Iterator[Hit]:
-        """Tiers of the newest matches, each found, ranked and ordered in one query; sessions looked up a
-        filter batch at a time, as the caller consumes the rows (a discover page takes a few of a thousand).
+        """Tiers of the newest matches, each found, ranked and ordered in one query; sessions looked up in
+        growing batches as the caller consumes the rows (a discover page takes a few of a thousand).
 
         The rank and the message filter are computed on the rows the tier query has already read (reading
         them again by id cost more than finding them); only the rows passing it are ranked and returned,
@@ -319,7 +320,6 @@ class PgHits:
         tier = self.budget.rank_tier
         batch = self.budget.filter_batch
         while True:
-            # The first row is the tier's size and lowest id (as text: the column holds session ids after).
             floor_id = self._window_floor(below, tier)
             if floor_id is None:
                 rows_sql = (
@@ -330,6 +330,7 @@ class PgHits:
             else:
                 rows_sql = f"hs_window_matches({_TSQUERY}, %s, %s, %s)"
                 rows_params = [self.tsquery, floor_id, below, tier]
+            # The first row is the tier's size and lowest id (as text: the column holds session ids after).
             cursor = self.conn.execute(
                 "WITH t AS MATERIALIZED (SELECT m.id, m.session_id, m.role, m.compacted,"
                 f" CASE WHEN {' AND '.join(by_message)} THEN ts_rank(m.search_vector, {_TSQUERY}) END AS rank"
@@ -355,12 +356,14 @@ class PgHits:
         less than walking the primary key down and testing each row (see ``hs_window_matches``); else
         ``None``.
 
-        Costs in rows walked, as measured on this machine: a word index entry read costs about a quarter
-        of one, a match read from a window (its row fetched and passed on) about four. A rare term (fewer
-        matches than a tier) is left to the planner, which reads its matches through the index by itself;
-        a common one is walked, since its matches are near each other."""
-        stats = word_stats(self.conn) if self.tree is not None else None
-        if stats is None or self.tree is None:
+        Costs are counted in rows walked (:data:`_ENTRY_COST` for a word index entry read,
+        :data:`_WINDOW_ROW_COST` for a match read from a window: its row fetched and passed on). A rare term
+        (fewer matches than a tier) is left to the planner, which reads its matches through the index by
+        itself; a common one is walked, since its matches are near each other."""
+        if self.tree is None:
+            return None
+        stats = word_stats(self.conn)
+        if stats is None:
             return None
         expected = stats.matches(self.tree)
         span = stats.last_id - stats.first_id + 1

@@ -23,7 +23,7 @@ from app.domain.query_tree import AllOf, AnyOf, Node, Phrase
 Conn = psycopg.Connection[Any]
 
 # Statistics change with ANALYZE (autovacuum's, after a tenth of the table changed): a minute is fresh enough
-# for choosing a plan, and keeps the read (about a millisecond) off nearly every request.
+# for choosing a plan, and keeps the read (a catalog join and two index probes) off nearly every request.
 _FRESH_SECONDS = 60.0
 # PostgreSQL's own default selectivity of ``@@`` when it knows nothing better (DEFAULT_TS_MATCH_SEL).
 _DEFAULT_SELECTIVITY = 0.005
