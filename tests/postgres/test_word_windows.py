@@ -11,6 +11,8 @@ from typing import Any
 import psycopg
 import pytest
 from alembic import command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
@@ -180,3 +182,35 @@ def test_revision_0016_adds_the_window_function_and_its_downgrade_drops_it(pg_mi
         assert present()
     finally:
         engine.dispose()
+
+
+_TOKENS = [*_SHARES, "OR", "NOT", "AND", '"gamma delta"', "eps*", "ga*", "(", ")", "nowhere"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    words=st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=5),
+    tier=st.sampled_from([7, 50, 300]),
+    sources=st.sampled_from([None, ("cli",), ("telegram",)]),
+)
+def test_any_query_through_windows_gives_the_walks_hits(
+    windows_corpus: psycopg.Connection[Any], words: list[str], tier: int, sources: tuple[str, ...] | None
+) -> None:
+    query = " ".join(words)
+    budget = replace(hit_budget(), rank_tier=tier)
+    wanted = HitFilter(roles=("user",), sources=sources)
+    through_windows = [
+        hit.id for hit in PgSearch(windows_corpus).message_hits(query, "relevance", budget).hits(wanted)
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pg_search.PgHits, "_window_floor", lambda self, below, n: None)
+        walked = [
+            hit.id for hit in PgSearch(windows_corpus).message_hits(query, "relevance", budget).hits(wanted)
+        ]
+    assert through_windows == walked
+
+
+@pytest.fixture
+def windows_corpus(pg_url: str) -> Any:
+    with _corpus(pg_url) as conn:
+        yield conn
