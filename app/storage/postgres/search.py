@@ -58,13 +58,17 @@ _TSQUERY = f"to_tsquery('{TS_CONFIG}', %s)"
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
-# A hit's session, looked up by primary key for each matching row: joined as a table, the planner (which
-# cannot tell how few rows a substring or a chunk keeps) hashed the whole sessions table into every step,
-# which cost more than the step's own scan.
+# A hit's session in a scan step or an id-ordered chunk. Under a filter keeping most sessions (the default
+# one only hides a few sources), looked up by primary key for each matching row: joined as a table, the
+# planner (which cannot tell how few rows a substring or a chunk keeps) hashed the whole sessions table
+# into every step, which cost more than the step's own scan. Under one choosing sessions (a home, sources,
+# cron only), joined: the planner hashes the few sessions chosen, where a lookup for every match would
+# read them all.
 _SESSION_OF_HIT = (
     "JOIN LATERAL (SELECT s.id, s.source, s.parent_session_id FROM sessions s WHERE s.id = m.session_id"
     " LIMIT 1) s ON true"
 )
+_SESSIONS_OF_HITS = "JOIN sessions s ON s.id = m.session_id"
 # A relevance tier's window (see PgHits._window_floor): the costs of a word index entry and of a match read
 # through a window, in rows walked down the primary key (measured on the 2-core machine, README "Search on
 # PostgreSQL"); the window spans this many times the ids expected to hold a tier (a shorter one is
@@ -204,6 +208,12 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     by_message, message_params = _message_sql(filt)
     by_session, session_params = _session_sql(filt)
     return " AND " + " AND ".join([*by_message, *by_session]), [*message_params, *session_params]
+
+
+def _sessions_join(filt: HitFilter) -> str:
+    """How a scan step or an id-ordered chunk reaches its hits' sessions (see :data:`_SESSION_OF_HIT`)."""
+    choosing = filt.home is not None or filt.sources is not None or filt.cron is True
+    return _SESSIONS_OF_HITS if choosing else _SESSION_OF_HIT
 
 
 def _hits(rows: Sequence[Sequence[Any]]) -> list[Hit]:
@@ -391,9 +401,10 @@ class PgHits:
         after = _NO_ID_LIMIT if newest else -1
         size = self.budget.ordered_chunk
         filter_sql, filter_params = _filter_sql(filt)
+        sessions = _sessions_join(filt)
         while True:
             rows = self.conn.execute(
-                f"SELECT {_HIT_COLUMNS} FROM messages m {_SESSION_OF_HIT}"
+                f"SELECT {_HIT_COLUMNS} FROM messages m {sessions}"
                 f" WHERE {self.condition} AND m.id {op} %s{filter_sql} ORDER BY m.id {direction} LIMIT %s",
                 (*self.params, after, *filter_params, size),
                 prepare=_PLAN_PER_TERM,
@@ -408,12 +419,13 @@ class PgHits:
         newest = self.order != "oldest"
         direction = "DESC" if newest else "ASC"
         filter_sql, filter_params = _filter_sql(filt)
+        sessions = _sessions_join(filt)
         for window in scan_windows(low, high, newest, self.budget):
             if window is None:
                 self.scan_capped = True
                 return
             rows = self.conn.execute(
-                f"SELECT {_HIT_COLUMNS} FROM messages m {_SESSION_OF_HIT}"
+                f"SELECT {_HIT_COLUMNS} FROM messages m {sessions}"
                 f" WHERE m.id >= %s AND m.id < %s AND {self.condition}{filter_sql} ORDER BY m.id {direction}",
                 (*window, *self.params, *filter_params),
                 prepare=_PLAN_PER_TERM,
