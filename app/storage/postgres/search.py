@@ -21,6 +21,7 @@ newest first. ``newest``/``oldest`` walk ids. Snippets are computed only for the
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
@@ -33,8 +34,8 @@ from app.domain.fts_query import Clause, Engine, message_snippet, plan, word_sni
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
-from app.storage.postgres.search_schema import MAX_WORD_CHARS, READY, TS_CONFIG
-from app.storage.postgres.word_stats import word_stats
+from app.storage.postgres.search_schema import MAX_WORD_CHARS, READY, TIER_ROWS, TS_CONFIG
+from app.storage.postgres.word_stats import WordStats, word_stats
 from app.storage.repos.fts_backlog import PENDING_SQL
 from app.storage.repos.list_index import (
     MAX_CANDIDATES,
@@ -332,10 +333,7 @@ class PgHits:
         while True:
             floor_id = self._window_floor(below, tier)
             if floor_id is None:
-                rows_sql = (
-                    f"(SELECT id, session_id, role, active, compacted, search_vector FROM messages m"
-                    f" WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s)"
-                )
+                rows_sql = f"({TIER_ROWS} WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s)"
                 rows_params = [*self.params, below, tier]
             else:
                 rows_sql = f"hs_window_matches({_TSQUERY}, %s, %s, %s)"
@@ -370,12 +368,9 @@ class PgHits:
         :data:`_WINDOW_ROW_COST` for a match read from a window: its row fetched and passed on). A rare term
         (fewer matches than a tier) is left to the planner, which reads its matches through the index by
         itself; a common one is walked, since its matches are near each other."""
-        if self.tree is None:
+        if self._estimate is None:
             return None
-        stats = word_stats(self.conn)
-        if stats is None:
-            return None
-        expected = stats.matches(self.tree)
+        stats, expected = self._estimate
         span = stats.last_id - stats.first_id + 1
         if expected <= tier or span <= 0:
             return None
@@ -383,6 +378,12 @@ class PgHits:
         if _ENTRY_COST * expected + _WINDOW_ROW_COST * tier >= ids_per_tier:
             return None
         return min(below, stats.last_id + 1) - math.ceil(_WINDOW_MARGIN * ids_per_tier)
+
+    @functools.cached_property
+    def _estimate(self) -> tuple[WordStats, float] | None:
+        """The word statistics and the matches they expect for this query, once for all its tiers."""
+        stats = word_stats(self.conn) if self.tree is not None else None
+        return None if stats is None or self.tree is None else (stats, stats.matches(self.tree))
 
     def _in_sessions(
         self, rows: Sequence[Sequence[Any]], sessions_sql: str, params: Sequence[Any]

@@ -51,7 +51,8 @@ PENDING_LIST_INDEXES = (
 DEFER_SETTING = "hermes.search_deferred"
 """A transaction that sets this to ``on`` (an import deferring its indexing) stores its rows waiting."""
 READY_DEFAULT = f"(CASE WHEN current_setting('{DEFER_SETTING}', true) = 'on' THEN 0 ELSE 1 END)"
-_TIER_ROWS = "SELECT m.id, m.session_id, m.role, m.active, m.compacted, m.search_vector FROM messages m"
+TIER_ROWS = "SELECT m.id, m.session_id, m.role, m.active, m.compacted, m.search_vector FROM messages m"
+"""The rows a relevance tier reads, by the walk or through :data:`WINDOW_MATCHES_DDL`'s window alike."""
 WINDOW_MATCHES_DDL = f"""CREATE OR REPLACE FUNCTION hs_window_matches(
     q tsquery, floor_id bigint, below bigint, n integer)
 RETURNS TABLE(id bigint, session_id text, role text, active bigint, compacted bigint, search_vector tsvector)
@@ -60,12 +61,12 @@ DECLARE
     got bigint;
 BEGIN
     PERFORM set_config('enable_indexscan', 'off', true);
-    RETURN QUERY EXECUTE '{_TIER_ROWS} WHERE m.{READY} AND m.search_vector @@ $1'
+    RETURN QUERY EXECUTE '{TIER_ROWS} WHERE m.{READY} AND m.search_vector @@ $1'
         ' AND m.id >= $2 AND m.id < $3 ORDER BY m.id DESC LIMIT $4' USING q, floor_id, below, n;
     GET DIAGNOSTICS got = ROW_COUNT;
     IF got < n THEN
         PERFORM set_config('enable_indexscan', 'on', true);
-        RETURN QUERY EXECUTE '{_TIER_ROWS} WHERE m.{READY} AND m.search_vector @@ $1'
+        RETURN QUERY EXECUTE '{TIER_ROWS} WHERE m.{READY} AND m.search_vector @@ $1'
             ' AND m.id < $2 ORDER BY m.id DESC LIMIT $3' USING q, least(floor_id, below), n - got;
     END IF;
 END
