@@ -16,9 +16,18 @@ from typing import Any
 import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from app.storage.postgres import search
 from app.storage.postgres.connection import SqliteStyle, configure
-from app.storage.postgres.search import list_search_filter
+from app.storage.postgres.list_stats import ListStats, TextSample, list_stats
+from app.storage.postgres.search import list_candidates, list_search_filter
+from app.storage.postgres.search_schema import (
+    LIST_PREVIEW_ROWS,
+    LIST_PREVIEW_TEXT,
+    LIST_SESSION_TEXT,
+    LIST_TEXT,
+)
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM
 from app.storage.rows import ListQuery
@@ -91,3 +100,97 @@ def test_a_term_with_exactly_the_most_candidates_uses_them(pg: psycopg.Connectio
     assert found.indexed and len(found.params[0]) == MAX_CANDIDATES
     pg.execute("INSERT INTO sessions (id, source, started_at, title) VALUES ('e0', 'cli', 0, 'edge title 0')")
     assert not list_search_filter(pg, "edge title", projecting=False).indexed
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), max_size=40))
+def test_the_terms_map_is_the_indexes_map(pg: psycopg.Connection[Any], text: str) -> None:
+    # A term is mapped in Python, the indexed text in SQL: were they to differ, a term would miss its text.
+    assert pg.execute("SELECT hs_list_text(%s)", (text,)).fetchone() == (text.translate(LIST_TEXT),)
+
+
+def _index_rows(pg: psycopg.Connection[Any], sql: str, pattern: str, index: str) -> int:
+    """The rows ``index`` itself gives for ``sql`` (before the rows are checked)."""
+    pg.execute("SET enable_seqscan = off")
+    try:
+        ((plan,),) = pg.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", (pattern,)).fetchall()
+    finally:
+        pg.execute("RESET enable_seqscan")
+    nodes = [plan[0]["Plan"]]
+    while nodes:
+        node = nodes.pop()
+        if node.get("Index Name") == index:
+            return int(node["Actual Rows"])
+        nodes.extend(node.get("Plans", []))
+    raise AssertionError(f"{index} not used: {plan}")
+
+
+def test_spaces_and_punctuation_narrow_the_candidates(pg: psycopg.Connection[Any]) -> None:
+    # Every session holds the words "here", "s" and "an"; one holds them as "Here's an". Plain pg_trgm keeps
+    # letters and digits only, so its index gives every session, and each must be read to be ruled out.
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title)"
+        " SELECT 'w' || g, 'cli', g, 'an s here ' || g FROM generate_series(1, 200) g"
+    )
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title) VALUES ('hit', 'cli', 0, 'So: Here''s an idea')"
+    )
+    pg.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp)"
+        " SELECT 'w' || (g % 200 + 1), 'user', 'see app storage py ' || g, 1 FROM generate_series(1, 4000) g"
+    )
+    pg.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp)"
+        " VALUES ('hit', 'user', 'app/storage.py', 1)"
+    )
+    # As the leader keeps them: the new entries merged out of the pending lists, which the planner prices.
+    pg.execute("VACUUM ANALYZE sessions, messages")
+    term = "%" + "Here's an".translate(LIST_TEXT) + "%"
+    sessions = f"SELECT id FROM sessions WHERE {LIST_SESSION_TEXT} ILIKE %s"
+    assert _index_rows(pg, sessions, term, "idx_sessions_list_text_trgm") == 1
+    path = "%" + "/storage.".translate(LIST_TEXT) + "%"
+    messages = f"SELECT id FROM messages WHERE {LIST_PREVIEW_ROWS} AND {LIST_PREVIEW_TEXT} ILIKE %s"
+    assert _index_rows(pg, messages, path, "idx_messages_list_text_trgm") == 1
+    assert list_candidates(pg, "here's an", projecting=False) == ["hit"]
+    assert [item["id"] for item in _ids(pg, search="here's AN")] == ["hit"]
+    assert [item["id"] for item in _ids(pg, search="APP/STORAGE.")] == ["hit"]
+
+
+def test_few_candidates_are_repeated_to_the_generic_plans_length(pg: psycopg.Connection[Any]) -> None:
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title) VALUES ('one', 'cli', 1, 'a lonely title')"
+    )
+    found = list_search_filter(pg, "lonely", projecting=False)
+    assert found.indexed and found.params[0] == ["one"] * 10
+    none = list_search_filter(pg, "absent", projecting=False)
+    assert none.indexed and none.clause == "FALSE"
+    assert _ids(pg, search="absent") == []
+
+
+def test_a_sample_estimates_the_rows_holding_every_piece() -> None:
+    sessions = TextSample((("abc def", 0.5), ("abc", 0.25), ("xyz", 0.25)), rows=1000)
+    previews = TextSample((("abc def", 1.0),), rows=10)
+    stats = ListStats(sessions, previews)
+    assert stats.matches(["ABC"]) == 750 + 10
+    assert stats.matches(["abc", "def"]) == 500 + 10
+    assert stats.matches(["nothing"]) == 0
+
+
+def test_a_term_the_statistics_call_broad_skips_the_candidates(
+    pg: psycopg.Connection[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title)"
+        " SELECT 'b' || g, 'cli', g, 'broad title ' || g FROM generate_series(1, 5000) g"
+    )
+    pg.execute("INSERT INTO sessions (id, source, started_at, title) VALUES ('x', 'cli', 0, 'one of a kind')")
+    pg.execute("ANALYZE sessions, messages")
+    stats = list_stats(pg)
+    assert stats is not None and stats.matches(["broad"]) > 4000
+    asked: list[str] = []
+    real = search.list_candidates
+    monkeypatch.setattr(search, "list_candidates", lambda c, t, p: asked.append(t) or real(c, t, p))
+    assert not list_search_filter(pg, "BROAD TITLE", projecting=True).indexed
+    assert list_search_filter(pg, "of a kind", projecting=True).indexed
+    assert asked == ["of a kind"]
+    assert [item["id"] for item in _ids(pg, search="broad title 4999")] == ["b4999"]

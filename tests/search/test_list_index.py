@@ -26,7 +26,7 @@ from app.storage.repos.session_list import list_sessions
 from app.storage.rows import ListQuery
 from tests.search.conftest import add_session
 
-ALPHABET = "aAbBcCzZ 0_%\\\"'\n.-中文日本語ひらがなカタカナTiếngViệtđĐươ"
+ALPHABET = "aAbBcCzZ 0_%\\\"'\n.-/(#ꀀꀁ中文日本語ひらがなカタカナTiếngViệtđĐươ"
 text = st.text(alphabet=ALPHABET, min_size=0, max_size=80)
 
 

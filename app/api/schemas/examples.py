@@ -443,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0016_pg_window_matches",
+    "schema_revision": "0017_pg_list_text",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,

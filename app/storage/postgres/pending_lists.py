@@ -8,8 +8,8 @@ of the single-append p99 on PostgreSQL (the README's benchmark table). Turning `
 cost every insert more than the stalls did (each row's entries go into the index one by one), and a
 smaller limit made the merges more frequent and less efficient.
 
-So the leader calls ``gin_clean_pending_list`` on the message search indexes itself, on a connection of
-its own, every :data:`BUSY_S` while their lists fill, well before an insert crosses the limit; while they
+So the leader itself calls ``gin_clean_pending_list`` on the search indexes that writes feed, on a connection
+of its own, every :data:`BUSY_S` while their lists fill, well before an insert crosses the limit; while they
 stay empty it backs off, doubling the pause up to :data:`IDLE_S`. (A pause that followed the lists' growth,
 aiming each pass at half the limit, let them grow closer to it and measured worse.) The merge is the work
 the writes would have done, moved off their path; the result is the same index. Only the index's owner may

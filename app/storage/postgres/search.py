@@ -34,7 +34,17 @@ from app.domain.fts_query import Clause, Engine, message_snippet, plan, word_sni
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
-from app.storage.postgres.search_schema import MAX_WORD_CHARS, READY, TIER_ROWS, TS_CONFIG
+from app.storage.postgres.list_stats import list_stats
+from app.storage.postgres.search_schema import (
+    LIST_PREVIEW_ROWS,
+    LIST_PREVIEW_TEXT,
+    LIST_SESSION_TEXT,
+    LIST_TEXT,
+    MAX_WORD_CHARS,
+    READY,
+    TIER_ROWS,
+    TS_CONFIG,
+)
 from app.storage.postgres.word_stats import WordStats, word_stats
 from app.storage.repos.fts_backlog import PENDING_SQL
 from app.storage.repos.list_index import (
@@ -91,6 +101,11 @@ _PLAN_PER_TERM = False
 # term wants; a shorter term may be in every session, which a scan stopping at the most candidates finds
 # sooner, so its query is planned for it.
 _MOST_PIECES = 4
+# Rows a term's candidate statement is estimated to find beyond which it is not run: twice the most it may
+# find, since a sample of a hundred texts estimates in steps of a hundredth of the rows.
+_BROAD_ROWS = 2 * MAX_CANDIDATES
+# The length PostgreSQL assumes for an array parameter when it prices a generic plan (estimate_array_length).
+_GENERIC_ARRAY = 10
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
 PREVIEW_RAW_SQL = (
@@ -598,24 +613,28 @@ def _spread(pieces: list[str], most: int) -> list[str]:
     return [pieces[round(i * step)] for i in range(most)]
 
 
+def _list_pieces(term: str) -> list[str]:
+    """The pieces of ``term`` the listing's indexes are asked for, mapped as ``hs_list_text`` maps."""
+    return _spread(spaced_trigrams(term.translate(LIST_TEXT)), _MOST_PIECES)
+
+
 def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None:
     """Sessions whose id, title or a user message's preview-sized head may contain ``term`` (case folded)
     and, when ``projecting``, their compression ancestors; ``None`` when more than :data:`MAX_CANDIDATES`
     rows match.
 
-    The trigram indexes are asked for at most :data:`_MOST_PIECES` of the term's :func:`spaced_trigrams`
-    (a superset: the listing checks each row exactly). That keeps a long term from reading every common
-    trigram's posting list, keeps the planner on the indexes, and bounds the planning of a query written
-    for each term. ``UNION ALL`` under the limit stops reading as soon as a broad term has passed it (a
-    session with several matching messages counts more than once, which only sends a borderline term to
-    the scan earlier)."""
-    pieces = [f"%{like_escape(piece)}%" for piece in _spread(spaced_trigrams(term), _MOST_PIECES)]
+    The trigram indexes (on ``hs_list_text`` of the texts, so that spaces and punctuation count) are asked
+    for at most :data:`_MOST_PIECES` of the term's :func:`spaced_trigrams` (a superset: the listing checks
+    each row exactly). That keeps a long term from reading every common trigram's posting list, keeps the
+    planner on the indexes, and bounds the planning of a query written for each term. ``UNION ALL`` under
+    the limit stops reading as soon as a broad term has passed it (a session with several matching messages
+    counts more than once, which only sends a borderline term to the scan earlier)."""
+    pieces = [f"%{like_escape(piece)}%" for piece in _list_pieces(term)]
     n = len(pieces)
     found = (
-        f"SELECT id FROM sessions WHERE {_all_pieces('lower(id) LIKE lower(%s)', n)}"
-        f" OR {_all_pieces('title ILIKE %s', n)}"
-        " UNION ALL SELECT session_id FROM messages WHERE role = 'user' AND active = 1"
-        f" AND content IS NOT NULL AND {_all_pieces('hs_list_preview(content) ILIKE %s', n)} LIMIT %s"
+        f"SELECT id FROM sessions WHERE {_all_pieces(f'{LIST_SESSION_TEXT} ILIKE %s', n)}"
+        f" UNION ALL SELECT session_id FROM messages WHERE {LIST_PREVIEW_ROWS}"
+        f" AND {_all_pieces(f'{LIST_PREVIEW_TEXT} ILIKE %s', n)} LIMIT %s"
     )
     # Too many rows found: only their count comes back (the ids, and their ancestors' walk, are skipped by a
     # one-time filter), so a broad term costs one small row rather than a thousand ids thrown away.
@@ -624,7 +643,7 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
     rows = conn.execute(
         f"WITH found AS MATERIALIZED ({found})"
         f" SELECT count(*), NULL FROM found UNION ALL SELECT NULL, id FROM ({listed}) l",
-        (*pieces * 3, MAX_CANDIDATES + 1, MAX_CANDIDATES),
+        (*pieces * 2, MAX_CANDIDATES + 1, MAX_CANDIDATES),
         prepare=n >= _MOST_PIECES,
     ).fetchall()
     if next(int(count) for count, sid in rows if sid is None) > MAX_CANDIDATES:
@@ -632,19 +651,34 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
     return sorted({str(sid) for _, sid in rows if sid is not None})
 
 
+def _broad(conn: Conn, term: str) -> bool:
+    """Whether the statistics say the candidate statement would find more than :data:`_BROAD_ROWS`."""
+    stats = list_stats(conn)
+    return stats is not None and stats.matches(_list_pieces(term)) > _BROAD_ROWS
+
+
 def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``), in the shared SQL's
     ``?`` placeholders: the candidates from the trigram indexes when the term has :data:`MIN_TERM`
-    characters and few sessions hold it, else the row-by-row scan. Either way a superset the listing's exact
-    check narrows (``ILIKE`` folds all of Unicode where SQLite's ``LIKE`` folds ASCII)."""
+    characters and few sessions hold it, else the row-by-row scan (a term the statistics say is in many
+    is not looked up at all: :mod:`app.storage.postgres.list_stats`). Either way a superset the listing's
+    exact check narrows (``ILIKE`` folds all of Unicode where SQLite's ``LIKE`` folds ASCII)."""
     if "\x00" in term:
         # PostgreSQL text cannot hold NUL, so no id, title or preview contains one.
         return SearchFilter("FALSE", [])
-    found = list_candidates(conn, term, projecting) if len(term) >= MIN_TERM else None
+    if len(term) < MIN_TERM or _broad(conn, term):
+        return scan_filter(term, projecting)
+    found = list_candidates(conn, term, projecting)
     if found is None:
         return scan_filter(term, projecting)
-    # An array parameter, not a set-returning function: the planner then knows how few ids there are and
-    # looks each up by key. Walking the listing at the candidates' start times keeps its order (no sort).
+    if not found:
+        return SearchFilter("FALSE", [], indexed=True)
+    # An array parameter, not a set-returning function: the planner looks each id up by key. Walking the
+    # listing at the candidates' start times keeps its order (no sort). The ids are repeated up to
+    # _GENERIC_ARRAY (harmless in ``= ANY``): PostgreSQL prices the prepared listing's generic plan as if
+    # the array held that many, so with fewer every custom plan looked cheaper and the listing was planned
+    # again on each call, which cost more than running it.
+    ids = found * -(-_GENERIC_ARRAY // len(found))
     return SearchFilter(
-        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))", [found], indexed=True
+        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))", [ids], indexed=True
     )

@@ -1,6 +1,6 @@
 """How many messages a word query matches, estimated as PostgreSQL's planner estimates ``@@``: from the
 statistics ``ANALYZE`` keeps on ``messages.search_vector`` (its most common lexemes, each with the fraction
-of rows holding it). Read at most once a minute per database and process.
+of rows holding it). Read at most once a minute per database and process (``stats_cache``).
 
 Only the way a relevance tier finds its rows depends on it (:mod:`app.storage.postgres.search`), never a
 result: a wrong estimate costs time, not hits.
@@ -9,8 +9,6 @@ result: a wrong estimate costs time, not hits.
 from __future__ import annotations
 
 import math
-import threading
-import time
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,12 +17,10 @@ from typing import Any
 import psycopg
 
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase
+from app.storage.postgres.stats_cache import per_database
 
 Conn = psycopg.Connection[Any]
 
-# Statistics change with ANALYZE (autovacuum's, after a tenth of the table changed): a minute is fresh enough
-# for choosing a plan, and keeps the read (a catalog join and two index probes) off nearly every request.
-_FRESH_SECONDS = 60.0
 # PostgreSQL's own default selectivity of ``@@`` when it knows nothing better (DEFAULT_TS_MATCH_SEL).
 _DEFAULT_SELECTIVITY = 0.005
 
@@ -67,23 +63,10 @@ def fold(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-_cache: dict[tuple[str, int, str], tuple[float, WordStats | None]] = {}
-_cache_lock = threading.Lock()
-
-
 def word_stats(conn: Conn) -> WordStats | None:
     """The statistics of ``conn``'s database (``None`` before its first ``ANALYZE`` or with no messages),
     read again when older than a minute."""
-    key = (conn.info.host, conn.info.port, conn.info.dbname)
-    now = time.monotonic()
-    with _cache_lock:
-        cached = _cache.get(key)
-    if cached is not None and now - cached[0] < _FRESH_SECONDS:
-        return cached[1]
-    stats = _read(conn)
-    with _cache_lock:
-        _cache[key] = (now, stats)
-    return stats
+    return per_database(conn, "words", _read)
 
 
 def _read(conn: Conn) -> WordStats | None:
