@@ -15,12 +15,16 @@ from typing import Any
 
 import psycopg
 import pytest
+from alembic import command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import create_engine
+from sqlalchemy.pool import NullPool
 
 from app.storage.postgres import search
 from app.storage.postgres.connection import SqliteStyle, configure
 from app.storage.postgres.list_stats import ListStats, TextSample, list_stats
+from app.storage.postgres.migrate import sqlalchemy_url
 from app.storage.postgres.search import list_candidates, list_search_filter
 from app.storage.postgres.search_schema import (
     LIST_PREVIEW_ROWS,
@@ -31,6 +35,7 @@ from app.storage.postgres.search_schema import (
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM
 from app.storage.rows import ListQuery
+from tests.postgres.test_deferred_search import _alembic
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
 
 _LISTINGS: tuple[dict[str, Any], ...] = ({}, {"include_children": True}, {"order": "last_active"})
@@ -194,3 +199,32 @@ def test_a_term_the_statistics_call_broad_skips_the_candidates(
     assert list_search_filter(pg, "of a kind", projecting=True).indexed
     assert asked == ["of a kind"]
     assert [item["id"] for item in _ids(pg, search="broad title 4999")] == ["b4999"]
+
+
+def test_revision_0017_swaps_the_preview_index_and_its_downgrade_restores_it(pg_migrated_url: str) -> None:
+    def indexes() -> set[str]:
+        with psycopg.connect(pg_migrated_url, autocommit=True) as conn:
+            names = (
+                "idx_messages_list_preview_trgm",
+                "idx_messages_list_text_trgm",
+                "idx_sessions_list_text_trgm",
+            )
+            found = {n for n in names if conn.execute("SELECT to_regclass(%s)", (n,)).fetchone() != (None,)}
+            if conn.execute("SELECT to_regproc('hs_list_text')").fetchone() != (None,):
+                found.add("hs_list_text")
+            return found
+
+    new = {"idx_messages_list_text_trgm", "idx_sessions_list_text_trgm", "hs_list_text"}
+    assert indexes() == new
+    engine = create_engine(sqlalchemy_url(pg_migrated_url), poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            command.downgrade(_alembic(conn), "0016_pg_window_matches")
+            conn.commit()
+        assert indexes() == {"idx_messages_list_preview_trgm"}
+        with engine.connect() as conn:
+            command.upgrade(_alembic(conn), "0017_pg_list_text")
+            conn.commit()
+        assert indexes() == new
+    finally:
+        engine.dispose()
