@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import psycopg
+from psycopg import pq
 from psycopg.rows import RowMaker
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextLoader
 
@@ -88,7 +89,12 @@ def _row_class(names: tuple[str, ...]) -> type[PgRow]:
 
 def pg_row(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
     """psycopg row factory producing :class:`PgRow`."""
-    names = tuple(c.name for c in cursor.description or ())
+    # The names straight from the result: ``description`` builds a column object (a type lookup) for each.
+    result = cursor.pgresult
+    names: tuple[str, ...] = ()
+    if result is not None:
+        encoding = cursor.connection.info.encoding
+        names = tuple((result.fname(i) or b"").decode(encoding) for i in range(result.nfields))
     cls = _row_class(names)
 
     def make(values: Sequence[Any]) -> PgRow:
@@ -172,13 +178,18 @@ class SqliteStyleCursor:
         self._conn = conn
         self._cur = cur
 
+    def _has_rows(self) -> bool:
+        # What ``description is not None`` says, without building a column object per column.
+        result = self._cur.pgresult
+        return result is not None and result.status == pq.ExecStatus.TUPLES_OK
+
     def fetchone(self) -> PgRow | None:
         """The next row, or ``None``."""
-        return self._cur.fetchone() if self._cur.description is not None else None
+        return self._cur.fetchone() if self._has_rows() else None
 
     def fetchall(self) -> list[PgRow]:
         """Every remaining row."""
-        return self._cur.fetchall() if self._cur.description is not None else []
+        return self._cur.fetchall() if self._has_rows() else []
 
     def __iter__(self) -> Iterator[PgRow]:
         return iter(self.fetchall())
