@@ -181,6 +181,17 @@ def test_a_sample_estimates_the_rows_holding_every_piece() -> None:
     assert stats.matches(["nothing"]) == 0
 
 
+@given(
+    texts=st.lists(st.tuples(st.text("ab \x01", max_size=6), st.floats(0, 1)), max_size=8),
+    pieces=st.lists(st.text("ab \x01", min_size=1, max_size=3), max_size=3),
+)
+def test_a_sample_counts_each_text_holding_every_piece_once(
+    texts: list[tuple[str, float]], pieces: list[str]
+) -> None:
+    expected = sum(share for text, share in texts if all(p in text for p in pieces))
+    assert TextSample(texts, rows=10).matches(pieces) == pytest.approx(10 * expected)
+
+
 def test_a_term_the_statistics_call_broad_skips_the_candidates(
     pg: psycopg.Connection[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
