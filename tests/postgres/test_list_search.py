@@ -33,7 +33,7 @@ from app.storage.postgres.search_schema import (
     LIST_TEXT,
 )
 from app.storage.postgres.tx import PgTx
-from app.storage.repos.list_index import MIN_TERM
+from app.storage.repos.list_index import MIN_TERM, scan_filter
 from app.storage.rows import ListQuery
 from tests.postgres.test_deferred_search import _alembic
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
@@ -83,8 +83,14 @@ def test_a_broad_term_keeps_the_scan(pg: psycopg.Connection[Any]) -> None:
         " SELECT 's' || g, 'cli', g, 'common title ' || g FROM generate_series(1, %s) g",
         (MAX_CANDIDATES + 1,),
     )
-    assert not list_search_filter(pg, "common", projecting=True).indexed
-    assert list_search_filter(pg, "title 77", projecting=True).indexed
+    # No statistics yet: the listing's statement looks the candidates up, finds too many, admits nothing,
+    # and the listing settles on the scan.
+    assert list_search_filter(pg, "common", projecting=True).settle is not None
+    assert list_candidates(pg, "common", projecting=True) is None
+    assert search._settled_filter(pg, "common", projecting=True) == scan_filter("common", projecting=True)
+    listed = [item["id"] for item in _ids(pg, search="common")]
+    assert listed == [f"s{n}" for n in range(MAX_CANDIDATES + 1, MAX_CANDIDATES + 1 - 500, -1)]
+    assert list_candidates(pg, "title 77", projecting=True) is not None
     # A long term: the index is asked for a few of its pieces, the listing checks the whole term.
     assert [item["id"] for item in _ids(pg, search="COMMON title 1000")] == ["s1000"]
     assert [item["id"] for item in _ids(pg, search="title 77")] == [
@@ -101,10 +107,23 @@ def test_a_term_with_exactly_the_most_candidates_uses_them(pg: psycopg.Connectio
         " SELECT 'e' || g, 'cli', g, 'edge title ' || g FROM generate_series(1, %s) g",
         (MAX_CANDIDATES,),
     )
-    found = list_search_filter(pg, "edge title", projecting=True)
+    found = search._settled_filter(pg, "edge title", projecting=True)
     assert found.indexed and len(found.params[0]) == MAX_CANDIDATES
+    assert len(_ids(pg, search="edge title")) == 500
     pg.execute("INSERT INTO sessions (id, source, started_at, title) VALUES ('e0', 'cli', 0, 'edge title 0')")
-    assert not list_search_filter(pg, "edge title", projecting=False).indexed
+    assert not search._settled_filter(pg, "edge title", projecting=False).indexed
+    assert len(_ids(pg, search="edge title")) == 500
+
+
+def test_candidates_other_filters_drop_settle_on_no_rows(pg: psycopg.Connection[Any]) -> None:
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title, archived)"
+        " VALUES ('a', 'cli', 1, 'hidden one', 1)"
+    )
+    # The listing's own candidates admit the archived session, the listing drops it, and settling (a
+    # statement of its own) finds the same candidate: the page is empty, not an error, not the scan.
+    assert _ids(pg, search="hidden") == []
+    assert [item["id"] for item in _ids(pg, search="hidden", include_archived=True)] == ["a"]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -165,9 +184,9 @@ def test_few_candidates_are_repeated_to_the_generic_plans_length(pg: psycopg.Con
     pg.execute(
         "INSERT INTO sessions (id, source, started_at, title) VALUES ('one', 'cli', 1, 'a lonely title')"
     )
-    found = list_search_filter(pg, "lonely", projecting=False)
+    found = search._settled_filter(pg, "lonely", projecting=False)
     assert found.indexed and found.params[0] == ["one"] * 10
-    none = list_search_filter(pg, "absent", projecting=False)
+    none = search._settled_filter(pg, "absent", projecting=False)
     assert none.indexed and none.clause == "FALSE"
     assert _ids(pg, search="absent") == []
 
@@ -206,10 +225,11 @@ def test_a_term_the_statistics_call_broad_skips_the_candidates(
     asked: list[str] = []
     real = search.list_candidates
     monkeypatch.setattr(search, "list_candidates", lambda c, t, p: asked.append(t) or real(c, t, p))
-    assert not list_search_filter(pg, "BROAD TITLE", projecting=True).indexed
-    assert list_search_filter(pg, "of a kind", projecting=True).indexed
-    assert asked == ["of a kind"]
+    assert list_search_filter(pg, "BROAD TITLE", projecting=True) == scan_filter("BROAD TITLE", True)
+    assert list_search_filter(pg, "of a kind", projecting=True).settle is not None
     assert [item["id"] for item in _ids(pg, search="broad title 4999")] == ["b4999"]
+    assert [item["id"] for item in _ids(pg, search="of a kind")] == ["x"]
+    assert asked == []  # neither term needed a candidate statement of its own
 
 
 def test_revision_0017_swaps_the_preview_index_and_its_downgrade_restores_it(pg_migrated_url: str) -> None:

@@ -618,6 +618,20 @@ def _list_pieces(term: str) -> list[str]:
     return _spread(spaced_trigrams(term.translate(LIST_TEXT)), _MOST_PIECES)
 
 
+def _list_patterns(term: str) -> list[str]:
+    return [f"%{like_escape(piece)}%" for piece in _list_pieces(term)]
+
+
+def _found_sql(n: int, mark: str) -> str:
+    """The rows whose indexed text holds ``n`` patterns (bound twice, then the limit; ``mark`` is the
+    placeholder): session ids from the sessions, then from the user messages."""
+    return (
+        f"SELECT id FROM sessions WHERE {_all_pieces(f'{LIST_SESSION_TEXT} ILIKE {mark}', n)}"
+        f" UNION ALL SELECT session_id FROM messages WHERE {LIST_PREVIEW_ROWS}"
+        f" AND {_all_pieces(f'{LIST_PREVIEW_TEXT} ILIKE {mark}', n)} LIMIT {mark}"
+    )
+
+
 def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None:
     """Sessions whose id, title or a user message's preview-sized head may contain ``term`` (case folded)
     and, when ``projecting``, their compression ancestors; ``None`` when more than :data:`MAX_CANDIDATES`
@@ -629,13 +643,9 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
     planner on the indexes, and bounds the planning of a query written for each term. ``UNION ALL`` under
     the limit stops reading as soon as a broad term has passed it (a session with several matching messages
     counts more than once, which only sends a borderline term to the scan earlier)."""
-    pieces = [f"%{like_escape(piece)}%" for piece in _list_pieces(term)]
+    pieces = _list_patterns(term)
     n = len(pieces)
-    found = (
-        f"SELECT id FROM sessions WHERE {_all_pieces(f'{LIST_SESSION_TEXT} ILIKE %s', n)}"
-        f" UNION ALL SELECT session_id FROM messages WHERE {LIST_PREVIEW_ROWS}"
-        f" AND {_all_pieces(f'{LIST_PREVIEW_TEXT} ILIKE %s', n)} LIMIT %s"
-    )
+    found = _found_sql(n, "%s")
     # Too many rows found: only their count comes back (the ids, and their ancestors' walk, are skipped by a
     # one-time filter), so a broad term costs one small row rather than a thousand ids thrown away.
     kept = "SELECT id FROM found WHERE (SELECT count(*) FROM found) <= %s"
@@ -668,6 +678,28 @@ def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
         return SearchFilter("FALSE", [])
     if len(term) < MIN_TERM or _broad(conn, term):
         return scan_filter(term, projecting)
+    # The candidates are found in the listing's own statement, one round trip: an array of their start
+    # times, NULL when there are too many, which admits no row; the listing then settles it in two.
+    patterns = _list_patterns(term)
+    kept = "SELECT id FROM found"
+    listed = WITH_ANCESTORS_SQL.format(candidates=kept) if projecting else kept
+    clause = (
+        f"s.started_at = ANY((WITH found AS MATERIALIZED ({_found_sql(len(patterns), '?')})"
+        " SELECT CASE WHEN (SELECT count(*) FROM found) <= ? THEN"
+        f" (SELECT array_agg(c.started_at) FROM sessions c WHERE c.id IN ({listed})) END)"
+        "::double precision[])"
+    )
+    return SearchFilter(
+        clause,
+        [*patterns * 2, MAX_CANDIDATES + 1, MAX_CANDIDATES],
+        indexed=True,
+        settle=functools.partial(_settled_filter, conn, term, projecting),
+    )
+
+
+def _settled_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
+    """The filter when the listing's own candidates admitted no row: the scan if there are too many, else
+    the candidates found in a statement of their own (none, or rows other filters dropped)."""
     found = list_candidates(conn, term, projecting)
     if found is None:
         return scan_filter(term, projecting)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,11 +71,16 @@ def ascii_lower(text: str) -> str:
 
 @dataclass(frozen=True)
 class SearchFilter:
-    """A WHERE clause (on alias ``s``) admitting a superset of the sessions that may match the term."""
+    """A WHERE clause (on alias ``s``) admitting a superset of the sessions that may match the term.
+
+    ``settle``, when set, gives the filter to use instead if the clause admits no row at all: a clause
+    that decides for itself whether its narrowing applies (PostgreSQL's candidates, found in the listing's
+    own statement) admits nothing when it does not, which the listing cannot tell from no match."""
 
     clause: str
     params: list[Any] = field(default_factory=list)
     indexed: bool = False
+    settle: Callable[[], SearchFilter] | None = None
 
 
 def scan_filter(term: str, projecting: bool) -> SearchFilter:

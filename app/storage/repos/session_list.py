@@ -230,11 +230,19 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
     search = None if q.search is None else searcher(conn, q.search, project)
     filters = _filters(q, search)
+    settle = None if search is None else search.settle
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []
     after = q.after
     while len(collected) <= q.limit:
         rows = fetch(conn, q, filters, after, batch)
+        if settle is not None:
+            # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
+            if not rows:
+                search = settle()
+                settle, filters = search.settle, _filters(q, search)
+                continue
+            settle = None
         for row in rows:
             item = _present(conn, row, project)
             if refilter and not (
