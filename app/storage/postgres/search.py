@@ -95,15 +95,12 @@ _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_ca
 # against a walk of the primary key), and a prepared statement's generic plan would serve both with one.
 _PLAN_PER_TERM = False
 # Pieces of a term the listing's candidate query asks the trigram indexes for: each is one more condition
-# on each of three indexes for the planner to estimate, and a few already narrow to a handful of rows. A
-# term with this many is long enough to be rare: its candidate query is prepared once per connection (its
-# planning cost more than its execution), since the generic plan, reading the indexes, is the one a rare
-# term wants; a shorter term may be in every session, which a scan stopping at the most candidates finds
-# sooner, so its query is planned for it.
+# on each of two indexes, and a few already narrow to a handful of rows.
 _MOST_PIECES = 4
-# Rows a term's candidate statement is estimated to find beyond which it is not run: twice the most it may
-# find, since a sample of a hundred texts estimates in steps of a hundredth of the rows.
-_BROAD_ROWS = 2 * MAX_CANDIDATES
+# Rows a term's candidate statement is estimated to find beyond which it is not run. Candidate statements
+# are prepared (their planning cost more than their execution): the generic plan reads the indexes, the
+# right plan for the terms that get this far.
+_BROAD_ROWS = MAX_CANDIDATES
 # The length PostgreSQL assumes for an array parameter when it prices a generic plan (estimate_array_length).
 _GENERIC_ARRAY = 10
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
@@ -654,7 +651,7 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
         f"WITH found AS MATERIALIZED ({found})"
         f" SELECT count(*), NULL FROM found UNION ALL SELECT NULL, id FROM ({listed}) l",
         (*pieces * 2, MAX_CANDIDATES + 1, MAX_CANDIDATES),
-        prepare=n >= _MOST_PIECES,
+        prepare=True,
     ).fetchall()
     if next(int(count) for count, sid in rows if sid is None) > MAX_CANDIDATES:
         return None
