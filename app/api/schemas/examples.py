@@ -443,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0017_pg_list_text",
+    "schema_revision": "0018_pg_cjk_rows",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,

@@ -36,6 +36,7 @@ from app.domain.titles import like_escape
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.list_stats import list_stats
 from app.storage.postgres.search_schema import (
+    CJK_ROWS,
     LIST_PREVIEW_ROWS,
     LIST_PREVIEW_TEXT,
     LIST_SESSION_TEXT,
@@ -44,6 +45,7 @@ from app.storage.postgres.search_schema import (
     READY,
     TIER_ROWS,
     TS_CONFIG,
+    has_cjk,
 )
 from app.storage.postgres.word_stats import WordStats, word_stats
 from app.storage.repos.fts_backlog import PENDING_SQL
@@ -262,6 +264,11 @@ class PgHits:
             if self.indexed and self.condition != "FALSE":
                 # The trigram index holds only indexed rows (its predicate must be implied to be used).
                 self.condition = f"m.{READY} AND {self.condition}"
+            elif self.condition != "FALSE" and all(
+                any(has_cjk(term) for term in clause.include) for clause in self.plan.clauses
+            ):
+                # Every group needs a CJK character: the scan reads only the rows holding one.
+                self.condition = f"{CJK_ROWS} AND {self.condition}"
 
     @property
     def empty(self) -> bool:

@@ -89,6 +89,34 @@ LIST_PREVIEW_TEXT = "hs_list_text(hs_list_preview(content))"
 """The listing's indexed text of a user message: the head the preview shows."""
 LIST_PREVIEW_ROWS = "role = 'user' AND active = 1 AND content IS NOT NULL"
 """The messages a preview may come from (the index's predicate)."""
+CJK_RANGES = ((0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x3134F))
+"""The code points of CJK scripts (radicals, punctuation, kana, ideographs, Hangul, full-width forms): one-
+and two-character terms of these are searched by a scan of the rows holding any (``idx_messages_cjk``)."""
+CJK_CLASS = "[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES) + "]"
+CJK_ROWS = "hs_has_cjk(m.content, m.tool_name, m.tool_calls)"
+"""The condition that makes a scan read ``idx_messages_cjk`` (the index's predicate, on alias ``m``)."""
+CJK_DDL = (
+    f"""CREATE OR REPLACE FUNCTION hs_cjk_in(t text)
+    RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (octet_length(t) <> length(t) AND t ~ '{CJK_CLASS}') IS TRUE""",
+    """CREATE OR REPLACE FUNCTION hs_has_cjk(content text, tool_name text, tool_calls text)
+    RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN hs_cjk_in(content) OR hs_cjk_in(tool_name) OR hs_cjk_in(tool_calls)""",
+    "CREATE INDEX IF NOT EXISTS idx_messages_cjk ON messages (id)"
+    " WHERE hs_has_cjk(content, tool_name, tool_calls)",
+)
+"""The ids of the messages holding a CJK character. A term of one or two CJK characters has no trigram
+to look up, so it is searched by scanning windows of ids; in a history mostly in other scripts the scan
+then reads the few rows that can hold it rather than every row. The regular expression only runs on text
+that is not all ASCII (``octet_length`` against ``length``, a byte count), so an insert of an ASCII
+message pays two length counts."""
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a character of :data:`CJK_RANGES` (``hs_cjk_in`` in Python)."""
+    return any(low <= ord(c) <= high for c in text for low, high in CJK_RANGES)
+
+
 TIER_ROWS = "SELECT m.id, m.session_id, m.role, m.active, m.compacted, m.search_vector FROM messages m"
 """The rows a relevance tier reads, by the walk or through :data:`WINDOW_MATCHES_DDL`'s window alike."""
 WINDOW_MATCHES_DDL = f"""CREATE OR REPLACE FUNCTION hs_window_matches(
@@ -165,6 +193,7 @@ $$""",
     # which is how PostgreSQL computes ``id ILIKE pattern``.
     "CREATE INDEX IF NOT EXISTS idx_sessions_id_lower_trgm ON sessions USING gin (lower(id) gin_trgm_ops)",
     WINDOW_MATCHES_DDL,
+    *CJK_DDL,
 )
 
 
