@@ -13,19 +13,15 @@ from typing import Any
 
 import psycopg
 import pytest
-from alembic import command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine
-from sqlalchemy.pool import NullPool
 
 from app.services.search import hit_budget
 from app.storage.postgres.connection import configure
-from app.storage.postgres.migrate import sqlalchemy_url
 from app.storage.postgres.search import PgHits
 from app.storage.postgres.search_schema import CJK_RANGES, CJK_ROWS, has_cjk
 from app.storage.rows import HitFilter
-from tests.postgres.test_deferred_search import _alembic
+from tests.postgres import revisions
 
 _EDGES = "".join(chr(c) for low, high in CJK_RANGES for c in (low - 1, low, high, high + 1))
 _TEXT = st.text(alphabet=st.sampled_from(f"aZ 1.é→😀文件光标ひカ한。Ａ{_EDGES}"), max_size=12)
@@ -98,15 +94,7 @@ def test_revision_0018_adds_the_index_and_its_downgrade_drops_it(pg_migrated_url
             return row == (True,)
 
     assert present()
-    engine = create_engine(sqlalchemy_url(pg_migrated_url), poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            command.downgrade(_alembic(conn), "0017_pg_list_text")
-            conn.commit()
-        assert not present()
-        with engine.connect() as conn:
-            command.upgrade(_alembic(conn), "0018_pg_cjk_rows")
-            conn.commit()
-        assert present()
-    finally:
-        engine.dispose()
+    revisions.downgrade(pg_migrated_url, "0017_pg_list_text")
+    assert not present()
+    revisions.upgrade(pg_migrated_url, "0018_pg_cjk_rows")
+    assert present()

@@ -15,16 +15,12 @@ from typing import Any
 
 import psycopg
 import pytest
-from alembic import command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine
-from sqlalchemy.pool import NullPool
 
 from app.storage.postgres import search
 from app.storage.postgres.connection import SqliteStyle, configure
 from app.storage.postgres.list_stats import ListStats, TextSample, list_stats
-from app.storage.postgres.migrate import sqlalchemy_url
 from app.storage.postgres.search import list_candidates, list_search_filter
 from app.storage.postgres.search_schema import (
     LIST_PREVIEW_ROWS,
@@ -35,7 +31,7 @@ from app.storage.postgres.search_schema import (
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM, scan_filter
 from app.storage.rows import ListQuery
-from tests.postgres.test_deferred_search import _alembic
+from tests.postgres import revisions
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
 
 _LISTINGS: tuple[dict[str, Any], ...] = ({}, {"include_children": True}, {"order": "last_active"})
@@ -247,15 +243,7 @@ def test_revision_0017_swaps_the_preview_index_and_its_downgrade_restores_it(pg_
 
     new = {"idx_messages_list_text_trgm", "idx_sessions_list_text_trgm", "hs_list_text"}
     assert indexes() == new
-    engine = create_engine(sqlalchemy_url(pg_migrated_url), poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            command.downgrade(_alembic(conn), "0016_pg_window_matches")
-            conn.commit()
-        assert indexes() == {"idx_messages_list_preview_trgm"}
-        with engine.connect() as conn:
-            command.upgrade(_alembic(conn), "0017_pg_list_text")
-            conn.commit()
-        assert indexes() == new
-    finally:
-        engine.dispose()
+    revisions.downgrade(pg_migrated_url, "0016_pg_window_matches")
+    assert indexes() == {"idx_messages_list_preview_trgm"}
+    revisions.upgrade(pg_migrated_url, "0017_pg_list_text")
+    assert indexes() == new

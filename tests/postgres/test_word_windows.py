@@ -10,22 +10,18 @@ from typing import Any
 
 import psycopg
 import pytest
-from alembic import command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine
-from sqlalchemy.pool import NullPool
 
 from app.domain.fts_query import plan
 from app.services.search import hit_budget
 from app.storage.postgres import migrate
 from app.storage.postgres import search as pg_search
 from app.storage.postgres.connection import configure
-from app.storage.postgres.migrate import sqlalchemy_url
 from app.storage.postgres.search import PgSearch, tsquery_text, word_tree
 from app.storage.postgres.word_stats import fold, word_stats
 from app.storage.rows import HitFilter
-from tests.postgres.test_deferred_search import _alembic
+from tests.postgres import revisions
 
 _NO_ID_LIMIT = 2**63 - 1
 # Words by the share of messages holding them: a common one, a few mid-frequency ones, a rare one.
@@ -170,18 +166,10 @@ def test_revision_0016_adds_the_window_function_and_its_downgrade_drops_it(pg_mi
             return row == (True,)
 
     assert present()
-    engine = create_engine(sqlalchemy_url(pg_migrated_url), poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            command.downgrade(_alembic(conn), "0015_pg_deferred_search")
-            conn.commit()
-        assert not present()
-        with engine.connect() as conn:
-            command.upgrade(_alembic(conn), "0016_pg_window_matches")
-            conn.commit()
-        assert present()
-    finally:
-        engine.dispose()
+    revisions.downgrade(pg_migrated_url, "0015_pg_deferred_search")
+    assert not present()
+    revisions.upgrade(pg_migrated_url, "0016_pg_window_matches")
+    assert present()
 
 
 _TOKENS = [*_SHARES, "OR", "NOT", "AND", '"gamma delta"', "eps*", "ga*", "(", ")", "nowhere"]
