@@ -22,8 +22,8 @@ _UP = (
     "CREATE OR REPLACE FUNCTION hs_cjk_in(t text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE"
     f" RETURN (octet_length(t) <> length(t) AND t ~ '{_CLASS}') IS TRUE",
     "CREATE OR REPLACE FUNCTION hs_has_cjk(content text, tool_name text, tool_calls text)"
-    " RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE"
-    " RETURN hs_cjk_in(content) OR hs_cjk_in(tool_name) OR hs_cjk_in(tool_calls)",
+    " RETURNS boolean LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$"
+    " BEGIN RETURN hs_cjk_in(content) OR hs_cjk_in(tool_name) OR hs_cjk_in(tool_calls); END $fn$",
     "CREATE INDEX IF NOT EXISTS idx_messages_cjk ON messages (id)"
     " WHERE hs_has_cjk(content, tool_name, tool_calls)",
 )
