@@ -217,6 +217,10 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> Sessi
     return item
 
 
+# The most rows a listing fetches at once, however many the filters drop.
+_MOST_BATCH = 400
+
+
 def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher = search_filter) -> ListPage:
     """One page: at most ``q.limit`` items, and the position to continue from when more exist.
 
@@ -257,6 +261,8 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
         if len(rows) < batch or not rows:
             break
         after = _position(rows[-1], q.order)
+        # Rows were dropped: fetch more at a time, since each fetch also repeats the search's narrowing.
+        batch = max(batch, min(batch * 2, _MOST_BATCH))
     page = ListPage(items=[item for item, _ in collected[: q.limit]])
     if len(collected) > q.limit:
         page.next_position = collected[q.limit - 1][1]
