@@ -29,7 +29,7 @@ from app.storage.postgres.search_schema import (
     LIST_TEXT,
 )
 from app.storage.postgres.tx import PgTx
-from app.storage.repos.list_index import MIN_TERM, scan_filter
+from app.storage.repos.list_index import MIN_TERM
 from app.storage.rows import ListQuery
 from tests.postgres import revisions
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
@@ -83,7 +83,7 @@ def test_a_broad_term_keeps_the_scan(pg: psycopg.Connection[Any]) -> None:
     # and the listing settles on the scan.
     assert list_search_filter(pg, "common", projecting=True).settle is not None
     assert list_candidates(pg, "common", projecting=True) is None
-    assert search._settled_filter(pg, "common", projecting=True) == scan_filter("common", projecting=True)
+    assert search._settled_filter(pg, "common", projecting=True) == search._scan("common", projecting=True)
     listed = [item["id"] for item in _ids(pg, search="common")]
     assert listed == [f"s{n}" for n in range(MAX_CANDIDATES + 1, MAX_CANDIDATES + 1 - 500, -1)]
     assert list_candidates(pg, "title 77", projecting=True) is not None
@@ -187,6 +187,31 @@ def test_few_candidates_are_repeated_to_the_generic_plans_length(pg: psycopg.Con
     assert _ids(pg, search="absent") == []
 
 
+def test_the_scan_keeps_one_generic_plan(pg: psycopg.Connection[Any]) -> None:
+    # A term in every row: with its pattern visible to the planner, every custom plan of a short page
+    # looked cheaper than the generic one, and the prepared listing was planned again on each call.
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at, title)"
+        " SELECT 'wide' || g, 'cli', g, 'wide title ' || g FROM generate_series(1, 3000) g"
+    )
+    pg.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp)"
+        " SELECT 'wide' || (g % 3000 + 1), 'user', 'a question ' || g, g FROM generate_series(1, 12000) g"
+    )
+    pg.execute("ANALYZE sessions, messages")
+    # psycopg prepares a statement on its fifth run; PostgreSQL plans the first five runs of it custom.
+    query = ListQuery(limit=20, search="wi", include_children=True)
+    for _ in range(20):
+        with pg.transaction():
+            page = PgTx(pg).sessions.list_sessions_cached(query)
+        assert [item["id"] for item in page.items] == [f"wide{n}" for n in range(3000, 2980, -1)]
+    plans = pg.execute(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+        ("%ESCAPE%",),
+    ).fetchall()
+    assert len(plans) == 1 and plans[0][0] > plans[0][1], plans
+
+
 def test_a_sample_estimates_the_rows_holding_every_piece() -> None:
     sessions = TextSample((("abc def", 0.5), ("abc", 0.25), ("xyz", 0.25)), rows=1000)
     previews = TextSample((("abc def", 1.0),), rows=10)
@@ -199,12 +224,36 @@ def test_a_sample_estimates_the_rows_holding_every_piece() -> None:
 @given(
     texts=st.lists(st.tuples(st.text("ab \x01", max_size=6), st.floats(0, 1)), max_size=8),
     pieces=st.lists(st.text("ab \x01", min_size=1, max_size=3), max_size=3),
+    beyond=st.floats(0, 100),
 )
 def test_a_sample_counts_each_text_holding_every_piece_once(
-    texts: list[tuple[str, float]], pieces: list[str]
+    texts: list[tuple[str, float]], pieces: list[str], beyond: float
 ) -> None:
-    expected = sum(share for text, share in texts if all(p in text for p in pieces))
-    assert TextSample(texts, rows=10).matches(pieces) == pytest.approx(10 * expected)
+    expected = 10 * sum(share for text, share in texts if all(p in text for p in pieces))
+    sample = TextSample(texts, rows=10)
+    assert sample.matches(pieces) == pytest.approx(expected)
+    # Counting stops past a bound: the answer is exact up to it, and past it whenever the full count is.
+    bounded = sample.matches(pieces, beyond)
+    if expected <= beyond:
+        assert bounded == pytest.approx(expected)
+    else:
+        assert beyond < bounded <= expected + 1e-9
+
+
+def test_the_estimate_stops_counting_past_its_bound() -> None:
+    shares = [(f"common {n}", 1 / 64) for n in range(64)]
+    seen: list[int] = []
+
+    class Counted(TextSample):
+        def _holding(self, piece: str) -> Iterator[int]:
+            for index in super()._holding(piece):
+                seen.append(index)
+                yield index
+
+    stats = ListStats(Counted(shares, rows=1024), TextSample([], 0.0))
+    assert stats.matches(["common"], beyond=100) == 112  # each text stands for 16 rows
+    assert len(seen) == 7
+    assert stats.matches(["common"]) == 1024
 
 
 def test_a_term_the_statistics_call_broad_skips_the_candidates(
@@ -221,7 +270,7 @@ def test_a_term_the_statistics_call_broad_skips_the_candidates(
     asked: list[str] = []
     real = search.list_candidates
     monkeypatch.setattr(search, "list_candidates", lambda c, t, p: asked.append(t) or real(c, t, p))
-    assert list_search_filter(pg, "BROAD TITLE", projecting=True) == scan_filter("BROAD TITLE", True)
+    assert list_search_filter(pg, "BROAD TITLE", projecting=True) == search._scan("BROAD TITLE", True)
     assert list_search_filter(pg, "of a kind", projecting=True).settle is not None
     assert [item["id"] for item in _ids(pg, search="broad title 4999")] == ["b4999"]
     assert [item["id"] for item in _ids(pg, search="of a kind")] == ["x"]

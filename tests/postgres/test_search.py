@@ -214,7 +214,7 @@ def test_the_listing_walks_the_trigram_candidates_for_a_rare_term(
 
     _, tx = corpus
 
-    def no_scan(term: str, projecting: bool) -> None:
+    def no_scan(term: str, projecting: bool, **_: Any) -> None:
         raise AssertionError(f"the listing scanned every row for {term!r}")
 
     for module in (pg_search, list_index):

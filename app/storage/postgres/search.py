@@ -661,10 +661,21 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
     return sorted({str(sid) for _, sid in rows if sid is not None})
 
 
+# The scan's pattern is bound through a scalar subquery, which the planner cannot see into. A custom plan
+# then costs what the generic one does, so the prepared listing keeps its generic plan. With the pattern
+# visible, a term in most rows made every custom plan look cheaper, and the listing was planned again on
+# each call, which cost more than running it.
+_OPAQUE_PATTERN = "(SELECT CAST(? AS TEXT))"
+
+
+def _scan(term: str, projecting: bool) -> SearchFilter:
+    return scan_filter(term, projecting, bind=_OPAQUE_PATTERN)
+
+
 def _broad(conn: Conn, term: str) -> bool:
     """Whether the statistics say the candidate statement would find more than :data:`_BROAD_ROWS`."""
     stats = list_stats(conn)
-    return stats is not None and stats.matches(_list_pieces(term)) > _BROAD_ROWS
+    return stats is not None and stats.matches(_list_pieces(term), _BROAD_ROWS) > _BROAD_ROWS
 
 
 def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
@@ -677,7 +688,7 @@ def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
         # PostgreSQL text cannot hold NUL, so no id, title or preview contains one.
         return SearchFilter("FALSE", [])
     if len(term) < MIN_TERM or _broad(conn, term):
-        return scan_filter(term, projecting)
+        return _scan(term, projecting)
     # The candidates are found in the listing's own statement, one round trip: an array of their start
     # times, NULL when there are too many, which admits no row; the listing then settles it in two.
     patterns = _list_patterns(term)
@@ -702,7 +713,7 @@ def _settled_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     the candidates found in a statement of their own (none, or rows other filters dropped)."""
     found = list_candidates(conn, term, projecting)
     if found is None:
-        return scan_filter(term, projecting)
+        return _scan(term, projecting)
     if not found:
         return SearchFilter("FALSE", [], indexed=True)
     # An array parameter, not a set-returning function: the planner looks each id up by key. Walking the

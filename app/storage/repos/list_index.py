@@ -83,16 +83,17 @@ class SearchFilter:
     settle: Callable[[], SearchFilter] | None = None
 
 
-def scan_filter(term: str, projecting: bool) -> SearchFilter:
+def scan_filter(term: str, projecting: bool, *, bind: str = "?") -> SearchFilter:
     """The row-by-row filter: a ``LIKE`` on id, title and the SQL-cut preview.
 
     ``LIKE`` folds ASCII case only, as the presented check does. The preview is cut in SQL to 63 characters
     before stripping, a superset of the displayed one. A compression root is shown as its tip, whose text
-    only the walk finds, so with projection it always passes here.
+    only the walk finds, so with projection it always passes here. ``bind`` is the SQL the pattern is bound
+    through (one ``?``).
     """
     pattern = f"%{like_escape(ascii_lower(term))}%"
     match = " OR ".join(
-        f"{expr} LIKE ? ESCAPE '\\'" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s"))
+        f"{expr} LIKE {bind} ESCAPE '\\'" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s"))
     )
     clause = f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})"
     return SearchFilter(clause, [pattern] * 3)
