@@ -155,6 +155,8 @@ def stored_counter(value: Any) -> int:
     The agent's counters are INTEGER, but an increment past int64 makes SQLite store a REAL (even ``Inf``),
     and other writers may leave NULL or text: those read as the nearest counter value, never an error.
     """
+    if type(value) is int and 0 <= value < MAX_COUNTER:
+        return value  # the stored form of nearly every counter: the checks below are for the rest
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
     if value != value or value <= 0:  # NaN, zero, negatives

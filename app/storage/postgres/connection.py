@@ -50,11 +50,12 @@ class NulSafeTextLoader(TextLoader):
     """Reads text with :data:`NUL_STANDIN` back as NUL."""
 
     def load(self, data: Any) -> Any:
-        """The column's ``str``."""
-        value = super().load(data)
-        if isinstance(value, str) and NUL_STANDIN in value:
-            return value.replace(NUL_STANDIN, "\x00")
-        return value
+        """The column's ``str`` (``bytes`` in a ``SQL_ASCII`` database, as the base class gives)."""
+        # Decoded here rather than through the base class: this runs for every text cell a query returns.
+        if not self._encoding:
+            return super().load(data)
+        value = str(data, self._encoding)
+        return value.replace(NUL_STANDIN, "\x00") if NUL_STANDIN in value else value
 
 
 def configure(conn: psycopg.Connection[Any]) -> None:
@@ -71,10 +72,10 @@ class PgRow(tuple[Any, ...]):
     __slots__ = ()
     _index: dict[str, int]
 
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            return tuple.__getitem__(self, self._index[key])
-        return tuple.__getitem__(self, key)
+    def __getitem__(self, key: Any, _item: Any = tuple.__getitem__) -> Any:
+        if key.__class__ is str:
+            return _item(self, self._index[key])
+        return _item(self, key)
 
     def keys(self) -> list[str]:
         """The column names, in order (so ``dict(row)`` works as with ``sqlite3.Row``)."""

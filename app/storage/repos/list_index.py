@@ -66,7 +66,8 @@ WITH_ANCESTORS_SQL = """
 
 def ascii_lower(text: str) -> str:
     """``text`` with only ASCII letters lowered: the case folding of SQLite's ``LIKE``."""
-    return text.translate(_ASCII_LOWER)
+    # ``lower`` is the same fold on ASCII text and much cheaper than ``translate``; listings fold every row.
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
 
 
 @dataclass(frozen=True)

@@ -104,11 +104,11 @@ def _shown_row_matches(conn: sqlite3.Connection, row: sqlite3.Row, item: Session
     return found is not None
 
 
-def _search_ok(item: SessionRow, search: str | None) -> bool:
-    """Whether the presented row shows ``search`` in its id, title or preview (ASCII case folded, as LIKE)."""
-    if search is None:
+def _search_ok(item: SessionRow, needle: str | None) -> bool:
+    """Whether the presented row shows ``needle`` (the term with ASCII letters lowered) in its id, title or
+    preview, ASCII case folded as LIKE folds it."""
+    if needle is None:
         return True
-    needle = ascii_lower(search)
     preview = item["preview"] or ""
     if preview.endswith("...") and len(preview) > 60:
         preview = preview[:-3]  # the ellipsis marks the cut; it is not text of the message
@@ -232,6 +232,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
     # one batch suffices.
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
+    needle = None if q.search is None else ascii_lower(q.search)
     search = None if q.search is None else searcher(conn, q.search, project)
     filters = _filters(q, search)
     settle = None if search is None else search.settle
@@ -251,7 +252,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
             item = _present(conn, row, project)
             if refilter and not (
                 _status_ok(item, q.status)
-                and _search_ok(item, q.search)
+                and _search_ok(item, needle)
                 and (not project or _shown_row_matches(conn, row, item, q))
             ):
                 continue

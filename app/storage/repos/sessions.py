@@ -87,10 +87,15 @@ def decode_model_config(raw: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+_DERIVED_AT = len(_COLUMNS)
+
+
 def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
     """Build the public Session dict from a row selected with :func:`public_select_sql`."""
-    # Positional zip: the select list starts with _COLUMNS in order (faster than lookups by name).
+    # By position: the select list is _COLUMNS in order, then the derived columns (a listing builds one of
+    # these per row, and a name lookup costs more than the whole slice).
     data: dict[str, Any] = dict(zip(_COLUMNS, row, strict=False))
+    has_prompt, preview_raw, last_active, title_source, pinned, home = row[_DERIVED_AT : _DERIVED_AT + 6]
     for counter in _COUNTERS:
         data[counter] = stored_counter(data[counter])
     data["model_config"] = decode_model_config(data["model_config"])
@@ -99,13 +104,13 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
     platform = data.pop("handoff_platform")
     error = data.pop("handoff_error")
     data["handoff"] = None if state is None else {"state": state, "platform": platform, "error": error}
-    data["has_system_prompt"] = bool(row["has_system_prompt"])
-    data["preview"] = preview_from_raw(row["preview_raw"])
-    data["last_active"] = row["last_active"]
+    data["has_system_prompt"] = bool(has_prompt)
+    data["preview"] = preview_from_raw(preview_raw)
+    data["last_active"] = last_active
     data["lineage_root_id"] = lineage_root_id
-    data["title_source"] = row["title_source"]
-    data["pinned"] = bool(row["pinned"])
-    data["home"] = row["home"]
+    data["title_source"] = title_source
+    data["pinned"] = bool(pinned)
+    data["home"] = home
     return cast(SessionRow, data)
 
 
