@@ -283,3 +283,10 @@ def test_lost_triggers_are_restored_and_everything_requeued(tmp_path: Path) -> N
         assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 1
     finally:
         db.close()
+
+
+@given(st.text())
+def test_ascii_lower_folds_only_ascii_letters(text: str) -> None:
+    # SQLite's LIKE folds A-Z and nothing else; the listing's exact check must fold exactly that.
+    expected = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+    assert list_index.ascii_lower(text) == expected
