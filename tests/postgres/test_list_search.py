@@ -30,6 +30,7 @@ from app.storage.postgres.search_schema import (
 )
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM
+from app.storage.repos.sessions import PREVIEW_RAW_SQL
 from app.storage.rows import ListQuery
 from tests.postgres import revisions
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
@@ -296,3 +297,40 @@ def test_revision_0017_swaps_the_preview_index_and_its_downgrade_restores_it(pg_
     assert indexes() == {"idx_messages_list_preview_trgm"}
     revisions.upgrade(pg_migrated_url, "0017_pg_list_text")
     assert indexes() == new
+
+
+def test_the_preview_is_read_through_its_index_in_order(pg: psycopg.Connection[Any]) -> None:
+    pg.execute(
+        "INSERT INTO sessions (id, source, started_at)"
+        " SELECT 'p' || g, 'cli', g FROM generate_series(1, 400) g"
+    )
+    # Each session opens with a system message, then two user messages at one timestamp, the later id
+    # written first: the preview is the lower id's.
+    pg.execute(
+        "INSERT INTO messages (id, session_id, role, content, timestamp)"
+        " SELECT 10 * g + n, 'p' || g, CASE n WHEN 1 THEN 'system' ELSE 'user' END,"
+        " CASE n WHEN 1 THEN 'be brief' WHEN 2 THEN 'first ' || g ELSE 'second ' || g END,"
+        " CASE n WHEN 1 THEN 0 ELSE 1 END"
+        " FROM generate_series(1, 400) g, (VALUES (1), (3), (2)) v(n)"
+    )
+    pg.execute("ANALYZE sessions, messages")
+    assert [item["preview"] for item in _ids(pg)[:2]] == ["first 400", "first 399"]
+    plan = " ".join(
+        str(row[0])
+        for row in SqliteStyle(pg)
+        .execute(f"EXPLAIN SELECT {PREVIEW_RAW_SQL.format(a='s')} FROM sessions s WHERE s.id = 'p1'")
+        .fetchall()
+    )
+    assert "idx_hs_messages_preview" in plan and "Sort" not in plan, plan
+
+
+def test_revision_0019_adds_the_preview_index_and_its_downgrade_drops_it(pg_migrated_url: str) -> None:
+    def present() -> bool:
+        with psycopg.connect(pg_migrated_url, autocommit=True) as conn:
+            return conn.execute("SELECT to_regclass('idx_hs_messages_preview')").fetchone() != (None,)
+
+    assert present()
+    revisions.downgrade(pg_migrated_url, "0018_pg_cjk_rows")
+    assert not present()
+    revisions.upgrade(pg_migrated_url, "0019_pg_preview_index")
+    assert present()

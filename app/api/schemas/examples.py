@@ -443,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0018_pg_cjk_rows",
+    "schema_revision": "0019_pg_preview_index",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,
