@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from app.services.search import SearchRequest, Sort, discover, hit_budget
 from app.services.sessions import default_exclusions
+from app.storage.postgres import search as pg_search
 from app.storage.postgres.search import compile_words, list_search_filter
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import Tx
@@ -88,6 +89,30 @@ def test_snippets_mark_the_match(corpus: tuple[TestClient, Tx]) -> None:
     assert ">>>café<<<" in accent["snippet"]
     cjk = discover(tx, SearchRequest(q="迁移"))["results"]
     assert [r["snippet"] for r in cjk] == ["数据库>>>迁移<<<脚本已经完成"]
+
+
+def test_the_details_of_a_page_keep_their_generic_plans(corpus: tuple[TestClient, Tx]) -> None:
+    _, tx = corpus
+    conn = cast(PgTx, tx).pg
+    # A page of one or two hits, many times: psycopg prepares each statement on its fifth run, and
+    # PostgreSQL plans the first five runs of it custom.
+    for _ in range(20):
+        for q in ("kubernetes", "迁移"):
+            assert discover(tx, SearchRequest(q=q))["results"]
+    plans = conn.execute(
+        "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements"
+        " WHERE statement LIKE %s AND statement NOT LIKE %s",
+        ("%= ANY($%", "%hs_window_matches%"),
+    ).fetchall()
+    assert plans
+    assert all(generic > custom for _, generic, custom in plans), plans
+
+
+def test_an_array_parameter_is_repeated_to_the_generic_plans_length() -> None:
+    assert pg_search.generic_array([]) == []
+    assert pg_search.generic_array(["a"]) == ["a"] * 10
+    assert pg_search.generic_array([1, 2, 3]) == [1, 2, 3] * 4
+    assert pg_search.generic_array(list(range(12))) == list(range(12))
 
 
 def test_a_caseless_term_is_scanned_in_every_column(corpus: tuple[TestClient, Tx]) -> None:
@@ -209,7 +234,6 @@ def test_the_listing_search_finds_what_sqlite_finds(corpus: tuple[TestClient, Tx
 def test_the_listing_walks_the_trigram_candidates_for_a_rare_term(
     corpus: tuple[TestClient, Tx], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.storage.postgres import search as pg_search
     from app.storage.repos import list_index
 
     _, tx = corpus

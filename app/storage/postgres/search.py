@@ -25,7 +25,7 @@ import functools
 import math
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import psycopg
 from psycopg.rows import dict_row
@@ -61,6 +61,7 @@ from app.storage.repos.session_filter import IN_HOME_SQL
 from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
+T = TypeVar("T")
 
 _NO_ID_LIMIT = 2**63 - 1
 _TRIGRAM_MIN = 3
@@ -292,7 +293,7 @@ class PgHits:
         with contextlib.ExitStack() as cursors:
             with self.conn.pipeline():
                 metas = cursors.enter_context(self.conn.cursor(row_factory=dict_row))
-                metas.execute(_METAS_SQL, (list(session_ids),))
+                metas.execute(_METAS_SQL, (generic_array(session_ids),))
                 contexts = send_contexts(
                     self.conn, cursors, [(h.session_id, h.id) for h in hits], window, count
                 )
@@ -301,11 +302,12 @@ class PgHits:
                     texts.execute(
                         f"SELECT m.id, ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY},"
                         f" %s), {_DOC} FROM messages m WHERE m.id = ANY(%s)",
-                        (self.tsquery, _HEADLINE_OPTIONS, ids),
+                        (self.tsquery, _HEADLINE_OPTIONS, generic_array(ids)),
                     )
                 else:
                     texts.execute(
-                        "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)", (ids,)
+                        "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)",
+                        (generic_array(ids),),
                     )
                 pending = cursors.enter_context(self.conn.cursor())
                 pending.execute(PENDING_SQL)
@@ -552,7 +554,7 @@ class PgSearch:
 
     def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
         """:meth:`session_meta` of each session that exists, by id, in one statement."""
-        rows = self._rows(_METAS_SQL, (list(session_ids),))
+        rows = self._rows(_METAS_SQL, (generic_array(session_ids),))
         return {str(row["id"]): cast(SessionMetaRow, row) for row in rows}
 
     def session_of_message(self, message_id: int) -> str | None:
@@ -602,6 +604,16 @@ class PgSearch:
             " JOIN sessions s ON s.id = t.id ORDER BY t.last_active DESC, s.id DESC",
             (list(skip), *params, limit),
         )
+
+
+def generic_array(values: Sequence[T]) -> list[T]:
+    """``values`` repeated up to :data:`_GENERIC_ARRAY` (harmless in ``= ANY``), for an array parameter of
+    a prepared statement. PostgreSQL prices the generic plan as if the array held that many: with fewer,
+    every custom plan looked cheaper, and the statement was planned again on each call, which cost more
+    than running it."""
+    if not values:
+        return []
+    return list(values) * -(-_GENERIC_ARRAY // len(values))
 
 
 def _all_pieces(test: str, pieces: int) -> str:
@@ -717,11 +729,9 @@ def _settled_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     if not found:
         return SearchFilter("FALSE", [], indexed=True)
     # An array parameter, not a set-returning function: the planner looks each id up by key. Walking the
-    # listing at the candidates' start times keeps its order (no sort). The ids are repeated up to
-    # _GENERIC_ARRAY (harmless in ``= ANY``): PostgreSQL prices the prepared listing's generic plan as if
-    # the array held that many, so with fewer every custom plan looked cheaper and the listing was planned
-    # again on each call, which cost more than running it.
-    ids = found * -(-_GENERIC_ARRAY // len(found))
+    # listing at the candidates' start times keeps its order (no sort).
     return SearchFilter(
-        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))", [ids], indexed=True
+        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))",
+        [generic_array(found)],
+        indexed=True,
     )
