@@ -30,3 +30,11 @@ def test_rows_read_by_name_and_position_and_compare_as_tuples() -> None:
     assert row == ("s1", "T")
     assert dict(row) == {"id": "s1", "title": "T"}
     assert tuple(row[0:1]) == ("s1",)
+    assert row[-1] == "T"
+
+    class Name(str):
+        """A str subclass (an enum member's value, for instance) names a column as a str does."""
+
+    assert row[Name("id")] == "s1"
+    with pytest.raises(KeyError):
+        row["missing"]

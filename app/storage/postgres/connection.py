@@ -73,7 +73,7 @@ class PgRow(tuple[Any, ...]):
     _index: dict[str, int]
 
     def __getitem__(self, key: Any, _item: Any = tuple.__getitem__) -> Any:
-        if key.__class__ is str:
+        if key.__class__ is str or isinstance(key, str):
             return _item(self, self._index[key])
         return _item(self, key)
 
