@@ -18,9 +18,11 @@ from sqlalchemy.pool import NullPool
 from app.services.search import SearchRequest, discover, hit_budget
 from app.storage.migrate import MIGRATIONS_DIR
 from app.storage.postgres.migrate import sqlalchemy_url, upgrade
+from app.storage.postgres.search import list_candidates
+from app.storage.postgres.search_schema import LIST_INDEXED_ROWS
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import Tx
-from app.storage.rows import HitFilter, SyncedRows
+from app.storage.rows import HitFilter, ListQuery, SyncedRows
 
 COLUMNS = ("role", "content", "timestamp")
 ROWS = [
@@ -74,6 +76,47 @@ def test_a_deferred_batch_is_found_once_the_indexer_took_it_in(tx: Tx) -> None:
     assert tx.indexing.index_next_slice(3) is None
     assert (_found(tx, "zebra"), _found(tx, "数据库迁移"), _found(tx, "quiet")) == (3, 1, 0)
     assert "indexing" not in discover(tx, SearchRequest(q="zebra"))
+
+
+def _listed(tx: Tx, term: str) -> list[str]:
+    page = tx.sessions.list_sessions_cached(ListQuery(limit=20, search=term, include_children=True))
+    return [item["id"] for item in page.items]
+
+
+def _in_list_index(tx: Tx, message_id: int) -> bool:
+    pg = cast(Any, tx).pg
+    row = pg.execute(
+        f"SELECT count(*) FROM messages WHERE id = %s AND {LIST_INDEXED_ROWS}", (message_id,)
+    ).fetchone()
+    return bool(row[0])
+
+
+def test_the_listing_finds_a_deferred_batch_before_and_after_the_indexer(tx: Tx) -> None:
+    cast(Any, tx).pg.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s2', 'cli', 2.0)")
+    ids = _sync(tx, inline=False)
+    # The listing's trigram index holds none of the waiting rows: the candidates read them through the
+    # backlog's runs, so the session is listed at once, by its preview's words and by a later message's.
+    assert not _in_list_index(tx, ids[0])
+    pg = cast(Any, tx).pg
+    for term in ("zebra crossing", "ZEBRA"):
+        assert _listed(tx, term) == ["s1"], term
+        assert list_candidates(pg, term, projecting=False) == ["s1"], term
+    # A later user message makes a candidate too, which the exact check then drops (the preview is the
+    # first one); an assistant's message makes none.
+    assert (list_candidates(pg, "another zeb", projecting=False), _listed(tx, "another zeb")) == (["s1"], [])
+    assert list_candidates(pg, "quiet reply", projecting=False) == []
+    assert tx.indexing.index_next_slice(10) == 4
+    assert _in_list_index(tx, ids[0])
+    assert tx.indexing.pending_messages() == 0
+    for term in ("zebra crossing", "ZEBRA"):
+        assert _listed(tx, term) == ["s1"], term
+    assert list_candidates(pg, "another zeb", projecting=False) == ["s1"]
+
+
+def test_an_inline_batch_enters_the_listing_index_at_commit(tx: Tx) -> None:
+    ids = _sync(tx, inline=True)
+    assert _in_list_index(tx, ids[0])
+    assert _listed(tx, "zebra crossing") == ["s1"]
 
 
 def test_a_row_deleted_while_waiting_counts_until_the_indexer_passes_it(tx: Tx) -> None:

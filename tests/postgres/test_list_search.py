@@ -23,7 +23,7 @@ from app.storage.postgres.connection import SqliteStyle, configure
 from app.storage.postgres.list_stats import ListStats, TextSample, list_stats
 from app.storage.postgres.search import list_candidates, list_search_filter
 from app.storage.postgres.search_schema import (
-    LIST_PREVIEW_ROWS,
+    LIST_INDEXED_ROWS,
     LIST_PREVIEW_TEXT,
     LIST_SESSION_TEXT,
     LIST_TEXT,
@@ -170,7 +170,7 @@ def test_spaces_and_punctuation_narrow_the_candidates(pg: psycopg.Connection[Any
     sessions = f"SELECT id FROM sessions WHERE {LIST_SESSION_TEXT} ILIKE %s"
     assert _index_rows(pg, sessions, term, "idx_sessions_list_text_trgm") == 1
     path = "%" + "/storage.".translate(LIST_TEXT) + "%"
-    messages = f"SELECT id FROM messages WHERE {LIST_PREVIEW_ROWS} AND {LIST_PREVIEW_TEXT} ILIKE %s"
+    messages = f"SELECT id FROM messages WHERE {LIST_INDEXED_ROWS} AND {LIST_PREVIEW_TEXT} ILIKE %s"
     assert _index_rows(pg, messages, path, "idx_messages_list_text_trgm") == 1
     assert list_candidates(pg, "here's an", projecting=False) == ["hit"]
     assert [item["id"] for item in _ids(pg, search="here's AN")] == ["hit"]
@@ -334,3 +334,20 @@ def test_revision_0019_adds_the_preview_index_and_its_downgrade_drops_it(pg_migr
     assert not present()
     revisions.upgrade(pg_migrated_url, "0019_pg_preview_index")
     assert present()
+
+
+def test_revision_0020_leaves_waiting_rows_out_of_the_index_and_its_downgrade_takes_them_back(
+    pg_migrated_url: str,
+) -> None:
+    def waits() -> bool:
+        with psycopg.connect(pg_migrated_url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT pg_get_indexdef('idx_messages_list_text_trgm'::regclass) LIKE '%hs_search_ready = 1%'"
+            ).fetchone()
+            return row == (True,)
+
+    assert waits()
+    revisions.downgrade(pg_migrated_url, "0019_pg_preview_index")
+    assert not waits()
+    revisions.upgrade(pg_migrated_url, "0020_pg_list_index_waits")
+    assert waits()

@@ -37,11 +37,13 @@ from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.list_stats import list_stats
 from app.storage.postgres.search_schema import (
     CJK_ROWS,
+    LIST_INDEXED_ROWS,
     LIST_PREVIEW_ROWS,
     LIST_PREVIEW_TEXT,
     LIST_SESSION_TEXT,
     LIST_TEXT,
     MAX_WORD_CHARS,
+    PENDING,
     READY,
     TIER_ROWS,
     TS_CONFIG,
@@ -636,13 +638,22 @@ def _list_patterns(term: str) -> list[str]:
     return [f"%{like_escape(piece)}%" for piece in _list_pieces(term)]
 
 
+# How many times :func:`_found_sql` binds its patterns.
+_FOUND_PATTERNS = 3
+
+
 def _found_sql(n: int, mark: str) -> str:
-    """The rows whose indexed text holds ``n`` patterns (bound twice, then the limit; ``mark`` is the
-    placeholder): session ids from the sessions, then from the user messages."""
+    """The rows whose indexed text holds ``n`` patterns (bound :data:`_FOUND_PATTERNS` times, then the
+    limit; ``mark`` is the placeholder): session ids from the sessions, then from the indexed user messages,
+    then from those still waiting for the indexer (read through the backlog's runs, as SQLite adds its
+    sessions awaiting their documents)."""
+    held = _all_pieces(f"{LIST_PREVIEW_TEXT} ILIKE {mark}", n)
     return (
         f"SELECT id FROM sessions WHERE {_all_pieces(f'{LIST_SESSION_TEXT} ILIKE {mark}', n)}"
-        f" UNION ALL SELECT session_id FROM messages WHERE {LIST_PREVIEW_ROWS}"
-        f" AND {_all_pieces(f'{LIST_PREVIEW_TEXT} ILIKE {mark}', n)} LIMIT {mark}"
+        f" UNION ALL SELECT session_id FROM messages WHERE {LIST_INDEXED_ROWS} AND {held}"
+        " UNION ALL SELECT m.session_id FROM hs_fts_backlog b"
+        f" JOIN messages m ON m.id BETWEEN b.first_id AND b.last_id WHERE {PENDING} AND {LIST_PREVIEW_ROWS}"
+        f" AND {held} LIMIT {mark}"
     )
 
 
@@ -665,7 +676,7 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
     rows = conn.execute(
         f"WITH found AS MATERIALIZED ({found})"
         f" SELECT count(*), NULL FROM found UNION ALL SELECT NULL, id FROM ({listed}) l",
-        (*pieces * 2, MAX_CANDIDATES + 1, MAX_CANDIDATES),
+        (*pieces * _FOUND_PATTERNS, MAX_CANDIDATES + 1, MAX_CANDIDATES),
         prepare=True,
     ).fetchall()
     if next(int(count) for count, sid in rows if sid is None) > MAX_CANDIDATES:
@@ -714,7 +725,7 @@ def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     )
     return SearchFilter(
         clause,
-        [*patterns * 2, MAX_CANDIDATES + 1, MAX_CANDIDATES],
+        [*patterns * _FOUND_PATTERNS, MAX_CANDIDATES + 1, MAX_CANDIDATES],
         indexed=True,
         settle=functools.partial(_settled_filter, conn, term, projecting),
     )

@@ -89,7 +89,11 @@ LIST_SESSION_TEXT = "hs_list_text(id || ' ' || COALESCE(title, ''))"
 LIST_PREVIEW_TEXT = "hs_list_text(hs_list_preview(content))"
 """The listing's indexed text of a user message: the head the preview shows."""
 LIST_PREVIEW_ROWS = "role = 'user' AND active = 1 AND content IS NOT NULL"
-"""The messages a preview may come from (the index's predicate)."""
+"""The messages a preview may come from."""
+LIST_INDEXED_ROWS = f"{LIST_PREVIEW_ROWS} AND {READY}"
+"""The messages the listing's trigram index holds: those a preview may come from, once indexed. A big sync
+batch's or import's rows wait for the background indexer here too (its entries were most of the database's
+cost of a synced row); until then the listing's candidates read them through the backlog's runs."""
 CJK_RANGES = ((0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x3134F))
 """The code points of CJK scripts (radicals, punctuation, kana, ideographs, Hangul, full-width forms): one-
 and two-character terms of these are searched by a scan of the rows holding any (``idx_messages_cjk``)."""
@@ -190,7 +194,7 @@ $$""",
     "CREATE TABLE IF NOT EXISTS hs_fts_backlog (first_id bigint PRIMARY KEY, last_id bigint NOT NULL,"
     " queued_at double precision NOT NULL)",
     "CREATE INDEX IF NOT EXISTS idx_messages_list_text_trgm ON messages"
-    f" USING gin ({LIST_PREVIEW_TEXT} gin_trgm_ops) WHERE {LIST_PREVIEW_ROWS}",
+    f" USING gin ({LIST_PREVIEW_TEXT} gin_trgm_ops) WHERE {LIST_INDEXED_ROWS}",
     "CREATE INDEX IF NOT EXISTS idx_sessions_list_text_trgm ON sessions"
     f" USING gin ({LIST_SESSION_TEXT} gin_trgm_ops)",
     # On ``lower(id)``, not ``id``: pg_trgm's operator class also answers ``=``, and a planner without

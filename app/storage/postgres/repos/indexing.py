@@ -7,7 +7,8 @@ transaction, walked by primary key, the runs shrinking in the same transaction, 
 it was after a crash. The generated column and the partial indexes then take the rows in (see
 :mod:`app.storage.postgres.search_schema`). The count reported is the runs' size (an upper bound, as on
 SQLite: a row deleted before it was indexed counts until the indexer passes it). Every other write indexes
-its rows as they are stored; the listing's trigram indexes are always inline (no dirty list documents).
+its rows as they are stored. The listing's trigram index on user messages waits with the search indexes
+(the listing reads the waiting rows through the runs); its index on sessions is always inline.
 """
 
 from __future__ import annotations
