@@ -9,6 +9,8 @@ Revises: 0015_pg_deferred_search
 
 from alembic import op
 
+from app.storage.postgres.migrate import run_on_postgresql
+
 revision = "0016_pg_window_matches"
 down_revision = "0015_pg_deferred_search"
 branch_labels = None
@@ -37,18 +39,11 @@ $fn$"""
 _DOWN = "DROP FUNCTION IF EXISTS hs_window_matches(tsquery, bigint, bigint, integer)"
 
 
-def _run(statement: str) -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    bind.connection.driver_connection.execute(statement)
-
-
 def upgrade() -> None:
     """Create the window function (or replace it with this definition)."""
-    _run(_UP)
+    run_on_postgresql(op.get_bind(), (_UP,))
 
 
 def downgrade() -> None:
     """Drop the window function; tiers of revision 0015 walk the primary key."""
-    _run(_DOWN)
+    run_on_postgresql(op.get_bind(), (_DOWN,))

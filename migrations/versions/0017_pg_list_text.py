@@ -11,6 +11,8 @@ Revises: 0016_pg_window_matches
 
 from alembic import op
 
+from app.storage.postgres.migrate import run_on_postgresql
+
 revision = "0017_pg_list_text"
 down_revision = "0016_pg_window_matches"
 branch_labels = None
@@ -42,19 +44,11 @@ _DOWN = (
 )
 
 
-def _run(statements: tuple[str, ...]) -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    for statement in statements:
-        bind.connection.driver_connection.execute(statement)
-
-
 def upgrade() -> None:
     """Create the function and the indexes on it, then drop the preview index they replace."""
-    _run(_UP)
+    run_on_postgresql(op.get_bind(), _UP)
 
 
 def downgrade() -> None:
     """Restore revision 0016's preview index and drop the new function and indexes."""
-    _run(_DOWN)
+    run_on_postgresql(op.get_bind(), _DOWN)

@@ -9,6 +9,8 @@ Revises: 0017_pg_list_text
 
 from alembic import op
 
+from app.storage.postgres.migrate import run_on_postgresql
+
 revision = "0018_pg_cjk_rows"
 down_revision = "0017_pg_list_text"
 branch_labels = None
@@ -34,19 +36,11 @@ _DOWN = (
 )
 
 
-def _run(statements: tuple[str, ...]) -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    for statement in statements:
-        bind.connection.driver_connection.execute(statement)
-
-
 def upgrade() -> None:
     """Create the functions and the partial index."""
-    _run(_UP)
+    run_on_postgresql(op.get_bind(), _UP)
 
 
 def downgrade() -> None:
     """Drop the index and the functions."""
-    _run(_DOWN)
+    run_on_postgresql(op.get_bind(), _DOWN)

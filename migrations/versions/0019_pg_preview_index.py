@@ -9,6 +9,8 @@ Revises: 0018_pg_cjk_rows
 
 from alembic import op
 
+from app.storage.postgres.migrate import run_on_postgresql
+
 revision = "0019_pg_preview_index"
 down_revision = "0018_pg_cjk_rows"
 branch_labels = None
@@ -22,19 +24,11 @@ _UP = (
 _DOWN = ("DROP INDEX IF EXISTS idx_hs_messages_preview",)
 
 
-def _run(statements: tuple[str, ...]) -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    for statement in statements:
-        bind.connection.driver_connection.execute(statement)
-
-
 def upgrade() -> None:
     """Create the partial index."""
-    _run(_UP)
+    run_on_postgresql(op.get_bind(), _UP)
 
 
 def downgrade() -> None:
     """Drop it."""
-    _run(_DOWN)
+    run_on_postgresql(op.get_bind(), _DOWN)

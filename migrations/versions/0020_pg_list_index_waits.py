@@ -10,6 +10,8 @@ Revises: 0019_pg_preview_index
 
 from alembic import op
 
+from app.storage.postgres.migrate import run_on_postgresql
+
 revision = "0020_pg_list_index_waits"
 down_revision = "0019_pg_preview_index"
 branch_labels = None
@@ -27,19 +29,11 @@ def _index(predicate: str) -> tuple[str, ...]:
     )
 
 
-def _run(statements: tuple[str, ...]) -> None:
-    bind = op.get_bind()
-    if bind.dialect.name != "postgresql":
-        return
-    for statement in statements:
-        bind.connection.driver_connection.execute(statement)
-
-
 def upgrade() -> None:
     """Rebuild the index on the indexed rows only."""
-    _run(_index(f"{_ROWS} AND hs_search_ready = 1"))
+    run_on_postgresql(op.get_bind(), _index(f"{_ROWS} AND hs_search_ready = 1"))
 
 
 def downgrade() -> None:
     """Rebuild it on every row a preview may come from."""
-    _run(_index(_ROWS))
+    run_on_postgresql(op.get_bind(), _index(_ROWS))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import cast
+
+import psycopg
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.pool import NullPool
 
 from app.storage.migrate import MIGRATIONS_DIR
@@ -35,3 +39,13 @@ def upgrade(url: str) -> None:
             conn.commit()
     finally:
         engine.dispose()
+
+
+def run_on_postgresql(bind: Connection, statements: Iterable[str]) -> None:
+    """Run a revision's PostgreSQL-only ``statements`` in order on ``bind`` (through psycopg, so function
+    bodies and ``%`` pass as written); on another dialect, nothing."""
+    if bind.dialect.name != "postgresql":
+        return
+    conn = cast(psycopg.Connection, bind.connection.driver_connection)
+    for statement in statements:
+        conn.execute(statement)
