@@ -443,7 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
-    "schema_revision": "0020_pg_list_index_waits",
+    "schema_revision": "0021_pg_cjk_search_path",
     "agent_schema_version": 22,
     "tested_schema_version": 22,
     "reason": None,

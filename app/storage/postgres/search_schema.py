@@ -100,14 +100,19 @@ and two-character terms of these are searched by a scan of the rows holding any 
 CJK_CLASS = "[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES) + "]"
 CJK_ROWS = "hs_has_cjk(m.content, m.tool_name, m.tool_calls)"
 """The condition that makes a scan read ``idx_messages_cjk`` (the index's predicate, on alias ``m``)."""
+
+
+def _cjk_in(column: str) -> str:
+    return f"(octet_length({column}) <> length({column}) AND {column} ~ '{CJK_CLASS}') IS TRUE"
+
+
 CJK_DDL = (
-    f"""CREATE OR REPLACE FUNCTION hs_cjk_in(t text)
-    RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (octet_length(t) <> length(t) AND t ~ '{CJK_CLASS}') IS TRUE""",
     """CREATE OR REPLACE FUNCTION hs_has_cjk(content text, tool_name text, tool_calls text)
     RETURNS boolean LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
 BEGIN
-    RETURN hs_cjk_in(content) OR hs_cjk_in(tool_name) OR hs_cjk_in(tool_calls);
+    RETURN """
+    + " OR ".join(_cjk_in(column) for column in ("content", "tool_name", "tool_calls"))
+    + """;
 END
 $fn$""",
     "CREATE INDEX IF NOT EXISTS idx_messages_cjk ON messages (id)"
@@ -119,11 +124,14 @@ then reads the few rows that can hold it rather than every row. The regular expr
 that is not all ASCII (``octet_length`` against ``length``, a byte count), so an insert of an ASCII
 message pays two length counts. ``hs_has_cjk`` is plpgsql so that the planner cannot inline it: inlined,
 it estimated the regular expression's selectivity by running it over the column statistics of all three
-columns, planning that cost many times the scan step it planned."""
+columns, planning that cost many times the scan step it planned. A plpgsql body resolves names when it runs,
+with the caller's ``search_path``, and autovacuum's ``ANALYZE`` and ``pg_restore`` evaluate the index's
+predicate with an empty one: so the body calls only built-in functions (found in ``pg_catalog`` whatever
+the path), none of ours."""
 
 
 def has_cjk(text: str) -> bool:
-    """Whether ``text`` holds a character of :data:`CJK_RANGES` (``hs_cjk_in`` in Python)."""
+    """Whether ``text`` holds a character of :data:`CJK_RANGES` (``hs_has_cjk``'s test, in Python)."""
     return any(low <= ord(c) <= high for c in text for low, high in CJK_RANGES)
 
 
