@@ -7,15 +7,17 @@ import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.domain.records import NewSession
 from app.errors import TitleTaken
+from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
 from app.storage.migrate import head_revision
-from app.storage.postgres import migrate
+from app.storage.postgres import migrate, open_postgres_store
 from app.storage.postgres.store import PgStore
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import WriteRejected
@@ -180,6 +182,25 @@ def test_a_read_job_cannot_write_and_leaves_its_connection_clean(store: PgStore)
             store.read_sync(sneaky)
         row = store.read_sync(lambda tx: tx.sessions.fetch_session("r1"))
         assert row is not None and row["title"] is None
+
+
+def test_pooled_connections_run_without_jit_and_keep_the_urls_own_options(
+    pg_migrated_url: str, tmp_path: Path
+) -> None:
+    # JIT compilation cost the listing's search tens of milliseconds a call (connection.POOL_SETTINGS).
+    url = f"{pg_migrated_url}?options=-c%20statement_timeout%3D4321"
+    opened = open_postgres_store(Settings(home=tmp_path / "home", database_url=url))
+    try:
+
+        def settings(tx: PgTx) -> Any:
+            return tx.conn.execute(
+                "SELECT current_setting('jit'), current_setting('statement_timeout')"
+            ).fetchone()
+
+        assert tuple(opened.read_sync(settings)) == ("off", "4321ms")
+        assert tuple(opened.write_sync(settings)) == ("off", "4321ms")
+    finally:
+        opened.close()
 
 
 def test_upgrade_runs_twice_and_concurrently(pg_cluster: Any) -> None:

@@ -15,7 +15,9 @@ import logging
 from typing import Any, Final
 
 import psycopg
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.conninfo import conninfo_to_dict
+
+from app.storage.postgres.connection import with_options
 
 log = logging.getLogger(__name__)
 
@@ -34,18 +36,16 @@ _SERVER_SIDE = (
 def connect_dedicated(url: str, application_name: str) -> psycopg.Connection[tuple[Any, ...]]:
     """An autocommit connection to ``url`` that detects a dead peer on both ends; ``application_name``
     names it in ``pg_stat_activity``."""
-    params = conninfo_to_dict(url)
-    options = " ".join(part for part in (str(params.get("options") or ""), _SERVER_SIDE) if part)
-    conninfo = make_conninfo(
+    conninfo = with_options(
         url,
+        _SERVER_SIDE,
         application_name=application_name,
-        options=options,
         keepalives=1,
         keepalives_idle=KEEPALIVE_IDLE_S,
         keepalives_interval=KEEPALIVE_INTERVAL_S,
         keepalives_count=KEEPALIVE_COUNT,
         tcp_user_timeout=USER_TIMEOUT_MS,
-        connect_timeout=params.get("connect_timeout") or CONNECT_TIMEOUT_S,
+        connect_timeout=conninfo_to_dict(url).get("connect_timeout") or CONNECT_TIMEOUT_S,
     )
     return psycopg.connect(conninfo, autocommit=True)
 

@@ -37,7 +37,7 @@ from app.storage.commit_notice import (
     end_job,
 )
 from app.storage.postgres import migrate
-from app.storage.postgres.connection import configure
+from app.storage.postgres.connection import POOL_SETTINGS, configure, with_options
 from app.storage.postgres.group_commit import LANES, GroupCommitter, JobFailed
 from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
@@ -120,7 +120,7 @@ class PgStore:
 
     def _pool(self, size: int, setup: Callable[[psycopg.Connection[Any]], None], name: str) -> ConnectionPool:
         return ConnectionPool(
-            self.url,
+            with_options(self.url, POOL_SETTINGS),
             min_size=2,
             max_size=size,
             open=False,
