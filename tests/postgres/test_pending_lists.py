@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from psycopg import errors as pg_errors
 
-from app.storage.postgres import pending_lists
+from app.storage.postgres import leader_loop
 from app.storage.postgres.pending_lists import PendingListCleaner
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
 
@@ -75,7 +75,7 @@ def test_a_replica_that_does_not_lead_leaves_the_lists_alone(pg_migrated_url: st
 
 
 def test_a_lost_connection_is_made_again(pg_migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pending_lists, "RETRY_S", 0.05)
+    monkeypatch.setattr(leader_loop, "RETRY_S", 0.05)
     attempts: list[int] = []
 
     def flaky() -> psycopg.Connection[tuple[Any, ...]]:
@@ -107,7 +107,7 @@ class _NotOwner:
 def test_without_the_privilege_the_cleaner_says_so_and_stops(caplog: pytest.LogCaptureFixture) -> None:
     connection = _NotOwner()
     cleaner = PendingListCleaner("postgresql://unused", lambda: True, busy_s=0.01, connect=lambda: connection)
-    with caplog.at_level(logging.WARNING, logger=pending_lists.__name__):
+    with caplog.at_level(logging.WARNING, logger=leader_loop.__name__):
         cleaner.start()
         _wait_for(lambda: not cleaner.running)
     assert cleaner.passes == 0 and connection.closed

@@ -43,6 +43,7 @@ from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
 from app.storage.postgres.pending_lists import PendingListCleaner
 from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
+from app.storage.postgres.statistics import StatisticsKeeper
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import LeadingAppend, Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
@@ -116,6 +117,8 @@ class PgStore:
         """This replica's candidacy for the background jobs (auto-prune, event pruning, gateway expiry)."""
         self.pending_lists = PendingListCleaner(self.url, lambda: self.leadership.leading)
         """The leader's merging of the search indexes' pending lists (off the writes' path)."""
+        self.statistics = StatisticsKeeper(self.url, lambda: self.leadership.leading)
+        """The leader's analyzing of the tables a bulk write changed (before autovacuum comes round)."""
         self._relay: EventListener | None = None
 
     def _pool(self, size: int, setup: Callable[[psycopg.Connection[Any]], None], name: str) -> ConnectionPool:
@@ -138,6 +141,7 @@ class PgStore:
         self.read_pool.open(wait=True)
         self.leadership.start()
         self.pending_lists.start()
+        self.statistics.start()
         self._lanes.start()
         with self.pool.connection() as conn:
             row = conn.execute("SHOW server_version").fetchone()
@@ -150,6 +154,7 @@ class PgStore:
         if self._relay is not None:
             self._relay.stop()
         self.pending_lists.stop()
+        self.statistics.stop()
         self.leadership.stop()
         self._lanes.stop()
         self.writer.alive = False
