@@ -351,3 +351,47 @@ def test_revision_0020_leaves_waiting_rows_out_of_the_index_and_its_downgrade_ta
     assert not waits()
     revisions.upgrade(pg_migrated_url, "0020_pg_list_index_waits")
     assert waits()
+
+
+def _backlog_branch_scans(pg: psycopg.Connection[Any], term: str) -> list[tuple[str, int]]:
+    """The scans of ``messages`` in the waiting rows' branch of the candidates for ``term`` (node type,
+    loops), from the executed plan."""
+    found = search._found_sql(1, "%s")
+    pattern = f"%{term}%"
+    ((plan,),) = pg.execute(
+        f"EXPLAIN (ANALYZE, FORMAT JSON) {found}", (pattern, pattern, pattern, 1001)
+    ).fetchall()
+    append = plan[0]["Plan"]["Plans"][0]
+    assert append["Node Type"] == "Append", append
+    branch, scans = append["Plans"][2], []
+    nodes = [branch]
+    while nodes:
+        node = nodes.pop()
+        if node.get("Relation Name") == "messages":
+            scans.append((node["Node Type"], int(node["Actual Loops"])))
+        nodes.extend(node.get("Plans", []))
+    return scans
+
+
+def test_waiting_rows_are_read_through_the_backlogs_runs_whatever_the_statistics(
+    pg: psycopg.Connection[Any],
+) -> None:
+    # Statistics taken while a big batch waited (the leader analyzes during a sync), read once it is
+    # indexed: planned from them, the branch started from every user message and probed the runs for each
+    # (60 ms a call on the 100,000-message store with the backlog empty). Driven by the runs, it reads
+    # nothing when there are none, and only the runs' rows when there are.
+    pg.execute("INSERT INTO sessions (id, source, started_at) VALUES ('w', 'cli', 1)")
+    pg.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp, hs_search_ready)"
+        " SELECT 'w', 'user', 'waiting question ' || g, g, 0 FROM generate_series(1, 6000) g"
+    )
+    pg.execute(
+        "INSERT INTO hs_fts_backlog (first_id, last_id, queued_at)"
+        " SELECT min(id) + 300 * k, min(id) + 300 * k + 299, 0"
+        " FROM messages, generate_series(0, 19) k GROUP BY k"
+    )
+    pg.execute("ANALYZE messages, hs_fts_backlog")
+    assert _backlog_branch_scans(pg, "zzqx")  # the runs are walked while they exist
+    pg.execute("UPDATE messages SET hs_search_ready = 1")
+    pg.execute("DELETE FROM hs_fts_backlog")
+    assert all(loops == 0 for _, loops in _backlog_branch_scans(pg, "zzqx"))

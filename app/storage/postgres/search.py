@@ -646,14 +646,17 @@ def _found_sql(n: int, mark: str) -> str:
     """The rows whose indexed text holds ``n`` patterns (bound :data:`_FOUND_PATTERNS` times, then the
     limit; ``mark`` is the placeholder): session ids from the sessions, then from the indexed user messages,
     then from those still waiting for the indexer (read through the backlog's runs, as SQLite adds its
-    sessions awaiting their documents)."""
+    sessions awaiting their documents). The runs drive that last branch (``OFFSET 0`` keeps the planner
+    from turning it around): no run, nothing read. Planned from statistics taken while a big batch waited,
+    the join started from every user message once the batch was indexed, and probed the empty runs for
+    each."""
     held = _all_pieces(f"{LIST_PREVIEW_TEXT} ILIKE {mark}", n)
     return (
         f"SELECT id FROM sessions WHERE {_all_pieces(f'{LIST_SESSION_TEXT} ILIKE {mark}', n)}"
         f" UNION ALL SELECT session_id FROM messages WHERE {LIST_INDEXED_ROWS} AND {held}"
-        " UNION ALL SELECT m.session_id FROM hs_fts_backlog b"
-        f" JOIN messages m ON m.id BETWEEN b.first_id AND b.last_id WHERE {PENDING} AND {LIST_PREVIEW_ROWS}"
-        f" AND {held} LIMIT {mark}"
+        " UNION ALL SELECT w.session_id FROM hs_fts_backlog b CROSS JOIN LATERAL (SELECT m.session_id"
+        f" FROM messages m WHERE m.id BETWEEN b.first_id AND b.last_id AND {PENDING} AND {LIST_PREVIEW_ROWS}"
+        f" AND {held} OFFSET 0) w LIMIT {mark}"
     )
 
 
