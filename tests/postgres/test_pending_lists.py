@@ -50,7 +50,7 @@ def test_the_leader_merges_what_appends_leave_pending(pg_migrated_url: str) -> N
     cleaner = PendingListCleaner(pg_migrated_url, lambda: True, busy_s=0.02)
     cleaner.start()
     try:
-        _wait_for(lambda: cleaner.merged_pages > 0)
+        _wait_for(lambda: cleaner.done > 0)
         passes = cleaner.passes
         _wait_for(lambda: cleaner.passes > passes)  # a pass after the merge: nothing was left
     finally:
@@ -88,7 +88,7 @@ def test_a_lost_connection_is_made_again(pg_migrated_url: str, monkeypatch: pyte
     cleaner = PendingListCleaner(pg_migrated_url, lambda: True, busy_s=0.02, connect=flaky)
     cleaner.start()
     try:
-        _wait_for(lambda: cleaner.merged_pages > 0)
+        _wait_for(lambda: cleaner.done > 0)
     finally:
         cleaner.stop()
     assert len(attempts) == 2

@@ -50,6 +50,17 @@ def _wait_for(condition: Any, timeout: float = 20.0) -> None:
         time.sleep(0.02)
 
 
+def _after_passes(url: str, passes: int) -> StatisticsKeeper:
+    """A leading keeper (1,000 changed rows call for an analyze), stopped after ``passes`` passes."""
+    keeper = StatisticsKeeper(url, lambda: True, busy_s=0.02, idle_s=0.02, min_rows=1_000)
+    keeper.start()
+    try:
+        _wait_for(lambda: keeper.passes >= passes)
+    finally:
+        keeper.stop()
+    return keeper
+
+
 def test_the_leader_analyzes_a_table_a_bulk_write_filled(pg_migrated_url: str) -> None:
     assert _reltuples(pg_migrated_url, "messages") == -1  # never analyzed: planned as an empty table
     _bulk_rows(pg_migrated_url, 3_000)
@@ -73,12 +84,7 @@ def test_the_leader_analyzes_a_table_a_bulk_write_filled(pg_migrated_url: str) -
 
 def test_changes_below_the_threshold_are_left_to_autovacuum(pg_migrated_url: str) -> None:
     _bulk_rows(pg_migrated_url, 300)
-    keeper = StatisticsKeeper(pg_migrated_url, lambda: True, busy_s=0.02, idle_s=0.02, min_rows=1_000)
-    keeper.start()
-    try:
-        _wait_for(lambda: keeper.passes >= 5)
-    finally:
-        keeper.stop()
+    keeper = _after_passes(pg_migrated_url, 5)
     assert keeper.analyzed == []
     assert _reltuples(pg_migrated_url, "messages") == -1
 
@@ -102,11 +108,6 @@ def test_a_table_grown_by_less_than_its_size_waits(pg_migrated_url: str) -> None
             " SELECT 'bulk', 'user', 'more ' || g, g FROM generate_series(1, 2000) g"
         )
     _wait_for(lambda: _changed(pg_migrated_url) >= 2_000)
-    keeper = StatisticsKeeper(pg_migrated_url, lambda: True, busy_s=0.02, idle_s=0.02, min_rows=1_000)
-    keeper.start()
-    try:
-        _wait_for(lambda: keeper.passes >= 5)
-    finally:
-        keeper.stop()
+    keeper = _after_passes(pg_migrated_url, 5)
     assert "messages" not in keeper.analyzed
     assert _reltuples(pg_migrated_url, "messages") == 3_000

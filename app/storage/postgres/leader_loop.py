@@ -34,26 +34,33 @@ class LeaderLoop:
     """Names the upkeep in the thread's name (``hermes-<what>``) and in log lines."""
     without_privilege = "left undone"
     """What the warning says becomes of the upkeep when the database refuses the privilege."""
+    application_name = "hermes-upkeep"
+    """Names the connection in ``pg_stat_activity``."""
+    BUSY_S = 1.0
+    """The pause after a pass that did something (unless the constructor is given another)."""
+    IDLE_S = 5.0
+    """The longest pause, reached by doubling while passes find nothing to do."""
 
     def __init__(
         self,
         url: str,
         is_leading: Callable[[], bool],
         *,
-        busy_s: float,
-        idle_s: float,
-        application_name: str,
+        busy_s: float | None = None,
+        idle_s: float | None = None,
         connect: Connect | None = None,
     ) -> None:
         self.is_leading = is_leading
-        self.busy_s = busy_s
-        self.idle_s = idle_s
-        self._connect = connect or (lambda: connect_dedicated(url, application_name))
+        self.busy_s = self.BUSY_S if busy_s is None else busy_s
+        self.idle_s = self.IDLE_S if idle_s is None else idle_s
+        self._connect = connect or (lambda: connect_dedicated(url, self.application_name))
         self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"hermes-{self.what}", daemon=True)
         self.passes = 0
         """Passes made."""
+        self.done = 0
+        """The work the passes did, in :meth:`_pass`'s units."""
 
     def start(self) -> None:
         """Start the thread."""
@@ -91,6 +98,7 @@ class LeaderLoop:
                         self._conn = self._connect()
                     done = self._pass(self._conn)
                     self.passes += 1
+                    self.done += done
                 except pg_errors.InsufficientPrivilege as exc:
                     log.warning("%s: %s (%s)", self.what, self.without_privilege, exc)
                     return

@@ -19,20 +19,12 @@ lists as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
 
 import psycopg
 
-from app.storage.postgres.leader_loop import Connect, LeaderLoop
+from app.storage.postgres.leader_loop import LeaderLoop
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
-
-APPLICATION_NAME: Final = "hermes-pending-lists"
-BUSY_S: Final = 0.2
-"""The pause between passes while the lists fill: a fraction of the time a list took to reach the default
-limit under the append benchmark."""
-IDLE_S: Final = 2.0
-"""The longest pause, reached by doubling while passes find nothing to merge."""
 
 _CLEAN_SQL = "SELECT " + " + ".join(
     f"gin_clean_pending_list('{index}'::regclass)" for index in PENDING_LIST_INDEXES
@@ -40,29 +32,19 @@ _CLEAN_SQL = "SELECT " + " + ".join(
 
 
 class PendingListCleaner(LeaderLoop):
-    """A thread that merges :data:`PENDING_LIST_INDEXES`' pending lists while ``is_leading()``."""
+    """A thread that merges :data:`PENDING_LIST_INDEXES`' pending lists while ``is_leading()``; its
+    :attr:`done` counts the pages merged."""
 
     what = "pending-lists"
     without_privilege = "left to the writes, not the indexes' owner"
-
-    def __init__(
-        self,
-        url: str,
-        is_leading: Callable[[], bool],
-        *,
-        busy_s: float = BUSY_S,
-        idle_s: float = IDLE_S,
-        connect: Connect | None = None,
-    ) -> None:
-        super().__init__(
-            url, is_leading, busy_s=busy_s, idle_s=idle_s, application_name=APPLICATION_NAME, connect=connect
-        )
-        self.merged_pages = 0
-        """Pending-list pages merged into the indexes so far."""
+    application_name = "hermes-pending-lists"
+    BUSY_S = 0.2
+    """The pause between passes while the lists fill: a fraction of the time a list took to reach the
+    default limit under the append benchmark."""
+    IDLE_S = 2.0
+    """The longest pause, reached by doubling while passes find nothing to merge."""
 
     def _pass(self, conn: psycopg.Connection[tuple[Any, ...]]) -> int:
         """One merge of every index's pending list; the pages merged."""
         row = conn.execute(_CLEAN_SQL).fetchone()
-        merged = int(row[0]) if row and row[0] is not None else 0
-        self.merged_pages += merged
-        return merged
+        return int(row[0]) if row and row[0] is not None else 0

@@ -5,12 +5,12 @@ fills ``messages`` from nothing in a minute, and autovacuum analyzes it only on 
 (``autovacuum_naptime``, a minute by default, per database): until then the listing's search and discover
 were planned for an empty table and read every user message for a term a trigram index answers (hundreds
 of milliseconds a call on the 100,000-message store against a few). So the leader looks at the tables'
-change counters every :data:`BUSY_S` to :data:`IDLE_S` and analyzes each table of the schema whose rows
-changed since its last analyze by at least :data:`MIN_CHANGED_ROWS` and by at least its size times
-:data:`CHANGED_FRACTION`: as a table grows from nothing that is each doubling, a dozen analyzes up to half a
-million rows, while steady appends leave the table to autovacuum's own, finer rule. ``SKIP_LOCKED`` passes
-over a table autovacuum is working on (the next pass sees it again); tables this role does not own are not
-asked for.
+change counters every :attr:`~StatisticsKeeper.BUSY_S` to :attr:`~StatisticsKeeper.IDLE_S` seconds and
+analyzes each table of the schema whose rows changed since its last analyze by at least
+:data:`MIN_CHANGED_ROWS` and by at least its size times :data:`CHANGED_FRACTION`: as a table grows from
+nothing that is each doubling, a dozen analyzes up to half a million rows, while steady appends leave the
+table to autovacuum's own, finer rule. ``SKIP_LOCKED`` passes over a table autovacuum is working on (the
+next pass sees it again); tables this role does not own are not asked for.
 """
 
 from __future__ import annotations
@@ -21,14 +21,8 @@ from typing import Any, Final
 import psycopg
 from psycopg import sql
 
-from app.storage.postgres.leader_loop import Connect, LeaderLoop
+from app.storage.postgres.leader_loop import LeaderLoop
 
-APPLICATION_NAME: Final = "hermes-statistics"
-BUSY_S: Final = 1.0
-"""The pause after a pass that analyzed something: a bulk write is likely still under way."""
-IDLE_S: Final = 5.0
-"""The longest pause, reached by doubling while nothing needs analyzing: a bulk write that starts waits at
-most this long for its first analyze."""
 MIN_CHANGED_ROWS: Final = 5_000
 """Changes below this never call for an analyze of ours (autovacuum's rule covers small tables well)."""
 CHANGED_FRACTION: Final = 1.0
@@ -50,23 +44,25 @@ class StatisticsKeeper(LeaderLoop):
 
     what = "statistics"
     without_privilege = "left to autovacuum"
+    application_name = "hermes-statistics"
+    BUSY_S = 1.0
+    """The pause after a pass that analyzed something: a bulk write is likely still under way."""
+    IDLE_S = 5.0
+    """The longest pause: a bulk write that starts waits at most this long for its first analyze."""
 
     def __init__(
         self,
         url: str,
         is_leading: Callable[[], bool],
         *,
-        busy_s: float = BUSY_S,
-        idle_s: float = IDLE_S,
         min_rows: int = MIN_CHANGED_ROWS,
-        connect: Connect | None = None,
+        busy_s: float | None = None,
+        idle_s: float | None = None,
     ) -> None:
-        super().__init__(
-            url, is_leading, busy_s=busy_s, idle_s=idle_s, application_name=APPLICATION_NAME, connect=connect
-        )
+        super().__init__(url, is_leading, busy_s=busy_s, idle_s=idle_s)
         self.min_rows = min_rows
         self.analyzed: list[str] = []
-        """The tables analyzed so far, in order (for tests and logs)."""
+        """The tables asked to be analyzed so far, in order."""
 
     def _pass(self, conn: psycopg.Connection[tuple[Any, ...]]) -> int:
         """Analyze every table that changed enough; how many were."""
