@@ -101,3 +101,19 @@ def load_titles_auto(settings: Settings) -> bool:
     if settings.titles_auto is not None:
         return settings.titles_auto
     return _flag(_file_section(settings, "titles").get("auto"), True)
+
+
+JOURNAL_MODES = ("wal", "delete", "truncate", "persist")
+"""The ``database.journal_mode`` values a new file may be created with (the agent's own choices)."""
+
+
+def load_journal_mode(settings: Settings) -> str:
+    """The journal mode a state.db this server creates starts in: ``database.journal_mode``, else WAL.
+
+    Only a new file follows it: an existing file keeps whatever mode it has, as the agent's own builds do."""
+    value = _file_section(settings, "database").get("journal_mode")
+    if isinstance(value, str) and value.lower() in JOURNAL_MODES:
+        return value.lower()
+    if value is not None:
+        log.warning("database.journal_mode %r is not one of %s; WAL applies", value, ", ".join(JOURNAL_MODES))
+    return "wal"

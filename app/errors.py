@@ -923,18 +923,19 @@ class NotSupportedOnBackend(NotImplementedHere):
 _ENGINE_TOOLS = {"postgresql": ("PostgreSQL", " (VACUUM, REINDEX, pg_dump)")}
 
 
-class SchemaTooNew(ServiceUnavailable):
-    """A newer agent has migrated state.db past the newest schema we have tested: every write is refused
-    (no Retry-After: retrying cannot help until hermes-sessions is upgraded)."""
+class AgentFileReadOnly(ServiceUnavailable):
+    """The agent's file holds objects we do not know (a build we were not written for): every write is
+    refused, reads go on (no Retry-After: retrying cannot help while the file keeps that shape)."""
 
-    code = "schema_too_new"
-    example_args = _example(found=9, tested=8)
+    code = "agent_file_read_only"
+    example_args = _example(unknown="trigger messages_fts_projection_dirty_insert", version=31)
 
-    def __init__(self, found: int, tested: int) -> None:
+    def __init__(self, unknown: str, version: int | None) -> None:
+        stamp = "no schema version" if version is None else f"agent schema {version}"
         super().__init__(
-            f"state.db is at agent schema version {found}, newer than version {tested}, the newest this "
-            "hermes-sessions has been tested with, so it is served read-only and nothing was written. "
-            "Upgrade hermes-sessions to write to it again."
+            f"state.db ({stamp}) has {unknown}, which this hermes-sessions does not know, so it is served "
+            "read-only and nothing was written. Listing, reading, searching and exporting still work, and "
+            "the agent itself can still write its sessions."
         )
 
 

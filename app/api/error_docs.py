@@ -16,6 +16,7 @@ from typing import Any
 
 from app.api.problem import PROBLEM_MEDIA_TYPE, Problem, error_body
 from app.errors import (
+    AgentFileReadOnly,
     AmbiguousBodyLength,
     BodyNotObject,
     BodyStalled,
@@ -41,7 +42,6 @@ from app.errors import (
     PayloadTooLarge,
     RequestHeaderTooLarge,
     RequestInFlight,
-    SchemaTooNew,
     SessionEnded,
     SessionNotFound,
     StorageFull,
@@ -95,7 +95,7 @@ AUTH: Errors = (MissingToken, InvalidToken)
 # Every operation behind the bearer token, reading only.
 READ: Errors = (*AUTH, *EDGE, InvalidValue, DatabaseBusy)
 # Every operation that writes (a file a newer agent migrated is served read-only).
-WRITE: Errors = (*READ, SchemaTooNew, DatabaseReadOnly, StorageFull)
+WRITE: Errors = (*READ, AgentFileReadOnly, DatabaseReadOnly, StorageFull)
 # Every operation with a JSON request body (the JSON policy, the body model, and the edge's body limits).
 JSON_BODY: Errors = (
     InvalidJson,

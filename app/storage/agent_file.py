@@ -9,7 +9,6 @@ intact agent store of a schema this server knows (``PRAGMA quick_check``, ``sche
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from urllib.parse import quote
 
 from app.domain.sync import row_digest
 from app.storage.hermes_ddl import SCHEMA_VERSION
+from app.storage.sqlite_driver import sqlite3
 
 Problem = Literal["missing", "not_sqlite", "corrupt", "not_agent_file", "schema_too_new"]
 _CHUNK = 500

@@ -10,11 +10,11 @@ readers.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 from pathlib import Path
 
 from app.storage.connection import open_connection
+from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
 

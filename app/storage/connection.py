@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from app.errors import DatabaseBusy, DatabaseReadOnly, HermesError, StorageFull
+from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
 
 MIN_SQLITE_VERSION = (3, 35, 0)
 _WAL_FALLBACK_MARKERS = ("locking protocol", "not authorized")
+
+
+class WatchedConnection(sqlite3.Connection):
+    """A connection that knows the :class:`~app.storage.shape_watch.ShapeWatch` of the file it serves
+    (``None`` until the store sets it), so repositories can ask which rules the file calls for."""
+
+    watch: Any = None
 
 
 def open_connection(
@@ -23,20 +31,34 @@ def open_connection(
     synchronous: str = "NORMAL",
     busy_timeout_ms: int = 5000,
     query_only: bool = False,
+    create_journal_mode: str | None = None,
 ) -> sqlite3.Connection:
-    """Open ``path`` in autocommit mode (transactions are explicit) with our PRAGMAs applied."""
+    """Open ``path`` in autocommit mode (transactions are explicit) with our PRAGMAs applied.
+
+    A file's journal mode is its owner's choice (a newer agent keeps new files in rollback mode on a SQLite
+    with the WAL-reset bug), so it is never changed; ``create_journal_mode`` sets it on a file this process
+    has just created.
+    """
     if sqlite3.sqlite_version_info < MIN_SQLITE_VERSION:
         raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old; need >= 3.35 for RETURNING")
     conn = sqlite3.connect(
-        str(path), timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
+        str(path),
+        timeout=busy_timeout_ms / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=WatchedConnection,
     )
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     conn.execute("PRAGMA foreign_keys=ON")
+    # The bundled library turns recursive triggers on by default; the agent's triggers are written for
+    # (and its own connections run with) them off.
+    conn.execute("PRAGMA recursive_triggers=OFF")
     if query_only:
         conn.execute("PRAGMA query_only=1")
     else:
-        apply_wal(conn, str(path))
+        if create_journal_mode is not None:
+            set_journal_mode(conn, create_journal_mode, str(path))
         conn.execute(f"PRAGMA synchronous={synchronous}")
         conn.execute("PRAGMA journal_size_limit=67108864")
     conn.execute("PRAGMA cache_size=-65536")
@@ -44,15 +66,17 @@ def open_connection(
     return conn
 
 
-def apply_wal(conn: sqlite3.Connection, label: str) -> str:
-    """Switch to WAL, never downgrade a WAL file, fall back to DELETE where WAL cannot work (NFS/SMB)."""
-    current = conn.execute("PRAGMA journal_mode").fetchone()[0].lower()
-    if current == "wal":
-        return current
+def journal_mode(conn: sqlite3.Connection) -> str:
+    """The file's journal mode (``wal``, ``delete``, ...)."""
+    return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+
+
+def set_journal_mode(conn: sqlite3.Connection, mode: str, label: str) -> str:
+    """Put a new file in ``mode``; WAL falls back to DELETE where it cannot work (NFS/SMB)."""
     try:
-        return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]).lower()
+        return str(conn.execute(f"PRAGMA journal_mode={mode}").fetchone()[0]).lower()
     except sqlite3.OperationalError as exc:
-        if any(marker in str(exc).lower() for marker in _WAL_FALLBACK_MARKERS):
+        if mode == "wal" and any(marker in str(exc).lower() for marker in _WAL_FALLBACK_MARKERS):
             log.warning("WAL unavailable for %s (%s); using DELETE journal mode", label, exc)
             return str(conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0]).lower()
         raise

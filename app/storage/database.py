@@ -1,9 +1,11 @@
 """The SQLite store (:class:`~app.storage.protocols.Store`): migrations at open, one writer, a pool of
 readers, and the file's own operations (``files``).
 
-At open the agent's schema version decides the mode. Every version up to the newest we have tested is
-adopted and served read-write; a newer one (a newer agent migrated the file) is served read-only: no writer,
-no checkpointer, no migrations, ``mode=ro`` readers, and every write refused with ``SchemaTooNew``.
+At open the file's shape decides the mode (:mod:`app.storage.agent_shape`): a file of agent schema 22 or
+older is adopted (brought to 22, as the agent would), a newer agent's file of a shape we know is served
+read-write under its own rules, and any other is served read-only: no writer, no checkpointer, no
+migrations, ``mode=ro`` readers, and every write refused with ``AgentFileReadOnly``. While running, each
+write transaction checks the shape again first (:class:`~app.storage.shape_watch.ShapeWatch`).
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from app.errors import SchemaTooNew, StorageFull
+from app.config_file import load_journal_mode
+from app.errors import AgentFileReadOnly, StorageFull
 from app.settings import Settings
 from app.storage import migrate
+from app.storage.agent_shape import AgentShape
 from app.storage.checkpointer import Checkpointer
 from app.storage.commit_notice import CommitNotice
 from app.storage.connection import is_full, open_connection
@@ -28,11 +31,13 @@ from app.storage.first_contact import backup_agent_file, unadopted_agent_file
 from app.storage.fts_merge import merge_quantum
 from app.storage.leadership import ALWAYS_LEADER, Leadership
 from app.storage.protocols import LeadingAppend
-from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
+from app.storage.read_only import probe_shape, refusal
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
 from app.storage.rows import WriterStatus
+from app.storage.shape_watch import ShapeWatch
 from app.storage.side_connection import SqliteFiles
+from app.storage.sqlite_driver import library_version, sqlite3
 from app.storage.sqlite_tx import SqliteTx
 from app.storage.writer import Writer
 
@@ -59,25 +64,44 @@ class Database:
         self.readers: ReaderPool | None = None
         self.checkpointer: Checkpointer | None = None
         self.render_pool: RenderPool | None = None
-        self.agent_schema_version: int | None = None
-        """The agent schema version found at open (``None`` for a new file)."""
+        self.watch: ShapeWatch | None = None
+        """The file's shape, kept current (``None`` until open)."""
+        self.shape_listeners: list[Callable[[AgentShape], None]] = []
+        """Called with the new shape whenever the file's shape changes under the server."""
         self.files = SqliteFiles(self.path, settings, self.require_writable, lambda: self.render_pool)
         """The file's own operations: sizes, VACUUM, backups, the repair check, the render workers."""
 
     @property
-    def read_only(self) -> bool:
-        """Whether a newer agent's schema made this process refuse every write."""
-        return self.agent_schema_version is not None and self.agent_schema_version > TESTED_SCHEMA_VERSION
+    def shape(self) -> AgentShape | None:
+        """The file's shape as last read (``None`` before open)."""
+        return None if self.watch is None else self.watch.current
 
-    def refusal(self) -> SchemaTooNew | None:
+    @property
+    def agent_schema_version(self) -> int | None:
+        """The agent schema version of the file (``None`` for an unstamped one)."""
+        shape = self.shape
+        return None if shape is None else shape.version
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the file's shape makes this process refuse every write."""
+        shape = self.shape
+        return shape is not None and not shape.writable
+
+    def refusal(self) -> AgentFileReadOnly | None:
         """The error a write receives, or ``None`` when writes are allowed."""
-        if not self.read_only:
+        shape = self.shape
+        if shape is None or shape.writable:
             return None
-        assert self.agent_schema_version is not None
-        return too_new(self.agent_schema_version)
+        return refusal(shape)
+
+    def describe_file(self) -> str | None:
+        """What the file is, as a sentence (``None`` before open)."""
+        shape = self.shape
+        return None if shape is None else shape.describe()
 
     def require_writable(self) -> None:
-        """Raise ``SchemaTooNew`` if the file must not be written (for code writing without ``write``)."""
+        """Raise ``AgentFileReadOnly`` if the file must not be written (for code that skips ``write``)."""
         refused = self.refusal()
         if refused is not None:
             raise refused
@@ -89,7 +113,7 @@ class Database:
 
     def open(self) -> Database:
         """Create the directory, migrate the file, start the writer and the readers (only the readers
-        for a file at a newer agent schema than we have tested)."""
+        for a file whose shape we do not know)."""
         make_private_dirs(self.path.parent)
         if not os.path.lexists(self.path):
             # We make the empty file (0600) before SQLite opens it: SQLite would create it 0644, and it
@@ -97,27 +121,28 @@ class Database:
             # existing file (the agent's) is never chmod-ed: its sidecars follow the agent's own mode.
             with contextlib.suppress(FileExistsError):  # the agent created it meanwhile: its file
                 create_private_file(self.path)
-        self.agent_schema_version = agent_schema_version(
-            self.path, busy_timeout_ms=self.settings.busy_timeout_ms
-        )
-        if self.read_only:
-            return self._open_read_only()
+        found = probe_shape(self.path, busy_timeout_ms=self.settings.busy_timeout_ms)
+        if found is not None and not found.writable:
+            return self._open_read_only(found)
         self._first_contact()
         conn = open_connection(
             self.path,
             synchronous=self.settings.db_synchronous,
             busy_timeout_ms=self.settings.busy_timeout_ms,
+            create_journal_mode=load_journal_mode(self.settings) if self._still_empty() else None,
         )
         try:
-            migrate.upgrade(conn, self.path)
-        except SchemaTooNew:
-            # A newer agent migrated the file between the probe and our write lock: nothing was written.
+            shape = migrate.upgrade(conn, self.path)
+        except AgentFileReadOnly:
+            # A newer agent changed the file between the probe and our write lock: nothing was written.
             conn.close()
-            self.agent_schema_version = agent_schema_version(
-                self.path, busy_timeout_ms=self.settings.busy_timeout_ms
-            )
-            return self._open_read_only()
-        self.agent_schema_version = TESTED_SCHEMA_VERSION
+            found = probe_shape(self.path, busy_timeout_ms=self.settings.busy_timeout_ms)
+            assert found is not None
+            return self._open_read_only(found)
+        self.watch = ShapeWatch(shape)
+        self.watch.on_change.append(self._shape_changed)
+        log.info("Serving %s (%s, SQLite %s).", self.path, shape.describe(), library_version())
+        conn.watch = self.watch  # type: ignore[attr-defined]
         # Commits never checkpoint: the checkpointer thread does, so no caller waits for one.
         conn.execute("PRAGMA wal_autocheckpoint=0")
         self._write_conn = conn
@@ -126,7 +151,8 @@ class Database:
             batch_max=self.settings.write_batch_max,
             lock_budget_s=self.settings.write_lock_budget_s,
             wal_path=self.wal_path,
-            after_batch=merge_quantum,
+            after_batch=self._fts_upkeep,
+            on_begin=self._check_shape,
         )
         self.writer.handle = SqliteTx(conn)
         self.writer.start()
@@ -138,8 +164,31 @@ class Database:
             self.path,
             threads=self.settings.reader_threads,
             busy_timeout_ms=self.settings.busy_timeout_ms,
+            watch=self.watch,
         )
         return self
+
+    def _still_empty(self) -> bool:
+        """A file nobody has written yet (ours, just created): its journal mode is ours to choose."""
+        return self.path.stat().st_size == 0
+
+    def _check_shape(self, conn: sqlite3.Connection) -> None:
+        """Before each write transaction: the file's rules now, or the refusal if we no longer know it."""
+        assert self.watch is not None
+        shape = self.watch.check(conn)
+        if not shape.writable:
+            raise refusal(shape)
+
+    def _fts_upkeep(self, conn: sqlite3.Connection) -> None:
+        """Merge FTS segments between commits, on the one layout whose index is ours to maintain."""
+        if self.watch is not None and self.watch.current.own_fts_upkeep:
+            merge_quantum(conn)
+
+    def _shape_changed(self, before: AgentShape, after: AgentShape) -> None:
+        if before.writable and not after.writable:
+            log.warning("%s", refusal(after))
+        for listener in self.shape_listeners:
+            listener(after)
 
     def _first_contact(self) -> None:
         """Before our first migration of an agent's file: log what it holds and back it up once."""
@@ -168,12 +217,14 @@ class Database:
             ) from exc
         log.info("Backed up the agent's %s to %s (one time, before the first migration).", self.path, backup)
 
-    def _open_read_only(self) -> Database:
-        log.warning("%s", self.refusal())
+    def _open_read_only(self, shape: AgentShape) -> Database:
+        self.watch = ShapeWatch(shape)
+        log.warning("%s", refusal(shape))
         self.readers = ReaderPool(
             self.path,
             threads=self.settings.reader_threads,
             busy_timeout_ms=self.settings.busy_timeout_ms,
+            watch=self.watch,
             file_read_only=True,
         )
         return self
@@ -196,8 +247,8 @@ class Database:
 
     @property
     def engine_version(self) -> str:
-        """The SQLite library version this process links."""
-        return sqlite3.sqlite_version
+        """The SQLite library version this process runs on (the bundled one, :mod:`sqlite_driver`)."""
+        return library_version()
 
     async def schema_revision(self) -> str | None:
         """The migration revision stamped in the file, read on a reader (raises when the file does not

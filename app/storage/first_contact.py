@@ -8,7 +8,6 @@ left it is taken once, beside it, and named in the log. A file we have migrated 
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 from app.storage.hermes_schema import stored_version
 from app.storage.read_only import open_read_only
 from app.storage.snapshots import write_snapshot
+from app.storage.sqlite_driver import sqlite3
 
 BACKUP_INFIX = ".before-hermes-sessions-"
 """Backups are named ``state.before-hermes-sessions-<UTC time>.db`` beside ``state.db``."""

@@ -10,9 +10,8 @@ costs ~0.02 ms. The indexes stay what the agent expects: merging is FTS5's own m
 
 from __future__ import annotations
 
-import sqlite3
-
 from app.storage.hermes_ddl import FTS_TABLES
+from app.storage.sqlite_driver import sqlite3
 
 # Pages merged per index per quantum: about 3 ms of work on this machine, so a request that arrives
 # during a quantum waits little, while quanta after every commit keep up with the segments commits add.

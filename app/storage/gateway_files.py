@@ -8,7 +8,6 @@ import contextlib
 import json
 import logging
 import os
-import sqlite3
 import stat
 import tempfile
 import time
@@ -21,6 +20,7 @@ import orjson
 import yaml
 
 from app.storage.repos import gateway as repo
+from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
 

@@ -8,14 +8,16 @@ at 22 is left untouched.
 from __future__ import annotations
 
 import logging
-import sqlite3
+from functools import cache
 
 from app.storage import hermes_ddl as ddl
 from app.storage.connection import split_statements
+from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
 
 
+@cache
 def declared_columns() -> dict[str, dict[str, str]]:
     """Column name -> ``ALTER TABLE`` type clause for every table the agent declares."""
     ref = sqlite3.connect(":memory:")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from alembic import command
@@ -11,9 +10,13 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
 
-from app.storage.hermes_schema import adopt, needs_adoption, stored_version
-from app.storage.read_only import TESTED_SCHEMA_VERSION, too_new
+from app.storage.agent_shape import AgentShape, inspect
+from app.storage.connection import split_statements
+from app.storage.hermes_schema import adopt, needs_adoption
+from app.storage.own_schema import cleanup_triggers_sql
+from app.storage.read_only import refusal
 from app.storage.repos import list_index
+from app.storage.sqlite_driver import sqlite3
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -43,33 +46,38 @@ def stamped_revision(conn: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-def upgrade(conn: sqlite3.Connection, db_path: Path) -> None:
-    """Migrate to head on ``conn`` under one write lock, then repair anything the agent's schema lacks.
+def upgrade(conn: sqlite3.Connection, db_path: Path) -> AgentShape:
+    """Migrate our tables to head on ``conn`` under one write lock; the file's shape afterwards.
 
-    Raises ``SchemaTooNew``, having written nothing, when the file turns out (under the lock, so no agent
-    can migrate it meanwhile) to be at an agent schema newer than we have tested.
+    A file at agent schema 22 or older is first brought to 22, as the agent would (and repaired where it
+    lacks what 22 has); a newer agent's file keeps its own schema untouched, and only our ``hs_`` objects
+    are added beside it. Raises :class:`~app.errors.AgentFileReadOnly`, having written nothing, when the
+    file (read under the lock, so no agent can migrate it meanwhile) has a shape we do not know.
     """
-    engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
+    engine = create_engine("sqlite://", module=sqlite3, creator=lambda: conn, poolclass=StaticPool)
     cfg = _config(db_path)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        found = stored_version(conn)
-        if found is not None and found > TESTED_SCHEMA_VERSION:
-            raise too_new(found)
+        found = inspect(conn)
+        if not found.writable:
+            raise refusal(found)
         with engine.connect() as sa_conn:
             cfg.attributes["connection"] = sa_conn
             command.upgrade(cfg, "head")
         # A file stamped at head can still lack agent columns if it was swapped or written by an older
         # agent since; adoption is idempotent, so check and repair on every start.
-        if needs_adoption(conn):
+        if found.adoptable and needs_adoption(conn):
             adopt(conn)
         # The same for the list-search triggers: a table the agent rebuilt has lost them, and whatever it
         # wrote since went unnoticed, so every session is queued again.
         if list_index.triggers_missing(conn):
             list_index.install(conn)
+        for statement in split_statements(cleanup_triggers_sql()):
+            conn.execute(statement)
         if conn.in_transaction:
             conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    return inspect(conn)

@@ -137,7 +137,7 @@ class MessageAttachment(SQLModel, table=True):
     __tablename__ = "hs_message_attachments"
     __table_args__ = (Index("idx_hs_message_attachments_attachment", "attachment_id"),)
 
-    message_id: int = Field(primary_key=True, foreign_key="messages.id", ondelete="CASCADE")
+    message_id: int = Field(primary_key=True)
     attachment_id: str = _text(primary_key=True, foreign_key="hs_attachments.id")
     position: int = Field(default=0, sa_column_kwargs=_default("0"))
 
@@ -149,7 +149,7 @@ class SessionTitle(SQLModel, table=True):
     __tablename__ = "hs_session_titles"
     __table_args__ = (CheckConstraint("title_source IN ('user', 'auto')"),)
 
-    session_id: str = _text(primary_key=True, nullable=True, foreign_key="sessions.id", ondelete="CASCADE")
+    session_id: str = _text(primary_key=True, nullable=True)
     title_source: Literal["user", "auto"] = _text()
     generator: str | None = _text(default=None)
     created_at: float = _real()
@@ -175,7 +175,7 @@ class Handoff(SQLModel, table=True):
 
     __tablename__ = "hs_handoffs"
 
-    session_id: str = _text(primary_key=True, nullable=True, foreign_key="sessions.id", ondelete="CASCADE")
+    session_id: str = _text(primary_key=True, nullable=True)
     worker: str | None = _text(default=None)
     thread: str | None = _text(default=None)
     requested_at: float = _real()
@@ -229,13 +229,13 @@ class GatewayProcesses(SQLModel, table=True):
 
 class SessionPin(SQLModel, table=True):
     """A session the user pinned: prune, auto-prune and archive never touch it. A flag of ours, so it lives
-    here and never in the agent's columns; the row goes with its session, whichever process deletes it (the
-    agent's connections enforce foreign keys too)."""
+    here and never in the agent's columns (on a file whose agent has its own ``pinned`` column, that column
+    is the truth and this table is not used); the row goes with its session (:data:`CLEANUP_TRIGGERS_SQL`)."""
 
     __tablename__ = "hs_session_pins"
     __table_args__ = {"sqlite_with_rowid": False}
 
-    session_id: str = _text(primary_key=True, foreign_key="sessions.id", ondelete="CASCADE")
+    session_id: str = _text(primary_key=True)
     pinned_at: float = _real()
 
 
@@ -261,7 +261,7 @@ class SyncSession(SQLModel, table=True):
         {"sqlite_with_rowid": False},
     )
 
-    session_id: str = _text(primary_key=True, foreign_key="sessions.id", ondelete="CASCADE")
+    session_id: str = _text(primary_key=True)
     home_id: int = Field(foreign_key="hs_sync_homes.id")
     origin_parent_id: str | None = _text(default=None)
     synced_at: float = _real()
@@ -340,6 +340,29 @@ one key insert; the background indexer re-derives their documents later, and a l
 session as a candidate meanwhile. A user message later than the one a session's document was cut from
 cannot change its preview, so ordinary appends mark nothing. The triggers are objects of ours attached to
 the agent's tables, like our indexes on them: its columns and its own triggers are untouched."""
+
+CLEANUP_TRIGGERS_SQL = """
+CREATE TRIGGER IF NOT EXISTS hs_cleanup_session AFTER DELETE ON sessions BEGIN
+    DELETE FROM hs_session_titles WHERE session_id = OLD.id;
+    DELETE FROM hs_handoffs WHERE session_id = OLD.id;
+    DELETE FROM hs_session_pins WHERE session_id = OLD.id;
+    DELETE FROM hs_sync_sessions WHERE session_id = OLD.id;
+END;
+CREATE TRIGGER IF NOT EXISTS hs_cleanup_message AFTER DELETE ON messages BEGIN
+    DELETE FROM hs_message_attachments WHERE message_id = OLD.id;
+END;
+"""
+"""Our rows about a session or a message go with it, whichever process deletes it.
+
+Our tables declare no foreign key into the agent's: the agent runs with ``foreign_keys=ON``, and a key of
+ours on its tables can make its own deletes fail, while its recovery copies only its own tables. These
+triggers (ours, on its tables, like the listing's) do what ``ON DELETE CASCADE`` did."""
+
+
+def cleanup_triggers_sql() -> str:
+    """The statements of :data:`CLEANUP_TRIGGERS_SQL` (idempotent)."""
+    return CLEANUP_TRIGGERS_SQL
+
 
 LIST_SEARCH_TRIGGERS = (
     "hs_list_search_session_insert",

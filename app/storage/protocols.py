@@ -21,7 +21,7 @@ from app.domain.agent_rows import Prepared
 from app.domain.id_runs import Run
 from app.domain.records import ChatPeer, NewAttachment, NewSession
 from app.domain.session_filter import SessionFilter
-from app.errors import SchemaTooNew
+from app.errors import AgentFileReadOnly
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
 from app.storage.leadership import Leadership
@@ -836,7 +836,7 @@ class ChunkRenderer(Protocol):
 class FileStore(Protocol):
     """What only a store kept in a local SQLite file offers: its files, VACUUM, ``VACUUM INTO`` backups, the
     repair check, and export render workers reading the file directly. Each call that touches the file is
-    blocking (run it on a worker thread) and refused with ``SchemaTooNew`` on a read-only store."""
+    blocking (run it on a worker thread) and refused with ``AgentFileReadOnly`` on a read-only store."""
 
     @property
     def path(self) -> Path:
@@ -899,11 +899,14 @@ class Store(Protocol):
     def files(self) -> FileStore | None:
         """The SQLite file's own operations, or ``None`` on a store that has no such file."""
 
-    def refusal(self) -> SchemaTooNew | None:
+    def refusal(self) -> AgentFileReadOnly | None:
         """The error a write receives, or ``None`` when writes are allowed."""
 
+    def describe_file(self) -> str | None:
+        """What the agent file under the store is, as a sentence (``None``: no agent file)."""
+
     def require_writable(self) -> None:
-        """Raise ``SchemaTooNew`` if the store must not be written."""
+        """Raise ``AgentFileReadOnly`` if the store must not be written."""
 
     def write(
         self, fn: Callable[[Tx], T], *, bulk: bool = False, leading: LeadingAppend | None = None

@@ -1,29 +1,25 @@
-"""Serving a state.db that a newer agent has migrated past the newest schema we have tested.
+"""Serving a state.db whose shape we do not know (see :mod:`app.storage.agent_shape`).
 
 Such a file is opened with ``mode=ro`` connections only: SQLite itself then refuses every change to it, so
 no code path of ours (a route, the fast path, a background job, our own migrations, a ``journal_mode`` or
 ``optimize`` PRAGMA, a checkpoint at close) can alter a byte of it. Writes are refused earlier, with
-:class:`~app.errors.SchemaTooNew`, by the :class:`~app.storage.database.Database` facade.
+:class:`~app.errors.AgentFileReadOnly`, by the :class:`~app.storage.database.Database` facade.
 
-A file a newer agent created, or migrated before we ever opened it, lacks our ``hs_`` tables. Each read
-connection therefore gets empty TEMP stand-ins for the ones that are missing (TEMP tables live in the
-connection's own memory, never in the file), so reads that consult them answer "nothing recorded" instead
-of failing.
+A file a newer agent created before we ever opened it lacks our ``hs_`` tables. Each read connection
+therefore gets empty TEMP stand-ins for the ones that are missing (TEMP tables live in the connection's own
+memory, never in the file), so reads that consult them answer "nothing recorded" instead of failing.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-from app.errors import SchemaTooNew
+from app.errors import AgentFileReadOnly
 from app.storage import hermes_ddl as ddl
 from app.storage import own_schema
-from app.storage.hermes_schema import stored_version
-
-TESTED_SCHEMA_VERSION = ddl.SCHEMA_VERSION
-"""The newest agent schema version this build has been tested against. Every older version is adopted
-(brought to this one, as the agent itself would); anything newer is served read-only."""
+from app.storage.agent_shape import AgentShape, inspect
+from app.storage.connection import WatchedConnection
+from app.storage.sqlite_driver import sqlite3
 
 
 def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:
@@ -34,26 +30,27 @@ def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:
         timeout=busy_timeout_ms / 1000,
         isolation_level=None,
         check_same_thread=False,
+        factory=WatchedConnection,
     )
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     return conn
 
 
-def agent_schema_version(path: Path, *, busy_timeout_ms: int) -> int | None:
-    """The agent's ``schema_version`` stored in ``path``; ``None`` for a missing or unversioned file."""
+def probe_shape(path: Path, *, busy_timeout_ms: int) -> AgentShape | None:
+    """The shape of ``path`` read without writing a byte; ``None`` for a missing or empty file."""
     if not path.exists() or path.stat().st_size == 0:
         return None
     conn = open_read_only(path, busy_timeout_ms=busy_timeout_ms)
     try:
-        return stored_version(conn)
+        return inspect(conn)
     finally:
         conn.close()
 
 
-def too_new(found: int) -> SchemaTooNew:
-    """The refusal every write receives while the file is at agent schema ``found``."""
-    return SchemaTooNew(found, TESTED_SCHEMA_VERSION)
+def refusal(shape: AgentShape) -> AgentFileReadOnly:
+    """The refusal every write receives while the file has the shape ``shape``."""
+    return AgentFileReadOnly(", ".join(shape.problems), shape.version)
 
 
 def shadow_missing_own_tables(conn: sqlite3.Connection) -> list[str]:

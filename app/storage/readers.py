@@ -4,7 +4,6 @@ receives the thread's :class:`SqliteTx`."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +12,8 @@ from typing import TypeVar
 
 from app.storage.connection import open_connection, translated
 from app.storage.read_only import open_read_only, shadow_missing_own_tables
+from app.storage.shape_watch import ShapeWatch
+from app.storage.sqlite_driver import sqlite3
 from app.storage.sqlite_tx import SqliteTx
 
 T = TypeVar("T")
@@ -22,9 +23,16 @@ class ReaderPool:
     """Runs read functions on worker threads so SQLite never blocks the event loop."""
 
     def __init__(
-        self, path: Path, *, threads: int, busy_timeout_ms: int, file_read_only: bool = False
+        self,
+        path: Path,
+        *,
+        threads: int,
+        busy_timeout_ms: int,
+        watch: ShapeWatch,
+        file_read_only: bool = False,
     ) -> None:
         self._path = path
+        self._watch = watch
         self._file_read_only = file_read_only
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
@@ -40,6 +48,7 @@ class ReaderPool:
                 shadow_missing_own_tables(conn)
             else:
                 conn = open_connection(self._path, busy_timeout_ms=self._busy_timeout_ms, query_only=True)
+            conn.watch = self._watch  # type: ignore[attr-defined]
             tx = self._local.tx = SqliteTx(conn)
             with self._lock:
                 self._all.append(conn)

@@ -8,7 +8,6 @@ simply waits for the lock (up to its budget) meanwhile; readers, being in WAL mo
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from app.storage.render_pool import RenderPool
 from app.storage.repos import health
 from app.storage.rows import Checkpoint, Health
 from app.storage.snapshots import write_snapshot
+from app.storage.sqlite_driver import sqlite3
 
 # VACUUM and backups wait at least this long for the writer's lock: they are rare and worth waiting for.
 _MIN_BUSY_TIMEOUT_MS = 30_000

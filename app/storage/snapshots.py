@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 from pathlib import Path
 
 from app.storage.files import create_private_file, fsync_path
+from app.storage.sqlite_driver import sqlite3
 
 
 def write_snapshot(conn: sqlite3.Connection, target: Path) -> None:

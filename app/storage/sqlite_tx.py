@@ -8,7 +8,6 @@ connection.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -45,6 +44,7 @@ from app.storage.repos import (
 )
 from app.storage.repos.search_hits import SqliteHits
 from app.storage.rows import HitBudget, PruneCandidate
+from app.storage.sqlite_driver import sqlite3
 from app.storage.transactions import rejectable
 
 P = ParamSpec("P")

@@ -6,11 +6,11 @@ SAVEPOINT taken here, so no other module writes transaction statements by hand.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from app.storage.protocols import WriteRejected
+from app.storage.sqlite_driver import sqlite3
 
 
 @contextmanager

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from app.errors import HermesError
 from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, begin_job, end_job
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
+from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,6 +61,7 @@ class Writer(NoticeBoard):
         lock_budget_s: float,
         wal_path: Path,
         after_batch: WriteFn | None = None,
+        on_begin: WriteFn | None = None,
     ) -> None:
         super().__init__()
         self._conn = conn
@@ -69,6 +70,8 @@ class Writer(NoticeBoard):
         connection); set once, before the first such job."""
         self._wal_path = wal_path
         self._after_batch = after_batch
+        self._on_begin = on_begin
+        """Runs first in each transaction; what it raises fails the whole batch, nothing written."""
         self._batch_max = batch_max
         self._lock_budget_s = lock_budget_s
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -178,7 +181,11 @@ class Writer(NoticeBoard):
         """Run as much of ``batch`` as one transaction allows; return jobs to retry in a new one."""
         try:
             self._begin()
-        except sqlite3.Error as exc:
+            if self._on_begin is not None:
+                self._on_begin(self._conn)
+        except (sqlite3.Error, HermesError) as exc:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
             self._fail(batch, exc)
             return []
         done: list[_Job] = []

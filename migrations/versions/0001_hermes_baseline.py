@@ -6,7 +6,8 @@ Revises:
 
 from alembic import op
 
-from app.storage.hermes_schema import adopt
+from app.storage.hermes_ddl import SCHEMA_VERSION
+from app.storage.hermes_schema import adopt, stored_version
 
 revision = "0001_hermes_baseline"
 down_revision = None
@@ -18,7 +19,11 @@ def upgrade() -> None:
     """Create or adopt the agent's tables, FTS indexes and triggers; never drops a row."""
     if op.get_bind().dialect.name != "sqlite":
         return  # PostgreSQL starts at 0012_postgresql_baseline
-    adopt(op.get_bind().connection.driver_connection)
+    conn = op.get_bind().connection.driver_connection
+    found = stored_version(conn)
+    # A newer agent's file keeps its own schema: only the tables of later revisions (ours) are added.
+    if found is None or found <= SCHEMA_VERSION:
+        adopt(conn)
 
 
 def downgrade() -> None:

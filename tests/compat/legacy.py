@@ -8,7 +8,8 @@ from pathlib import Path
 from app.settings import Settings
 from app.storage.database import Database
 
-OURS_PREFIXES = ("hs_", "idx_hs_", "alembic_version")
+# sqlite_stat*: the planner statistics our PRAGMA optimize leaves (STAT4 where the library has it).
+OURS_PREFIXES = ("hs_", "idx_hs_", "alembic_version", "sqlite_stat")
 
 # Agent schema <= 10: fewer columns, an external-content FTS index, no trigram table.
 V10_SQL = """

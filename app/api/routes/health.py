@@ -11,7 +11,7 @@ from app.api.deps import DB
 from app.api.operations import api_router
 from app.api.schemas import examples as ex
 from app.storage import migrate
-from app.storage.read_only import TESTED_SCHEMA_VERSION
+from app.storage.agent_objects import NEWEST_KNOWN_SCHEMA
 
 router = api_router("health")
 
@@ -33,7 +33,8 @@ class Readiness(BaseModel):
 
     status: str = Field(
         description="`ready`; `read_only` (200: reads are served, every write is refused with 503 "
-        "`schema_too_new`, because a newer agent migrated state.db); or `not_ready` (503)"
+        "`agent_file_read_only`, because state.db holds objects this build does not know; `reason` names "
+        "them); or `not_ready` (503)"
     )
     checks: dict[str, bool]
     backend: str = Field(description="The storage engine: `sqlite` (state.db) or `postgresql`")
@@ -42,7 +43,12 @@ class Readiness(BaseModel):
     )
     schema_revision: str | None
     agent_schema_version: int | None = Field(description="The agent schema version of state.db")
-    tested_schema_version: int = Field(description="The newest agent schema version this build has tested")
+    tested_schema_version: int = Field(
+        description="The newest agent schema version whose files this build knows how to write"
+    )
+    agent_file: str | None = Field(
+        default=None, description="What state.db is, as a sentence (its agent schema and FTS layout)"
+    )
     reason: str | None = Field(default=None, description="Why the server is not fully ready, as a sentence")
 
 
@@ -99,6 +105,7 @@ async def readyz(db: DB, response: Response) -> Readiness:
         sqlite_version=db.engine_version,
         schema_revision=revision,
         agent_schema_version=db.agent_schema_version,
-        tested_schema_version=TESTED_SCHEMA_VERSION,
+        tested_schema_version=NEWEST_KNOWN_SCHEMA,
+        agent_file=db.describe_file(),
         reason=reason,
     )

@@ -26,7 +26,7 @@ from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from app.errors import DatabaseBusy, HermesError, SchemaTooNew
+from app.errors import AgentFileReadOnly, DatabaseBusy, HermesError
 from app.settings import Settings
 from app.storage.commit_notice import (
     Changes,
@@ -36,6 +36,7 @@ from app.storage.commit_notice import (
     begin_job,
     end_job,
 )
+from app.storage.hermes_ddl import SCHEMA_VERSION
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import POOL_SETTINGS, configure, with_options
 from app.storage.postgres.group_commit import LANES, GroupCommitter, JobFailed
@@ -46,7 +47,6 @@ from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
 from app.storage.postgres.statistics import StatisticsKeeper
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import LeadingAppend, Tx
-from app.storage.read_only import TESTED_SCHEMA_VERSION
 from app.storage.rows import NewEvent, WriterStatus
 
 T = TypeVar("T")
@@ -103,7 +103,7 @@ class PgStore:
         assert settings.database_url is not None, "PgStore needs HERMES_DATABASE_URL"
         self.settings = settings
         self.url = settings.database_url
-        self.agent_schema_version: int | None = TESTED_SCHEMA_VERSION
+        self.agent_schema_version: int | None = SCHEMA_VERSION
         size = settings.reader_threads + _EXTRA_CONNECTIONS
         # Writes: the lanes' connections beside the worker threads' (bulk jobs run on those threads).
         self.pool = self._pool(size + LANES, configure, "hermes")
@@ -162,8 +162,12 @@ class PgStore:
         self.read_pool.close()
         self.pool.close()
 
-    def refusal(self) -> SchemaTooNew | None:
+    def refusal(self) -> AgentFileReadOnly | None:
         """The error a write receives: none, PostgreSQL's schema is ours."""
+        return None
+
+    def describe_file(self) -> str | None:
+        """No agent file: agents sync theirs in."""
         return None
 
     def require_writable(self) -> None:

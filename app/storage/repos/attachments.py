@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from app.domain.records import NewAttachment
 from app.errors import UnknownAttachment
 from app.storage.rows import AttachmentRef
+from app.storage.sqlite_driver import sqlite3
 
 _REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from app.storage.commit_notice import note_events
 from app.storage.rows import EventRow, NewEvent
+from app.storage.sqlite_driver import sqlite3
 
 _INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
 

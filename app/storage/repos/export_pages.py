@@ -8,12 +8,12 @@ hold as stored (a BLOB, TEXT that is not UTF-8) is shown as its text with undeco
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from typing import Any
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.storage.repos.export import LAST_ACTIVE, decode_message, filter_where, read_rows
 from app.storage.rows import ExportFilter, MessageSlice
+from app.storage.sqlite_driver import sqlite3
 
 _PLAIN = frozenset({str, int, float, type(None)})
 

@@ -8,13 +8,13 @@ or deletes the run, all in the caller's transaction: a crash either keeps the ru
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterable
 
 from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import note_fts_backlog
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL, FTS_TABLES
+from app.storage.sqlite_driver import sqlite3
 
 
 def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]:

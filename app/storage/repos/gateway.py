@@ -8,12 +8,12 @@ the same columns and values, so the agent's loader reads exactly what it would h
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from app.domain.records import ChatPeer
+from app.storage.sqlite_driver import sqlite3
 
 
 def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:

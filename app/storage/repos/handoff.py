@@ -4,11 +4,12 @@ those columns have no room for in ``hs_handoffs`` (claiming worker, where the se
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 import orjson
+
+from app.storage.sqlite_driver import sqlite3
 
 
 def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:

@@ -8,12 +8,12 @@ queued for the background indexer (``hs_fts_backlog``) are not missing, only pen
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.fts_backlog import existing_fts_tables
 from app.storage.rows import FtsHealth, Health
+from app.storage.sqlite_driver import sqlite3
 
 # PRAGMA integrity_check stops after this many problems (the agent shows three).
 _MAX_PROBLEMS = 10

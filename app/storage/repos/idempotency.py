@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 import orjson
 
 from app.storage.rows import StoredAnswer
+from app.storage.sqlite_driver import sqlite3
 
 
 def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:

@@ -4,11 +4,11 @@ conversation a recap is built from. A continuation's initial messages use ``mess
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from app.domain.messages import decode_content, decode_json_column
 from app.storage.commit_notice import note_messages
+from app.storage.sqlite_driver import sqlite3
 
 # Tool calls of one stored row, counted like the API's message append: assistant rows only.
 _TOOL_CALLS_OF_ROW_SQL = (

@@ -26,7 +26,6 @@ the index (served read-only before we ever migrated it).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +35,7 @@ from app.domain.titles import like_escape
 from app.storage.connection import split_statements
 from app.storage.own_schema import LIST_SEARCH_TRIGGERS, list_search_sql
 from app.storage.repos.sessions import PREVIEW_RAW_SQL
+from app.storage.sqlite_driver import sqlite3
 
 MIN_TERM = 3
 MAX_CANDIDATES = 1000

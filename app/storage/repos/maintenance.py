@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
@@ -10,6 +9,7 @@ from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
 from app.storage.repos.session_filter import PINNED_SQL, filter_clauses
 from app.storage.repos.sessions import set_archived
 from app.storage.rows import PageStats, PruneCandidate, UsageReport
+from app.storage.sqlite_driver import sqlite3
 
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:

@@ -9,7 +9,6 @@ and rewrites them unchanged.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from app.storage.commit_notice import note_messages
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
 from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
+from app.storage.sqlite_driver import sqlite3
 
 COLUMNS = (
     "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "

@@ -6,8 +6,9 @@ CASCADE``, whichever process deletes it).
 
 from __future__ import annotations
 
-import sqlite3
 import time
+
+from app.storage.sqlite_driver import sqlite3
 
 
 def pin(conn: sqlite3.Connection, session_id: str) -> None:

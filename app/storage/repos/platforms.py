@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
+
+from app.storage.sqlite_driver import sqlite3
 
 _COLUMNS = "platform, enabled, home_chat_id, home_name, threads, updated_at"
 

@@ -8,7 +8,6 @@ ordered queries and scans walk rowid ranges and stop as soon as the caller has e
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
@@ -17,6 +16,7 @@ from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.session_filter import IN_HOME_SQL, source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
+from app.storage.sqlite_driver import sqlite3
 
 _TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"

@@ -10,7 +10,6 @@ terms expanding to more than :attr:`HitBudget.max_expansion` trigrams, are a bou
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator, Sequence
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, message_snippet, plan, short_terms
@@ -19,6 +18,7 @@ from app.storage.repos import search
 from app.storage.repos.fts_backlog import pending_messages
 from app.storage.repos.search import scan_windows
 from app.storage.rows import Hit, HitBudget, HitDetails, HitFilter
+from app.storage.sqlite_driver import sqlite3
 
 _NO_ROWID_LIMIT = 2**63 - 1
 

@@ -6,7 +6,6 @@ so preview and ``last_active`` are only computed for the rows returned, whatever
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from app.storage.repos.sessions import (
     row_to_public,
 )
 from app.storage.rows import USAGE_FIELDS, ListPage, ListQuery, Order, SessionRow, Status
+from app.storage.sqlite_driver import sqlite3
 
 Searcher = Callable[[sqlite3.Connection, str, bool], SearchFilter]
 """Builds the SQL filter of a listing's search term (``conn, term, projecting``)."""

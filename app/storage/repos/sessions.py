@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 import time
 from typing import Any, cast
 
@@ -17,6 +16,7 @@ from app.storage.repos.session_filter import HOME_LABEL_SQL, PINNED_SQL
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
 from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
+from app.storage.sqlite_driver import sqlite3
 
 # Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,
 # stripped, then 60 characters + "..." when longer (see ``preview_from_raw``).

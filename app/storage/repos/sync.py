@@ -9,7 +9,6 @@ delivered. The agent's columns hold only the agent's values; the home lives in o
 from __future__ import annotations
 
 import itertools
-import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -23,6 +22,7 @@ from app.storage.repos.transfer import (
     session_row_sql,
 )
 from app.storage.rows import SessionPut, SyncedRows
+from app.storage.sqlite_driver import sqlite3
 
 _CHUNK = 500
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from app.domain import titles as title_rules
 from app.domain.titles import like_escape, lineage_base, next_in_lineage, sanitize_title
 from app.errors import InvalidTitle, TitleTaken, TitleTooLong
 from app.storage.repos.lineage import is_compression_ancestor
+from app.storage.sqlite_driver import sqlite3
 
 
 def clean_title(title: str | None) -> str | None:

@@ -6,7 +6,6 @@ carried through both ways untouched.
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -15,6 +14,7 @@ from app.domain.agent_rows import Prepared
 from app.storage.commit_notice import note_messages
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.sessions import session_exists
+from app.storage.sqlite_driver import sqlite3
 
 
 def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, cast
 
 import psycopg
 
 from app.storage.postgres.connection import SqliteStyle
+from app.storage.sqlite_driver import sqlite3
 
 
 def pg_of(conn: sqlite3.Connection) -> psycopg.Connection[Any]:

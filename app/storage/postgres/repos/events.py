@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from app.storage.rows import NewEvent
+from app.storage.sqlite_driver import sqlite3
 from app.storage.sqlite_tx import SqliteEvents
 
 

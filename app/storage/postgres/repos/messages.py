@@ -3,7 +3,6 @@ a group of write jobs in one statement for all of them (:func:`make_leading_appe
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ from app.storage.repos.messages import (
 )
 from app.storage.repos.usage import saturating_add_expr
 from app.storage.rows import MessageRow
+from app.storage.sqlite_driver import sqlite3
 from app.storage.sqlite_tx import SqliteMessages
 
 # The rows arrive as one array per column, unnested in order: the identity draws ids in that order, and

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from app.domain.records import NewSession
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.titles import insert_session_titled
@@ -11,6 +9,7 @@ from app.storage.postgres.search import list_search_filter
 from app.storage.repos import session_list
 from app.storage.repos.list_index import SearchFilter
 from app.storage.repos.session_list import ListPage, ListQuery
+from app.storage.sqlite_driver import sqlite3
 from app.storage.sqlite_tx import SqliteSessions
 
 

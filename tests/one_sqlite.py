@@ -1,0 +1,19 @@
+"""One SQLite library in the test process: the bundled one the server runs on.
+
+Two copies of SQLite in one process must never open the same file: each keeps its own table of the POSIX
+locks it holds, so one copy closing a descriptor drops the other's locks, and the file corrupts. The server
+runs on ``pysqlite3``'s SQLite; tests that open the same files through ``import sqlite3`` (their own checks,
+and the real agent's ``hermes_state``, imported in-process) get that library too. Newer agents used as
+oracles run in processes of their own, on the interpreter's SQLite, like a real agent beside the server.
+Loaded by ``-p tests.one_sqlite`` before any test module imports ``sqlite3``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pysqlite3
+from pysqlite3 import dbapi2
+
+sys.modules["sqlite3"] = pysqlite3
+sys.modules["sqlite3.dbapi2"] = dbapi2
