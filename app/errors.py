@@ -370,6 +370,19 @@ class SessionExists(Conflict):
         super().__init__(f"Session already exists: {session_id}", session_id=session_id)
 
 
+class TrigramMembershipLocked(Conflict):
+    code = "session_kind_locked"
+    example_args = _example(session_id="20260101_000000_a1b2c3")
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(
+            f"Session {session_id} already has messages, and in this agent file a session's source and "
+            "delegation mark decide whether its messages are in the substring search index; changing them "
+            "now would damage that index, so nothing was changed. Start a new session instead.",
+            session_id=session_id,
+        )
+
+
 class ImportWouldOverwrite(Conflict):
     """``on_conflict=fail`` found sessions of the import already stored; nothing was imported."""
 

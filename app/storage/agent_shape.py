@@ -195,6 +195,22 @@ def shape_of(conn: object) -> AgentShape:
     return shape
 
 
+def system_prompt_sql(shape: AgentShape, alias: str) -> str:
+    """A session's system prompt: the agent's deduplicated one where it keeps them, else the inline column
+    (which also still holds prompts written before the file was migrated, or by an older writer)."""
+    if not shape.system_prompts:
+        return f"{alias}.system_prompt"
+    return (
+        f"COALESCE((SELECT sp.prompt FROM system_prompts sp WHERE sp.hash = {alias}.system_prompt_hash),"
+        f" {alias}.system_prompt)"
+    )
+
+
+def agent_pins(shape: AgentShape) -> bool:
+    """Whether the agent's own ``pinned`` column is the truth (else our ``hs_session_pins``)."""
+    return shape.has_session_column("pinned")
+
+
 def _reads_agent_rows(sql: str) -> bool:
     text = sql.lower()
     return " messages" in text or " sessions" in text

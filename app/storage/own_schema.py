@@ -279,6 +279,16 @@ class SyncMessage(SQLModel, table=True):
     message_id: int
 
 
+class Meta(SQLModel, table=True):
+    """Our bookkeeping (the auto-prune schedule and lease) on a newer agent's file, whose ``state_meta``
+    belongs to its FTS rebuilds; on a schema-22 file it stays in ``state_meta``, shared with the agent."""
+
+    __tablename__ = "hs_meta"
+
+    key: str = _text(primary_key=True, nullable=True)
+    value: str | None = _text(default=None)
+
+
 class ListSearchDoc(SQLModel, table=True):
     """What the listing's search index holds for a session (the text ``hs_list_search`` indexes): its id,
     title and the SQL-cut first user message its preview is drawn from."""

@@ -1,5 +1,5 @@
 """SQLite: our tables lose their foreign keys into the agent's ``sessions`` and ``messages``; two triggers of
-ours delete our rows with theirs instead.
+ours delete our rows with theirs instead. ``hs_meta`` keeps our bookkeeping on a newer agent's file.
 
 The agent opens its file with ``foreign_keys=ON``; a key from one of our tables into its tables can make the
 agent's own ``delete_session`` fail, and its recovery copies only its own tables. SQLite cannot drop a key,
@@ -84,6 +84,13 @@ END;
 """
 
 
+_META = """CREATE TABLE IF NOT EXISTS hs_meta (
+    key TEXT,
+    value TEXT,
+    PRIMARY KEY (key)
+)"""
+
+
 def upgrade() -> None:
     """Rebuild each table that still names an agent table in a key, then add the cleanup triggers."""
     bind = op.get_bind()
@@ -102,6 +109,7 @@ def upgrade() -> None:
             conn.execute(index)
     for statement in _TRIGGERS.split("END;")[:-1]:
         conn.execute(statement + "END;")
+    conn.execute(_META)
 
 
 def downgrade() -> None:
@@ -112,3 +120,4 @@ def downgrade() -> None:
     conn = bind.connection.driver_connection
     conn.execute("DROP TRIGGER IF EXISTS hs_cleanup_session")
     conn.execute("DROP TRIGGER IF EXISTS hs_cleanup_message")
+    conn.execute("DROP TABLE IF EXISTS hs_meta")

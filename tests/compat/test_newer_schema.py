@@ -1,5 +1,5 @@
-"""A state.db a newer agent migrated past schema 22: served read-only, every write refused with 503
-``schema_too_new``, and the file left byte-identical."""
+"""A state.db with objects we do not know (here: FTS triggers of no agent build we know): served read-only,
+every write refused with 503 ``agent_file_read_only``, and the file left byte-identical."""
 
 from __future__ import annotations
 
@@ -11,14 +11,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.errors import SchemaTooNew
+from app.errors import AgentFileReadOnly
 from app.main import create_app
 from app.services.events import EventPruner
 from app.settings import Settings
 from app.storage import migrate
 from app.storage.connection import open_connection
 from app.storage.database import Database
-from app.storage.read_only import TESTED_SCHEMA_VERSION
 from tests.compat.newer import NEWER_VERSION, file_digest, migrate_to_newer, write_with_agent
 from tests.conftest import TOKEN
 
@@ -46,10 +45,11 @@ def ro_client(newer_home: tuple[Path, str], home: Path) -> Iterator[TestClient]:
 def _assert_too_new(response_status: int, body: dict[str, object], content_type: str) -> None:
     assert response_status == 503, body
     assert content_type.startswith("application/problem+json")
-    assert body["code"] == "schema_too_new"
+    assert body["code"] == "agent_file_read_only"
     detail = str(body["detail"])
-    assert str(NEWER_VERSION) in detail and str(TESTED_SCHEMA_VERSION) in detail
-    assert "Upgrade hermes-sessions" in detail
+    # It names what we do not know and what still works, and gives no advice to upgrade: there is none.
+    assert str(NEWER_VERSION) in detail and "trigger messages_fts_insert" in detail
+    assert "searching" in detail and "Upgrade" not in detail
 
 
 def test_reads_work_and_writes_are_refused_and_the_file_is_untouched(
@@ -122,10 +122,10 @@ def test_background_jobs_are_refused(newer_home: tuple[Path, str], settings: Set
     db = Database(settings).open()
     try:
         assert db.read_only and db.writer is None and db.checkpointer is None
-        with pytest.raises(SchemaTooNew):
+        with pytest.raises(AgentFileReadOnly):
             db.write_sync(lambda conn: conn.execute("SELECT 1"))
         pruner = EventPruner(db, retention_days=0.0, max_rows=1, interval_s=60)
-        with pytest.raises(SchemaTooNew):
+        with pytest.raises(AgentFileReadOnly):
             asyncio.run(pruner.run_once())
     finally:
         db.close()
@@ -136,7 +136,7 @@ def test_our_migrations_refuse_a_newer_file_under_the_lock(newer_home: tuple[Pat
     before = file_digest(db_file)
     conn = open_connection(db_file)
     try:
-        with pytest.raises(SchemaTooNew):
+        with pytest.raises(AgentFileReadOnly):
             migrate.upgrade(conn, db_file)
         assert not conn.in_transaction
     finally:

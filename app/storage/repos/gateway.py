@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from app.domain.records import ChatPeer
+from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite_driver import sqlite3
 
 
@@ -138,6 +139,7 @@ def record_peer(
     origin_json: str | None,
 ) -> bool:
     """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
+    keep_membership(conn, session_id, source=_peer_columns(peer)[0])
     cursor = conn.execute(
         "UPDATE sessions SET source = ?, user_id = ?, session_key = ?, chat_id = ?, chat_type = ?, "
         "thread_id = ?, display_name = COALESCE(?, display_name), origin_json = COALESCE(?, origin_json) "

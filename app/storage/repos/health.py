@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from app.storage.agent_shape import shape_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.fts_backlog import existing_fts_tables
 from app.storage.rows import FtsHealth, Health
@@ -95,6 +96,10 @@ def repair(conn: sqlite3.Connection, health: Health) -> list[str]:
     if health.integrity:
         conn.execute("REINDEX")
         steps.append("reindex")
+    if not shape_of(conn).own_fts_upkeep:
+        # A newer agent's indexes are its own: it rebuilds them itself (``hermes sessions optimize-storage``
+        # or its repair), under its own cross-process lock.
+        return steps
     for index in health.fts:
         table = index.table
         if index.index_error:

@@ -5,31 +5,42 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
+from app.storage.agent_shape import shape_of
 from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
-from app.storage.repos.session_filter import PINNED_SQL, filter_clauses
+from app.storage.repos.session_filter import filter_clauses, pinned_sql
 from app.storage.repos.sessions import set_archived
 from app.storage.rows import PageStats, PruneCandidate, UsageReport
 from app.storage.sqlite_driver import sqlite3
 
 
+def _meta_table(conn: sqlite3.Connection) -> str:
+    """Where our bookkeeping goes: the agent's ``state_meta`` on a file of schema 22 (the agent shares the
+    auto-prune schedule there), our ``hs_meta`` on a newer agent's file, whose ``state_meta`` drives its FTS
+    rebuilds and is never ours to write."""
+    return "state_meta" if shape_of(conn).adoptable else "hs_meta"
+
+
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
-    """``state_meta`` value for ``key`` (the agent's ``get_meta``)."""
-    row = conn.execute("SELECT value FROM state_meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else row[0]
+    """The bookkeeping value for ``key`` (the agent's ``get_meta``; on a newer agent's file, ours first)."""
+    for table in dict.fromkeys((_meta_table(conn), "state_meta")):
+        row = conn.execute(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            return str(row[0]) if row[0] is not None else None
+    return None
 
 
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
-    """Upsert ``state_meta`` exactly as the agent's ``set_meta`` does."""
+    """Upsert a bookkeeping value exactly as the agent's ``set_meta`` does."""
     conn.execute(
-        "INSERT INTO state_meta (key, value) VALUES (?, ?) "
+        f"INSERT INTO {_meta_table(conn)} (key, value) VALUES (?, ?) "
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (key, value),
     )
 
 
 def delete_meta(conn: sqlite3.Connection, key: str) -> None:
-    """Remove one of our ``state_meta`` keys."""
-    conn.execute("DELETE FROM state_meta WHERE key = ?", (key,))
+    """Remove one of our bookkeeping keys."""
+    conn.execute(f"DELETE FROM {_meta_table(conn)} WHERE key = ?", (key,))
 
 
 # -- stats ------------------------------------------------------------------------------------------
@@ -195,11 +206,11 @@ def _payload_sql(byte_length: str) -> str:
     )
 
 
-def _selection(flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any]]:
+def _selection(conn: sqlite3.Connection, flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any]]:
     """The agent's ``_prune_filter_where`` (ended sessions only, every criterion AND), never a pinned
     session, and only ``ids`` when given."""
     clauses, params = filter_clauses(flt)
-    clauses = ["s.ended_at IS NOT NULL", f"NOT {PINNED_SQL.format(a='s')}", *clauses]
+    clauses = ["s.ended_at IS NOT NULL", f"NOT {pinned_sql(shape_of(conn)).format(a='s')}", *clauses]
     if ids is not None:
         clauses.append(f"s.id IN ({','.join('?' * len(ids))})")
         params = [*params, *ids]
@@ -216,7 +227,7 @@ def candidates(
 ) -> list[PruneCandidate]:
     """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
     its row count and stored payload size (text sizes measured by ``byte_length``)."""
-    where, params = _selection(flt, ids)
+    where, params = _selection(conn, flt, ids)
     count = "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)" if payload else "s.message_count"
     sql = (
         "SELECT s.id, s.source, s.title, s.model, s.started_at, s.ended_at, "
@@ -242,7 +253,7 @@ def candidates(
 def still_matching(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
     """The ids that still qualify now (re-checked in the changing transaction: a reopened or pinned
     session stays), in the order of ``ids``."""
-    where, params = _selection(flt, ids)
+    where, params = _selection(conn, flt, ids)
     # Rows come in the backend's scan order (SQLite's id index, PostgreSQL's heap); callers report ids
     # oldest first, as given.
     matching = {r[0] for r in conn.execute(f"SELECT s.id FROM sessions s WHERE {where}", params)}
@@ -281,7 +292,10 @@ def archive_batch(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) 
 
 
 def optimize_fts(conn: sqlite3.Connection) -> list[str]:
-    """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done."""
+    """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done (none
+    on a newer agent's file: its indexes are its own to maintain)."""
+    if not shape_of(conn).own_fts_upkeep:
+        return []
     done = existing_fts_tables(conn)
     for table in done:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")

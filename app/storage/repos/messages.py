@@ -22,6 +22,7 @@ from app.domain.messages import (
     encode_content,
     tool_call_count,
 )
+from app.storage.agent_shape import shape_of
 from app.storage.commit_notice import note_messages
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
@@ -48,6 +49,11 @@ COUNTERS_SQL = (
     f"UPDATE sessions SET message_count = {saturating_add_sql('message_count', 'n')},"
     f" tool_call_count = {saturating_add_sql('tool_call_count', 'calls')} WHERE id = :id"
 )
+# A newer agent's heartbeat column: it only ever moves forward, and its recent list is preselected by it.
+_COUNTERS_AND_ACTIVITY_SQL = COUNTERS_SQL.replace(
+    " WHERE id", ", last_activity_at = MAX(COALESCE(last_activity_at, 0), :ts) WHERE id"
+)
+_TIMESTAMP = INSERT_COLUMNS.split(", ").index("timestamp") - 1
 
 
 RowWriter = Callable[[sqlite3.Connection, str, list[tuple[Any, ...]], int], list[int]]
@@ -64,7 +70,12 @@ def write_rows(
         message_id = conn.execute(_INSERT_SQL, (session_id, *values)).lastrowid
         assert message_id is not None  # an INSERT always sets it
         ids.append(message_id)
-    conn.execute(COUNTERS_SQL, {"n": len(rows), "calls": calls, "id": session_id})
+    counts = {"n": len(rows), "calls": calls, "id": session_id}
+    if rows and shape_of(conn).has_session_column("last_activity_at"):
+        latest = max(float(values[_TIMESTAMP]) for values in rows)
+        conn.execute(_COUNTERS_AND_ACTIVITY_SQL, {**counts, "ts": latest})
+    else:
+        conn.execute(COUNTERS_SQL, counts)
     return ids
 
 

@@ -1,18 +1,25 @@
-"""``hs_session_pins``: the keep flag that prune, auto-prune and archive honour.
+"""Pins: the keep flag that prune, auto-prune and archive honour.
 
-Pins live in our own table, never in the agent's columns; a pin row goes with its session (``ON DELETE
-CASCADE``, whichever process deletes it).
+Where the agent has a ``pinned`` column of its own (schema 24 on), that column is the truth, set on the
+whole compression lineage as the agent sets it. On older files pins live in our own ``hs_session_pins``,
+never in the agent's columns; a pin row goes with its session (a cleanup trigger, whichever process deletes
+it).
 """
 
 from __future__ import annotations
 
 import time
 
+from app.storage.agent_shape import agent_pins, shape_of
+from app.storage.repos.sessions import set_lineage_flag
 from app.storage.sqlite_driver import sqlite3
 
 
 def pin(conn: sqlite3.Connection, session_id: str) -> None:
     """Pin a session (a second pin keeps the first time)."""
+    if agent_pins(shape_of(conn)):
+        set_lineage_flag(conn, session_id, "pinned", True)
+        return
     conn.execute(
         "INSERT INTO hs_session_pins (session_id, pinned_at) VALUES (?, ?) "
         "ON CONFLICT(session_id) DO NOTHING",
@@ -22,4 +29,7 @@ def pin(conn: sqlite3.Connection, session_id: str) -> None:
 
 def unpin(conn: sqlite3.Connection, session_id: str) -> None:
     """Remove a session's pin (nothing when it has none)."""
+    if agent_pins(shape_of(conn)):
+        set_lineage_flag(conn, session_id, "pinned", False)
+        return
     conn.execute("DELETE FROM hs_session_pins WHERE session_id = ?", (session_id,))

@@ -13,11 +13,21 @@ from typing import Any
 
 from app.domain.session_filter import SessionFilter
 from app.domain.titles import like_escape
+from app.storage.agent_shape import AgentShape, agent_pins
 
 Clauses = tuple[list[str], list[Any]]
 
 PINNED_SQL = "EXISTS (SELECT 1 FROM hs_session_pins p WHERE p.session_id = {a}.id)"
-"""Whether the row under alias ``{a}`` is pinned (kept from prune, auto-prune and archive)."""
+"""Whether the row under alias ``{a}`` is pinned (kept from prune, auto-prune and archive), on a file
+whose agent has no ``pinned`` column of its own."""
+AGENT_PINNED_SQL = "({a}.pinned = 1)"
+"""The same where the agent's ``pinned`` column is the truth."""
+
+
+def pinned_sql(shape: AgentShape) -> str:
+    """:data:`PINNED_SQL` or :data:`AGENT_PINNED_SQL`, as the file calls for."""
+    return AGENT_PINNED_SQL if agent_pins(shape) else PINNED_SQL
+
 
 HOME_LABEL_SQL = (
     "(SELECT hh.label FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"

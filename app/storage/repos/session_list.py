@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any, cast
 
 from app.domain.session_filter import SessionFilter
+from app.storage.agent_shape import shape_of
 from app.storage.repos.lineage import (
     branched_marker_sql,
     compression_tip,
@@ -49,7 +50,7 @@ _TIP_FIELDS = (
 )
 
 
-def _filters(q: ListQuery, search: SearchFilter | None) -> Clauses:
+def _filters(q: ListQuery, search: SearchFilter | None, *, hidden: bool) -> Clauses:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
@@ -62,6 +63,9 @@ def _filters(q: ListQuery, search: SearchFilter | None) -> Clauses:
         params.extend(q.exclude_sources)
     if not q.include_archived:
         clauses.append("s.archived = 0")
+    if hidden:
+        # The agent's own hidden sessions stay out of its lists, and out of ours.
+        clauses.append("s.hidden = 0")
     # With projection a compression-ended root stands for its tip, whose status is only known afterwards;
     # such roots pass the SQL filter and the projected row is checked again in Python.
     projecting = not q.include_children
@@ -131,7 +135,7 @@ def _fetch_started(
         clauses.append("(s.started_at, s.id) < (?, ?)")
         params.extend([after["s"], after["i"]])
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    select = f"SELECT {public_select_sql()}, s.started_at AS sort_started FROM sessions s"
+    select = f"SELECT {public_select_sql(conn)}, s.started_at AS sort_started FROM sessions s"
     rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT ?"
     try:
         return conn.execute(
@@ -179,7 +183,7 @@ def _fetch_last_active(
             FROM chain c JOIN sessions cs ON cs.id = c.cur_id
             GROUP BY c.root_id
         )
-        SELECT {public_select_sql()}, s.started_at AS sort_started, r.eff AS sort_active
+        SELECT {public_select_sql(conn)}, s.started_at AS sort_started, r.eff AS sort_active
         FROM ranked r JOIN sessions s ON s.id = r.id
         {keyset}
         ORDER BY r.eff DESC, s.started_at DESC, s.id DESC
@@ -206,7 +210,7 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> Sessi
     if tip_id == row["id"]:
         return item
     tip_row = conn.execute(
-        f"SELECT {public_select_sql()} FROM sessions s WHERE s.id = ?", (tip_id,)
+        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = ?", (tip_id,)
     ).fetchone()
     if tip_row is None:
         return item
@@ -234,7 +238,8 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
     needle = None if q.search is None else ascii_lower(q.search)
     search = None if q.search is None else searcher(conn, q.search, project)
-    filters = _filters(q, search)
+    hides = shape_of(conn).has_session_column("hidden")
+    filters = _filters(q, search, hidden=hides)
     settle = None if search is None else search.settle
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []
@@ -245,7 +250,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
             # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
             if not rows:
                 search = settle()
-                settle, filters = search.settle, _filters(q, search)
+                settle, filters = search.settle, _filters(q, search, hidden=hides)
                 continue
             settle = None
         for row in rows:

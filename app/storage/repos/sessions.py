@@ -8,13 +8,16 @@ import time
 from typing import Any, cast
 
 from app.domain.preview import preview_from_raw
+from app.domain.prompts import prompt_hash
 from app.domain.records import NewSession
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
+from app.storage.agent_shape import AgentShape, shape_of, system_prompt_sql
 from app.storage.repos.lineage import delegate_descendants, lineage_root
-from app.storage.repos.session_filter import HOME_LABEL_SQL, PINNED_SQL
+from app.storage.repos.session_filter import HOME_LABEL_SQL, pinned_sql
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
 from app.storage.repos.titles import set_title
+from app.storage.repos.trigram_membership import keep_membership
 from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
 from app.storage.sqlite_driver import sqlite3
 
@@ -58,19 +61,25 @@ _COLUMNS = (
 _COUNTERS = ("message_count", "tool_call_count", *TOKEN_COUNTERS, "api_call_count")
 
 
-@functools.cache
-def public_select_sql(alias: str = "s") -> str:
-    """SELECT list producing everything :func:`row_to_public` needs (no ``system_prompt`` body).
+def public_select_sql(conn: sqlite3.Connection, alias: str = "s") -> str:
+    """SELECT list producing everything :func:`row_to_public` needs (no ``system_prompt`` body), for the
+    file ``conn`` serves.
 
     The public columns come first, in ``_COLUMNS`` order, which :func:`row_to_public` relies on.
     """
+    return _public_select_sql(shape_of(conn), alias)
+
+
+@functools.cache
+def _public_select_sql(shape: AgentShape, alias: str) -> str:
     cols = ", ".join(f"{alias}.{c}" for c in _COLUMNS)
+    prompt = system_prompt_sql(shape, alias)
     return (
-        f"{cols}, ({alias}.system_prompt IS NOT NULL AND {alias}.system_prompt != '') AS has_system_prompt,"
+        f"{cols}, ({prompt} IS NOT NULL AND {prompt} != '') AS has_system_prompt,"
         f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw,"
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
         f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source,"
-        f" {PINNED_SQL.format(a=alias)} AS pinned,"
+        f" {pinned_sql(shape).format(a=alias)} AS pinned,"
         f" {HOME_LABEL_SQL.format(a=alias)} AS home"
     )
 
@@ -119,6 +128,17 @@ def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
     return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
 
 
+def store_system_prompt(conn: sqlite3.Connection, prompt: str | None) -> tuple[str, str | None]:
+    """Where a new session's prompt goes: the column to write and its value. A file whose agent keeps
+    prompts once each gets the prompt's row first (its key is what the session names), as the agent does;
+    other files keep it inline."""
+    if prompt is None or not shape_of(conn).system_prompts:
+        return "system_prompt", prompt
+    digest = prompt_hash(prompt)
+    conn.execute("INSERT OR IGNORE INTO system_prompts (hash, prompt) VALUES (?, ?)", (digest, prompt))
+    return "system_prompt_hash", digest
+
+
 def fetch_session(
     conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
 ) -> SessionRow | None:
@@ -127,13 +147,15 @@ def fetch_session(
     With ``include_system_prompt`` the ``system_prompt`` member is added.
     """
     row = conn.execute(
-        f"SELECT {public_select_sql()} FROM sessions s WHERE s.id = ?", (session_id,)
+        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = ?", (session_id,)
     ).fetchone()
     if row is None:
         return None
     public = row_to_public(row, lineage_root(conn, session_id))
     if include_system_prompt:
-        prompt = conn.execute("SELECT system_prompt FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        prompt = conn.execute(
+            f"SELECT {system_prompt_sql(shape_of(conn), 's')} FROM sessions s WHERE s.id = ?", (session_id,)
+        ).fetchone()
         public["system_prompt"] = prompt[0]
     return public
 
@@ -155,9 +177,10 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
     parent_id = new.parent_session_id
     if parent_id is not None and not session_exists(conn, parent_id):
         raise ParentNotFound(parent_id)
+    prompt_column, prompt = store_system_prompt(conn, new.system_prompt)
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
-        " model, model_config, system_prompt, parent_session_id, started_at)"
+        f" model, model_config, {prompt_column}, parent_session_id, started_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             session_id,
@@ -169,7 +192,7 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
             new.thread_id,
             new.model,
             encode_model_config(new.model_config),
-            new.system_prompt,
+            prompt,
             parent_id,
             time.time(),
         ),
@@ -203,9 +226,9 @@ def set_model(conn: sqlite3.Connection, session_id: str, model: str | None) -> N
 
 def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: dict[str, Any] | None) -> None:
     """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
-    conn.execute(
-        "UPDATE sessions SET model_config = ? WHERE id = ?", (encode_model_config(model_config), session_id)
-    )
+    encoded = encode_model_config(model_config)
+    keep_membership(conn, session_id, model_config=encoded)
+    conn.execute("UPDATE sessions SET model_config = ? WHERE id = ?", (encoded, session_id))
 
 
 def copy_model_config_as_branch(conn: sqlite3.Connection, parent_id: str, child_id: str) -> None:
@@ -242,16 +265,24 @@ def set_archived(
     Lists show a compression root projected onto its tip, so archiving only one member would let the
     other resurrect the conversation. With ``keep_pinned`` the lineage's pinned members stay as they are.
     """
-    keep = f" AND NOT {PINNED_SQL.format(a='sessions')}" if keep_pinned else ""
+    keep = f" AND NOT {pinned_sql(shape_of(conn)).format(a='sessions')}" if keep_pinned else ""
+    set_lineage_flag(conn, session_id, "archived", archived, extra=keep)
+
+
+def set_lineage_flag(
+    conn: sqlite3.Connection, session_id: str, column: str, value: bool, *, extra: str = ""
+) -> None:
+    """Set one of the agent's flag columns (``archived``, ``pinned``, ``hidden``) on the session's whole
+    compression lineage, as the agent's own setters do (``extra``: a further condition on each row)."""
     conn.execute(
         f"""
         WITH RECURSIVE
           {_compression_walk("ancestors", "child", "parent")},
           {_compression_walk("descendants", "parent", "child")}
-        UPDATE sessions SET archived = ?
+        UPDATE sessions SET {column} = ?
         WHERE id IN (SELECT id FROM ancestors UNION SELECT id FROM descendants)"""
-        + keep,
-        (session_id, session_id, 1 if archived else 0),
+        + extra,
+        (session_id, session_id, 1 if value else 0),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from app.storage.agent_shape import shape_of
 from app.storage.repos.titles import clean_title, next_title_in_lineage
 from app.storage.rows import FirstExchange
 from app.storage.sqlite_driver import sqlite3
@@ -84,6 +85,14 @@ def apply_auto_title(conn: sqlite3.Connection, session_id: str, title: str, gene
         final = next_title_in_lineage(conn, cleaned[: 100 - len(final) + len(cleaned)].rstrip())
     if len(final) > 100:
         return None
-    conn.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (final, session_id))
+    if shape_of(conn).has_session_column("title_source"):
+        # The agent's names: 'llm' for a model's proposal, 'derived' for one cut from the text.
+        source = "llm" if generator == "endpoint" else "derived"
+        conn.execute(
+            "UPDATE sessions SET title = ?, title_source = ? WHERE id = ? AND title IS NULL",
+            (final, source, session_id),
+        )
+    else:
+        conn.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (final, session_id))
     record_title_source(conn, session_id, "auto", generator)
     return final

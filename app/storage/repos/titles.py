@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.domain import titles as title_rules
 from app.domain.titles import like_escape, lineage_base, next_in_lineage, sanitize_title
 from app.errors import InvalidTitle, TitleTaken, TitleTooLong
+from app.storage.agent_shape import shape_of
 from app.storage.repos.lineage import is_compression_ancestor
 from app.storage.sqlite_driver import sqlite3
 
@@ -42,7 +43,13 @@ def set_title(conn: sqlite3.Connection, session_id: str, title: str | None) -> b
                 conn.execute("UPDATE sessions SET title = NULL WHERE id = ?", (holder_id,))
             else:
                 raise TitleTaken(cleaned, holder_id, next_title_in_lineage(conn, cleaned))
-    cursor = conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (cleaned, session_id))
+    if shape_of(conn).has_session_column("title_source"):
+        # The agent ranks a 'user' title above any generated one and never overwrites it.
+        cursor = conn.execute(
+            "UPDATE sessions SET title = ?, title_source = 'user' WHERE id = ?", (cleaned, session_id)
+        )
+    else:
+        cursor = conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (cleaned, session_id))
     return cursor.rowcount > 0
 
 

@@ -11,9 +11,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from app.domain.agent_rows import Prepared
+from app.storage.agent_shape import shape_of
 from app.storage.commit_notice import note_messages
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.sessions import session_exists
+from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite_driver import sqlite3
 
 
@@ -73,6 +75,10 @@ def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, updat
     """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
     those columns of the stored row (its children keep pointing at it)."""
     sql = session_row_sql(list(values), update=update)
+    if update:
+        keep_membership(
+            conn, values["id"], **{k: values[k] for k in ("source", "model_config") if k in values}
+        )
     if sql is not None:
         conn.execute(sql, session_row_params(values, update=update))
 
@@ -169,6 +175,9 @@ def suspend_fts_insert_triggers(conn: sqlite3.Connection) -> list[tuple[str, str
     rollback restores them too. A trigger whose text is not the agent's is left alone.
     """
     suspended: list[tuple[str, str, str]] = []
+    if not shape_of(conn).own_fts_upkeep:
+        # A newer agent's file (even one whose triggers still read as schema 22's): its triggers index.
+        return suspended
     for name, table in _FTS_INSERT_TRIGGERS.items():
         row = conn.execute(
             "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", (name,)
