@@ -41,6 +41,9 @@ class EventType(StrEnum):
     session_ended = "session.ended"
     handoff_updated = "handoff.updated"
     session_expiring = "session.expiring"
+    store_read_only = "store.read_only"
+    """Not logged (the file may not be written): sent live to the open streams when the file turned
+    read-only under the server, or writable again (``read_only`` false)."""
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -73,7 +76,8 @@ def emit_messages(tx: Tx, session_id: str, stored: Iterable[Mapping[str, Any]]) 
     tx.events.insert_many(message_rows(session_id, stored, time.time()))
 
 
-Frame = tuple[int, bytes]
+Frame = tuple[int | None, bytes]
+"""An event's id (``None`` for a live notice that is not in the log) and its SSE bytes."""
 """One event's id and its rendered SSE frame."""
 
 LISTENER_QUEUE_EVENTS = 1024
@@ -149,6 +153,7 @@ class EventHub:
         self._subscriptions: set[Subscription] = set()
         self._listeners = 0  # open streams and long-polls; with none, a poke costs nothing
         self._unsubscribe: Callable[[], None] | None = None
+        self._unwatch: Callable[[], None] | None = None
         self._seen_id = 0
         self._news = asyncio.Event()
         self._poll_task: asyncio.Task[None] | None = None
@@ -159,6 +164,11 @@ class EventHub:
         loop = asyncio.get_running_loop()
         self._seen_id = await self.db.read(lambda tx: tx.events.latest_id())
         self._unsubscribe = self.db.subscribe(self.on_commit)
+
+        def noticed(reason: str | None) -> None:
+            loop.call_soon_threadsafe(self.announce_read_only, reason)
+
+        self._unwatch = self.db.watch_read_only(noticed)
         self._poll_task = loop.create_task(self._poll(), name="hermes-events-poll")
         self._tail_task = loop.create_task(self._tail(), name="hermes-events-tail")
 
@@ -167,6 +177,9 @@ class EventHub:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
         await cancel_and_wait(self._poll_task)
         await cancel_and_wait(self._tail_task)
         self._wake()
@@ -221,6 +234,13 @@ class EventHub:
             frames = everything if sub.session_id is None else by_session.get(sub.session_id)
             if frames:
                 self.dropped_total += sub.offer(frames)
+
+    def announce_read_only(self, reason: str | None) -> None:
+        """Tell every open stream that the store turned read-only (``reason``) or writable (``None``)."""
+        data = _dump({"read_only": reason is not None, "reason": reason})
+        frame = f"event: {EventType.store_read_only.value}\ndata: {data}\n\n".encode()
+        for sub in self._subscriptions:
+            self.dropped_total += sub.offer([(None, frame)])
 
     def _wake(self) -> None:
         self.generation += 1
@@ -367,7 +387,8 @@ async def stream(
                 if frames is None:
                     yield b": keepalive\n\n"
                     continue
-                fresh = [frame for event_id, frame in frames if event_id > position]
+                fresh = [frame for event_id, frame in frames if event_id is None or event_id > position]
                 if fresh:
                     yield b"".join(fresh)
-                    position = frames[-1][0]
+                    logged = [event_id for event_id, _ in frames if event_id is not None]
+                    position = logged[-1] if logged else position

@@ -66,8 +66,8 @@ class Database:
         self.render_pool: RenderPool | None = None
         self.watch: ShapeWatch | None = None
         """The file's shape, kept current (``None`` until open)."""
-        self.shape_listeners: list[Callable[[AgentShape], None]] = []
-        """Called with the new shape whenever the file's shape changes under the server."""
+        self.read_only_listeners: list[Callable[[str | None], None]] = []
+        """Told the reason when the file turns read-only under the server (``None``: writable again)."""
         self.files = SqliteFiles(self.path, settings, self.require_writable, lambda: self.render_pool)
         """The file's own operations: sizes, VACUUM, backups, the repair check, the render workers."""
 
@@ -185,10 +185,17 @@ class Database:
             merge_quantum(conn)
 
     def _shape_changed(self, before: AgentShape, after: AgentShape) -> None:
-        if before.writable and not after.writable:
-            log.warning("%s", refusal(after))
-        for listener in self.shape_listeners:
-            listener(after)
+        if before.writable == after.writable:
+            return
+        reason = None if after.writable else refusal(after).detail
+        log.warning("%s", reason or f"state.db is writable again ({after.describe()}).")
+        for listener in list(self.read_only_listeners):
+            listener(reason)
+
+    def watch_read_only(self, listener: Callable[[str | None], None]) -> Callable[[], None]:
+        """Call ``listener`` (on the thread that noticed) when the file turns read-only or writable."""
+        self.read_only_listeners.append(listener)
+        return lambda: self.read_only_listeners.remove(listener)
 
     def _first_contact(self) -> None:
         """Before our first migration of an agent's file: log what it holds and back it up once."""

@@ -902,6 +902,10 @@ class Store(Protocol):
     def refusal(self) -> AgentFileReadOnly | None:
         """The error a write receives, or ``None`` when writes are allowed."""
 
+    def watch_read_only(self, listener: Callable[[str | None], None]) -> Callable[[], None]:
+        """Call ``listener`` (on any thread) with the reason when the store turns read-only under the
+        server, and with ``None`` when it is writable again; returns the function that stops it."""
+
     def describe_file(self) -> str | None:
         """What the agent file under the store is, as a sentence (``None``: no agent file)."""
 

@@ -166,6 +166,10 @@ class PgStore:
         """The error a write receives: none, PostgreSQL's schema is ours."""
         return None
 
+    def watch_read_only(self, listener: Callable[[str | None], None]) -> Callable[[], None]:
+        """Never: PostgreSQL's schema is ours."""
+        return _nothing
+
     def describe_file(self) -> str | None:
         """No agent file: agents sync theirs in."""
         return None
@@ -360,3 +364,7 @@ def _translated() -> Any:
 def open_store(settings: Settings) -> PgStore:
     """A migrated, open :class:`PgStore` for ``settings.database_url``."""
     return PgStore(settings).open()
+
+
+def _nothing() -> None:
+    """The stop of a watch that never fires."""
