@@ -83,9 +83,12 @@ def session_values(raw: dict[str, Any], columns: dict[str, str], now: float) -> 
         values["source"] = "import"
     if values.get("started_at") is None:
         values["started_at"] = now
-    for column in ("archived",):
+    for column in ("archived", "hidden"):
         if column in columns:
             values[column] = 1 if values.get(column) else 0
+    if "pinned" in raw:
+        # A store without the agent's column keeps the pin in a table of its own (storage decides).
+        values["pinned"] = 1 if raw["pinned"] else 0
     return values
 
 

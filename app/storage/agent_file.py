@@ -4,7 +4,10 @@ The file is opened with a ``mode=ro`` URI, so nothing here can write to it (SQLi
 empty ``-wal``/``-shm`` files any reader of a WAL file needs when the agent is not running; they are the
 agent's usual sidecars). Every read is its own short transaction, so the agent can checkpoint while a big
 file streams out. Before anything is read for sending, :meth:`AgentFile.open` checks that the file is an
-intact agent store of a schema this server knows (``PRAGMA quick_check``, ``schema_version``).
+intact agent store whose shape we know, whatever agent version wrote it (``PRAGMA quick_check``,
+:func:`~app.storage.agent_shape.inspect`). Rows are read as the agent reads them: a prompt the agent keeps in
+``system_prompts`` is sent as text; columns whose values only mean something inside this file
+(``display_order``, ``display_identity``) are not sent.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from app.domain.sync import row_digest
-from app.storage.hermes_ddl import SCHEMA_VERSION
+from app.storage.agent_shape import inspect, system_prompt_sql
 from app.storage.sqlite_driver import sqlite3
 
-Problem = Literal["missing", "not_sqlite", "corrupt", "not_agent_file", "schema_too_new"]
+Problem = Literal["missing", "not_sqlite", "corrupt", "not_agent_file", "unknown_shape"]
+_FILE_LOCAL_MESSAGE_COLUMNS = frozenset({"display_order", "display_identity"})
 _CHUNK = 500
 
 
@@ -55,6 +59,8 @@ class AgentFile:
         self._conn: sqlite3.Connection | None = None
         self.session_columns: list[str] = []
         self.message_columns: list[str] = []
+        self._session_select = "*"
+        self._message_select = "*"
 
     def open(self, *, full_check: bool = True) -> AgentFile:
         """Open and validate the file; :class:`AgentFileError` when it cannot be synced.
@@ -97,15 +103,24 @@ class AgentFile:
                 "not_agent_file",
                 f"{self.path} is not a Hermes agent state file (no sessions or messages).",
             )
-        (version,) = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        if isinstance(version, int) and version > SCHEMA_VERSION:
+        shape = inspect(conn)
+        if not shape.writable:
             raise AgentFileError(
-                "schema_too_new",
-                f"{self.path} has schema version {version}; this hermes-sessions knows up to "
-                f"{SCHEMA_VERSION}. Upgrade hermes-sessions before syncing this file.",
+                "unknown_shape",
+                f"{self.path} ({shape.describe()}) has {', '.join(shape.problems)}, which this "
+                "hermes-sessions does not know, so what its rows mean cannot be vouched for.",
             )
         self.session_columns = [r[1] for r in conn.execute("PRAGMA table_info(sessions)")]
-        self.message_columns = [r[1] for r in conn.execute("PRAGMA table_info(messages)")]
+        self.message_columns = [
+            r[1]
+            for r in conn.execute("PRAGMA table_info(messages)")
+            if r[1] not in _FILE_LOCAL_MESSAGE_COLUMNS
+        ]
+        self._session_select = ", ".join(
+            system_prompt_sql(shape, "s") if c == "system_prompt" else f's."{c}"'
+            for c in self.session_columns
+        )
+        self._message_select = ", ".join(f'"{c}"' for c in self.message_columns)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -166,7 +181,7 @@ class AgentFile:
         for start in range(0, len(session_ids), _CHUNK):
             part = session_ids[start : start + _CHUNK]
             marks = ",".join("?" * len(part))
-            rows = self._rows(f"SELECT * FROM sessions WHERE id IN ({marks})", part)
+            rows = self._rows(f"SELECT {self._session_select} FROM sessions s WHERE s.id IN ({marks})", part)
             out.extend(dict(zip(self.session_columns, row, strict=True)) for row in rows)
         out.sort(key=lambda r: (r.get("started_at") or 0, r["id"]))
         return out
@@ -174,7 +189,8 @@ class AgentFile:
     def message_page(self, after: int, up_to: int, limit: int) -> list[tuple[Any, ...]]:
         """Up to ``limit`` message rows (every column, table order) with ids in ``(after, up_to]``."""
         return self._rows(
-            "SELECT * FROM messages WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", (after, up_to, limit)
+            f"SELECT {self._message_select} FROM messages WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
+            (after, up_to, limit),
         )
 
     def _rows(self, sql: str, params: Any) -> list[tuple[Any, ...]]:

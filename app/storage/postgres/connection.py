@@ -21,6 +21,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.rows import RowMaker
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextLoader
 
+from app.storage.postgres.shape import PG_WATCH
+
 NUL_STANDIN = "\uffff"
 """What a NUL character is stored as: PostgreSQL text cannot hold NUL, and the agent's own encoding of
 structured content starts with one (``\\x00json:``). U+FFFF is a Unicode noncharacter, reserved for exactly
@@ -233,6 +235,8 @@ class SqliteStyle:
     """A psycopg connection behind the ``sqlite3.Connection`` calls of the shared repository functions."""
 
     __slots__ = ("pg",)
+    watch = PG_WATCH
+    """What the shared repositories read of the store's shape (:func:`app.storage.agent_shape.shape_of`)."""
 
     def __init__(self, pg: psycopg.Connection[Any]) -> None:
         self.pg = pg

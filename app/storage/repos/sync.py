@@ -16,8 +16,10 @@ from typing import Any
 from app.storage.commit_notice import note_messages
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import (
+    SessionRowWrite,
     fts_triggers_suspended,
     link_parent,
+    row_rules,
     session_row_params,
     session_row_sql,
 )
@@ -91,14 +93,30 @@ def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]
     The updates go first, then the inserts, each in the given order (see :func:`write_session_rows`).
     The caller chose the titles in that order; updates first keeps the unique title index satisfied, since
     an insert never gives up a title another row of the batch takes, while an update may."""
+    puts, writes = ruled_puts(conn, puts)
     write_session_rows(conn, puts, update=True)
     write_session_rows(conn, puts, update=False)
+    for write in writes:
+        write.pin(conn)
     now = time.time()
     conn.executemany(
         "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES (?, ?, ?, ?)"
         f" {SYNCED_SESSION_UPSERT}",
         [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
     )
+
+
+def ruled_puts(
+    conn: sqlite3.Connection, puts: Sequence[SessionPut]
+) -> tuple[list[SessionPut], list[SessionRowWrite]]:
+    """``puts`` with each row as :func:`~app.storage.repos.transfer.row_rules` leaves it; the writes, whose
+    pins the caller sets once the rows are in."""
+    writes = [row_rules(conn, put.values, update=put.update) for put in puts]
+    ruled = [
+        SessionPut(write.values, put.origin_parent_id, put.update)
+        for put, write in zip(puts, writes, strict=True)
+    ]
+    return ruled, writes
 
 
 def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, update: bool) -> None:

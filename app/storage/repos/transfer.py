@@ -8,20 +8,35 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from app.domain.agent_rows import Prepared
-from app.storage.agent_shape import shape_of
+from app.storage.agent_shape import agent_pins, shape_of
 from app.storage.commit_notice import note_messages
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
-from app.storage.repos.sessions import session_exists
+from app.storage.hermes_schema import declared_columns
+from app.storage.repos import pins
+from app.storage.repos.sessions import session_exists, store_system_prompt
 from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite_driver import sqlite3
 
+CARRIED_NEWER_COLUMNS = {"sessions": frozenset({"pinned", "hidden", "last_activity_at"})}
+"""Columns of newer agents that import and sync carry besides schema 22's, where the store has them: the
+ones that mean something in our API. Every other newer column is left to the store's default: some are
+the agent's own bookkeeping (``tool_names``, ``title_source``, compression state), some depend on the file
+they were computed in (``display_order``, ``system_prompt_hash``: the prompt itself is carried instead)."""
+
 
 def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
-    """Column name → declared type (upper case) of one of the agent's tables."""
-    return {row["name"]: (row["type"] or "").upper() for row in conn.execute(f"PRAGMA table_info({table})")}
+    """Column name → declared type (upper case) of the columns import and sync write in one of the agent's
+    tables: schema 22's and :data:`CARRIED_NEWER_COLUMNS`, those the store has."""
+    carried = declared_columns()[table].keys() | CARRIED_NEWER_COLUMNS.get(table, frozenset())
+    return {
+        row["name"]: (row["type"] or "").upper()
+        for row in conn.execute(f"PRAGMA table_info({table})")
+        if row["name"] in carried
+    }
 
 
 def existing_ids(conn: sqlite3.Connection, session_ids: Iterable[str]) -> set[str]:
@@ -71,16 +86,50 @@ def session_row_params(values: dict[str, Any], *, update: bool) -> list[Any]:
     return list(values.values())
 
 
-def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, update: bool) -> None:
-    """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
-    those columns of the stored row (its children keep pointing at it)."""
-    sql = session_row_sql(list(values), update=update)
+def row_rules(conn: sqlite3.Connection, values: dict[str, Any], *, update: bool) -> SessionRowWrite:
+    """What writing a whole session row (import, sync; either backend) takes on the store's file.
+
+    A session must not leave or join a newer agent's trigram index while it has messages; a prompt goes to
+    ``system_prompts`` where the agent keeps them there; ``pinned`` is written to the agent's column where
+    it has one, and otherwise becomes our pin once the row is written."""
+    shape = shape_of(conn)
+    values = dict(values)
+    pinned = None
+    if "pinned" in values and not agent_pins(shape):
+        pinned = bool(values.pop("pinned"))
+    if "system_prompt" in values and shape.system_prompts:
+        _, stored = store_system_prompt(conn, values["system_prompt"])
+        values["system_prompt"], values["system_prompt_hash"] = None, stored
     if update:
         keep_membership(
             conn, values["id"], **{k: values[k] for k in ("source", "model_config") if k in values}
         )
+    return SessionRowWrite(values, pinned)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRowWrite:
+    """A session row as :func:`row_rules` leaves it, and the pin to set after it is written."""
+
+    values: dict[str, Any]
+    pinned: bool | None
+
+    def pin(self, conn: sqlite3.Connection) -> None:
+        """Set or clear our pin, when the row carried one the store keeps in ``hs_session_pins``."""
+        if self.pinned is True:
+            pins.pin(conn, self.values["id"])
+        elif self.pinned is False:
+            pins.unpin(conn, self.values["id"])
+
+
+def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, update: bool) -> None:
+    """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
+    those columns of the stored row (its children keep pointing at it), by :func:`row_rules`."""
+    write = row_rules(conn, values, update=update)
+    sql = session_row_sql(list(write.values), update=update)
     if sql is not None:
-        conn.execute(sql, session_row_params(values, update=update))
+        conn.execute(sql, session_row_params(write.values, update=update))
+    write.pin(conn)
 
 
 def insert_session(

@@ -16,6 +16,7 @@ from app.storage.postgres.repos.indexing import queue_ids
 from app.storage.repos.sync import (
     SYNCED_SESSION_UPSERT,
     message_column_names,
+    ruled_puts,
     session_runs,
     write_session_rows,
 )
@@ -68,6 +69,7 @@ class PgSync(SqliteSync):
         as one JSON document, typed by the table's own row type) and the homes in another: a statement per
         row cost more than the rest of a sync batch's sessions."""
         ids = [put.values["id"] for put in puts]
+        puts, writes = ruled_puts(self.conn, puts)
         write_session_rows(self.conn, puts, update=True)
         pg = pg_of(self.conn)
         for columns, run in session_runs(puts, update=False):
@@ -78,6 +80,8 @@ class PgSync(SqliteSync):
                 (json_rows(run),),
             )
         pg.execute(_RECORD_HOMES, (home, time.time(), ids, [put.origin_parent_id for put in puts]))
+        for write in writes:
+            write.pin(self.conn)
 
     def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
         """Store the batch's rows under ids drawn from the sequence appends use (ascending, not necessarily
