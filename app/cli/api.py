@@ -57,6 +57,8 @@ def api_error(response: httpx.Response, feature: str) -> ApiError:
     exit_code = _STATUS_EXIT.get(status, ExitCode.ERROR)
     if code == "idempotency_key_reused":
         exit_code = ExitCode.CONFLICT
+    elif code == "agent_file_read_only":
+        exit_code = ExitCode.READ_ONLY
     return ApiError(detail, exit_code, status, code, body)
 
 

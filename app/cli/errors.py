@@ -13,7 +13,8 @@ EXIT_CODES_HELP = """Exit codes:
   5  conflict (title in use, ambiguous prefix, changed concurrently)
   6  server unreachable (start it with `hermes serve`)
   7  handoff failed or timed out (the session stays here)
-  8  sync source unusable (not SQLite, damaged, not an agent file, or a schema too new)
+  8  sync source unusable (not SQLite, damaged, not an agent file, or objects this build does not know)
+  10  the server serves its agent file read-only (objects this build does not know): reads still work
   130  interrupted (Ctrl-C)"""
 
 
@@ -29,6 +30,7 @@ class ExitCode(IntEnum):
     UNREACHABLE = 6
     HANDOFF_FAILED = 7
     BAD_SOURCE = 8
+    READ_ONLY = 10
     INTERRUPTED = 130
 
 

@@ -11,12 +11,17 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-from app.storage.connection import apply_wal
+from app.main import create_app
+from app.settings import Settings
+from app.storage.connection import set_journal_mode
 from tests.api.problem_assert import assert_problem
 from tests.compat.legacy import adopt_file, fts_ok
 from tests.conftest import TOKEN, LiveServer, start_live_server
 from tests.reliability.appenders import Appenders
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 class _NoWal:
@@ -35,7 +40,7 @@ def test_wal_refused_falls_back_to_delete(tmp_path: Path, caplog: pytest.LogCapt
     conn = sqlite3.connect(tmp_path / "nfs.db")
     try:
         with caplog.at_level(logging.WARNING):
-            mode = apply_wal(_NoWal(conn), "nfs.db")  # type: ignore[arg-type]
+            mode = set_journal_mode(_NoWal(conn), "wal", "nfs.db")  # type: ignore[arg-type]
         assert mode == "delete"
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         assert len([r for r in caplog.records if "WAL unavailable" in r.getMessage()]) == 1
@@ -55,15 +60,34 @@ def test_existing_wal_file_is_never_switched(home: Path) -> None:
     conn.close()
 
 
-def test_delete_mode_file_is_switched_to_wal(home: Path) -> None:
+def test_rollback_journal_file_keeps_its_mode(home: Path) -> None:
+    # Newer agents keep new files in rollback mode on a SQLite with the WAL-reset bug: the file's owner
+    # chose, and the server works in that mode.
     path = home / "state.db"
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode=DELETE")
     conn.execute("CREATE TABLE scratch (x)")
     conn.close()
     adopt_file(home)
+    with TestClient(create_app(Settings(home=home, api_token=TOKEN)), headers=AUTH) as c:
+        sid = c.post("/sessions", json={"source": "cli"}).json()["id"]
+        assert c.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "hi"}).status_code == 201
+        assert c.get(f"/sessions/{sid}/messages").json()["items"][0]["content"] == "hi"
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+    assert not (home / "state.db-wal").exists()
+
+
+@pytest.mark.parametrize(("configured", "expected"), [(None, "wal"), ("delete", "delete"), ("bogus", "wal")])
+def test_a_new_file_follows_the_configured_journal_mode(
+    home: Path, configured: str | None, expected: str
+) -> None:
+    if configured is not None:
+        (home / "config.yaml").write_text(f"database:\n  journal_mode: {configured}\n")
+    adopt_file(home)
+    conn = sqlite3.connect(home / "state.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == expected
     conn.close()
 
 

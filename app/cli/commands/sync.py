@@ -335,8 +335,10 @@ def _run(syncer: Syncer, label: str, url: str, watch: bool, interval: float) -> 
             try:
                 totals = syncer.run_once()
             except CliError as exc:
-                # The server away or busy: the next round resumes from the cursor. Anything else stops.
-                transient = exc.exit_code == ExitCode.UNREACHABLE or getattr(exc, "status", None) == 503
+                # The server away or busy: the next round resumes from the cursor. Anything else stops,
+                # a server whose own file is read-only too (waiting would not change it).
+                busy = getattr(exc, "status", None) == 503 and exc.exit_code != ExitCode.READ_ONLY
+                transient = exc.exit_code == ExitCode.UNREACHABLE or busy
                 if not transient:
                     raise
                 note(f"{exc.message} (retrying in {interval:g}s)")
