@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,12 +135,15 @@ def wait_until_indexed(path: Path, timeout_s: float = 600.0, backlog: str = "hs_
 
 
 @contextmanager
-def serve(home: Path, source: Path = ROOT, database_url: str | None = None) -> Iterator[Server]:
+def serve(
+    home: Path, source: Path = ROOT, database_url: str | None = None, pythonpath: Sequence[Path] = ()
+) -> Iterator[Server]:
     """Start ``hermes serve`` on ``home`` (a real uvicorn process) and stop it with SIGTERM afterwards.
 
     ``source`` is the source tree whose ``app`` package runs (another build's checkout, for comparisons);
     it goes first on ``PYTHONPATH``, ahead of this tree's editable install. With ``database_url`` the server
-    runs on that PostgreSQL database instead of ``home``'s ``state.db``.
+    runs on that PostgreSQL database instead of ``home``'s ``state.db``. ``pythonpath`` goes before both
+    (a shim module, say).
     """
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": str(port), "HERMES_API_TOKEN": TOKEN}
@@ -148,8 +151,9 @@ def serve(home: Path, source: Path = ROOT, database_url: str | None = None) -> I
     env.pop("HERMES_DATABASE_URL", None)
     if database_url is not None:
         env["HERMES_DATABASE_URL"] = database_url
-    if source != ROOT:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(source), env.get("PYTHONPATH"))))
+    first = [*map(str, pythonpath), *([str(source)] if source != ROOT else [])]
+    if first:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (*first, env.get("PYTHONPATH"))))
     log = (home / "server.log").open("wb")
     process = subprocess.Popen(HERMES_SERVE, env=env, cwd=source, stdout=log, stderr=log)
     server = Server(port, process)

@@ -137,6 +137,8 @@ def inspect(conn: sqlite3.Connection) -> AgentShape:
     # rebuild them: only what adoption leaves alone can stop us.
     adoptable = version is None or version <= SCHEMA_VERSION
     for kind, name, table, sql in catalogue:
+        if kind == "trigger" and table in ("sessions", "messages"):
+            triggers.add((name, agent_objects.normalize(sql or "")))
         if adoptable and (name in FTS_TABLES or name in FTS_TRIGGERS):
             continue
         if kind == "table":
@@ -152,8 +154,6 @@ def inspect(conn: sqlite3.Connection) -> AgentShape:
         if not on_ours:
             continue
         key = (name, agent_objects.normalize(sql or ""))
-        if kind == "trigger":
-            triggers.add(key)
         if key in own:
             continue
         family = known.get(key)
