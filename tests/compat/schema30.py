@@ -603,7 +603,7 @@ def fill_v30(path: Path, prefix: str = "v30") -> V30Sessions:
                 )
             parent = out.ids[parent_kind] if parent_kind else None
             rows: list[tuple[str, str | None, str | None, str | None, str | None]] = [
-                ("user", f"please look at {word} 東京", None, None, None),
+                ("user", f"please look at {word} 東京タワー", None, None, None),
                 ("assistant", None, None, _TOOL_CALLS, None),
                 ("tool", f"{word} tool output", "call_v30", None, "grep"),
                 ("assistant", f"done with {word}", None, None, None),

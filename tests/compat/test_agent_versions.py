@@ -98,7 +98,10 @@ def test_deduplicated_system_prompts_are_read(
     if layout != "created":
         # 0.19.0's prompt, moved by the newer agent's migration.
         with serve(home) as client:
-            assert ok(client.get("/sessions/v22_cli", params=PROMPT), 200)["system_prompt"] == "v22 system prompt"
+            assert (
+                ok(client.get("/sessions/v22_cli", params=PROMPT), 200)["system_prompt"]
+                == "v22 system prompt"
+            )
 
 
 def _read_back(name: str, path: Path, written: Written) -> None:
