@@ -25,6 +25,7 @@ from tests.compat.agent_files import (
 )
 from tests.compat.oracles import (
     NEWER,
+    ORACLES,
     assert_fts_ok,
     file_state,
     fts_layout,
@@ -45,6 +46,21 @@ def _newer_file(agent_files: AgentFiles, home: Path, name: str, layout: str) -> 
     assert schema_version(path) == {"axisrow": 26, "nastech": 25, "async": 25}[name]
     assert fts_layout(path) == EXPECTED_LAYOUT[layout]
     return path
+
+
+@pytest.mark.parametrize(("name", "layout"), FILES)
+def test_the_oracles_make_the_files_the_tests_assume(
+    agent_files: AgentFiles, home: Path, name: str, layout: str
+) -> None:
+    """The harness: each build runs from its own folder (not the venv's 0.19.0), writes its version and
+    layout, picks the journal mode it picks on this SQLite (rollback journal for a file it creates, WAL kept
+    on 0.19.0's WAL file), and its file passes every FTS integrity-check, in its process and in ours."""
+    path = _newer_file(agent_files, home, name, layout)
+    answer = run_oracle(name, "integrity", path)
+    assert str(ORACLES[name].folder) in answer["module_file"]
+    assert all(v == "ok" for v in answer["checks"].values()), answer
+    assert journal_mode(path) == ("delete" if layout == "created" else "wal")
+    assert_fts_ok(path)
 
 
 @pytest.mark.parametrize(("name", "layout"), FILES)
