@@ -56,6 +56,8 @@ class AgentFiles:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._built: dict[tuple[str, str], Path] = {}
+        self.answers: dict[tuple[str, str], dict[str, Any]] = {}
+        """The driver's answer when it built a newer agent's template (module file, integrity-check)."""
 
     def v22(self, dest: Path) -> Path:
         """A file 0.19.0 created and filled (words ``v22cli`` ...)."""
@@ -76,13 +78,15 @@ class AgentFiles:
             path = self.root / f"{name}-{layout}" / "state.db"
             if layout == "created":
                 path.parent.mkdir(parents=True)
-                run_oracle(name, "fill", path, prefix=name)
+                step = {"op": "fill", "prefix": name}
             elif layout == "legacy":
                 self.v22(path)
-                run_oracle(name, "fill", path, prefix=name)
+                step = {"op": "fill", "prefix": name}
             else:
                 self.newer(name, "legacy", path)
-                run_oracle(name, "optimize", path)
+                step = {"op": "optimize"}
+            # The build's own integrity-check in the same process, kept for the harness test.
+            self.answers[key] = run_oracle(name, "batch", path, steps=[step, {"op": "integrity"}])
             self._built[key] = path
         return copy_db(self._built[key], dest)
 

@@ -82,7 +82,8 @@ async def migrate(db: Any, cmd: Command) -> dict[str, Any]:
 
 async def optimize(db: Any, cmd: Command) -> dict[str, Any]:
     """The agent's ``hermes sessions optimize-storage``: a legacy inline FTS file to the external layout."""
-    return {"result": _jsonable(await _call(db, "optimize_fts_storage"))}
+    # No VACUUM: it only shrinks the file, and costs the most of the run.
+    return {"result": _jsonable(await _call(db, "optimize_fts_storage", vacuum=cmd.get("vacuum", False)))}
 
 
 async def list_sessions(db: Any, cmd: Command) -> dict[str, Any]:

@@ -213,5 +213,5 @@ def test_an_unknown_shape_stays_read_only_and_byte_identical(agent_files: AgentF
         for method, url, body in writes:
             refused = client.request(method, url, json=body)
             assert refused.status_code == 503, (method, url, refused.text)
-            assert "messages_fts_projection_dirty_insert" in refused.json()["detail"]
+            assert "Upgrade hermes-sessions" not in refused.json()["detail"]
     assert file_digest(path) == before
