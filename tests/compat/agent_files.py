@@ -15,7 +15,7 @@ import json
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,13 +39,12 @@ SYSTEM_PROMPT = "You are the server's test session. Be brief. ünïcode 東京"
 
 
 def copy_db(src: Path, dest: Path) -> Path:
-    """``src`` (and its -wal, if a writer left one) as ``dest``."""
+    """``src`` (and its -wal, if a writer left one) as ``dest``; the -shm index is rebuilt from the WAL."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, dest)
-    for suffix in ("-wal", "-shm"):
-        side = src.with_name(src.name + suffix)
-        if side.exists():
-            shutil.copyfile(side, dest.with_name(dest.name + suffix))
+    wal = src.with_name(src.name + "-wal")
+    if wal.exists():
+        shutil.copyfile(wal, dest.with_name(dest.name + "-wal"))
     return dest
 
 
@@ -147,7 +146,9 @@ class Written:
     appended_at: float = 0.0
 
 
-def every_write(client: TestClient, word: str = "wombat", *, check: Any = None) -> Written:
+def every_write(
+    client: TestClient, word: str = "wombat", *, check: Callable[[], None] | None = None
+) -> Written:
     """Every kind of write the server makes on an agent's file, each answered 2xx: create with a system
     prompt, appends with tool calls (batch and single), rename, pin, end, reopen, continuation, fork,
     archive (of a lineage), delete, prune, import, a gateway route and a sync batch. ``check()`` (if given)

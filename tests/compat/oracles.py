@@ -89,6 +89,12 @@ class OracleProcess:
         """The driver's answer; :class:`OracleError` when it failed."""
         try:
             out, err = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            raise OracleError(
+                f"{self.build.name} {self.command['op']} did not answer in {timeout} s"
+            ) from None
         finally:
             self._home.cleanup()
         line = next((ln for ln in reversed(out.splitlines()) if ln.startswith(MARK)), None)
