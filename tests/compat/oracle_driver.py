@@ -62,7 +62,7 @@ async def fill(db: Any, cmd: Command) -> dict[str, Any]:
     await _call(db, "append_message", ids["cli"], "tool", "no match", tool_call_id="call_b", tool_name="grep")
     await _call(db, "append_message", ids["cli"], "assistant", f"found the {p}cli zebra 東京タワー")
     await _call(db, "create_session", ids["telegram"], "telegram", user_id="u42")
-    await _call(db, "append_message", ids["telegram"], "user", f"hola {p}telegram 👋")
+    await _call(db, "append_message", ids["telegram"], "user", f"hola {p}telegram 👋 大阪")
     await _call(db, "create_session", ids["cron"], "cron", model="m-cron")
     await _call(db, "append_message", ids["cron"], "user", f"nightly {p}cron job")
     await _call(db, "append_message", ids["cron"], "assistant", f"{p}cron done")

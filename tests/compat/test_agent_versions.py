@@ -100,6 +100,20 @@ def test_the_agents_file_is_served_as_the_agent_reads_it(
 
 
 @pytest.mark.parametrize(("name", "layout"), FILES)
+def test_a_two_character_cjk_term_is_found_as_the_agent_finds_it(
+    agent_files: AgentFiles, home: Path, name: str, layout: str
+) -> None:
+    """A two-character word (too short for the trigram index: both programs scan for it) is found by the
+    server where the agent finds it, on the external-content layouts as on the v22 inline one."""
+    path = _newer_file(agent_files, home, name, layout)
+    theirs = run_oracle(name, "search", path, q="大阪")["session_ids"]
+    assert f"{name}_telegram" in theirs
+    with serve(home) as client:
+        ours = ok(client.get("/search", params={"q": "大阪"}), 200)["results"]
+    assert {h["session_id"] for h in ours} == set(theirs)
+
+
+@pytest.mark.parametrize(("name", "layout"), FILES)
 def test_deduplicated_system_prompts_are_read(
     agent_files: AgentFiles, home: Path, name: str, layout: str
 ) -> None:
