@@ -3,9 +3,10 @@
 The word index answers plain queries; the trigram index answers CJK text and symbols. Ranked hits come
 in rowid tiers of :attr:`HitBudget.rank_tier` (newest first), ranked by bm25 within a tier: bm25 costs per
 matching row, so ranking every match of a common term before the limit is what made broad queries slow.
-``newest``/``oldest`` walk the matches in id order. Two-character terms (most CJK words) are expanded into
-the indexed trigrams that start with them (``hs_trigram_vocab``); one-character terms, and two-character
-terms expanding to more than :attr:`HitBudget.max_expansion` trigrams, are a bounded substring scan.
+``newest``/``oldest`` walk the matches in id order. On the inline FTS layout two-character terms (most CJK
+words) are expanded into the indexed trigrams that start with them (``hs_trigram_vocab``); one-character
+terms, two-character terms expanding to more than :attr:`HitBudget.max_expansion` trigrams, and short terms
+on a newer agent's layout are a bounded substring scan.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from app.domain.fts_query import Engine, Plan, expand_short_terms, message_snippet, plan, short_terms
+from app.storage.agent_shape import shape_of
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
 from app.storage.repos.fts_backlog import pending_messages
@@ -27,6 +29,11 @@ def _index_plan(conn: sqlite3.Connection, scan: Plan, budget: HitBudget) -> Plan
     """Serve two-character terms from the trigram index when their expansion is small; otherwise (and for
     one-character terms) keep the bounded scan."""
     if scan.engine is not Engine.scan:
+        return scan
+    if shape_of(conn).fts != "inline":
+        # A newer agent's trigram index holds content and tool name as separate columns (a term ending the
+        # content starts no trigram), and leaves out tool rows and, from schema 29, whole sessions: only
+        # the scan finds every occurrence of a short term there.
         return scan
     expansions: dict[str, list[str]] = {}
     terms = short_terms(scan.clauses)
