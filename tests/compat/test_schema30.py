@@ -4,6 +4,7 @@ trigram index leaves out), and an unknown shape beyond it left read-only and byt
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -215,3 +216,50 @@ def test_an_unknown_shape_stays_read_only_and_byte_identical(agent_files: AgentF
             assert refused.status_code == 503, (method, url, refused.text)
             assert "Upgrade hermes-sessions" not in refused.json()["detail"]
     assert file_digest(path) == before
+
+
+def test_a_session_with_messages_never_leaves_or_joins_the_trigram_index(
+    agent_files: AgentFiles, tmp_path: Path
+) -> None:
+    """Schema 30 decides trigram membership from ``source`` and ``_delegate_from`` when a trigger fires: a
+    session that changed sides with messages stored would corrupt the index on its next delete. PATCH and
+    sync refuse such a change with 409 ``session_kind_locked`` and leave the file as it was; a change that
+    keeps the session on its side goes through, and so does an import that replaces the session with its
+    messages (they go first, under the old membership, and come back under the new one)."""
+    path = agent_files.v30(tmp_path / "state.db")
+    sid = f"{PREFIX}_cli"
+    with serve(tmp_path) as c:
+        marked = c.patch(f"/sessions/{sid}", json={"model_config": {"_delegate_from": "someone"}})
+        assert marked.status_code == 409 and marked.json()["code"] == "session_kind_locked", marked.text
+        kept = c.patch(f"/sessions/{sid}", json={"model_config": {"temperature": 0.2}})
+        assert kept.status_code == 200, kept.text
+        replaced = f"{PREFIX}_telegram"
+        message = {"role": "user", "content": "now a cron line", "timestamp": 2.0}
+        line = {"id": replaced, "source": "cron", "started_at": 1.0, "messages": [message]}
+        imported = c.post(
+            "/import?on_conflict=replace",
+            content=json.dumps(line).encode(),
+            headers={"content-type": "application/jsonl"},
+        )
+        assert imported.status_code == 200, imported.text
+        batch = {
+            "home": "laptop",
+            "sessions": [{"id": "synced_kind", "source": "cli", "started_at": 1.0}],
+            "messages": {
+                "columns": ["id", "session_id", "role", "content", "timestamp"],
+                "rows": [[1, "synced_kind", "user", "a line", 2.0]],
+            },
+        }
+        assert c.post("/sync/batches", json=batch).status_code == 200
+        batch["sessions"][0]["source"] = "cron"
+        batch["messages"]["rows"] = []
+        moved = c.post("/sync/batches", json=batch)
+        assert moved.status_code == 409 and moved.json()["code"] == "session_kind_locked", moved.text
+    assert session_row(path, sid)["source"] == "cli"  # type: ignore[index]
+    assert session_row(path, "synced_kind")["source"] == "cli"  # type: ignore[index]
+    assert session_row(path, replaced)["source"] == "cron"  # type: ignore[index]
+    assert_fts_ok(path)
+    for victim in (sid, "synced_kind", replaced):
+        with serve(tmp_path) as c:
+            assert c.delete(f"/sessions/{victim}").status_code in (200, 204)
+        assert_fts_ok(path)
