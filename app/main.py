@@ -9,6 +9,7 @@ from typing import Protocol, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry
 
@@ -34,6 +35,7 @@ from app.api.routes import (
     sessions,
     sync,
     transfer,
+    web_links,
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
 from app.services.auto_prune import AutoPruner
@@ -45,6 +47,12 @@ from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.backends import open_store
+from app.web import actions as web_actions
+from app.web import pages as web_pages
+from app.web import signin_routes
+from app.web.access import install_refusals
+from app.web.signin import SignIns
+from app.web.templating import STATIC
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +120,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
-    for module in (*modules, platforms, handoff, gateway, events, sync):
+    for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
+    # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
+    app.state.web_signins = SignIns()
+    install_refusals(app)
+    for web in (signin_routes, web_pages, web_actions):
+        app.include_router(web.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # Middleware added first sits innermost. The fast paths sit inside the edge (request ids, body
     # limit, security headers) and the metrics, like every routed request.

@@ -13,6 +13,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.errors import InvalidToken, MissingToken
 from app.settings import Settings
 from app.storage.files import make_private_dirs
+from app.web.signin import COOKIE, SignIns
 
 _bearer = HTTPBearer(auto_error=False, description="Token from $HERMES_HOME/api_token or HERMES_API_TOKEN")
 
@@ -52,10 +53,22 @@ async def require_token(
     expected: str | None = request.app.state.api_token
     if expected is None:
         return
+    if credentials is None and request.method in _READS and _page_signed_in(request):
+        return
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise MissingToken()
     if not token_matches(credentials.credentials.encode(), expected):
         raise InvalidToken()
+
+
+# The web page's browsers read through the JSON API too (its event stream, its exports) with their cookie;
+# they change things only through the page's own routes, which also want htmx's header (CSRF).
+_READS = frozenset({"GET", "HEAD"})
+
+
+def _page_signed_in(request: Request) -> bool:
+    signins: SignIns = request.app.state.web_signins
+    return signins.valid(request.cookies.get(COOKIE))
 
 
 def authorization_accepted(header: bytes | None, expected: str | None) -> bool:

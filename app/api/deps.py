@@ -17,6 +17,7 @@ from app.services.fts_indexer import FtsIndexer
 from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage.protocols import Store
+from app.web.signin import SignIns
 
 T = TypeVar("T")
 
@@ -41,3 +42,4 @@ GatewayService = Annotated[Gateway, _app_state("gateway", Gateway)]
 Pruner = Annotated[AutoPruner, _app_state("auto_pruner", AutoPruner)]
 Indexer = Annotated[FtsIndexer, _app_state("fts_indexer", FtsIndexer)]
 MetricsRegistry = Annotated[CollectorRegistry, _app_state("metrics_registry", CollectorRegistry)]
+WebSignIns = Annotated[SignIns, _app_state("web_signins", SignIns)]

@@ -11,12 +11,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.api.pagination import encode_cursor, set_next_link
+from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
 from app.domain.session_filter import SessionFilter, TimeBounds
 from app.errors import InvalidCursor
 from app.services import sessions as svc
-from app.services.sessions import ListQuery
+from app.services.sessions import ListPage, ListQuery
 from app.storage.protocols import Store
 
 _NO_BOUNDS = TimeBounds()
@@ -29,7 +29,15 @@ def cursor_kind(query: ListQuery, bounds: TimeBounds = _NO_BOUNDS) -> str:
     filters as typed (``5h``, not the instant it meant), so a cursor from one listing or filter set is
     refused by another."""
     q = query
-    selection = (q.sources, q.exclude_sources, q.status, q.include_children, q.include_archived, q.search)
+    selection = (
+        q.sources,
+        q.exclude_sources,
+        q.status,
+        q.include_children,
+        q.include_archived,
+        q.search,
+        q.pinned_only,
+    )
     return f"sessions:{q.order}:{_digest(selection, q.filter, bounds)}"
 
 
@@ -38,6 +46,20 @@ def _digest(selection: tuple[Any, ...], flt: SessionFilter, bounds: TimeBounds) 
     # Cached: the plain listing asks for the same digest on every page it serves.
     criteria = replace(flt, started_before=None, started_after=None)
     return hashlib.sha256(repr((selection, astuple(criteria), astuple(bounds))).encode()).hexdigest()[:16]
+
+
+def cursor_position(kind: str, order: str, cursor: str) -> dict[str, Any]:
+    """A listing cursor's position, its members checked (else 400 ``invalid_cursor``)."""
+    position = decode_cursor(kind, cursor)
+    number: tuple[type, ...] = (int, float)
+    keys: dict[str, tuple[type, ...]] = {"s": number, "i": (str,)}
+    if order == "last_active":
+        keys["a"] = number
+    for key, kinds in keys.items():
+        value = position.get(key)
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise InvalidCursor()
+    return position
 
 
 def pinned_window(query: ListQuery, bounds: TimeBounds, position: dict[str, Any]) -> ListQuery:
@@ -56,18 +78,24 @@ def pinned_window(query: ListQuery, bounds: TimeBounds, position: dict[str, Any]
     return replace(query, filter=flt, after=position)
 
 
+def next_page_cursor(query: ListQuery, bounds: TimeBounds, page: ListPage) -> str | None:
+    """The cursor of the page after ``page`` (``None`` on the last); with time filters it carries the
+    window the first page resolved."""
+    if not page.next_position:
+        return None
+    position = page.next_position
+    if bounds.given():
+        position = {**position, _WINDOW: [query.filter.started_before, query.filter.started_after]}
+    return encode_cursor(cursor_kind(query, bounds), position)
+
+
 async def list_response(
     request: Request, db: Store, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS
 ) -> Response:
     """Read one page of the listing and render it with its ``Link`` header; with time filters the cursor
     carries the resolved window."""
     page = await db.read(lambda tx: svc.list_page(tx, query))
-    next_cursor = None
-    if page.next_position:
-        position = page.next_position
-        if bounds.given():
-            position = {**position, _WINDOW: [query.filter.started_before, query.filter.started_after]}
-        next_cursor = encode_cursor(cursor_kind(query, bounds), position)
+    next_cursor = next_page_cursor(query, bounds, page)
     response = json_response(
         {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
     )

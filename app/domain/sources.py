@@ -59,3 +59,7 @@ MESSAGING_PLATFORMS = frozenset(
         Source.homeassistant,
     }
 )
+
+# Sessions no person typed into: scheduled jobs, batch runs and webhook deliveries. The web page's
+# "Automation" preset shows these and its "Chats" preset hides them (a cron job a minute buries chats).
+AUTOMATION_SOURCES = frozenset({Source.cron, Source.batch, Source.webhook})

@@ -112,6 +112,26 @@ def lineage(tx: Tx, session_id: str) -> list[SessionRow]:
     return [get_session(tx, sid) for sid in tx.lineage.compression_chain(session_id)]
 
 
+@dataclass(frozen=True)
+class Family:
+    """A conversation as a page shows it: the compression chain root → tip, and the sessions that
+    branched off or were delegated from any of its segments (with ``branch`` or ``delegate``)."""
+
+    chain: list[SessionRow]
+    children: list[tuple[SessionRow, str]]
+
+
+def family(tx: Tx, session_id: str) -> Family:
+    """The session's compression chain and its branch and delegate children; 404 ``session_not_found``."""
+    chain = lineage(tx, session_id)
+    children = [
+        (get_session(tx, child_id), kind)
+        for segment in chain
+        for child_id, kind in tx.lineage.side_children(segment["id"])
+    ]
+    return Family(chain, children)
+
+
 def _child_id(tx: Tx, parent_source: str) -> str:
     """A fresh id in the parent's format (8-hex messaging format for a source we do not know)."""
     try:

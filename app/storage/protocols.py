@@ -265,6 +265,10 @@ class LineageRepo(Protocol):
     def compression_ancestors(self, session_id: str) -> list[str]:
         """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
 
+    def side_children(self, session_id: str) -> list[tuple[str, str]]:
+        """The branch and delegate children of a session (not its compression continuation), oldest
+        first, each with its kind (``branch`` or ``delegate``)."""
+
     def is_active_message(self, session_id: str, message_id: int) -> bool:
         """Whether ``message_id`` is an active (not rewound) message of the session."""
 

@@ -453,6 +453,8 @@ class ListQuery:
     search: str | None = None
     filter: SessionFilter = field(default_factory=SessionFilter)
     after: dict[str, Any] | None = None
+    # Only pinned sessions (the web page's pinned view; the JSON listing has no such parameter yet).
+    pinned_only: bool = False
 
 
 @dataclass

@@ -123,6 +123,7 @@ class SqliteLineage(_Bound):
     compression_tip = bound(lineage.compression_tip)
     compression_chain = bound(lineage.compression_chain)
     compression_ancestors = bound(lineage.compression_ancestors)
+    side_children = bound(lineage.side_children)
     is_active_message = bound(lineage_messages.is_active_message)
     copy_active_messages = bound(lineage_messages.copy_active_messages)
     conversation_for_recap = bound(lineage_messages.conversation_for_recap)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Body, Header, Query, Request, Response
 
@@ -11,7 +11,7 @@ from app.api.deps import DB
 from app.api.error_docs import IDEMPOTENT, IF_MATCH, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.operations import api_router, operation
-from app.api.pagination import NEXT_LINK_OK, decode_cursor
+from app.api.pagination import NEXT_LINK_OK
 from app.api.params import SessionId
 from app.api.schemas.filters import session_filter
 from app.api.schemas.sessions import (
@@ -23,7 +23,7 @@ from app.api.schemas.sessions import (
     UsageMode,
     UsageUpdate,
 )
-from app.api.session_listing import cursor_kind, list_response, pinned_window
+from app.api.session_listing import cursor_kind, cursor_position, list_response, pinned_window
 from app.api.session_responses import created_session, session_operation, session_response
 from app.errors import (
     EmptyTimeWindow,
@@ -96,19 +96,6 @@ async def create_session(
     return reply_response(reply)
 
 
-def _position(kind: str, order: str, cursor: str) -> dict[str, Any]:
-    position = decode_cursor(kind, cursor)
-    number: tuple[type, ...] = (int, float)
-    keys: dict[str, tuple[type, ...]] = {"s": number, "i": (str,)}
-    if order == "last_active":
-        keys["a"] = number
-    for key, kinds in keys.items():
-        value = position.get(key)
-        if not isinstance(value, kinds) or isinstance(value, bool):
-            raise InvalidCursor()
-    return position
-
-
 @router.get(
     "/sessions",
     **operation(
@@ -146,7 +133,7 @@ async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQ
     )
     bounds = params.bounds()
     if params.cursor is not None:
-        position = _position(cursor_kind(query, bounds), params.order, params.cursor)
+        position = cursor_position(cursor_kind(query, bounds), params.order, params.cursor)
         query = pinned_window(query, bounds, position)
     return await list_response(request, db, query, bounds)
 

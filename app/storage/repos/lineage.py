@@ -92,6 +92,21 @@ def child_kind(conn: sqlite3.Connection, session_id: str) -> ChildKind | None:
     return ChildKind.other
 
 
+# A page shows at most this many branch and delegate children of one session.
+MAX_SIDE_CHILDREN = 100
+
+
+def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, str]]:
+    """The branch and delegate children of a session (not its compression continuation), oldest first."""
+    rows = conn.execute(
+        f"SELECT s.id, {branch_child_sql()} AS is_branch FROM sessions s WHERE s.parent_session_id = ?"
+        f" AND ({branch_child_sql()} OR {delegate_marker_sql()} IS NOT NULL)"
+        f" ORDER BY s.started_at, s.id LIMIT {MAX_SIDE_CHILDREN}",
+        (session_id,),
+    ).fetchall()
+    return [(str(row[0]), (ChildKind.branch if row[1] else ChildKind.delegate).value) for row in rows]
+
+
 def compression_parent(conn: sqlite3.Connection, session_id: str) -> str | None:
     """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
     row = conn.execute(

@@ -23,7 +23,7 @@ from app.storage.repos.lineage import (
     listable_sql,
 )
 from app.storage.repos.list_index import SearchFilter, ascii_lower, search_filter
-from app.storage.repos.session_filter import Clauses, attribute_clauses, time_clauses
+from app.storage.repos.session_filter import Clauses, attribute_clauses, pinned_sql, time_clauses
 from app.storage.repos.sessions import (
     LAST_ACTIVE_SQL,
     public_select_sql,
@@ -50,7 +50,7 @@ _TIP_FIELDS = (
 )
 
 
-def _filters(q: ListQuery, search: SearchFilter | None, *, hidden: bool) -> Clauses:
+def _filters(q: ListQuery, search: SearchFilter | None, *, hidden: bool, pinned: str) -> Clauses:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
@@ -66,6 +66,11 @@ def _filters(q: ListQuery, search: SearchFilter | None, *, hidden: bool) -> Clau
     if hidden:
         # The agent's own hidden sessions stay out of its lists, and out of ours.
         clauses.append("s.hidden = 0")
+    if q.filter.archived is not None:
+        clauses.append("s.archived = ?")
+        params.append(1 if q.filter.archived else 0)
+    if q.pinned_only:
+        clauses.append(pinned.format(a="s"))
     # With projection a compression-ended root stands for its tip, whose status is only known afterwards;
     # such roots pass the SQL filter and the projected row is checked again in Python.
     projecting = not q.include_children
@@ -238,8 +243,10 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
     needle = None if q.search is None else ascii_lower(q.search)
     search = None if q.search is None else searcher(conn, q.search, project)
-    hides = shape_of(conn).has_session_column("hidden")
-    filters = _filters(q, search, hidden=hides)
+    shape = shape_of(conn)
+    hides = shape.has_session_column("hidden")
+    pinned = pinned_sql(shape)
+    filters = _filters(q, search, hidden=hides, pinned=pinned)
     settle = None if search is None else search.settle
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []
@@ -250,7 +257,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
             # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
             if not rows:
                 search = settle()
-                settle, filters = search.settle, _filters(q, search, hidden=hides)
+                settle, filters = search.settle, _filters(q, search, hidden=hides, pinned=pinned)
                 continue
             settle = None
         for row in rows:

@@ -1,0 +1,110 @@
+// The page's own behaviour, kept out of the HTML so the Content-Security-Policy can forbid inline script.
+(function () {
+  "use strict";
+
+  function typing(target) {
+    return target instanceof HTMLElement &&
+      (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  // Keyboard: "/" searches, j/k move through the list, Enter opens the current row.
+  function rows() { return Array.prototype.slice.call(document.querySelectorAll("li.row")); }
+  function current() { return document.querySelector("li.row.current"); }
+  function move(step) {
+    var all = rows();
+    if (!all.length) { return; }
+    var index = all.indexOf(current());
+    var next = all[Math.max(0, Math.min(all.length - 1, index < 0 ? 0 : index + step))];
+    all.forEach(function (row) { row.classList.remove("current"); });
+    next.classList.add("current");
+    next.scrollIntoView({ block: "nearest" });
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) { return; }
+    if (event.key === "/") {
+      var search = document.getElementById("q");
+      if (search) { event.preventDefault(); search.focus(); search.select(); }
+    } else if (event.key === "j") {
+      move(1);
+    } else if (event.key === "k") {
+      move(-1);
+    } else if (event.key === "Enter" && current()) {
+      var link = current().querySelector("a.open");
+      if (link) { window.location.href = link.href; }
+    }
+  });
+
+  // Search hits in a transcript: previous and next, around the message the link opened.
+  var hitIndex = -1;
+  function jump(step) {
+    var hits = Array.prototype.slice.call(document.querySelectorAll("mark.hit"));
+    if (!hits.length) { return; }
+    hitIndex = (hitIndex + step + hits.length) % hits.length;
+    hits.forEach(function (hit) { hit.classList.remove("current"); });
+    var hit = hits[hitIndex];
+    hit.classList.add("current");
+    var card = hit.closest("details");
+    if (card) { card.open = true; }
+    hit.scrollIntoView({ block: "center" });
+  }
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!(target instanceof HTMLElement)) { return; }
+    if (target.id === "next-hit") { jump(1); }
+    if (target.id === "prev-hit") { jump(-1); }
+  });
+
+  // A message opened by a link: unfold the card it sits in.
+  function reveal() {
+    if (!window.location.hash) { return; }
+    var target = document.getElementById(window.location.hash.slice(1));
+    if (!target) { return; }
+    var card = target.closest("details");
+    if (card) { card.open = true; }
+    target.classList.add("target");
+    target.scrollIntoView({ block: "center" });
+  }
+  document.addEventListener("DOMContentLoaded", reveal);
+
+  // A refused change says why: the problem+json detail, in the notice line.
+  function notify(text) {
+    var notice = document.getElementById("notice");
+    if (!notice) { return; }
+    notice.textContent = text;
+    notice.hidden = false;
+    window.clearTimeout(notify.timer);
+    notify.timer = window.setTimeout(function () { notice.hidden = true; }, 6000);
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var detail = "The server refused this (" + xhr.status + ").";
+    try {
+      var body = JSON.parse(xhr.responseText);
+      if (body && typeof body.detail === "string") { detail = body.detail; }
+    } catch (ignored) { /* not problem+json: keep the status line */ }
+    notify(detail);
+  });
+  document.addEventListener("htmx:sendError", function () { notify("The server cannot be reached."); });
+
+  // A live refresh of the first page keeps the rows picked for a bulk action, and a row that moved up
+  // from a later page is shown once.
+  var picked = [];
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "first-page") {
+      picked = Array.prototype.map.call(document.querySelectorAll("input.pick:checked"), function (box) {
+        return box.value;
+      });
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var seen = {};
+    rows().forEach(function (row) {
+      var id = row.getAttribute("data-id");
+      if (seen[id]) { row.remove(); } else { seen[id] = true; }
+    });
+    picked.forEach(function (id) {
+      var box = document.querySelector('input.pick[value="' + CSS.escape(id) + '"]');
+      if (box) { box.checked = true; }
+    });
+  });
+})();
