@@ -21,6 +21,7 @@ from app.cli.commands import handoff as handoff_cmd
 from app.cli.commands import maintenance as maintenance_cmds
 from app.cli.commands import resume as resume_cmds
 from app.cli.commands import sessions as sessions_cmds
+from app.cli.commands import web as web_cmds
 from app.cli.context import get_env
 from app.cli.errors import EXIT_CODES_HELP, CliError, ExitCode
 from app.cli.output import note
@@ -159,6 +160,7 @@ app.command("new")(resume_cmds.new)
 app.command("end")(resume_cmds.end)
 app.command("handoff")(handoff_cmd.handoff)
 app.command("serve")(serve)
+app.command("open")(web_cmds.open_page)
 # The agent has `hermes insights` at the top level as well as under `sessions`.
 app.command("insights")(maintenance_cmds.insights)
 

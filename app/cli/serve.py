@@ -70,13 +70,17 @@ def serve(
     token = "HERMES_API_TOKEN" if settings.api_token is not None else str(settings.token_path)
     if settings.auth_disabled:
         token = "none (auth disabled)"
+    app = create_app(settings)
+    base = f"http://{settings.host}:{settings.port}"
+    # Like Jupyter's: a link that signs one browser in to the page, once, within minutes (never the token).
+    page = f"{base}/" if settings.auth_disabled else f"{base}/login?code={app.state.web_signins.mint_code()}"
     typer.echo(
-        f"hermes-sessions on http://{settings.host}:{settings.port}\n"
+        f"hermes-sessions on {base}\n"
         f"  database: {describe(settings)}\n"
-        f"  token:    {token}",
+        f"  token:    {token}\n"
+        f"  web page: {page}  (one-time link; later: hermes open)",
         err=True,
     )
-    app = create_app(settings)
     tune_for_serving()
     # Installed before uvicorn captures the signals, so they are the handlers it restores and re-raises to.
     signal.signal(signal.SIGTERM, _stopped)

@@ -92,9 +92,10 @@ async def bulk(
 
 
 def _prune_filter(kind: str, days: float, source: str | None) -> SessionFilter:
+    # Archived sessions stay out, as in POST /maintenance/prune without include_archived.
     if kind == "empty":
-        return SessionFilter(max_messages=0)
-    return SessionFilter(started_before=cutoff(time.time(), days), source=source or None)
+        return SessionFilter(max_messages=0, archived=False)
+    return SessionFilter(started_before=cutoff(time.time(), days), source=source or None, archived=False)
 
 
 @router.post("/prune", name="web-prune")

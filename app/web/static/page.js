@@ -52,6 +52,13 @@
     if (!(target instanceof HTMLElement)) { return; }
     if (target.id === "next-hit") { jump(1); }
     if (target.id === "prev-hit") { jump(-1); }
+    if (target.classList.contains("export-toggle")) {
+      var links = document.getElementById(target.getAttribute("aria-controls") || "");
+      if (links) {
+        links.hidden = !links.hidden;
+        target.setAttribute("aria-expanded", String(!links.hidden));
+      }
+    }
   });
 
   // A message opened by a link: unfold the card it sits in.
@@ -65,6 +72,10 @@
     target.scrollIntoView({ block: "center" });
   }
   document.addEventListener("DOMContentLoaded", reveal);
+
+  // The live stream's state, for the eye (the "live" dot) and for tests waiting until it is open.
+  document.addEventListener("htmx:sseOpen", function () { document.body.setAttribute("data-live", "open"); });
+  document.addEventListener("htmx:sseError", function () { document.body.setAttribute("data-live", "retrying"); });
 
   // A refused change says why: the problem+json detail, in the notice line.
   function notify(text) {
