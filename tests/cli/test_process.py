@@ -189,15 +189,18 @@ def test_banner_names_the_url_the_database_and_the_token(tmp_path: Path) -> None
     )
     try:
         assert proc.stderr is not None
-        lines = [proc.stderr.readline() for _ in range(3)]
+        lines = [proc.stderr.readline() for _ in range(4)]
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
-    assert lines == [
+    assert lines[:3] == [
         f"hermes-sessions on http://127.0.0.1:{port}\n",
         f"  database: {tmp_path / 'state.db'}\n",
         f"  token:    {tmp_path / 'api_token'}\n",
     ]
+    # The web page's one-time sign-in link carries a code, never the token.
+    assert lines[3].startswith(f"  web page: http://127.0.0.1:{port}/login?code=")
+    assert (tmp_path / "api_token").read_text().strip() not in lines[3]
 
 
 def test_a_second_server_on_the_same_file_is_refused(live_server: LiveServer) -> None:

@@ -21,14 +21,11 @@ from urllib.parse import urlsplit
 import hermes_state
 import httpx
 import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route
 
 from tests.conftest import LiveServer, start_live_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
-
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route  # noqa: E402
 
 # A token only these tests use, so finding it anywhere (a page, a URL, a log line) is unambiguous.
 WEB_TOKEN = "web-" + secrets.token_urlsafe(24)
@@ -79,9 +76,11 @@ def _seed(path: Path) -> dict[str, str]:
         db.create_session("tools", "cli", model="model-b", cwd="/work/tools-repo")
         db.set_session_title("tools", "Listing the files")
         db.append_message("tools", "user", "list the files please")
-        call = {"id": "call_1", "type": "function", "function": {"name": "terminal", "arguments": '{"command": "ls -la"}'}}
+        function = {"name": "terminal", "arguments": '{"command": "ls -la"}'}
+        call = {"id": "call_1", "type": "function", "function": function}
         db.append_message("tools", "assistant", "Running ls.", tool_calls=[call], reasoning="I should list.")
-        db.append_message("tools", "tool", "total 8\nREADME.md\nsetup.py", tool_call_id="call_1", tool_name="terminal")
+        output = "total 8\nREADME.md\nsetup.py"
+        db.append_message("tools", "tool", output, tool_call_id="call_1", tool_name="terminal")
         db.append_message("tools", "assistant", "Two files.")
         db.end_session("tools", "user_exit")
         ids["tools"] = "tools"
@@ -91,15 +90,22 @@ def _seed(path: Path) -> dict[str, str]:
         db.append_message("comp_root", "user", "start the refactor")
         db.end_session("comp_root", "compression")
         db.create_session("comp_tip", "cli", model="model-a", parent_session_id="comp_root")
-        db.append_message("comp_tip", "user", "[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted.")
+        summary = "[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted."
+        db.append_message("comp_tip", "user", summary)
         db.append_message("comp_tip", "assistant", "Continuing the refactor.")
         db.create_session(
-            "branch_child", "cli", model="model-a", parent_session_id="comp_tip",
+            "branch_child",
+            "cli",
+            model="model-a",
+            parent_session_id="comp_tip",
             model_config={"_branched_from": "comp_tip"},
         )
         db.append_message("branch_child", "user", "try the other approach")
         db.create_session(
-            "delegate_child", "subagent", model="model-a", parent_session_id="comp_tip",
+            "delegate_child",
+            "subagent",
+            model="model-a",
+            parent_session_id="comp_tip",
             model_config={"_delegate_from": "comp_tip"},
         )
         db.append_message("delegate_child", "user", "sub-task: read the docs")
@@ -108,9 +114,12 @@ def _seed(path: Path) -> dict[str, str]:
         db.create_session("hostile", "telegram", model=HOSTILE["model"])
         db.set_session_title("hostile", HOSTILE["title"])
         db.append_message("hostile", "user", HOSTILE["content"])
-        hostile_call = {"id": "call_x", "type": "function", "function": {"name": HOSTILE["tool"], "arguments": "{}"}}
+        hostile_function = {"name": HOSTILE["tool"], "arguments": "{}"}
+        hostile_call = {"id": "call_x", "type": "function", "function": hostile_function}
         db.append_message("hostile", "assistant", HOSTILE["content"], tool_calls=[hostile_call])
-        db.append_message("hostile", "tool", HOSTILE["content"], tool_call_id="call_x", tool_name=HOSTILE["tool"])
+        db.append_message(
+            "hostile", "tool", HOSTILE["content"], tool_call_id="call_x", tool_name=HOSTILE["tool"]
+        )
         db.end_session("hostile", "user_exit")
         ids["hostile"] = "hostile"
 
@@ -171,7 +180,10 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args() -> dict[str, Any]:
-    """Debian's chromium (never a downloaded browser), headless, quiet about the network."""
+    """Debian's chromium (never a downloaded browser), headless, quiet about the network; every browser
+    test skips where it is not installed."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
     return {
         "executable_path": CHROMIUM,
         "args": [

@@ -1,4 +1,4 @@
-"""The web page in a real browser: search, hostile text, tool cards, changes, filters, live updates, export."""
+"""The web page in a real browser: search, hostile text, tool cards, changes, filters, live, export."""
 
 from __future__ import annotations
 
@@ -95,7 +95,8 @@ def test_changes_through_the_page_survive_a_reload_and_agree_with_the_api(
     expect(web.get_by_role("button", name="Unarchive")).to_be_visible()
     with web_server.api() as api:
         session = api.get("/sessions/pinme").json()
-    assert (session["title"], session["pinned"], session["archived"]) == ("Renamed in the browser", True, True)
+    shown = (session["title"], session["pinned"], session["archived"])
+    assert shown == ("Renamed in the browser", True, True)
 
     web.goto("/s/victim")
     web.once("dialog", lambda dialog: dialog.accept())
@@ -111,7 +112,8 @@ def test_a_filter_in_the_url_applies_on_load(web: Page, web_server: WebServer) -
     rows = web.locator("li.row")
     expect(rows.first).to_be_visible()
     with web_server.api() as api:
-        expected = api.get("/sessions", params={"source": "discord", "workspace": "repo1", "limit": 50}).json()
+        params = {"source": "discord", "workspace": "repo1", "limit": 50}
+        expected = api.get("/sessions", params=params).json()
     assert [r.get_attribute("data-id") for r in rows.all()] == [s["id"] for s in expected["items"]]
     expect(web.locator("li.row .badge")).to_have_text(["discord"] * len(expected["items"]))
     # The archive view shows the archived session, which the default view hides.

@@ -1,4 +1,4 @@
-"""Signing in never weakens the token: no cookie, no page (on loopback too); links work once; CSRF; sign-out."""
+"""Signing in never weakens the token: no cookie, no page (loopback too); links work once; CSRF; sign-out."""
 
 from __future__ import annotations
 

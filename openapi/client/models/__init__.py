@@ -134,6 +134,7 @@ from .session_update import SessionUpdate
 from .session_update_model_config_type_0 import SessionUpdateModelConfigType0
 from .sessions_list_order import SessionsListOrder
 from .sessions_list_status import SessionsListStatus
+from .sign_in_link import SignInLink
 from .source_usage import SourceUsage
 from .stats_out import StatsOut
 from .stats_out_by_source import StatsOutBySource
@@ -281,6 +282,7 @@ __all__ = (
     "SessionUpdateModelConfigType0",
     "SessionsListOrder",
     "SessionsListStatus",
+    "SignInLink",
     "SourceUsage",
     "StatsOut",
     "StatsOutBySource",
