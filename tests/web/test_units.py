@@ -1,0 +1,108 @@
+"""The page's pure parts: sign-in codes and sessions, hit marking, the transcript's tool cards."""
+
+from __future__ import annotations
+
+from app.domain.highlight import marked_snippet, marked_terms, query_terms
+from app.domain.transcript import OUTPUT_HEAD, OUTPUT_TAIL, entries, summary_kind
+from app.web.signin import CODE_TTL_S, MAX_CODES, SESSION_TTL_S, SignIns
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_code_signs_in_once_and_only_while_fresh() -> None:
+    clock = Clock()
+    signins = SignIns(clock)
+    code = signins.mint_code()
+    key = signins.redeem(code)
+    assert key is not None and signins.valid(key)
+    assert signins.redeem(code) is None
+    stale = signins.mint_code()
+    clock.now += CODE_TTL_S + 1
+    assert signins.redeem(stale) is None
+    assert signins.redeem("") is None and signins.redeem("guess") is None
+
+
+def test_sessions_expire_and_close() -> None:
+    clock = Clock()
+    signins = SignIns(clock)
+    key = signins.open_session()
+    assert signins.valid(key) and not signins.valid(None) and not signins.valid("other")
+    signins.close_session(key)
+    assert not signins.valid(key)
+    again = signins.open_session()
+    clock.now += SESSION_TTL_S + 1
+    assert not signins.valid(again)
+
+
+def test_outstanding_codes_are_capped() -> None:
+    signins = SignIns(Clock())
+    codes = [signins.mint_code() for _ in range(MAX_CODES + 5)]
+    assert signins.redeem(codes[0]) is None
+    assert signins.redeem(codes[-1]) is not None
+
+
+def test_snippets_are_escaped_before_they_are_marked() -> None:
+    snippet = "<script>x</script> says >>>hello<<< to <b> >>>you<<< </b>"
+    assert str(marked_snippet(snippet)) == (
+        "&lt;script&gt;x&lt;/script&gt; says <mark>hello</mark> to &lt;b&gt; <mark>you</mark> &lt;/b&gt;"
+    )
+    assert str(marked_snippet(">>><img src=x onerror=alert(1)><<<")) == (
+        "<mark>&lt;img src=x onerror=alert(1)&gt;</mark>"
+    )
+
+
+def test_query_terms_mark_words_and_phrases_case_insensitively() -> None:
+    assert query_terms('deploy* "rate limit" OR <b> NOT x') == ["deploy", "rate limit", "<b>", "x"]
+    marked = str(marked_terms("Rate LIMIT hit <b>deploy</b>", ["rate limit", "deploy", "<b>"]))
+    assert marked == (
+        '<mark class="hit">Rate LIMIT</mark> hit <mark class="hit">&lt;b&gt;</mark>'
+        '<mark class="hit">deploy</mark>&lt;/b&gt;'
+    )
+    assert str(marked_terms("<i>", [])) == "&lt;i&gt;"
+
+
+def test_tool_results_join_their_calls_and_long_output_is_cut() -> None:
+    long = "x" * (OUTPUT_HEAD + OUTPUT_TAIL + 10)
+    messages = [
+        {"id": 1, "role": "user", "content": "go", "timestamp": 1.0},
+        {
+            "id": 2,
+            "role": "assistant",
+            "content": None,
+            "timestamp": 2.0,
+            "tool_calls": [
+                {"id": "a", "function": {"name": "read", "arguments": '{"path": "f"}'}},
+                {"id": "b", "function": {"name": "run", "arguments": "not json"}},
+            ],
+        },
+        {"id": 3, "role": "tool", "content": long, "tool_call_id": "b", "timestamp": 3.0},
+        {"id": 4, "role": "tool", "content": "file", "tool_call_id": "a", "timestamp": 4.0},
+        {
+            "id": 5,
+            "role": "tool",
+            "content": "lost",
+            "tool_call_id": "zzz",
+            "tool_name": "t",
+            "timestamp": 5.0,
+        },
+    ]
+    shown = entries(messages)
+    assert [e.id for e in shown] == [1, 2, 5]
+    read, run = shown[1].cards
+    assert (read.name, read.summary, read.result and read.result.text) == ("read", '{"path": "f"}', "file")
+    assert run.arguments == "not json"
+    assert run.result is not None and run.result.omitted == 10 and len(run.result.head) == OUTPUT_HEAD
+    assert shown[2].orphan is not None and shown[2].orphan.text == "lost"
+
+
+def test_summaries_are_recognised() -> None:
+    assert summary_kind("  [CONTEXT COMPACTION — REFERENCE ONLY] ...") == "compression"
+    assert summary_kind("[CONTEXT SUMMARY]: earlier") == "compression"
+    assert summary_kind('[Session was just handed off from CLI ("x") to this chat]') == "handoff"
+    assert summary_kind("hello") is None
