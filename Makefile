@@ -15,7 +15,7 @@ ORACLE_NASTECH := nastech-agent==0.20.0
 # The async build imports aiofiles and aiosqlite at module level; they live in its folder, not in the venv.
 ORACLE_ASYNC := async-hermes-agent==0.20.4.1 aiofiles==25.1.0 aiosqlite==0.22.1
 
-.PHONY: run run-env test lint typecheck pytest soak openapi client bench bench-compare clean docker
+.PHONY: run run-env test lint typecheck pytest soak openapi client bench bench-compare clean docker web-screenshot
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -78,6 +78,10 @@ bench: $(STAMP)
 # (BENCH_COMPARE_ARGS, e.g. "--baseline <ref> --rounds 7").
 bench-compare: $(STAMP)
 	$(BIN)/python bench/compare_builds.py $(BENCH_COMPARE_ARGS)
+
+# The README's picture of the web page, taken by its browser test (Debian's chromium must be installed).
+web-screenshot: $(STAMP)
+	HERMES_WEB_SCREENSHOT=docs/img/web-page.png $(BIN)/pytest -q -p no:xdist tests/web/test_page.py -k screenshot
 
 clean:
 	rm -rf $(VENV) $(RUN_VENV)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Form
 from starlette.responses import Response
 
 from app.api.deps import DB
+from app.api.json_body import PolicyRoute
 from app.api.params import SessionId
 from app.api.schemas.common import SafeText
 from app.domain.retention import cutoff
@@ -25,7 +26,8 @@ from app.storage.protocols import Tx
 from app.web.access import changer
 from app.web.responses import page
 
-router = APIRouter(include_in_schema=False, dependencies=[Depends(changer)])
+# PolicyRoute: a JSON body sent here instead of a form is judged like any other (app.api.json_body).
+router = APIRouter(include_in_schema=False, dependencies=[Depends(changer)], route_class=PolicyRoute)
 
 Flag = Literal["pin", "unpin", "archive", "unarchive"]
 BulkAction = Literal["pin", "unpin", "archive", "unarchive", "delete"]

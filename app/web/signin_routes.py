@@ -8,10 +8,12 @@ from fastapi import APIRouter, Depends, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.api.auth import token_matches
+from app.api.json_body import PolicyRoute
 from app.web.access import changer, end_session, signed_in, signins, start_session
 from app.web.responses import page
 
-router = APIRouter(include_in_schema=False)
+# PolicyRoute: a JSON body sent here instead of a form is judged like any other (app.api.json_body).
+router = APIRouter(include_in_schema=False, route_class=PolicyRoute)
 
 # Long enough for any token this server makes or accepts; a longer field is not a token.
 MAX_TOKEN_CHARS = 4096

@@ -156,6 +156,10 @@ def _seed(path: Path) -> dict[str, str]:
             "UPDATE sessions SET started_at = ? WHERE id = ?",
             [(now - index * 2 * 3600, sid) for index, (sid,) in enumerate(rows)],
         )
+        conn.execute(
+            "UPDATE messages SET timestamp = 30 * (id % 20) + "
+            "(SELECT started_at FROM sessions s WHERE s.id = messages.session_id)"
+        )
     return ids
 
 
