@@ -19,7 +19,8 @@ from app.services import maintenance
 from app.services import messages as messages_svc
 from app.services import search as search_svc
 from app.services import sessions as sessions_svc
-from app.storage.rows import MessageQuery
+from app.storage.protocols import Tx
+from app.storage.rows import MessageQuery, SessionRow
 from app.web import listing
 from app.web.access import reader
 from app.web.listing import PageQuery
@@ -59,7 +60,6 @@ async def list_page(db: DB, params: Annotated[PageQuery, Query()]) -> Response:
     if text is not None:
         request = listing.search_request(params, text)
         hits = _hits(await db.read(lambda tx: search_svc.search(tx, request)))
-    stats = await maintenance.stats(db)
     return page(
         "list.html",
         params=params,
@@ -70,9 +70,14 @@ async def list_page(db: DB, params: Annotated[PageQuery, Query()]) -> Response:
         hits=hits,
         first=True,
         search=text,
-        stats=stats,
         sources=listing.source_names(),
     )
+
+
+@router.get("/stats-bar", name="web-stats")
+async def stats_fragment(db: DB) -> Response:
+    """The stats bar with each source's count, loaded after the list so the list never waits for it."""
+    return page("stats.html", stats=await maintenance.stats(db))
 
 
 @router.get("/rows", name="web-rows")
@@ -104,9 +109,12 @@ async def transcript_page(
         query = MessageQuery(session_id=session_id, limit=TRANSCRIPT_PAGE, before=INT64_MAX)
     else:
         query = MessageQuery(session_id=session_id, around=at, window=AROUND)
-    found = await db.read(lambda tx: messages_svc.list_messages(tx, query))
-    session = await db.read(lambda tx: sessions_svc.get_session(tx, session_id))
-    family = await db.read(lambda tx: lineage_svc.family(tx, session_id))
+
+    def read(tx: Tx) -> tuple[messages_svc.MessagePage, SessionRow, lineage_svc.Family]:
+        found = messages_svc.list_messages(tx, query)
+        return found, sessions_svc.get_session(tx, session_id), lineage_svc.family(tx, session_id)
+
+    found, session, family = await db.read(read)
     items = found.items
     return page(
         "transcript.html",

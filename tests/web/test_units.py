@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
+import app.web
 from app.domain.highlight import marked_snippet, marked_terms, query_terms
 from app.domain.transcript import OUTPUT_HEAD, OUTPUT_TAIL, entries, summary_kind
 from app.web.signin import CODE_TTL_S, MAX_CODES, SESSION_TTL_S, SignIns
@@ -106,3 +111,14 @@ def test_summaries_are_recognised() -> None:
     assert summary_kind("[CONTEXT SUMMARY]: earlier") == "compression"
     assert summary_kind('[Session was just handed off from CLI ("x") to this chat]') == "handoff"
     assert summary_kind("hello") is None
+
+
+def test_the_vendored_files_are_the_ones_recorded() -> None:
+    vendor = Path(app.web.__file__).parent / "static" / "vendor"
+    manifest = json.loads((vendor / "VENDORED.json").read_text())
+    assert {entry["package"]: entry["version"] for entry in manifest["files"].values()} == {
+        "htmx.org": "2.0.11",
+        "htmx-ext-sse": "2.2.4",
+    }
+    for name, entry in manifest["files"].items():
+        assert hashlib.sha256((vendor / name).read_bytes()).hexdigest() == entry["sha256"], name
