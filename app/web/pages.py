@@ -23,7 +23,7 @@ from app.storage.protocols import Tx
 from app.storage.rows import MessageQuery, SessionRow
 from app.web import listing
 from app.web.access import reader
-from app.web.listing import PageQuery
+from app.web.listing import PageQuery, View
 from app.web.responses import page
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(reader)])
@@ -51,7 +51,7 @@ def _hits(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @router.get("/", name="web-list")
-async def list_page(db: DB, params: Annotated[PageQuery, Query()]) -> Response:
+async def list_page(db: DB, params: View) -> Response:
     """The session list in day groups with its filters, stats and, for a search, the matching messages."""
     rows, cursor = await _rows(db, params)
     now = time.time()
@@ -65,7 +65,6 @@ async def list_page(db: DB, params: Annotated[PageQuery, Query()]) -> Response:
         params=params,
         view=params.url_params(),
         groups=listing.days(rows, params.order, now),
-        now_ts=now,
         cursor=cursor,
         hits=hits,
         first=True,
@@ -81,7 +80,7 @@ async def stats_fragment(db: DB) -> Response:
 
 
 @router.get("/rows", name="web-rows")
-async def rows_fragment(db: DB, params: Annotated[PageQuery, Query()]) -> Response:
+async def rows_fragment(db: DB, params: View) -> Response:
     """The rows of one page of the list (the next page, or the first again after a live change)."""
     rows, cursor = await _rows(db, params)
     now = time.time()
@@ -89,7 +88,6 @@ async def rows_fragment(db: DB, params: Annotated[PageQuery, Query()]) -> Respon
         "rows.html",
         view=params.url_params(),
         groups=listing.days(rows, params.order, now),
-        now_ts=now,
         cursor=cursor,
         first=params.cursor is None,
     )

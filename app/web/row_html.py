@@ -1,54 +1,90 @@
-"""One list row as HTML, written directly: the list page renders 50 of them per request, and a template
-macro per row cost several times the listing itself. Every value goes through ``html.escape``."""
+"""One list row as HTML, written directly and remembered: the list page shows 50 rows per request, and a
+template macro per row cost several times the listing itself. Every value goes through ``html.escape``.
+
+A row's HTML depends only on the row: the relative time and the live mark, which change with the clock,
+are filled in by the page's script from the ``data-ts`` and ``data-live-until`` attributes.
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
 from markupsafe import Markup
 
-from app.web.timefmt import relative_time, utc_time
+from app.web.timefmt import utc_time
 
 # A session counts as live while it is open and had activity this recently (the dashboard's rule).
 LIVE_WITHIN_S = 300
+# Rows remembered: a few pages of several views.
+CACHED_ROWS = 4096
+
+_FIELDS = (
+    "id",
+    "title",
+    "preview",
+    "source",
+    "git_repo_root",
+    "cwd",
+    "model",
+    "message_count",
+    "tool_call_count",
+    "last_active",
+    "ended_at",
+    "pinned",
+    "archived",
+)
 
 
-def _workspace(s: Any) -> str:
-    path = s["git_repo_root"] or s["cwd"]
-    if not path:
-        return ""
-    name = path.rstrip("/").rsplit("/", 1)[-1] or path
-    return f'<span class="ws" title="{escape(path)}">{escape(name)}</span>'
-
-
-def _marks(s: Any, now: float) -> str:
-    marks = []
-    if s["ended_at"] is None and now - s["last_active"] < LIVE_WITHIN_S:
-        marks.append('<span class="mark live">live</span>')
-    if s["pinned"]:
-        marks.append('<span class="mark pinned">pinned</span>')
-    if s["archived"]:
-        marks.append('<span class="mark archived">archived</span>')
-    return "".join(marks)
-
-
-def row_html(s: Any, now: float) -> Markup:
+def row_html(s: Any) -> Markup:
     """The ``<li>`` of one listed session (a ``SessionRow``)."""
-    sid = escape(s["id"])
-    name = s["title"] or s["preview"] or s["id"]
-    label = escape(name) if s["title"] else f'<span class="preview">{escape(name)}</span>'
-    model = f'<span class="model">{escape(s["model"])}</span>' if s["model"] else ""
-    tools = f'<span class="count">{s["tool_call_count"]} tools</span>' if s["tool_call_count"] else ""
-    when = utc_time(s["last_active"])
-    source = escape(s["source"])
-    ago = relative_time(s["last_active"], now)
+    return _row(*(s[name] for name in _FIELDS))
+
+
+@lru_cache(maxsize=CACHED_ROWS)
+def _row(
+    session_id: str,
+    title: str | None,
+    preview: str | None,
+    source: str,
+    repo: str | None,
+    cwd: str | None,
+    model: str | None,
+    messages: int,
+    tools: int,
+    last_active: float,
+    ended_at: float | None,
+    pinned: bool,
+    archived: bool,
+) -> Markup:
+    sid = escape(session_id)
+    name = title or preview or session_id
+    label = escape(name) if title else f'<span class="preview">{escape(name)}</span>'
+    marks = []
+    if ended_at is None:
+        marks.append(
+            f'<span class="mark live" data-live-until="{last_active + LIVE_WITHIN_S}" hidden>live</span>'
+        )
+    if pinned:
+        marks.append('<span class="mark pinned">pinned</span>')
+    if archived:
+        marks.append('<span class="mark archived">archived</span>')
+    path = repo or cwd
+    workspace = ""
+    if path:
+        short = path.rstrip("/").rsplit("/", 1)[-1] or path
+        workspace = f'<span class="ws" title="{escape(path)}">{escape(short)}</span>'
+    shown_model = f'<span class="model">{escape(model)}</span>' if model else ""
+    tool_count = f'<span class="count">{tools} tools</span>' if tools else ""
+    when = utc_time(last_active)
+    src = escape(source)
     return Markup(
         f'<li class="row" id="row-{sid}" data-id="{sid}"><input type="checkbox" class="pick" name="ids" '
         f'value="{sid}" form="bulk" aria-label="Select {escape(name)}">'
-        f'<div class="cell"><a class="open" href="/s/{escape(quote(s["id"], safe=""))}">{label}</a>'
-        f'<div class="meta"><span class="badge src-{source}">{source}</span>{_marks(s, now)}{_workspace(s)}'
-        f'{model}<span class="count">{s["message_count"]} msg</span>{tools}'
-        f'<time datetime="{when}" title="{when}">{ago}</time></div></div></li>'
+        f'<div class="cell"><a class="open" href="/s/{escape(quote(session_id, safe=""))}">{label}</a>'
+        f'<div class="meta"><span class="badge src-{src}">{src}</span>{"".join(marks)}{workspace}'
+        f'{shown_model}<span class="count">{messages} msg</span>{tool_count}'
+        f'<time datetime="{when}" title="{when}" data-ts="{last_active}">{when[:16]}</time></div></div></li>'
     )

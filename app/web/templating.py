@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from app.web.row_html import row_html
-from app.web.timefmt import relative_time, utc_time
+from app.web.timefmt import utc_time
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -36,7 +36,6 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["ago"] = relative_time
     env.filters["utc"] = utc_time
     env.globals["query"] = query
     env.globals["row_html"] = row_html

@@ -1,24 +1,8 @@
-"""How the page writes times: relative for the eye, UTC in full for ``datetime`` attributes and titles."""
+"""How the page writes times: UTC in full (the page's script shows them relative to the reader's clock)."""
 
 from __future__ import annotations
 
-import math
 import time
-
-_UNITS = ((86400 * 365, "y"), (86400 * 30, "mo"), (86400 * 7, "w"), (86400, "d"), (3600, "h"), (60, "m"))
-
-
-def relative_time(ts: float | None, now: float | None = None) -> str:
-    """``5m ago``, ``3d ago``; ``just now`` under a minute."""
-    if ts is None:
-        return ""
-    seconds = (time.time() if now is None else now) - ts
-    if seconds < 60:
-        return "just now"
-    for size, unit in _UNITS:
-        if seconds >= size:
-            return f"{math.floor(seconds / size)}{unit} ago"
-    return "just now"
 
 
 def utc_time(ts: float | None) -> str:

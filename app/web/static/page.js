@@ -73,6 +73,28 @@
   }
   document.addEventListener("DOMContentLoaded", reveal);
 
+  // Times relative to now, and the live mark of sessions active in the last minutes: the server writes
+  // absolute times only, so a row's HTML depends on the row alone (and the clock keeps moving here).
+  var UNITS = [[31536000, "y"], [2592000, "mo"], [604800, "w"], [86400, "d"], [3600, "h"], [60, "m"]];
+  function ago(seconds) {
+    for (var i = 0; i < UNITS.length; i++) {
+      if (seconds >= UNITS[i][0]) { return Math.floor(seconds / UNITS[i][0]) + UNITS[i][1] + " ago"; }
+    }
+    return "just now";
+  }
+  function tick() {
+    var now = Date.now() / 1000;
+    document.querySelectorAll("time[data-ts]").forEach(function (el) {
+      el.textContent = ago(now - parseFloat(el.getAttribute("data-ts")));
+    });
+    document.querySelectorAll("[data-live-until]").forEach(function (el) {
+      el.hidden = now >= parseFloat(el.getAttribute("data-live-until"));
+    });
+  }
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSettle", tick);
+  window.setInterval(tick, 30000);
+
   // The live stream's state, for the eye (the "live" dot) and for tests waiting until it is open.
   document.addEventListener("htmx:sseOpen", function () { document.body.setAttribute("data-live", "open"); });
   document.addEventListener("htmx:sseError", function () { document.body.setAttribute("data-live", "retrying"); });
