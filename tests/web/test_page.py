@@ -210,6 +210,7 @@ def test_the_page_is_usable_360_px_wide_and_makes_the_readme_screenshot(web: Pag
     web.set_viewport_size({"width": 1200, "height": 800})
     web.goto("/?preset=all")
     web.locator("li.row").first.wait_for()
+    web.locator(".by-source a").first.wait_for()
     target = os.environ.get("HERMES_WEB_SCREENSHOT")
     shot = web.screenshot(path=str(ROOT / target) if target else None)
     assert shot[:8] == b"\x89PNG\r\n\x1a\n"
