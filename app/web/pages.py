@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Annotated, Any
 
@@ -53,13 +54,18 @@ def _hits(result: dict[str, Any]) -> list[dict[str, Any]]:
 @router.get("/", name="web-list")
 async def list_page(db: DB, params: View) -> Response:
     """The session list in day groups with its filters, stats and, for a search, the matching messages."""
-    rows, cursor = await _rows(db, params)
-    now = time.time()
     text = params.search_text()
     hits: list[dict[str, Any]] = []
-    if text is not None:
+    if text is None:
+        rows, cursor = await _rows(db, params)
+    else:
         request = listing.search_request(params, text)
-        hits = _hits(await db.read(lambda tx: search_svc.search(tx, request)))
+        # Titles and ids (the listing's search) and message content, on two reader threads at once.
+        (rows, cursor), found = await asyncio.gather(
+            _rows(db, params), db.read(lambda tx: search_svc.search(tx, request))
+        )
+        hits = _hits(found)
+    now = time.time()
     return page(
         "list.html",
         params=params,
