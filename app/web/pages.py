@@ -15,6 +15,7 @@ from app.api.session_listing import cursor_position, next_page_cursor
 from app.domain.highlight import marked_snippet, marked_terms, query_terms
 from app.domain.json_policy import INT64_MAX
 from app.domain.transcript import entries
+from app.errors import MessageNotInSession, SessionNotFound
 from app.services import lineage as lineage_svc
 from app.services import maintenance
 from app.services import messages as messages_svc
@@ -118,7 +119,11 @@ async def transcript_page(
         found = messages_svc.list_messages(tx, query)
         return found, sessions_svc.get_session(tx, session_id), lineage_svc.family(tx, session_id)
 
-    found, session, family = await db.read(read)
+    try:
+        found, session, family = await db.read(read)
+    except (SessionNotFound, MessageNotInSession) as exc:
+        # A person followed a stale link: a page saying so, not a JSON problem.
+        return page("missing.html", status_code=404, detail=exc.detail)
     items = found.items
     return page(
         "transcript.html",

@@ -87,7 +87,6 @@ BAD_READS = [
     ("/?source=nowhere", 422),
     ("/?after=yesterday-ish", 422),
     ("/?archived=maybe", 422),
-    ("/s/missing", 404),
     ("/s/missing/older?before=5", 404),
     ("/s/missing/newer?after=-1", 422),
     ("/s/missing/newer?after=99999999999999999999", 422),
@@ -100,6 +99,11 @@ def test_bad_input_is_a_problem_never_a_500(signed_in: TestClient, api: TestClie
         assert answer.status_code == status, (path, answer.text)
         assert answer.headers["content-type"] == "application/problem+json", path
     sid = _make(api, "cli", "target")
+    # A stale link to a transcript is a page saying so.
+    for path in ("/s/missing", f"/s/{sid}?at=999999"):
+        missing = signed_in.get(path)
+        assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html"), path
+        assert "Not found" in missing.text
     hx = {"HX-Request": "true"}
     assert signed_in.post(f"/s/{sid}/explode", headers=hx).status_code == 422
     assert signed_in.post("/bulk", data={"action": "shred", "ids": [sid]}, headers=hx).status_code == 422
