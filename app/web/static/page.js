@@ -73,6 +73,12 @@
   }
   document.addEventListener("DOMContentLoaded", reveal);
 
+  // On a phone the filters and tools start folded, so the list is what the page opens on.
+  document.addEventListener("DOMContentLoaded", function () {
+    var controls = document.querySelector("details.controls");
+    if (controls && window.matchMedia("(max-width: 600px)").matches) { controls.open = false; }
+  });
+
   // Times relative to now, and the live mark of sessions active in the last minutes: the server writes
   // absolute times only, so a row's HTML depends on the row alone (and the clock keeps moving here).
   var UNITS = [[31536000, "y"], [2592000, "mo"], [604800, "w"], [86400, "d"], [3600, "h"], [60, "m"]];
