@@ -136,6 +136,21 @@ def test_a_message_appended_through_the_api_shows_in_the_open_transcript(
     assert time.monotonic() - sent < 2.0
 
 
+def test_an_open_transcript_catches_up_after_the_stream_reconnects(web: Page, web_server: WebServer) -> None:
+    web.goto("/s/live")
+    web.locator("body[data-live=open]").wait_for(state="attached")
+    # The stream goes away (closed here, as a dropped connection would leave it) and a message arrives.
+    web.evaluate("document.body['htmx-internal-data'].sseEventSource.close()")
+    with web_server.api() as api:
+        api.post("/sessions/live/messages", json={"role": "assistant", "content": "sent while away"})
+    time.sleep(0.5)
+    expect(web.get_by_text("sent while away")).to_have_count(0)
+    # When a stream opens again, the page asks for what it missed, whatever the stream replays.
+    web.evaluate("document.body.dispatchEvent(new CustomEvent('htmx:sseOpen', {bubbles: true}))")
+    expect(web.get_by_text("sent while away")).to_be_visible(timeout=2000)
+    expect(web.get_by_text("sent while away")).to_have_count(1)
+
+
 def test_an_export_downloads_and_matches_the_api(web: Page, web_server: WebServer) -> None:
     web.goto("/s/tools")
     web.get_by_role("button", name="Export").click()

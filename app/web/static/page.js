@@ -102,7 +102,18 @@
   window.setInterval(tick, 30000);
 
   // The live stream's state, for the eye (the "live" dot) and for tests waiting until it is open.
-  document.addEventListener("htmx:sseOpen", function () { document.body.setAttribute("data-live", "open"); });
+  // After a reconnect the page catches up by itself: the transcript asks for what came after its last
+  // message and the list reloads its first page, whether or not the stream could replay the gap.
+  var opened = 0;
+  document.addEventListener("htmx:sseOpen", function () {
+    document.body.setAttribute("data-live", "open");
+    opened += 1;
+    if (opened > 1) {
+      document.querySelectorAll("#tail, #first-page").forEach(function (el) {
+        htmx.trigger(el, "hermes:reconnected");
+      });
+    }
+  });
   document.addEventListener("htmx:sseError", function () { document.body.setAttribute("data-live", "retrying"); });
 
   // A refused change says why: the problem+json detail, in the notice line.
