@@ -36,6 +36,7 @@ from app.errors import (
     SessionNotFound,
     TitleTaken,
     TitleTooLong,
+    TrigramMembershipLocked,
     UnknownSource,
 )
 from app.services import sessions as svc
@@ -168,6 +169,7 @@ async def get_session(
         TitleTaken,
         TitleTooLong,
         InvalidTitle,
+        TrigramMembershipLocked,
     ),
 )
 async def update_session(
@@ -175,7 +177,9 @@ async def update_session(
 ) -> Response:
     """Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``."""
+    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a session
+    with messages into or out of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``,
+    ``invalid_title``."""
     changes = body.model_dump(include=body.model_fields_set)
     if "model_config_" in changes:
         changes["model_config"] = changes.pop("model_config_")

@@ -8,7 +8,7 @@ from app.api.deps import DB
 from app.api.error_docs import JSON_BODY, WRITE
 from app.api.operations import api_router, operation
 from app.api.schemas.sync import SyncBatchIn, SyncResultOut
-from app.errors import InvalidSyncBatch
+from app.errors import InvalidSyncBatch, TrigramMembershipLocked
 from app.services import sync as service
 
 router = api_router("sync")
@@ -23,6 +23,7 @@ router = api_router("sync")
         WRITE,
         JSON_BODY,
         InvalidSyncBatch,
+        TrigramMembershipLocked,
     ),
 )
 async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
@@ -30,7 +31,9 @@ async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
     home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
     batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one it
     synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written)."""
+    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
+    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or out
+    of its substring index; nothing of the batch was written)."""
     batch = service.SyncBatch(
         home=body.home,
         sessions=body.sessions,

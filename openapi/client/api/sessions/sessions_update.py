@@ -143,7 +143,11 @@ def sync_detailed(
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
+    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
+    session
+    with messages into or out of its substring index), 412 ``precondition_failed``, 422
+    ``title_too_long``,
+    ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -184,7 +188,11 @@ def sync(
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
+    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
+    session
+    with messages into or out of its substring index), 412 ``precondition_failed``, 422
+    ``title_too_long``,
+    ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -220,7 +228,11 @@ async def asyncio_detailed(
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
+    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
+    session
+    with messages into or out of its substring index), 412 ``precondition_failed``, 422
+    ``title_too_long``,
+    ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -259,7 +271,11 @@ async def asyncio(
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
     model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
+    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
+    session
+    with messages into or out of its substring index), 412 ``precondition_failed``, 422
+    ``title_too_long``,
+    ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET

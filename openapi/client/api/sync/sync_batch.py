@@ -53,6 +53,11 @@ def _parse_response(
 
         return response_408
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -122,7 +127,10 @@ def sync_detailed(
     batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
     it
     synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written).
+    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
+    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
+    out
+    of its substring index; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -158,7 +166,10 @@ def sync(
     batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
     it
     synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written).
+    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
+    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
+    out
+    of its substring index; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -189,7 +200,10 @@ async def asyncio_detailed(
     batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
     it
     synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written).
+    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
+    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
+    out
+    of its substring index; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -223,7 +237,10 @@ async def asyncio(
     batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
     it
     synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written).
+    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
+    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
+    out
+    of its substring index; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
