@@ -331,7 +331,9 @@ def test_rows_30_31_index_formats(client: TestClient, home: Path, raw: sqlite3.C
     )
     assert text.startswith('{\n  "_README": ')
     rows = dict(
-        raw.execute("SELECT session_key, entry_json FROM gateway_routing WHERE scope = ?", (gateway_of(client).scope,))
+        raw.execute(
+            "SELECT session_key, entry_json FROM gateway_routing WHERE scope = ?", (gateway_of(client).scope,)
+        )
     )
     for result in results:
         key = result["session_key"]
