@@ -195,18 +195,14 @@ def mirror_dir_is_own(directory: Path, home: Path) -> bool:
     return False
 
 
-def remove_mirror_leftovers(path: Path, home: Path) -> int:
-    """Delete the temporary files a rewrite of the mirror at ``path`` left when its process died mid-write;
-    how many."""
+def remove_mirror_leftovers(path: Path, home: Path) -> None:
+    """Delete the temporary files a rewrite of the mirror at ``path`` left when its process died mid-write."""
     directory = path.parent
     if not directory.is_dir() or not mirror_dir_is_own(directory, home):
-        return 0
-    removed = 0
+        return
     for leftover in directory.glob(f"{MIRROR_TEMP_PREFIX}*.tmp"):
         with contextlib.suppress(FileNotFoundError):
             leftover.unlink()
-            removed += 1
-    return removed
 
 
 def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str, home: str) -> None:
