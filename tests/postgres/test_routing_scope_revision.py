@@ -1,5 +1,5 @@
-"""Revision 0024: the routing entries every replica kept in its own home's scope move to the store's one scope;
-where two replicas held the same chat, the entry written last stays."""
+"""Revision 0024: the routing entries every replica kept in its own home's scope move to the store's one
+scope; where two replicas held the same chat, the entry written last stays."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ def test_revision_0024_merges_every_replicas_scope_into_the_stores(pg_migrated_u
     revisions.downgrade(pg_migrated_url, "0023_pg_agent_flags")
     with psycopg.connect(pg_migrated_url, autocommit=True) as conn:
         conn.cursor().executemany(
-            "INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES (%s, %s, %s, %s)",
+            "INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) "
+            "VALUES (%s, %s, %s, %s)",
             [
                 ("/a/sessions", "k1", '{"session_id": "old"}', 1.0),
                 ("/b/sessions", "k1", '{"session_id": "new"}', 2.0),
