@@ -14,6 +14,12 @@ request it refuses itself as problem+json, the shape of every other error:
   ``invalid_transfer_encoding``; anything else the parser refuses → 400 ``malformed_request``;
 - more than ``max_connections`` open connections → 503 ``server_busy`` to the newcomer.
 
+Connections that have not yet shown the API token (every new one, one that never finishes its headers, one
+whose requests carry no token) share at most :data:`UNPROVEN_SHARE` of ``max_connections``; a newcomer past
+that share, or past the cap while such connections are open, takes the place of the oldest of them. So
+half-open sockets, however many, never keep an authenticated client or ``/healthz`` from being served: a
+connection is proven by the first request whose headers carry the token.
+
 Each of these is counted and logged like a routed request (route ``unmatched``). Body limits and the body
 read timeout live in the ASGI edge middleware, which sees the request id and the response.
 """
@@ -21,6 +27,7 @@ read timeout live in the ASGI edge middleware, which sees the request id and the
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 from enum import Enum
 from typing import Any, ClassVar, NamedTuple
 
@@ -30,6 +37,7 @@ from fastapi import FastAPI
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
+from app.api.auth import token_matches
 from app.api.instrumentation import ACCESS_LOGGER, UNMATCHED_ROUTE, HttpMetrics
 from app.api.middleware import BUSY_RETRY_AFTER_S, new_request_id, raw_problem
 from app.errors import (
@@ -47,6 +55,8 @@ from app.settings import Settings
 
 # Seconds the server waits for in-flight requests on shutdown.
 GRACEFUL_SHUTDOWN_S = 10
+UNPROVEN_SHARE = 0.5
+"""The part of ``max_connections`` that connections not yet proven by the API token may hold."""
 
 
 class ReadLimits(NamedTuple):
@@ -55,6 +65,13 @@ class ReadLimits(NamedTuple):
     header_timeout_s: float
     max_header_bytes: int
     max_connections: int
+    token: str | None
+    """The API token that proves a connection (``None``: auth disabled, complete headers prove it)."""
+
+    @property
+    def max_unproven(self) -> int:
+        """How many unproven connections may be open at once."""
+        return max(1, int(self.max_connections * UNPROVEN_SHARE))
 
 
 class _Phase(Enum):
@@ -77,6 +94,8 @@ class HermesHttpProtocol(HttpToolsProtocol):
 
     limits: ClassVar[ReadLimits]
     metrics: ClassVar[HttpMetrics | None] = None
+    unproven: ClassVar[OrderedDict[HermesHttpProtocol, None]]
+    """The server's open connections not yet proven by the token, oldest first."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -88,15 +107,28 @@ class HermesHttpProtocol(HttpToolsProtocol):
         self._request_begun = False
 
     def connection_made(self, transport: Any) -> None:
-        """Start the first request's header deadline; refuse the connection when too many are open."""
+        """Start the first request's header deadline; make room among the unproven connections, or refuse
+        the connection when the proven ones alone fill the cap."""
         super().connection_made(transport)
         self._start_head()
-        if len(self.connections) > self.limits.max_connections:
-            self._refuse(TooManyConnections(self.limits.max_connections, BUSY_RETRY_AFTER_S))
+        limits = self.limits
+        if self.unproven and len(self.unproven) >= limits.max_unproven:
+            self.unproven.popitem(last=False)[0]._shed()
+        if len(self.connections) > limits.max_connections:
+            # Shed connections stay in the set until their close completes: count the open ones.
+            over = sum(not c.transport.is_closing() for c in self.connections) - limits.max_connections
+            while over > 0 and self.unproven:
+                self.unproven.popitem(last=False)[0]._shed()
+                over -= 1
+            if over > 0:
+                self._refuse(TooManyConnections(limits.max_connections, BUSY_RETRY_AFTER_S))
+                return
+        self.unproven[self] = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Drop the header deadline with the connection."""
+        """Drop the header deadline and the connection's place among the unproven."""
         self._cancel_head_timer()
+        self.unproven.pop(self, None)
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -141,10 +173,13 @@ class HermesHttpProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        """The head arrived in time: stop its deadline, then hand the request to uvicorn."""
+        """The head arrived in time: stop its deadline, count the connection proven if the request carries
+        the token, then hand the request to uvicorn."""
         self._phase = _Phase.BODY
         self._head_bytes = 0
         self._cancel_head_timer()
+        if self in self.unproven and self._proves():
+            del self.unproven[self]
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
@@ -153,6 +188,25 @@ class HermesHttpProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
     # -- internals ---------------------------------------------------------------------------------
+
+    def _proves(self) -> bool:
+        token = self.limits.token
+        if token is None:
+            return True
+        for name, value in self.headers:
+            if name == b"authorization":
+                scheme, _, presented = value.partition(b" ")
+                return scheme.lower() == b"bearer" and token_matches(presented.strip(), token)
+        return False
+
+    def _shed(self) -> None:
+        """Give this unproven connection's place to a newcomer: a request whose headers are arriving is
+        answered 503, any other connection is just closed."""
+        if self._phase is _Phase.HEAD and self._request_begun:
+            self._refuse(TooManyConnections(self.limits.max_connections, BUSY_RETRY_AFTER_S))
+        else:
+            self._cancel_head_timer()
+            self.transport.close()
 
     def _start_head(self) -> None:
         self._phase = _Phase.HEAD
@@ -226,7 +280,8 @@ class HermesHttpProtocol(HttpToolsProtocol):
 
 def protocol_class(limits: ReadLimits, metrics: HttpMetrics | None) -> type[HermesHttpProtocol]:
     """A protocol class bound to these limits (uvicorn instantiates the class it is given)."""
-    return type("BoundHermesHttpProtocol", (HermesHttpProtocol,), {"limits": limits, "metrics": metrics})
+    bound: dict[str, Any] = {"limits": limits, "metrics": metrics, "unproven": OrderedDict()}
+    return type("BoundHermesHttpProtocol", (HermesHttpProtocol,), bound)
 
 
 def log_config(*, access_log: bool) -> dict[str, Any]:
@@ -253,6 +308,7 @@ def server_config(app: FastAPI, settings: Settings, *, configure_logging: bool =
         header_timeout_s=settings.header_timeout_s,
         max_header_bytes=settings.max_header_bytes,
         max_connections=settings.max_connections,
+        token=getattr(app.state, "api_token", None),
     )
     metrics: HttpMetrics | None = getattr(app.state, "http_metrics", None)
     return uvicorn.Config(

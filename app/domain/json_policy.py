@@ -50,6 +50,24 @@ def _too_deep(loc: Location, limit: int = MAX_DEPTH) -> Violation:
     return Violation(JSON_TOO_DEEP, f"JSON may nest at most {limit} levels of objects and arrays.", loc)
 
 
+class _LongLiteral:
+    """An integer literal too long to be in range, kept as its text: Python refuses to convert integer text
+    beyond 4,300 digits (``sys.get_int_max_str_digits``), and no literal that long is an int64 anyway."""
+
+    __slots__ = ("shown",)
+
+    def __init__(self, text: str) -> None:
+        self.shown = f"an integer of {len(text.lstrip('-'))} digits"
+
+
+# Longer than any int64 in decimal (19 digits and a sign), so a longer literal is out of range.
+_LONGEST_INT64 = 20
+
+
+def _parse_int(text: str) -> int | _LongLiteral:
+    return _LongLiteral(text) if len(text) > _LONGEST_INT64 else int(text)
+
+
 # Where a node sits, as a linked list (key, parent) built in O(1) per node; a loc is rebuilt only for a
 # violation.
 _Trail = tuple[str | int, "_Trail"] | None
@@ -81,7 +99,9 @@ def _walk(value: Any, limit: int = MAX_DEPTH) -> tuple[Violation | None, bool]:
                 stack.append((child, depth + 1, (key, trail) if depth else None))
             elif kind is int:
                 if not INT64_MIN <= child <= INT64_MAX:
-                    return _out_of_range(child, key, trail, depth), wide
+                    return _out_of_range(str(child), key, trail, depth), wide
+            elif kind is _LongLiteral:
+                return _out_of_range(child.shown, key, trail, depth), wide
             elif kind is float:
                 if not math.isfinite(child):
                     return _not_finite(key, trail, depth), wide
@@ -94,7 +114,7 @@ def _child_loc(key: str | int, trail: _Trail, depth: int) -> Location:
     return _loc((key, trail)) if depth else ()
 
 
-def _out_of_range(value: int, key: str | int, trail: _Trail, depth: int) -> Violation:
+def _out_of_range(value: str, key: str | int, trail: _Trail, depth: int) -> Violation:
     return Violation(
         INTEGER_OUT_OF_RANGE,
         f"Integers must be within -2^63 .. 2^63-1, not {value}.",
@@ -123,7 +143,7 @@ def check(value: Any, source: bytes | str, *, envelope: int = 0) -> Violation | 
     violation, wide = _walk(value, limit)
     if violation is None and wide:
         # The depth is bounded now, so the recursive stdlib parser is safe; it keeps integers exact.
-        violation = _walk(json.loads(source), limit)[0]
+        violation = _walk(json.loads(source, parse_int=_parse_int), limit)[0]
     return violation
 
 
@@ -140,7 +160,7 @@ def loads(data: bytes | str) -> tuple[Any, Violation | None]:
         if str(exc).startswith("depth limit exceeded"):
             return None, _too_deep(())
         try:
-            value = json.loads(data)
+            value = json.loads(data, parse_int=_parse_int)
         except RecursionError:
             return None, _too_deep(())
         except UnicodeDecodeError as err:

@@ -123,7 +123,8 @@ class RouteResult:
 
 
 def _load(tx: Tx, scope: str, session_key: str) -> dict[str, Any] | None:
-    raw = tx.gateway.get_entry(scope, session_key)
+    """A key's entry, held by this write transaction: a concurrent router of the key waits for its commit."""
+    raw = tx.gateway.claim_entry(scope, session_key)
     return None if raw is None else entries.parse_entry(raw)
 
 
@@ -492,8 +493,12 @@ def suspend_route(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
 
 
 def get_route(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
-    """One routing entry, 404 ``route_not_found``."""
-    return _require(tx, scope, session_key)
+    """One routing entry, 404 ``route_not_found`` (a read: nothing is held)."""
+    raw = tx.gateway.get_entry(scope, session_key)
+    entry = None if raw is None else entries.parse_entry(raw)
+    if entry is None:
+        raise RouteNotFound(session_key)
+    return entry
 
 
 def list_routes(
@@ -705,14 +710,14 @@ class Gateway:
         self.leadership = leadership
         self.home = home
         self.sessions_dir = home / "sessions"
-        self.scope = str(self.sessions_dir.resolve())
+        self.scope = db.routing_scope
         self.config_path = home / "config.yaml"
         self.gateway_json_path = home / "gateway.json"
         self._config = _ConfigCache()
         # Two PUTs would otherwise each read the file and the second write would drop the first's change.
         self._config_lock = threading.Lock()
         self.mirror = SessionsMirror(
-            db, self.scope, self.sessions_dir / "sessions.json", lambda: self.config()
+            db, self.scope, self.sessions_dir / "sessions.json", lambda: self.config(), home
         )
         self._expiry_first_s = expiry_first_s
         self._expiry_interval_s = expiry_interval_s
@@ -740,18 +745,10 @@ class Gateway:
             return self._put_config(body)
 
     def _put_config(self, body: dict[str, Any]) -> GatewayConfig:
-        yaml_cfg = files.read_yaml_for_update(self.config_path)
-        if yaml_cfg is None:
+        keys = ("session_reset", "group_sessions_per_user", "thread_sessions_per_user", "write_sessions_json")
+        changes = {key: body[key] for key in keys if body.get(key) is not None}
+        if not files.update_yaml(self.config_path, changes):
             raise ConfigUnreadable(self.config_path)
-        for key in (
-            "session_reset",
-            "group_sessions_per_user",
-            "thread_sessions_per_user",
-            "write_sessions_json",
-        ):
-            if key in body and body[key] is not None:
-                yaml_cfg[key] = body[key]
-        files.write_yaml(self.config_path, yaml_cfg)
         if body.get("reset_by_type") is not None or body.get("reset_by_platform") is not None:
             legacy = files.read_json_for_update(self.gateway_json_path)
             if legacy is None:
@@ -925,10 +922,14 @@ class Gateway:
 
 class SessionsMirror:
     """``sessions.json``, rewritten from the table after changes: at most once per
-    :data:`MIRROR_MIN_INTERVAL_S`, atomically, and only while ``write_sessions_json`` is on."""
+    :data:`MIRROR_MIN_INTERVAL_S`, atomically, and only while ``write_sessions_json`` is on; at start, the
+    temporary files of a rewrite that died are removed and a file older than the table is rewritten."""
 
-    def __init__(self, db: Store, scope: str, path: Path, config: Callable[[], GatewayConfig]) -> None:
+    def __init__(
+        self, db: Store, scope: str, path: Path, config: Callable[[], GatewayConfig], home: Path
+    ) -> None:
         self._db = db
+        self._home = home
         self._pool: ProcessPoolExecutor | None = None
         self._scope = scope
         self.path = path
@@ -944,7 +945,14 @@ class SessionsMirror:
         self._dirty.set()
 
     async def start(self) -> None:
-        """Start the rewriting task."""
+        """Clean up after a rewrite that died, schedule one if the file lags the table (a process stopped
+        before its last rewrite), and start the rewriting task."""
+        await asyncio.to_thread(files.remove_mirror_leftovers, self.path, self._home)
+        scope = self._scope
+        last = await self._db.read(lambda tx: tx.gateway.last_change(scope))
+        written = files.mtime(self.path)
+        if last is not None and (written is None or written < last):
+            self.changed()
         self._task = asyncio.create_task(self._run(), name="gateway-mirror")
 
     async def stop(self) -> None:
@@ -959,16 +967,30 @@ class SessionsMirror:
             self._pool = None
 
     async def flush(self) -> None:
-        """Rewrite the file now (when enabled)."""
+        """Rewrite the file now (when enabled). A rewrite cut short (the task cancelled at shutdown, a
+        failure) leaves the change pending, so the flush at stop still writes it."""
         self._dirty.clear()
         self._last_write = time.monotonic()
         if not self._config().write_sessions_json:
             return
+        try:
+            await self._write()
+        except BaseException:
+            self._dirty.set()
+            raise
+
+    async def _write(self) -> None:
         started = time.monotonic()
         if self._db.files is None:
             # No file a worker process could read: the rows come through the store, on a thread.
             await asyncio.to_thread(
-                files.write_mirror, self._db.backend, self._scope, str(self.path), entries.README, self._rows
+                files.write_mirror,
+                self._db.backend,
+                self._scope,
+                str(self.path),
+                entries.README,
+                self._rows,
+                str(self._home),
             )
         else:
             if self._pool is None:
@@ -986,6 +1008,7 @@ class SessionsMirror:
                 self._scope,
                 str(self.path),
                 entries.README,
+                str(self._home),
             )
         self.writes += 1
         self._last_write = time.monotonic()

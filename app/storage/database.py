@@ -72,6 +72,11 @@ class Database:
         """The file's own operations: sizes, VACUUM, backups, the repair check, the render workers."""
 
     @property
+    def routing_scope(self) -> str:
+        """The agent's: the resolved sessions directory beside the file (its gateway reads the same rows)."""
+        return str((self.path.parent / "sessions").resolve())
+
+    @property
     def shape(self) -> AgentShape | None:
         """The file's shape as last read (``None`` before open)."""
         return None if self.watch is None else self.watch.current

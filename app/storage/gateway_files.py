@@ -1,6 +1,10 @@
 """The gateway's files under ``$HERMES_HOME``: config.yaml and legacy gateway.json (what the agent's
 ``load_gateway_config`` reads), the WhatsApp bridge's ``lid-mapping-*.json`` files, and the
-``sessions/sessions.json`` mirror of the routing index (written atomically: temp file, fsync, rename)."""
+``sessions/sessions.json`` mirror of the routing index (written atomically: temp file, fsync, rename, in a
+``sessions/`` that is the home's own).
+
+config.yaml is the user's file: it is edited round-trip (ruamel.yaml), so its comments, anchors, quoting and
+key order stay as they were, and only the keys set change."""
 
 from __future__ import annotations
 
@@ -18,7 +22,11 @@ from typing import Any
 
 import orjson
 import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml import YAMLError as RoundTripError
+from ruamel.yaml.comments import CommentedMap
 
+from app.storage.files import make_private_dirs
 from app.storage.repos import gateway as repo
 from app.storage.sqlite_driver import sqlite3
 
@@ -38,18 +46,51 @@ def read_yaml(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def read_yaml_for_update(path: Path) -> dict[str, Any] | None:
-    """The mapping to update, ``{}`` when the file is missing, ``None`` when it exists but is not a
+def _round_trip() -> YAML:
+    editor = YAML(typ="rt")
+    editor.preserve_quotes = True
+    # The agent's reader (PyYAML) takes duplicate keys, the last one winning; so does this edit.
+    editor.allow_duplicate_keys = True
+    editor.width = 4096  # long lines stay on one line rather than being folded
+    return editor
+
+
+def _assign(mapping: CommentedMap, key: str, value: Any) -> None:
+    """``mapping[key] = value``, keeping the comments of the entries of a nested mapping that stay. A mapping
+    that carries an anchor is replaced instead: its aliases elsewhere keep the old values."""
+    current = mapping.get(key)
+    if not (isinstance(current, CommentedMap) and isinstance(value, dict)) or current.anchor.value:
+        mapping[key] = value
+        return
+    for name in [k for k in current if k not in value]:
+        del current[name]
+    for name, item in value.items():
+        _assign(current, name, item)
+
+
+def update_yaml(path: Path, changes: dict[str, Any]) -> bool:
+    """Set top-level keys of a YAML mapping file in place, everything else kept as written (a missing or
+    empty file becomes a mapping of ``changes``). ``False``, and nothing written, when the file is not a
     readable YAML mapping (rewriting it would lose what the user wrote)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
+        text = ""
+    except (OSError, UnicodeDecodeError):
+        return False
+    editor = _round_trip()
+    try:
+        data = editor.load(text)
+    except (RoundTripError, ValueError):
+        return False
     if data is None:
-        return {}
-    return data if isinstance(data, dict) else None
+        data = CommentedMap()
+    if not isinstance(data, CommentedMap):
+        return False
+    for key, value in changes.items():
+        _assign(data, key, value)
+    _replace_atomically(path, lambda h: editor.dump(data, h), f".{path.stem}_")
+    return True
 
 
 def read_json_for_update(path: Path) -> dict[str, Any] | None:
@@ -103,13 +144,6 @@ def _replace_atomically(path: Path, write: Any, prefix: str, *, binary: bool = F
         raise
 
 
-def write_yaml(path: Path, data: dict[str, Any]) -> None:
-    """Replace a YAML file atomically (its other keys are the caller's to keep)."""
-    _replace_atomically(
-        path, lambda h: yaml.safe_dump(data, h, sort_keys=False, allow_unicode=True), f".{path.stem}_"
-    )
-
-
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Replace a JSON file atomically, indented like the agent's."""
     _replace_atomically(path, lambda h: json.dump(data, h, indent=2), f".{path.stem}_")
@@ -149,7 +183,29 @@ MirrorRows = tuple[list[tuple[str, str, float]], set[str]]
 one snapshot."""
 
 
-def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str) -> None:
+MIRROR_TEMP_PREFIX = ".sessions_"
+
+
+def mirror_dir_is_own(directory: Path, home: Path) -> bool:
+    """Whether ``directory`` (``sessions/``) is inside ``home`` once symlinks are followed: a ``sessions/``
+    linked elsewhere is never written through (nor cleaned)."""
+    if directory.resolve().is_relative_to(home.resolve()):
+        return True
+    log.warning("%s leads outside %s; the sessions.json mirror is not written there", directory, home)
+    return False
+
+
+def remove_mirror_leftovers(path: Path, home: Path) -> None:
+    """Delete the temporary files a rewrite of the mirror at ``path`` left when its process died mid-write."""
+    directory = path.parent
+    if not directory.is_dir() or not mirror_dir_is_own(directory, home):
+        return
+    for leftover in directory.glob(f"{MIRROR_TEMP_PREFIX}*.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+
+
+def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str, home: str) -> None:
     """Rewrite ``sessions.json`` from the ``gateway_routing`` rows of ``scope``, on a read-only
     connection of its own. Meant for a worker process, which keeps every entry encoded between calls and
     re-encodes only rows written since the last rewrite (and drops keys that are gone), so a rewrite of
@@ -166,12 +222,19 @@ def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str) -> No
             conn.close()
         return changed, present
 
-    write_mirror(db_path, scope, path, readme, read)
+    write_mirror(db_path, scope, path, readme, read, home)
 
 
-def write_mirror(store: str, scope: str, path: str, readme: str, read: Callable[[float], MirrorRows]) -> None:
+def write_mirror(
+    store: str, scope: str, path: str, readme: str, read: Callable[[float], MirrorRows], home: str
+) -> None:
     """Rewrite ``sessions.json`` from what ``read(since)`` returns, re-encoding only the rows written since
-    the previous rewrite for the same ``(store, scope)`` in this process (blocking)."""
+    the previous rewrite for the same ``(store, scope)`` in this process (blocking). ``sessions/`` is made
+    0700 when missing; one that leads outside ``home`` is left alone."""
+    directory = Path(path).parent
+    if not mirror_dir_is_own(directory, Path(home)):
+        return
+    make_private_dirs(directory)
     mirror = _MIRRORS.setdefault((store, scope), _Mirror())
     if time.monotonic() - mirror.rebuilt_at > _REBUILD_EVERY_S:
         mirror.since, mirror.rebuilt_at = 0.0, time.monotonic()
@@ -188,7 +251,7 @@ def write_mirror(store: str, scope: str, path: str, readme: str, read: Callable[
         mirror.since = max(updated for _k, _r, updated in changed) - _OVERLAP_S
     head = b"  " + orjson.dumps("_README") + b": " + orjson.dumps(readme)
     document = b"{\n" + b",\n".join([head, *mirror.fragments.values()]) + b"\n}"
-    _replace_atomically(Path(path), lambda h: h.write(document), ".sessions_", binary=True)
+    _replace_atomically(Path(path), lambda h: h.write(document), MIRROR_TEMP_PREFIX, binary=True)
 
 
 def whatsapp_session_dir(home: Path) -> Path:

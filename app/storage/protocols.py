@@ -511,6 +511,11 @@ class GatewayRepo(Protocol):
     def get_entry(self, scope: str, session_key: str) -> str | None:
         """The stored ``entry_json`` of one key, or ``None``."""
 
+    def claim_entry(self, scope: str, session_key: str) -> str | None:
+        """The stored ``entry_json`` of one key, or ``None``, with the key held by this transaction until it
+        commits: a concurrent writer of the same key (another lane, another replica) waits, then reads what
+        this one wrote. Every routing decision reads its entry through this."""
+
     def put_entry(self, scope: str, session_key: str, entry_json: str) -> None:
         """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
 
@@ -529,6 +534,9 @@ class GatewayRepo(Protocol):
 
     def changed_since(self, scope: str, since: float) -> list[tuple[str, str, float]]:
         """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
+
+    def last_change(self, scope: str) -> float | None:
+        """When a scope's newest row was written (``None``: no rows)."""
 
     def keys(self, scope: str) -> set[str]:
         """Every key of a scope."""
@@ -886,6 +894,10 @@ class Store(Protocol):
     @property
     def backend(self) -> str:
         """The engine behind the store: ``sqlite`` or ``postgresql``."""
+
+    @property
+    def routing_scope(self) -> str:
+        """The ``scope`` of the store's gateway routing entries: every server on the store routes in it."""
 
     @property
     def engine_version(self) -> str:

@@ -232,11 +232,14 @@ class SqliteGateway(_Bound):
 
     __slots__ = ()
     get_entry = bound(gateway.get_entry)
+    # The writer is the file's only one (BEGIN IMMEDIATE), so reading is holding.
+    claim_entry = bound(gateway.get_entry)
     put_entry = bound(gateway.put_entry)
     delete_entries = bound(gateway.delete_entries)
     page_entries = bound(gateway.page_entries)
     iter_entries = bound(gateway.iter_entries)
     changed_since = bound(gateway.changed_since)
+    last_change = bound(gateway.last_change)
     keys = bound(gateway.keys)
     end_reason = bound(gateway.end_reason)
     create_session = bound(gateway.create_session)

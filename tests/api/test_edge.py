@@ -355,13 +355,20 @@ def test_500_is_a_problem_with_request_id_and_keeps_the_client_working(
     assert any("bug-1" in r.getMessage() and r.exc_info for r in errors)
 
 
+AUTHENTICATED_HEALTHZ = (
+    f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\r\n".encode()
+)
+
+
 def test_connections_beyond_the_limit_get_503(home: Path) -> None:
     settings = Settings(home=home, api_token=TOKEN, titles_auto=False, port=free_port(), max_connections=3)
     with serving(create_app(settings), settings) as base:
-        held = [connect(base) for _ in range(3)]
+        held = []
         try:
-            for sock in held:  # each connection answered once, so the server has them all
-                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            for _ in range(3):  # each connection proven by the token, so the server holds them all
+                sock = connect(base)
+                held.append(sock)
+                sock.sendall(AUTHENTICATED_HEALTHZ)
                 assert parse(sock.recv(65536)).status_code == 200
             with connect(base) as extra:
                 resp = parse(read_until_closed(extra))
@@ -369,6 +376,28 @@ def test_connections_beyond_the_limit_get_503(home: Path) -> None:
             assert resp.headers["retry-after"] == "1"
         finally:
             for sock in held:
+                sock.close()
+
+
+def test_half_open_unauthenticated_connections_leave_room_for_healthz_and_a_token(
+    port_settings: Settings,
+) -> None:
+    with serving(create_app(port_settings), port_settings) as base:
+        cap = port_settings.max_connections
+        flood = []
+        try:
+            for n in range(cap + cap // 5):
+                sock = connect(base)
+                if n % 2:  # half of them start a request and never finish its headers
+                    sock.sendall(b"GET /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                flood.append(sock)
+            with connect(base) as probe:
+                probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                assert parse(read_until_closed(probe)).status_code == 200
+            with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+                assert client.get("/sessions").status_code == 200
+        finally:
+            for sock in flood:
                 sock.close()
 
 

@@ -81,3 +81,12 @@ def test_bad_filter_values_are_problems(
 ) -> None:
     _build(home)
     assert_problem(client.get("/export", params=params), 422, code)
+
+
+def test_an_incremental_export_from_the_future_is_empty(client: TestClient) -> None:
+    sid = client.post("/sessions", json={"source": "cli", "title": "t"}).json()["id"]
+    client.post(f"/sessions/{sid}/messages", json={"role": "user", "content": "hi"})
+    future = "32503680000"  # the year 3000
+    for path, params in (("/export.jsonl", {}), ("/export", {"format": "jsonl"})):
+        r = client.get(path, params={**params, "since": future})
+        assert r.status_code == 200 and r.content == b"", (path, r.text)

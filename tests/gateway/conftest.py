@@ -35,9 +35,14 @@ def put_config(http: httpx.Client, **body: Any) -> dict[str, Any]:
     return result
 
 
-def scope(home: Path) -> str:
-    """The agent's routing scope for a home: the resolved sessions directory."""
+def agent_scope(home: Path) -> str:
+    """The agent's routing scope for a home: the resolved sessions directory (the scope on SQLite)."""
     return str((home / "sessions").resolve())
+
+
+def scope(settings: Settings) -> str:
+    """The store's routing scope: the agent's on SQLite, the one every replica shares on PostgreSQL."""
+    return "" if settings.database_url else agent_scope(settings.home)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -53,18 +58,14 @@ def raw(client: Any, settings: Settings) -> Iterator[sqlite3.Connection]:
         yield cast(sqlite3.Connection, conn)
 
 
-def edit_entry(conn: sqlite3.Connection, home: Path, key: str, **changes: Any) -> dict[str, Any]:
-    """Change members of a stored entry (e.g. move ``updated_at`` back) as another writer would."""
-    row = conn.execute(
-        "SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope(home), key)
-    ).fetchone()
+def edit_entry(conn: sqlite3.Connection, key: str, **changes: Any) -> dict[str, Any]:
+    """Change members of a stored entry (e.g. move ``updated_at`` back) as another writer would (the test's
+    store routes in one scope)."""
+    row = conn.execute("SELECT entry_json FROM gateway_routing WHERE session_key = ?", (key,)).fetchone()
     entry: dict[str, Any] = json.loads(row[0])
     for name, value in changes.items():
         entry[name] = value.isoformat() if isinstance(value, datetime) else value
-    conn.execute(
-        "UPDATE gateway_routing SET entry_json = ? WHERE scope = ? AND session_key = ?",
-        (json.dumps(entry), scope(home), key),
-    )
+    conn.execute("UPDATE gateway_routing SET entry_json = ? WHERE session_key = ?", (json.dumps(entry), key))
     return entry
 
 

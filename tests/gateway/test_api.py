@@ -24,7 +24,7 @@ from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage import gateway_files as files
 from app.storage.backends import open_store
-from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, scope, session_row
+from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, session_row
 
 KEY = "agent:main:telegram:dm:99"
 NOTICE = (
@@ -121,7 +121,7 @@ def test_row_10_new_route(client: TestClient, raw: sqlite3.Connection) -> None:
 
 def test_row_11_no_policy_never_resets(client: TestClient, home: Path, raw: sqlite3.Connection) -> None:
     first = route(client, chat_id="99")
-    edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(days=30))
+    edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(days=30))
     again = route(client, chat_id="99")
     assert again["session_id"] == first["session_id"] and again["reset_reason"] is None
 
@@ -131,7 +131,7 @@ def aged_route(
 ) -> dict[str, Any]:
     """Route chat 99 once, age its entry by ``age`` (plus other member changes), route again."""
     route(client, chat_id="99")
-    edit_entry(raw, home, KEY, updated_at=datetime.now() - age, **entry)
+    edit_entry(raw, KEY, updated_at=datetime.now() - age, **entry)
     return route(client, chat_id="99")
 
 
@@ -149,9 +149,9 @@ def test_row_13_daily_boundary(client: TestClient, home: Path, raw: sqlite3.Conn
     put_config(client, session_reset={"mode": "daily", "at_hour": 4})
     boundary = daily_boundary(datetime.now(), 4)
     route(client, chat_id="99")
-    edit_entry(raw, home, KEY, updated_at=boundary - timedelta(microseconds=1))
+    edit_entry(raw, KEY, updated_at=boundary - timedelta(microseconds=1))
     assert route(client, chat_id="99")["reset_reason"] == "daily"
-    edit_entry(raw, home, KEY, updated_at=boundary)
+    edit_entry(raw, KEY, updated_at=boundary)
     assert route(client, chat_id="99")["reset_reason"] is None
 
 
@@ -165,10 +165,10 @@ def test_rows_14_15_both_and_unknown_modes(client: TestClient, home: Path, raw: 
 def test_row_16_background_processes(client: TestClient, home: Path, raw: sqlite3.Connection) -> None:
     put_config(client, session_reset={"mode": "idle", "idle_minutes": 30, "bg_process_max_age_hours": 24})
     route(client, chat_id="99", background_processes=[{"started_at": time.time() - 60}])
-    edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=2))
+    edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(hours=2))
     # The list reported last is remembered: this message says nothing about processes.
     assert route(client, chat_id="99")["reset_reason"] is None
-    edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=2))
+    edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(hours=2))
     old = route(client, chat_id="99", background_processes=[{"started_at": time.time() - 25 * 3600}])
     assert old["reset_reason"] == "idle"
 
@@ -181,7 +181,7 @@ def test_row_17_platform_then_type_overrides(client: TestClient, home: Path, raw
     )
     assert aged_route(client, home, raw, timedelta(hours=2))["reset_reason"] is None
     route(client, platform="discord", chat_id="7")
-    edit_entry(raw, home, "agent:main:discord:dm:7", updated_at=datetime.now() - timedelta(hours=2))
+    edit_entry(raw, "agent:main:discord:dm:7", updated_at=datetime.now() - timedelta(hours=2))
     assert route(client, platform="discord", chat_id="7")["reset_reason"] == "idle"
 
 
@@ -216,7 +216,7 @@ def test_rows_21_22_excluded_platforms_and_suspend(
     put_config(client, session_reset={"mode": "idle", "idle_minutes": 30})
     key = "agent:main:api_server:dm:c1"
     route(client, platform="api_server", chat_id="c1")
-    edit_entry(raw, home, key, updated_at=datetime.now() - timedelta(hours=1), last_prompt_tokens=9)
+    edit_entry(raw, key, updated_at=datetime.now() - timedelta(hours=1), last_prompt_tokens=9)
     quiet = route(client, platform="api_server", chat_id="c1")
     assert quiet["reset_reason"] == "idle" and quiet["notice"] is None
     put_config(client, session_reset={"mode": "none"})
@@ -235,9 +235,7 @@ def test_rows_23_24_resume_pending(client: TestClient, home: Path, raw: sqlite3.
     )
     assert kept["reset_reason"] is None
     put_config(client, session_reset={"mode": "idle", "idle_minutes": 1440})
-    edit_entry(
-        raw, home, KEY, resume_pending=True, last_resume_marked_at=datetime.now() - timedelta(seconds=3700)
-    )
+    edit_entry(raw, KEY, resume_pending=True, last_resume_marked_at=datetime.now() - timedelta(seconds=3700))
     expired = route(client, chat_id="99")
     assert expired["reset_reason"] == "resume_pending_expired"
     assert expired["notice"] == NOTICE.format("gateway restart recovery timed out")
@@ -248,7 +246,7 @@ def test_row_25_expiry_finalisation(client: TestClient, home: Path, raw: sqlite3
     put_config(client, session_reset={"mode": "idle", "idle_minutes": 30})
     first = route(client, chat_id="99")
     route(client, chat_id="5")
-    edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1), model_override={"model": "m"})
+    edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(hours=1), model_override={"model": "m"})
     assert client.portal is not None
     assert client.portal.call(gateway_of(client).expire_once, 0) == 1
     row = session_row(raw, first["session_id"])
@@ -286,7 +284,7 @@ def test_row_27_lost_entry_recovery(
         "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?",
         (time.time(), end_reason, first["session_id"]),
     )
-    raw.execute("DELETE FROM gateway_routing WHERE scope = ?", (scope(home),))
+    raw.execute("DELETE FROM gateway_routing WHERE scope = ?", (gateway_of(client).scope,))
     after = route(client, chat_id="99", user_id="42")
     assert (after["session_id"] == first["session_id"]) is recovered
     assert after["created"] is not recovered
@@ -333,7 +331,9 @@ def test_rows_30_31_index_formats(client: TestClient, home: Path, raw: sqlite3.C
     )
     assert text.startswith('{\n  "_README": ')
     rows = dict(
-        raw.execute("SELECT session_key, entry_json FROM gateway_routing WHERE scope = ?", (scope(home),))
+        raw.execute(
+            "SELECT session_key, entry_json FROM gateway_routing WHERE scope = ?", (gateway_of(client).scope,)
+        )
     )
     for result in results:
         key = result["session_key"]
@@ -464,7 +464,7 @@ def test_mirror_follows_every_change(client: TestClient, home: Path, raw: sqlite
         route(client, chat_id=str(n))
     client.portal.call(flush)
     raw.execute("DELETE FROM gateway_routing WHERE session_key = 'agent:main:telegram:dm:1'")
-    edited = edit_entry(raw, home, "agent:main:telegram:dm:2", display_name="renamed")
+    edited = edit_entry(raw, "agent:main:telegram:dm:2", display_name="renamed")
     raw.execute(
         "UPDATE gateway_routing SET updated_at = ? WHERE session_key = 'agent:main:telegram:dm:2'",
         (time.time(),),
@@ -488,13 +488,13 @@ def test_prune_old_entries(client: TestClient, home: Path, raw: sqlite3.Connecti
     for chat in ("1", "2", "3", "4"):
         route(client, chat_id=chat, background_processes=[{"started_at": time.time()}] if chat == "3" else [])
     for chat in ("1", "2", "3"):
-        edit_entry(raw, home, f"agent:main:telegram:dm:{chat}", updated_at=old, suspended=chat == "2")
+        edit_entry(raw, f"agent:main:telegram:dm:{chat}", updated_at=old, suspended=chat == "2")
     assert client.portal is not None
     client.portal.call(gateway_of(client).expire_once, 0)
     keys = [e["session_key"] for e in client.get("/gateway/routes").json()["items"]]
     assert keys == ["agent:main:telegram:dm:2", "agent:main:telegram:dm:3", "agent:main:telegram:dm:4"]
     (home / "gateway.json").write_text(json.dumps({"session_store_max_age_days": 0}))
-    edit_entry(raw, home, "agent:main:telegram:dm:4", updated_at=old)
+    edit_entry(raw, "agent:main:telegram:dm:4", updated_at=old)
     client.portal.call(gateway_of(client).expire_once, 0)
     assert len(client.get("/gateway/routes").json()["items"]) == 3
 
@@ -613,7 +613,7 @@ def test_turn_reports_activity_for_the_notice(
     turned = client.post("/gateway/route/turn", json={"session_key": KEY, "last_prompt_tokens": 1500})
     assert turned.status_code == 200 and turned.json()["last_prompt_tokens"] == 1500
     assert turned.json()["updated_at"] >= first["entry"]["updated_at"]
-    edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1))
+    edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(hours=1))
     reset = route(client, chat_id="99", user_id="42")
     assert reset["reset_reason"] == "idle" and reset["entry"]["reset_had_activity"] is True
     assert reset["notice"] == NOTICE.format("inactive for 30m")

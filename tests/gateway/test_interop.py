@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.conftest import ROOT, LiveServer
-from tests.gateway.conftest import scope
+from tests.gateway.conftest import agent_scope
 
 CHATS = [
     {"platform": "telegram", "chat_type": "dm", "chat_id": "99", "user_id": "99"},
@@ -100,7 +100,7 @@ def test_interleaved_routing_lands_on_the_same_sessions(
         rows = dict(
             conn.execute(
                 "SELECT session_key, entry_json FROM gateway_routing WHERE scope = ?",
-                (scope(live_server.home),),
+                (agent_scope(live_server.home),),
             )
         )
         sources = dict(conn.execute("SELECT id, source FROM sessions"))

@@ -32,9 +32,11 @@ def test_processes_block_expiry_after_a_restart(settings: Settings, home: Path) 
         route(client, chat_id="5", background_processes=[])
     with RawDatabase(settings, named_rows=False) as db:
         raw = cast(sqlite3.Connection, db)
-        stored = raw.execute("SELECT session_key FROM hs_gateway_processes WHERE scope = ?", (scope(home),))
+        stored = raw.execute(
+            "SELECT session_key FROM hs_gateway_processes WHERE scope = ?", (scope(settings),)
+        )
         assert [r[0] for r in stored] == [KEY]
-        edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1))
+        edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(hours=1))
         with _restarted(settings) as client:
             assert client.portal is not None
             assert client.portal.call(gateway_of(client).expire_once, 0) == 0
@@ -43,6 +45,6 @@ def test_processes_block_expiry_after_a_restart(settings: Settings, home: Path) 
             assert route(client, chat_id="99")["session_id"] == first["session_id"]
             # Once the processes are reported finished, the idle policy applies again.
             route(client, chat_id="99", background_processes=[])
-            edit_entry(raw, home, KEY, updated_at=datetime.now() - timedelta(hours=1))
+            edit_entry(raw, KEY, updated_at=datetime.now() - timedelta(hours=1))
             assert client.portal.call(gateway_of(client).expire_once, 0) == 1
             assert session_row(raw, first["session_id"])["end_reason"] == "session_reset"

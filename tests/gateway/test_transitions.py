@@ -26,7 +26,7 @@ import app.services.gateway as our_gateway
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import TOKEN
-from tests.gateway.conftest import scope
+from tests.gateway.conftest import agent_scope
 
 START = datetime(2026, 12, 1, 12, 0, 0)
 _chats = itertools.count()
@@ -163,7 +163,7 @@ def test_same_transitions_as_the_agent(
                 marked = store.mark_resume_pending(key)
                 stored = conn.execute(
                     "SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?",
-                    (scope(ours_home), key),
+                    (agent_scope(ours_home), key),
                 ).fetchone()
                 if marked and stored is not None:
                     mine = json.loads(stored[0])
@@ -174,7 +174,7 @@ def test_same_transitions_as_the_agent(
                     )
                     conn.execute(
                         "UPDATE gateway_routing SET entry_json = ? WHERE scope = ? AND session_key = ?",
-                        (json.dumps(mine), scope(ours_home), key),
+                        (json.dumps(mine), agent_scope(ours_home), key),
                     )
             elif kind == "end_row":
                 conn.execute(
@@ -195,7 +195,8 @@ def test_same_transitions_as_the_agent(
                     store._db.append_message(theirs_id, role="user", content="hi")
             elif kind == "lose_entry":
                 conn.execute(
-                    "DELETE FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope(ours_home), key)
+                    "DELETE FROM gateway_routing WHERE scope = ? AND session_key = ?",
+                    (agent_scope(ours_home), key),
                 )
                 with store._lock:
                     store._entries.pop(key, None)

@@ -16,6 +16,7 @@ from app.api.error_docs import READ, WRITE
 from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
 from app.api.schemas.transfer import ExportQuery, ImportResult
+from app.domain import json_policy
 from app.errors import (
     EmptyImport,
     EmptyTimeWindow,
@@ -56,7 +57,11 @@ SourceQuery = Annotated[str | None, Query(description="only sessions of this sou
 SessionIdQuery = Annotated[str | None, Query(description="only this session (404 if missing)")]
 SinceQuery = Annotated[
     float | None,
-    Query(description="only sessions active (last message, else start) at or after this epoch time"),
+    Query(
+        ge=json_policy.MIN_TIMESTAMP,
+        le=json_policy.MAX_TIMESTAMP,
+        description="only sessions active (last message, else start) at or after this epoch time",
+    ),
 ]
 DryRunQuery = Annotated[bool, Query(description="validate and count without writing anything")]
 WaitForIndexQuery = Annotated[

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
 from app.api.schemas.filters import SessionFilterFields, session_filter
+from app.domain import json_policy
 from app.services import export_readable as readable
 from app.services.export import ExportFilter
 
@@ -34,6 +35,8 @@ class ExportQuery(SessionFilterFields):
     session_id: str | None = Field(default=None, description="only this session (404 if missing)")
     since: float | None = Field(
         default=None,
+        ge=json_policy.MIN_TIMESTAMP,
+        le=json_policy.MAX_TIMESTAMP,
         description="only sessions active (last message, else start) at or after this epoch time",
     )
     status: Literal["active", "ended", "all"] = Field(

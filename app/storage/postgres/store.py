@@ -98,6 +98,8 @@ class PgStore:
     files = None
     """SQLite file operations (vacuum, backup, repair, render pool): none on PostgreSQL."""
     read_only = False
+    routing_scope = ""
+    """One routing table for every replica, whatever its home (the column's default; no agent reads it)."""
 
     def __init__(self, settings: Settings) -> None:
         assert settings.database_url is not None, "PgStore needs HERMES_DATABASE_URL"

@@ -14,6 +14,7 @@ from app.storage.postgres.connection import SqliteStyle
 from app.storage.postgres.repos.base import as_sqlite_style
 from app.storage.postgres.repos.events import PgEvents
 from app.storage.postgres.repos.export import PgExport
+from app.storage.postgres.repos.gateway import PgGateway
 from app.storage.postgres.repos.indexing import PgIndexing
 from app.storage.postgres.repos.lineage import PgLineage
 from app.storage.postgres.repos.maintenance import PgMaintenance
@@ -26,7 +27,6 @@ from app.storage.postgres.search import PgSearch
 from app.storage.protocols import WriteRejected
 from app.storage.sqlite_tx import (
     SqliteAttachments,
-    SqliteGateway,
     SqliteHandoff,
     SqliteIdempotency,
     SqlitePlatforms,
@@ -59,7 +59,7 @@ class PgTx:
         self.platforms = SqlitePlatforms(conn)
         self.attachments = SqliteAttachments(conn)
         self.idempotency = SqliteIdempotency(conn)
-        self.gateway = SqliteGateway(conn)
+        self.gateway = PgGateway(conn)
         self.search = PgSearch(pg)
         self.indexing = PgIndexing(conn)
         self.transfer = PgTransfer(conn)

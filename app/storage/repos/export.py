@@ -466,6 +466,9 @@ def _session_heads(
     if rows is None:
         python = _python_heads(conn, where + " ORDER BY s.id", params, skipped)
         return list(python), [head[:-1] for head in python.values()]
+    if not rows:
+        # An empty join splits back into one empty head, not none.
+        return [], []
     sids = [r[0] for r in rows]
     encoded: list[bytes] = [r[1] for r in rows]
     missing = [i for i, data in enumerate(encoded) if data is None]

@@ -93,6 +93,12 @@ def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tu
     return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
 
 
+def last_change(conn: sqlite3.Connection, scope: str) -> float | None:
+    """When a scope's newest row was written (``None``: no rows)."""
+    row = conn.execute("SELECT max(updated_at) FROM gateway_routing WHERE scope = ?", (scope,)).fetchone()
+    return None if row is None or row[0] is None else float(row[0])
+
+
 def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
     """Every key of a scope."""
     return {
