@@ -471,6 +471,11 @@ def import_(
     file: str = typer.Argument(..., help="A JSONL export (ours or the agent's), or - for stdin"),
     on_conflict: str = typer.Option("skip", "--on-conflict", help="skip, replace or fail on existing ids"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the file; write nothing"),
+    title_untitled: bool = typer.Option(
+        False,
+        "--title-untitled",
+        help="Give imported sessions without a title an automatic one (by default they stay as they were)",
+    ),
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
@@ -479,7 +484,11 @@ def import_(
     if on_conflict not in ("skip", "replace", "fail"):
         raise typer.BadParameter("must be skip, replace or fail", param_hint="--on-conflict")
     api = get_env(ctx).api()
-    params = {"on_conflict": on_conflict, "dry_run": str(dry_run).lower()}
+    params = {
+        "on_conflict": on_conflict,
+        "dry_run": str(dry_run).lower(),
+        "title_untitled": str(title_untitled).lower(),
+    }
     headers = {"Content-Type": "application/jsonl"}
     try:
         stream: IO[bytes] = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115
