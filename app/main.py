@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, closing
 from typing import Protocol, TypeVar
 
@@ -45,6 +45,7 @@ from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.backends import open_store
+from app.storage.protocols import Store
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +55,11 @@ def _operation_id(route: APIRoute) -> str:
     return route.name
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the ASGI app. The database opens in the lifespan, so importing this module has no effects."""
+def create_app(
+    settings: Settings | None = None, announce: Callable[[Store], Awaitable[None]] | None = None
+) -> FastAPI:
+    """Build the ASGI app. The database opens in the lifespan, so importing this module has no effects;
+    ``announce(store)`` runs once everything has started (``hermes serve`` prints its banner there)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -90,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.gateway = await stack.enter_async_context(
                 _running(Gateway(db, settings.home, leadership=leadership))
             )
+            if announce is not None:
+                await announce(db)
             yield
 
     # /docs and /redoc with Swagger UI and ReDoc served from the package, not a CDN: this server usually

@@ -14,6 +14,7 @@ EXIT_CODES_HELP = """Exit codes:
   6  server unreachable (start it with `hermes serve`)
   7  handoff failed or timed out (the session stays here)
   8  sync source unusable (not SQLite, damaged, not an agent file, or a schema too new)
+  9  hermes serve: the PostgreSQL database cannot be reached (host, port, role, password or database)
   130  interrupted (Ctrl-C)"""
 
 
@@ -29,6 +30,7 @@ class ExitCode(IntEnum):
     UNREACHABLE = 6
     HANDOFF_FAILED = 7
     BAD_SOURCE = 8
+    STORE_UNREACHABLE = 9
     INTERRUPTED = 130
 
 

@@ -31,7 +31,7 @@ from app.storage.protocols import LeadingAppend
 from app.storage.read_only import TESTED_SCHEMA_VERSION, agent_schema_version, too_new
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
-from app.storage.rows import WriterStatus
+from app.storage.rows import Opened, WriterStatus
 from app.storage.side_connection import SqliteFiles
 from app.storage.sqlite_tx import SqliteTx
 from app.storage.writer import Writer
@@ -60,6 +60,7 @@ class Database:
         self.checkpointer: Checkpointer | None = None
         self.render_pool: RenderPool | None = None
         self.agent_schema_version: int | None = None
+        self.opened = Opened()
         """The agent schema version found at open (``None`` for a new file)."""
         self.files = SqliteFiles(self.path, settings, self.require_writable, lambda: self.render_pool)
         """The file's own operations: sizes, VACUUM, backups, the repair check, the render workers."""
@@ -91,6 +92,8 @@ class Database:
         """Create the directory, migrate the file, start the writer and the readers (only the readers
         for a file at a newer agent schema than we have tested)."""
         make_private_dirs(self.path.parent)
+        # An empty file is as good as none: nothing of anyone's history is in it.
+        created = not os.path.lexists(self.path) or (self.path.exists() and self.path.stat().st_size == 0)
         if not os.path.lexists(self.path):
             # We make the empty file (0600) before SQLite opens it: SQLite would create it 0644, and it
             # gives the -wal and -shm it creates the main file's mode, so they come out 0600 as well. An
@@ -102,7 +105,7 @@ class Database:
         )
         if self.read_only:
             return self._open_read_only()
-        self._first_contact()
+        self.opened = self._first_contact() if not created else Opened(created=True)
         conn = open_connection(
             self.path,
             synchronous=self.settings.db_synchronous,
@@ -141,13 +144,13 @@ class Database:
         )
         return self
 
-    def _first_contact(self) -> None:
+    def _first_contact(self) -> Opened:
         """Before our first migration of an agent's file: log what it holds and back it up once."""
         timeout = self.settings.busy_timeout_ms
         try:
             found = unadopted_agent_file(self.path, busy_timeout_ms=timeout)
             if found is None:
-                return
+                return Opened()
             log.info(
                 "First start on the agent's %s (%s): adding our tables beside the agent's.",
                 self.path,
@@ -155,7 +158,7 @@ class Database:
             )
             if not self.settings.adoption_backup:
                 log.warning("HERMES_ADOPTION_BACKUP is off: no copy of %s was taken first.", self.path)
-                return
+                return Opened(adopted=True, adopted_schema=found.schema_version)
             backup = backup_agent_file(self.path, busy_timeout_ms=timeout, now=time.time())
         except (OSError, sqlite3.Error) as exc:
             # Opening even read-only may need room for the -shm file, so a full disk can surface as an I/O
@@ -167,6 +170,7 @@ class Database:
                 advice="Free some space, or set HERMES_ADOPTION_BACKUP=false to start without the copy.",
             ) from exc
         log.info("Backed up the agent's %s to %s (one time, before the first migration).", self.path, backup)
+        return Opened(adopted=True, adopted_schema=found.schema_version, backup=backup)
 
     def _open_read_only(self) -> Database:
         log.warning("%s", self.refusal())

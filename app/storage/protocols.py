@@ -53,6 +53,7 @@ from app.storage.rows import (
     MessageRow,
     MessageSlice,
     NewEvent,
+    Opened,
     PageStats,
     PruneCandidate,
     RenderedChunk,
@@ -894,6 +895,10 @@ class Store(Protocol):
     @property
     def read_only(self) -> bool:
         """Whether every write is refused (a newer agent's schema)."""
+
+    @property
+    def opened(self) -> Opened:
+        """What opening the store found: a new store, or an agent's file met for the first time."""
 
     @property
     def files(self) -> FileStore | None:

@@ -172,34 +172,6 @@ def _serve_until_exit(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_serve_on_a_busy_port_exits_1_with_a_reason(live_server: LiveServer, tmp_path: Path) -> None:
-    port = live_server.base_url.rsplit(":", 1)[1]
-    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": port}
-    done = _serve_until_exit(env)
-    assert done.returncode == 1, done.stderr
-    assert f"could not start on 127.0.0.1:{port}" in done.stderr
-
-
-def test_banner_names_the_url_the_database_and_the_token(tmp_path: Path) -> None:
-    port = str(free_port())
-    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_PORT": port}
-    env.pop("HERMES_API_TOKEN", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli.main", "serve"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stderr is not None
-        lines = [proc.stderr.readline() for _ in range(3)]
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=30)
-    assert lines == [
-        f"hermes-sessions on http://127.0.0.1:{port}\n",
-        f"  database: {tmp_path / 'state.db'}\n",
-        f"  token:    {tmp_path / 'api_token'}\n",
-    ]
-
-
 def test_a_second_server_on_the_same_file_is_refused(live_server: LiveServer) -> None:
     env = {**os.environ, "HERMES_HOME": str(live_server.home), "HERMES_API_TOKEN": TOKEN}
     env["HERMES_PORT"] = str(free_port())

@@ -47,7 +47,7 @@ from app.storage.postgres.statistics import StatisticsKeeper
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import LeadingAppend, Tx
 from app.storage.read_only import TESTED_SCHEMA_VERSION
-from app.storage.rows import NewEvent, WriterStatus
+from app.storage.rows import NewEvent, Opened, WriterStatus
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -98,6 +98,8 @@ class PgStore:
     files = None
     """SQLite file operations (vacuum, backup, repair, render pool): none on PostgreSQL."""
     read_only = False
+    opened = Opened()
+    """A database holds no agent's file to adopt, and the banner counts what it serves."""
 
     def __init__(self, settings: Settings) -> None:
         assert settings.database_url is not None, "PgStore needs HERMES_DATABASE_URL"
