@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from app.cli.config import CliConfig
 from app.cli.errors import ApiError, CliError, ExitCode
+
+if TYPE_CHECKING:
+    import httpx
 
 Params = Mapping[str, Any] | list[tuple[str, Any]] | None
 
@@ -28,6 +29,8 @@ _STATUS_EXIT = {
 
 def make_http_client(config: CliConfig) -> httpx.Client:
     """The real client: base URL, bearer token, generous read timeout for exports and imports."""
+    import httpx  # a command that never sends a request starts without it
+
     headers = {"Authorization": f"Bearer {config.token}"} if config.token else {}
     return httpx.Client(base_url=config.url, headers=headers, timeout=httpx.Timeout(30.0, read=300.0))
 
@@ -86,6 +89,8 @@ class Api:
         headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
         """Send one request; raise :class:`ApiError` for 4xx/5xx answers."""
+        import httpx
+
         try:
             response = self.http.request(
                 method, path, params=params, json=json, content=content, headers=headers
@@ -108,6 +113,8 @@ class Api:
     @contextmanager
     def stream(self, path: str, *, feature: str, params: Params = None) -> Iterator[httpx.Response]:
         """GET a streamed body (the JSONL export) without loading it into memory."""
+        import httpx
+
         try:
             with self.http.stream("GET", path, params=params) as response:
                 if response.status_code >= 400:

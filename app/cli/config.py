@@ -7,8 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = "8643"
 
@@ -38,8 +36,13 @@ def _read_token(home: Path) -> str | None:
 
 def _resume_display(home: Path) -> str:
     """``display.resume_display`` from the agent's config.yaml (``full`` when absent or unreadable)."""
+    path = home / "config.yaml"
+    if not path.is_file():
+        return "full"
+    import yaml  # only for a home that has the file: the parser is a noticeable share of a command's start
+
     try:
-        data = yaml.safe_load((home / "config.yaml").read_text(encoding="utf-8"))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         return "full"
     display = data.get("display") if isinstance(data, dict) else None

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import httpx
 import typer
 
 from app.cli.api import Api, make_http_client
 from app.cli.config import CliConfig, load_config
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @dataclass

@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from app.cli import formatting as fmt
 from app.cli.api import Api
@@ -36,6 +28,9 @@ from app.cli.output import (
     stderr_progress,
 )
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
 # The agent shows at most this many candidates above its confirmation question.
 PREVIEW_ROWS = 15
 # Sessions per request once confirmed: each answer advances the progress bar.
@@ -44,6 +39,8 @@ CHUNK = 100
 
 def busy(label: str) -> Progress:
     """A spinner with elapsed time on stderr while one long request runs; nothing when stderr is piped."""
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
     return stderr_progress(SpinnerColumn(), TextColumn(label), TimeElapsedColumn())
 
 
@@ -91,6 +88,8 @@ _ARCHIVE = _Bulk("/maintenance/archive", "archive", "Archive", "archived", "arch
 def _in_chunks(bulk: _Bulk, api: Api, body: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     """Send the confirmed ``ids`` a chunk at a time, with a progress bar on a terminal (quiet when piped);
     the merged answer."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
     total: dict[str, Any] = {"dry_run": False, bulk.count_key: 0}
     with stderr_progress(
         TextColumn(f"{bulk.verb.rstrip('e')}ing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from app.cli.api import Api, make_http_client
 from app.cli.commands.sessions import app
@@ -33,6 +32,8 @@ from app.cli.sync_lanes import Batch, Lanes, lineage_key
 from app.domain.sync import default_home, home_problem
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from app.storage.agent_file import AgentFile
 
 SESSIONS_PER_BATCH = 500
@@ -215,6 +216,8 @@ class Syncer:
 
 
 def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     return Progress(
         TextColumn("Syncing"),
         BarColumn(),

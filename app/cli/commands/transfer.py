@@ -10,20 +10,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, unquote
 
-import httpx
 import orjson
 import typer
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TransferSpeedColumn,
-)
 
 from app.cli import formatting as fmt_rows
 from app.cli.api import Api
@@ -45,6 +36,10 @@ from app.cli.output import (
 )
 from app.domain.render_session_file import manifest_entry, verify
 
+if TYPE_CHECKING:
+    import httpx
+    from rich.progress import Progress
+
 _CHUNK = 64 * 1024
 # The agent's export dry run names at most this many sessions.
 _DRY_RUN_ROWS = 100
@@ -52,6 +47,8 @@ _T = TypeVar("_T")
 
 
 def _progress(label: str) -> Progress:
+    from rich.progress import BarColumn, DownloadColumn, TextColumn, TransferSpeedColumn
+
     """A transfer bar on stderr, shown only when stderr is a terminal."""
     return stderr_progress(TextColumn(label), BarColumn(), DownloadColumn(), TransferSpeedColumn())
 
@@ -89,6 +86,8 @@ def _to_file(output: str, write: Callable[[IO[bytes]], _T]) -> _T:
 
 
 def _count_progress(label: str, total: int) -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+
     """A bar counting sessions on stderr, shown only when stderr is a terminal."""
     return stderr_progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), hidden=total < 2)
 
