@@ -43,8 +43,9 @@ def _problem(response: httpx.Response) -> dict[str, Any]:
     return body if isinstance(body, dict) else {}
 
 
-def api_error(response: httpx.Response, feature: str) -> ApiError:
-    """Turn an error response into the exception (and exit code) the CLI reports."""
+def api_error(response: httpx.Response, feature: str, auth_advice: str = "") -> ApiError:
+    """Turn an error response into the exception (and exit code) the CLI reports; a refused token is told
+    in ``auth_advice``'s words (which token, where a good one goes)."""
     status = response.status_code
     body = _problem(response)
     code = str(body.get("code") or "")
@@ -56,7 +57,7 @@ def api_error(response: httpx.Response, feature: str) -> ApiError:
         )
         return ApiError(message, ExitCode.ERROR, status, code or "not_found", body)
     if status in (401, 403):
-        detail = f"{detail} Set HERMES_API_TOKEN or check $HERMES_HOME/api_token."
+        detail = auth_advice or f"{detail} Set HERMES_API_TOKEN or check $HERMES_HOME/api_token."
     exit_code = _STATUS_EXIT.get(status, ExitCode.ERROR)
     if code == "idempotency_key_reused":
         exit_code = ExitCode.CONFLICT
@@ -66,9 +67,10 @@ def api_error(response: httpx.Response, feature: str) -> ApiError:
 class Api:
     """Requests against the sessions server; every failure becomes a :class:`CliError`."""
 
-    def __init__(self, http: httpx.Client, base_url: str) -> None:
+    def __init__(self, http: httpx.Client, base_url: str, auth_advice: str = "") -> None:
         self.http = http
         self.base_url = base_url
+        self.auth_advice = auth_advice
 
     def _unreachable(self, exc: httpx.TransportError) -> CliError:
         return CliError(
@@ -98,7 +100,7 @@ class Api:
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from exc
         if response.status_code >= 400:
-            raise api_error(response, feature)
+            raise api_error(response, feature, self.auth_advice)
         return response
 
     def get(self, path: str, *, feature: str, params: Params = None) -> Any:
@@ -119,7 +121,7 @@ class Api:
             with self.http.stream("GET", path, params=params) as response:
                 if response.status_code >= 400:
                     response.read()
-                    raise api_error(response, feature)
+                    raise api_error(response, feature, self.auth_advice)
                 yield response
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from exc

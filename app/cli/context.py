@@ -29,7 +29,7 @@ class CliEnv:
             http = self.http
             if http is None:
                 http = self._owned = make_http_client(self.config)
-            self._api = Api(http, self.config.url)
+            self._api = Api(http, self.config.url, self.config.auth_advice())
         return self._api
 
     def close(self) -> None:

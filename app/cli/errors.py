@@ -9,7 +9,7 @@ EXIT_CODES_HELP = """Exit codes:
   1  server error, unexpected error, or no session to act on (bare -c, -r latest)
   2  usage error (bad arguments or options)
   3  not found (unknown session id, prefix or title)
-  4  authentication failed (set HERMES_API_TOKEN or check $HERMES_HOME/api_token)
+  4  authentication failed (give the server's token: --token, HERMES_API_TOKEN or $HERMES_HOME/api_token)
   5  conflict (title in use, ambiguous prefix, changed concurrently)
   6  server unreachable (start it with `hermes serve`)
   7  handoff failed or timed out (the session stays here)

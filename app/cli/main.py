@@ -6,6 +6,7 @@ express; :func:`split_continue` rewrites ``-c NAME`` into a hidden ``--continue-
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import typer
@@ -130,9 +131,17 @@ def root(
     continue_name: str | None = ContinueNameOpt,
     resume: str | None = ResumeOpt,
     version: bool = VersionOpt,
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        help="The server's API token (default: HERMES_API_TOKEN, else $HERMES_HOME/api_token)",
+    ),
 ) -> None:
     """Hermes sessions over HTTP. `-c [NAME]` / `-r ID` show a session's recap and id; this client does
     not chat: to continue a conversation, run the agent (`hermes --resume ID`)."""
+    if token is not None:
+        env = get_env(ctx)
+        env.config = replace(env.config, token=token, token_source="--token")
     if ctx.invoked_subcommand is not None:
         if continue_ or continue_name is not None or resume is not None:
             raise typer.BadParameter("-c/-r go before no sub-command (or use `hermes chat -c`)")

@@ -194,3 +194,33 @@ def test_serve_refuses_a_postgresql_url_it_cannot_open(home: Path, monkeypatch: 
     assert result.stderr.startswith("hermes serve: HERMES_DATABASE_URL names a PostgreSQL database")
     assert "postgresql://hermes:***@db.example/hermes" in result.stderr and "s3cret" not in result.stderr
     assert list(home.iterdir()) == []
+
+
+def test_a_refused_token_says_which_and_where_a_good_one_goes(
+    live_server: LiveServer, tmp_path: Path
+) -> None:
+    (tmp_path / "api_token").write_text("stale\n", encoding="utf-8")
+    env = {**os.environ, "HERMES_URL": live_server.base_url, "HERMES_HOME": str(tmp_path)}
+    env.pop("HERMES_API_TOKEN", None)
+    cli = str(Path(sys.executable).with_name("hermes-sessions"))
+
+    def listing(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [cli, *args, "sessions", "list"], env=env, capture_output=True, text=True, timeout=60
+        )
+
+    advice = (
+        f"Give the token of the server at {live_server.base_url} with --token, HERMES_API_TOKEN, or in "
+        "$HERMES_HOME/api_token (the server writes its own there on its first start).\n"
+    )
+    from_file = listing()
+    assert from_file.returncode == 4
+    assert from_file.stderr == f"The server did not accept the token from {tmp_path / 'api_token'}. {advice}"
+    from_option = listing("--token", "wrong")
+    assert from_option.stderr == f"The server did not accept the token from --token. {advice}"
+    assert listing("--token", TOKEN).returncode == 0
+    (tmp_path / "api_token").unlink()
+    missing = listing()
+    assert missing.stderr == (
+        f"No token to sign in with: {tmp_path / 'api_token'} does not exist or is empty. {advice}"
+    )

@@ -443,6 +443,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
+    "postgresql_version": None,
     "schema_revision": "0021_pg_cjk_search_path",
     "agent_schema_version": 22,
     "tested_schema_version": 22,

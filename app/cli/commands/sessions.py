@@ -20,7 +20,7 @@ from app.cli import formatting as fmt
 from app.cli import transcript
 from app.cli.api import Api
 from app.cli.commands.common import require_session, resolve_exact_or_prefix
-from app.cli.commands.filters import Filters, with_filters
+from app.cli.commands.filters import Filters, note_unknown_source, with_filters
 from app.cli.commands.resume import resolve_continue
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
@@ -107,6 +107,7 @@ def list_sessions(
 ) -> None:
     """List recent sessions (titled layout when any has a title); the filter flags are prune's."""
     out = pick_format(as_json, as_jsonl)
+    note_unknown_source(source)
     needle = (workspace or "").strip()
     keep = (lambda s: fmt.in_workspace(s, needle)) if needle else None
     sessions = fetch_sessions(

@@ -302,7 +302,12 @@ def sync(
     if to is None and token is None:
         url = config.url
     else:
-        target = replace(config, url=(to or config.url).rstrip("/"), token=token or config.token)
+        target = replace(
+            config,
+            url=(to or config.url).rstrip("/"),
+            token=token or config.token,
+            token_source="--token" if token else config.token_source,
+        )
         url = target.url
     cursor = _load_cursor(config.home, label, url)
     first_sync = cursor.last_message_id == 0 and not cursor.sessions
@@ -315,7 +320,7 @@ def sync(
         else:
             http = make_http_client(target)
             ctx.call_on_close(http.close)
-            api = Api(http, url)
+            api = Api(http, url, target.auth_advice())
         _run(Syncer(api, agent_file, cursor, batch_size, parallel), label, url, watch, interval)
     except AgentFileError as exc:
         message = f"Error: sync stopped: {exc.detail} What the server acknowledged stays."

@@ -46,11 +46,13 @@ _DRY_RUN_ROWS = 100
 _T = TypeVar("_T")
 
 
-def _progress(label: str) -> Progress:
-    from rich.progress import BarColumn, DownloadColumn, TextColumn, TransferSpeedColumn
+def _progress(label: str, *, sized: bool = False) -> Progress:
+    """A transfer bar on stderr, shown only when stderr is a terminal: done of total when the total is
+    known (``sized``), else the bytes done so far (never ``23.9/? MB``)."""
+    from rich.progress import BarColumn, DownloadColumn, FileSizeColumn, TextColumn, TransferSpeedColumn
 
-    """A transfer bar on stderr, shown only when stderr is a terminal."""
-    return stderr_progress(TextColumn(label), BarColumn(), DownloadColumn(), TransferSpeedColumn())
+    amount = DownloadColumn() if sized else FileSizeColumn()
+    return stderr_progress(TextColumn(label), BarColumn(), amount, TransferSpeedColumn())
 
 
 def _write_export(api: Api, params: dict[str, Any], sink: IO[bytes], path: str = "/export.jsonl") -> int:
@@ -86,9 +88,9 @@ def _to_file(output: str, write: Callable[[IO[bytes]], _T]) -> _T:
 
 
 def _count_progress(label: str, total: int) -> Progress:
+    """A bar counting sessions on stderr, shown only when stderr is a terminal."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
-    """A bar counting sessions on stderr, shown only when stderr is a terminal."""
     return stderr_progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), hidden=total < 2)
 
 
@@ -457,7 +459,7 @@ def _export_files(
 
 
 def _upload(stream: IO[bytes], size: int | None) -> Iterator[bytes]:
-    with _progress("Importing") as progress:
+    with _progress("Importing", sized=size is not None) as progress:
         task = progress.add_task("import", total=size)
         while chunk := stream.read(_CHUNK):
             progress.advance(task, len(chunk))

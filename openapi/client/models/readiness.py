@@ -24,10 +24,11 @@ class Readiness:
         backend (str): The storage engine: `sqlite` (state.db) or `postgresql`
         checks (ReadinessChecks):
         schema_revision (None | str):
-        sqlite_version (str): The storage engine's version (the PostgreSQL server's on `postgresql`)
+        sqlite_version (None | str): The SQLite library's version on `sqlite`; null on `postgresql`
         status (str): `ready`; `read_only` (200: reads are served, every write is refused with 503 `schema_too_new`,
             because a newer agent migrated state.db); or `not_ready` (503)
         tested_schema_version (int): The newest agent schema version this build has tested
+        postgresql_version (None | str | Unset): The PostgreSQL server's version on `postgresql`; null on `sqlite`
         reason (None | str | Unset): Why the server is not fully ready, as a sentence
     """
 
@@ -35,9 +36,10 @@ class Readiness:
     backend: str
     checks: ReadinessChecks
     schema_revision: None | str
-    sqlite_version: str
+    sqlite_version: None | str
     status: str
     tested_schema_version: int
+    postgresql_version: None | str | Unset = UNSET
     reason: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -52,11 +54,18 @@ class Readiness:
         schema_revision: None | str
         schema_revision = self.schema_revision
 
+        sqlite_version: None | str
         sqlite_version = self.sqlite_version
 
         status = self.status
 
         tested_schema_version = self.tested_schema_version
+
+        postgresql_version: None | str | Unset
+        if isinstance(self.postgresql_version, Unset):
+            postgresql_version = UNSET
+        else:
+            postgresql_version = self.postgresql_version
 
         reason: None | str | Unset
         if isinstance(self.reason, Unset):
@@ -77,6 +86,8 @@ class Readiness:
                 "tested_schema_version": tested_schema_version,
             }
         )
+        if postgresql_version is not UNSET:
+            field_dict["postgresql_version"] = postgresql_version
         if reason is not UNSET:
             field_dict["reason"] = reason
 
@@ -106,11 +117,25 @@ class Readiness:
 
         schema_revision = _parse_schema_revision(d.pop("schema_revision"))
 
-        sqlite_version = d.pop("sqlite_version")
+        def _parse_sqlite_version(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        sqlite_version = _parse_sqlite_version(d.pop("sqlite_version"))
 
         status = d.pop("status")
 
         tested_schema_version = d.pop("tested_schema_version")
+
+        def _parse_postgresql_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        postgresql_version = _parse_postgresql_version(d.pop("postgresql_version", UNSET))
 
         def _parse_reason(data: object) -> None | str | Unset:
             if data is None:
@@ -129,6 +154,7 @@ class Readiness:
             sqlite_version=sqlite_version,
             status=status,
             tested_schema_version=tested_schema_version,
+            postgresql_version=postgresql_version,
             reason=reason,
         )
 
