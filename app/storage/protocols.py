@@ -11,7 +11,7 @@ the services. What only a local SQLite file can do (VACUUM, backups, repair, the
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,6 +198,10 @@ class SessionsRepo(Protocol):
 
     def set_model(self, session_id: str, model: str | None) -> None:
         """Replace the session's model."""
+
+    def set_workspace(self, session_id: str, values: Mapping[str, str | None]) -> None:
+        """Replace the workspace columns ``values`` names (``cwd``, ``git_branch``, ``git_repo_root``,
+        ``profile_name``); ``None`` clears one."""
 
     def set_model_config(self, session_id: str, model_config: dict[str, Any] | None) -> None:
         """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""

@@ -93,6 +93,7 @@ class SqliteSessions(_Bound):
     end_session = bound(sessions.end_session)
     reopen_session = bound(sessions.reopen_session)
     set_model = bound(sessions.set_model)
+    set_workspace = bound(sessions.set_workspace)
     set_model_config = bound(sessions.set_model_config)
     copy_model_config_as_branch = bound(sessions.copy_model_config_as_branch)
     set_archived = bound(sessions.set_archived)

@@ -187,7 +187,8 @@ async def update_session(
     db: DB, session_id: SessionId, body: SessionUpdate, if_match: IfMatch = None
 ) -> Response:
     """Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``."""
     changes = body.model_dump(include=body.model_fields_set)
     if "model_config_" in changes:

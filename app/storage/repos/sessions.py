@@ -6,10 +6,11 @@ import functools
 import json
 import sqlite3
 import time
+from collections.abc import Mapping
 from typing import Any, cast
 
 from app.domain.preview import preview_from_raw
-from app.domain.records import NewSession
+from app.domain.records import WORKSPACE_FIELDS, NewSession
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
 from app.storage.repos.lineage import delegate_descendants, lineage_root
@@ -157,8 +158,9 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
         raise ParentNotFound(parent_id)
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
-        " model, model_config, system_prompt, parent_session_id, started_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " model, model_config, system_prompt, parent_session_id, started_at,"
+        " cwd, git_branch, git_repo_root, profile_name)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             session_id,
             new.source,
@@ -172,6 +174,10 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
             new.system_prompt,
             parent_id,
             time.time(),
+            new.cwd,
+            new.git_branch,
+            new.git_repo_root,
+            new.profile_name,
         ),
     )
     if new.title is not None:
@@ -199,6 +205,16 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> bool:
 def set_model(conn: sqlite3.Connection, session_id: str, model: str | None) -> None:
     """Replace the session's model."""
     conn.execute("UPDATE sessions SET model = ? WHERE id = ?", (model, session_id))
+
+
+def set_workspace(conn: sqlite3.Connection, session_id: str, values: Mapping[str, str | None]) -> None:
+    """Replace the workspace columns ``values`` names (of ``WORKSPACE_FIELDS``; ``None`` clears one)."""
+    names = [name for name in WORKSPACE_FIELDS if name in values]
+    if names:
+        assignments = ", ".join(f"{name} = ?" for name in names)
+        conn.execute(
+            f"UPDATE sessions SET {assignments} WHERE id = ?", (*(values[n] for n in names), session_id)
+        )
 
 
 def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: dict[str, Any] | None) -> None:

@@ -142,7 +142,9 @@ def sync_detailed(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
@@ -183,7 +185,9 @@ def sync(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
@@ -219,7 +223,9 @@ async def asyncio_detailed(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
@@ -258,7 +264,9 @@ async def asyncio(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
     ``suggested_title``), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
