@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 Params = Mapping[str, Any] | list[tuple[str, Any]] | None
 
+MAX_BODY_BYTES = 8 * 1024 * 1024
+"""A request body the CLI builds (a sync batch, an import's piece) stays under this: the server's default
+limit is 10 MiB."""
+
 _STATUS_EXIT = {
     401: ExitCode.AUTH,
     403: ExitCode.AUTH,

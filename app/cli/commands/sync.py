@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import typer
 
-from app.cli.api import Api, make_http_client
+from app.cli.api import MAX_BODY_BYTES, Api, make_http_client
 from app.cli.commands.sessions import app
 from app.cli.context import get_env
 from app.cli.errors import CliError, ExitCode
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
 SESSIONS_PER_BATCH = 500
 DEFAULT_LANES = 2
-MAX_BODY_BYTES = 8 * 1024 * 1024
-"""A batch body stays under this (the server's default limit is 10 MiB): a bigger one is split in two."""
 
 
 @dataclass
