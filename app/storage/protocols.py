@@ -741,6 +741,9 @@ class MaintenanceRepo(Protocol):
         """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
         its row count and stored payload size."""
 
+    def kept(self, flt: SessionFilter) -> tuple[int, int]:
+        """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
+
     def prune_batch(self, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
         """Delete those of ``ids`` that still qualify; the ids deleted and their message count."""
 

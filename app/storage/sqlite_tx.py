@@ -322,6 +322,7 @@ class SqliteMaintenance(_Bound):
     byte_length = maintenance.SQLITE_BYTES
     """How this engine measures a text value's stored bytes (``{}``: the expression)."""
     prune_batch = bound(maintenance.prune_batch)
+    kept = bound(maintenance.kept)
     archive_batch = bound(maintenance.archive_batch)
     optimize_fts = bound(maintenance.optimize_fts)
     repair = bound(health.repair)

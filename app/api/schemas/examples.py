@@ -271,6 +271,8 @@ INSIGHTS: dict[str, Any] = {
 
 PRUNE_OUT: dict[str, Any] = {
     "dry_run": True,
+    "kept_open": 1,
+    "kept_pinned": 0,
     "pruned": 1,
     "messages": 2,
     "cutoff": 1767608070.285,

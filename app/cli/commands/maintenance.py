@@ -107,6 +107,18 @@ def _in_chunks(bulk: _Bulk, api: Api, body: dict[str, Any], ids: list[str]) -> d
     return total
 
 
+def _say_kept(preview: dict[str, Any]) -> None:
+    """The sessions the criteria match that prune leaves alone, and why (a prune answer says)."""
+    reasons = [
+        f"{n} {why}"
+        for n, why in ((preview.get("kept_open"), "open"), (preview.get("kept_pinned"), "pinned"))
+        if n
+    ]
+    if reasons:
+        kept = int(preview.get("kept_open") or 0) + int(preview.get("kept_pinned") or 0)
+        say(f"  Keeps {kept} more matching session(s): {', '.join(reasons)} (never pruned).")
+
+
 def _bulk(
     bulk: _Bulk, api: Api, body: dict[str, Any], described: str, out: Format, dry_run: bool, yes: bool
 ) -> dict[str, Any] | None:
@@ -120,6 +132,7 @@ def _bulk(
     if not found:
         if out is Format.TEXT:
             say(f"No sessions match ({described}).")
+            _say_kept(preview)
         else:
             _emit(out, preview)
         return None
@@ -135,6 +148,7 @@ def _bulk(
         if bulk is _PRUNE:
             size = int(preview["reclaimable_bytes"]) / 1048576
             say(f"  {preview['messages']} message(s) in all; about {size:.1f} MB of stored content.")
+            _say_kept(preview)
         if dry_run:
             say(f"Dry run — nothing {bulk.done_word}.")
             return None
