@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, closing
 from typing import Protocol, TypeVar
 
@@ -47,6 +47,7 @@ from app.services.titling.generators import build_generator
 from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.backends import open_store
+from app.storage.protocols import Store
 from app.web import actions as web_actions
 from app.web import pages as web_pages
 from app.web import signin_routes
@@ -62,8 +63,11 @@ def _operation_id(route: APIRoute) -> str:
     return route.name
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the ASGI app. The database opens in the lifespan, so importing this module has no effects."""
+def create_app(
+    settings: Settings | None = None, announce: Callable[[Store], Awaitable[None]] | None = None
+) -> FastAPI:
+    """Build the ASGI app. The database opens in the lifespan, so importing this module has no effects;
+    ``announce(store)`` runs once everything has started (``hermes serve`` prints its banner there)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -98,6 +102,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.gateway = await stack.enter_async_context(
                 _running(Gateway(db, settings.home, leadership=leadership))
             )
+            if announce is not None:
+                await announce(db)
             yield
 
     # /docs and /redoc with Swagger UI and ReDoc served from the package, not a CDN: this server usually

@@ -12,6 +12,8 @@ def test_probes_in_process(client: TestClient) -> None:
     ready = client.get("/readyz").json()
     assert ready["status"] == "ready"
     assert all(ready["checks"].values())
+    assert (ready["sqlite_version"] is None) == (ready["backend"] == "postgresql")
+    assert (ready["postgresql_version"] is None) == (ready["backend"] == "sqlite")
 
 
 def test_live_server_answers(live_server: LiveServer) -> None:

@@ -15,6 +15,7 @@ from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub
 from app.services.fts_indexer import FtsIndexer
 from app.services.gateway import Gateway
+from app.services.titling.worker import AutoTitler
 from app.settings import Settings
 from app.storage.protocols import Store
 from app.web.signin import SignIns
@@ -41,5 +42,6 @@ Hub = Annotated[EventHub, _app_state("event_hub", EventHub)]
 GatewayService = Annotated[Gateway, _app_state("gateway", Gateway)]
 Pruner = Annotated[AutoPruner, _app_state("auto_pruner", AutoPruner)]
 Indexer = Annotated[FtsIndexer, _app_state("fts_indexer", FtsIndexer)]
+Titler = Annotated[AutoTitler, _app_state("auto_titler", AutoTitler)]
 MetricsRegistry = Annotated[CollectorRegistry, _app_state("metrics_registry", CollectorRegistry)]
 WebSignIns = Annotated[SignIns, _app_state("web_signins", SignIns)]

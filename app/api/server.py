@@ -27,6 +27,7 @@ read timeout live in the ASGI edge middleware, which sees the request id and the
 from __future__ import annotations
 
 import copy
+import socket
 from collections import OrderedDict
 from enum import Enum
 from typing import Any, ClassVar, NamedTuple
@@ -300,6 +301,21 @@ def log_config(*, access_log: bool) -> dict[str, Any]:
     }
     config["loggers"]["app"] = {"handlers": ["default"], "level": "WARNING", "propagate": False}
     return config
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound now (``OSError`` when it cannot be), for uvicorn to listen on: a start
+    that cannot have its port fails before it creates anything."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        # As uvicorn binds: a restart right after a stop does not wait out the old connections' TIME_WAIT.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def server_config(app: FastAPI, settings: Settings, *, configure_logging: bool = True) -> uvicorn.Config:

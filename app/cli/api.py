@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from app.cli.config import CliConfig
 from app.cli.errors import ApiError, CliError, ExitCode
 
+if TYPE_CHECKING:
+    import httpx
+
 Params = Mapping[str, Any] | list[tuple[str, Any]] | None
+
+MAX_BODY_BYTES = 10 * 1024 * 1024 - 64 * 1024
+"""A request body the CLI builds (a sync batch, an import's piece) stays under this, just under the server's
+default limit of 10 MiB (an import's piece the server still refuses goes again in halves)."""
 
 _STATUS_EXIT = {
     401: ExitCode.AUTH,
@@ -28,6 +33,8 @@ _STATUS_EXIT = {
 
 def make_http_client(config: CliConfig) -> httpx.Client:
     """The real client: base URL, bearer token, generous read timeout for exports and imports."""
+    import httpx  # a command that never sends a request starts without it
+
     headers = {"Authorization": f"Bearer {config.token}"} if config.token else {}
     return httpx.Client(base_url=config.url, headers=headers, timeout=httpx.Timeout(30.0, read=300.0))
 
@@ -40,8 +47,9 @@ def _problem(response: httpx.Response) -> dict[str, Any]:
     return body if isinstance(body, dict) else {}
 
 
-def api_error(response: httpx.Response, feature: str) -> ApiError:
-    """Turn an error response into the exception (and exit code) the CLI reports."""
+def api_error(response: httpx.Response, feature: str, auth_advice: str = "") -> ApiError:
+    """Turn an error response into the exception (and exit code) the CLI reports; a refused token is told
+    in ``auth_advice``'s words (which token, where a good one goes)."""
     status = response.status_code
     body = _problem(response)
     code = str(body.get("code") or "")
@@ -53,7 +61,7 @@ def api_error(response: httpx.Response, feature: str) -> ApiError:
         )
         return ApiError(message, ExitCode.ERROR, status, code or "not_found", body)
     if status in (401, 403):
-        detail = f"{detail} Set HERMES_API_TOKEN or check $HERMES_HOME/api_token."
+        detail = auth_advice or f"{detail} Set HERMES_API_TOKEN or check $HERMES_HOME/api_token."
     exit_code = _STATUS_EXIT.get(status, ExitCode.ERROR)
     if code == "idempotency_key_reused":
         exit_code = ExitCode.CONFLICT
@@ -65,9 +73,10 @@ def api_error(response: httpx.Response, feature: str) -> ApiError:
 class Api:
     """Requests against the sessions server; every failure becomes a :class:`CliError`."""
 
-    def __init__(self, http: httpx.Client, base_url: str) -> None:
+    def __init__(self, http: httpx.Client, base_url: str, auth_advice: str = "") -> None:
         self.http = http
         self.base_url = base_url
+        self.auth_advice = auth_advice
 
     def _unreachable(self, exc: httpx.TransportError) -> CliError:
         return CliError(
@@ -88,6 +97,8 @@ class Api:
         headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
         """Send one request; raise :class:`ApiError` for 4xx/5xx answers."""
+        import httpx
+
         try:
             response = self.http.request(
                 method, path, params=params, json=json, content=content, headers=headers
@@ -95,7 +106,7 @@ class Api:
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from exc
         if response.status_code >= 400:
-            raise api_error(response, feature)
+            raise api_error(response, feature, self.auth_advice)
         return response
 
     def get(self, path: str, *, feature: str, params: Params = None) -> Any:
@@ -110,11 +121,13 @@ class Api:
     @contextmanager
     def stream(self, path: str, *, feature: str, params: Params = None) -> Iterator[httpx.Response]:
         """GET a streamed body (the JSONL export) without loading it into memory."""
+        import httpx
+
         try:
             with self.http.stream("GET", path, params=params) as response:
                 if response.status_code >= 400:
                     response.read()
-                    raise api_error(response, feature)
+                    raise api_error(response, feature, self.auth_advice)
                 yield response
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from exc

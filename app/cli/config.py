@@ -7,8 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = "8643"
 
@@ -21,6 +19,20 @@ class CliConfig:
     token: str | None
     home: Path
     resume_display: str = "full"
+    token_source: str = ""
+    """Where ``token`` came from, for an error message: ``HERMES_API_TOKEN``, the file or ``--token``."""
+
+    def auth_advice(self) -> str:
+        """What to say when the server refuses this configuration's token (or its lack of one)."""
+        file = self.home / "api_token"
+        if self.token is None:
+            found = f"No token to sign in with: {file} does not exist or is empty."
+        else:
+            found = f"The server did not accept the token from {self.token_source or file}."
+        return (
+            f"{found} Give the token of the server at {self.url} with --token, HERMES_API_TOKEN, or in "
+            "$HERMES_HOME/api_token (the server writes its own there on its first start)."
+        )
 
     @property
     def recap_enabled(self) -> bool:
@@ -38,8 +50,13 @@ def _read_token(home: Path) -> str | None:
 
 def _resume_display(home: Path) -> str:
     """``display.resume_display`` from the agent's config.yaml (``full`` when absent or unreadable)."""
+    path = home / "config.yaml"
+    if not path.is_file():
+        return "full"
+    import yaml  # only for a home that has the file: the parser is a noticeable share of a command's start
+
     try:
-        data = yaml.safe_load((home / "config.yaml").read_text(encoding="utf-8"))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         return "full"
     display = data.get("display") if isinstance(data, dict) else None
@@ -57,5 +74,9 @@ def load_config(env: Mapping[str, str] | None = None) -> CliConfig:
     home = Path(environ.get("HERMES_HOME") or Path.home() / ".hermes").expanduser()
     default_url = f"http://{DEFAULT_HOST}:{environ.get('HERMES_PORT') or DEFAULT_PORT}"
     url = (environ.get("HERMES_URL") or default_url).rstrip("/")
-    token = environ.get("HERMES_API_TOKEN") or _read_token(home)
-    return CliConfig(url=url, token=token, home=home, resume_display=_resume_display(home))
+    token, source = environ.get("HERMES_API_TOKEN") or None, "HERMES_API_TOKEN"
+    if token is None:
+        token, source = _read_token(home), str(home / "api_token")
+    return CliConfig(
+        url=url, token=token, home=home, resume_display=_resume_display(home), token_source=source
+    )

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import httpx
 import typer
 
 from app.cli.api import Api, make_http_client
 from app.cli.config import CliConfig, load_config
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @dataclass
@@ -26,7 +29,7 @@ class CliEnv:
             http = self.http
             if http is None:
                 http = self._owned = make_http_client(self.config)
-            self._api = Api(http, self.config.url)
+            self._api = Api(http, self.config.url, self.config.auth_advice())
         return self._api
 
     def close(self) -> None:

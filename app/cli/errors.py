@@ -9,11 +9,12 @@ EXIT_CODES_HELP = """Exit codes:
   1  server error, unexpected error, or no session to act on (bare -c, -r latest)
   2  usage error (bad arguments or options)
   3  not found (unknown session id, prefix or title)
-  4  authentication failed (set HERMES_API_TOKEN or check $HERMES_HOME/api_token)
+  4  authentication failed (give the server's token: --token, HERMES_API_TOKEN or $HERMES_HOME/api_token)
   5  conflict (title in use, ambiguous prefix, changed concurrently)
   6  server unreachable (start it with `hermes serve`)
   7  handoff failed or timed out (the session stays here)
   8  sync source unusable (not SQLite, damaged, not an agent file, or objects this build does not know)
+  9  hermes serve: the PostgreSQL database cannot be reached (host, port, role, password or database)
   10  the server serves its agent file read-only (objects this build does not know): reads still work
   130  interrupted (Ctrl-C)"""
 
@@ -30,6 +31,7 @@ class ExitCode(IntEnum):
     UNREACHABLE = 6
     HANDOFF_FAILED = 7
     BAD_SOURCE = 8
+    STORE_UNREACHABLE = 9
     READ_ONLY = 10
     INTERRUPTED = 130
 

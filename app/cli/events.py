@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+from typing import TYPE_CHECKING
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 # Longer than the server's 15 s keep-alive, so a silent but healthy stream is never cut.
 _READ_TIMEOUT_S = 60.0
@@ -43,6 +45,8 @@ class EventListener:
                 hang_up(response)
 
     def _run(self) -> None:
+        import httpx
+
         timeout = httpx.Timeout(10.0, read=_READ_TIMEOUT_S)
         try:
             with self._http.stream("GET", self._path, timeout=timeout) as response:

@@ -121,6 +121,16 @@ def _mb(n: float) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 
 
+def indexing_line(answer: Mapping[str, Any]) -> list[str]:
+    """``N messages still being indexed`` when an answer's ``indexing`` says search does not see them yet."""
+    pending = int((answer.get("indexing") or {}).get("pending_messages") or 0)
+    if not pending:
+        return []
+    return [
+        f"{pending} message{'' if pending == 1 else 's'} still being indexed: search does not find them yet."
+    ]
+
+
 def stats_lines(stats: Mapping[str, Any]) -> list[str]:
     """``hermes sessions stats``: totals, every source present (most sessions first), and the size on disk
     including the WAL. The agent lists only cli, telegram, discord, whatsapp and slack, and leaves the WAL
@@ -134,7 +144,7 @@ def stats_lines(stats: Mapping[str, Any]) -> list[str]:
     if wal_bytes:
         size += f" (state.db {_mb(db_bytes)} + WAL {_mb(wal_bytes)})"
     lines.append(size)
-    return lines
+    return lines + indexing_line(stats)
 
 
 def format_epoch(ts: float | None) -> str:

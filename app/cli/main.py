@@ -6,6 +6,7 @@ express; :func:`split_continue` rewrites ``-c NAME`` into a hidden ``--continue-
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import typer
@@ -86,7 +87,9 @@ class ChatCommand(TyperCommand):
 
 app = typer.Typer(
     cls=HermesGroup,
-    help="Hermes sessions: talk to the hermes-sessions server (start it with `hermes serve`).",
+    help="Hermes sessions: talk to the hermes-sessions server (start it with `hermes-sessions serve`). "
+    "-c/-r show a session's recap and id; this client does not chat: to continue a conversation, run the "
+    "agent (`hermes --resume ID`).",
     epilog="\b\n" + EXIT_CODES_HELP,  # \b: click keeps the table's lines as they are
     context_settings={"help_option_names": ["-h", "--help"]},
     # Plain help, as the agent's argparse prints it: rich panels label every flag `<bool>`.
@@ -96,11 +99,14 @@ app.add_typer(sessions_cmds.app, name="sessions")
 app.add_typer(gateway_cmds.app, name="gateway")
 
 ContinueOpt = typer.Option(
-    False, "--continue", "-c", help="Resume the most recent CLI session, or the one named: -c NAME"
+    False,
+    "--continue",
+    "-c",
+    help="Show the recap and id of the most recent CLI session, or of the one named: -c NAME",
 )
 ContinueNameOpt = typer.Option(None, "--continue-name", hidden=True)
 ResumeOpt = typer.Option(
-    None, "--resume", "-r", help="Resume a session by id, unique prefix, title or 'latest'"
+    None, "--resume", "-r", help="Show a session's recap and id: by id, unique prefix, title or 'latest'"
 )
 
 QueryOpt = typer.Option(
@@ -126,8 +132,17 @@ def root(
     continue_name: str | None = ContinueNameOpt,
     resume: str | None = ResumeOpt,
     version: bool = VersionOpt,
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        help="The server's API token (default: HERMES_API_TOKEN, else $HERMES_HOME/api_token)",
+    ),
 ) -> None:
-    """Hermes sessions over HTTP. `hermes -c [NAME]` / `hermes -r ID` resume a session."""
+    """Hermes sessions over HTTP. `-c [NAME]` / `-r ID` show a session's recap and id; this client does
+    not chat: to continue a conversation, run the agent (`hermes --resume ID`)."""
+    if token is not None:
+        env = get_env(ctx)
+        env.config = replace(env.config, token=token, token_source="--token")
     if ctx.invoked_subcommand is not None:
         if continue_ or continue_name is not None or resume is not None:
             raise typer.BadParameter("-c/-r go before no sub-command (or use `hermes chat -c`)")
@@ -144,9 +159,10 @@ def chat(
     resume: str | None = ResumeOpt,
     query: str | None = QueryOpt,
 ) -> None:
-    """Resume a session (-c [NAME] / -r ID), or start a new CLI session with its first message (-q).
+    """Show a session's recap and id (-c [NAME] / -r ID), or store a new CLI session's first message (-q).
 
-    Looking never writes: -c/-r show the session; only -q stores something (and so reopens an ended one).
+    This client talks to no model: to continue a conversation, run the agent (`hermes --resume ID`). Looking
+    never writes: -c/-r show the session; only -q stores something (and so reopens an ended one).
     """
     shown = resume_cmds.run_resume(ctx, continue_, continue_name, resume)
     if shown is None:

@@ -6,11 +6,13 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import Progress, ProgressColumn
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, ProgressColumn
 
 
 class Format(StrEnum):
@@ -74,11 +76,15 @@ def note(line: str) -> None:
 
 def err_console() -> Console:
     """A rich console on the current stderr (looked up per call so test runners can capture it)."""
+    from rich.console import Console  # rich loads only for a command that draws with it
+
     return Console(file=sys.stderr, highlight=False)
 
 
 def stderr_progress(*columns: ProgressColumn | str, hidden: bool = False) -> Progress:
     """A transient progress display on stderr, shown only when stderr is a terminal (and not ``hidden``)."""
+    from rich.progress import Progress
+
     return Progress(
         *columns, console=err_console(), transient=True, disable=hidden or not sys.stderr.isatty()
     )

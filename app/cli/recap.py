@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
-from rich.panel import Panel
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.panel import Panel
 
 _PREFIX = {"user": ("  ● You: ", "dim bold #DAA520"), "assistant": ("  ◆ Hermes: ", "dim bold #8FBC8F")}
 
 
 def recap_panel(recap: Mapping[str, Any]) -> Panel | None:
     """The panel, or ``None`` when there is nothing to show. Entries are already cut by the server."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
     entries = [e for e in recap.get("entries") or [] if e.get("role") in _PREFIX]
     if not entries:
         return None

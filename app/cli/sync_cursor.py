@@ -35,7 +35,8 @@ class CursorUnreadable(ValueError):
     """The cursor file exists but is not one of ours (the caller starts over: the server skips repeats)."""
 
 
-def _write_atomically(path: Path, body: str) -> None:
+def write_atomically(path: Path, body: str) -> None:
+    """Replace ``path`` with ``body`` at once (temporary file, fsync, rename): a crash leaves the old one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -126,6 +127,6 @@ class SyncCursor:
         """Replace the files atomically with the current state (the digests only when they changed)."""
         head = {"version": CURSOR_VERSION, "home": self.home, "url": self.url}
         if self._sessions_dirty:
-            _write_atomically(self.sessions_path, json.dumps({**head, "sessions": self.sessions}))
+            write_atomically(self.sessions_path, json.dumps({**head, "sessions": self.sessions}))
             self._sessions_dirty = False
-        _write_atomically(self.path, json.dumps({**head, "last_message_id": self.last_message_id}))
+        write_atomically(self.path, json.dumps({**head, "last_message_id": self.last_message_id}))

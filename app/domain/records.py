@@ -24,6 +24,14 @@ class NewSession:
     chat_id: str | None = None
     chat_type: str | None = None
     thread_id: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    git_repo_root: str | None = None
+    profile_name: str | None = None
+
+
+WORKSPACE_FIELDS = ("cwd", "git_branch", "git_repo_root", "profile_name")
+"""The agent's columns saying where a session was worked on: a client sets them on create and PATCH."""
 
 
 @dataclass(frozen=True, slots=True)

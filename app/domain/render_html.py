@@ -351,7 +351,10 @@ def _session_open(head: dict[str, Any], single: bool) -> str:
     if head.get("system_prompt"):
         system = _fill(_SYSTEM_PROMPT, (escape(head["system_prompt"]),))
     view = "session-view active" if single else "session-view"
-    model, started = head.get("model", "Unknown"), local_time(head.get("started_at", 0))
+    # A session without a model says so; the agent prints "None" (its default covers only a missing key).
+    model, started = head.get("model"), local_time(head.get("started_at", 0))
+    if model is None:
+        model = "Unknown"
     title = escape(head.get("title") or "Hermes Session")
     return _fill(_SESSION_OPEN, (view, sid, title, sid, escape(model), started, system))
 

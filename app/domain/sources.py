@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from enum import StrEnum
 
 
@@ -63,3 +64,29 @@ MESSAGING_PLATFORMS = frozenset(
 # Sessions no person typed into: scheduled jobs, batch runs and webhook deliveries. The web page's
 # "Automation" preset shows these and its "Chats" preset hides them (a cron job a minute buries chats).
 AUTOMATION_SOURCES = frozenset({Source.cron, Source.batch, Source.webhook})
+
+# Short names people type for a platform; none of them is a source any session carries.
+_ABBREVIATIONS = {
+    "tg": Source.telegram,
+    "wa": Source.whatsapp,
+    "dc": Source.discord,
+    "mm": Source.mattermost,
+    "ha": Source.homeassistant,
+    "api": Source.api_server,
+    "qq": Source.qqbot,
+    "imessage": Source.bluebubbles,
+}
+
+
+def suggest_source(value: str) -> str | None:
+    """The source ``value`` probably means when it is not one (``tg`` → ``telegram``), else ``None``."""
+    typed = value.strip().lower()
+    if typed in Source.__members__:
+        return None
+    if typed in _ABBREVIATIONS:
+        return _ABBREVIATIONS[typed].value
+    starting = [s.value for s in Source if s.value.startswith(typed)] if typed else []
+    if len(starting) == 1:
+        return starting[0]
+    close = difflib.get_close_matches(typed, [s.value for s in Source], n=1, cutoff=0.6)
+    return close[0] if close else None

@@ -112,6 +112,10 @@ class PruneResult:
     cutoff: float | None = None
     ids: list[str] = field(default_factory=list)
     candidates: list[PruneCandidate] = field(default_factory=list)
+    kept_open: int = 0
+    """Sessions the filter matches that are left because they are open (dry run)."""
+    kept_pinned: int = 0
+    """Sessions the filter matches that are left because they are pinned (dry run)."""
 
 
 @dataclass
@@ -170,6 +174,8 @@ async def prune_matching(
         result.messages = sum(c.message_count for c in found)
         result.ids = [c.id for c in found]
         result.candidates = found
+        if ids is None:
+            result.kept_open, result.kept_pinned = await db.read(lambda tx: tx.maintenance.kept(flt))
         return result
     for batch in _batches(found):
         batch_ids = [c.id for c in batch]

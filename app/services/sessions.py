@@ -6,7 +6,7 @@ from typing import Any
 
 from app.domain.etag import if_match_satisfied, parse_if_match, session_etag
 from app.domain.ids import new_session_id, session_id_problem
-from app.domain.records import NewSession
+from app.domain.records import WORKSPACE_FIELDS, NewSession
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import ETagMismatch, InvalidSessionId, SessionNotFound, UnknownSource
 from app.services.events import EventType, emit
@@ -53,7 +53,8 @@ def create_session(tx: Tx, new: NewSession) -> SessionRow:
 
 
 def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: str | None) -> SessionRow:
-    """Apply a PATCH: ``title`` (None clears), ``archived``, ``model``, ``model_config``, ``end_reason``."""
+    """Apply a PATCH: ``title`` (None clears), ``archived``, ``model``, ``model_config``, the workspace
+    fields (None clears one), ``end_reason``."""
     _check_if_match(tx, session_id, if_match)
     if "title" in changes:
         tx.titles.set_title(session_id, changes["title"])
@@ -65,6 +66,7 @@ def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: s
         tx.sessions.set_model(session_id, changes["model"])
     if "model_config" in changes:
         tx.sessions.set_model_config(session_id, changes["model_config"])
+    tx.sessions.set_workspace(session_id, {k: changes[k] for k in WORKSPACE_FIELDS if k in changes})
     ended = changes.get("end_reason") is not None and tx.sessions.end_session(
         session_id, changes["end_reason"]
     )

@@ -31,6 +31,7 @@ from app.services.import_parse import (
     iter_transcripts,
     parse_records,
 )
+from app.services.titling.worker import AutoTitler
 from app.storage.protocols import Store, Tx, WriteRejected
 
 OnConflict = Literal["skip", "replace", "fail"]
@@ -109,7 +110,8 @@ class Importer:
         self.indexer = indexer
         self.report = ImportReport(dry_run=dry_run, on_conflict=on_conflict)
         self._pending_parents: dict[str, str] = {}
-        self._imported: set[str] = set()
+        self.imported: set[str] = set()
+        """The sessions this run imported or replaced."""
         self.queued: list[Run] = []
         self._message_columns: list[str] = []
 
@@ -151,7 +153,7 @@ class Importer:
         self.report.messages += len(prepared.rows)
         self.report.message_ids_kept += len(prepared.rows) if outcome.ids_kept else 0
         self.report.linked += outcome.linked
-        self._imported.add(prepared.session_id)
+        self.imported.add(prepared.session_id)
         if outcome.deferred and prepared.parent_id is not None:
             self._pending_parents[prepared.session_id] = prepared.parent_id
 
@@ -224,7 +226,7 @@ class Importer:
             linked = 0
             for child, parent in pending.items():
                 if self.dry_run:
-                    linked += parent in self._imported or tx.sessions.session_exists(parent)
+                    linked += parent in self.imported or tx.sessions.session_exists(parent)
                 else:
                     linked += tx.transfer.link_parent(child, parent)
             return linked
@@ -295,6 +297,13 @@ async def _finish_indexing(importer: Importer, wait_for_index: bool) -> None:
     importer.report.index_pending = overlap(importer.queued, queued)
 
 
+async def _title_requested(importer: Importer, titler: AutoTitler | None) -> None:
+    # Imported history keeps the titles it came with; asked to, the untitled ones are titled as live
+    # sessions are after their first exchange.
+    if titler is not None and not importer.dry_run:
+        await titler.title_requested(sorted(importer.imported))
+
+
 async def import_stream(
     db: Store,
     stream: IO[bytes],
@@ -302,10 +311,12 @@ async def import_stream(
     dry_run: bool,
     indexer: FtsIndexer | None = None,
     wait_for_index: bool = False,
+    titler: AutoTitler | None = None,
 ) -> ImportReport:
     """Import a JSONL file; with ``fail`` any existing id refuses the whole import (409) before writing.
 
-    With ``wait_for_index`` the call returns only once the background indexer has indexed this import.
+    With ``wait_for_index`` the call returns only once the background indexer has indexed this import. With
+    a ``titler`` the untitled imported sessions are queued for an automatic title.
     """
     if on_conflict == "fail":
         conflicts = await find_conflicts(db, iter_jsonl(stream))
@@ -315,6 +326,7 @@ async def import_stream(
     importer = Importer(db, on_conflict, dry_run, indexer)
     report = await importer.run(lambda ctx: thread_batches(iter_jsonl(stream), ctx))
     await _finish_indexing(importer, wait_for_index)
+    await _title_requested(importer, titler)
     return report
 
 
@@ -326,9 +338,10 @@ async def import_transcripts(
     dry_run: bool,
     indexer: FtsIndexer | None = None,
     wait_for_index: bool = False,
+    titler: AutoTitler | None = None,
 ) -> ImportReport:
     """Import the legacy per-session transcript files under ``sessions_dir`` (regular files inside
-    ``home`` only; others are reported)."""
+    ``home`` only; others are reported); ``titler`` as for :func:`import_stream`."""
     if on_conflict == "fail":
         conflicts = await find_conflicts(db, iter_transcripts(sessions_dir, home))
         if conflicts:
@@ -336,4 +349,5 @@ async def import_transcripts(
     importer = Importer(db, on_conflict, dry_run, indexer)
     report = await importer.run(lambda ctx: thread_batches(iter_transcripts(sessions_dir, home), ctx))
     await _finish_indexing(importer, wait_for_index)
+    await _title_requested(importer, titler)
     return report

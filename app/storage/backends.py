@@ -22,6 +22,10 @@ class BackendUnavailable(RuntimeError):
     """The store the settings ask for cannot be opened by this installation (start-up refuses)."""
 
 
+class StoreUnreachable(RuntimeError):
+    """The database the settings name does not accept a connection; the message is one line saying why."""
+
+
 def open_store(settings: Settings) -> Store:
     """The opened store ``settings`` select; the caller closes it."""
     if settings.database_url is None:
@@ -41,6 +45,17 @@ def postgres_backend(url: str) -> ModuleType:
             f"cannot open one ({exc}). Install hermes-sessions with its PostgreSQL support, or unset "
             "HERMES_DATABASE_URL to serve $HERMES_HOME/state.db."
         ) from exc
+
+
+def check_reachable(settings: Settings) -> None:
+    """Raise :class:`StoreUnreachable` when the PostgreSQL database the settings name refuses a connection
+    (a SQLite file is always reachable: opening it is the test)."""
+    if settings.database_url is None:
+        return
+    url = settings.database_url
+    reason = postgres_backend(url).connection_problem(url)
+    if reason is not None:
+        raise StoreUnreachable(f"cannot connect to PostgreSQL at {reason}")
 
 
 def redacted_url(url: str) -> str:

@@ -5,7 +5,7 @@ keeps a job's record only when the job's SAVEPOINT is released, and after COMMIT
 jobs' records, as a :class:`CommitNotice`, to its subscribers. Outside a writer job (migrations, a test's
 own connection) noting does nothing.
 
-A record can name a session whose inner SAVEPOINT a job rolled back itself (an import line that failed):
+A record can name a session whose inner SAVEPOINT a job rolled back itself (a step it caught failing):
 subscribers treat the notice as a hint and read the state they act on.
 """
 
@@ -55,7 +55,7 @@ class CommitNotice:
     event_ids: range
     """The ``hs_events`` ids the commit added (consecutive: the writer holds the write lock)."""
     message_sessions: frozenset[str]
-    """Sessions that got new messages (append, continuation, fork, import)."""
+    """Sessions that got new messages (append, continuation, fork, sync; not an import)."""
     fts_backlog: bool
     """Messages were queued for the background FTS indexer."""
 

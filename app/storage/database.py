@@ -34,7 +34,7 @@ from app.storage.protocols import LeadingAppend
 from app.storage.read_only import probe_shape, refusal
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
-from app.storage.rows import WriterStatus
+from app.storage.rows import Opened, WriterStatus
 from app.storage.shape_watch import ShapeWatch
 from app.storage.side_connection import SqliteFiles
 from app.storage.sqlite_driver import library_version, sqlite3
@@ -68,6 +68,8 @@ class Database:
         """The file's shape, kept current (``None`` until open)."""
         self.read_only_listeners: list[Callable[[str | None], None]] = []
         """Told the reason when the file turns read-only under the server (``None``: writable again)."""
+        self.opened = Opened()
+        """What opening found: a new file, an agent's file met for the first time (and its backup)."""
         self.files = SqliteFiles(self.path, settings, self.require_writable, lambda: self.render_pool)
         """The file's own operations: sizes, VACUUM, backups, the repair check, the render workers."""
 
@@ -120,6 +122,8 @@ class Database:
         """Create the directory, migrate the file, start the writer and the readers (only the readers
         for a file whose shape we do not know)."""
         make_private_dirs(self.path.parent)
+        # An empty file is as good as none: nothing of anyone's history is in it.
+        created = not os.path.lexists(self.path) or (self.path.exists() and self.path.stat().st_size == 0)
         if not os.path.lexists(self.path):
             # We make the empty file (0600) before SQLite opens it: SQLite would create it 0644, and it
             # gives the -wal and -shm it creates the main file's mode, so they come out 0600 as well. An
@@ -129,7 +133,7 @@ class Database:
         found = probe_shape(self.path, busy_timeout_ms=self.settings.busy_timeout_ms)
         if found is not None and not found.writable:
             return self._open_read_only(found)
-        self._first_contact()
+        self.opened = self._first_contact() if not created else Opened(created=True)
         conn = open_connection(
             self.path,
             synchronous=self.settings.db_synchronous,
@@ -202,13 +206,13 @@ class Database:
         self.read_only_listeners.append(listener)
         return lambda: self.read_only_listeners.remove(listener)
 
-    def _first_contact(self) -> None:
+    def _first_contact(self) -> Opened:
         """Before our first migration of an agent's file: log what it holds and back it up once."""
         timeout = self.settings.busy_timeout_ms
         try:
             found = unadopted_agent_file(self.path, busy_timeout_ms=timeout)
             if found is None:
-                return
+                return Opened()
             log.info(
                 "First start on the agent's %s (%s): adding our tables beside the agent's.",
                 self.path,
@@ -216,7 +220,7 @@ class Database:
             )
             if not self.settings.adoption_backup:
                 log.warning("HERMES_ADOPTION_BACKUP is off: no copy of %s was taken first.", self.path)
-                return
+                return Opened(adopted=True, adopted_schema=found.schema_version)
             backup = backup_agent_file(self.path, busy_timeout_ms=timeout, now=time.time())
         except (OSError, sqlite3.Error) as exc:
             # Opening even read-only may need room for the -shm file, so a full disk can surface as an I/O
@@ -228,6 +232,7 @@ class Database:
                 advice="Free some space, or set HERMES_ADOPTION_BACKUP=false to start without the copy.",
             ) from exc
         log.info("Backed up the agent's %s to %s (one time, before the first migration).", self.path, backup)
+        return Opened(adopted=True, adopted_schema=found.schema_version, backup=backup)
 
     def _open_read_only(self, shape: AgentShape) -> Database:
         self.watch = ShapeWatch(shape)

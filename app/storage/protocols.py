@@ -11,7 +11,7 @@ the services. What only a local SQLite file can do (VACUUM, backups, repair, the
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +53,7 @@ from app.storage.rows import (
     MessageRow,
     MessageSlice,
     NewEvent,
+    Opened,
     PageStats,
     PruneCandidate,
     RenderedChunk,
@@ -197,6 +198,10 @@ class SessionsRepo(Protocol):
 
     def set_model(self, session_id: str, model: str | None) -> None:
         """Replace the session's model."""
+
+    def set_workspace(self, session_id: str, values: Mapping[str, str | None]) -> None:
+        """Replace the workspace columns ``values`` names (``cwd``, ``git_branch``, ``git_repo_root``,
+        ``profile_name``); ``None`` clears one."""
 
     def set_model_config(self, session_id: str, model_config: dict[str, Any] | None) -> None:
         """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
@@ -748,6 +753,9 @@ class MaintenanceRepo(Protocol):
         """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
         its row count and stored payload size."""
 
+    def kept(self, flt: SessionFilter) -> tuple[int, int]:
+        """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
+
     def prune_batch(self, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
         """Delete those of ``ids`` that still qualify; the ids deleted and their message count."""
 
@@ -910,6 +918,10 @@ class Store(Protocol):
     @property
     def read_only(self) -> bool:
         """Whether every write is refused (a newer agent's schema)."""
+
+    @property
+    def opened(self) -> Opened:
+        """What opening the store found: a new store, or an agent's file met for the first time."""
 
     @property
     def files(self) -> FileStore | None:

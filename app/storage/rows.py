@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 from app.domain.session_filter import SessionFilter
@@ -556,3 +557,17 @@ class SyncedRows:
     origin_ids: Sequence[int]
     rows: Sequence[Sequence[Any]]
     columns: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What opening the store found, for the start-up banner (a store that keeps no file says nothing)."""
+
+    created: bool = False
+    """This start made the store, empty: nothing was there."""
+    adopted_schema: int | None = None
+    """An agent's file met for the first time (our first migration ran on it now): its schema version."""
+    adopted: bool = False
+    """Whether ``adopted_schema`` describes such a file (its version may be unknown)."""
+    backup: Path | None = None
+    """The one-time copy of that file taken first, when one was."""

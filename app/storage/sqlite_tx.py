@@ -93,6 +93,7 @@ class SqliteSessions(_Bound):
     end_session = bound(sessions.end_session)
     reopen_session = bound(sessions.reopen_session)
     set_model = bound(sessions.set_model)
+    set_workspace = bound(sessions.set_workspace)
     set_model_config = bound(sessions.set_model_config)
     copy_model_config_as_branch = bound(sessions.copy_model_config_as_branch)
     set_archived = bound(sessions.set_archived)
@@ -325,6 +326,7 @@ class SqliteMaintenance(_Bound):
     byte_length = maintenance.SQLITE_BYTES
     """How this engine measures a text value's stored bytes (``{}``: the expression)."""
     prune_batch = bound(maintenance.prune_batch)
+    kept = bound(maintenance.kept)
     archive_batch = bound(maintenance.archive_batch)
     optimize_fts = bound(maintenance.optimize_fts)
     repair = bound(health.repair)

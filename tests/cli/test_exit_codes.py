@@ -15,8 +15,8 @@ from tests.conftest import ROOT, TOKEN, LiveServer, free_port
 from tests.handoff.conftest import configure, new_session
 
 
-def _start(*args: str, url: str, home: Path, token: str = TOKEN) -> subprocess.Popen[str]:
-    env = {**os.environ, "HERMES_URL": url, "HERMES_API_TOKEN": token, "HERMES_HOME": str(home)}
+def _start(*args: str, url: str, home: Path, token: str = TOKEN, **extra_env: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "HERMES_URL": url, "HERMES_API_TOKEN": token, "HERMES_HOME": str(home), **extra_env}
     return subprocess.Popen(
         [sys.executable, "-m", "app.cli.main", *args],
         cwd=ROOT,
@@ -28,8 +28,8 @@ def _start(*args: str, url: str, home: Path, token: str = TOKEN) -> subprocess.P
     )
 
 
-def _exit(*args: str, url: str, home: Path, token: str = TOKEN) -> int:
-    proc = _start(*args, url=url, home=home, token=token)
+def _exit(*args: str, url: str, home: Path, token: str = TOKEN, **extra_env: str) -> int:
+    proc = _start(*args, url=url, home=home, token=token, **extra_env)
     proc.communicate(timeout=60)
     return proc.returncode
 
@@ -57,6 +57,13 @@ def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveS
             "handoff", "telegram", mine, "--claim-timeout", "0.5", url=url, home=home
         ),
         ExitCode.BAD_SOURCE: _exit("sessions", "sync", "--from", str(not_sqlite), url=url, home=home),
+        # Nothing listens on that port: the start is refused before the server listens.
+        ExitCode.STORE_UNREACHABLE: _exit(
+            "serve",
+            url=url,
+            home=home,
+            HERMES_DATABASE_URL=f"postgresql://hermes@127.0.0.1:{free_port()}/hermes",
+        ),
     }
     waiting = _start("handoff", "telegram", taken, url=url, home=home)
     with live_server.client() as http:

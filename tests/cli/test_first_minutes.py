@@ -23,7 +23,7 @@ def test_help_shows_no_type_labels_beside_flags(run: Run) -> None:
         assert result.exit_code == 0, result.output
         assert "<bool>" not in result.stdout, result.stdout
     top = run("--help").stdout
-    assert re.search(r"^\s+-c, --continue\s+Resume", top, re.M), top
+    assert re.search(r"^\s+-c, --continue\s+Show the recap and id", top, re.M), top
     assert "130  interrupted (Ctrl-C)" in top  # the exit-code table keeps its lines
 
 

@@ -127,3 +127,13 @@ def test_browse_label_and_filter() -> None:
     assert fmt.browse_matches(session, "TELEG")
     assert fmt.browse_matches(session, "abcdef")
     assert not fmt.browse_matches(session, "kubernetes")
+
+
+def test_messages_not_yet_searchable_are_counted() -> None:
+    stats = {"sessions": 1, "messages": 3, "by_source": {}, "database_bytes": 0}
+    assert fmt.stats_lines({**stats, "indexing": {"pending_messages": 0}})[-1].startswith("Database size")
+    pending = {**stats, "indexing": {"pending_messages": 2}}
+    assert fmt.stats_lines(pending)[-1] == "2 messages still being indexed: search does not find them yet."
+    assert fmt.indexing_line({"indexing": {"pending_messages": 1}}) == [
+        "1 message still being indexed: search does not find them yet."
+    ]

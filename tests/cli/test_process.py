@@ -172,37 +172,6 @@ def _serve_until_exit(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_serve_on_a_busy_port_exits_1_with_a_reason(live_server: LiveServer, tmp_path: Path) -> None:
-    port = live_server.base_url.rsplit(":", 1)[1]
-    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": port}
-    done = _serve_until_exit(env)
-    assert done.returncode == 1, done.stderr
-    assert f"could not start on 127.0.0.1:{port}" in done.stderr
-
-
-def test_banner_names_the_url_the_database_and_the_token(tmp_path: Path) -> None:
-    port = str(free_port())
-    env = {**os.environ, "HERMES_HOME": str(tmp_path), "HERMES_PORT": port}
-    env.pop("HERMES_API_TOKEN", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli.main", "serve"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stderr is not None
-        lines = [proc.stderr.readline() for _ in range(4)]
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=30)
-    assert lines[:3] == [
-        f"hermes-sessions on http://127.0.0.1:{port}\n",
-        f"  database: {tmp_path / 'state.db'}\n",
-        f"  token:    {tmp_path / 'api_token'}\n",
-    ]
-    # The web page's one-time sign-in link carries a code, never the token.
-    assert lines[3].startswith(f"  web page: http://127.0.0.1:{port}/login?code=")
-    assert (tmp_path / "api_token").read_text().strip() not in lines[3]
-
-
 def test_a_second_server_on_the_same_file_is_refused(live_server: LiveServer) -> None:
     env = {**os.environ, "HERMES_HOME": str(live_server.home), "HERMES_API_TOKEN": TOKEN}
     env["HERMES_PORT"] = str(free_port())
@@ -225,3 +194,33 @@ def test_serve_refuses_a_postgresql_url_it_cannot_open(home: Path, monkeypatch: 
     assert result.stderr.startswith("hermes serve: HERMES_DATABASE_URL names a PostgreSQL database")
     assert "postgresql://hermes:***@db.example/hermes" in result.stderr and "s3cret" not in result.stderr
     assert list(home.iterdir()) == []
+
+
+def test_a_refused_token_says_which_and_where_a_good_one_goes(
+    live_server: LiveServer, tmp_path: Path
+) -> None:
+    (tmp_path / "api_token").write_text("stale\n", encoding="utf-8")
+    env = {**os.environ, "HERMES_URL": live_server.base_url, "HERMES_HOME": str(tmp_path)}
+    env.pop("HERMES_API_TOKEN", None)
+    cli = str(Path(sys.executable).with_name("hermes-sessions"))
+
+    def listing(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [cli, *args, "sessions", "list"], env=env, capture_output=True, text=True, timeout=60
+        )
+
+    advice = (
+        f"Give the token of the server at {live_server.base_url} with --token, HERMES_API_TOKEN, or in "
+        "$HERMES_HOME/api_token (the server writes its own there on its first start).\n"
+    )
+    from_file = listing()
+    assert from_file.returncode == 4
+    assert from_file.stderr == f"The server did not accept the token from {tmp_path / 'api_token'}. {advice}"
+    from_option = listing("--token", "wrong")
+    assert from_option.stderr == f"The server did not accept the token from --token. {advice}"
+    assert listing("--token", TOKEN).returncode == 0
+    (tmp_path / "api_token").unlink()
+    missing = listing()
+    assert missing.stderr == (
+        f"No token to sign in with: {tmp_path / 'api_token'} does not exist or is empty. {advice}"
+    )

@@ -42,6 +42,7 @@ def test_filters_prune_any_age_and_skip_archived_unless_asked(run: Run, seed: Se
         f"1 session(s) match (title contains 'deploy'; {span}):",
         f"  {recent['id']}  {when:<17} {'just now':<10} {'cli':<10} {'-':<24} {0:>4} msgs  Deploy prod",
         "  0 message(s) in all; about 0.0 MB of stored content.",
+        "  Keeps 1 more matching session(s): 1 open (never pruned).",
         f"Delete these 1 session(s) ({span})? [y/N] Cancelled.",
     ]
     dry = run("sessions", "prune", "--title", "DEPLOY", "--dry-run").stdout.splitlines()
@@ -101,3 +102,18 @@ def test_export_lineage_logical(run: Run, seed: Seeder, tmp_path: Path) -> None:
     assert [len(s["messages"]) for s in record["segments"]] == [4, 2]
     assert run("sessions", "export", "-", "--lineage", "logical").exit_code == 2
     assert run("sessions", "export", "-", "--session-id", tip, "--lineage", "deep").exit_code == 2
+
+
+def test_prune_dry_run_says_what_it_keeps_and_why(run: Run, seed: Seeder) -> None:
+    ended, pinned, _open = (seed.session(title=f"trip {n}") for n in range(3))
+    for s in (ended, pinned):
+        seed.end(s["id"])
+    assert seed.client.put(f"/sessions/{pinned['id']}/pin").status_code in (200, 204)
+    dry = run("sessions", "prune", "--title", "trip", "--dry-run").stdout.splitlines()
+    assert dry[0].startswith("1 session(s) match (title contains 'trip'; ")
+    assert dry[-2:] == [
+        "  Keeps 2 more matching session(s): 1 open, 1 pinned (never pruned).",
+        "Dry run — nothing deleted.",
+    ]
+    answer = json.loads(run("sessions", "prune", "--title", "trip", "--dry-run", "--json").stdout)
+    assert (answer["kept_open"], answer["kept_pinned"]) == (1, 1)

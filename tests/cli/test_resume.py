@@ -24,6 +24,15 @@ def test_continue_takes_the_most_recently_active_cli_session(run: Run, seed: See
     assert result.exit_code == 0, result.output
     assert result.stdout == f"{s2['id']}\n"
     assert f"↻ Resumed session {s2['id']} (1 user message, 2 total messages)" in result.stderr
+    assert result.stderr.endswith(
+        f"it does not chat. To continue, run the agent: hermes --resume {s2['id']}\n"
+    )
+
+
+def test_help_says_resuming_shows_and_names_the_agent_command(run: Run) -> None:
+    for args in (["--help"], ["chat", "--help"]):
+        text = " ".join(run(*args).stdout.split())
+        assert "recap and id" in text and "hermes --resume ID" in text, text
 
 
 def test_continue_without_cli_sessions(run: Run, seed: Seeder) -> None:
@@ -92,7 +101,10 @@ def test_resume_empty_session(run: Run, seed: Seeder) -> None:
     s = seed.session()
     result = run("-r", s["id"])
     assert result.exit_code == 0
-    assert result.stderr == f"Session {s['id']} found but has no messages. Starting fresh.\n"
+    assert result.stderr == (
+        f"Session {s['id']} found but has no messages.\nThis client shows sessions; it does not chat. To "
+        f"continue, run the agent: hermes --resume {s['id']}\n"
+    )
     assert "Previous Conversation" not in result.output
 
 

@@ -243,3 +243,13 @@ def test_search(run: Run, seed: Seeder) -> None:
     assert run("sessions", "search", "zzzunfindable").stdout == "No matches.\n"
     lines = run("sessions", "search", "docker", "--jsonl").stdout.splitlines()
     assert [json.loads(line)["session_id"] for line in lines] == [s["id"]]
+
+
+def test_a_mistyped_source_gets_a_suggestion(run: Run, seed: Seeder) -> None:
+    seed.session(source="telegram")
+    result = run("sessions", "list", "--source", "tg")
+    assert result.stderr == "Note: no session source is called 'tg'; did you mean telegram?\n"
+    assert result.stdout == "No sessions found.\n"
+    assert "did you mean telegram?" in run("sessions", "search", "x", "--source", "telegramm").stderr
+    assert "did you mean discord?" in run("sessions", "prune", "--source", "dc", "--dry-run").stderr
+    assert run("sessions", "list", "--source", "telegram").stderr == ""

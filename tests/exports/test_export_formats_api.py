@@ -160,7 +160,10 @@ def test_logical_lineage_file_is_the_agents(
 
 def test_html_is_the_agents_page(home: Path, client: TestClient) -> None:
     ids = _store(home)
-    sessions = _agent_sessions(home, ids)
+    # Deliberately different: a session without a model reads "Model: Unknown" (the agent prints "None").
+    sessions = [
+        s if s["model"] is not None else {**s, "model": "Unknown"} for s in _agent_sessions(home, ids)
+    ]
     page = _get(client, format="html")
     assert page.headers["content-type"] == "text/html; charset=utf-8"
     assert page_body(page.text) == page_body(session_export_html.generate_multi_session_html_export(sessions))

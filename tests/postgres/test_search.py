@@ -2,7 +2,7 @@
 
 Parity: every query of ``search_corpus.QUERIES`` (every operator, every language) finds the same sessions
 on both backends, in the same order for ``newest``/``oldest``. Differences the backends cannot avoid, and
-which these tests therefore do not compare (also listed in the README):
+which these tests therefore do not compare (also listed in docs/search.md):
 
 * the order under ``relevance``: SQLite ranks by bm25, PostgreSQL by ``ts_rank`` (words) or newest first
   (substrings), so when more lineages match than ``limit`` the chosen ones may differ;

@@ -203,22 +203,42 @@ def test_a_forks_copied_exchange_gets_a_title(home: Path) -> None:
         assert _session(client, parent)["title"] is None  # nothing new was stored in the parent
 
 
-def test_an_imported_first_exchange_gets_a_title(home: Path) -> None:
-    line = {
-        "id": "20260101_000000_abcdef",
-        "source": "cli",
-        "started_at": 1_767_225_600.0,
-        "messages": [
-            {"role": "user", "content": USER, "timestamp": 1_767_225_601.0},
-            {"role": "assistant", "content": ASSISTANT, "timestamp": 1_767_225_602.0},
-        ],
-    }
+_IMPORTED = {
+    "id": "20260101_000000_abcdef",
+    "source": "cli",
+    "started_at": 1_767_225_600.0,
+    "messages": [
+        {"role": "user", "content": USER, "timestamp": 1_767_225_601.0},
+        {"role": "assistant", "content": ASSISTANT, "timestamp": 1_767_225_602.0},
+    ],
+}
+
+
+def _import(client: TestClient, lines: list[dict[str, Any]], **params: str) -> None:
+    body = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    response = client.post(
+        "/import", content=body, params=params, headers={"Content-Type": "application/jsonl"}
+    )
+    assert response.status_code == 200 and response.json()["imported"] == len(lines), response.text
+
+
+def test_imported_history_keeps_its_titles(home: Path) -> None:
     with _client(home) as client:
-        body = json.dumps(line).encode() + b"\n"
-        response = client.post("/import", content=body, headers={"Content-Type": "application/jsonl"})
-        assert response.status_code == 200 and response.json()["imported"] == 1, response.text
-        _wait(lambda: _session(client, line["id"])["title"] is not None)
-        assert "nginx" in _session(client, line["id"])["title"].casefold()
+        _import(client, [_IMPORTED])
+        # A live session titled after the import shows the titler has had its turn at everything before.
+        live = _new(client)
+        _exchange(client, live)
+        _wait(lambda: _session(client, live)["title"] is not None)
+        imported = _session(client, _IMPORTED["id"])
+        assert imported["title"] is None and imported["title_source"] is None
+
+
+def test_an_import_asked_to_title_its_untitled_sessions(home: Path) -> None:
+    with _client(home) as client:
+        _import(client, [_IMPORTED], title_untitled="true")
+        _wait(lambda: _session(client, _IMPORTED["id"])["title"] is not None)
+        assert "nginx" in _session(client, _IMPORTED["id"])["title"].casefold()
+        assert _session(client, _IMPORTED["id"])["title_source"] == "auto"
 
 
 def test_sessions_queued_together_are_all_titled(home: Path) -> None:
@@ -238,9 +258,7 @@ def test_sessions_queued_together_are_all_titled(home: Path) -> None:
         for n in range(250)
     ]
     with _client(home) as client:
-        body = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
-        response = client.post("/import", content=body, headers={"Content-Type": "application/jsonl"})
-        assert response.status_code == 200 and response.json()["imported"] == 250, response.text
+        _import(client, lines, title_untitled="true")
         _wait(lambda: all(_session(client, line["id"])["title"] is not None for line in lines), 30.0)
         sessions = [_session(client, line["id"]) for line in lines]
         assert [s["title_source"] == "auto" for s in sessions] == [n != 7 for n in range(250)]

@@ -38,8 +38,11 @@ class Readiness(BaseModel):
     )
     checks: dict[str, bool]
     backend: str = Field(description="The storage engine: `sqlite` (state.db) or `postgresql`")
-    sqlite_version: str = Field(
-        description="The storage engine's version (the PostgreSQL server's on `postgresql`)"
+    sqlite_version: str | None = Field(
+        description="The SQLite library's version on `sqlite`; null on `postgresql`"
+    )
+    postgresql_version: str | None = Field(
+        default=None, description="The PostgreSQL server's version on `postgresql`; null on `sqlite`"
     )
     schema_revision: str | None
     agent_schema_version: int | None = Field(description="The agent schema version of state.db")
@@ -102,7 +105,8 @@ async def readyz(db: DB, response: Response) -> Readiness:
         status=status,
         checks=checks,
         backend=db.backend,
-        sqlite_version=db.engine_version,
+        sqlite_version=db.engine_version if db.backend == "sqlite" else None,
+        postgresql_version=db.engine_version if db.backend == "postgresql" else None,
         schema_revision=revision,
         agent_schema_version=db.agent_schema_version,
         tested_schema_version=NEWEST_KNOWN_SCHEMA,

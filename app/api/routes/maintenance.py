@@ -106,6 +106,8 @@ async def prune(db: DB, body: PruneIn | None = None) -> dict[str, Any]:
         "reclaimable_bytes": result.reclaimable_bytes,
         "ids": result.ids if req.dry_run else None,
         "candidates": _candidates(result.candidates) if req.dry_run else None,
+        "kept_open": result.kept_open if req.dry_run and req.session_ids is None else None,
+        "kept_pinned": result.kept_pinned if req.dry_run and req.session_ids is None else None,
     }
 
 

@@ -176,10 +176,10 @@ async def update_session(
     db: DB, session_id: SessionId, body: SessionUpdate, if_match: IfMatch = None
 ) -> Response:
     """Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a session
-    with messages into or out of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``,
-    ``invalid_title``."""
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and ``suggested_title``), 409
+    ``session_kind_locked`` (a newer agent's file: the change would move a session with messages into or out
+    of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``."""
     changes = body.model_dump(include=body.model_fields_set)
     if "model_config_" in changes:
         changes["model_config"] = changes.pop("model_config_")

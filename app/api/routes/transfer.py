@@ -11,7 +11,7 @@ from fastapi import Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.datastructures import UploadFile
 
-from app.api.deps import DB, AppSettings, Indexer
+from app.api.deps import DB, AppSettings, Indexer, Titler
 from app.api.error_docs import READ, WRITE
 from app.api.operations import api_router, operation
 from app.api.schemas import examples as ex
@@ -73,6 +73,15 @@ WaitForIndexQuery = Annotated[
     ),
 ]
 
+TitleUntitledQuery = Annotated[
+    bool,
+    Query(
+        description="give the imported sessions that have no title an automatic one, as a live session "
+        "gets after its first exchange (when automatic titles are on); by default imported history keeps "
+        "the titles it came with"
+    ),
+]
+
 
 @dataclass(frozen=True)
 class ImportOptions:
@@ -81,14 +90,16 @@ class ImportOptions:
     on_conflict: service.OnConflict
     dry_run: bool
     wait_for_index: bool
+    title_untitled: bool
 
 
 def _import_options(
     on_conflict: OnConflictQuery = "skip",
     dry_run: DryRunQuery = False,
     wait_for_index: WaitForIndexQuery = False,
+    title_untitled: TitleUntitledQuery = False,
 ) -> ImportOptions:
-    return ImportOptions(on_conflict, dry_run, wait_for_index)
+    return ImportOptions(on_conflict, dry_run, wait_for_index, title_untitled)
 
 
 ImportOptionsQuery = Annotated[ImportOptions, Depends(_import_options)]
@@ -309,13 +320,20 @@ async def import_sessions(
     request: Request,
     db: DB,
     indexer: Indexer,
+    titler: Titler,
     options: ImportOptionsQuery,
 ) -> dict[str, Any]:
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
         report = await service.import_stream(
-            db, stream, options.on_conflict, options.dry_run, indexer, options.wait_for_index
+            db,
+            stream,
+            options.on_conflict,
+            options.dry_run,
+            indexer,
+            options.wait_for_index,
+            titler if options.title_untitled else None,
         )
     finally:
         stream.close()
@@ -336,6 +354,7 @@ async def import_transcripts(
     db: DB,
     settings: AppSettings,
     indexer: Indexer,
+    titler: Titler,
     options: ImportOptionsQuery,
 ) -> dict[str, Any]:
     """Import `$HERMES_HOME/sessions/<id>.jsonl` files (one message per line) as sessions named by file.
@@ -350,5 +369,6 @@ async def import_transcripts(
         options.dry_run,
         indexer,
         options.wait_for_index,
+        titler if options.title_untitled else None,
     )
     return report.as_dict()

@@ -271,6 +271,8 @@ INSIGHTS: dict[str, Any] = {
 
 PRUNE_OUT: dict[str, Any] = {
     "dry_run": True,
+    "kept_open": 1,
+    "kept_pinned": 0,
     "pruned": 1,
     "messages": 2,
     "cutoff": 1767608070.285,
@@ -443,6 +445,7 @@ READY: dict[str, Any] = {
     },
     "backend": "sqlite",
     "sqlite_version": "3.40.1",
+    "postgresql_version": None,
     "schema_revision": "0021_pg_cjk_search_path",
     "agent_schema_version": 22,
     "tested_schema_version": 22,

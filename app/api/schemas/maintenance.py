@@ -157,6 +157,16 @@ class PruneOut(BaseModel):
     candidates: list[SelectedSession] | None = Field(
         default=None, description="the candidates with their title, source, start and size (dry run only)"
     )
+    kept_open: int | None = Field(
+        default=None,
+        description="sessions the criteria match that are kept because they are open (dry run without "
+        "`session_ids` only)",
+    )
+    kept_pinned: int | None = Field(
+        default=None,
+        description="ended sessions the criteria match that are kept because they are pinned (dry run "
+        "without `session_ids` only)",
+    )
 
 
 class ArchiveIn(RequestModel, BulkSelection):

@@ -149,6 +149,10 @@ class SessionCreate(RequestModel):
     chat_id: SafeText | None = None
     chat_type: SafeText | None = None
     thread_id: SafeText | None = None
+    cwd: SafeText | None = Field(default=None, description="The working directory the session runs in")
+    git_branch: SafeText | None = Field(default=None, description="The git branch checked out there")
+    git_repo_root: SafeText | None = Field(default=None, description="The git repository's root directory")
+    profile_name: SafeText | None = Field(default=None, description="The agent profile the session uses")
 
 
 class SessionUpdate(RequestModel):
@@ -161,6 +165,10 @@ class SessionUpdate(RequestModel):
     model: SafeText | None = None
     model_config_: dict[str, SafeJSON] | None = Field(default=None, alias="model_config")
     end_reason: SafeText | None = Field(default=None, description="Ends the session; the first end wins")
+    cwd: SafeText | None = Field(default=None, description="The working directory; null clears it")
+    git_branch: SafeText | None = Field(default=None, description="The git branch; null clears it")
+    git_repo_root: SafeText | None = Field(default=None, description="The repository root; null clears it")
+    profile_name: SafeText | None = Field(default=None, description="The agent profile; null clears it")
 
 
 class SessionEnd(RequestModel):

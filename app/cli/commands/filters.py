@@ -18,6 +18,7 @@ import typer
 
 from app.cli import formatting as fmt
 from app.cli.errors import CliError, ExitCode
+from app.cli.output import note
 from app.domain.session_filter import (
     EmptyTimeWindow,
     InvalidTimeValue,
@@ -25,6 +26,7 @@ from app.domain.session_filter import (
     duration_seconds,
     time_window,
 )
+from app.domain.sources import Source, suggest_source
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -138,6 +140,7 @@ class Filters:
     def request(self) -> dict[str, Any]:
         """The filters as the API takes them (absent ones left out; naive times with the local offset)."""
         self.window()
+        note_unknown_source(self.values.get("source"))
         return {
             k: (_localized(v) if k in _TIME_FLAGS else v) for k, v in self.values.items() if v is not None
         }
@@ -152,6 +155,16 @@ class Filters:
             words.format(self.values[key]) for key, words in _WORDS if self.values.get(key) not in (None, "")
         ]
         return ", ".join(parts) if parts else "no filters (all ended sessions)"
+
+
+def note_unknown_source(source: str | None) -> None:
+    """Say on stderr which source a mistyped ``--source`` probably means (the filter still applies as typed:
+    a session may carry a source of its own)."""
+    if source is None or source in Source.__members__:
+        return
+    meant = suggest_source(source)
+    guess = f"; did you mean {meant}?" if meant else f". Sources: {', '.join(s.value for s in Source)}."
+    note(f"Note: no session source is called '{source}'{guess}")
 
 
 def _localized(value: str | None) -> str | None:

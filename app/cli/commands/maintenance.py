@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from app.cli import formatting as fmt
 from app.cli.api import Api
@@ -36,6 +28,9 @@ from app.cli.output import (
     stderr_progress,
 )
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
 # The agent shows at most this many candidates above its confirmation question.
 PREVIEW_ROWS = 15
 # Sessions per request once confirmed: each answer advances the progress bar.
@@ -44,6 +39,8 @@ CHUNK = 100
 
 def busy(label: str) -> Progress:
     """A spinner with elapsed time on stderr while one long request runs; nothing when stderr is piped."""
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
     return stderr_progress(SpinnerColumn(), TextColumn(label), TimeElapsedColumn())
 
 
@@ -91,6 +88,8 @@ _ARCHIVE = _Bulk("/maintenance/archive", "archive", "Archive", "archived", "arch
 def _in_chunks(bulk: _Bulk, api: Api, body: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     """Send the confirmed ``ids`` a chunk at a time, with a progress bar on a terminal (quiet when piped);
     the merged answer."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
     total: dict[str, Any] = {"dry_run": False, bulk.count_key: 0}
     with stderr_progress(
         TextColumn(f"{bulk.verb.rstrip('e')}ing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
@@ -108,6 +107,18 @@ def _in_chunks(bulk: _Bulk, api: Api, body: dict[str, Any], ids: list[str]) -> d
     return total
 
 
+def _say_kept(preview: dict[str, Any]) -> None:
+    """The sessions the criteria match that prune leaves alone, and why (a prune answer says)."""
+    reasons = [
+        f"{n} {why}"
+        for n, why in ((preview.get("kept_open"), "open"), (preview.get("kept_pinned"), "pinned"))
+        if n
+    ]
+    if reasons:
+        kept = int(preview.get("kept_open") or 0) + int(preview.get("kept_pinned") or 0)
+        say(f"  Keeps {kept} more matching session(s): {', '.join(reasons)} (never pruned).")
+
+
 def _bulk(
     bulk: _Bulk, api: Api, body: dict[str, Any], described: str, out: Format, dry_run: bool, yes: bool
 ) -> dict[str, Any] | None:
@@ -121,6 +132,7 @@ def _bulk(
     if not found:
         if out is Format.TEXT:
             say(f"No sessions match ({described}).")
+            _say_kept(preview)
         else:
             _emit(out, preview)
         return None
@@ -136,6 +148,7 @@ def _bulk(
         if bulk is _PRUNE:
             size = int(preview["reclaimable_bytes"]) / 1048576
             say(f"  {preview['messages']} message(s) in all; about {size:.1f} MB of stored content.")
+            _say_kept(preview)
         if dry_run:
             say(f"Dry run — nothing {bulk.done_word}.")
             return None

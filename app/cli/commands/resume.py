@@ -93,6 +93,14 @@ def resolve_resume(api: Api, ref: str) -> dict[str, Any]:
     )
 
 
+def continue_hint(session_id: str) -> str:
+    """What ``-c``/``-r`` print last: this client only shows a session, the agent carries it on."""
+    return (
+        "This client shows sessions; it does not chat. To continue, run the agent: "
+        f"hermes --resume {session_id}"
+    )
+
+
 def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
     """Print the resolved session's banner and recap on stderr and its id on stdout.
 
@@ -113,7 +121,7 @@ def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
         )
     messages = active_messages(api, session_id)
     if not messages:
-        note(f"Session {session_id} found but has no messages. Starting fresh.")
+        note(f"Session {session_id} found but has no messages.")
     else:
         users, total = fmt.count_roles(messages)
         note(fmt.resume_banner(session_id, resolved.get("title"), users, total))
@@ -121,6 +129,7 @@ def resume(env: CliEnv, resolved: dict[str, Any]) -> None:
             panel = recap_panel(api.get(f"{_path(session_id)}/recap", feature="recap"))
             if panel is not None:
                 err_console().print(panel)
+    note(continue_hint(session_id))
     say(session_id)
 
 

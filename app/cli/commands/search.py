@@ -7,6 +7,7 @@ from typing import Any
 import typer
 
 from app.cli import formatting as fmt
+from app.cli.commands.filters import note_unknown_source
 from app.cli.commands.sessions import app
 from app.cli.context import get_env
 from app.cli.output import JsonlOpt, JsonOpt, emit, pick_format
@@ -14,9 +15,9 @@ from app.cli.output import JsonlOpt, JsonOpt, emit, pick_format
 
 def _search_lines(data: dict[str, Any]) -> list[str]:
     results = data.get("results") or []
+    lines = fmt.indexing_line(data)
     if not results:
-        return ["No matches."]
-    lines = []
+        return [*lines, "No matches."]
     for hit in results:
         title = hit.get("title") or fmt.EM_DASH
         when = fmt.relative_time(hit.get("started_at"))
@@ -39,6 +40,7 @@ def search(
     out = pick_format(as_json, as_jsonl)
     params: dict[str, Any] = {"q": query, "limit": limit}
     if source:
+        note_unknown_source(source)
         params["source"] = source
     data = get_env(ctx).api().get("/search", feature="search", params=params)
     emit(out, data, lambda: _search_lines(data), items=data.get("results") or [])

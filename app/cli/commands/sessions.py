@@ -19,11 +19,23 @@ import typer
 from app.cli import formatting as fmt
 from app.cli import transcript
 from app.cli.api import Api
-from app.cli.commands.common import require_session
-from app.cli.commands.filters import Filters, with_filters
+from app.cli.commands.common import require_session, resolve_exact_or_prefix
+from app.cli.commands.filters import Filters, note_unknown_source, with_filters
+from app.cli.commands.resume import resolve_continue
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
-from app.cli.output import Format, JsonlOpt, JsonOpt, confirm, emit, emit_json, emit_jsonl, pick_format, say
+from app.cli.output import (
+    Format,
+    JsonlOpt,
+    JsonOpt,
+    confirm,
+    emit,
+    emit_json,
+    emit_jsonl,
+    note,
+    pick_format,
+    say,
+)
 
 app = typer.Typer(
     help="List, inspect, export and maintain sessions.", no_args_is_help=True, rich_markup_mode=None
@@ -95,6 +107,7 @@ def list_sessions(
 ) -> None:
     """List recent sessions (titled layout when any has a title); the filter flags are prune's."""
     out = pick_format(as_json, as_jsonl)
+    note_unknown_source(source)
     needle = (workspace or "").strip()
     keep = (lambda s: fmt.in_workspace(s, needle)) if needle else None
     sessions = fetch_sessions(
@@ -107,8 +120,11 @@ def _field_lines(session: dict[str, Any]) -> list[str]:
     shown = (
         "id",
         "title",
+        "title_source",
         "source",
         "model",
+        "pinned",
+        "home",
         "parent_session_id",
         "started_at",
         "ended_at",
@@ -184,10 +200,38 @@ def _page_out(lines: Iterator[str], pager: bool) -> None:
         proc.wait()
 
 
+def _lineage_lines(chain: list[dict[str, Any]], shown: str) -> list[str]:
+    """One line per segment of the compression chain, root first, the shown session marked."""
+    lines = [f"lineage:            {len(chain)} segment{'' if len(chain) == 1 else 's'}, root first"]
+    for n, segment in enumerate(chain, 1):
+        mark = "*" if segment["id"] == shown else " "
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(segment["started_at"]))
+        lines.append(
+            f" {mark}{n:>3}. {segment['id']}  {started}  {int(segment.get('message_count') or 0)} messages  "
+            f"{segment.get('end_reason') or 'open'}  {segment.get('title') or ''}".rstrip()
+        )
+    return lines
+
+
+def _resolve_shown(api: Api, ref: str) -> str:
+    """The session ``show`` prints: an exact id or unique prefix as named, a title as ``-c`` resolves it
+    (its lineage's newest ``title #N``, followed to the compression tip)."""
+    session_id = resolve_exact_or_prefix(api, ref)
+    if session_id is not None:
+        return session_id
+    resolved = resolve_continue(api, ref)
+    if resolved.get("requested") != resolved["id"]:
+        note(f"Session {resolved['requested']} was compressed into {resolved['id']}; showing the latter.")
+    return str(resolved["id"])
+
+
 @app.command("show")
 def show(
     ctx: typer.Context,
-    session: str = typer.Argument(..., help="Session id or unique id prefix"),
+    session: str = typer.Argument(..., help="Session id, unique id prefix or title (resolved as -c does)"),
+    lineage: bool = typer.Option(
+        False, "--lineage", help="The whole compression chain: its segments, or with --messages all of them"
+    ),
     messages: bool = typer.Option(False, "--messages", "-m", help="Print the transcript"),
     tools: bool = typer.Option(False, "--tools", help="With --messages: show tool calls and results"),
     form: ShowFormat = typer.Option(ShowFormat.TEXT, "--format", help="With --messages: text or md"),
@@ -202,10 +246,15 @@ def show(
     if form is not ShowFormat.TEXT and out is not Format.TEXT:
         raise typer.BadParameter("use either --format md or --json/--jsonl, not both")
     api = get_env(ctx).api()
-    session_id = require_session(api, session)
+    session_id = _resolve_shown(api, session)
     data = api.get(f"/sessions/{_quote(session_id)}", feature="sessions")
+    chain: list[dict[str, Any]] = []
+    if lineage:
+        chain = api.get(f"/sessions/{_quote(session_id)}/lineage", feature="lineage")["items"]
+        data = {**data, "lineage": chain}
     if messages:
-        stream = iter_messages(api, session_id)
+        segments = [str(s["id"]) for s in chain] if lineage else [session_id]
+        stream = itertools.chain.from_iterable(iter_messages(api, sid) for sid in segments)
         if out is Format.JSON:
             emit_json({**data, "messages": list(stream)})
         elif out is Format.JSONL:
@@ -218,7 +267,7 @@ def show(
             )
             _page_out(lines, pager)
         return
-    emit(out, data, lambda: _field_lines(data))
+    emit(out, data, lambda: _field_lines(data) + (_lineage_lines(chain, session_id) if lineage else []))
 
 
 def _quote(session_id: str) -> str:

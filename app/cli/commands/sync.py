@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from app.cli.api import Api, make_http_client
+from app.cli.api import MAX_BODY_BYTES, Api, make_http_client
 from app.cli.commands.sessions import app
 from app.cli.context import get_env
 from app.cli.errors import CliError, ExitCode
@@ -33,12 +32,12 @@ from app.cli.sync_lanes import Batch, Lanes, lineage_key
 from app.domain.sync import default_home, home_problem
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from app.storage.agent_file import AgentFile
 
 SESSIONS_PER_BATCH = 500
 DEFAULT_LANES = 2
-MAX_BODY_BYTES = 8 * 1024 * 1024
-"""A batch body stays under this (the server's default limit is 10 MiB): a bigger one is split in two."""
 
 
 @dataclass
@@ -215,6 +214,8 @@ class Syncer:
 
 
 def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     return Progress(
         TextColumn("Syncing"),
         BarColumn(),
@@ -299,7 +300,12 @@ def sync(
     if to is None and token is None:
         url = config.url
     else:
-        target = replace(config, url=(to or config.url).rstrip("/"), token=token or config.token)
+        target = replace(
+            config,
+            url=(to or config.url).rstrip("/"),
+            token=token or config.token,
+            token_source="--token" if token else config.token_source,
+        )
         url = target.url
     cursor = _load_cursor(config.home, label, url)
     first_sync = cursor.last_message_id == 0 and not cursor.sessions
@@ -312,7 +318,7 @@ def sync(
         else:
             http = make_http_client(target)
             ctx.call_on_close(http.close)
-            api = Api(http, url)
+            api = Api(http, url, target.auth_advice())
         _run(Syncer(api, agent_file, cursor, batch_size, parallel), label, url, watch, interval)
     except AgentFileError as exc:
         message = f"Error: sync stopped: {exc.detail} What the server acknowledged stays."

@@ -5,33 +5,29 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, unquote
 
-import httpx
 import orjson
 import typer
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TransferSpeedColumn,
-)
 
 from app.cli import formatting as fmt_rows
-from app.cli.api import Api
+from app.cli import import_plan
+from app.cli.api import MAX_BODY_BYTES, Api
 from app.cli.commands.common import require_session
 from app.cli.commands.filters import Filters, with_filters
 from app.cli.commands.sessions import PAGE_MAX, app
 from app.cli.context import get_env
 from app.cli.errors import ApiError, CliError, ExitCode
+from app.cli.import_cursor import ImportCursor
+from app.cli.import_plan import Line
 from app.cli.output import (
     Format,
     JsonlOpt,
@@ -45,15 +41,23 @@ from app.cli.output import (
 )
 from app.domain.render_session_file import manifest_entry, verify
 
+if TYPE_CHECKING:
+    import httpx
+    from rich.progress import Progress
+
 _CHUNK = 64 * 1024
 # The agent's export dry run names at most this many sessions.
 _DRY_RUN_ROWS = 100
 _T = TypeVar("_T")
 
 
-def _progress(label: str) -> Progress:
-    """A transfer bar on stderr, shown only when stderr is a terminal."""
-    return stderr_progress(TextColumn(label), BarColumn(), DownloadColumn(), TransferSpeedColumn())
+def _progress(label: str, *, sized: bool = False) -> Progress:
+    """A transfer bar on stderr, shown only when stderr is a terminal: done of total when the total is
+    known (``sized``), else the bytes done so far (never ``23.9/? MB``)."""
+    from rich.progress import BarColumn, DownloadColumn, FileSizeColumn, TextColumn, TransferSpeedColumn
+
+    amount = DownloadColumn() if sized else FileSizeColumn()
+    return stderr_progress(TextColumn(label), BarColumn(), amount, TransferSpeedColumn())
 
 
 def _write_export(api: Api, params: dict[str, Any], sink: IO[bytes], path: str = "/export.jsonl") -> int:
@@ -90,6 +94,8 @@ def _to_file(output: str, write: Callable[[IO[bytes]], _T]) -> _T:
 
 def _count_progress(label: str, total: int) -> Progress:
     """A bar counting sessions on stderr, shown only when stderr is a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+
     return stderr_progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), hidden=total < 2)
 
 
@@ -457,12 +463,84 @@ def _export_files(
     say(f"Exported {exported} session(s) to {out_dir}")
 
 
-def _upload(stream: IO[bytes], size: int | None) -> Iterator[bytes]:
-    with _progress("Importing") as progress:
-        task = progress.add_task("import", total=size)
-        while chunk := stream.read(_CHUNK):
-            progress.advance(task, len(chunk))
-            yield chunk
+# Counts of an import's answer that add up over the requests of one file.
+_SUMMED = (
+    "lines",
+    "imported",
+    "replaced",
+    "skipped",
+    "failed",
+    "messages",
+    "linked",
+    "detached",
+    "message_ids_kept",
+    "index_pending",
+)
+_MAX_ERRORS = 100
+
+
+def _add(total: dict[str, Any], answer: dict[str, Any], batch: list[Line]) -> dict[str, Any]:
+    """``total`` with one request's answer added; its line numbers are the file's."""
+    merged = {**total, **{k: int(total.get(k) or 0) + int(answer.get(k) or 0) for k in _SUMMED}}
+    errors = list(total.get("errors") or [])
+    for issue in answer.get("errors") or []:
+        line = issue.get("line")
+        if isinstance(line, int) and 1 <= line <= len(batch):
+            issue = {**issue, "line": batch[line - 1].number}
+        if len(errors) < _MAX_ERRORS:
+            errors.append(issue)
+    merged["errors"] = errors
+    merged["errors_truncated"] = merged["failed"] > len(errors)
+    return merged
+
+
+def _send(api: Api, fd: int, batch: list[Line], params: dict[str, Any]) -> list[tuple[list[Line], Any]]:
+    """Import ``batch``; a body the server finds too big goes again in halves. Each part with its answer."""
+    try:
+        answer = api.request(
+            "POST",
+            "/import",
+            feature="import",
+            params=params,
+            content=import_plan.body(fd, batch),
+            headers={"Content-Type": "application/jsonl"},
+        ).json()
+    except ApiError as exc:
+        if exc.status != 413:
+            raise
+        if len(batch) == 1:
+            raise CliError(
+                f"Error: line {batch[0].number} is {batch[0].length / 1e6:.1f} MB, more than the server "
+                "accepts in one request (HERMES_MAX_BODY_BYTES on the server).",
+            ) from exc
+        half = len(batch) // 2
+        return _send(api, fd, batch[:half], params) + _send(api, fd, batch[half:], params)
+    return [(batch, answer)]
+
+
+def _check_conflicts(api: Api, fd: int, lines: list[Line], params: dict[str, Any]) -> None:
+    """``--on-conflict fail``: every request checks before anything is written (a 409 stops the import)."""
+    for batch in import_plan.batches(lines, MAX_BODY_BYTES):
+        _send(api, fd, batch, params | {"dry_run": "true"})
+
+
+def _import_lines(
+    api: Api, fd: int, lines: list[Line], params: dict[str, Any], cursor: ImportCursor | None
+) -> dict[str, Any]:
+    """Send ``lines`` a body at a time from where ``cursor`` says the server got to; the summed report."""
+    done = cursor.done if cursor is not None else 0
+    report: dict[str, Any] = dict(cursor.report) if cursor is not None and done else {}
+    report |= {"dry_run": params["dry_run"] == "true", "on_conflict": params["on_conflict"]}
+    total = sum(line.length for line in lines)
+    with _progress("Importing", sized=True) as progress:
+        task = progress.add_task("import", total=total, completed=sum(line.length for line in lines[:done]))
+        for batch in import_plan.batches(lines[done:], MAX_BODY_BYTES):
+            for part, answer in _send(api, fd, batch, params):
+                report = _add(report, answer, part)
+                if cursor is not None:
+                    cursor.acknowledge(len(part), report)
+                progress.advance(task, sum(line.length for line in part))
+    return report
 
 
 @app.command("import")
@@ -471,31 +549,46 @@ def import_(
     file: str = typer.Argument(..., help="A JSONL export (ours or the agent's), or - for stdin"),
     on_conflict: str = typer.Option("skip", "--on-conflict", help="skip, replace or fail on existing ids"),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the file; write nothing"),
+    title_untitled: bool = typer.Option(
+        False,
+        "--title-untitled",
+        help="Give imported sessions without a title an automatic one (by default they stay as they were)",
+    ),
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
-    """Import sessions from a JSONL export file."""
+    """Import sessions from a JSONL export file of any size: sent a request at a time, parents first, with
+    a progress bar; an interrupted import of a file resumes where the server's answers got to."""
     out = pick_format(as_json, as_jsonl)
     if on_conflict not in ("skip", "replace", "fail"):
         raise typer.BadParameter("must be skip, replace or fail", param_hint="--on-conflict")
-    api = get_env(ctx).api()
-    params = {"on_conflict": on_conflict, "dry_run": str(dry_run).lower()}
-    headers = {"Content-Type": "application/jsonl"}
+    env = get_env(ctx)
+    api = env.api()
+    params = {
+        "on_conflict": on_conflict,
+        "dry_run": str(dry_run).lower(),
+        "title_untitled": str(title_untitled).lower(),
+    }
     try:
-        stream: IO[bytes] = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115
+        # Standard input is kept in a temporary file: the lines are read again in the import's order.
+        stream: IO[bytes] = tempfile.TemporaryFile() if file == "-" else Path(file).open("rb")  # noqa: SIM115
     except OSError as exc:
         raise CliError(f"Error: cannot read {file}: {exc.strerror or exc}") from exc
+    cursor = None
     with stream:
-        size = None if file == "-" else Path(file).stat().st_size
-        response = api.request(
-            "POST",
-            "/import",
-            feature="import",
-            params=params,
-            content=_upload(stream, size),
-            headers=headers,
-        )
-    report = response.json()
+        if file == "-":
+            shutil.copyfileobj(sys.stdin.buffer, stream)
+            stream.seek(0)
+        lines = import_plan.plan(stream)
+        if file != "-" and not dry_run:
+            cursor = ImportCursor.load(env.config.home, Path(file), env.config.url, on_conflict)
+            if cursor.done:
+                note(f"Resuming the import of {file}: {cursor.done} of {len(lines)} lines were done before.")
+        if on_conflict == "fail" and not (cursor is not None and cursor.done):
+            _check_conflicts(api, stream.fileno(), lines, params)
+        report = _import_lines(api, stream.fileno(), lines, params, cursor)
+    if cursor is not None:
+        cursor.clear()
     if out is Format.JSON:
         emit_json(report)
     elif out is Format.JSONL:
@@ -503,8 +596,9 @@ def import_(
     else:
         verb = "Would import" if dry_run else "Imported"
         say(
-            f"{verb} {report['imported']} session(s) ({report['messages']} messages); "
-            f"replaced {report['replaced']}, skipped {report['skipped']}, failed {report['failed']}."
+            f"{verb} {report.get('imported', 0)} session(s) ({report.get('messages', 0)} messages); "
+            f"replaced {report.get('replaced', 0)}, skipped {report.get('skipped', 0)}, "
+            f"failed {report.get('failed', 0)}."
         )
         for issue in report.get("errors") or []:
             where = f"line {issue['line']}" if issue.get("line") is not None else issue.get("file") or "?"

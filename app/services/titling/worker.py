@@ -1,5 +1,6 @@
 """The in-process auto-titler: it follows the writer's commit notices, and one worker task titles the
-sessions that got messages (by any path: append, continuation, fork, import), in order.
+live sessions that got messages (append, continuation, fork), in order. Imported history is titled only
+when the import asks (:meth:`AutoTitler.title_requested`); synced sessions never are (their home titles them).
 
 Writes never wait for it. Each session is looked at with one cheap query, those queued together in one read
 job; a session that is titled (or was titled before) is remembered so later messages to it cost nothing
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from functools import partial
 from typing import TypeVar
 
@@ -51,6 +52,17 @@ class AutoTitler(CommitFollower):
         """Queue the sessions a commit stored messages in; never blocks, never raises."""
         for session_id in notice.message_sessions:
             self._consider(session_id)
+
+    async def title_requested(self, session_ids: Iterable[str]) -> None:
+        """Queue sessions an import asked to title, waiting for room rather than dropping any (there is no
+        later message to bring a dropped one back). Nothing is queued while the titler is not running."""
+        for session_id in session_ids:
+            if self._task is None or self._task.done():
+                return
+            if session_id in self._settled or session_id in self._pending:
+                continue
+            self._pending.add(session_id)
+            await self._queue.put(session_id)
 
     def _consider(self, session_id: str) -> None:
         if session_id in self._settled or session_id in self._pending:

@@ -10,6 +10,14 @@ if TYPE_CHECKING:
     from app.storage.protocols import Store
 
 
+def connection_problem(url: str) -> str | None:
+    """``HOST:PORT: why`` in one line when a connection to ``url`` cannot be made, else ``None`` (the one
+    connection tried is closed at once)."""
+    from app.storage.postgres.reachable import connection_problem as problem
+
+    return problem(url)
+
+
 def open_postgres_store(settings: Settings) -> Store:
     """Migrate the database at ``settings.database_url`` and return the open store."""
     from app.storage.postgres.store import open_store

@@ -4,7 +4,7 @@ A GIN index with ``fastupdate`` (PostgreSQL's default) takes a new row's entries
 to append to, and merges that list into the index proper once it outgrows ``gin_pending_list_limit``,
 inside the statement whose insert crossed the limit. Under a steady stream of appends the message search
 indexes crossed it again and again, and each time one group commit stalled with every request in it: most
-of the single-append p99 on PostgreSQL (the README's benchmark table). Turning ``fastupdate`` off instead
+of the single-append p99 on PostgreSQL (docs/benchmarks.md). Turning ``fastupdate`` off instead
 cost every insert more than the stalls did (each row's entries go into the index one by one), and a
 smaller limit made the merges more frequent and less efficient.
 

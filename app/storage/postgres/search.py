@@ -85,9 +85,8 @@ _SESSION_OF_HIT = (
 )
 _SESSIONS_OF_HITS = "JOIN sessions s ON s.id = m.session_id"
 # A relevance tier's window (see PgHits._window_floor): the costs of a word index entry and of a match read
-# through a window, in rows walked down the primary key (measured on the 2-core machine, README "Search on
-# PostgreSQL"); the window spans this many times the ids expected to hold a tier (a shorter one is
-# completed by a walk).
+# through a window, in rows walked down the primary key (measured on the 2-core machine, docs/search.md);
+# the window spans this many times the ids expected to hold a tier (a shorter one is completed by a walk).
 _ENTRY_COST = 0.27
 _WINDOW_ROW_COST = 4.2
 _WINDOW_MARGIN = 1.3
@@ -627,7 +626,7 @@ def _list_pieces(term: str) -> list[str]:
     term, or its head and tail when it is long. Every trigram of a piece is looked up, so the ones that
     span a space or a mark (``L is`` in ``PyYAML is``), the rarest, narrow too: asked for pieces at every
     third position instead, ``PyYAML is`` read every row holding ``PyYAML`` to find the few holding both
-    (README, "Search on PostgreSQL")."""
+    (docs/search.md)."""
     text = term.translate(LIST_TEXT)
     if len(text) <= _PATTERN_CHARS:
         return [text]

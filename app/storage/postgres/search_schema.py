@@ -82,7 +82,7 @@ LIST_TEXT_DDL = f"""CREATE OR REPLACE FUNCTION hs_list_text(t text)
     RETURN {_replaced("t")}"""
 """One ``replace`` per character, not ``translate``: on the listing's texts a chain of ``replace`` (each a
 fast search for one character) cost a fraction of what ``translate`` (a lookup of every character in the
-list) did (README, "Search on PostgreSQL"), and every insert of a user message and every check of a
+list) did (docs/search.md), and every insert of a user message and every check of a
 candidate pays it."""
 LIST_SESSION_TEXT = "hs_list_text(id || ' ' || COALESCE(title, ''))"
 """The listing's indexed text of a session: its id and title (a term spanning both only adds a candidate)."""

@@ -47,7 +47,7 @@ from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
 from app.storage.postgres.statistics import StatisticsKeeper
 from app.storage.postgres.tx import BACKEND, PgTx
 from app.storage.protocols import LeadingAppend, Tx
-from app.storage.rows import NewEvent, WriterStatus
+from app.storage.rows import NewEvent, Opened, WriterStatus
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -100,6 +100,8 @@ class PgStore:
     read_only = False
     routing_scope = ""
     """One routing table for every replica, whatever its home (the column's default; no agent reads it)."""
+    opened = Opened()
+    """A database holds no agent's file to adopt, and the banner counts what it serves."""
 
     def __init__(self, settings: Settings) -> None:
         assert settings.database_url is not None, "PgStore needs HERMES_DATABASE_URL"

@@ -250,6 +250,19 @@ def candidates(
     ]
 
 
+def kept(conn: sqlite3.Connection, flt: SessionFilter) -> tuple[int, int]:
+    """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
+    clauses, params = filter_clauses(flt)
+    pinned = pinned_sql(shape_of(conn)).format(a="s")
+    row = conn.execute(
+        "SELECT COALESCE(SUM(CASE WHEN s.ended_at IS NULL THEN 1 ELSE 0 END), 0),"
+        f" COALESCE(SUM(CASE WHEN s.ended_at IS NOT NULL AND {pinned} THEN 1 ELSE 0 END), 0)"
+        f" FROM sessions s WHERE {' AND '.join(clauses) or '1 = 1'}",
+        params,
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
 def still_matching(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
     """The ids that still qualify now (re-checked in the changing transaction: a reopened or pinned
     session stays), in the order of ``ids``."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import json
 import time
+from collections.abc import Mapping
 from typing import Any, cast
 
 from app.domain.preview import preview_from_raw
 from app.domain.prompts import prompt_hash
-from app.domain.records import NewSession
+from app.domain.records import WORKSPACE_FIELDS, NewSession
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
 from app.storage.agent_shape import AgentShape, shape_of, system_prompt_sql
@@ -180,8 +181,9 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
     prompt_column, prompt = store_system_prompt(conn, new.system_prompt)
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
-        f" model, model_config, {prompt_column}, parent_session_id, started_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f" model, model_config, {prompt_column}, parent_session_id, started_at,"
+        " cwd, git_branch, git_repo_root, profile_name)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             session_id,
             new.source,
@@ -195,6 +197,10 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
             prompt,
             parent_id,
             time.time(),
+            new.cwd,
+            new.git_branch,
+            new.git_repo_root,
+            new.profile_name,
         ),
     )
     if new.title is not None:
@@ -222,6 +228,16 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> bool:
 def set_model(conn: sqlite3.Connection, session_id: str, model: str | None) -> None:
     """Replace the session's model."""
     conn.execute("UPDATE sessions SET model = ? WHERE id = ?", (model, session_id))
+
+
+def set_workspace(conn: sqlite3.Connection, session_id: str, values: Mapping[str, str | None]) -> None:
+    """Replace the workspace columns ``values`` names (of ``WORKSPACE_FIELDS``; ``None`` clears one)."""
+    names = [name for name in WORKSPACE_FIELDS if name in values]
+    if names:
+        assignments = ", ".join(f"{name} = ?" for name in names)
+        conn.execute(
+            f"UPDATE sessions SET {assignments} WHERE id = ?", (*(values[n] for n in names), session_id)
+        )
 
 
 def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: dict[str, Any] | None) -> None:

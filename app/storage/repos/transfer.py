@@ -13,7 +13,6 @@ from typing import Any
 
 from app.domain.agent_rows import Prepared
 from app.storage.agent_shape import agent_pins, shape_of
-from app.storage.commit_notice import note_messages
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.hermes_schema import declared_columns
 from app.storage.repos import pins
@@ -157,8 +156,9 @@ def insert_session(
         rows = [row[1:] for row in rows]
     names = ", ".join(f'"{c}"' for c in cols)
     marks = ", ".join("?" * len(cols))
+    # Not noted for the auto-titler: imported history keeps the titles it came with (a title is asked for
+    # explicitly, app.services.transfer).
     conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
-    note_messages(sid)
     return keep_ids
 
 

@@ -28,6 +28,10 @@ class PruneOut:
         reclaimable_bytes (int): stored payload of the pruned sessions (estimate, before VACUUM)
         candidates (list[SelectedSession] | None | Unset): the candidates with their title, source, start and size (dry
             run only)
+        kept_open (int | None | Unset): sessions the criteria match that are kept because they are open (dry run without
+            `session_ids` only)
+        kept_pinned (int | None | Unset): ended sessions the criteria match that are kept because they are pinned (dry
+            run without `session_ids` only)
     """
 
     cutoff: float | None
@@ -37,6 +41,8 @@ class PruneOut:
     pruned: int
     reclaimable_bytes: int
     candidates: list[SelectedSession] | None | Unset = UNSET
+    kept_open: int | None | Unset = UNSET
+    kept_pinned: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +76,18 @@ class PruneOut:
         else:
             candidates = self.candidates
 
+        kept_open: int | None | Unset
+        if isinstance(self.kept_open, Unset):
+            kept_open = UNSET
+        else:
+            kept_open = self.kept_open
+
+        kept_pinned: int | None | Unset
+        if isinstance(self.kept_pinned, Unset):
+            kept_pinned = UNSET
+        else:
+            kept_pinned = self.kept_pinned
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -84,6 +102,10 @@ class PruneOut:
         )
         if candidates is not UNSET:
             field_dict["candidates"] = candidates
+        if kept_open is not UNSET:
+            field_dict["kept_open"] = kept_open
+        if kept_pinned is not UNSET:
+            field_dict["kept_pinned"] = kept_pinned
 
         return field_dict
 
@@ -145,6 +167,24 @@ class PruneOut:
 
         candidates = _parse_candidates(d.pop("candidates", UNSET))
 
+        def _parse_kept_open(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        kept_open = _parse_kept_open(d.pop("kept_open", UNSET))
+
+        def _parse_kept_pinned(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        kept_pinned = _parse_kept_pinned(d.pop("kept_pinned", UNSET))
+
         prune_out = cls(
             cutoff=cutoff,
             dry_run=dry_run,
@@ -153,6 +193,8 @@ class PruneOut:
             pruned=pruned,
             reclaimable_bytes=reclaimable_bytes,
             candidates=candidates,
+            kept_open=kept_open,
+            kept_pinned=kept_pinned,
         )
 
         prune_out.additional_properties = d

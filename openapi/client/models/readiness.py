@@ -24,12 +24,13 @@ class Readiness:
         backend (str): The storage engine: `sqlite` (state.db) or `postgresql`
         checks (ReadinessChecks):
         schema_revision (None | str):
-        sqlite_version (str): The storage engine's version (the PostgreSQL server's on `postgresql`)
+        sqlite_version (None | str): The SQLite library's version on `sqlite`; null on `postgresql`
         status (str): `ready`; `read_only` (200: reads are served, every write is refused with 503
             `agent_file_read_only`, because state.db holds objects this build does not know; `reason` names them); or
             `not_ready` (503)
         tested_schema_version (int): The newest agent schema version whose files this build knows how to write
         agent_file (None | str | Unset): What state.db is, as a sentence (its agent schema and FTS layout)
+        postgresql_version (None | str | Unset): The PostgreSQL server's version on `postgresql`; null on `sqlite`
         reason (None | str | Unset): Why the server is not fully ready, as a sentence
     """
 
@@ -37,10 +38,11 @@ class Readiness:
     backend: str
     checks: ReadinessChecks
     schema_revision: None | str
-    sqlite_version: str
+    sqlite_version: None | str
     status: str
     tested_schema_version: int
     agent_file: None | str | Unset = UNSET
+    postgresql_version: None | str | Unset = UNSET
     reason: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -55,6 +57,7 @@ class Readiness:
         schema_revision: None | str
         schema_revision = self.schema_revision
 
+        sqlite_version: None | str
         sqlite_version = self.sqlite_version
 
         status = self.status
@@ -66,6 +69,12 @@ class Readiness:
             agent_file = UNSET
         else:
             agent_file = self.agent_file
+
+        postgresql_version: None | str | Unset
+        if isinstance(self.postgresql_version, Unset):
+            postgresql_version = UNSET
+        else:
+            postgresql_version = self.postgresql_version
 
         reason: None | str | Unset
         if isinstance(self.reason, Unset):
@@ -88,6 +97,8 @@ class Readiness:
         )
         if agent_file is not UNSET:
             field_dict["agent_file"] = agent_file
+        if postgresql_version is not UNSET:
+            field_dict["postgresql_version"] = postgresql_version
         if reason is not UNSET:
             field_dict["reason"] = reason
 
@@ -117,7 +128,12 @@ class Readiness:
 
         schema_revision = _parse_schema_revision(d.pop("schema_revision"))
 
-        sqlite_version = d.pop("sqlite_version")
+        def _parse_sqlite_version(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        sqlite_version = _parse_sqlite_version(d.pop("sqlite_version"))
 
         status = d.pop("status")
 
@@ -131,6 +147,15 @@ class Readiness:
             return cast(None | str | Unset, data)
 
         agent_file = _parse_agent_file(d.pop("agent_file", UNSET))
+
+        def _parse_postgresql_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        postgresql_version = _parse_postgresql_version(d.pop("postgresql_version", UNSET))
 
         def _parse_reason(data: object) -> None | str | Unset:
             if data is None:
@@ -150,6 +175,7 @@ class Readiness:
             status=status,
             tested_schema_version=tested_schema_version,
             agent_file=agent_file,
+            postgresql_version=postgresql_version,
             reason=reason,
         )
 

@@ -22,10 +22,14 @@ class SessionCreate:
     Attributes:
         chat_id (None | str | Unset):
         chat_type (None | str | Unset):
+        cwd (None | str | Unset): The working directory the session runs in
+        git_branch (None | str | Unset): The git branch checked out there
+        git_repo_root (None | str | Unset): The git repository's root directory
         id (None | str | Unset): Client-chosen id (≤ 256 chars, no '/', '..')
         model (None | str | Unset):
         model_config (None | SessionCreateModelConfigType0 | Unset):
         parent_session_id (None | str | Unset):
+        profile_name (None | str | Unset): The agent profile the session uses
         session_key (None | str | Unset):
         source (SessionCreateSource | Unset): Platform; unknown values are 422 unknown_source Default:
             SessionCreateSource.API_SERVER.
@@ -37,10 +41,14 @@ class SessionCreate:
 
     chat_id: None | str | Unset = UNSET
     chat_type: None | str | Unset = UNSET
+    cwd: None | str | Unset = UNSET
+    git_branch: None | str | Unset = UNSET
+    git_repo_root: None | str | Unset = UNSET
     id: None | str | Unset = UNSET
     model: None | str | Unset = UNSET
     model_config: None | SessionCreateModelConfigType0 | Unset = UNSET
     parent_session_id: None | str | Unset = UNSET
+    profile_name: None | str | Unset = UNSET
     session_key: None | str | Unset = UNSET
     source: SessionCreateSource | Unset = SessionCreateSource.API_SERVER
     system_prompt: None | str | Unset = UNSET
@@ -62,6 +70,24 @@ class SessionCreate:
             chat_type = UNSET
         else:
             chat_type = self.chat_type
+
+        cwd: None | str | Unset
+        if isinstance(self.cwd, Unset):
+            cwd = UNSET
+        else:
+            cwd = self.cwd
+
+        git_branch: None | str | Unset
+        if isinstance(self.git_branch, Unset):
+            git_branch = UNSET
+        else:
+            git_branch = self.git_branch
+
+        git_repo_root: None | str | Unset
+        if isinstance(self.git_repo_root, Unset):
+            git_repo_root = UNSET
+        else:
+            git_repo_root = self.git_repo_root
 
         id: None | str | Unset
         if isinstance(self.id, Unset):
@@ -88,6 +114,12 @@ class SessionCreate:
             parent_session_id = UNSET
         else:
             parent_session_id = self.parent_session_id
+
+        profile_name: None | str | Unset
+        if isinstance(self.profile_name, Unset):
+            profile_name = UNSET
+        else:
+            profile_name = self.profile_name
 
         session_key: None | str | Unset
         if isinstance(self.session_key, Unset):
@@ -130,6 +162,12 @@ class SessionCreate:
             field_dict["chat_id"] = chat_id
         if chat_type is not UNSET:
             field_dict["chat_type"] = chat_type
+        if cwd is not UNSET:
+            field_dict["cwd"] = cwd
+        if git_branch is not UNSET:
+            field_dict["git_branch"] = git_branch
+        if git_repo_root is not UNSET:
+            field_dict["git_repo_root"] = git_repo_root
         if id is not UNSET:
             field_dict["id"] = id
         if model is not UNSET:
@@ -138,6 +176,8 @@ class SessionCreate:
             field_dict["model_config"] = model_config
         if parent_session_id is not UNSET:
             field_dict["parent_session_id"] = parent_session_id
+        if profile_name is not UNSET:
+            field_dict["profile_name"] = profile_name
         if session_key is not UNSET:
             field_dict["session_key"] = session_key
         if source is not UNSET:
@@ -176,6 +216,33 @@ class SessionCreate:
             return cast(None | str | Unset, data)
 
         chat_type = _parse_chat_type(d.pop("chat_type", UNSET))
+
+        def _parse_cwd(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        cwd = _parse_cwd(d.pop("cwd", UNSET))
+
+        def _parse_git_branch(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        git_branch = _parse_git_branch(d.pop("git_branch", UNSET))
+
+        def _parse_git_repo_root(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        git_repo_root = _parse_git_repo_root(d.pop("git_repo_root", UNSET))
 
         def _parse_id(data: object) -> None | str | Unset:
             if data is None:
@@ -220,6 +287,15 @@ class SessionCreate:
             return cast(None | str | Unset, data)
 
         parent_session_id = _parse_parent_session_id(d.pop("parent_session_id", UNSET))
+
+        def _parse_profile_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        profile_name = _parse_profile_name(d.pop("profile_name", UNSET))
 
         def _parse_session_key(data: object) -> None | str | Unset:
             if data is None:
@@ -276,10 +352,14 @@ class SessionCreate:
         session_create = cls(
             chat_id=chat_id,
             chat_type=chat_type,
+            cwd=cwd,
+            git_branch=git_branch,
+            git_repo_root=git_repo_root,
             id=id,
             model=model,
             model_config=model_config,
             parent_session_id=parent_session_id,
+            profile_name=profile_name,
             session_key=session_key,
             source=source,
             system_prompt=system_prompt,

@@ -20,16 +20,24 @@ class SessionUpdate:
 
     Attributes:
         archived (bool | None | Unset):
+        cwd (None | str | Unset): The working directory; null clears it
         end_reason (None | str | Unset): Ends the session; the first end wins
+        git_branch (None | str | Unset): The git branch; null clears it
+        git_repo_root (None | str | Unset): The repository root; null clears it
         model (None | str | Unset):
         model_config (None | SessionUpdateModelConfigType0 | Unset):
+        profile_name (None | str | Unset): The agent profile; null clears it
         title (None | str | Unset): null clears the title
     """
 
     archived: bool | None | Unset = UNSET
+    cwd: None | str | Unset = UNSET
     end_reason: None | str | Unset = UNSET
+    git_branch: None | str | Unset = UNSET
+    git_repo_root: None | str | Unset = UNSET
     model: None | str | Unset = UNSET
     model_config: None | SessionUpdateModelConfigType0 | Unset = UNSET
+    profile_name: None | str | Unset = UNSET
     title: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,11 +49,29 @@ class SessionUpdate:
         else:
             archived = self.archived
 
+        cwd: None | str | Unset
+        if isinstance(self.cwd, Unset):
+            cwd = UNSET
+        else:
+            cwd = self.cwd
+
         end_reason: None | str | Unset
         if isinstance(self.end_reason, Unset):
             end_reason = UNSET
         else:
             end_reason = self.end_reason
+
+        git_branch: None | str | Unset
+        if isinstance(self.git_branch, Unset):
+            git_branch = UNSET
+        else:
+            git_branch = self.git_branch
+
+        git_repo_root: None | str | Unset
+        if isinstance(self.git_repo_root, Unset):
+            git_repo_root = UNSET
+        else:
+            git_repo_root = self.git_repo_root
 
         model: None | str | Unset
         if isinstance(self.model, Unset):
@@ -61,6 +87,12 @@ class SessionUpdate:
         else:
             model_config = self.model_config
 
+        profile_name: None | str | Unset
+        if isinstance(self.profile_name, Unset):
+            profile_name = UNSET
+        else:
+            profile_name = self.profile_name
+
         title: None | str | Unset
         if isinstance(self.title, Unset):
             title = UNSET
@@ -72,12 +104,20 @@ class SessionUpdate:
         field_dict.update({})
         if archived is not UNSET:
             field_dict["archived"] = archived
+        if cwd is not UNSET:
+            field_dict["cwd"] = cwd
         if end_reason is not UNSET:
             field_dict["end_reason"] = end_reason
+        if git_branch is not UNSET:
+            field_dict["git_branch"] = git_branch
+        if git_repo_root is not UNSET:
+            field_dict["git_repo_root"] = git_repo_root
         if model is not UNSET:
             field_dict["model"] = model
         if model_config is not UNSET:
             field_dict["model_config"] = model_config
+        if profile_name is not UNSET:
+            field_dict["profile_name"] = profile_name
         if title is not UNSET:
             field_dict["title"] = title
 
@@ -98,6 +138,15 @@ class SessionUpdate:
 
         archived = _parse_archived(d.pop("archived", UNSET))
 
+        def _parse_cwd(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        cwd = _parse_cwd(d.pop("cwd", UNSET))
+
         def _parse_end_reason(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -106,6 +155,24 @@ class SessionUpdate:
             return cast(None | str | Unset, data)
 
         end_reason = _parse_end_reason(d.pop("end_reason", UNSET))
+
+        def _parse_git_branch(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        git_branch = _parse_git_branch(d.pop("git_branch", UNSET))
+
+        def _parse_git_repo_root(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        git_repo_root = _parse_git_repo_root(d.pop("git_repo_root", UNSET))
 
         def _parse_model(data: object) -> None | str | Unset:
             if data is None:
@@ -133,6 +200,15 @@ class SessionUpdate:
 
         model_config = _parse_model_config(d.pop("model_config", UNSET))
 
+        def _parse_profile_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        profile_name = _parse_profile_name(d.pop("profile_name", UNSET))
+
         def _parse_title(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -144,9 +220,13 @@ class SessionUpdate:
 
         session_update = cls(
             archived=archived,
+            cwd=cwd,
             end_reason=end_reason,
+            git_branch=git_branch,
+            git_repo_root=git_repo_root,
             model=model,
             model_config=model_config,
+            profile_name=profile_name,
             title=title,
         )
 

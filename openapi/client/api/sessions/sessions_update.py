@@ -142,12 +142,12 @@ def sync_detailed(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
-    session
-    with messages into or out of its substring index), 412 ``precondition_failed``, 422
-    ``title_too_long``,
-    ``invalid_title``.
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and ``suggested_title``), 409
+    ``session_kind_locked`` (a newer agent's file: the change would move a session with messages into or
+    out
+    of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -187,12 +187,12 @@ def sync(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
-    session
-    with messages into or out of its substring index), 412 ``precondition_failed``, 422
-    ``title_too_long``,
-    ``invalid_title``.
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and ``suggested_title``), 409
+    ``session_kind_locked`` (a newer agent's file: the change would move a session with messages into or
+    out
+    of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -227,12 +227,12 @@ async def asyncio_detailed(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
-    session
-    with messages into or out of its substring index), 412 ``precondition_failed``, 422
-    ``title_too_long``,
-    ``invalid_title``.
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and ``suggested_title``), 409
+    ``session_kind_locked`` (a newer agent's file: the change would move a session with messages into or
+    out
+    of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET
@@ -270,12 +270,12 @@ async def asyncio(
     """Update a session (title, archived, model, end)
 
      Change title (null clears; a title held by a compression ancestor moves here), archived, model,
-    model_config, or end it with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and
-    ``suggested_title``), 409 ``session_kind_locked`` (a newer agent's file: the change would move a
-    session
-    with messages into or out of its substring index), 412 ``precondition_failed``, 422
-    ``title_too_long``,
-    ``invalid_title``.
+    model_config, the workspace (cwd, git_branch, git_repo_root, profile_name; null clears one), or end
+    it
+    with end_reason. Codes: 409 ``title_in_use`` (with ``holder`` and ``suggested_title``), 409
+    ``session_kind_locked`` (a newer agent's file: the change would move a session with messages into or
+    out
+    of its substring index), 412 ``precondition_failed``, 422 ``title_too_long``, ``invalid_title``.
 
     Args:
         session_id (str): A session id, exactly as stored (e.g. `20260105_101500_a1b2c3`); `GET

@@ -18,6 +18,7 @@ def _get_kwargs(
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -32,6 +33,8 @@ def _get_kwargs(
     params["dry_run"] = dry_run
 
     params["wait_for_index"] = wait_for_index
+
+    params["title_untitled"] = title_untitled
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -141,6 +144,7 @@ def sync_detailed(
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import sessions from JSONL
 
@@ -153,6 +157,9 @@ def sync_detailed(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -168,6 +175,7 @@ def sync_detailed(
         on_conflict=on_conflict,
         dry_run=dry_run,
         wait_for_index=wait_for_index,
+        title_untitled=title_untitled,
     )
 
     response = client.get_httpx_client().request(
@@ -184,6 +192,7 @@ def sync(
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import sessions from JSONL
 
@@ -196,6 +205,9 @@ def sync(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -212,6 +224,7 @@ def sync(
         on_conflict=on_conflict,
         dry_run=dry_run,
         wait_for_index=wait_for_index,
+        title_untitled=title_untitled,
     ).parsed
 
 
@@ -222,6 +235,7 @@ async def asyncio_detailed(
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import sessions from JSONL
 
@@ -234,6 +248,9 @@ async def asyncio_detailed(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -249,6 +266,7 @@ async def asyncio_detailed(
         on_conflict=on_conflict,
         dry_run=dry_run,
         wait_for_index=wait_for_index,
+        title_untitled=title_untitled,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -263,6 +281,7 @@ async def asyncio(
     on_conflict: ImportSessionsOnConflict | Unset = ImportSessionsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import sessions from JSONL
 
@@ -275,6 +294,9 @@ async def asyncio(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
         body (ImportSessionsFilesBody):
 
     Raises:
@@ -292,5 +314,6 @@ async def asyncio(
             on_conflict=on_conflict,
             dry_run=dry_run,
             wait_for_index=wait_for_index,
+            title_untitled=title_untitled,
         )
     ).parsed

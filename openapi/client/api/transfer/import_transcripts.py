@@ -16,6 +16,7 @@ def _get_kwargs(
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -29,6 +30,8 @@ def _get_kwargs(
     params["dry_run"] = dry_run
 
     params["wait_for_index"] = wait_for_index
+
+    params["title_untitled"] = title_untitled
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -127,6 +130,7 @@ def sync_detailed(
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import legacy per-session transcript files
 
@@ -143,6 +147,9 @@ def sync_detailed(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,6 +163,7 @@ def sync_detailed(
         on_conflict=on_conflict,
         dry_run=dry_run,
         wait_for_index=wait_for_index,
+        title_untitled=title_untitled,
     )
 
     response = client.get_httpx_client().request(
@@ -171,6 +179,7 @@ def sync(
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import legacy per-session transcript files
 
@@ -187,6 +196,9 @@ def sync(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,6 +213,7 @@ def sync(
         on_conflict=on_conflict,
         dry_run=dry_run,
         wait_for_index=wait_for_index,
+        title_untitled=title_untitled,
     ).parsed
 
 
@@ -210,6 +223,7 @@ async def asyncio_detailed(
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> Response[ImportResult | Problem]:
     """Import legacy per-session transcript files
 
@@ -226,6 +240,9 @@ async def asyncio_detailed(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -239,6 +256,7 @@ async def asyncio_detailed(
         on_conflict=on_conflict,
         dry_run=dry_run,
         wait_for_index=wait_for_index,
+        title_untitled=title_untitled,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -252,6 +270,7 @@ async def asyncio(
     on_conflict: ImportTranscriptsOnConflict | Unset = ImportTranscriptsOnConflict.SKIP,
     dry_run: bool | Unset = False,
     wait_for_index: bool | Unset = False,
+    title_untitled: bool | Unset = False,
 ) -> ImportResult | Problem | None:
     """Import legacy per-session transcript files
 
@@ -268,6 +287,9 @@ async def asyncio(
         wait_for_index (bool | Unset): answer only once the imported messages are in the full-text
             indexes (an import of over 1,000 messages or 200 sessions is otherwise indexed in the
             background after the answer; see `index_pending`) Default: False.
+        title_untitled (bool | Unset): give the imported sessions that have no title an automatic
+            one, as a live session gets after its first exchange (when automatic titles are on); by
+            default imported history keeps the titles it came with Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -283,5 +305,6 @@ async def asyncio(
             on_conflict=on_conflict,
             dry_run=dry_run,
             wait_for_index=wait_for_index,
+            title_untitled=title_untitled,
         )
     ).parsed
