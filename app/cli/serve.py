@@ -42,8 +42,7 @@ def found_line(settings: Settings, store: Store, sessions: int) -> str:
         if opened.backup is not None:
             backup = f"backup at {opened.backup}"
         return f"serving an existing agent file at {where}: {sessions} sessions, {schema}; {backup}"
-    schema = store.describe_file() or f"schema v{store.agent_schema_version}"
-    return f"serving an existing store at {where}: {sessions} sessions, {schema}"
+    return f"serving an existing store at {where}: {sessions} sessions, schema v{store.agent_schema_version}"
 
 
 def _banner(settings: Settings, mint_code: Callable[[], str]) -> Callable[[Store], Awaitable[None]]:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import hermes_state
+
 from app.cli.errors import EXIT_CODES_HELP, ExitCode
 from app.domain.handoff import CANCELLED_ERROR
-from tests.conftest import ROOT, TOKEN, LiveServer, free_port
+from tests.conftest import ROOT, TOKEN, LiveServer, free_port, start_live_server
 from tests.handoff.conftest import configure, new_session
 
 
@@ -34,7 +37,26 @@ def _exit(*args: str, url: str, home: Path, token: str = TOKEN, **extra_env: str
     return proc.returncode
 
 
-def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveServer) -> None:
+def _read_only_exit(home: Path) -> int:
+    """A rename against a server whose agent file holds a trigger no agent build we know writes."""
+    path = home / "state.db"
+    db = hermes_state.SessionDB(db_path=path)
+    db.create_session("s1", source="cli")
+    db.close()
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TRIGGER stranger AFTER INSERT ON sessions BEGIN SELECT 1; END")
+    conn.commit()
+    conn.close()
+    server = start_live_server(home)
+    try:
+        return _exit("sessions", "rename", "s1", "new title", url=server.base_url, home=home)
+    finally:
+        server.stop()
+
+
+def test_every_documented_exit_code_comes_from_a_real_command(
+    live_server: LiveServer, tmp_path: Path
+) -> None:
     url, home = live_server.base_url, live_server.home
     nothing_to_continue = _exit("-c", url=url, home=home)  # before any CLI session exists
     with live_server.client() as http:
@@ -65,6 +87,7 @@ def test_every_documented_exit_code_comes_from_a_real_command(live_server: LiveS
             HERMES_DATABASE_URL=f"postgresql://hermes@127.0.0.1:{free_port()}/hermes",
         ),
     }
+    produced[ExitCode.READ_ONLY] = _read_only_exit(tmp_path)
     waiting = _start("handoff", "telegram", taken, url=url, home=home)
     with live_server.client() as http:
         deadline = time.monotonic() + 30
