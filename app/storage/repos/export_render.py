@@ -9,7 +9,7 @@ spliced in afterwards with one ``orjson.dumps`` (see :func:`fill_floats`).
 A row takes the Python path instead (``encoded`` is NULL) when SQLite could not match it byte for byte:
 structured ``content`` (the agent's ``\\x00json:`` prefix, decoded as ``get_messages`` does), ``tool_calls``
 that are not strict JSON or hold ``\\u`` / ``\\/`` escapes (orjson would unescape them), or a value of an
-unexpected type (a REAL in an INTEGER column, text in a REAL column).
+unexpected type (a REAL in an INTEGER column, text in a REAL column, a BLOB anywhere).
 """
 
 from __future__ import annotations
@@ -112,9 +112,13 @@ def _encoded(
                 f"AND {col} NOT GLOB '{_LONG_DIGITS_GLOB}' AND {_shallow(col)}))"
             )
             value = f"CASE WHEN {col} IS NULL OR {col} = '' THEN {col} ELSE json({col}) END"
+        # json_object reads a BLOB argument as JSONB (SQLite 3.45 on), which would turn a stored BLOB into
+        # whatever it happens to decode to: a BLOB in any column takes the Python path, which refuses it.
         if affinity == "INTEGER":
-            checks.append(f"typeof({col}) != 'real'")
-        elif affinity != "TEXT":
+            checks.append(f"typeof({col}) NOT IN ('real', 'blob')")
+        elif affinity == "TEXT":
+            checks.append(f"typeof({col}) != 'blob'")
+        else:
             # REAL, NUMERIC and untyped columns: Python renders the number (shortest round-trip form).
             checks.append(f"typeof({col}) IN ('real', 'integer', 'null')")
             floats.append(col)
