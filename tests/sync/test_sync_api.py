@@ -120,8 +120,10 @@ def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, 
         if settings.database_url:
             raw.execute("ALTER TABLE sessions ADD CONSTRAINT \"refused by a constraint\" CHECK (id <> 'bad')")
         else:
+            # On one of our tables: a trigger on the agent's tables that no agent build writes would make
+            # the whole file read-only (the shape check), which is not what this test is about.
             raw.execute(
-                "CREATE TRIGGER refuse_bad BEFORE INSERT ON sessions WHEN NEW.id = 'bad'"
+                "CREATE TRIGGER refuse_bad BEFORE INSERT ON hs_sync_sessions WHEN NEW.session_id = 'bad'"
                 " BEGIN SELECT RAISE(ABORT, 'refused by a constraint'); END"
             )
     finally:

@@ -66,27 +66,35 @@ def counts(conn: sqlite3.Connection) -> tuple[int, int, dict[str, int]]:
     return sessions, messages, by_source
 
 
-def fts_bytes(conn: sqlite3.Connection) -> int | None:
-    """Bytes used by the FTS indexes' shadow tables, or ``None`` when SQLite lacks ``dbstat``.
+def fts_bytes(conn: sqlite3.Connection) -> int:
+    """Bytes used by the FTS indexes' shadow tables: their pages where the library has ``dbstat``, else
+    the bytes of the rows they hold (a little less: pages are never quite full).
 
-    ``dbstat`` walks every page of each table named, so this costs a read of the indexes.
+    Either way every row of each shadow table is read, so this costs a read of the indexes.
     """
     names = [
-        r[0]
+        str(r[0])
         for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'messages\\_fts%' ESCAPE '\\'"
+            " AND sql NOT LIKE 'CREATE VIRTUAL%'"
         )
     ]
-    total = 0
     try:
-        for name in names:
-            row = conn.execute(
-                "SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE", (name,)
-            ).fetchone()
-            total += int(row[0] or 0) if row else 0
+        return sum(_pages_bytes(conn, name) for name in names)
     except sqlite3.OperationalError:
-        return None
-    return total
+        return sum(_row_bytes(conn, name) for name in names)
+
+
+def _pages_bytes(conn: sqlite3.Connection, table: str) -> int:
+    row = conn.execute("SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE", (table,)).fetchone()
+    return int(row[0] or 0) if row else 0
+
+
+def _row_bytes(conn: sqlite3.Connection, table: str) -> int:
+    columns = [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")')]
+    lengths = " + ".join(f'COALESCE(length(CAST("{c}" AS BLOB)), 0)' for c in columns) or "0"
+    (total,) = conn.execute(f'SELECT COALESCE(SUM({lengths}), 0) FROM "{table}"').fetchone()
+    return int(total)
 
 
 def store_stats(conn: sqlite3.Connection, include_fts: bool) -> dict[str, Any]:

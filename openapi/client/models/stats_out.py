@@ -22,7 +22,7 @@ class StatsOut:
         by_source (StatsOutBySource):
         database_bytes (int): size of state.db (without -wal)
         freelist_bytes (int): free pages inside state.db that VACUUM would return
-        fts_bytes (int | None): bytes of the FTS indexes when include_fts=true (else null; null without dbstat)
+        fts_bytes (int | None): bytes of the FTS indexes when include_fts=true (else null)
         indexing (IndexingStatus): Deferred full-text indexing of bulk imports (in `GET /stats`, and in search while
             non-zero).
         messages (int):
