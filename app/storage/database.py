@@ -22,7 +22,7 @@ from app.config_file import load_journal_mode
 from app.errors import AgentFileReadOnly, StorageFull
 from app.settings import Settings
 from app.storage import migrate
-from app.storage.agent_shape import AgentShape
+from app.storage.agent_shape import AgentShape, inspect
 from app.storage.checkpointer import Checkpointer
 from app.storage.commit_notice import CommitNotice
 from app.storage.connection import is_full, open_connection
@@ -144,9 +144,8 @@ class Database:
             shape = migrate.upgrade(conn, self.path)
         except AgentFileReadOnly:
             # A newer agent changed the file between the probe and our write lock: nothing was written.
+            found = inspect(conn)
             conn.close()
-            found = probe_shape(self.path, busy_timeout_ms=self.settings.busy_timeout_ms)
-            assert found is not None
             return self._open_read_only(found)
         self.watch = ShapeWatch(shape)
         self.watch.on_change.append(self._shape_changed)

@@ -38,12 +38,19 @@ def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:
 
 
 def probe_shape(path: Path, *, busy_timeout_ms: int) -> AgentShape | None:
-    """The shape of ``path`` read without writing a byte; ``None`` for a missing or empty file."""
+    """The shape of ``path`` read without writing a byte; ``None`` for a missing or empty file, or one that
+    cannot be read this way (a full disk leaves no room for the ``-shm`` a reader of a WAL file needs): the
+    migration reads the shape again under its write lock, and decides there."""
     if not path.exists() or path.stat().st_size == 0:
         return None
-    conn = open_read_only(path, busy_timeout_ms=busy_timeout_ms)
+    try:
+        conn = open_read_only(path, busy_timeout_ms=busy_timeout_ms)
+    except sqlite3.Error:
+        return None
     try:
         return inspect(conn)
+    except sqlite3.Error:
+        return None
     finally:
         conn.close()
 
