@@ -230,14 +230,14 @@ def test_prune_and_archive_filter_by_home(sync: Sync, client: TestClient, tmp_pa
         (lambda p: None, ExitCode.NOT_FOUND, "does not exist"),
         (lambda p: p.write_bytes(b"SQLite? no." * 500), ExitCode.BAD_SOURCE, "is not a SQLite database"),
         (lambda p: _damage(agent_file(p)), ExitCode.BAD_SOURCE, "is damaged"),
-        (lambda p: _schema(agent_file(p), 23), ExitCode.BAD_SOURCE, "schema version 23"),
+        (lambda p: _stranger(agent_file(p)), ExitCode.BAD_SOURCE, "trigger stranger"),
         (
             lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)").connection.close(),
             ExitCode.BAD_SOURCE,
             "not a Hermes agent state file",
         ),
     ],
-    ids=["missing", "not-sqlite", "corrupt", "schema-too-new", "not-an-agent-file"],
+    ids=["missing", "not-sqlite", "corrupt", "unknown-shape", "not-an-agent-file"],
 )
 def test_a_bad_file_is_refused_before_anything_is_sent(
     sync: Sync,
@@ -266,9 +266,11 @@ def _damage(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-def _schema(path: Path, version: int) -> None:
+def _stranger(path: Path) -> None:
+    """A file of a version we do not know, with a trigger no agent build we know writes."""
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE schema_version SET version = ?", (version,))
+        conn.execute("UPDATE schema_version SET version = 31")
+        conn.execute("CREATE TRIGGER stranger AFTER INSERT ON messages BEGIN SELECT 1; END")
 
 
 def test_a_session_deleted_on_the_server_comes_back_with_a_full_resync(

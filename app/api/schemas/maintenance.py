@@ -23,9 +23,7 @@ class StatsOut(BaseModel):
     database_bytes: int = Field(description="size of state.db (without -wal)")
     wal_bytes: int = Field(description="size of state.db-wal (0 when absent)")
     freelist_bytes: int = Field(description="free pages inside state.db that VACUUM would return")
-    fts_bytes: int | None = Field(
-        description="bytes of the FTS indexes when include_fts=true (else null)"
-    )
+    fts_bytes: int | None = Field(description="bytes of the FTS indexes when include_fts=true (else null)")
     page_size: int
     page_count: int
     indexing: IndexingStatus

@@ -171,9 +171,11 @@ _DECLARED = {
     "bytea": "BLOB",
 }
 
-HIDDEN_COLUMNS = frozenset({"search_vector", "hs_search_ready"})
-"""Columns the server computes for search: not part of the agent's rows, so ``SELECT *`` through a
-:class:`PlainCursor` and ``PRAGMA table_info`` leave them out."""
+HIDDEN_COLUMNS = frozenset({"search_vector", "hs_search_ready", "hidden", "last_activity_at"})
+"""Columns that are not part of the agent's schema-22 rows, so ``SELECT *`` through a :class:`PlainCursor`
+and ``PRAGMA table_info`` leave them out (exports stay the agent's lines): what the server computes for
+search, and the two flags of newer agents' files that revision 0023 keeps beside them (read and written by
+name, see :data:`app.storage.postgres.shape.PG_SHAPE`)."""
 
 _TABLE_INFO = re.compile(r"\s*PRAGMA table_info\((\w+)\)\s*$")
 _TABLE_INFO_SQL = (

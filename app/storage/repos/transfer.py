@@ -20,22 +20,28 @@ from app.storage.repos.sessions import session_exists, store_system_prompt
 from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite_driver import sqlite3
 
-CARRIED_NEWER_COLUMNS = {"sessions": frozenset({"pinned", "hidden", "last_activity_at"})}
-"""Columns of newer agents that import and sync carry besides schema 22's, where the store has them: the
-ones that mean something in our API. Every other newer column is left to the store's default: some are
-the agent's own bookkeeping (``tool_names``, ``title_source``, compression state), some depend on the file
-they were computed in (``display_order``, ``system_prompt_hash``: the prompt itself is carried instead)."""
+CARRIED_NEWER_COLUMNS = {"sessions": {"pinned": "INTEGER", "hidden": "INTEGER", "last_activity_at": "REAL"}}
+"""Columns of newer agents that import and sync carry besides schema 22's, where the store has them (by its
+shape: PostgreSQL keeps two of them out of its rows' ``SELECT *``), with their declared types: the ones that
+mean something in our API. Every other newer column is left to the store's default: some are the agent's
+own bookkeeping (``tool_names``, ``title_source``, compression state), some depend on the file they were
+computed in (``display_order``, ``system_prompt_hash``: the prompt itself is carried instead)."""
 
 
 def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
     """Column name → declared type (upper case) of the columns import and sync write in one of the agent's
-    tables: schema 22's and :data:`CARRIED_NEWER_COLUMNS`, those the store has."""
-    carried = declared_columns()[table].keys() | CARRIED_NEWER_COLUMNS.get(table, frozenset())
-    return {
+    tables: schema 22's, and those of :data:`CARRIED_NEWER_COLUMNS` the store has."""
+    declared = declared_columns()[table]
+    columns = {
         row["name"]: (row["type"] or "").upper()
         for row in conn.execute(f"PRAGMA table_info({table})")
-        if row["name"] in carried
+        if row["name"] in declared
     }
+    if table == "sessions":
+        shape = shape_of(conn)
+        newer = CARRIED_NEWER_COLUMNS[table].items()
+        columns.update({name: kind for name, kind in newer if shape.has_session_column(name)})
+    return columns
 
 
 def existing_ids(conn: sqlite3.Connection, session_ids: Iterable[str]) -> set[str]:
