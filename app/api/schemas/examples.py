@@ -725,4 +725,5 @@ SYNC_RESULT: dict[str, Any] = {
     "messages_skipped": 0,
     "messages_orphaned": 0,
     "first_message_id": 1207,
+    "refused": [],
 }
