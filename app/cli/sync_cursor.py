@@ -94,7 +94,7 @@ def new_token() -> str:
 def _mark_of(raw: Any) -> FileMark | None:
     if not isinstance(raw, dict):
         return None
-    device, inode, rows = raw.get("device"), raw.get("inode"), raw.get("first_rows")
+    device, inode, rows = raw.get("device"), raw.get("inode"), raw.get("rows")
     if type(device) is not int or type(inode) is not int or not isinstance(rows, dict):
         return None
     try:
@@ -107,7 +107,7 @@ def _mark_json(mark: FileMark) -> dict[str, Any]:
     return {
         "device": mark.device,
         "inode": mark.inode,
-        "first_rows": {str(k): v for k, v in mark.first_rows.items()},
+        "rows": {str(k): v for k, v in mark.rows.items()},
     }
 
 

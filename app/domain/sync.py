@@ -46,13 +46,18 @@ FIRST_ROWS = 4
 @dataclass(frozen=True)
 class FileMark:
     """What stays true of a synced file only while it is the same file: its device and inode, and a digest
-    of each of its first message rows (by id). A file deleted and created again, restored from a backup or
-    copied from another machine under the same home label differs in one of them, or starts its ids below
-    what the cursor acknowledged."""
+    of some of its message rows by id (its first ones, and the last one the server acknowledged). A file
+    deleted and created again, restored from a backup or copied from another machine under the same home
+    label differs in one of them, or has handed out fewer ids than the cursor acknowledged."""
 
     device: int
     inode: int
-    first_rows: dict[int, str]
+    rows: dict[int, str]
+
+    def with_tail(self, tail: dict[int, str]) -> FileMark:
+        """This mark keeping its first rows and, of the later ones, only ``tail``."""
+        first = dict(sorted(self.rows.items())[:FIRST_ROWS])
+        return FileMark(self.device, self.inode, first | tail)
 
 
 def same_file(recorded: FileMark, now: FileMark, rows_now: dict[int, str], sequence: int, acked: int) -> bool:
@@ -62,7 +67,7 @@ def same_file(recorded: FileMark, now: FileMark, rows_now: dict[int, str], seque
     return (
         (recorded.device, recorded.inode) == (now.device, now.inode)
         and sequence >= acked
-        and all(rows_now.get(i, digest) == digest for i, digest in recorded.first_rows.items())
+        and all(rows_now.get(i, digest) == digest for i, digest in recorded.rows.items())
     )
 
 

@@ -85,6 +85,12 @@ class AgentFile:
         self._conn = conn
         try:
             self._validate(conn, full_check)
+        except (UnicodeDecodeError, sqlite3.OperationalError) as exc:
+            self.close()
+            if isinstance(exc, sqlite3.OperationalError) and "decode" not in str(exc):
+                raise
+            # Flipped bytes in the schema's own text (names, declarations): no agent wrote that.
+            raise AgentFileError("corrupt", f"{self.path} is damaged: its schema is not UTF-8 text.") from exc
         except BaseException:
             self.close()
             raise

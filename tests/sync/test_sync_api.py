@@ -1,5 +1,5 @@
-"""``POST /sync/batches``: idempotence by origin, rows set aside by the field rules, parents that arrive late, and the
-sessions a home may not overwrite."""
+"""``POST /sync/batches``: idempotence by origin, rows set aside by the field rules, parents that arrive
+late, and the sessions a home may not overwrite."""
 
 from __future__ import annotations
 

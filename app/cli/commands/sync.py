@@ -161,7 +161,7 @@ class Syncer:
         """Make sure the cursor is a position in the file read now: another file at the path (deleted and
         created again, restored, copied from another machine) starts a new generation from its first row."""
         cursor = self.cursor
-        mark, rows_now, handed_out = self.source.mark(cursor.mark.first_rows if cursor.mark else ())
+        mark, rows_now, handed_out = self.source.mark(cursor.mark.rows if cursor.mark else ())
         fresh = cursor.last_message_id == 0 and not cursor.sessions
         if cursor.mark is None:
             other = fresh or handed_out < cursor.last_message_id
@@ -174,10 +174,20 @@ class Syncer:
                     "syncing it from its first message as a new generation of this home."
                 )
             cursor.start_generation(mark)
-        elif cursor.mark is None or not cursor.mark.first_rows:
+        elif cursor.mark is None or not cursor.mark.rows:
             cursor.adopt(mark)  # a cursor older than file marks, or a file that had no messages yet
         else:
             return
+        cursor.save()
+
+    def _mark_tail(self) -> None:
+        """Add the last acknowledged row to the file's mark: a file restored in place shows itself by
+        another message at that id, even with as many messages written since."""
+        cursor = self.cursor
+        if cursor.mark is None or not cursor.last_message_id:
+            return
+        _, tail, _ = self.source.mark([cursor.last_message_id])
+        cursor.adopt(cursor.mark.with_tail(tail))
         cursor.save()
 
     def _post_batch(self, batch: Batch) -> list[dict[str, Any]]:
@@ -204,6 +214,7 @@ class Syncer:
             self.cursor = self.cursor.reloaded()
             self._know_file()
             self._send_changes(totals, progress)
+            self._mark_tail()
         self._synced_version = version
         return totals
 
