@@ -61,6 +61,11 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _name(field: str) -> str:
+    # The sentence names the field itself (``timestamp``), the same on every path; ``field`` says where.
+    return field.rpartition(".")[2]
+
+
 def timestamp_problem(field: str, value: Any) -> FieldProblem | None:
     """Why a timestamp is refused (``None`` is no timestamp, and fine)."""
     # NaN fails both comparisons; integers compare exactly, however large.
@@ -69,7 +74,7 @@ def timestamp_problem(field: str, value: Any) -> FieldProblem | None:
     return FieldProblem(
         field,
         TIMESTAMP_OUT_OF_RANGE,
-        f"{field} must be epoch seconds within {MIN_TIMESTAMP:.0f} .. {MAX_TIMESTAMP:.0f}",
+        f"{_name(field)} must be epoch seconds within {MIN_TIMESTAMP:.0f} .. {MAX_TIMESTAMP:.0f}",
     )
 
 
@@ -79,14 +84,16 @@ def count_problem(field: str, value: Any) -> FieldProblem | None:
         value = int(value)
     if value is None or (type(value) is int and 0 <= value <= INT64_MAX):
         return None
-    return FieldProblem(field, COUNT_OUT_OF_RANGE, f"{field} must be an integer within 0 .. {INT64_MAX}")
+    return FieldProblem(
+        field, COUNT_OUT_OF_RANGE, f"{_name(field)} must be an integer within 0 .. {INT64_MAX}"
+    )
 
 
 def flag_problem(field: str, value: Any) -> FieldProblem | None:
     """Why a 0/1 flag is refused (``None``: the column's default)."""
     if value is None or value in (0, 1):  # True == 1, False == 0, 1.0 == 1
         return None
-    return FieldProblem(field, FLAG_NOT_BINARY, f"{field} must be 0 or 1")
+    return FieldProblem(field, FLAG_NOT_BINARY, f"{_name(field)} must be 0 or 1")
 
 
 def title_problem(value: Any, field: str = "title") -> FieldProblem | None:

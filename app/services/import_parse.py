@@ -252,7 +252,8 @@ def prepare(
         None,
     )
     if problem is not None:
-        return ImportIssue(problem.code, problem.detail, line, file, sid)
+        where = f"{problem.field.rpartition('.')[0]}: " if "." in problem.field else ""
+        return ImportIssue(problem.code, where + problem.detail, line, file, sid)
     try:
         session = agent_rows.session_values(raw, session_cols, now)
         session["id"] = sid
