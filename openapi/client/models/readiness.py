@@ -25,9 +25,11 @@ class Readiness:
         checks (ReadinessChecks):
         schema_revision (None | str):
         sqlite_version (str): The storage engine's version (the PostgreSQL server's on `postgresql`)
-        status (str): `ready`; `read_only` (200: reads are served, every write is refused with 503 `schema_too_new`,
-            because a newer agent migrated state.db); or `not_ready` (503)
-        tested_schema_version (int): The newest agent schema version this build has tested
+        status (str): `ready`; `read_only` (200: reads are served, every write is refused with 503
+            `agent_file_read_only`, because state.db holds objects this build does not know; `reason` names them); or
+            `not_ready` (503)
+        tested_schema_version (int): The newest agent schema version whose files this build knows how to write
+        agent_file (None | str | Unset): What state.db is, as a sentence (its agent schema and FTS layout)
         reason (None | str | Unset): Why the server is not fully ready, as a sentence
     """
 
@@ -38,6 +40,7 @@ class Readiness:
     sqlite_version: str
     status: str
     tested_schema_version: int
+    agent_file: None | str | Unset = UNSET
     reason: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -58,6 +61,12 @@ class Readiness:
 
         tested_schema_version = self.tested_schema_version
 
+        agent_file: None | str | Unset
+        if isinstance(self.agent_file, Unset):
+            agent_file = UNSET
+        else:
+            agent_file = self.agent_file
+
         reason: None | str | Unset
         if isinstance(self.reason, Unset):
             reason = UNSET
@@ -77,6 +86,8 @@ class Readiness:
                 "tested_schema_version": tested_schema_version,
             }
         )
+        if agent_file is not UNSET:
+            field_dict["agent_file"] = agent_file
         if reason is not UNSET:
             field_dict["reason"] = reason
 
@@ -112,6 +123,15 @@ class Readiness:
 
         tested_schema_version = d.pop("tested_schema_version")
 
+        def _parse_agent_file(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        agent_file = _parse_agent_file(d.pop("agent_file", UNSET))
+
         def _parse_reason(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -129,6 +149,7 @@ class Readiness:
             sqlite_version=sqlite_version,
             status=status,
             tested_schema_version=tested_schema_version,
+            agent_file=agent_file,
             reason=reason,
         )
 
