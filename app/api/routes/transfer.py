@@ -252,8 +252,9 @@ async def export_formatted(db: DB, params: Annotated[ExportQuery, Query()]) -> S
         )
     elif req.layout == "files" and session_id is not None:
         plan = await readable.plan_file(db, session_id, lineage == "logical")
+        name = plan.name(req.fmt, redact=bool(req.redact))
         headers = {
-            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(plan.name(req.fmt))}",
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}",
             "X-Hermes-Message-Count": str(plan.total),
             "X-Hermes-Lineage-Session-Ids": " ".join(plan.segments),
         }
