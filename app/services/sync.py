@@ -69,6 +69,7 @@ class SyncResult:
     sessions_inserted: int = 0
     sessions_updated: int = 0
     sessions_conflicting: list[str] = field(default_factory=list)
+    sessions_new: list[str] = field(default_factory=list)
     titles_changed: list[str] = field(default_factory=list)
     parents_linked: int = 0
     messages_inserted: int = 0
@@ -242,6 +243,7 @@ def _put_sessions(
             result.sessions_updated += 1
         else:
             result.sessions_inserted += 1
+            result.sessions_new.append(sid)
         events.append(event_row(EventType.session_updated, sid, {"session_id": sid, "fields": ["sync"]}, now))
     if puts:
         tx.sync.put_sessions(home, puts)

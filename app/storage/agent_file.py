@@ -237,6 +237,17 @@ class AgentFile:
         out.sort(key=_started_order)
         return out
 
+    def session_message_page(
+        self, session_ids: list[str], after: int, up_to: int, limit: int
+    ) -> list[tuple[Any, ...]]:
+        """Up to ``limit`` message rows of ``session_ids`` with ids in ``(after, up_to]``, in id order."""
+        marks = ",".join("?" * len(session_ids))
+        return self._rows(
+            f"SELECT {self._message_select} FROM messages WHERE session_id IN ({marks})"
+            " AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+            (*session_ids, after, up_to, limit),
+        )
+
     def message_page(self, after: int, up_to: int, limit: int) -> list[tuple[Any, ...]]:
         """Up to ``limit`` message rows (every column, table order) with ids in ``(after, up_to]``."""
         return self._rows(
@@ -267,6 +278,20 @@ def _started_order(row: dict[str, Any]) -> tuple[float, str]:
     started = row.get("started_at")
     number = started if isinstance(started, int | float) and not isinstance(started, bool) else 0.0
     return float(number), str(row["id"])
+
+
+def iter_session_pages(
+    source: AgentFile, session_ids: list[str], up_to: int, limit: int
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The message pages of ``session_ids`` with ids up to ``up_to``, in id order, each read in its own short
+    transaction."""
+    at = source.message_columns.index("id")
+    for start in range(0, len(session_ids), _CHUNK):
+        part = session_ids[start : start + _CHUNK]
+        after = 0
+        while page := source.session_message_page(part, after, up_to, limit):
+            yield page
+            after = int(page[-1][at])
 
 
 def iter_pages(source: AgentFile, after: int, up_to: int, limit: int) -> Iterator[list[tuple[Any, ...]]]:

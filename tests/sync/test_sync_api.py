@@ -33,6 +33,7 @@ def test_a_repeated_batch_stores_nothing_twice(client: TestClient) -> None:
         "home": "laptop",
         "sessions_inserted": 1,
         "sessions_updated": 0,
+        "sessions_new": ["s1"],
         "sessions_conflicting": [],
         "titles_changed": [],
         "parents_linked": 0,

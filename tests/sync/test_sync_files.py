@@ -194,3 +194,18 @@ def test_runs_of_one_cursor_take_turns(sync: Sync, client: TestClient, tmp_path:
     runner.join(timeout=60)
     assert outcome and outcome[0].exit_code == 0, outcome
     assert _messages(server_contents(client)) == _messages(file_contents(path))
+
+
+def test_a_session_pruned_on_the_server_and_continued_at_home_comes_back_whole(
+    sync: Sync, client: TestClient, tmp_path: Path
+) -> None:
+    path = agent_file(tmp_path / "laptop" / "state.db", sessions=2, messages=4)
+    assert sync("--from", str(path), "--home", "laptop").exit_code == 0
+    assert client.delete("/sessions/s0000").status_code in (200, 204)  # as a prune deletes it
+    _append(path, ("s0000", "continued at home"), ("s0000", "and again"))
+    result = sync("--from", str(path), "--home", "laptop")
+    assert result.exit_code == 0, result.output
+    held, home = server_contents(client), file_contents(path)
+    assert held["s0000"]["messages"] == home["s0000"]["messages"]  # the earlier ones back, in order
+    assert held["s0000"]["message_count"] == home["s0000"]["message_count"] == 6
+    assert _messages(held) == _messages(home)

@@ -80,6 +80,9 @@ class SyncResultOut(BaseModel):
     home: str
     sessions_inserted: int = Field(description="sessions new here")
     sessions_updated: int = Field(description="sessions synced before whose row was overwritten")
+    sessions_new: list[str] = Field(
+        description="ids of the sessions new here (one the home synced before was deleted or pruned here)"
+    )
     sessions_conflicting: list[str] = Field(
         description="ids held here by a session created locally or synced from another home: left alone, "
         "and their messages are counted as orphaned"

@@ -141,17 +141,29 @@ class Syncer:
         answer: dict[str, Any] = response.json()
         return [answer]
 
-    def _send_sessions(self, session_ids: list[str], digests: dict[str, str], totals: Totals) -> None:
+    def _send_sessions(self, session_ids: list[str], digests: dict[str, str], totals: Totals) -> set[str]:
         """Send these sessions' rows without messages, :data:`SESSIONS_PER_BATCH` a batch, each acknowledged
-        in the cursor as it is answered."""
+        in the cursor as it is answered; those the server did not hold before."""
+        new: set[str] = set()
         for start in range(0, len(session_ids), SESSIONS_PER_BATCH):
             sessions = self.source.session_rows(session_ids[start : start + SESSIONS_PER_BATCH])
             answers = self._post(sessions, [])
             for answer in answers:
                 totals.add(answer)
+                new.update(answer.get("sessions_new") or [])
             self._set_aside(sessions, answers)
             self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, None)
             self.cursor.save()
+        return new
+
+    def _send_back(self, session_ids: list[str], up_to: int, totals: Totals) -> None:
+        """Send again the messages up to ``up_to`` of sessions the server lost (pruned or deleted there after
+        it took them); the server stores those it no longer has."""
+        from app.storage.agent_file import iter_session_pages
+
+        for rows in iter_session_pages(self.source, session_ids, up_to, self.batch_size):
+            for answer in self._post([], rows):
+                totals.add(answer)
 
     def _set_aside(self, sessions: list[dict[str, Any]], answers: list[dict[str, Any]]) -> None:
         refused = [row for answer in answers for row in answer.get("refused") or []]
@@ -222,6 +234,15 @@ class Syncer:
         snap = self.source.snapshot()
         changed = [sid for sid, digest in snap.digests.items() if self.cursor.sessions.get(sid) != digest]
         after = self.cursor.last_message_id
+        # Changed sessions the server took before go first, alone: one it no longer has (pruned there, then
+        # continued here) gets back the messages this file still has of it, before any newer one, so its
+        # messages and counts agree again.
+        taken = [sid for sid in changed if sid in self.cursor.sessions]
+        lost = self._send_sessions(taken, snap.digests, totals) if taken else set()
+        if lost:
+            self._send_back([sid for sid in taken if sid in lost], after, totals)
+        sent = set(taken)
+        changed = [sid for sid in changed if sid not in sent]
         task = None
         if progress is not None:
             total = self.source.count_messages(after, snap.max_message_id)

@@ -28,6 +28,7 @@ class SyncResultOut:
         sessions_conflicting (list[str]): ids held here by a session created locally or synced from another home: left
             alone, and their messages are counted as orphaned
         sessions_inserted (int): sessions new here
+        sessions_new (list[str]): ids of the sessions new here (one the home synced before was deleted or pruned here)
         sessions_updated (int): sessions synced before whose row was overwritten
         titles_changed (list[str]): sessions whose title another session here holds: stored as `title [home]` (or
             untitled when that is taken too)
@@ -42,6 +43,7 @@ class SyncResultOut:
     refused: list[SyncRefusedOut]
     sessions_conflicting: list[str]
     sessions_inserted: int
+    sessions_new: list[str]
     sessions_updated: int
     titles_changed: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -69,6 +71,8 @@ class SyncResultOut:
 
         sessions_inserted = self.sessions_inserted
 
+        sessions_new = self.sessions_new
+
         sessions_updated = self.sessions_updated
 
         titles_changed = self.titles_changed
@@ -86,6 +90,7 @@ class SyncResultOut:
                 "refused": refused,
                 "sessions_conflicting": sessions_conflicting,
                 "sessions_inserted": sessions_inserted,
+                "sessions_new": sessions_new,
                 "sessions_updated": sessions_updated,
                 "titles_changed": titles_changed,
             }
@@ -127,6 +132,8 @@ class SyncResultOut:
 
         sessions_inserted = d.pop("sessions_inserted")
 
+        sessions_new = cast(list[str], d.pop("sessions_new"))
+
         sessions_updated = d.pop("sessions_updated")
 
         titles_changed = cast(list[str], d.pop("titles_changed"))
@@ -141,6 +148,7 @@ class SyncResultOut:
             refused=refused,
             sessions_conflicting=sessions_conflicting,
             sessions_inserted=sessions_inserted,
+            sessions_new=sessions_new,
             sessions_updated=sessions_updated,
             titles_changed=titles_changed,
         )
