@@ -108,11 +108,11 @@ SESSION_REFUSED = "session_refused"
 """The code of a message set aside because its session row was."""
 
 
-def _text_problem(values: Any, where: str = "") -> FieldProblem | None:
+def _text_problem(values: Any) -> FieldProblem | None:
     # NUL is kept (the agent's own "\x00json:" content prefix); a lone surrogate cannot be stored anywhere.
     for key, value in values:
         if isinstance(value, str) and lone_surrogate(value):
-            return FieldProblem(f"{where}{key}", _BAD_TEXT, "text must not contain a lone surrogate")
+            return FieldProblem(key, _BAD_TEXT, "text must not contain a lone surrogate")
     return None
 
 
@@ -201,7 +201,7 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
         if origin in seen:
             continue
         seen.add(origin)
-        if raw["session_id"] in set_aside:
+        if isinstance(raw["session_id"], str) and raw["session_id"] in set_aside:
             refused.append(_refused(raw["session_id"], origin, _SESSION_SET_ASIDE))
             continue
         values = _prepare_message(raw, i, ctx)
