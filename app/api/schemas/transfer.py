@@ -20,7 +20,8 @@ class ExportQuery(SessionFilterFields):
     format: readable.Format = Field(default="jsonl", description="the export format")
     only: readable.Only | None = Field(default=None, description="keep only the user prompts")
     redact: bool | None = Field(
-        default=None, description="mask secrets in messages (default: on for trace, off otherwise)"
+        default=None,
+        description="mask secrets in messages and sessions' own text (default: on for trace, off otherwise)",
     )
     layout: readable.Layout | None = Field(
         default=None,
