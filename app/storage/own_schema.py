@@ -291,8 +291,9 @@ class SyncMessage(SQLModel, table=True):
     __table_args__ = {"sqlite_with_rowid": False}
 
     home_id: int = Field(primary_key=True)
-    file_id: int = Field(default=0, primary_key=True, sa_column_kwargs=_default("0"))
+    # Origin before generation in the key: a batch looks its origins up by home and id range.
     origin_id: int = Field(primary_key=True)
+    file_id: int = Field(default=0, primary_key=True, sa_column_kwargs=_default("0"))
     message_id: int
 
 

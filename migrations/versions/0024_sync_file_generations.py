@@ -28,13 +28,13 @@ _SQLITE_UP = (
     "ALTER TABLE hs_sync_messages RENAME TO hs_sync_messages_0023",
     """CREATE TABLE hs_sync_messages (
 \thome_id INTEGER NOT NULL,
-\tfile_id INTEGER DEFAULT 0 NOT NULL,
 \torigin_id INTEGER NOT NULL,
+\tfile_id INTEGER DEFAULT 0 NOT NULL,
 \tmessage_id INTEGER NOT NULL,
-\tPRIMARY KEY (home_id, file_id, origin_id)
+\tPRIMARY KEY (home_id, origin_id, file_id)
 ) WITHOUT ROWID""",
-    "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id)"
-    " SELECT home_id, 0, origin_id, message_id FROM hs_sync_messages_0023",
+    "INSERT INTO hs_sync_messages (home_id, origin_id, file_id, message_id)"
+    " SELECT home_id, origin_id, 0, message_id FROM hs_sync_messages_0023",
     "DROP TABLE hs_sync_messages_0023",
 )
 
@@ -63,7 +63,8 @@ _PG_UP = (
 )""",
     "ALTER TABLE hs_sync_messages ADD COLUMN IF NOT EXISTS file_id BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE hs_sync_messages DROP CONSTRAINT IF EXISTS hs_sync_messages_pkey",
-    "ALTER TABLE hs_sync_messages ADD PRIMARY KEY (home_id, file_id, origin_id)",
+    # Origin before generation: a batch looks its origins up by home and id range, of every generation.
+    "ALTER TABLE hs_sync_messages ADD PRIMARY KEY (home_id, origin_id, file_id)",
 )
 
 _PG_DOWN = (

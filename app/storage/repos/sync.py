@@ -208,7 +208,7 @@ def _store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids:
     )
     conn.executemany(
         "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (home_id, file_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
+        " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
         [(home, batch.file_id, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
     )
     note_messages(*{str(row[0]) for row in batch.rows})

@@ -109,7 +109,7 @@ class PgSync(SqliteSync):
         pg.execute(
             "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id)"
             " SELECT %s, %s, origin, id FROM unnest(%b::bigint[], %b::bigint[]) AS t(origin, id)"
-            " ON CONFLICT (home_id, file_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
+            " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
             (home, batch.file_id, list(batch.origin_ids), ids),
         )
         note_messages(*{str(row[0]) for row in batch.rows})
