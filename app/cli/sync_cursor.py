@@ -5,20 +5,32 @@ It holds the highest message id the server acknowledged and a digest of each ses
 the next run sends only newer messages and the sessions whose row changed. It is replaced atomically (a
 temporary file, fsync, rename) after each acknowledged batch: a crash leaves the previous state, and the
 server skips what it already has, so resuming from an older cursor costs time, never duplicates.
-(``$HERMES_HOME/sync/<name>.json`` is the position, ``<name>.sessions.json`` the digests.)
+(``$HERMES_HOME/sync/<name>.json`` is the position, ``<name>.sessions.json`` the digests,
+``<name>.refused.json`` the rows the server set aside, ``<name>.lock`` what a run holds.)
+
+The position also records which file it is a position in (:class:`~app.domain.sync.FileMark`) and the token
+of that file's generation on the server: a run that finds another file at the path (replaced, restored,
+copied) starts over under a new token, so the server keeps that file's messages apart from the earlier
+one's. Runs of one home against one server take turns on the lock file, each reading the cursor the one
+before it left.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import re
 import tempfile
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from app.domain.sync import FileMark
 
 CURSOR_VERSION = 1
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -63,6 +75,47 @@ def _read(path: Path) -> dict[str, Any] | None:
     return raw
 
 
+@contextlib.contextmanager
+def cursor_lock(path: Path) -> Iterator[None]:
+    """Hold the lock of the cursor at ``path`` (waiting for a run that holds it) for the block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def new_token() -> str:
+    """The token of a new generation of a home's file on the server."""
+    return uuid.uuid4().hex
+
+
+def _mark_of(raw: Any) -> FileMark | None:
+    if not isinstance(raw, dict):
+        return None
+    device, inode, rows = raw.get("device"), raw.get("inode"), raw.get("rows")
+    if type(device) is not int or type(inode) is not int or not isinstance(rows, dict):
+        return None
+    try:
+        return FileMark(device, inode, {int(k): str(v) for k, v in rows.items()})
+    except ValueError:
+        return None
+
+
+def _mark_json(mark: FileMark) -> dict[str, Any]:
+    return {
+        "device": mark.device,
+        "inode": mark.inode,
+        "rows": {str(k): v for k, v in mark.rows.items()},
+    }
+
+
+def _report_key(row: dict[str, Any]) -> tuple[Any, Any]:
+    return row.get("session_id"), row.get("message_id")
+
+
 @dataclass
 class SyncCursor:
     """What the server acknowledged for one home.
@@ -77,12 +130,51 @@ class SyncCursor:
     url: str
     last_message_id: int = 0
     sessions: dict[str, str] = field(default_factory=dict)
+    token: str | None = None
+    mark: FileMark | None = None
+    refused: list[dict[str, Any]] = field(default_factory=list)
     _sessions_dirty: bool = field(default=False, repr=False)
+    _refused_dirty: bool = field(default=False, repr=False)
 
     @property
     def sessions_path(self) -> Path:
         """The file of the session digests."""
         return self.path.with_name(self.path.stem + ".sessions.json")
+
+    @property
+    def refused_path(self) -> Path:
+        """The file of the rows the server set aside (``hermes sessions sync --report``)."""
+        return self.path.with_name(self.path.stem + ".refused.json")
+
+    def reloaded(self) -> SyncCursor:
+        """The cursor as stored now (another run may have moved it), fresh when the files are unreadable."""
+        try:
+            return SyncCursor.load(self.path, self.home, self.url)
+        except CursorUnreadable:
+            return SyncCursor(self.path, self.home, self.url)
+
+    def start_generation(self, mark: FileMark) -> None:
+        """Start over on a file the cursor never saw: a new token, nothing acknowledged, no rows set aside."""
+        self.token = new_token()
+        self.mark = mark
+        self.last_message_id = 0
+        self.sessions = {}
+        self.refused = []
+        self._sessions_dirty = self._refused_dirty = True
+
+    def adopt(self, mark: FileMark) -> None:
+        """Record ``mark`` as the file's (its first rows as they are now)."""
+        self.mark = mark
+
+    def set_aside(self, accepted: list[str], refused: list[dict[str, Any]]) -> None:
+        """Record what a batch's answer set aside, and forget earlier refusals of the session rows it took."""
+        taken = {(sid, None) for sid in accepted}
+        if not refused and not any(_report_key(row) in taken for row in self.refused):
+            return
+        kept = {_report_key(row): row for row in self.refused if _report_key(row) not in taken}
+        kept.update((_report_key(row), row) for row in refused)
+        self.refused = list(kept.values())
+        self._refused_dirty = True
 
     @classmethod
     def load(cls, path: Path, home: str, url: str) -> SyncCursor:
@@ -100,6 +192,12 @@ class SyncCursor:
             if type(position.get("last_message_id")) is not int:
                 raise CursorUnreadable(f"{path} has no last_message_id")
             cursor.last_message_id = position["last_message_id"]
+            token = position.get("token")
+            cursor.token = token if isinstance(token, str) else None
+            cursor.mark = _mark_of(position.get("file"))
+        report = _read(cursor.refused_path)
+        if report is not None and isinstance(report.get("rows"), list):
+            cursor.refused = [row for row in report["rows"] if isinstance(row, dict)]
         if digests is not None:
             sessions = digests.get("sessions")
             if not isinstance(sessions, dict) or not all(
@@ -129,4 +227,10 @@ class SyncCursor:
         if self._sessions_dirty:
             write_atomically(self.sessions_path, json.dumps({**head, "sessions": self.sessions}))
             self._sessions_dirty = False
-        write_atomically(self.path, json.dumps({**head, "last_message_id": self.last_message_id}))
+        if self._refused_dirty:
+            write_atomically(self.refused_path, json.dumps({**head, "rows": self.refused}))
+            self._refused_dirty = False
+        position: dict[str, Any] = {**head, "last_message_id": self.last_message_id, "token": self.token}
+        if self.mark is not None:
+            position["file"] = _mark_json(self.mark)
+        write_atomically(self.path, json.dumps(position))

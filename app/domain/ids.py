@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from datetime import datetime
+from urllib.parse import unquote
 
 from app.domain.sources import LOCAL_SOURCES, Source
 
@@ -32,8 +33,10 @@ def session_id_problem(session_id: str) -> str | None:
         return "Session id must not contain control characters."
     if "/" in session_id or "\\" in session_id:
         return "Session id must not contain '/' or '\\' (ids name transcript files)."
-    if ".." in session_id:
-        return "Session id must not contain '..' (ids name transcript files)."
+    # Ids travel in URL paths too, where a client or proxy may decode ``%2e%2e`` and drop a lone ``.``.
+    decoded = unquote(session_id)
+    if session_id == "." or ".." in decoded or "/" in decoded or "\\" in decoded:
+        return "Session id must not be '.' or contain '..', '/' or '\\', even percent-encoded."
     if session_id != session_id.strip():
         return "Session id must not start or end with whitespace."
     return None

@@ -6,7 +6,7 @@
 - integers: within SQLite's INTEGER (int64), so a value never turns into REAL or fails to bind;
 - numbers: finite.
 
-Timestamps are numbers with a meaning; :func:`timestamp_problem` is their range check.
+Timestamps and the other fields with a meaning are judged by :mod:`app.domain.field_rules`.
 
 The walk is iterative, so a document of any depth is judged without recursion. Parsing uses orjson
 (depth-limited, fast). orjson turns integers beyond 64 bits into floats, so a document holding a float that
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,30 +168,3 @@ def loads(data: bytes | str) -> tuple[Any, Violation | None]:
     else:
         violation = check(value, data)
     return (None, violation) if violation is not None else (value, None)
-
-
-def timestamp_problem(value: float) -> str | None:
-    """Why an epoch-seconds timestamp is refused (not finite, before 1970, after 9999), or ``None``."""
-    # NaN fails both comparisons; integers compare exactly, however large.
-    if not MIN_TIMESTAMP <= value <= MAX_TIMESTAMP:
-        return f"timestamps must be epoch seconds within {MIN_TIMESTAMP:.0f} .. {MAX_TIMESTAMP:.0f}"
-    return None
-
-
-def record_timestamp_problem(record: Mapping[str, Any]) -> str | None:
-    """Why a session record (an import line: ``started_at``, ``ended_at``, ``messages[].timestamp``) has a
-    timestamp out of range, or ``None``. Values that are not numbers are left to the record's own checks."""
-    stamps: list[tuple[str, Any]] = [(k, record.get(k)) for k in ("started_at", "ended_at")]
-    messages = record.get("messages")
-    if isinstance(messages, list):
-        stamps += [
-            (f"messages[{i}].timestamp", m.get("timestamp"))
-            for i, m in enumerate(messages)
-            if isinstance(m, Mapping)
-        ]
-    for name, value in stamps:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            problem = timestamp_problem(value)
-            if problem is not None:
-                return f"{name}: {problem}"
-    return None

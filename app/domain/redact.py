@@ -1,16 +1,23 @@
-"""Secret redaction for exports: the agent's forced pass (``agent.redact`` with ``force=True``).
+"""Secret redaction for exports: the agent's forced pass (``agent.redact`` with ``force=True``), then ours.
 
-An export run with ``redact`` must mask what the agent's ``hermes sessions export --redact`` masks, and
-nothing else, so a file exported by either tool reads the same. The passes run in the agent's order, each
-behind a cheap substring check; a later pass sees the output of the earlier ones. What is masked: vendor
-key prefixes, ``KEY=value`` / ``key: value`` / ``"key": "value"`` assignments with a secret-like name,
-authorization and API-key headers, Telegram bot tokens, private key blocks, passwords in database URLs,
-bare tokens in URL userinfo, JWTs, secret fields of a whole-text form body, and phone numbers. E-mail
-addresses and web-URL query strings are left as they are, as the agent leaves them.
+An export run with ``redact`` masks everything the agent's ``hermes sessions export --redact`` masks (its
+passes run first, in its order, each behind a cheap substring check; a later pass sees the output of the
+earlier ones): vendor key prefixes, ``KEY=value`` / ``key: value`` / ``"key": "value"`` assignments with a
+secret-like name, authorization and API-key headers, Telegram bot tokens, private key blocks, passwords in
+database URLs, bare tokens in URL userinfo, JWTs, secret fields of a whole-text form body, and phone numbers.
+
+Then what the agent leaves and a user expects hidden (:data:`_OUR_PASSES`): the password of any URL's userinfo
+(``https://user:pass@host``, ``redis://:pass@host``), secret query parameters (``?api_key=...``), assignments
+of any case and spacing (``aws_secret_access_key = ...``), and JSON members by a secret-like name
+(``"client_secret": ...``, numbers too). Parsed JSON (tool-call arguments, ``reasoning_details``,
+``model_config``) is masked by member name as well. And not only messages: a session's own text (title,
+model, system prompt, ``model_config``, cwd, branch) goes through the same passes. E-mail addresses are
+kept, as the agent keeps them.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -206,8 +213,104 @@ _PASSES: tuple[tuple[Callable[[str], bool], Callable[[str], str]], ...] = (
 )
 
 
-def redact_text(text: str) -> str:
-    """``text`` with every secret shape masked (the agent's ``redact_sensitive_text(text, force=True)``)."""
+_SECRET_WORDS = frozenset(
+    {"token", "secret", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "apikey"}
+    | {"authorization", "auth", "cookie", "signature", "sig"}
+)
+_SECRET_PAIRS = frozenset(
+    {("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("session", "key")}
+    | {("client", "secret"), ("signing", "key"), ("encryption", "key"), ("master", "key")}
+)
+# A name ending so describes the secret (its count, kind, where it comes from), not the secret itself.
+_DESCRIBING_WORDS = frozenset(
+    {"count", "counts", "type", "types", "limit", "url", "uri", "endpoint", "name", "id", "path", "file"}
+    | {"env", "header", "source", "length", "expires", "expiry", "at", "usage", "budget"}
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+
+
+def secret_name(name: str) -> bool:
+    """Whether a member, parameter or variable called ``name`` holds a secret (``api_key``, ``apiKey``,
+    ``AWS_SECRET_ACCESS_KEY``, ``client_secret``, ``access_token``; not ``max_tokens``, ``token_count``,
+    ``api_key_env``)."""
+    words = [w for w in _WORD_SPLIT.split(_CAMEL.sub("_", name).lower()) if w]
+    if not words or words[-1] in _DESCRIBING_WORDS:
+        return False
+    return any(w in _SECRET_WORDS for w in words) or any(
+        p in _SECRET_PAIRS for p in itertools.pairwise(words)
+    )
+
+
+def _masked(value: str) -> str:
+    # A value the agent's passes masked already stays as they left it.
+    return value if value == "***" or _ALREADY_MASKED.fullmatch(value) else mask(value)
+
+
+_ALREADY_MASKED = re.compile(r".{6}\.\.\..{4}", re.DOTALL)
+_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@?#]*:)([^\s@/?#]+)(@)")
+_QUERY_PARAMETER = re.compile(r"([?&;])([A-Za-z0-9_.\-\[\]]{1,64})=([^&#\s\"'<>]+)")
+_QUERY_SECRETS = frozenset({"key", "code", "x-amz-signature", "x-amz-credential", "x-amz-security-token"})
+_ANY_ASSIGNMENT = re.compile(
+    r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*(?:=|:(?!//))[ \t]*)(['\"]?)([^\s'\"&,;]+)\3"
+)
+_ESCAPED_JSON_MEMBER = re.compile(
+    r'\\"([A-Za-z0-9_.\- ]{1,64})\\"(\s*:\s*)(?:\\"((?:[^"\\]|\\[^"])*)\\"|(-?\d[\d.eE+\-]*))'
+)
+_JSON_MEMBER = re.compile(r'"([A-Za-z0-9_.\- ]{1,64})"(\s*:\s*)(?:"((?:[^"\\]|\\.)*)"|(-?\d[\d.eE+\-]*))')
+
+
+def _query_parameter(m: re.Match[str]) -> str:
+    name = m.group(2)
+    if not (secret_name(name) or name.lower() in _QUERY_SECRETS):
+        return m.group(0)
+    return f"{m.group(1)}{name}={_masked(m.group(3))}"
+
+
+def _any_assignment(m: re.Match[str]) -> str:
+    name, value = m.group(1), m.group(4)
+    if not secret_name(name) or _ENV_LOOKUP.match(value) or value.startswith("${"):
+        return m.group(0)
+    return f"{name}{m.group(2)}{m.group(3)}{_masked(value)}{m.group(3)}"
+
+
+def _json_members(quote: str) -> Callable[[re.Match[str]], str]:
+    def member(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if not secret_name(name):
+            return m.group(0)
+        text, number = m.group(3), m.group(4)
+        head = f"{quote}{name}{quote}{m.group(2)}"
+        if text is not None:
+            return m.group(0) if _ENV_LOOKUP.match(text) else f"{head}{quote}{_masked(text)}{quote}"
+        return f"{head}{quote}***{quote}" if number is not None else m.group(0)
+
+    return member
+
+
+def _json(text: str) -> str:
+    text = _JSON_MEMBER.sub(_json_members('"'), text)
+    # JSON inside a JSON string (tool-call arguments in a stored ``tool_calls`` text): its quotes escaped.
+    return _ESCAPED_JSON_MEMBER.sub(_json_members('\\"'), text) if '\\"' in text else text
+
+
+# What the agent's passes leave and a user expects hidden, applied to their output, in order.
+_OUR_PASSES: tuple[tuple[Callable[[str], bool], Callable[[str], str]], ...] = (
+    (
+        lambda t: "://" in t and "@" in t,
+        lambda t: _URL_PASSWORD.sub(lambda m: f"{m.group(1)}***{m.group(3)}", t),
+    ),
+    (
+        lambda t: "=" in t and ("?" in t or "&" in t or ";" in t),
+        lambda t: _QUERY_PARAMETER.sub(_query_parameter, t),
+    ),
+    (lambda t: '"' in t and ":" in t, _json),
+    (lambda t: "=" in t or ":" in t, lambda t: _ANY_ASSIGNMENT.sub(_any_assignment, t)),
+)
+
+
+def agent_redact_text(text: str) -> str:
+    """``text`` as the agent's ``redact_sensitive_text(text, force=True)`` leaves it."""
     for applies, apply in _PASSES:
         if not text:
             return text
@@ -216,18 +319,48 @@ def redact_text(text: str) -> str:
     return text
 
 
+def redact_text(text: str) -> str:
+    """``text`` with every secret shape masked: the agent's passes, then ours on their output."""
+    text = agent_redact_text(text)
+    for applies, apply in _OUR_PASSES:
+        if text and applies(text):
+            text = apply(text)
+    return text
+
+
+def _mask_all(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_mask_all(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _mask_all(v) for k, v in value.items()}
+    if value is None or isinstance(value, bool):
+        return value
+    return _masked(value) if isinstance(value, str) else "***"
+
+
 def redact_value(value: Any) -> Any:
-    """Every string inside ``value`` (lists and dict values, recursively) redacted; keys are kept."""
+    """Every string inside ``value`` (lists and dict values, recursively) redacted, and every value of a
+    member with a secret-like name (:func:`secret_name`) masked whole; keys are kept."""
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, list):
         return [redact_value(v) for v in value]
     if isinstance(value, dict):
-        return {k: redact_value(v) for k, v in value.items()}
+        return {k: _mask_all(v) if secret_name(str(k)) else redact_value(v) for k, v in value.items()}
     return value
 
 
 def redact_message(message: dict[str, Any]) -> dict[str, Any]:
-    """A message with every string field redacted, as the agent's ``redact_session_data`` does to each
-    message of an export (the session's own columns are never touched)."""
+    """A message with every string field redacted (the agent's ``redact_session_data`` does as much to each
+    message of an export)."""
     return {k: redact_value(v) for k, v in message.items()}
+
+
+_SESSION_KEYS_KEPT = frozenset({"id", "session_id", "parent_session_id", "source", "messages"})
+"""A session's columns that name things rather than hold anyone's text (its messages are redacted apart)."""
+
+
+def redact_session(session: dict[str, Any]) -> dict[str, Any]:
+    """A session's own columns redacted like a message's (title, model, system prompt, ``model_config``,
+    cwd, branch, ...), which the agent's export leaves as they are."""
+    return {k: v if k in _SESSION_KEYS_KEPT else redact_value(v) for k, v in session.items()}

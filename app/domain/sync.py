@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -36,6 +37,38 @@ def row_digest(values: Iterable[Any]) -> str:
     """A short digest of one row's values in column order: a changed title, end or counter changes it."""
     encoded = orjson.dumps([v.hex() if isinstance(v, bytes) else v for v in values])
     return hashlib.blake2b(encoded, digest_size=12).hexdigest()
+
+
+FIRST_ROWS = 4
+"""How many of a file's first message rows its mark keeps a digest of."""
+
+
+@dataclass(frozen=True)
+class FileMark:
+    """What stays true of a synced file only while it is the same file: its device and inode, and a digest
+    of some of its message rows by id (its first ones, and the last one the server acknowledged). A file
+    deleted and created again, restored from a backup or copied from another machine under the same home
+    label differs in one of them, or has handed out fewer ids than the cursor acknowledged."""
+
+    device: int
+    inode: int
+    rows: dict[int, str]
+
+    def with_tail(self, tail: dict[int, str]) -> FileMark:
+        """This mark keeping its first rows and, of the later ones, only ``tail``."""
+        first = dict(sorted(self.rows.items())[:FIRST_ROWS])
+        return FileMark(self.device, self.inode, first | tail)
+
+
+def same_file(recorded: FileMark, now: FileMark, rows_now: dict[int, str], sequence: int, acked: int) -> bool:
+    """Whether the file marked ``now`` is the one ``recorded`` marked: same device and inode, every first row
+    recorded that is still there unchanged (``rows_now``: the digests of those ids now; the agent may
+    delete old sessions), and ids handed out (``sequence``) at least up to the ``acked`` message id."""
+    return (
+        (recorded.device, recorded.inode) == (now.device, now.inode)
+        and sequence >= acked
+        and all(rows_now.get(i, digest) == digest for i, digest in recorded.rows.items())
+    )
 
 
 def lone_surrogate(text: str) -> bool:

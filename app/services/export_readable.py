@@ -13,7 +13,7 @@ import functools
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Literal, Protocol
@@ -22,7 +22,7 @@ import orjson
 
 from app.domain import render_html
 from app.domain.conversation import Replay
-from app.domain.redact import redact_message
+from app.domain.redact import redact_message, redact_session
 from app.domain.render_markdown import MarkdownDocument, PromptDocument, PromptRecords
 from app.domain.render_session_file import SessionFile, file_name
 from app.domain.render_trace import TraceSession, trace_time
@@ -126,7 +126,7 @@ class _Cursor:
 def _chunk(
     flt: ExportFilter,
     renderer: _Renderer,
-    transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    transform: Redaction,
     columns: tuple[str, ...] | None,
     cursor: _Cursor,
     tx: Tx,
@@ -140,7 +140,7 @@ def _chunk(
             MessageSlice(cursor.open_session, cursor.after_message, budget, columns=columns)
         )
         if rows:
-            out.append(renderer.messages(transform(rows)))
+            out.append(renderer.messages(transform.messages(rows)))
             cursor.after_message = rows[-1]["id"]
         if len(rows) == budget:
             return "".join(out)
@@ -160,10 +160,10 @@ def _chunk(
     counts = Counter(map(itemgetter("session_id"), rows))
     at = 0
     for i, head in enumerate(heads):
-        out.append(renderer.session(head))
+        out.append(renderer.session(transform.session(head)))
         end = at + counts.get(head["id"], 0)
         if end > at:
-            out.append(renderer.messages(transform(rows[at:end])))
+            out.append(renderer.messages(transform.messages(rows[at:end])))
         if full and end == len(rows):  # the page ran out inside (or right after) this session
             cursor.open_session = head["id"]
             cursor.after_message = rows[-1]["id"] if end > at else 0
@@ -178,7 +178,7 @@ async def _sessions(
     db: Store,
     flt: ExportFilter,
     renderer: _Renderer,
-    transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    transform: Redaction,
     columns: tuple[str, ...] | None = READABLE_COLUMNS,
 ) -> AsyncIterator[bytes]:
     cursor = _Cursor()
@@ -193,10 +193,20 @@ async def _sessions(
             yield text.encode()
 
 
-def _redactor(redact: bool) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
-    if redact:
-        return lambda rows: [redact_message(m) for m in rows]
-    return lambda rows: rows
+@dataclass(frozen=True)
+class Redaction:
+    """What an export masks: its messages' text, and its sessions' own text (titles, model, prompt, ...)."""
+
+    in_messages: bool
+    in_sessions: bool
+
+    def messages(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` as the export shows them."""
+        return [redact_message(m) for m in rows] if self.in_messages else rows
+
+    def session(self, head: dict[str, Any]) -> dict[str, Any]:
+        """A session's columns as the export shows them."""
+        return redact_session(head) if self.in_sessions else head
 
 
 class _RedactedJsonl:
@@ -254,7 +264,7 @@ async def _single(db: Store, flt: ExportFilter) -> bool:
 
 async def export_readable(db: Store, req: ExportRequest) -> AsyncIterator[bytes]:
     """The export in a readable or redacted format (``req`` already :func:`checked`)."""
-    flt, transform = req.flt, _redactor(bool(req.redact))
+    flt, transform = req.flt, Redaction(bool(req.redact), bool(req.redact))
     if req.layout == "files":
         async for data in _files(db, req):
             yield data
@@ -262,7 +272,8 @@ async def export_readable(db: Store, req: ExportRequest) -> AsyncIterator[bytes]
     if req.fmt == "jsonl":
         renderer: _Renderer = PromptRecords() if req.only else _RedactedJsonl()
     elif req.fmt == "trace":
-        renderer, transform = _Traces(bool(req.redact), trace_time()), _redactor(False)
+        # A trace redacts its messages itself, as the agent's does.
+        renderer, transform = _Traces(bool(req.redact), trace_time()), Redaction(False, bool(req.redact))
     elif req.fmt == "html":
         async for data in _html(db, flt, transform):
             yield data
@@ -281,9 +292,7 @@ async def export_readable(db: Store, req: ExportRequest) -> AsyncIterator[bytes]
         yield data
 
 
-async def _html(
-    db: Store, flt: ExportFilter, transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
-) -> AsyncIterator[bytes]:
+async def _html(db: Store, flt: ExportFilter, transform: Redaction) -> AsyncIterator[bytes]:
     count = await db.read(lambda tx: tx.export.count_sessions(flt, up_to=2))
     if not count:
         yield render_html.NO_SESSIONS.encode()
@@ -291,7 +300,7 @@ async def _html(
     title = ""
     if count == 1:
         (head,) = await db.read(lambda tx: tx.export.session_heads(flt, after_id="", limit=1))
-        title = str(head.get("title") or "")
+        title = str(transform.session(head).get("title") or "")
     page = render_html.HtmlPage(
         single=count == 1, title=title, generated_at=render_html.page_clock(), nonce=secrets.token_urlsafe(16)
     )
@@ -302,7 +311,7 @@ async def _html(
             heads = await db.read(functools.partial(_sidebar_rows, flt=flt, after_id=after, limit=1000))
             if not heads:
                 break
-            yield "".join(page.sidebar(h) for h in heads).encode()
+            yield "".join(page.sidebar(transform.session(h)) for h in heads).encode()
             after = heads[-1]["id"]
     yield page.sidebar_end().encode()
     async for data in _sessions(db, flt, page, transform, _HTML_COLUMNS):
@@ -326,9 +335,9 @@ class FilePlan:
         """Messages in the file."""
         return sum(self.counts.get(s, 0) for s in self.segments)
 
-    def name(self, fmt: str) -> str:
-        """The agent's file name for it."""
-        return file_name(self.head, fmt)
+    def name(self, fmt: str, *, redact: bool = False) -> str:
+        """The agent's file name for it (from the redacted title, with ``redact``)."""
+        return file_name(Redaction(redact, redact).session(self.head), fmt)
 
 
 def _plan(session_id: str, logical: bool, tx: Tx) -> FilePlan | None:
@@ -356,10 +365,10 @@ async def session_file(
     db: Store, plan: FilePlan, fmt: str, redact: bool, exported_at: float | None = None
 ) -> AsyncIterator[bytes]:
     """One session's verified Markdown/Quarto file, as the agent's ``write_session_markdown`` writes it."""
-    transform = _redactor(redact)
+    transform = Redaction(redact, redact)
     doc = SessionFile(
         fmt,
-        plan.head,
+        transform.session(plan.head),
         total=plan.total,
         exported_at=time.time() if exported_at is None else exported_at,
         lineage=plan.segments if plan.logical else None,
@@ -381,7 +390,7 @@ async def session_file(
             )
             if not rows:
                 break
-            yield doc.messages(transform(rows)).encode()
+            yield doc.messages(transform.messages(rows)).encode()
             after = rows[-1]["id"]
     yield doc.end().encode()
 

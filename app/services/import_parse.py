@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import orjson
 
-from app.domain import agent_rows, json_policy
+from app.domain import agent_rows, field_rules, json_policy
 from app.domain.agent_rows import Prepared
 from app.domain.text import find_invalid_char
 from app.services.export import EXPORT_ERROR_KEY
@@ -247,9 +247,13 @@ def prepare(
     parent = raw.get("parent_session_id")
     if parent is not None and not isinstance(parent, str):
         return ImportIssue("invalid_session", "parent_session_id must be a string", line, file, sid)
-    problem = json_policy.record_timestamp_problem(raw)
+    problem = field_rules.session_problem({**raw, "id": sid}) or next(
+        filter(None, (field_rules.message_problem(m, f"messages[{i}].") for i, m in enumerate(messages))),
+        None,
+    )
     if problem is not None:
-        return ImportIssue("invalid_session", problem, line, file, sid)
+        where = f"{problem.field.rpartition('.')[0]}: " if "." in problem.field else ""
+        return ImportIssue(problem.code, where + problem.detail, line, file, sid)
     try:
         session = agent_rows.session_values(raw, session_cols, now)
         session["id"] = sid

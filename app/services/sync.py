@@ -2,40 +2,63 @@
 in one writer transaction.
 
 Sessions upsert (a changed title, end or counter overwrites the stored row; the home's file is the truth
-for its sessions). Messages are stored once per origin: the store keeps each synced message's home and id
-in its home's file under a unique key, and a message it already has is skipped, so a repeated or resumed
-sync duplicates nothing. Stored messages get new ids here, reach search (in the same transaction for a
-small batch, through the background indexer for a big one) and emit ``message.created`` like any append.
+for its sessions). Messages are stored once per origin: the store keeps each synced message's home, file
+generation and id in that file under a unique key, and a message it already has is skipped, so a repeated
+or resumed sync duplicates nothing. A file that replaced the home's earlier one (or a restored or copied
+one) is a generation of its own: its ids start over, and a message at an id another generation delivered is
+the same message only when it says the same (session, role, content, time). Stored messages get new ids
+here, reach search (in the same transaction for a small batch, through the background indexer for a big
+one) and emit ``message.created`` like any append.
+
+Each row is judged by the field rules every write path shares (:mod:`app.domain.field_rules`); a row that
+breaks one is set aside and reported (``refused``) while the rest of the batch is stored, so one bad row
+never stops a home's sync. A batch whose shape is wrong (its home, sizes, columns) is refused whole.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.domain import agent_rows, json_policy
-from app.domain.ids import session_id_problem
+from app.domain import agent_rows, field_rules
+from app.domain.field_rules import FieldProblem
 from app.domain.sync import conflict_title, home_problem, lone_surrogate
 from app.errors import InvalidSyncBatch
 from app.services.events import EventType, NewEvent, event_row, message_rows
 from app.services.transfer import INLINE_INDEX_MESSAGES
-from app.storage.protocols import SessionPut, Store, SyncedRows, Tx, WriteRejected
+from app.storage.protocols import KnownOrigin, SessionPut, Store, SyncedRows, Tx, WriteRejected
 
 MAX_BATCH_SESSIONS = 1000
 MAX_BATCH_MESSAGES = 5000
+MAX_FILE_TOKEN_LENGTH = 64
 
 
 @dataclass(frozen=True)
 class SyncBatch:
     """One request: the home, session rows (column → value) and message rows (``message_columns`` order,
-    ``id`` being the message's id in the home's file)."""
+    ``id`` being the message's id in the home's file), and the token of that file's generation (``None``:
+    a client that knows no generations, generation 0)."""
 
     home: str
     sessions: list[dict[str, Any]]
     message_columns: list[str]
     message_rows: list[list[Any]]
+    file: str | None = None
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A row set aside: its session, its message id in the home's file (``None`` for a session row), and
+    the rule it broke."""
+
+    session_id: str | None
+    message_id: int | None
+    field: str
+    code: str
+    detail: str
 
 
 @dataclass
@@ -46,12 +69,14 @@ class SyncResult:
     sessions_inserted: int = 0
     sessions_updated: int = 0
     sessions_conflicting: list[str] = field(default_factory=list)
+    sessions_new: list[str] = field(default_factory=list)
     titles_changed: list[str] = field(default_factory=list)
     parents_linked: int = 0
     messages_inserted: int = 0
     messages_skipped: int = 0
     messages_orphaned: int = 0
     first_message_id: int | None = None
+    refused: list[Refused] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """The response body."""
@@ -70,38 +95,65 @@ class _Prepared:
     sessions: list[tuple[dict[str, Any], str | None]]
     origins: list[int]
     rows: list[list[Any]]
+    refused: list[Refused]
 
 
 def _invalid(loc: list[str | int], msg: str) -> InvalidSyncBatch:
     return InvalidSyncBatch([{"loc": ["body", *loc], "msg": msg, "type": "invalid_sync_batch"}])
 
 
-def _check_text(values: Any, loc: list[str | int]) -> None:
+_BAD_TEXT = "invalid_text"
+_ROW_REFUSED = "invalid_row"
+SESSION_REFUSED = "session_refused"
+"""The code of a message set aside because its session row was."""
+
+
+def _text_problem(values: Any) -> FieldProblem | None:
     # NUL is kept (the agent's own "\x00json:" content prefix); a lone surrogate cannot be stored anywhere.
     for key, value in values:
         if isinstance(value, str) and lone_surrogate(value):
-            raise _invalid([*loc, key], "text must not contain a lone surrogate")
+            return FieldProblem(key, _BAD_TEXT, "text must not contain a lone surrogate")
+    return None
 
 
-def _prepare_session(raw: dict[str, Any], index: int, ctx: _Context) -> tuple[dict[str, Any], str | None]:
-    loc: list[str | int] = ["sessions", index]
-    sid = raw.get("id")
-    problem = session_id_problem(sid) if isinstance(sid, str) else "session id must be a string"
-    if problem is not None:
-        raise _invalid([*loc, "id"], problem)
+def _session_problem(raw: dict[str, Any]) -> FieldProblem | None:
     parent = raw.get("parent_session_id")
     if parent is not None and not isinstance(parent, str):
-        raise _invalid([*loc, "parent_session_id"], "parent_session_id must be a string or null")
-    _check_text(raw.items(), loc)
-    stamp = json_policy.record_timestamp_problem(raw)
-    if stamp is not None:
-        raise _invalid(loc, stamp)
+        return FieldProblem("parent_session_id", _ROW_REFUSED, "parent_session_id must be a string or null")
+    return field_rules.session_problem(raw) or _text_problem(raw.items())
+
+
+def _prepare_session(raw: dict[str, Any], ctx: _Context) -> tuple[dict[str, Any], str | None] | FieldProblem:
+    problem = _session_problem(raw)
+    if problem is not None:
+        return problem
     try:
         values = agent_rows.session_values(raw, ctx.session_cols, ctx.now)
     except agent_rows.RowError as exc:
-        raise _invalid(loc, str(exc)) from exc
-    values["id"] = sid
-    return values, parent or None
+        return FieldProblem("", _ROW_REFUSED, str(exc))
+    values["id"] = raw["id"]
+    return values, raw.get("parent_session_id") or None
+
+
+def _prepare_message(raw: dict[str, Any], index: int, ctx: _Context) -> list[Any] | FieldProblem:
+    sid = raw["session_id"]
+    if not isinstance(sid, str) or not sid:
+        return FieldProblem("session_id", _ROW_REFUSED, "session_id must be a non-empty string")
+    problem = field_rules.message_problem(raw) or _text_problem(raw.items())
+    if problem is not None:
+        return problem
+    try:
+        return [sid, *ctx.layout.row(raw, index, ctx.now)]
+    except agent_rows.RowError as exc:
+        return FieldProblem("", _ROW_REFUSED, str(exc))
+
+
+_SESSION_SET_ASIDE = FieldProblem("session_id", SESSION_REFUSED, "its session row was refused")
+
+
+def _refused(session_id: Any, message_id: int | None, problem: FieldProblem) -> Refused:
+    sid = session_id if isinstance(session_id, str) else None
+    return Refused(sid, message_id, problem.field, problem.code, problem.detail)
 
 
 def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
@@ -112,14 +164,23 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
         raise _invalid(["sessions"], f"at most {MAX_BATCH_SESSIONS} sessions per batch")
     if len(batch.message_rows) > MAX_BATCH_MESSAGES:
         raise _invalid(["messages", "rows"], f"at most {MAX_BATCH_MESSAGES} messages per batch")
-    sessions = [_prepare_session(raw, i, ctx) for i, raw in enumerate(batch.sessions)]
     named: set[str] = set()
-    for i, (session, _) in enumerate(sessions):
-        if session["id"] in named:
-            raise _invalid(
-                ["sessions", i, "id"], f"session {session['id']} appears more than once in the batch"
-            )
-        named.add(session["id"])
+    sessions: list[tuple[dict[str, Any], str | None]] = []
+    refused: list[Refused] = []
+    set_aside: set[str] = set()
+    for i, raw in enumerate(batch.sessions):
+        sid = raw.get("id")
+        if isinstance(sid, str):
+            if sid in named:
+                raise _invalid(["sessions", i, "id"], f"session {sid} appears more than once in the batch")
+            named.add(sid)
+        prepared = _prepare_session(raw, ctx)
+        if isinstance(prepared, FieldProblem):
+            refused.append(_refused(sid, None, prepared))
+            if isinstance(sid, str):
+                set_aside.add(sid)
+        else:
+            sessions.append(prepared)
     columns = batch.message_columns
     if batch.message_rows and ("id" not in columns or "session_id" not in columns):
         raise _invalid(["messages", "columns"], "columns must include id and session_id")
@@ -134,22 +195,22 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
         if len(row) != width:
             raise _invalid(loc, f"a row must have {width} values, one per column")
         raw = dict(zip(columns, row, strict=True))
-        origin, sid = raw["id"], raw["session_id"]
+        origin = raw["id"]
         if type(origin) is not int or not 0 < origin <= agent_rows.INT64_MAX:
             raise _invalid([*loc, "id"], "id must be a positive 64-bit integer")
-        if not isinstance(sid, str) or not sid:
-            raise _invalid([*loc, "session_id"], "session_id must be a non-empty string")
-        _check_text(raw.items(), loc)
         if origin in seen:
             continue
         seen.add(origin)
-        try:
-            values = ctx.layout.row(raw, i, ctx.now)
-        except agent_rows.RowError as exc:
-            raise _invalid(loc, str(exc)) from exc
+        if isinstance(raw["session_id"], str) and raw["session_id"] in set_aside:
+            refused.append(_refused(raw["session_id"], origin, _SESSION_SET_ASIDE))
+            continue
+        values = _prepare_message(raw, i, ctx)
+        if isinstance(values, FieldProblem):
+            refused.append(_refused(raw["session_id"], origin, values))
+            continue
         origins.append(origin)
-        rows.append([sid, *values])
-    return _Prepared(sessions, origins, rows)
+        rows.append(values)
+    return _Prepared(sessions, origins, rows, refused)
 
 
 def _put_sessions(
@@ -182,6 +243,7 @@ def _put_sessions(
             result.sessions_updated += 1
         else:
             result.sessions_inserted += 1
+            result.sessions_new.append(sid)
         events.append(event_row(EventType.session_updated, sid, {"session_id": sid, "fields": ["sync"]}, now))
     if puts:
         tx.sync.put_sessions(home, puts)
@@ -198,27 +260,53 @@ def _retitle(held: dict[str, str], owned: dict[str, str], sid: str, title: Any) 
         owned[sid] = title
 
 
+def _delivered(
+    known: list[KnownOrigin], file_id: int, columns: list[str]
+) -> Callable[[int, list[Any]], bool]:
+    """Whether the store holds the message at an origin id of generation ``file_id``: one this generation
+    delivered, or an identical one (a restored or copied file's shared history) another generation did."""
+    own = {k.origin_id for k in known if k.file_id == file_id}
+    said: dict[int, set[tuple[Any, ...]]] = {}
+    for k in known:
+        if k.message is not None:
+            said.setdefault(k.origin_id, set()).add(k.message)
+    # A stored row's (session_id, role, content, timestamp), as the batch's rows hold them.
+    at = [0, *(1 + columns.index(c) for c in ("role", "content", "timestamp"))]
+
+    def delivered(origin: int, row: list[Any]) -> bool:
+        return origin in own or (origin in said and tuple(row[i] for i in at) in said[origin])
+
+    return delivered
+
+
 def _put_messages(
-    tx: Tx, home: int, prepared: _Prepared, columns: list[str], result: SyncResult, events: list[NewEvent]
+    tx: Tx,
+    origin: tuple[int, int],
+    prepared: _Prepared,
+    columns: list[str],
+    result: SyncResult,
+    events: list[NewEvent],
 ) -> None:
     if not prepared.origins:
         return
-    known = tx.sync.known_origins(home, min(prepared.origins), max(prepared.origins))
+    home, file_id = origin
+    known = tx.sync.known_origins(home, file_id, min(prepared.origins), max(prepared.origins))
+    delivered = _delivered(known, file_id, columns)
     homes = tx.sync.session_homes(sorted({row[0] for row in prepared.rows}))
     origins: list[int] = []
     rows: list[list[Any]] = []
-    for origin, row in zip(prepared.origins, prepared.rows, strict=True):
-        if origin in known:
+    for number, row in zip(prepared.origins, prepared.rows, strict=True):
+        if delivered(number, row):
             result.messages_skipped += 1
         elif homes.get(row[0], -1) != home:
             result.messages_orphaned += 1  # its session is not stored, or is not this home's
         else:
-            origins.append(origin)
+            origins.append(number)
             rows.append(row)
     if not rows:
         return
     ids = tx.sync.insert_messages(
-        home, SyncedRows(origins, rows, columns), index_inline=len(rows) <= INLINE_INDEX_MESSAGES
+        home, SyncedRows(origins, rows, columns, file_id), index_inline=len(rows) <= INLINE_INDEX_MESSAGES
     )
     result.first_message_id = ids[0]
     result.messages_inserted = len(rows)
@@ -245,15 +333,16 @@ async def apply_batch(db: Store, batch: SyncBatch) -> SyncResult:
     columns = ctx.layout.names
 
     def job(tx: Tx) -> SyncResult:
-        result = SyncResult(home=batch.home)
+        result = SyncResult(home=batch.home, refused=prepared.refused)
         # The batch's events go in with one statement (on PostgreSQL each one is a round trip under the
         # event-order lock).
         events: list[NewEvent] = []
         try:
             with tx.savepoint():
                 home = tx.sync.home_id(batch.home)
+                file_id = 0 if batch.file is None else tx.sync.file_id(home, batch.file)
                 _put_sessions(tx, home, batch.home, prepared, result, events)
-                _put_messages(tx, home, prepared, columns, result, events)
+                _put_messages(tx, (home, file_id), prepared, columns, result, events)
                 tx.events.insert_many(events)
         except WriteRejected as exc:
             # A row the store refused (a constraint of a newer agent's schema, say): all of the batch goes.

@@ -12,19 +12,21 @@ intact agent store whose shape we know, whatever agent version wrote it (``PRAGM
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from app.domain.sync import row_digest
+from app.domain.sync import FIRST_ROWS, FileMark, row_digest
 from app.storage.agent_shape import inspect, system_prompt_sql
 from app.storage.sqlite_driver import sqlite3
 
 Problem = Literal["missing", "not_sqlite", "corrupt", "not_agent_file", "unknown_shape"]
 _FILE_LOCAL_MESSAGE_COLUMNS = frozenset({"display_order", "display_identity"})
 _CHUNK = 500
+_MARK_SELECT = "SELECT id, session_id, role, content, timestamp FROM messages"
 
 
 class AgentFileError(Exception):
@@ -61,6 +63,7 @@ class AgentFile:
         self.message_columns: list[str] = []
         self._session_select = "*"
         self._message_select = "*"
+        self._opened = (0, 0)
 
     def open(self, *, full_check: bool = True) -> AgentFile:
         """Open and validate the file; :class:`AgentFileError` when it cannot be synced.
@@ -72,6 +75,8 @@ class AgentFile:
             raise AgentFileError("missing", f"{self.path} does not exist.")
         if not self.path.is_file():
             raise AgentFileError("missing", f"{self.path} is not a regular file.")
+        stat = os.stat(self.path)
+        self._opened = (stat.st_dev, stat.st_ino)
         uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
@@ -80,6 +85,12 @@ class AgentFile:
         self._conn = conn
         try:
             self._validate(conn, full_check)
+        except (UnicodeDecodeError, sqlite3.OperationalError) as exc:
+            self.close()
+            if isinstance(exc, sqlite3.OperationalError) and "decode" not in str(exc):
+                raise
+            # Flipped bytes in the schema's own text (names, declarations): no agent wrote that.
+            raise AgentFileError("corrupt", f"{self.path} is damaged: its schema is not UTF-8 text.") from exc
         except BaseException:
             self.close()
             raise
@@ -121,6 +132,11 @@ class AgentFile:
             for c in self.session_columns
         )
         self._message_select = ", ".join(f'"{c}"' for c in self.message_columns)
+
+    def reopen(self) -> None:
+        """Read the file the path names now (another one than before), checked as a first sync's is."""
+        self.close()
+        self.open(full_check=True)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -168,6 +184,41 @@ class AgentFile:
             conn.execute("COMMIT")
         return Snapshot(digests, int(newest), parents)
 
+    def mark(self, ids: Iterable[int] = ()) -> tuple[FileMark, dict[int, str], int]:
+        """The file's mark now (device and inode of the file this connection reads, digests of its first
+        message rows), the digests of the rows with ``ids`` now (those still there), and the highest message
+        id the file ever handed out, in one short read transaction."""
+        conn = self.conn
+        wanted = list(ids)
+        conn.execute("BEGIN")
+        try:
+            first = self._rows(f"{_MARK_SELECT} ORDER BY id LIMIT ?", (FIRST_ROWS,))
+            marks = ",".join("?" * len(wanted))
+            again = self._rows(f"{_MARK_SELECT} WHERE id IN ({marks})", wanted) if wanted else []
+            (newest,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
+            handed = self._handed_out()
+        finally:
+            conn.execute("COMMIT")
+        mark = FileMark(self._opened[0], self._opened[1], {int(r[0]): row_digest(r) for r in first})
+        return mark, {int(r[0]): row_digest(r) for r in again}, max(int(newest), handed)
+
+    def _handed_out(self) -> int:
+        # AUTOINCREMENT's record of the highest id ever used (a file without it has no sqlite_sequence).
+        try:
+            row = self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
+        except sqlite3.OperationalError:
+            return 0
+        return int(row[0]) if row else 0
+
+    def replaced(self) -> bool:
+        """Whether the path now names another file than the one this connection reads (replaced while a
+        ``--watch`` ran)."""
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return True
+        return (stat.st_dev, stat.st_ino) != self._opened
+
     def count_messages(self, after: int, up_to: int) -> int:
         """How many messages have ids in ``(after, up_to]``."""
         (count,) = self.conn.execute(
@@ -183,8 +234,19 @@ class AgentFile:
             marks = ",".join("?" * len(part))
             rows = self._rows(f"SELECT {self._session_select} FROM sessions s WHERE s.id IN ({marks})", part)
             out.extend(dict(zip(self.session_columns, row, strict=True)) for row in rows)
-        out.sort(key=lambda r: (r.get("started_at") or 0, r["id"]))
+        out.sort(key=_started_order)
         return out
+
+    def session_message_page(
+        self, session_ids: list[str], after: int, up_to: int, limit: int
+    ) -> list[tuple[Any, ...]]:
+        """Up to ``limit`` message rows of ``session_ids`` with ids in ``(after, up_to]``, in id order."""
+        marks = ",".join("?" * len(session_ids))
+        return self._rows(
+            f"SELECT {self._message_select} FROM messages WHERE session_id IN ({marks})"
+            " AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+            (*session_ids, after, up_to, limit),
+        )
 
     def message_page(self, after: int, up_to: int, limit: int) -> list[tuple[Any, ...]]:
         """Up to ``limit`` message rows (every column, table order) with ids in ``(after, up_to]``."""
@@ -209,6 +271,27 @@ class AgentFile:
             return conn.execute(sql, params).fetchall()
         finally:
             conn.text_factory = str
+
+
+def _started_order(row: dict[str, Any]) -> tuple[float, str]:
+    # A value that is not a number (a foreign writer's text) sorts first; the server refuses the row.
+    started = row.get("started_at")
+    number = started if isinstance(started, int | float) and not isinstance(started, bool) else 0.0
+    return float(number), str(row["id"])
+
+
+def iter_session_pages(
+    source: AgentFile, session_ids: list[str], up_to: int, limit: int
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The message pages of ``session_ids`` with ids up to ``up_to``, in id order, each read in its own short
+    transaction."""
+    at = source.message_columns.index("id")
+    for start in range(0, len(session_ids), _CHUNK):
+        part = session_ids[start : start + _CHUNK]
+        after = 0
+        while page := source.session_message_page(part, after, up_to, limit):
+            yield page
+            after = int(page[-1][at])
 
 
 def iter_pages(source: AgentFile, after: int, up_to: int, limit: int) -> Iterator[list[tuple[Any, ...]]]:

@@ -39,6 +39,7 @@ from sqlalchemy import (
     MetaData,
     Table,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.dialects import sqlite
@@ -267,15 +268,32 @@ class SyncSession(SQLModel, table=True):
     synced_at: float = _real()
 
 
+class SyncFile(SQLModel, table=True):
+    """A generation of a home: one file it syncs from, by the token the CLI keeps beside its cursor. A file
+    replaced, restored from a backup or copied to another machine under the same label starts its message
+    ids over, as a generation of its own."""
+
+    __tablename__ = "hs_sync_files"
+    __table_args__ = (UniqueConstraint("home_id", "token", name="uq_hs_sync_files_home_token"),)
+
+    id: int | None = Field(default=None, primary_key=True, nullable=True)
+    home_id: int = Field(foreign_key="hs_sync_homes.id")
+    token: str = _text()
+    created_at: float = _real()
+
+
 class SyncMessage(SQLModel, table=True):
-    """The origin of a synced message: its home and its id in that home's file. The primary key is what
-    makes a repeated or resumed sync skip what it already delivered."""
+    """The origin of a synced message: its home, the generation (:class:`SyncFile`, 0 before generations
+    were known) and its id in that file. The primary key is what makes a repeated or resumed sync skip what
+    it already delivered."""
 
     __tablename__ = "hs_sync_messages"
     __table_args__ = {"sqlite_with_rowid": False}
 
     home_id: int = Field(primary_key=True)
+    # Origin before generation in the key: a batch looks its origins up by home and id range.
     origin_id: int = Field(primary_key=True)
+    file_id: int = Field(default=0, primary_key=True, sa_column_kwargs=_default("0"))
     message_id: int
 
 

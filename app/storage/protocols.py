@@ -46,6 +46,7 @@ from app.storage.rows import (
     HitContext,
     HitDetails,
     HitFilter,
+    KnownOrigin,
     ListPage,
     ListQuery,
     MessagePage,
@@ -98,6 +99,7 @@ __all__ = [
     "HitFilter",
     "IdempotencyRepo",
     "IndexingRepo",
+    "KnownOrigin",
     "LeadingAppend",
     "LineageRepo",
     "ListPage",
@@ -650,8 +652,12 @@ class SyncRepo(Protocol):
         """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the
         parent its home names, when that parent is stored and no cycle results; how many links were made."""
 
-    def known_origins(self, home: int, low: int, high: int) -> set[int]:
-        """The origin ids of ``home`` between ``low`` and ``high`` whose message is still stored."""
+    def file_id(self, home: int, token: str) -> int:
+        """The generation of ``home`` whose file the client calls ``token``, registering it on first use."""
+
+    def known_origins(self, home: int, file_id: int, low: int, high: int) -> list[KnownOrigin]:
+        """The stored messages of ``home`` at origin ids between ``low`` and ``high``, any generation's;
+        those of other generations than ``file_id`` with ``(session_id, role, content, timestamp)``."""
 
     def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
         """Store the batch's rows under new ids (in row order) with their origin ids; the new ids.

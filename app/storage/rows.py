@@ -552,11 +552,23 @@ class SessionPut:
 
 @dataclass(frozen=True, slots=True)
 class SyncedRows:
-    """Message rows of a home's file (``session_id`` then ``columns``), each with its id in that file."""
+    """Message rows of a home's file (``session_id`` then ``columns``), each with its id in that file, and
+    the file's generation of the home (``hs_sync_files``; 0 for a client that names none)."""
 
     origin_ids: Sequence[int]
     rows: Sequence[Sequence[Any]]
     columns: Sequence[str]
+    file_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class KnownOrigin:
+    """A stored message of a home at one origin id: the generation that delivered it and, when that is not
+    the generation asking, what the message says (so an identical one from a copy of the file is known)."""
+
+    origin_id: int
+    file_id: int
+    message: tuple[Any, ...] | None
 
 
 @dataclass(frozen=True)

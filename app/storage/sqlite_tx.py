@@ -282,6 +282,7 @@ class SqliteSync(_Bound):
     titles_held = bound(sync.titles_held)
     put_sessions = bound(sync.put_sessions)
     link_waiting_parents = bound(sync.link_waiting_parents)
+    file_id = bound(sync.file_id)
     known_origins = bound(sync.known_origins)
     insert_messages = bound(sync.insert_messages)
 

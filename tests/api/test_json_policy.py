@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.api.json_body import PolicyRoute
-from app.domain import json_policy
+from app.domain import field_rules, json_policy
 from app.main import create_app
 from app.settings import Settings
 from tests.api.problem_assert import assert_problem, stored_messages
@@ -109,8 +109,8 @@ def test_bytes_that_are_not_utf8_are_invalid_json(client: TestClient, sid: str, 
     ],
 )
 def test_timestamp_range(value: float, ok: bool) -> None:
-    assert (json_policy.timestamp_problem(value) is None) is ok
-    assert (json_policy.record_timestamp_problem({"messages": [{"timestamp": value}]}) is None) is ok
+    assert (field_rules.timestamp_problem("timestamp", value) is None) is ok
+    assert (field_rules.message_problem({"timestamp": value}) is None) is ok
 
 
 # --- finding 1: nesting ------------------------------------------------------------------------------------
@@ -346,11 +346,11 @@ def _import(client: TestClient, *lines: dict[str, Any] | bytes) -> dict[str, Any
 @pytest.mark.parametrize(
     ("line", "code"),
     [
-        ({"id": "s1", "source": "cli", "started_at": 1e308}, "invalid_session"),
-        ({"id": "s1", "source": "cli", "started_at": 1.7e9, "ended_at": -5}, "invalid_session"),
+        ({"id": "s1", "source": "cli", "started_at": 1e308}, "timestamp_out_of_range"),
+        ({"id": "s1", "source": "cli", "started_at": 1.7e9, "ended_at": -5}, "timestamp_out_of_range"),
         (
             {"id": "s1", "source": "cli", "messages": [{"role": "user", "content": "x", "timestamp": 1e300}]},
-            "invalid_session",
+            "timestamp_out_of_range",
         ),
         (
             b'{"id": "s1", "source": "cli", "model_config": {"a": 99999999999999999999999}}',

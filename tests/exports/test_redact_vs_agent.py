@@ -1,17 +1,19 @@
-"""Redaction against the agent's: ``agent.redact.redact_sensitive_text(force=True)`` on a corpus of secrets
-and on generated text, and ``redact_session_data`` on whole export dicts."""
+"""Redaction against the agent's: our copy of its passes is ``agent.redact.redact_sensitive_text(force=True)``
+on a corpus of secrets and on generated text, and our redaction (its passes, then ours) hides everything it
+hides, in text and in ``redact_session_data``'s whole export dicts."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from agent.redact import redact_sensitive_text
 from hermes_cli.session_export_md import redact_session_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.redact import redact_message, redact_text
+from app.domain.redact import agent_redact_text, redact_message, redact_text
 
 CORPUS = [
     # API keys
@@ -47,9 +49,17 @@ CORPUS = [
 ]
 
 
+def _hides_what_the_agent_hides(text: str, theirs: str, ours: str) -> None:
+    for word in text.split():
+        if word not in theirs:
+            assert word not in ours, (text, theirs, ours)
+
+
 @pytest.mark.parametrize("text", CORPUS)
 def test_corpus_is_redacted_as_the_agent_does(text: str) -> None:
-    assert redact_text(text) == redact_sensitive_text(text, force=True)
+    theirs = redact_sensitive_text(text, force=True)
+    assert agent_redact_text(text) == theirs
+    _hides_what_the_agent_hides(text, theirs, redact_text(text))
 
 
 def test_the_corpus_really_hides_secrets() -> None:
@@ -106,7 +116,9 @@ secretish = st.lists(_fragments, max_size=14).map("".join)
 @settings(max_examples=600, deadline=None)
 @given(st.one_of(secretish, st.text(max_size=40)))
 def test_generated_text_is_redacted_as_the_agent_does(text: str) -> None:
-    assert redact_text(text) == redact_sensitive_text(text, force=True)
+    theirs = redact_sensitive_text(text, force=True)
+    assert agent_redact_text(text) == theirs
+    _hides_what_the_agent_hides(text, theirs, redact_text(text))
 
 
 @settings(max_examples=200, deadline=None)
@@ -131,7 +143,9 @@ def test_generated_text_is_redacted_as_the_agent_does(text: str) -> None:
     )
 )
 def test_session_data_is_redacted_as_the_agent_does(msgs: list[dict[str, Any]]) -> None:
-    session = {"id": "s", "title": "sk-abcdefghijklmnop stays in the title", "messages": msgs}
+    session = {"id": "s", "title": "sk-abcdefghijklmnop stays in the agent's title", "messages": msgs}
     theirs = redact_session_data(session)
-    assert [redact_message(m) for m in msgs] == theirs["messages"]
-    assert theirs["title"] == session["title"]  # session columns are never touched, by either
+    assert theirs["title"] == session["title"]  # the agent never touches a session's columns
+    for message, their_message in zip(msgs, theirs["messages"], strict=True):
+        text, their_text = orjson.dumps(message).decode(), orjson.dumps(their_message).decode()
+        _hides_what_the_agent_hides(text, their_text, orjson.dumps(redact_message(message)).decode())

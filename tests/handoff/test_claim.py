@@ -101,3 +101,22 @@ def test_two_concurrent_claims_one_handoff(live_server: LiveServer) -> None:
         assert sorted(r.status_code for r in responses) == [200, 204]
         winner = next(r.json() for r in responses if r.status_code == 200)
         assert http.get(f"/handoff/{sid}").json()["worker"] == winner["worker"]
+
+
+def test_a_synced_pending_handoff_is_its_homes_not_ours(telegram: TestClient) -> None:
+    synced = {
+        "id": "from-laptop",
+        "source": "cli",
+        "started_at": 1_767_600_000.0,
+        "handoff_state": "pending",
+        "handoff_platform": "telegram",
+    }
+    answer = telegram.post("/sync/batches", json={"home": "laptop", "sessions": [synced]})
+    assert answer.status_code == 200, answer.text
+    # The home's gateway hands it off there; this store's gateway finds nothing to claim.
+    assert telegram.post("/handoff/claim", json={"worker": "hub"}).status_code == 204
+    assert telegram.get("/handoff/from-laptop").json()["state"] == "pending"
+    local = new_session(telegram, title="local")
+    request(telegram, local)
+    claimed = telegram.post("/handoff/claim", json={"worker": "hub"})
+    assert claimed.status_code == 200 and claimed.json()["session_id"] == local

@@ -48,6 +48,7 @@ def test_message_batches_rewrite_only_the_position(tmp_path: Path) -> None:
         "home": "laptop",
         "url": "http://a",
         "last_message_id": 7,
+        "token": None,
     }
     cursor.forget({"s1"})
     cursor.save()

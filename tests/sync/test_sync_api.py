@@ -1,5 +1,5 @@
-"""``POST /sync/batches``: idempotence by origin, whole-batch validation, parents that arrive late, and the
-sessions a home may not overwrite."""
+"""``POST /sync/batches``: idempotence by origin, rows set aside by the field rules, parents that arrive
+late, and the sessions a home may not overwrite."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def test_a_repeated_batch_stores_nothing_twice(client: TestClient) -> None:
         "home": "laptop",
         "sessions_inserted": 1,
         "sessions_updated": 0,
+        "sessions_new": ["s1"],
         "sessions_conflicting": [],
         "titles_changed": [],
         "parents_linked": 0,
@@ -40,6 +41,7 @@ def test_a_repeated_batch_stores_nothing_twice(client: TestClient) -> None:
         "messages_skipped": 0,
         "messages_orphaned": 0,
         "first_message_id": None,
+        "refused": [],
     }
     again = client.post("/sync/batches", json=body).json()
     assert (again["sessions_updated"], again["messages_inserted"], again["messages_skipped"]) == (1, 0, 2)
@@ -56,23 +58,34 @@ def test_the_agents_structured_content_is_carried_as_stored(client: TestClient) 
     assert message["content"] == [{"type": "text", "text": "look"}]
 
 
-def test_a_bad_row_refuses_the_whole_batch(client: TestClient) -> None:
+def test_a_bad_row_is_set_aside_and_the_rest_stored(client: TestClient) -> None:
     body = _batch(
         "laptop",
-        [_session("s1")],
-        [[1, "s1", "user", "fine", 1_767_600_001.0], [2, "s1", None, "no role", 1_767_600_002.0]],
+        [_session("s1"), _session("s2", started_at="yesterday")],
+        [
+            [1, "s1", "user", "fine", 1_767_600_001.0],
+            [2, "s1", None, "no role", 1_767_600_002.0],
+            [3, "s2", "user", "its session was refused", 1_767_600_003.0],
+            [4, "s1", "user", "also fine", 1e308],
+        ],
     )
     answer = client.post("/sync/batches", json=body)
-    assert answer.status_code == 422
-    assert answer.headers["content-type"].startswith("application/problem+json")
-    problem = answer.json()
-    assert problem["code"] == "invalid_sync_batch"
-    assert problem["errors"][0]["loc"][:4] == ["body", "messages", "rows", 1]
-    assert client.get("/sessions/s1").status_code == 404  # nothing of the batch was written
+    assert answer.status_code == 200, answer.text
+    result = answer.json()
+    assert result["messages_inserted"] == 1
+    assert [(r["session_id"], r["message_id"], r["code"]) for r in result["refused"]] == [
+        ("s2", None, "timestamp_out_of_range"),
+        ("s1", 2, "invalid_row"),
+        ("s2", 3, "session_refused"),
+        ("s1", 4, "timestamp_out_of_range"),
+    ]
+    assert [m["content"] for m in client.get("/sessions/s1/messages").json()["items"]] == ["fine"]
+    assert client.get("/sessions/s2").status_code == 404
+
+
+def test_a_batch_of_the_wrong_shape_is_refused_whole(client: TestClient) -> None:
     for bad in (
         _batch("laptop", [], [["x", "s1", "user", "id not a number", 1.0]]),
-        _batch("laptop", [{"id": "a/b"}], []),
-        _batch("laptop", [_session("s2", started_at="yesterday")], []),
         _batch("lap\ntop", [_session("s3")], []),
         {"home": "laptop", "messages": {"columns": ["role"], "rows": [["user"]]}},
     ):

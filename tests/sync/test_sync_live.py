@@ -128,3 +128,44 @@ def test_kill_9_mid_run_then_a_rerun_leaves_exactly_the_file(server: LiveServer,
         again = run_sync("--home", "laptop", url=server.base_url, home=agent_home)
         assert "0 new messages" in again.stdout
         assert http.get("/stats").json()["messages"] == total
+
+
+def test_concurrent_syncs_of_one_file_leave_the_server_at_its_final_state(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """Syncs of one file sharing a cursor, started while the agent writes, then once more each: the server
+    holds the file's final state (they take turns on the cursor's lock)."""
+    agent_home = tmp_path / "agent-home"
+    path = agent_file(agent_home / "state.db", sessions=4, messages=2)
+    args = ("--from", str(path), "--home", "laptop")
+
+    def start() -> list[subprocess.Popen[str]]:
+        return [
+            subprocess.Popen(
+                sync_command(*args, url=server.base_url, home=agent_home),
+                cwd=ROOT,
+                env=sync_env(agent_home),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(3)
+        ]
+
+    running = start()
+    db = hermes_state.SessionDB(db_path=path)
+    try:
+        for i in range(8):
+            db.set_session_title(f"s{i % 4:04d}", f"title {i}")
+            db.append_message(f"s{i % 4:04d}", "user", f"during {i}")
+            time.sleep(0.05)
+    finally:
+        db.close()
+    finishing = start()  # once more each, after the agent's last write
+    for process in [*running, *finishing]:
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+    held = server_contents(server.client())
+    assert {sid: (e["title"], e["messages"]) for sid, e in held.items()} == {
+        sid: (e["title"], e["messages"]) for sid, e in file_contents(path).items()
+    }

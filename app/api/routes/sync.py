@@ -28,17 +28,21 @@ router = api_router("sync")
 )
 async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
     """Upsert the session rows and store the messages not stored before, in one transaction, under the
-    home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
-    batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one it
-    synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
-    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or out
-    of its substring index; nothing of the batch was written)."""
+    home's label. A message is known by its home, its file's generation (`file`) and its id in that file,
+    so a repeated or resumed batch stores nothing twice (`messages_skipped`); a message another generation
+    delivered counts as there only when it says the same. Sessions are the home's: a row overwrites the one
+    it synced before, never a session created here or synced from another home (`sessions_conflicting`). A
+    row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
+    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong shape,
+    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked` (409,
+    a newer agent's file: a row would move a session with messages into or out of its substring index;
+    nothing of the batch was written)."""
     batch = service.SyncBatch(
         home=body.home,
         sessions=body.sessions,
         message_columns=body.messages.columns,
         message_rows=body.messages.rows,
+        file=body.file,
     )
     result = await service.apply_batch(db, batch)
     return result.as_dict()

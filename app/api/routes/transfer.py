@@ -212,8 +212,11 @@ _EXPORT_DESCRIPTION = (
     "(`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with "
     "`format=md`. "
     "`redact=true` masks secrets (API keys, bearer and other tokens, private keys, passwords in connection "
-    "strings, JWTs, phone numbers) in every message, as the agent's `--redact`; it is on by default for "
-    "`trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that "
+    "strings, JWTs, phone numbers) as the agent's `--redact` does, and beyond it: any URL's password, secret "
+    "query parameters, `key = value` of any case, JSON members by a secret-like name (tool-call arguments, "
+    "`reasoning_details`, `model_config`), in every message and in the session's own text (title, model, "
+    "system prompt, cwd, branch); it is on by default for `trace` and off otherwise, as in the agent. "
+    "With `layout=files` and a `session_id`, the answer is that "
     "session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the "
     "number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, "
     "root to tip; `lineage=logical` exports the whole compression lineage as one file)."
@@ -268,8 +271,9 @@ async def export_formatted(db: DB, params: Annotated[ExportQuery, Query()]) -> S
         )
     elif req.layout == "files" and session_id is not None:
         plan = await readable.plan_file(db, session_id, lineage == "logical")
+        name = plan.name(req.fmt, redact=bool(req.redact))
         headers = {
-            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(plan.name(req.fmt))}",
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}",
             "X-Hermes-Message-Count": str(plan.total),
             "X-Hermes-Lineage-Session-Ids": " ".join(plan.segments),
         }

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 from pydantic_core import PydanticCustomError
 
+from app.domain import field_rules
 from app.domain.json_policy import INT64_MAX, INT64_MIN, MAX_TIMESTAMP, MIN_TIMESTAMP
 from app.domain.text import find_invalid_char
 
@@ -56,6 +58,35 @@ Count = Annotated[int, Field(ge=0, le=INT64_MAX)]
 
 Timestamp = Annotated[float, Field(ge=MIN_TIMESTAMP, le=MAX_TIMESTAMP, allow_inf_nan=False)]
 """Epoch seconds between 1970-01-01 and 9999-12-31T23:59:59Z (what datetime can represent)."""
+
+
+def field_rule(check: Callable[[str, Any], field_rules.FieldProblem | None]) -> BeforeValidator:
+    """A body member judged by the rule import and sync apply to the same field
+    (:mod:`app.domain.field_rules`), answering its code and sentence (422 ``invalid_value``)."""
+
+    def validate(value: Any, info: ValidationInfo) -> Any:
+        problem = check(info.field_name or "value", value)
+        if problem is not None:
+            raise PydanticCustomError(problem.code, problem.detail)
+        return value
+
+    return BeforeValidator(validate)
+
+
+RuledTimestamp = Annotated[Timestamp, field_rule(field_rules.timestamp_problem)]
+"""A :data:`Timestamp` of a body that import and sync also carry."""
+
+RuledCount = Annotated[Count, field_rule(field_rules.count_problem)]
+"""A :data:`Count` of a body that import and sync also carry."""
+
+
+def _title_type(field: str, value: Any) -> field_rules.FieldProblem | None:
+    # The length is judged where the title is cleaned, with the title already taken: 422 title_too_long.
+    return field_rules.title_problem(value, field) if not isinstance(value, str) else None
+
+
+Title = Annotated[SafeText, field_rule(_title_type)]
+"""A title: text (or null where the member allows it)."""
 
 MAX_FILTER_LENGTH = 1000
 

@@ -721,6 +721,7 @@ SYNC_RESULT: dict[str, Any] = {
     "home": "laptop:/home/me/.hermes/state.db",
     "sessions_inserted": 1,
     "sessions_updated": 0,
+    "sessions_new": ["20260105_093000_a1b2c3"],
     "sessions_conflicting": [],
     "titles_changed": [],
     "parents_linked": 0,
@@ -728,4 +729,5 @@ SYNC_RESULT: dict[str, Any] = {
     "messages_skipped": 0,
     "messages_orphaned": 0,
     "first_message_id": 1207,
+    "refused": [],
 }

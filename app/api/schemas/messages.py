@@ -7,7 +7,14 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText, Timestamp, check_text_tree
+from app.api.schemas.common import (
+    RequestModel,
+    RuledCount,
+    RuledTimestamp,
+    SafeJSON,
+    SafeText,
+    check_text_tree,
+)
 from app.domain.json_policy import INT64_MAX
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -37,11 +44,11 @@ class MessageCreate(RequestModel):
         default=None, description="OpenAI-style tool calls; counted into tool_call_count on assistant rows"
     )
     tool_name: SafeText | None = None
-    timestamp: Timestamp | None = Field(
+    timestamp: RuledTimestamp | None = Field(
         default=None,
         description="Epoch seconds within 0 .. 253402300799 (year 9999); default now (strictly increasing)",
     )
-    token_count: Count | None = None
+    token_count: RuledCount | None = None
     finish_reason: SafeText | None = None
     reasoning: SafeText | None = Field(default=None, description="Assistant only; empty is not stored")
     reasoning_content: SafeText | None = Field(

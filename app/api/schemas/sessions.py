@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import Count, RequestModel, SafeJSON, SafeText
+from app.api.schemas.common import RequestModel, RuledCount, SafeJSON, SafeText, Title
 from app.api.schemas.filters import SessionFilterFields
 from app.domain.sources import Source
 
@@ -139,7 +139,7 @@ class SessionCreate(RequestModel):
         description="Platform; unknown values are 422 unknown_source",
         json_schema_extra={"enum": [s.value for s in Source]},
     )
-    title: SafeText | None = None
+    title: Title | None = None
     system_prompt: SafeText | None = None
     model: SafeText | None = None
     model_config_: dict[str, SafeJSON] | None = Field(default=None, alias="model_config")
@@ -160,7 +160,7 @@ class SessionUpdate(RequestModel):
 
     model_config = ConfigDict(protected_namespaces=(), json_schema_extra={"examples": [ex.SESSION_UPDATE]})
 
-    title: SafeText | None = Field(default=None, description="null clears the title")
+    title: Title | None = Field(default=None, description="null clears the title")
     archived: bool | None = None
     model: SafeText | None = None
     model_config_: dict[str, SafeJSON] | None = Field(default=None, alias="model_config")
@@ -197,12 +197,12 @@ class UsageUpdate(RequestModel):
 
     # Not strict: a JSON string names the enum member (strict wants the member itself).
     mode: UsageMode = Field(default=UsageMode.increment, strict=False)
-    input_tokens: Count = 0
-    output_tokens: Count = 0
-    cache_read_tokens: Count = 0
-    cache_write_tokens: Count = 0
-    reasoning_tokens: Count = 0
-    api_call_count: Count = 0
+    input_tokens: RuledCount = 0
+    output_tokens: RuledCount = 0
+    cache_read_tokens: RuledCount = 0
+    cache_write_tokens: RuledCount = 0
+    reasoning_tokens: RuledCount = 0
+    api_call_count: RuledCount = 0
     estimated_cost_usd: float | None = Field(
         default=None, ge=0, le=MAX_COST_USD, allow_inf_nan=False, description="USD, at most 10^12"
     )

@@ -21,7 +21,8 @@ class ExportQuery(SessionFilterFields):
     format: readable.Format = Field(default="jsonl", description="the export format")
     only: readable.Only | None = Field(default=None, description="keep only the user prompts")
     redact: bool | None = Field(
-        default=None, description="mask secrets in messages (default: on for trace, off otherwise)"
+        default=None,
+        description="mask secrets in messages and sessions' own text (default: on for trace, off otherwise)",
     )
     layout: readable.Layout | None = Field(
         default=None,
@@ -73,8 +74,9 @@ class ImportIssueOut(BaseModel):
     session_id: str | None = None
     code: str = Field(
         description="invalid_json, invalid_line, invalid_session, invalid_text, json_too_deep, "
-        "integer_out_of_range, session_exists, title_in_use, write_failed; for transcript files also "
-        "outside_home, not_a_regular_file"
+        "integer_out_of_range, session_exists, title_in_use, write_failed; a field rule every write path "
+        "shares: timestamp_out_of_range, count_out_of_range, flag_not_binary, title_not_text, "
+        "title_too_long, invalid_session_id; for transcript files also outside_home, not_a_regular_file"
     )
     detail: str
 

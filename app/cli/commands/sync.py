@@ -27,9 +27,9 @@ from app.cli.commands.sessions import app
 from app.cli.context import get_env
 from app.cli.errors import CliError, ExitCode
 from app.cli.output import err_console, note, say
-from app.cli.sync_cursor import CursorUnreadable, SyncCursor, cursor_path
+from app.cli.sync_cursor import CursorUnreadable, SyncCursor, cursor_lock, cursor_path
 from app.cli.sync_lanes import Batch, Lanes, lineage_key
-from app.domain.sync import default_home, home_problem
+from app.domain.sync import default_home, home_problem, same_file
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -50,6 +50,7 @@ class Totals:
     messages_inserted: int = 0
     messages_skipped: int = 0
     messages_orphaned: int = 0
+    refused: int = 0
     batches: int = 0
 
     def add(self, answer: dict[str, Any]) -> None:
@@ -61,6 +62,7 @@ class Totals:
         self.messages_inserted += int(answer.get("messages_inserted", 0))
         self.messages_skipped += int(answer.get("messages_skipped", 0))
         self.messages_orphaned += int(answer.get("messages_orphaned", 0))
+        self.refused += len(answer.get("refused") or [])
 
     def absorb(self, other: Totals) -> None:
         """Add another run's totals."""
@@ -84,6 +86,8 @@ class Totals:
                 f"{self.sessions_conflicting} sessions and {self.messages_orphaned} messages not taken "
                 "(their id belongs to another home or a session created there)"
             )
+        if self.refused:
+            parts.append(f"{self.refused} rows set aside (`hermes sessions sync --report` says why)")
         return f"Synced {home} to {url}: {', '.join(parts)} in {seconds:.1f}s."
 
 
@@ -109,14 +113,14 @@ class Syncer:
 
     def _post(self, sessions: list[dict[str, Any]], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         """Send one batch (split in two while its body is too big); the answers."""
-        body = orjson.dumps(
-            {
-                "home": self.cursor.home,
-                "sessions": sessions,
-                "messages": {"columns": self.source.message_columns, "rows": rows},
-            },
-            default=_encode,
-        )
+        batch: dict[str, Any] = {
+            "home": self.cursor.home,
+            "sessions": sessions,
+            "messages": {"columns": self.source.message_columns, "rows": rows},
+        }
+        if self.cursor.token is not None:
+            batch["file"] = self.cursor.token
+        body = orjson.dumps(batch, default=_encode)
         if len(body) > MAX_BODY_BYTES:
             if sessions and rows:
                 return [*self._post(sessions, []), *self._post([], rows)]
@@ -136,15 +140,66 @@ class Syncer:
         answer: dict[str, Any] = response.json()
         return [answer]
 
-    def _send_sessions(self, session_ids: list[str], digests: dict[str, str], totals: Totals) -> None:
+    def _send_sessions(self, session_ids: list[str], digests: dict[str, str], totals: Totals) -> set[str]:
         """Send these sessions' rows without messages, :data:`SESSIONS_PER_BATCH` a batch, each acknowledged
-        in the cursor as it is answered."""
+        in the cursor as it is answered; those the server did not hold before."""
+        new: set[str] = set()
         for start in range(0, len(session_ids), SESSIONS_PER_BATCH):
             sessions = self.source.session_rows(session_ids[start : start + SESSIONS_PER_BATCH])
-            for answer in self._post(sessions, []):
+            answers = self._post(sessions, [])
+            for answer in answers:
                 totals.add(answer)
+                new.update(answer.get("sessions_new") or [])
+            self._set_aside(sessions, answers)
             self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, None)
             self.cursor.save()
+        return new
+
+    def _send_back(self, session_ids: list[str], up_to: int, totals: Totals) -> None:
+        """Send again the messages up to ``up_to`` of sessions the server lost (pruned or deleted there after
+        it took them); the server stores those it no longer has."""
+        from app.storage.agent_file import iter_session_pages
+
+        for rows in iter_session_pages(self.source, session_ids, up_to, self.batch_size):
+            for answer in self._post([], rows):
+                totals.add(answer)
+
+    def _set_aside(self, sessions: list[dict[str, Any]], answers: list[dict[str, Any]]) -> None:
+        refused = [row for answer in answers for row in answer.get("refused") or []]
+        self.cursor.set_aside([row["id"] for row in sessions], refused)
+
+    def _know_file(self) -> None:
+        """Make sure the cursor is a position in the file read now: another file at the path (deleted and
+        created again, restored, copied from another machine) starts a new generation from its first row."""
+        cursor = self.cursor
+        mark, rows_now, handed_out = self.source.mark(cursor.mark.rows if cursor.mark else ())
+        fresh = cursor.last_message_id == 0 and not cursor.sessions
+        if cursor.mark is None:
+            other = fresh or handed_out < cursor.last_message_id
+        else:
+            other = not same_file(cursor.mark, mark, rows_now, handed_out, cursor.last_message_id)
+        if other:
+            if not fresh:
+                note(
+                    f"{self.source.path} is not the file synced before (replaced, restored or copied): "
+                    "syncing it from its first message as a new generation of this home."
+                )
+            cursor.start_generation(mark)
+        elif cursor.mark is None or not cursor.mark.rows:
+            cursor.adopt(mark)  # a cursor older than file marks, or a file that had no messages yet
+        else:
+            return
+        cursor.save()
+
+    def _mark_tail(self) -> None:
+        """Add the last acknowledged row to the file's mark: a file restored in place shows itself by
+        another message at that id, even with as many messages written since."""
+        cursor = self.cursor
+        if cursor.mark is None or not cursor.last_message_id:
+            return
+        _, tail, _ = self.source.mark([cursor.last_message_id])
+        cursor.adopt(cursor.mark.with_tail(tail))
+        cursor.save()
 
     def _post_batch(self, batch: Batch) -> list[dict[str, Any]]:
         """One lane's batch: its sessions (more than :data:`SESSIONS_PER_BATCH`: the first ones alone), the
@@ -159,12 +214,34 @@ class Syncer:
         """Send what changed since the cursor; the server's counts. A round on a file nobody committed to
         since the last complete round reads nothing more (``--watch`` on an idle agent)."""
         totals = Totals()
+        if self.source.replaced():
+            self.source.reopen()
+            self._synced_version = None
         version = self.source.data_version()
         if version == self._synced_version:
             return totals
+        # Runs of this home against this server take turns, each starting from where the last one left.
+        with cursor_lock(self.cursor.path):
+            self.cursor = self.cursor.reloaded()
+            self._know_file()
+            self._send_changes(totals, progress)
+            self._mark_tail()
+        self._synced_version = version
+        return totals
+
+    def _send_changes(self, totals: Totals, progress: Progress | None) -> None:
         snap = self.source.snapshot()
         changed = [sid for sid, digest in snap.digests.items() if self.cursor.sessions.get(sid) != digest]
         after = self.cursor.last_message_id
+        # Changed sessions the server took before go first, alone: one it no longer has (pruned there, then
+        # continued here) gets back the messages this file still has of it, before any newer one, so its
+        # messages and counts agree again.
+        taken = [sid for sid in changed if sid in self.cursor.sessions]
+        lost = self._send_sessions(taken, snap.digests, totals) if taken else set()
+        if lost:
+            self._send_back([sid for sid in taken if sid in lost], after, totals)
+        sent = set(taken)
+        changed = [sid for sid in changed if sid not in sent]
         task = None
         if progress is not None:
             total = self.source.count_messages(after, snap.max_message_id)
@@ -181,6 +258,7 @@ class Syncer:
         def acknowledged(batch: Batch, answers: list[dict[str, Any]], position: int) -> None:
             for answer in answers:
                 totals.add(answer)
+            self._set_aside(batch.sessions, answers)
             self.cursor.acknowledge({row["id"]: snap.digests[row["id"]] for row in batch.sessions}, position)
             self.cursor.save()
             if progress is not None and task is not None:
@@ -209,8 +287,6 @@ class Syncer:
         if gone:
             self.cursor.forget(gone)
             self.cursor.save()
-        self._synced_version = version
-        return totals
 
 
 def _progress() -> Progress:
@@ -283,6 +359,11 @@ def sync(
         help="Check the whole file's integrity first even when it was synced before (the first sync "
         "always does; later ones check the sessions table, and refuse damaged pages as they meet them)",
     ),
+    report: bool = typer.Option(
+        False,
+        "--report",
+        help="List the rows the server set aside for this home (and why) instead of syncing; exit 0",
+    ),
 ) -> None:
     """Push new and changed sessions and messages of an agent's state file to a sessions server.
 
@@ -308,6 +389,9 @@ def sync(
         )
         url = target.url
     cursor = _load_cursor(config.home, label, url)
+    if report:
+        _report(cursor, label, url)
+        return
     first_sync = cursor.last_message_id == 0 and not cursor.sessions
     agent_file = _open_source(path, full_check or first_sync)
     from app.storage.agent_file import AgentFileError
@@ -325,6 +409,20 @@ def sync(
         raise CliError(message, ExitCode.BAD_SOURCE) from exc
     finally:
         agent_file.close()
+
+
+def _report(cursor: SyncCursor, label: str, url: str) -> None:
+    if not cursor.refused:
+        say(f"Nothing of {label} is set aside on {url}.")
+        return
+    say(
+        f"{len(cursor.refused)} rows of {label} set aside on {url} (fix them in the file to send them again):"
+    )
+    for row in cursor.refused:
+        message = row.get("message_id")
+        where = f"session {row.get('session_id')}" + (f", message {message}" if message is not None else "")
+        field = f" {row['field']}" if row.get("field") else ""
+        say(f"  {where}:{field} {row.get('code')}: {row.get('detail')}")
 
 
 def _run(syncer: Syncer, label: str, url: str, watch: bool, interval: float) -> None:

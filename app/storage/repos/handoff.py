@@ -46,26 +46,34 @@ def request(conn: sqlite3.Connection, session_id: str, platform: str) -> bool:
     return cursor.rowcount > 0
 
 
+_NOT_SYNCED = "NOT EXISTS (SELECT 1 FROM hs_sync_sessions y WHERE y.session_id = sessions.id)"
+"""A synced session's handoff is its home's: the home's gateway claims it there, never this store's."""
+
+
 def pending_ids(conn: sqlite3.Connection, platform: str | None, limit: int = 16) -> list[str]:
-    """Pending handoffs, oldest session first (``list_pending_handoffs`` order), of one platform or all."""
+    """Pending handoffs, oldest session first (``list_pending_handoffs`` order), of one platform or all;
+    never a synced session's."""
     if platform is None:
         rows = conn.execute(
-            "SELECT id FROM sessions WHERE handoff_state = 'pending' ORDER BY started_at ASC LIMIT ?",
+            f"SELECT id FROM sessions WHERE handoff_state = 'pending' AND {_NOT_SYNCED}"
+            " ORDER BY started_at ASC LIMIT ?",
             (limit,),
         ).fetchall()
     else:
         rows = conn.execute(
-            "SELECT id FROM sessions WHERE handoff_state = 'pending' AND handoff_platform = ? "
-            "ORDER BY started_at ASC LIMIT ?",
+            "SELECT id FROM sessions WHERE handoff_state = 'pending' AND handoff_platform = ?"
+            f" AND {_NOT_SYNCED} ORDER BY started_at ASC LIMIT ?",
             (platform, limit),
         ).fetchall()
     return [str(row[0]) for row in rows]
 
 
 def claim(conn: sqlite3.Connection, session_id: str) -> bool:
-    """``SessionDB.claim_handoff``: pending → running; ``True`` only for the one caller that won."""
+    """``SessionDB.claim_handoff``: pending → running; ``True`` only for the one caller that won, never for
+    a synced session."""
     cursor = conn.execute(
-        "UPDATE sessions SET handoff_state = 'running' WHERE id = ? AND handoff_state = 'pending'",
+        "UPDATE sessions SET handoff_state = 'running' WHERE id = ? AND handoff_state = 'pending'"
+        f" AND {_NOT_SYNCED}",
         (session_id,),
     )
     return cursor.rowcount > 0

@@ -23,7 +23,7 @@ from app.storage.repos.transfer import (
     session_row_params,
     session_row_sql,
 )
-from app.storage.rows import SessionPut, SyncedRows
+from app.storage.rows import KnownOrigin, SessionPut, SyncedRows
 from app.storage.sqlite_driver import sqlite3
 
 _CHUNK = 500
@@ -157,15 +157,34 @@ def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Seque
     return linked
 
 
-def known_origins(conn: sqlite3.Connection, home: int, low: int, high: int) -> set[int]:
-    """The origin ids of ``home`` between ``low`` and ``high`` whose message is stored here (one deleted here
-    since, with its session, counts as not stored: a later full sync brings it back)."""
-    rows = conn.execute(
-        "SELECT o.origin_id FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
-        " WHERE o.home_id = ? AND o.origin_id BETWEEN ? AND ?",
-        (home, low, high),
+def file_id(conn: sqlite3.Connection, home: int, token: str) -> int:
+    """The generation of ``home`` whose file the client calls ``token``, registering it on first use."""
+    conn.execute(
+        "INSERT INTO hs_sync_files (home_id, token, created_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (home_id, token) DO NOTHING",
+        (home, token, time.time()),
     )
-    return {int(r[0]) for r in rows}
+    (number,) = conn.execute(
+        "SELECT id FROM hs_sync_files WHERE home_id = ? AND token = ?", (home, token)
+    ).fetchone()
+    return int(number)
+
+
+def known_origins(conn: sqlite3.Connection, home: int, file: int, low: int, high: int) -> list[KnownOrigin]:
+    """The messages of ``home`` stored here at origin ids between ``low`` and ``high``, of any generation
+    (one deleted here since, with its session, counts as not stored: a later full sync brings it back);
+    what each says only when another generation than ``file`` delivered it."""
+    rows = conn.execute(
+        "SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = ? THEN NULL ELSE m.session_id END, m.role,"
+        " CASE WHEN o.file_id = ? THEN NULL ELSE m.content END, m.timestamp"
+        " FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
+        " WHERE o.home_id = ? AND o.origin_id BETWEEN ? AND ?",
+        (file, file, home, low, high),
+    )
+    return [
+        KnownOrigin(int(origin), int(generation), None if generation == file else (sid, role, content, stamp))
+        for origin, generation, sid, role, content, stamp in rows
+    ]
 
 
 def _next_message_id(conn: sqlite3.Connection) -> int:
@@ -188,9 +207,9 @@ def _store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids:
         [(new_id, *row) for new_id, row in zip(ids, batch.rows, strict=True)],
     )
     conn.executemany(
-        "INSERT INTO hs_sync_messages (home_id, origin_id, message_id) VALUES (?, ?, ?)"
-        " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
-        [(home, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
+        "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
+        [(home, batch.file_id, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
     )
     note_messages(*{str(row[0]) for row in batch.rows})
 

@@ -141,6 +141,7 @@ from .stats_out_by_source import StatsOutBySource
 from .sync_batch_in import SyncBatchIn
 from .sync_batch_in_sessions_item import SyncBatchInSessionsItem
 from .sync_messages_in import SyncMessagesIn
+from .sync_refused_out import SyncRefusedOut
 from .sync_result_out import SyncResultOut
 from .tool_count import ToolCount
 from .unrenderable import Unrenderable
@@ -289,6 +290,7 @@ __all__ = (
     "SyncBatchIn",
     "SyncBatchInSessionsItem",
     "SyncMessagesIn",
+    "SyncRefusedOut",
     "SyncResultOut",
     "ToolCount",
     "Unrenderable",

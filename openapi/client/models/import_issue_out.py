@@ -17,7 +17,9 @@ class ImportIssueOut:
 
     Attributes:
         code (str): invalid_json, invalid_line, invalid_session, invalid_text, json_too_deep, integer_out_of_range,
-            session_exists, title_in_use, write_failed; for transcript files also outside_home, not_a_regular_file
+            session_exists, title_in_use, write_failed; a field rule every write path shares: timestamp_out_of_range,
+            count_out_of_range, flag_not_binary, title_not_text, title_too_long, invalid_session_id; for transcript files
+            also outside_home, not_a_regular_file
         detail (str):
         file (None | str | Unset): transcript file name (legacy transcript import)
         line (int | None | Unset): 1-based line number in the uploaded file

@@ -107,10 +107,10 @@ class PgSync(SqliteSync):
             for new_id, row in zip(ids, batch.rows, strict=True):
                 copy.write_row((new_id, *row, *waiting))
         pg.execute(
-            "INSERT INTO hs_sync_messages (home_id, origin_id, message_id)"
-            " SELECT %s, origin, id FROM unnest(%b::bigint[], %b::bigint[]) AS t(origin, id)"
-            " ON CONFLICT (home_id, origin_id) DO UPDATE SET message_id = excluded.message_id",
-            (home, list(batch.origin_ids), ids),
+            "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id)"
+            " SELECT %s, %s, origin, id FROM unnest(%b::bigint[], %b::bigint[]) AS t(origin, id)"
+            " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
+            (home, batch.file_id, list(batch.origin_ids), ids),
         )
         note_messages(*{str(row[0]) for row in batch.rows})
         if not index_inline:

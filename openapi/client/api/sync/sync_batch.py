@@ -123,14 +123,21 @@ def sync_detailed(
     """Apply a batch of an agent's file
 
      Upsert the session rows and store the messages not stored before, in one transaction, under the
-    home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
-    batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
-    it
-    synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
-    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
-    out
-    of its substring index; nothing of the batch was written).
+    home's label. A message is known by its home, its file's generation (`file`) and its id in that
+    file,
+    so a repeated or resumed batch stores nothing twice (`messages_skipped`); a message another
+    generation
+    delivered counts as there only when it says the same. Sessions are the home's: a row overwrites the
+    one
+    it synced before, never a session created here or synced from another home (`sessions_conflicting`).
+    A
+    row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
+    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
+    shape,
+    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
+    (409,
+    a newer agent's file: a row would move a session with messages into or out of its substring index;
+    nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -162,14 +169,21 @@ def sync(
     """Apply a batch of an agent's file
 
      Upsert the session rows and store the messages not stored before, in one transaction, under the
-    home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
-    batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
-    it
-    synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
-    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
-    out
-    of its substring index; nothing of the batch was written).
+    home's label. A message is known by its home, its file's generation (`file`) and its id in that
+    file,
+    so a repeated or resumed batch stores nothing twice (`messages_skipped`); a message another
+    generation
+    delivered counts as there only when it says the same. Sessions are the home's: a row overwrites the
+    one
+    it synced before, never a session created here or synced from another home (`sessions_conflicting`).
+    A
+    row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
+    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
+    shape,
+    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
+    (409,
+    a newer agent's file: a row would move a session with messages into or out of its substring index;
+    nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -196,14 +210,21 @@ async def asyncio_detailed(
     """Apply a batch of an agent's file
 
      Upsert the session rows and store the messages not stored before, in one transaction, under the
-    home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
-    batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
-    it
-    synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
-    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
-    out
-    of its substring index; nothing of the batch was written).
+    home's label. A message is known by its home, its file's generation (`file`) and its id in that
+    file,
+    so a repeated or resumed batch stores nothing twice (`messages_skipped`); a message another
+    generation
+    delivered counts as there only when it says the same. Sessions are the home's: a row overwrites the
+    one
+    it synced before, never a session created here or synced from another home (`sessions_conflicting`).
+    A
+    row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
+    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
+    shape,
+    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
+    (409,
+    a newer agent's file: a row would move a session with messages into or out of its substring index;
+    nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -233,14 +254,21 @@ async def asyncio(
     """Apply a batch of an agent's file
 
      Upsert the session rows and store the messages not stored before, in one transaction, under the
-    home's label. A message is known by its home and its id in the home's file, so a repeated or resumed
-    batch stores nothing twice (`messages_skipped`). Sessions are the home's: a row overwrites the one
-    it
-    synced before, never a session created here or synced from another home (`sessions_conflicting`).
-    Errors: `invalid_sync_batch` (422, a row the store cannot take; nothing of the batch was written),
-    `session_kind_locked` (409, a newer agent's file: a row would move a session with messages into or
-    out
-    of its substring index; nothing of the batch was written).
+    home's label. A message is known by its home, its file's generation (`file`) and its id in that
+    file,
+    so a repeated or resumed batch stores nothing twice (`messages_skipped`); a message another
+    generation
+    delivered counts as there only when it says the same. Sessions are the home's: a row overwrites the
+    one
+    it synced before, never a session created here or synced from another home (`sessions_conflicting`).
+    A
+    row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
+    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
+    shape,
+    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
+    (409,
+    a newer agent's file: a row would move a session with messages into or out of its substring index;
+    nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.

@@ -421,11 +421,14 @@ def sync_detailed(
     `only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl`
     (`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with
     `format=md`. `redact=true` masks secrets (API keys, bearer and other tokens, private keys, passwords
-    in connection strings, JWTs, phone numbers) in every message, as the agent's `--redact`; it is on by
-    default for `trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the
-    answer is that session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-
-    Count` is the number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers
-    (space-separated, root to tip; `lineage=logical` exports the whole compression lineage as one file).
+    in connection strings, JWTs, phone numbers) as the agent's `--redact` does, and beyond it: any URL's
+    password, secret query parameters, `key = value` of any case, JSON members by a secret-like name
+    (tool-call arguments, `reasoning_details`, `model_config`), in every message and in the session's
+    own text (title, model, system prompt, cwd, branch); it is on by default for `trace` and off
+    otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that session's
+    file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the number of
+    messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, root
+    to tip; `lineage=logical` exports the whole compression lineage as one file).
 
     Args:
         older_than (None | str | Unset): started before a duration ago (`30m`, `5h`, `2d`, `1w`,
@@ -464,8 +467,8 @@ def sync_detailed(
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
-        redact (bool | None | Unset): mask secrets in messages (default: on for trace, off
-            otherwise)
+        redact (bool | None | Unset): mask secrets in messages and sessions' own text (default: on
+            for trace, off otherwise)
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
@@ -583,11 +586,14 @@ def sync(
     `only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl`
     (`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with
     `format=md`. `redact=true` masks secrets (API keys, bearer and other tokens, private keys, passwords
-    in connection strings, JWTs, phone numbers) in every message, as the agent's `--redact`; it is on by
-    default for `trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the
-    answer is that session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-
-    Count` is the number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers
-    (space-separated, root to tip; `lineage=logical` exports the whole compression lineage as one file).
+    in connection strings, JWTs, phone numbers) as the agent's `--redact` does, and beyond it: any URL's
+    password, secret query parameters, `key = value` of any case, JSON members by a secret-like name
+    (tool-call arguments, `reasoning_details`, `model_config`), in every message and in the session's
+    own text (title, model, system prompt, cwd, branch); it is on by default for `trace` and off
+    otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that session's
+    file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the number of
+    messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, root
+    to tip; `lineage=logical` exports the whole compression lineage as one file).
 
     Args:
         older_than (None | str | Unset): started before a duration ago (`30m`, `5h`, `2d`, `1w`,
@@ -626,8 +632,8 @@ def sync(
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
-        redact (bool | None | Unset): mask secrets in messages (default: on for trace, off
-            otherwise)
+        redact (bool | None | Unset): mask secrets in messages and sessions' own text (default: on
+            for trace, off otherwise)
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
@@ -740,11 +746,14 @@ async def asyncio_detailed(
     `only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl`
     (`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with
     `format=md`. `redact=true` masks secrets (API keys, bearer and other tokens, private keys, passwords
-    in connection strings, JWTs, phone numbers) in every message, as the agent's `--redact`; it is on by
-    default for `trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the
-    answer is that session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-
-    Count` is the number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers
-    (space-separated, root to tip; `lineage=logical` exports the whole compression lineage as one file).
+    in connection strings, JWTs, phone numbers) as the agent's `--redact` does, and beyond it: any URL's
+    password, secret query parameters, `key = value` of any case, JSON members by a secret-like name
+    (tool-call arguments, `reasoning_details`, `model_config`), in every message and in the session's
+    own text (title, model, system prompt, cwd, branch); it is on by default for `trace` and off
+    otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that session's
+    file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the number of
+    messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, root
+    to tip; `lineage=logical` exports the whole compression lineage as one file).
 
     Args:
         older_than (None | str | Unset): started before a duration ago (`30m`, `5h`, `2d`, `1w`,
@@ -783,8 +792,8 @@ async def asyncio_detailed(
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
-        redact (bool | None | Unset): mask secrets in messages (default: on for trace, off
-            otherwise)
+        redact (bool | None | Unset): mask secrets in messages and sessions' own text (default: on
+            for trace, off otherwise)
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
@@ -900,11 +909,14 @@ async def asyncio(
     `only=user-prompts` keeps the user prompts alone: one record per line with `format=jsonl`
     (`session_id, index, created_at, role, text, message_id, event_id`), numbered sections with
     `format=md`. `redact=true` masks secrets (API keys, bearer and other tokens, private keys, passwords
-    in connection strings, JWTs, phone numbers) in every message, as the agent's `--redact`; it is on by
-    default for `trace` and off otherwise, as in the agent. With `layout=files` and a `session_id`, the
-    answer is that session's file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-
-    Count` is the number of messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers
-    (space-separated, root to tip; `lineage=logical` exports the whole compression lineage as one file).
+    in connection strings, JWTs, phone numbers) as the agent's `--redact` does, and beyond it: any URL's
+    password, secret query parameters, `key = value` of any case, JSON members by a secret-like name
+    (tool-call arguments, `reasoning_details`, `model_config`), in every message and in the session's
+    own text (title, model, system prompt, cwd, branch); it is on by default for `trace` and off
+    otherwise, as in the agent. With `layout=files` and a `session_id`, the answer is that session's
+    file: `Content-Disposition` names it as the agent would, `X-Hermes-Message-Count` is the number of
+    messages it holds and `X-Hermes-Lineage-Session-Ids` the segments it covers (space-separated, root
+    to tip; `lineage=logical` exports the whole compression lineage as one file).
 
     Args:
         older_than (None | str | Unset): started before a duration ago (`30m`, `5h`, `2d`, `1w`,
@@ -943,8 +955,8 @@ async def asyncio(
         format_ (ExportSessionsFormattedFormat | Unset): the export format Default:
             ExportSessionsFormattedFormat.JSONL.
         only (Literal['user-prompts'] | None | Unset): keep only the user prompts
-        redact (bool | None | Unset): mask secrets in messages (default: on for trace, off
-            otherwise)
+        redact (bool | None | Unset): mask secrets in messages and sessions' own text (default: on
+            for trace, off otherwise)
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
