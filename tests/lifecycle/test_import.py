@@ -298,7 +298,7 @@ def test_edge_values_are_line_errors_never_500(client: TestClient) -> None:
         "bigid": "integer_out_of_range",
         "cfg": "invalid_session",
         "t2": "title_in_use",
-        "ts": "invalid_session",
+        "ts": "timestamp_out_of_range",  # the field rules name the field's own problem
         None: "invalid_session",
     }
     assert report["imported"] == 1  # t1

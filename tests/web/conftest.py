@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import hermes_state
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, sync_playwright
 
 from tests.conftest import LiveServer, start_live_server
 
@@ -199,6 +199,22 @@ def browser_type_launch_args() -> dict[str, Any]:
             "--no-first-run",
         ],
     }
+
+
+@pytest.fixture(scope="module")
+def browser(browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    """Chromium for one test module, its Playwright stopped when the module ends.
+
+    pytest-playwright's own ``browser`` lives for the whole session, and Playwright's sync API keeps an
+    event loop marked running in the thread while it lives: every later test in the same worker that
+    calls ``asyncio.run`` would fail. Leaving after each module lets the rest of the suite run beside it.
+    """
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(**browser_type_launch_args)
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @dataclass
