@@ -15,6 +15,7 @@ from prometheus_client import CollectorRegistry
 
 from app import __version__
 from app.api.auth import require_token, resolve_token
+from app.api.dashboard import routes as dashboard
 from app.api.fast_paths import FastPaths
 from app.api.instrumentation import HttpMetrics, MetricsMiddleware, StorageCollector
 from app.api.middleware import EdgeMiddleware, HostPolicy
@@ -128,6 +129,10 @@ def create_app(
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
+    # The agent dashboard's session API, with its own token headers and error bodies; its catch-all for
+    # unknown /api/ paths comes last.
+    app.include_router(dashboard.public)
+    app.include_router(dashboard.router)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns()
     install_refusals(app)

@@ -224,6 +224,9 @@ class SessionsRepo(Protocol):
     def delete_session(self, session_id: str) -> list[str] | None:
         """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing."""
 
+    def count_listed(self, q: ListQuery) -> int:
+        """How many rows the listing's SQL admits, search aside (the agent dashboard's ``total``)."""
+
     def list_sessions_cached(self, q: ListQuery) -> ListPage:
         """:func:`list_sessions`, memoised until the database changes. Callers must not mutate the page."""
 
@@ -271,6 +274,9 @@ class LineageRepo(Protocol):
 
     def compression_ancestors(self, session_id: str) -> list[str]:
         """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
+
+    def children_newest_first(self, session_id: str) -> list[str]:
+        """Every child of a session, of any kind, the most recently started first."""
 
     def side_children(self, session_id: str) -> list[tuple[str, str]]:
         """The branch and delegate children of a session (not its compression continuation), oldest

@@ -456,6 +456,8 @@ class ListQuery:
     after: dict[str, Any] | None = None
     # Only pinned sessions (the web page's pinned view; the JSON listing has no such parameter yet).
     pinned_only: bool = False
+    # Listed rows to pass over before the page (the agent dashboard's offset paging; ours uses ``after``).
+    offset: int = 0
 
 
 @dataclass

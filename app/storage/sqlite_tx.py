@@ -101,6 +101,7 @@ class SqliteSessions(_Bound):
     pin = bound(pins.pin)
     unpin = bound(pins.unpin)
     list_sessions_cached = bound(session_list.list_sessions_cached)
+    count_listed = bound(session_list.count_listed_cached)
     record_usage = bound(usage.record_usage)
 
 
@@ -125,6 +126,7 @@ class SqliteLineage(_Bound):
     compression_chain = bound(lineage.compression_chain)
     compression_ancestors = bound(lineage.compression_ancestors)
     side_children = bound(lineage.side_children)
+    children_newest_first = bound(lineage.children_newest_first)
     is_active_message = bound(lineage_messages.is_active_message)
     copy_active_messages = bound(lineage_messages.copy_active_messages)
     conversation_for_recap = bound(lineage_messages.conversation_for_recap)

@@ -107,6 +107,14 @@ def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, 
     return [(str(row[0]), (ChildKind.branch if row[1] else ChildKind.delegate).value) for row in rows]
 
 
+def children_newest_first(conn: sqlite3.Connection, session_id: str) -> list[str]:
+    """Every child of a session, of any kind, the most recently started first."""
+    rows = conn.execute(
+        "SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY started_at DESC, id DESC", (session_id,)
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
 def compression_parent(conn: sqlite3.Connection, session_id: str) -> str | None:
     """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
     row = conn.execute(

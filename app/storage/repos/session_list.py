@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any, cast
 
@@ -133,7 +133,12 @@ def _status_ok(item: SessionRow, status: Status) -> bool:
 
 
 def _fetch_started(
-    conn: sqlite3.Connection, q: ListQuery, filters: Clauses, after: dict[str, Any] | None, batch: int
+    conn: sqlite3.Connection,
+    q: ListQuery,
+    filters: Clauses,
+    after: dict[str, Any] | None,
+    batch: int,
+    offset: int = 0,
 ) -> list[sqlite3.Row]:
     clauses, params = list(filters[0]), list(filters[1])
     if after is not None:
@@ -141,20 +146,25 @@ def _fetch_started(
         params.extend([after["s"], after["i"]])
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     select = f"SELECT {public_select_sql(conn)}, s.started_at AS sort_started FROM sessions s"
-    rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT ?"
+    rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?"
     try:
         return conn.execute(
-            f"{select} INDEXED BY idx_hs_sessions_started_id {rest}", [*params, batch]
+            f"{select} INDEXED BY idx_hs_sessions_started_id {rest}", [*params, batch, offset]
         ).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such index" not in str(exc):
             raise
         # A file a newer agent migrated before we ever adopted it is served read-only, without our indexes.
-        return conn.execute(f"{select} {rest}", [*params, batch]).fetchall()
+        return conn.execute(f"{select} {rest}", [*params, batch, offset]).fetchall()
 
 
 def _fetch_last_active(
-    conn: sqlite3.Connection, q: ListQuery, filters: Clauses, after: dict[str, Any] | None, batch: int
+    conn: sqlite3.Connection,
+    q: ListQuery,
+    filters: Clauses,
+    after: dict[str, Any] | None,
+    batch: int,
+    offset: int = 0,
 ) -> list[sqlite3.Row]:
     clauses, params = filters
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
@@ -192,9 +202,9 @@ def _fetch_last_active(
         FROM ranked r JOIN sessions s ON s.id = r.id
         {keyset}
         ORDER BY r.eff DESC, s.started_at DESC, s.id DESC
-        LIMIT ?
+        LIMIT ? OFFSET ?
     """
-    return conn.execute(sql, [*params, *key_params, batch]).fetchall()
+    return conn.execute(sql, [*params, *key_params, batch, offset]).fetchall()
 
 
 def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
@@ -251,8 +261,11 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []
     after = q.after
+    # Without a filter applied after SQL the offset goes to SQL; else shown rows are passed over here.
+    sql_offset, skip = (0, q.offset) if refilter else (q.offset, 0)
     while len(collected) <= q.limit:
-        rows = fetch(conn, q, filters, after, batch)
+        rows = fetch(conn, q, filters, after, batch, sql_offset)
+        sql_offset = 0
         if settle is not None:
             # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
             if not rows:
@@ -268,6 +281,9 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
                 and (not project or _shown_row_matches(conn, row, item, q))
             ):
                 continue
+            if skip:
+                skip -= 1
+                continue
             collected.append((item, _position(row, q.order)))
             if len(collected) > q.limit:
                 break
@@ -280,6 +296,17 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     if len(collected) > q.limit:
         page.next_position = collected[q.limit - 1][1]
     return page
+
+
+def count_listed(conn: sqlite3.Connection, q: ListQuery) -> int:
+    """How many rows the listing's SQL admits (the agent's ``session_count(exclude_children=True)``): no
+    search, and compression roots counted once as they are listed."""
+    shape = shape_of(conn)
+    clauses, params = _filters(
+        replace(q, search=None), None, hidden=shape.has_session_column("hidden"), pinned=pinned_sql(shape)
+    )
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    return int(conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])
 
 
 # Pages memoised per reader connection, valid while ``PRAGMA data_version`` is unchanged (it changes when any
@@ -296,17 +323,43 @@ def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
 
     Run it inside a read transaction: ``PRAGMA data_version`` then names the snapshot the query reads.
     """
+    key = (_query_key(q), tuple(sorted((q.after or {}).items())))
+    cache = _memo(conn)
+    page = cache.get(key)
+    if page is None:
+        page = list_sessions(conn, q)
+        _remember(cache, key, page)
+    assert isinstance(page, ListPage)
+    return page
+
+
+def count_listed_cached(conn: sqlite3.Connection, q: ListQuery) -> int:
+    """:func:`count_listed`, memoised like :func:`list_sessions_cached` (inside a read transaction)."""
+    key = ("count", _query_key(replace(q, limit=0, offset=0)))
+    cache = _memo(conn)
+    count = cache.get(key)
+    if count is None:
+        count = count_listed(conn, q)
+        _remember(cache, key, count)
+    assert isinstance(count, int)
+    return count
+
+
+_Memo = OrderedDict[tuple[Any, ...], ListPage | int]
+
+
+def _memo(conn: sqlite3.Connection) -> _Memo:
+    """This thread's memo for ``conn``, emptied whenever the database changed since it was filled."""
     version = conn.execute("PRAGMA data_version").fetchone()[0]
     state = getattr(_cache_state, "state", None)
     if state is None or state[0] is not conn or state[1] != version:
         state = (conn, version, OrderedDict())
         _cache_state.state = state
-    cache: OrderedDict[tuple[Any, ...], ListPage] = state[2]
-    key = (_query_key(q), tuple(sorted((q.after or {}).items())))
-    page = cache.get(key)
-    if page is None:
-        page = list_sessions(conn, q)
-        cache[key] = page
-        if len(cache) > _CACHE_SIZE:
-            cache.popitem(last=False)
-    return page
+    memo: _Memo = state[2]
+    return memo
+
+
+def _remember(cache: _Memo, key: tuple[Any, ...], value: ListPage | int) -> None:
+    cache[key] = value
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)

@@ -43,3 +43,7 @@ class PgSessions(SqliteSessions):
     def list_sessions_cached(self, q: ListQuery) -> ListPage:
         """One listing page (no memo: other replicas commit without this process seeing a version)."""
         return session_list.list_sessions(self.conn, q, searcher=_search)
+
+    def count_listed(self, q: ListQuery) -> int:
+        """How many rows the listing's SQL admits (no memo, as for the listing)."""
+        return session_list.count_listed(self.conn, q)
