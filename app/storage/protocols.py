@@ -225,7 +225,8 @@ class SessionsRepo(Protocol):
         """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing."""
 
     def count_listed(self, q: ListQuery) -> int:
-        """How many rows the listing's SQL admits, search aside (the agent dashboard's ``total``)."""
+        """How many rows the listing's SQL admits, each judged by its own columns, search aside (the agent
+        dashboard's ``total``)."""
 
     def list_sessions_cached(self, q: ListQuery) -> ListPage:
         """:func:`list_sessions`, memoised until the database changes. Callers must not mutate the page."""

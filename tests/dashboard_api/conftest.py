@@ -174,7 +174,9 @@ def serving(store: Path, root: Path, agent_app: Any) -> Iterator[Pair]:
     settings = Settings(home=our_home, api_token=TOKEN, titles_auto=False, adoption_backup=False)
     try:
         with (
-            TestClient(agent_app, headers={"X-Hermes-Session-Token": AGENT_TOKEN}) as theirs,
+            TestClient(
+                agent_app, headers={"X-Hermes-Session-Token": AGENT_TOKEN}, raise_server_exceptions=False
+            ) as theirs,
             TestClient(create_app(settings), headers={"X-Hermes-Session-Token": TOKEN}) as ours,
         ):
             yield Pair(theirs, ours, agent_home, our_home)

@@ -37,7 +37,8 @@ MAX_PAGE = 100
 SEARCH_MAX = 100
 MESSAGES_MAX = 500
 DEFAULT_PROFILE = "default"
-_ARCHIVED = {"exclude": None, "only": True, "include": False}
+# The archived filter each choice adds (archived rows are left out of "exclude" by the listing itself).
+_ARCHIVED = {"exclude": None, "only": True, "include": None}
 _ORDERS = {"created": "started", "recent": "last_active"}
 
 public = APIRouter(prefix="/api", tags=[TAG], route_class=DashboardRoute)
@@ -243,7 +244,11 @@ async def latest_descendant(db: DB, session_id: str, profile: Profile = None) ->
     "/sessions/{session_id}/messages", name="dashboard-sessions-messages", summary="A session's messages"
 )
 async def get_messages(
-    db: DB, session_id: str, profile: Profile = None, limit: int | None = None, offset: int = 0
+    db: DB,
+    session_id: str,
+    profile: Profile = None,
+    limit: Annotated[int | None, Query(ge=-dash.ALL_ROWS)] = None,
+    offset: Annotated[int, Query(ge=-dash.ALL_ROWS, le=dash.ALL_ROWS)] = 0,
 ) -> Response:
     """The conversation's messages where it goes on (its compression tip), oldest first; ``limit`` (at most
     500; none: all) and ``offset`` page them."""

@@ -50,7 +50,9 @@ _TIP_FIELDS = (
 )
 
 
-def _filters(q: ListQuery, search: SearchFilter | None, *, hidden: bool, pinned: str) -> Clauses:
+def _filters(
+    q: ListQuery, search: SearchFilter | None, *, hidden: bool, pinned: str, shown: bool = True
+) -> Clauses:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
@@ -83,7 +85,7 @@ def _filters(q: ListQuery, search: SearchFilter | None, *, hidden: bool, pinned:
     if search is not None:
         clauses.append(search.clause)
         params.extend(search.params)
-    more, values = _session_filter(q.filter, projecting)
+    more, values = _session_filter(q.filter, projecting and shown)
     return clauses + more, params + values
 
 
@@ -299,12 +301,11 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
 
 
 def count_listed(conn: sqlite3.Connection, q: ListQuery) -> int:
-    """How many rows the listing's SQL admits (the agent's ``session_count(exclude_children=True)``): no
-    search, and compression roots counted once as they are listed."""
+    """How many rows the listing's SQL admits, each judged by its own columns (the agent's
+    ``session_count(exclude_children=True)``): no search, a compression chain counted once, as its root."""
     shape = shape_of(conn)
-    clauses, params = _filters(
-        replace(q, search=None), None, hidden=shape.has_session_column("hidden"), pinned=pinned_sql(shape)
-    )
+    hidden, pinned = shape.has_session_column("hidden"), pinned_sql(shape)
+    clauses, params = _filters(replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     return int(conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])
 
