@@ -419,7 +419,8 @@ def test_every_json_request_body_forbids_unknown_members(settings: Settings) -> 
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             content = operation.get("requestBody", {}).get("content", {})
-            if "application/json" not in content:
+            # The agent dashboard's bodies ignore unknown members, as its own do (tests/dashboard_api).
+            if "application/json" not in content or path.startswith("/api/"):
                 continue
             seen: set[str] = set()
             for name, schema in _reachable_objects(spec, content["application/json"]["schema"], seen):

@@ -17,8 +17,11 @@ COMMITTED = ROOT / "openapi" / "openapi.json"
 OPERATION_ID = re.compile(r"^[a-z]+(-[a-z]+)+$")
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 # Probes answer without a token (API.md, Health).
-PUBLIC_PATHS = {"/healthz", "/readyz", "/metrics"}
+PUBLIC_PATHS = {"/healthz", "/readyz", "/metrics", "/api/status"}
 PROBLEM_REF = "#/components/schemas/Problem"
+# The agent dashboard's API answers the dashboard's own error bodies (a foreign contract, app/api/dashboard).
+DASHBOARD_TAG = "Agent dashboard API"
+DASHBOARD_ERROR_REFS = {"#/components/schemas/Detail", "#/components/schemas/HTTPValidationError"}
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +80,8 @@ def test_problem_responses_reference_the_problem_schema(spec: dict[str, Any]) ->
     assert "Problem" in spec["components"]["schemas"]
     wrong = []
     for path, method, op in _operations(spec):
+        if DASHBOARD_TAG in op.get("tags", []):
+            continue  # test_dashboard_errors_are_the_dashboards
         for status, response in op.get("responses", {}).items():
             content = response.get("content", {})
             problem = content.get("application/problem+json")
@@ -87,3 +92,20 @@ def test_problem_responses_reference_the_problem_schema(spec: dict[str, Any]) ->
             if status.startswith(("4", "5")) and problem is None and path not in PUBLIC_PATHS:
                 wrong.append(f"{method.upper()} {path} {status} (no application/problem+json body)")
     assert not wrong, f"error responses must be problem+json with the Problem schema: {wrong}"
+
+
+def test_dashboard_errors_are_the_dashboards(spec: dict[str, Any]) -> None:
+    """The one exception to problem+json: the agent dashboard's routes, under their own tag, document the
+    dashboard's ``{"detail": ...}`` bodies (and nothing else lives under /api/)."""
+    dashboard = [(path, method, op) for path, method, op in _operations(spec) if path.startswith("/api/")]
+    assert len(dashboard) >= 15
+    wrong = []
+    for path, method, op in dashboard:
+        if op.get("tags") != [DASHBOARD_TAG]:
+            wrong.append(f"{method.upper()} {path} (tags {op.get('tags')})")
+        for status, response in op.get("responses", {}).items():
+            if status.startswith(("4", "5")):
+                ref = response.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+                if ref not in DASHBOARD_ERROR_REFS:
+                    wrong.append(f"{method.upper()} {path} {status}")
+    assert not wrong, f"dashboard errors must be its {{detail}} bodies: {wrong}"

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -21,6 +22,25 @@ from app.errors import HermesError, InvalidValue, NotFound, SessionNotFound
 
 SESSION_NOT_FOUND = "Session not found"
 UNAUTHORIZED = "Unauthorized"
+
+
+class Detail(BaseModel):
+    """The dashboard's error body."""
+
+    detail: Any = Field(description="A sentence; FastAPI's list of problems for a 422; an import's result")
+
+
+_MEANING = {
+    400: "Refused: a bad value, nothing to change, a title not allowed or taken",
+    401: "No token, a wrong one, or a browser that is not signed in: `Unauthorized`",
+    404: "`Session not found` (no session, or a prefix of several), or an unknown profile",
+    422: "A parameter or body field of the wrong type or out of range",
+}
+
+
+def error_docs(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI responses for these statuses, each with the dashboard's body."""
+    return {status: {"model": Detail, "description": _MEANING[status]} for status in statuses}
 
 
 class DashboardError(Exception):

@@ -8,6 +8,7 @@ a unique prefix; an ambiguous prefix names no session, as there.
 from __future__ import annotations
 
 import io
+import json
 import time
 from dataclasses import replace
 from typing import Annotated, Any
@@ -20,9 +21,10 @@ from starlette.responses import Response
 from app import __version__
 from app.api.dashboard import shapes
 from app.api.dashboard.auth import dashboard_auth
-from app.api.dashboard.errors import DashboardError, DashboardRoute, not_found
+from app.api.dashboard.errors import DashboardError, DashboardRoute, error_docs, not_found
 from app.api.dashboard.schemas import PRUNE_CRITERIA, BulkDelete, SessionChange, SessionImport, SessionPrune
 from app.api.deps import DB, Indexer
+from app.api.json_body import parse_json_body
 from app.api.responses import json_response
 from app.domain.retention import cutoff
 from app.domain.session_filter import SessionFilter
@@ -43,7 +45,11 @@ _ORDERS = {"created": "started", "recent": "last_active"}
 
 public = APIRouter(prefix="/api", tags=[TAG], route_class=DashboardRoute)
 router = APIRouter(
-    prefix="/api", tags=[TAG], route_class=DashboardRoute, dependencies=[Depends(dashboard_auth)]
+    prefix="/api",
+    tags=[TAG],
+    route_class=DashboardRoute,
+    dependencies=[Depends(dashboard_auth)],
+    responses=error_docs(400, 401, 404, 422),
 )
 
 Profile = Annotated[str | None, Query(description="Only the default profile is served here")]
@@ -172,9 +178,11 @@ async def bulk_delete(db: DB, body: BulkDelete) -> Response:
 )
 async def import_sessions(request: Request, db: DB, indexer: Indexer) -> Response:
     """Import sessions as ``GET /api/sessions/{id}/export`` gives them; existing ids are skipped."""
+    # Parsed under the JSON policy (a refusal is its 422), then validated: anything else is the dashboard's
+    # 400 for a payload it cannot read.
     try:
-        body = SessionImport.model_validate_json(await request.body())
-    except ValidationError:
+        body = SessionImport.model_validate(parse_json_body(await request.body()))
+    except (json.JSONDecodeError, ValidationError):
         raise DashboardError(400, "Invalid session import payload") from None
     _profile(body.profile)
     lines = b"".join(orjson.dumps(session) + b"\n" for session in body.sessions)

@@ -11,9 +11,16 @@ from .backup_out import BackupOut
 from .body_attachments_upload import BodyAttachmentsUpload
 from .browse_response import BrowseResponse
 from .browse_result import BrowseResult
+from .bulk_delete import BulkDelete
 from .checkpoint_out import CheckpointOut
 from .continuation_create import ContinuationCreate
+from .dashboard_sessions_import_session_import import DashboardSessionsImportSessionImport
+from .dashboard_sessions_import_session_import_sessions_item import (
+    DashboardSessionsImportSessionImportSessionsItem,
+)
+from .dashboard_status_response_dashboard_status import DashboardStatusResponseDashboardStatus
 from .day_usage import DayUsage
+from .detail import Detail
 from .discover_response import DiscoverResponse
 from .discover_result import DiscoverResult
 from .export_sessions_formatted_format import ExportSessionsFormattedFormat
@@ -120,6 +127,7 @@ from .search_message import SearchMessage
 from .search_run_detail import SearchRunDetail
 from .search_run_sort import SearchRunSort
 from .selected_session import SelectedSession
+from .session_change import SessionChange
 from .session_create import SessionCreate
 from .session_create_model_config_type_0 import SessionCreateModelConfigType0
 from .session_create_source import SessionCreateSource
@@ -127,6 +135,7 @@ from .session_end import SessionEnd
 from .session_lineage import SessionLineage
 from .session_meta import SessionMeta
 from .session_page import SessionPage
+from .session_prune import SessionPrune
 from .session_public import SessionPublic
 from .session_public_model_config_type_0 import SessionPublicModelConfigType0
 from .session_public_title_source_type_0 import SessionPublicTitleSourceType0
@@ -166,9 +175,14 @@ __all__ = (
     "BodyAttachmentsUpload",
     "BrowseResponse",
     "BrowseResult",
+    "BulkDelete",
     "CheckpointOut",
     "ContinuationCreate",
+    "DashboardSessionsImportSessionImport",
+    "DashboardSessionsImportSessionImportSessionsItem",
+    "DashboardStatusResponseDashboardStatus",
     "DayUsage",
+    "Detail",
     "DiscoverResponse",
     "DiscoverResult",
     "ExportSessionsFormattedFormat",
@@ -269,6 +283,7 @@ __all__ = (
     "SearchRunDetail",
     "SearchRunSort",
     "SelectedSession",
+    "SessionChange",
     "SessionCreate",
     "SessionCreateModelConfigType0",
     "SessionCreateSource",
@@ -276,6 +291,7 @@ __all__ = (
     "SessionLineage",
     "SessionMeta",
     "SessionPage",
+    "SessionPrune",
     "SessionPublic",
     "SessionPublicModelConfigType0",
     "SessionPublicTitleSourceType0",
