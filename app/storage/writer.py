@@ -26,6 +26,7 @@ from app.errors import HermesError
 from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, begin_job, end_job
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
+from app.storage.repos.session_list import forget_counts
 from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,7 @@ class Writer(NoticeBoard):
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+            forget_counts()
         except sqlite3.Error as exc:
             log.debug("housekeeping skipped: %s", exc)
 
@@ -223,6 +225,7 @@ class Writer(NoticeBoard):
             self._fail(done, exc)
             return []
         self.commits += 1
+        forget_counts()
         self.jobs_committed += len(done)
         self.batch_sizes[len(done)] = self.batch_sizes.get(len(done), 0) + 1
         if changes:

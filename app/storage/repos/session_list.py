@@ -7,6 +7,7 @@ so preview and ``last_active`` are only computed for the rows returned, whatever
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields, replace
@@ -330,23 +331,47 @@ def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
     if page is None:
         page = list_sessions(conn, q)
         _remember(cache, key, page)
-    assert isinstance(page, ListPage)
     return page
 
 
+# A total counts every session, far dearer than a page. Another program's commits (the agent appending a
+# message) change the file on every message, so a total is reused for up to COUNT_REUSE_S whatever they did;
+# every commit of our own writer (each change made through this server) drops all totals at once.
+COUNT_REUSE_S = 1.0
+_COUNTS_MAX = 64
+_counts: dict[tuple[Any, ...], tuple[int, float]] = {}
+_counts_lock = threading.Lock()
+_counts_generation = 0
+
+
 def count_listed_cached(conn: sqlite3.Connection, q: ListQuery) -> int:
-    """:func:`count_listed`, memoised like :func:`list_sessions_cached` (inside a read transaction)."""
-    key = ("count", _query_key(replace(q, limit=0, offset=0)))
-    cache = _memo(conn)
-    count = cache.get(key)
-    if count is None:
-        count = count_listed(conn, q)
-        _remember(cache, key, count)
-    assert isinstance(count, int)
+    """:func:`count_listed`, reused for :data:`COUNT_REUSE_S` unless this server wrote meanwhile."""
+    # One process may serve (or test) several files: the file is part of the key.
+    key = (conn.execute("PRAGMA database_list").fetchone()[2], _query_key(replace(q, limit=0, offset=0)))
+    now = time.monotonic()
+    with _counts_lock:
+        found = _counts.get(key)
+        if found is not None and now - found[1] < COUNT_REUSE_S:
+            return found[0]
+        generation = _counts_generation
+    count = count_listed(conn, q)
+    with _counts_lock:
+        if generation == _counts_generation:  # no write of ours landed while counting
+            if len(_counts) >= _COUNTS_MAX:
+                _counts.clear()
+            _counts[key] = (count, now)
     return count
 
 
-_Memo = OrderedDict[tuple[Any, ...], ListPage | int]
+def forget_counts() -> None:
+    """Drop every reused total: the writer calls it after each commit."""
+    global _counts_generation
+    with _counts_lock:
+        _counts_generation += 1
+        _counts.clear()
+
+
+_Memo = OrderedDict[tuple[Any, ...], ListPage]
 
 
 def _memo(conn: sqlite3.Connection) -> _Memo:
@@ -360,7 +385,7 @@ def _memo(conn: sqlite3.Connection) -> _Memo:
     return memo
 
 
-def _remember(cache: _Memo, key: tuple[Any, ...], value: ListPage | int) -> None:
+def _remember(cache: _Memo, key: tuple[Any, ...], value: ListPage) -> None:
     cache[key] = value
     if len(cache) > _CACHE_SIZE:
         cache.popitem(last=False)
