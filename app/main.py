@@ -124,15 +124,16 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(metrics.router)
+    # The agent dashboard's session API, with its own token headers and error bodies. Its routes come
+    # early: Starlette tries routes in order, and none of the others is under /api/ (its catch-all for
+    # unknown /api/ paths ends it).
+    app.include_router(dashboard.public)
+    app.include_router(dashboard.router)
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
-    # The agent dashboard's session API, with its own token headers and error bodies; its catch-all for
-    # unknown /api/ paths comes last.
-    app.include_router(dashboard.public)
-    app.include_router(dashboard.router)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns()
     install_refusals(app)
