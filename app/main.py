@@ -147,6 +147,7 @@ def create_app(
         FastPaths,
         append_route=_route_named(messages.router, "messages-append"),
         list_route=_route_named(sessions.router, "sessions-list"),
+        dashboard_list_route=_route_named(dashboard.router, "dashboard-sessions-list"),
     )
     app.add_middleware(
         EdgeMiddleware,

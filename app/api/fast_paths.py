@@ -1,7 +1,8 @@
-"""The two hottest requests, served without FastAPI's per-request machinery.
+"""The hottest requests, served without FastAPI's per-request machinery.
 
-``POST /sessions/{id}/messages`` is what an agent calls for every turn, and ``GET /sessions?limit=N`` is what
-the CLI and third-party tools call to pick a session. Under load FastAPI spends more CPU routing over every
+``POST /sessions/{id}/messages`` is what an agent calls for every turn, ``GET /sessions?limit=N`` is what
+the CLI and third-party tools call to pick a session, and ``GET /api/sessions`` is what a page written for
+the agent's dashboard polls. Under load FastAPI spends more CPU routing over every
 route, solving dependencies and parsing parameters than SQLite spends on the work itself (py-spy on
 ``bench/append.py`` and ``bench/list_sessions.py``). This pure-ASGI layer serves them in three steps:
 
@@ -12,7 +13,8 @@ route, solving dependencies and parsing parameters than SQLite spends on the wor
 
 Anything the route would refuse or treat specially (a missing or wrong token, a body that is not JSON or
 that the JSON policy or the body model refuse, an invalid parameter or ``Idempotency-Key``, a listing with
-any parameter but ``limit``) goes to the routes unchanged, body included, so error answers have one source.
+any parameter but ``limit``, a dashboard listing without a token) goes to the routes unchanged, body
+included, so error answers have one source.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api import replies
 from app.api.auth import authorization_accepted
+from app.api.dashboard.auth import presented_token, token_accepted
+from app.api.dashboard.errors import DashboardError, detail_response, service_error_response
+from app.api.dashboard.routes import listing_response
 from app.api.idempotency import idempotency_of, reply_response, valid_key
 from app.api.json_body import is_json_media_type, parse_json_body
 from app.api.problem import render_error
@@ -68,10 +73,15 @@ class _Memo(Generic[K, V]):
 class FastPaths:
     """ASGI middleware that answers plain appends and plain listings and passes everything else through."""
 
-    def __init__(self, app: ASGIApp, *, append_route: APIRoute, list_route: APIRoute) -> None:
+    def __init__(
+        self, app: ASGIApp, *, append_route: APIRoute, list_route: APIRoute, dashboard_list_route: APIRoute
+    ) -> None:
         self.app = app
         self.append_route = append_route
         self.list_route = list_route
+        self.dashboard_list_route = dashboard_list_route
+        # The dashboard polls a few listing queries: each distinct query string is parsed once.
+        self._dashboard_query = _Memo(self._parse_dashboard_query, _MAX_MEMO)
         assert append_route.body_field is not None, "the append route takes a body"
         self._append_body = append_route.body_field
         # Most appends carry no query: the route's parse of an empty one, done once.
@@ -91,7 +101,9 @@ class FastPaths:
             method = scope["method"]
             if method == "POST" and await self._append(scope, receive, send):
                 return
-            if method == "GET" and await self._list(scope, receive, send):
+            if method == "GET" and (
+                await self._list(scope, receive, send) or await self._dashboard_list(scope, receive, send)
+            ):
                 return
         await self.app(scope, receive, send)
 
@@ -171,6 +183,38 @@ class FastPaths:
         await response(scope, receive, send)
         return True
 
+    async def _dashboard_list(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        matched, child = self.dashboard_list_route.matches(scope)
+        if matched is not Match.FULL:
+            return False
+        params = self._dashboard_query(scope["query_string"])
+        app: Any = scope["app"]
+        headers = _Headers(scope)
+        presented = presented_token(headers.session_token, headers.authorization_text)
+        if params is None or not token_accepted(presented, app.state.api_token):
+            return False
+        scope.update(child)
+        response: Response
+        try:
+            response = await listing_response(app.state.db, **params)
+        except DashboardError as exc:
+            response = detail_response(exc.status, exc.detail)
+        except HermesError as exc:
+            response = (
+                render_error(exc, Request(scope, receive))
+                if exc.status >= 500
+                else service_error_response(exc)
+            )
+        await response(scope, receive, send)
+        return True
+
+    def _parse_dashboard_query(self, raw: bytes) -> dict[str, Any] | None:
+        """The dashboard listing route's parse of a query string, ``None`` when it refuses it."""
+        values, errors = request_params_to_args(
+            self.dashboard_list_route.dependant.query_params, QueryParams(raw)
+        )
+        return None if errors else values
+
     def _parse_append_path(
         self, path_params: tuple[tuple[str, Any], ...]
     ) -> tuple[dict[str, Any], list[Any]]:
@@ -197,10 +241,10 @@ class _Headers:
     """The request headers the fast paths decide on, read in one pass (the first of each, as Starlette's
     ``Headers.get`` reads them)."""
 
-    __slots__ = ("authorization", "content_type", "idempotency_key")
+    __slots__ = ("authorization", "content_type", "idempotency_key", "session_token")
 
     def __init__(self, scope: Scope) -> None:
-        authorization = content_type = key = None
+        authorization = content_type = key = session_token = None
         for name, value in scope["headers"]:
             if name == b"authorization":
                 if authorization is None:
@@ -208,11 +252,20 @@ class _Headers:
             elif name == b"content-type":
                 if content_type is None:
                     content_type = value
-            elif name == b"idempotency-key" and key is None:
-                key = value
+            elif name == b"idempotency-key":
+                if key is None:
+                    key = value
+            elif name == b"x-hermes-session-token" and session_token is None:
+                session_token = value
         self.authorization: bytes | None = authorization
+        self.session_token = None if session_token is None else session_token.decode("latin-1")
         self.content_type = None if content_type is None else content_type.decode("latin-1")
         self.idempotency_key = None if key is None else key.decode("latin-1")
+
+    @property
+    def authorization_text(self) -> str | None:
+        """``Authorization`` as text, as Starlette's ``Headers`` gives it."""
+        return None if self.authorization is None else self.authorization.decode("latin-1")
 
 
 async def _read_body(receive: Receive) -> bytes | None:

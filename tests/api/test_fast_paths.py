@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.types import Message
 
+from app.api.dashboard import routes as dashboard
 from app.api.fast_paths import FastPaths, _Memo
 from app.api.routes import messages, sessions
 from app.main import create_app
@@ -24,6 +25,9 @@ AUTH = (b"authorization", f"Bearer {TOKEN}".encode())
 JSON = (b"content-type", b"application/json")
 APPEND = next(r for r in messages.router.routes if getattr(r, "name", "") == "messages-append")
 LIST = next(r for r in sessions.router.routes if getattr(r, "name", "") == "sessions-list")
+DASHBOARD_LIST = next(
+    r for r in dashboard.router.routes if getattr(r, "name", "") == "dashboard-sessions-list"
+)
 
 
 @pytest.fixture
@@ -59,7 +63,9 @@ def _call(
 ) -> tuple[_Inner, list[Message]]:
     """Send one request to ``fast`` (a new FastPaths over ``inner`` by default)."""
     inner = inner or _Inner()
-    paths = fast or FastPaths(inner, append_route=APPEND, list_route=LIST)
+    paths = fast or FastPaths(
+        inner, append_route=APPEND, list_route=LIST, dashboard_list_route=DASHBOARD_LIST
+    )
     sent: list[Message] = []
     chunks = [body[: len(body) // 2], body[len(body) // 2 :]]  # a body in two pieces, as a socket delivers
 
@@ -176,7 +182,7 @@ def test_what_the_route_accepts_alike_takes_the_fast_path(
 def test_one_instance_appends_to_each_session_it_is_sent(client: TestClient, sid: str) -> None:
     other = client.post("/sessions", json={"source": "cli"}).json()["id"]
     inner = _Inner()
-    fast = FastPaths(inner, append_route=APPEND, list_route=LIST)
+    fast = FastPaths(inner, append_route=APPEND, list_route=LIST, dashboard_list_route=DASHBOARD_LIST)
     body = b'{"role": "user", "content": "x"}'
     for target in (sid, other, sid, "no-such-session", sid):
         _, sent = _call(client, f"/sessions/{target}/messages", body, [AUTH, JSON], inner=inner, fast=fast)

@@ -128,3 +128,18 @@ def test_our_own_api_keeps_problem_json(reads: Pair) -> None:
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
     assert response.json()["code"] == "session_not_found"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"limit": 5, "offset": 2, "order": "recent"}, {"archived": "only"}, {"full": "1", "source": "cli"}],
+)
+def test_the_listings_fast_path_answers_as_its_route(pair: Pair, params: dict[str, Any]) -> None:
+    """A token takes the listing's fast path (app/api/fast_paths.py); a signed-in browser's cookie the
+    route itself: the same answer."""
+    client = pair.ours
+    fast = client.get("/api/sessions", params=params)
+    client.cookies.set(COOKIE, client.app.state.web_signins.open_session())  # type: ignore[attr-defined]
+    routed = client.get("/api/sessions", params=params, headers={"X-Hermes-Session-Token": ""})
+    assert fast.status_code == routed.status_code == 200
+    assert fast.json() == routed.json()

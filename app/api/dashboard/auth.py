@@ -19,14 +19,19 @@ TOKEN_HEADER = "x-hermes-session-token"
 _READS = frozenset({"GET", "HEAD"})
 
 
-def _presented(request: Request) -> bytes | None:
-    token = request.headers.get(TOKEN_HEADER)
-    if token:
-        return token.strip().encode()
-    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+def presented_token(session_token: str | None, authorization: str | None) -> bytes | None:
+    """The token a request presents: the dashboard's own header first, else a bearer token."""
+    if session_token and session_token.strip():
+        return session_token.strip().encode()
+    scheme, _, credentials = (authorization or "").partition(" ")
     if scheme.lower() == "bearer" and credentials.strip():
         return credentials.strip().encode()
     return None
+
+
+def token_accepted(presented: bytes | None, expected: str | None) -> bool:
+    """Whether the presented token is ours (always, when the server runs without one)."""
+    return expected is None or (presented is not None and token_matches(presented, expected))
 
 
 def _browser_allowed(request: Request) -> bool:
@@ -38,11 +43,8 @@ def _browser_allowed(request: Request) -> bool:
 async def dashboard_auth(request: Request) -> None:
     """Refuse the request (401 ``Unauthorized``, the dashboard's body) unless it carries our token or comes
     from a signed-in browser; nothing is refused when the server runs without a token."""
-    expected: str | None = request.app.state.api_token
-    if expected is None:
-        return
-    presented = _presented(request)
-    if presented is not None and token_matches(presented, expected):
+    presented = presented_token(request.headers.get(TOKEN_HEADER), request.headers.get("authorization"))
+    if token_accepted(presented, request.app.state.api_token):
         return
     if presented is None and _browser_allowed(request):
         return

@@ -62,7 +62,8 @@ def detail_response(status: int, detail: Any) -> Response:
     return json_response({"detail": detail}, status)
 
 
-def _from_service(exc: HermesError) -> Response:
+def service_error_response(exc: HermesError) -> Response:
+    """A service's refusal (a 4xx) in the dashboard's body and status."""
     if isinstance(exc, InvalidValue):
         return detail_response(422, exc.extra.get("errors", exc.detail))
     if isinstance(exc, SessionNotFound):
@@ -90,6 +91,6 @@ class DashboardRoute(PolicyRoute):
             except HermesError as exc:
                 if exc.status >= 500:
                     raise  # the server's own trouble (busy, read-only file) keeps its problem+json
-                return _from_service(exc)
+                return service_error_response(exc)
 
         return answered

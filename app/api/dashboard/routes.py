@@ -31,7 +31,7 @@ from app.domain.session_filter import SessionFilter
 from app.services import dashboard as dash
 from app.services import transfer
 from app.services.maintenance import prune_matching
-from app.storage.protocols import ListQuery
+from app.storage.protocols import ListQuery, Store
 
 TAG = "Agent dashboard API"
 # 0.20's cap on one listing page.
@@ -41,7 +41,6 @@ MESSAGES_MAX = 500
 DEFAULT_PROFILE = "default"
 # The archived filter each choice adds (archived rows are left out of "exclude" by the listing itself).
 _ARCHIVED = {"exclude": None, "only": True, "include": None}
-_ORDERS = {"created": "started", "recent": "last_active"}
 
 public = APIRouter(prefix="/api", tags=[TAG], route_class=DashboardRoute)
 router = APIRouter(
@@ -102,9 +101,39 @@ async def list_sessions(
 ) -> Response:
     """Conversations newest first (``order=recent``: by latest activity in the compression chain), one row
     per conversation (a compression chain shown as its tip), children hidden; ``total`` counts them all."""
+    return await listing_response(
+        db,
+        limit=limit,
+        offset=offset,
+        min_messages=min_messages,
+        archived=archived,
+        order=order,
+        source=source,
+        exclude_sources=exclude_sources,
+        cwd_prefix=cwd_prefix,
+        full=full,
+        profile=profile,
+    )
+
+
+async def listing_response(
+    db: Store,
+    *,
+    limit: int,
+    offset: int,
+    min_messages: int,
+    archived: str,
+    order: str,
+    source: str | None,
+    exclude_sources: str | None,
+    cwd_prefix: str | None,
+    full: bool,
+    profile: str | None,
+) -> Response:
+    """The listing's answer to parameters as the route parsed them (the fast path calls it too)."""
     if archived not in _ARCHIVED:
         raise DashboardError(400, "archived must be one of: exclude, only, include")
-    if order not in _ORDERS:
+    if order not in ("created", "recent"):
         raise DashboardError(400, "order must be one of: created, recent")
     shown_profile = _profile(profile)
     query = ListQuery(
