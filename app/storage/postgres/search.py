@@ -49,6 +49,7 @@ from app.storage.postgres.search_schema import (
     TS_CONFIG,
     has_cjk,
 )
+from app.storage.postgres.search_tricks import TRICKS
 from app.storage.postgres.word_stats import WordStats, word_stats
 from app.storage.repos.fts_backlog import PENDING_SQL
 from app.storage.repos.list_index import (
@@ -229,7 +230,7 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
 def _sessions_join(filt: HitFilter) -> str:
     """How a scan step or an id-ordered chunk reaches its hits' sessions (see :data:`_SESSION_OF_HIT`)."""
     choosing = filt.home is not None or filt.sources is not None or filt.cron is True
-    return _SESSIONS_OF_HITS if choosing else _SESSION_OF_HIT
+    return _SESSIONS_OF_HITS if choosing or not TRICKS.session_lookup else _SESSION_OF_HIT
 
 
 def _hits(rows: Sequence[Sequence[Any]]) -> list[Hit]:
@@ -265,7 +266,7 @@ class PgHits:
             if self.indexed and self.condition != "FALSE":
                 # The trigram index holds only indexed rows (its predicate must be implied to be used).
                 self.condition = f"m.{READY} AND {self.condition}"
-            elif self.condition != "FALSE" and all(
+            elif TRICKS.cjk_rows and self.condition != "FALSE" and all(
                 any(has_cjk(term) for term in clause.include) for clause in self.plan.clauses
             ):
                 # Every group needs a CJK character: the scan reads only the rows holding one.
@@ -389,7 +390,7 @@ class PgHits:
         :data:`_WINDOW_ROW_COST` for a match read from a window: its row fetched and passed on). A rare term
         (fewer matches than a tier) is left to the planner, which reads its matches through the index by
         itself; a common one is walked, since its matches are near each other."""
-        if self._estimate is None:
+        if not TRICKS.word_windows or self._estimate is None:
             return None
         stats, expected = self._estimate
         span = stats.last_id - stats.first_id + 1
@@ -612,8 +613,8 @@ def generic_array(values: Sequence[T]) -> list[T]:
     a prepared statement. PostgreSQL prices the generic plan as if the array held that many: with fewer,
     every custom plan looked cheaper, and the statement was planned again on each call, which cost more
     than running it."""
-    if not values:
-        return []
+    if not values or not TRICKS.generic_arrays:
+        return list(values)
     return list(values) * -(-_GENERIC_ARRAY // len(values))
 
 
@@ -694,12 +695,12 @@ _OPAQUE_PATTERN = "(SELECT CAST(? AS TEXT))"
 
 
 def _scan(term: str, projecting: bool) -> SearchFilter:
-    return scan_filter(term, projecting, bind=_OPAQUE_PATTERN)
+    return scan_filter(term, projecting, bind=_OPAQUE_PATTERN if TRICKS.opaque_pattern else "?")
 
 
 def _broad(conn: Conn, term: str) -> bool:
     """Whether the statistics say the candidate statement would find more than :data:`_BROAD_ROWS`."""
-    stats = list_stats(conn)
+    stats = list_stats(conn) if TRICKS.broad_terms else None
     return stats is not None and stats.matches(_list_pieces(term), _BROAD_ROWS) > _BROAD_ROWS
 
 
