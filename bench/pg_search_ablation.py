@@ -11,9 +11,10 @@ Three workloads, through the stores' read transactions as the server runs them:
 Each figure is the p50 and p95 over every timed call of a workload (each request ``--runs`` times, after a
 warm-up). A switch is timed with the workaround on and off in alternation, call by call, so that the load
 of this shared machine falls on both alike; the ratios are off over on (above 1: the workaround pays): of
-the p50s, of the p95s, ``min`` of each request's fastest calls (geometric mean over the requests: the
-figure other processes disturb least) and ``max`` the largest of those (a workaround may serve one kind
-of query only).
+the p50s and the p95s of wall time, and ``cpu``, of each request's median CPU time (this process's and the
+PostgreSQL server's, which the other processes of a busy machine disturb far less than wall time),
+the geometric mean over the requests, ``max`` the largest (a workaround may serve one kind of query
+only). The upkeep rows are taken one setting after the other, not in alternation.
 
 The upkeep rows come first, while the store is as its load left it. The bench holds the leader's advisory
 lock itself, so that the store's upkeep threads never run, and autovacuum is off on the two tables until
@@ -34,7 +35,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ from app.storage.repos import session_list
 from app.storage.repos.list_index import index_dirty
 from app.storage.rows import ListQuery
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
-from bench.common import bench_home, percentile
+from bench.common import bench_home, median, percentile
 from bench.list_search import _terms
 from bench.search import QUERIES
 from tests.pg_cluster import start_cluster
@@ -122,51 +123,82 @@ Run = Callable[[Call], object]
 """A read transaction of one store running a request."""
 
 
-def _time(run: Run, call: Call) -> float:
-    started = time.perf_counter()
-    run(call)
-    return (time.perf_counter() - started) * 1000
+class Clock:
+    """Wall time and CPU time of a call: this process's (every thread) and, with a ``postmaster``, that of
+    every process of the PostgreSQL server (its scheduler statistics, in nanoseconds). CPU time is what the
+    other processes of this shared machine leave alone: a call preempted by them takes longer, not more
+    CPU."""
+
+    def __init__(self, postmaster: int | None = None) -> None:
+        self.postmaster = postmaster
+
+    def _server_ns(self) -> int:
+        if self.postmaster is None:
+            return 0
+        children = Path(f"/proc/{self.postmaster}/task/{self.postmaster}/children").read_text().split()
+        total = 0
+        for pid in [self.postmaster, *map(int, children)]:
+            try:
+                total += int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # a backend that ended meanwhile
+        return total
+
+    def time(self, run: Run, call: Call) -> tuple[float, float]:
+        """Milliseconds of wall time and of CPU time ``run(call)`` took."""
+        server = self._server_ns()
+        cpu = time.process_time_ns()
+        started = time.perf_counter_ns()
+        run(call)
+        wall = time.perf_counter_ns() - started
+        cpu = time.process_time_ns() - cpu
+        return wall / 1e6, (cpu + self._server_ns() - server) / 1e6
 
 
-def _samples(run: Run, workload: Workload, runs: int) -> list[float]:
-    samples = []
+@dataclass
+class Samples:
+    """The wall and CPU milliseconds of each call, by request."""
+
+    wall: list[list[float]] = field(default_factory=list)
+    cpu: list[list[float]] = field(default_factory=list)
+
+    def add(self, timed: list[tuple[float, float]]) -> None:
+        """One request's calls."""
+        self.wall.append([w for w, _ in timed])
+        self.cpu.append([c for _, c in timed])
+
+    @property
+    def walls(self) -> list[float]:
+        """Every call's wall time."""
+        return [w for request in self.wall for w in request]
+
+
+def _samples(clock: Clock, run: Run, workload: Workload, runs: int) -> Samples:
+    samples = Samples()
     for call in workload.calls:
         for _ in range(WARMUP):
             run(call)
-        samples += [_time(run, call) for _ in range(runs)]
+        samples.add([clock.time(run, call) for _ in range(runs)])
     return samples
 
 
-@dataclass(frozen=True)
-class Paired:
-    """Samples of two settings taken call by call in alternation, so that slow drifts in the load of this
-    shared machine fall on both. ``fastest`` compares each request's fastest call under each setting (a
-    call the other processes left alone: the request's own cost), as the geometric mean over the requests
-    of second over first; ``most`` is the largest of those ratios (a workaround may serve one kind of
-    query only)."""
-
-    first: list[float]
-    second: list[float]
-    fastest: float
-    most: float
-
-
-def _alternate(runs: int, *pairs: tuple[Run, Call, Run, Call]) -> Paired:
-    first: list[float] = []
-    second: list[float] = []
-    ratios: list[float] = []
+def _alternate(clock: Clock, runs: int, *pairs: tuple[Run, Call, Run, Call]) -> tuple[Samples, Samples]:
+    """Each pair's two calls in alternation, so that slow drifts in the machine's load fall on both."""
+    first, second = Samples(), Samples()
     for run_a, call_a, run_b, call_b in pairs:
         for _ in range(WARMUP):
             run_a(call_a)
             run_b(call_b)
-        mine_a, mine_b = [], []
-        for _ in range(runs):
-            mine_a.append(_time(run_a, call_a))
-            mine_b.append(_time(run_b, call_b))
-        first += mine_a
-        second += mine_b
-        ratios.append(min(mine_b) / min(mine_a))
-    return Paired(first, second, statistics.geometric_mean(ratios), max(ratios))
+        timed = [(clock.time(run_a, call_a), clock.time(run_b, call_b)) for _ in range(runs)]
+        first.add([a for a, _ in timed])
+        second.add([b for _, b in timed])
+    return first, second
+
+
+def _cpu_ratios(on: Samples, off: Samples) -> tuple[float, float]:
+    """The geometric mean over the requests of their median CPU time off over on, and the largest."""
+    ratios = [median(b) / median(a) for a, b in zip(on.cpu, off.cpu, strict=True)]
+    return statistics.geometric_mean(ratios), max(ratios)
 
 
 def _off(trick: str, run: Run) -> Run:
@@ -181,17 +213,20 @@ def _p(samples: list[float]) -> str:
     return f"{percentile(samples, 50):7.2f} {percentile(samples, 95):7.2f}"
 
 
-def _row(name: str, workload: str, on: list[float], off: list[float], lite: list[float], pair: str) -> str:
-    ratio = percentile(off, 50) / percentile(on, 50)
-    ratio95 = percentile(off, 95) / percentile(on, 95)
-    return f"  {name:15} {workload:9} {_p(on)}  {_p(off)}  {ratio:5.2f} {ratio95:5.2f} {pair}  {_p(lite)}"
+def _row(name: str, workload: str, on: Samples, off: Samples, lite: Samples) -> str:
+    ratio = percentile(off.walls, 50) / percentile(on.walls, 50)
+    ratio95 = percentile(off.walls, 95) / percentile(on.walls, 95)
+    cpu, most = _cpu_ratios(on, off)
+    return (
+        f"  {name:15} {workload:9} {_p(on.walls)}  {_p(off.walls)}  {ratio:5.2f} {ratio95:5.2f}"
+        f" {cpu:5.2f} {most:5.2f}  {_p(lite.walls)}"
+    )
 
 
 _HEADER = (
-    "  trick           workload   on p50  on p95  off p50 off p95  off/on p50  p95 min   max"
+    "  trick           workload   on p50  on p95  off p50 off p95  off/on p50  p95   cpu   max"
     "  sqlite p50  p95 (ms)"
 )
-_UNPAIRED = "    -     -"
 
 
 @contextmanager
@@ -239,46 +274,51 @@ def run(spec: StoreSpec, runs: int, only: list[str] | None) -> None:
         lite, pg = stack.enter_context(_stores(path, url))
         lite_loads = _workloads(path, pg=False)
         pg_loads = _workloads(path, pg=True)
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+        assert row is not None
+        # The server's processes are the postmaster's children (read while this backend lives).
+        clock = Clock(int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1]))
 
         upkeep_runs = max(3, runs // 3)
-        unanalyzed = [_samples(pg.read_sync, w, upkeep_runs) for w in pg_loads]
+        unanalyzed = [_samples(clock, pg.read_sync, w, upkeep_runs) for w in pg_loads]
         conn.execute("ANALYZE")
-        unmerged = [_samples(pg.read_sync, w, upkeep_runs) for w in pg_loads]
+        unmerged = [_samples(clock, pg.read_sync, w, upkeep_runs) for w in pg_loads]
         merged_pages = _merge_pending_lists(conn)
-        settled = [_samples(pg.read_sync, w, upkeep_runs) for w in pg_loads]
+        settled = [_samples(clock, pg.read_sync, w, upkeep_runs) for w in pg_loads]
         # What autovacuum would do to the loaded tables by itself, done before the paired timings.
         conn.execute("VACUUM ANALYZE")
         _autovacuum(conn, True)
 
         targets = [
             _alternate(
-                runs, *((lite.read_sync, a, pg.read_sync, b) for a, b in zip(lw.calls, pw.calls, strict=True))
+                clock,
+                runs,
+                *((lite.read_sync, a, pg.read_sync, b) for a, b in zip(lw.calls, pw.calls, strict=True)),
             )
             for lw, pw in zip(lite_loads, pg_loads, strict=True)
         ]
-        lite_samples = [t.first for t in targets]
+        lite_samples = [lite_side for lite_side, _ in targets]
         print(_HEADER)
         for i, w in enumerate(pg_loads):
-            print(_row("statistics", w.name, unmerged[i], unanalyzed[i], lite_samples[i], _UNPAIRED))
+            print(_row("statistics", w.name, unmerged[i], unanalyzed[i], lite_samples[i]))
         for i, w in enumerate(pg_loads):
-            print(_row("pending_lists", w.name, settled[i], unmerged[i], lite_samples[i], _UNPAIRED))
+            print(_row("pending_lists", w.name, settled[i], unmerged[i], lite_samples[i]))
         print(f"  (pending-list pages the load left, merged after the unmerged rows: {merged_pages})")
 
         for trick in only or SearchTricks.names():
             for i, w in enumerate(pg_loads):
                 off = _off(trick, pg.read_sync)
-                got = _alternate(runs, *((pg.read_sync, call, off, call) for call in w.calls))
-                pair = f"{got.fastest:5.2f} {got.most:5.2f}"
-                print(_row(trick, w.name, got.first, got.second, lite_samples[i], pair), flush=True)
+                on_side, off_side = _alternate(
+                    clock, runs, *((pg.read_sync, call, off, call) for call in w.calls)
+                )
+                print(_row(trick, w.name, on_side, off_side, lite_samples[i]), flush=True)
 
-        print("\n== targets, every workaround on, alternating with SQLite (p50 ms)")
-        print("  workload  postgresql  sqlite  ratio   min  target")
-        for w, t, goal in zip(pg_loads, targets, ("2", "-", "1.5"), strict=True):
-            pg_p50, lite_p50 = percentile(t.second, 50), percentile(t.first, 50)
-            print(
-                f"  {w.name:9} {pg_p50:10.2f} {lite_p50:7.2f} {pg_p50 / lite_p50:6.2f}"
-                f" {t.fastest:5.2f}  {goal}"
-            )
+        print("\n== targets, every workaround on, alternating with SQLite (p50 ms of wall time)")
+        print("  workload  postgresql  sqlite  ratio  cpu ratio  target")
+        for w, (lite_side, pg_side), goal in zip(pg_loads, targets, ("2", "-", "1.5"), strict=True):
+            pg_p50, lite_p50 = percentile(pg_side.walls, 50), percentile(lite_side.walls, 50)
+            cpu, _ = _cpu_ratios(lite_side, pg_side)
+            print(f"  {w.name:9} {pg_p50:10.2f} {lite_p50:7.2f} {pg_p50 / lite_p50:6.2f} {cpu:10.2f}  {goal}")
     print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
 
 
