@@ -16,13 +16,8 @@ from dataclasses import dataclass, fields
 class SearchTricks:
     """Which workarounds the search module applies (see docs/postgres-search.md for what each does)."""
 
-    word_windows: bool = True
-    """A common word's relevance tier is read through ``hs_window_matches`` where the word statistics say
-    a window of ids holds it."""
     broad_terms: bool = True
     """A listing term the index sample says is in many rows skips its candidate statement."""
-    generic_arrays: bool = True
-    """Array parameters of prepared statements are padded to the length the generic plan assumes."""
     opaque_pattern: bool = True
     """The listing scan's pattern is bound through a scalar subquery the planner cannot see into."""
     cjk_rows: bool = True
