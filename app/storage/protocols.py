@@ -187,7 +187,7 @@ class SessionsRepo(Protocol):
         """Whether a session row exists."""
 
     def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> SessionRow | None:
-        """The public Session representation (API.md), or ``None`` when there is no such session."""
+        """The public Session representation, or ``None`` when there is no such session."""
 
     def insert_session(self, session_id: str, new: NewSession) -> None:
         """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
