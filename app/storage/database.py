@@ -43,7 +43,8 @@ from app.storage.writer import Writer
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-# Often enough that each checkpoint copies little; a PASSIVE checkpoint with nothing to copy costs next to nothing.
+# Often enough that each checkpoint copies little; a PASSIVE checkpoint with nothing to copy costs next to
+# nothing.
 CHECKPOINT_INTERVAL_S = 0.5
 
 
