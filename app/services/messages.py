@@ -61,8 +61,9 @@ def append_job(
 
 
 @dataclass
-class MessagePage:
-    """A page of messages; ``next_position`` is where the next page starts (``None`` at the end)."""
+class MessageListing:
+    """What listing a session's messages found: a page (``next_position`` is where the next one starts,
+    ``None`` at the end) or a window around an anchor (``window`` says how it was cut)."""
 
     items: list[MessageRow]
     has_more: bool
@@ -75,7 +76,7 @@ def _require_session(tx: Tx, session_id: str) -> None:
         raise SessionNotFound(session_id)
 
 
-def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
+def list_messages(tx: Tx, query: MessageQuery) -> MessageListing:
     """A page in id order (after a cursor, before a cursor, or from the start) or a window around an
     anchor; 404 ``session_not_found`` / ``message_not_in_session``."""
     _require_session(tx, query.session_id)
@@ -84,21 +85,21 @@ def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
     rows = tx.messages.page(query)
     has_more = len(rows) > query.limit
     if not has_more:
-        return MessagePage(tx.messages.to_messages(rows), False)
+        return MessageListing(tx.messages.to_messages(rows), False)
     if query.before is not None:
         rows = rows[1:]  # the surplus row is the oldest one
-        return MessagePage(tx.messages.to_messages(rows), True, {"before": rows[0]["id"]})
+        return MessageListing(tx.messages.to_messages(rows), True, {"before": rows[0]["id"]})
     rows = rows[: query.limit]
-    return MessagePage(tx.messages.to_messages(rows), True, {"after": rows[-1]["id"]})
+    return MessageListing(tx.messages.to_messages(rows), True, {"after": rows[-1]["id"]})
 
 
-def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessagePage:
+def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessageListing:
     found = tx.messages.around(query, anchor_id)
     if found is None:
         raise MessageNotInSession(query.session_id, anchor_id, param="around")
     before, anchor, after = found
     items = tx.messages.to_messages([*before, anchor, *after])
-    return MessagePage(
+    return MessageListing(
         items,
         False,
         None,

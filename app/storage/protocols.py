@@ -49,7 +49,7 @@ from app.storage.rows import (
     KnownOrigin,
     ListPage,
     ListQuery,
-    MessagePage,
+    MessageJsonPage,
     MessageQuery,
     MessageRow,
     MessageSlice,
@@ -106,7 +106,7 @@ __all__ = [
     "ListQuery",
     "MaintenanceRepo",
     "MessageHits",
-    "MessagePage",
+    "MessageJsonPage",
     "MessageSlice",
     "MessagesRepo",
     "NamedRecord",
@@ -696,7 +696,7 @@ class ExportRepo(Protocol):
 
     def message_page(
         self, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
-    ) -> MessagePage:
+    ) -> MessageJsonPage:
         """Up to ``limit`` active messages of a session after ``after_id``."""
 
     def session_heads(self, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
