@@ -173,11 +173,22 @@ def test_a_job_that_does_not_make_its_declared_append_gets_none_of_it(store: PgS
     assert store.read_sync(lambda tx: tx.sessions.fetch_session("q"))["model"] == "changed"
 
 
-def test_appends_queued_through_the_lanes_are_made_together(store: PgStore) -> None:
+def test_appends_queued_through_the_lanes_are_made_together(
+    store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Many clients' single appends, queued while both lanes are busy, go in as groups: every message once,
-    in its session in the order it was answered, with its counters and its event."""
+    in its session in the order it was answered, with its counters and its event. The store finds each
+    job's append in the job itself (an ``AppendJob``), and makes a group's together."""
     sessions = [f"c{i}" for i in range(12)]
     _sessions(store, *sessions)
+    made = store_module.make_leading_appends
+    made_together: list[int] = []
+
+    def counting(pg: Any, leads: Any) -> Any:
+        made_together.append(len(leads))
+        return made(pg, leads)
+
+    monkeypatch.setattr(store_module, "make_leading_appends", counting)
     targets = [*sessions, *sessions[:6], *sessions]
     release = threading.Event()
     holding = threading.Semaphore(0)
@@ -204,6 +215,7 @@ def test_appends_queued_through_the_lanes_are_made_together(store: PgStore) -> N
         answered = [future.result(30) for future in futures]
 
     assert max(store.writer_status().batch_sizes) > 1
+    assert made_together  # groups whose appends went in with one statement each
     ids = [rows[0]["id"] for rows in answered]
     assert len(set(ids)) == len(targets)
     for sid in sessions:
