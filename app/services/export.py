@@ -197,7 +197,7 @@ async def _rendered_in_workers(
             pending.cancel()
 
 
-def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessagePage:
+def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessageJsonPage:
     return tx.export.message_page(session_id=session_id, after_id=after_id, limit=EXPORT_CHUNK_MESSAGES)
 
 
