@@ -311,26 +311,43 @@ def count_listed(conn: sqlite3.Connection, q: ListQuery) -> int:
     return int(conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])
 
 
-# Pages memoised per reader connection, valid while ``PRAGMA data_version`` is unchanged (it changes when any
-# other connection — our writer, the agent — commits), so repeated identical listings cost one pragma.
 _CACHE_SIZE = 32
-_cache_state = threading.local()
+"""Pages a :class:`ListingMemo` keeps (the oldest leaves first)."""
 # A query's memo key: its fields but the cursor, as they are (all hashable; the filter set is a frozen
 # dataclass). ``astuple`` would deep-copy every field of the filter set on each listing.
 _query_key = attrgetter(*(f.name for f in fields(ListQuery) if f.name != "after"))
 
 
-def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
-    """:func:`list_sessions`, memoised until the database changes. Callers must not mutate the page.
+class ListingMemo:
+    """The listing pages of one connection, valid while ``PRAGMA data_version`` is unchanged (it changes when
+    any other connection — our writer, the agent — commits), so repeated identical listings cost one
+    pragma."""
+
+    __slots__ = ("pages", "version")
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.pages: OrderedDict[tuple[Any, ...], ListPage] = OrderedDict()
+
+
+def list_sessions_cached(conn: sqlite3.Connection, memo: ListingMemo, q: ListQuery) -> ListPage:
+    """:func:`list_sessions`, memoised in ``memo`` (``conn``'s own) until the database changes. Callers must
+    not mutate the page.
 
     Run it inside a read transaction: ``PRAGMA data_version`` then names the snapshot the query reads.
     """
+    version = conn.execute("PRAGMA data_version").fetchone()[0]
+    if memo.version != version:
+        memo.version = version
+        memo.pages = OrderedDict()
+    cache = memo.pages
     key = (_query_key(q), tuple(sorted((q.after or {}).items())))
-    cache = _memo(conn)
     page = cache.get(key)
     if page is None:
         page = list_sessions(conn, q)
-        _remember(cache, key, page)
+        cache[key] = page
+        if len(cache) > _CACHE_SIZE:
+            cache.popitem(last=False)
     return page
 
 
@@ -369,23 +386,3 @@ def forget_counts() -> None:
     with _counts_lock:
         _counts_generation += 1
         _counts.clear()
-
-
-_Memo = OrderedDict[tuple[Any, ...], ListPage]
-
-
-def _memo(conn: sqlite3.Connection) -> _Memo:
-    """This thread's memo for ``conn``, emptied whenever the database changed since it was filled."""
-    version = conn.execute("PRAGMA data_version").fetchone()[0]
-    state = getattr(_cache_state, "state", None)
-    if state is None or state[0] is not conn or state[1] != version:
-        state = (conn, version, OrderedDict())
-        _cache_state.state = state
-    memo: _Memo = state[2]
-    return memo
-
-
-def _remember(cache: _Memo, key: tuple[Any, ...], value: ListPage) -> None:
-    cache[key] = value
-    if len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
