@@ -38,6 +38,8 @@ from app.api.routes import (
     web_links,
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
+from app.mcp import route as mcp_route
+from app.mcp import server as mcp_server
 from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
 from app.services.fts_indexer import FtsIndexer
@@ -102,6 +104,7 @@ def create_app(
             state.gateway = await stack.enter_async_context(
                 _running(Gateway(db, settings.home, leadership=leadership))
             )
+            state.mcp = await stack.enter_async_context(mcp_server.serving(db, settings))
             if announce is not None:
                 await announce(db)
             yield
@@ -128,6 +131,7 @@ def create_app(
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
+    app.include_router(mcp_route.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns()
     install_refusals(app)
