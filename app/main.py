@@ -127,11 +127,13 @@ def create_app(
     app.include_router(health.router)
     app.include_router(metrics.router)
     protected = [Depends(require_token)]
+    # First of the protected routes: a request is matched against the routes in order, and MCP clients
+    # send every tool call to this one path.
+    app.include_router(mcp_route.router, dependencies=protected)
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
-    app.include_router(mcp_route.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns()
     install_refusals(app)
