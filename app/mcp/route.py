@@ -19,18 +19,35 @@ _DESCRIPTION = (
     "`resources/templates/list`, `resources/read`, ...), sent with `Accept: application/json, "
     "text/event-stream` and answered as `application/json` (202 with no body for a notification). "
     "Tools: `session_search` (the agent's own recall tool: discover, scroll, read, browse, as "
-    "`GET /search`), "
-    "`sessions_list` (`GET /sessions`), `session_get` (a session and its recap), `session_messages` "
-    "(`GET /sessions/{id}/messages`); with `HERMES_MCP_WRITE=1` also `session_title` and `session_pin`. "
-    "Resource template: `hermes://sessions/{session_id}/transcript.md` (the Markdown export). A malformed "
-    "message is answered by the transport as a JSON-RPC error (400, 406, 415); a tool's refusal is a "
-    "result with `isError: true`."
+    "`GET /search`), `sessions_list` (`GET /sessions`), `session_get` (a session and its recap), "
+    "`session_messages` (`GET /sessions/{id}/messages`); with `HERMES_MCP_WRITE=1` also `session_title` "
+    "and `session_pin`. "
+    "Resource template: `hermes://sessions/{session_id}/transcript.md` (the Markdown export). The "
+    "transport refuses a message it cannot take with 400 (not `Content-Type: application/json`, not JSON, "
+    "not JSON-RPC) or 406 (`Accept` lacks `application/json`); a tool's refusal is a result with "
+    "`isError: true`."
 )
 
 _JSON_RPC = {"type": "object", "description": "A JSON-RPC 2.0 message", "additionalProperties": True}
-_TRANSPORT_ERROR = {
-    "description": "The transport refused the message (JSON-RPC error body)",
-    "content": {"application/json": {"schema": _JSON_RPC}},
+_CALL = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "tools/call",
+    "params": {"name": "session_search", "arguments": {"query": "nginx logrotate", "limit": 3}},
+}
+_RESULT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "result": {
+        "content": [
+            {
+                "type": "text",
+                "text": '{"success":true,"mode":"discover","query":"nginx logrotate","results":[],"count":0,'
+                '"scan_capped":false,"message":"No matching sessions found."}',
+            }
+        ],
+        "isError": False,
+    },
 }
 
 
@@ -48,26 +65,23 @@ class _Transported(Response):
 @router.post(
     "/mcp",
     **operation(
-        "mcp",
+        "mcp-message",
         "Model Context Protocol (streamable HTTP)",
         None,
         READ,
         ok={
             200: {
                 "description": "The JSON-RPC response",
-                "content": {"application/json": {"schema": _JSON_RPC}},
+                "content": {"application/json": {"schema": _JSON_RPC, "example": _RESULT}},
             },
             202: {"description": "A notification or response accepted (no body)"},
-            400: _TRANSPORT_ERROR,
-            406: _TRANSPORT_ERROR,
-            415: _TRANSPORT_ERROR,
         },
         description=_DESCRIPTION,
         response_class=Response,
         openapi_extra={
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {"schema": _JSON_RPC}},
+                "content": {"application/json": {"schema": _JSON_RPC, "example": _CALL}},
             }
         },
     ),

@@ -313,3 +313,48 @@ def test_write_tools_title_and_pin_with_hermes_mcp_write(tmp_path: Path) -> None
         assert refusal_code(call(base, "session_pin", {"session_id": "nope"})) == "session_not_found"
     finally:
         live.stop()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"not json",
+        b"[]",
+        b"{}",
+        b'{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "no/such/method"}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": 5}}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "session_search", '
+        b'"arguments": {"query": "\\u0000"}}}',
+        b'{"jsonrpc": "2.0", "id": 99999999999999999999999, "method": "tools/list"}',
+        b'{"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "hermes://x/%00"}}',
+        b"[" * 10_000,
+    ],
+)
+def test_malformed_messages_are_refused_not_crashes(server: LiveServer, content: bytes) -> None:
+    headers = {
+        "Authorization": f"Bearer {TOKEN}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
+    response = httpx.post(f"{server.base_url}/mcp", content=content, headers=headers)
+    assert response.status_code < 500, response.text
+    assert httpx.get(f"{server.base_url}/healthz").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [({"Accept": "text/html"}, 406), ({"Content-Type": "text/plain"}, 400)],
+)
+def test_the_transport_wants_json(server: LiveServer, headers: dict[str, str], status: int) -> None:
+    sent = {
+        "Authorization": f"Bearer {TOKEN}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        **headers,
+    }
+    message = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
+    response = httpx.post(f"{server.base_url}/mcp", content=message, headers=sent)
+    assert response.status_code == status
+    assert response.text
