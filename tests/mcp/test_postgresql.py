@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import start_live_server
+import httpx
+from mcp_types import INVALID_PARAMS, PARSE_ERROR
+
+from tests.conftest import TOKEN, start_live_server
 from tests.mcp.client import body, calls, http_get, refusal_code
 from tests.mcp.store import fill
 
@@ -45,5 +48,31 @@ def test_search_and_list_tools_on_postgresql(tmp_path: Path, pg_migrated_url: st
 
         (missing,) = calls(base, "session_get", [{"session_id": "no-such-session"}])
         assert refusal_code(missing) == "session_not_found"
+    finally:
+        live.stop()
+
+
+def test_ids_postgresql_cannot_hold_are_refused_not_crashes(tmp_path: Path, pg_migrated_url: str) -> None:
+    """A NUL in a transcript's id is refused as an unknown resource, a lone surrogate as JSON that does not
+    parse: neither reaches the database, where binding them would fail."""
+    home = tmp_path / "home"
+    home.mkdir()
+    live = start_live_server(home, {"HERMES_DATABASE_URL": pg_migrated_url})
+    headers = {
+        "Authorization": f"Bearer {TOKEN}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
+    try:
+        for session_id, status in (("\\u0000", 200), ("a\\ud800b", 400)):
+            message = (
+                '{"jsonrpc": "2.0", "id": 7, "method": "resources/read", '
+                f'"params": {{"uri": "hermes://sessions/{session_id}/transcript.md"}}}}'
+            )
+            response = httpx.post(f"{live.base_url}/mcp", content=message.encode(), headers=headers)
+            assert response.status_code == status, response.text
+            error = response.json()["error"]
+            assert error["code"] == (INVALID_PARAMS if status == 200 else PARSE_ERROR)
+        assert httpx.get(f"{live.base_url}/readyz").status_code == 200
     finally:
         live.stop()
