@@ -281,7 +281,7 @@ READABLE_COLUMNS = (
 )
 
 
-class MessagePage(NamedTuple):
+class MessageJsonPage(NamedTuple):
     """Up to a page of a session's messages as comma-separated JSON objects, the last id read (``None``:
     nothing left) and the rows left out of ``data``."""
 

@@ -115,7 +115,7 @@ async def transcript_page(
     else:
         query = MessageQuery(session_id=session_id, around=at, window=AROUND)
 
-    def read(tx: Tx) -> tuple[messages_svc.MessagePage, SessionRow, lineage_svc.Family]:
+    def read(tx: Tx) -> tuple[messages_svc.MessageListing, SessionRow, lineage_svc.Family]:
         found = messages_svc.list_messages(tx, query)
         return found, sessions_svc.get_session(tx, session_id), lineage_svc.family(tx, session_id)
 

@@ -1,4 +1,4 @@
-"""Messages endpoints (see API.md): append (single or batch), list, get, rewind."""
+"""Messages endpoints: append (single or batch), list, get, rewind."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Search endpoints (see API.md): ``GET /search`` and ``POST /search`` share one implementation."""
+"""Search endpoints: ``GET /search`` and ``POST /search`` share one implementation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sessions endpoints (see API.md): create, list, get, patch, delete, end, reopen, usage."""
+"""Sessions endpoints: create, list, get, patch, delete, end, reopen, usage."""
 
 from __future__ import annotations
 
