@@ -31,8 +31,8 @@ started, where they ran or what they cost, rather than by what was said (session
 Every filter given must hold: time bounds (older_than / newer_than / before / after take `30m`, `5h`, \
 `2d`, `1w` or an ISO date), title, workspace (repository or directory), cwd, branch, model, provider, \
 source (cli, telegram, ...), status (active or ended), message, token, cost and tool-call ranges, and `q` \
-(id, title or first message contains). Pages hold `limit` sessions (default 20); pass `next_cursor` back as \
-`cursor` for the next page while `has_more` is true.
+(id, title or first message contains). Pages hold `limit` sessions (default 20); for the next page, while \
+`has_more` is true, send the same filters again with `next_cursor` as `cursor`.
 
 Each item has the session's id, title, source, model, started_at / ended_at / last_active (Unix seconds), \
 message_count, tokens, cost, preview (the first user message), pinned, archived and its workspace."""
