@@ -313,6 +313,8 @@ def test_write_tools_title_and_pin_with_hermes_mcp_write(tmp_path: Path) -> None
         assert refusal_code(call(base, "session_pin", {"session_id": "nope"})) == "session_not_found"
     finally:
         live.stop()
+    # The MCP transport's task group ends with the app: the server still shuts down cleanly.
+    assert live.process.returncode == 0
 
 
 @pytest.mark.parametrize(
