@@ -39,6 +39,8 @@ from app.api.routes import (
     web_links,
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
+from app.mcp import route as mcp_route
+from app.mcp import server as mcp_server
 from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
 from app.services.fts_indexer import FtsIndexer
@@ -103,6 +105,7 @@ def create_app(
             state.gateway = await stack.enter_async_context(
                 _running(Gateway(db, settings.home, leadership=leadership))
             )
+            state.mcp = await stack.enter_async_context(mcp_server.serving(db, settings))
             if announce is not None:
                 await announce(db)
             yield
@@ -130,6 +133,9 @@ def create_app(
     app.include_router(dashboard.public)
     app.include_router(dashboard.router)
     protected = [Depends(require_token)]
+    # First of the protected routes: a request is matched against the routes in order, and MCP clients
+    # send every tool call to this one path.
+    app.include_router(mcp_route.router, dependencies=protected)
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):

@@ -70,6 +70,10 @@ class Settings(BaseSettings):
     # formatting cost a large share of the CPU of a single-message append; docs/benchmarks.md).
     access_log: bool = True
 
+    # The MCP server at /mcp offers its write tools (session_title, session_pin) only when this is set:
+    # a client given the token for recall should not rename or pin sessions unless asked for.
+    mcp_write: bool = False
+
     # Host names (without port) a request may address, besides loopback, IP literals and HERMES_HOST:
     # the DNS-rebinding guard. Comma-separated in the environment; ``*`` turns the guard off.
     allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)

@@ -1,10 +1,11 @@
 """The layer rules, read from the source: imports point down only, and SQL lives in ``app/storage``.
 
-HTTP (``app/api``) -> services -> domain -> storage. Storage never imports services or the API, services
-never import the API, and neither services nor the API (nor the app factory) touch ``sqlite3``, the SQLite
-store (``app.storage.database``, ``app.storage.sqlite_tx``, its connections and workers), the SQLite
-repositories (``app.storage.repos``) or SQL text: they see storage through ``app.storage.protocols`` (the
-``Store`` that ``app.storage.backends.open_store`` returns), so another backend plugs in underneath.
+HTTP (``app/api``, and the MCP server in ``app/mcp``) -> services -> domain -> storage. Storage never
+imports services or the API, services never import the API, and neither services nor the API (nor the MCP
+server, nor the app factory) touch ``sqlite3``, the SQLite store (``app.storage.database``,
+``app.storage.sqlite_tx``, its connections and workers), the SQLite repositories (``app.storage.repos``) or
+SQL text: they see storage through ``app.storage.protocols`` (the ``Store`` that
+``app.storage.backends.open_store`` returns), so another backend plugs in underneath.
 
 Each backend keeps to itself: the SQLite storage modules import nothing of the PostgreSQL backend, and
 services import no backend type: nothing of ``app.storage.postgres``, ``psycopg`` or ``sqlite3``, and no
@@ -109,18 +110,18 @@ def _offending(imported: list[str], prefixes: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize("path", _modules("storage"), ids=_rel)
 def test_storage_imports_neither_services_nor_api(path: Path) -> None:
     imported = list(_imports(_parse(path)))
-    assert _offending(imported, ("app.services", "app.api")) == []
+    assert _offending(imported, ("app.services", "app.api", "app.mcp")) == []
 
 
 @pytest.mark.parametrize("path", _modules("domain"), ids=_rel)
 def test_domain_imports_no_layer_above_or_storage(path: Path) -> None:
     imported = list(_imports(_parse(path)))
-    assert _offending(imported, ("app.services", "app.api", "app.storage", "sqlite3")) == []
+    assert _offending(imported, ("app.services", "app.api", "app.mcp", "app.storage", "sqlite3")) == []
 
 
 @pytest.mark.parametrize("path", _modules("services"), ids=_rel)
 def test_services_never_import_the_api(path: Path) -> None:
-    assert _offending(list(_imports(_parse(path))), ("app.api", "app.web")) == []
+    assert _offending(list(_imports(_parse(path))), ("app.api", "app.web", "app.mcp")) == []
 
 
 _SQLITE_STORAGE = [path for path in _modules("storage") if "postgres" not in path.relative_to(APP).parts]
@@ -205,6 +206,7 @@ _ABOVE_STORAGE = [
     *_modules("services"),
     *_modules("api"),
     *_modules("web"),
+    *_modules("mcp"),
     APP / "main.py",
     APP / "runtime.py",
 ]
