@@ -37,6 +37,10 @@ def test_a_huge_integer_literal_is_a_422_on_every_json_endpoint(client: TestClie
                 # The agent dashboard's routes answer in its bodies: FastAPI's list of problems.
                 assert resp.status_code == 422, (method, path)
                 assert resp.json()["detail"][0]["type"] == "integer_out_of_range", (method, path)
+            elif path == "/mcp":
+                # MCP answers in JSON-RPC: a parse error, never a 500.
+                assert resp.status_code == 400, (method, path)
+                assert resp.json()["error"]["code"] == -32700, (method, path)
             else:
                 assert_problem(resp, 422, "integer_out_of_range", extra=("errors",))
 
