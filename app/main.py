@@ -129,7 +129,7 @@ def create_app(
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
-    app.state.web_signins = SignIns()
+    app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)
     for web in (signin_routes, web_pages, web_actions):
         app.include_router(web.router)
