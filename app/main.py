@@ -123,6 +123,9 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(metrics.router)
+    # The page's reads ahead of the API's routers: a request is matched against routers in order, and its
+    # paths (/, /rows, /s/...) share none with the API's, whose hot paths skip routing (FastPaths).
+    app.include_router(web_pages.router)
     protected = [Depends(require_token)]
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
@@ -131,7 +134,7 @@ def create_app(
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)
-    for web in (signin_routes, web_pages, web_actions):
+    for web in (signin_routes, web_actions):
         app.include_router(web.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import app.web
 from app.domain.highlight import marked_snippet, marked_terms, query_terms
 from app.domain.transcript import OUTPUT_HEAD, OUTPUT_TAIL, entries, summary_kind
+from app.web.entry_html import entries_html
 from app.web.signin import CLOCK_SKEW_S, CODE_TTL_S, MAX_CODES, MAX_REVOKED, SESSION_TTL_S, SignIns
 
 
@@ -156,3 +157,34 @@ def test_the_vendored_files_are_the_ones_recorded() -> None:
     }
     for name, entry in manifest["files"].items():
         assert hashlib.sha256((vendor / name).read_bytes()).hexdigest() == entry["sha256"], name
+
+
+def test_a_transcript_s_html_escapes_every_value_and_marks_only_after() -> None:
+    hostile = "<script>alert(1)</script>"
+    messages = [
+        {"id": 1, "role": "user", "content": f"find {hostile}", "timestamp": 1.5, "reasoning": hostile},
+        {
+            "id": 2,
+            "role": "assistant",
+            "content": None,
+            "timestamp": 2.0,
+            "tool_calls": [
+                {"id": f'c"{hostile}', "function": {"name": hostile, "arguments": json.dumps({"x": hostile})}}
+            ],
+        },
+        {
+            "id": 3,
+            "role": "tool",
+            "content": hostile + "x" * (OUTPUT_HEAD + OUTPUT_TAIL),
+            "tool_call_id": 'c"' + hostile,
+        },
+        {"id": 4, "role": "tool", "content": hostile, "tool_name": hostile, "tool_call_id": "elsewhere"},
+    ]
+    html = str(entries_html(entries(messages), 'a"/b<', query_terms("script")))
+    assert "<script" not in html and 'c"' not in html and 'a"' not in html
+    assert html.count('<mark class="hit">script</mark>') >= 8
+    assert 'href="/s/a%22%2Fb%3C?at=1#m-1"' in html
+    assert '<div class="result" id="m-3">' in html and "more characters" in html
+    assert "tool: &lt;script&gt;" in html
+    plain = str(entries_html(entries(messages[:1]), "s", []))
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in plain and "<mark" not in plain
