@@ -118,7 +118,13 @@ def search_request(params: PageQuery, text: str) -> SearchRequest:
     """Search over the messages of the sources this view shows."""
     sources, excluded = _sources(params)
     return SearchRequest(
-        q=text, limit=SEARCH_RESULTS, window=1, sources=sources or None, exclude_sources=excluded
+        q=text,
+        limit=SEARCH_RESULTS,
+        window=1,
+        sources=sources or None,
+        exclude_sources=excluded,
+        cwd=params.cwd or None,
+        workspace=(params.workspace or "").strip() or None,
     )
 
 

@@ -52,6 +52,8 @@ def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
         sources=_names(body.source),
         exclude_sources=_names(body.exclude_source) or (),
         home=body.home,
+        cwd=body.cwd or None,
+        workspace=(body.workspace or "").strip() or None,
         current_session_id=body.current_session_id,
         detail=svc.Detail(body.detail),
     )
