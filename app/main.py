@@ -126,6 +126,9 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(metrics.router)
+    # The page's reads ahead of the API's routers: a request is matched against routers in order, and its
+    # paths (/, /rows, /s/...) share none with the API's, whose hot paths skip routing (FastPaths).
+    app.include_router(web_pages.router)
     protected = [Depends(require_token)]
     # First of the protected routes: a request is matched against the routes in order, and MCP clients
     # send every tool call to this one path.
@@ -135,9 +138,9 @@ def create_app(
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
-    app.state.web_signins = SignIns()
+    app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)
-    for web in (signin_routes, web_pages, web_actions):
+    for web in (signin_routes, web_actions):
         app.include_router(web.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
