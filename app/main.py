@@ -127,9 +127,11 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(metrics.router)
+    # The page's reads ahead of the API's routers: a request is matched against routers in order, and its
+    # paths (/, /rows, /s/...) share none with the API's, whose hot paths skip routing (FastPaths).
+    app.include_router(web_pages.router)
     # The agent dashboard's session API, with its own token headers and error bodies. Its routes come
-    # early: Starlette tries routes in order, and none of the others is under /api/ (its catch-all for
-    # unknown /api/ paths ends it).
+    # early too: none of the others is under /api/ (its catch-all for unknown /api/ paths ends it).
     app.include_router(dashboard.public)
     app.include_router(dashboard.router)
     protected = [Depends(require_token)]
@@ -141,9 +143,9 @@ def create_app(
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
-    app.state.web_signins = SignIns()
+    app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)
-    for web in (signin_routes, web_pages, web_actions):
+    for web in (signin_routes, web_actions):
         app.include_router(web.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

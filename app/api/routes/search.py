@@ -58,6 +58,8 @@ def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
         sources=names(body.source),
         exclude_sources=names(body.exclude_source) or (),
         home=body.home,
+        cwd=body.cwd or None,
+        workspace=(body.workspace or "").strip() or None,
         current_session_id=body.current_session_id,
         detail=svc.Detail(body.detail),
     )

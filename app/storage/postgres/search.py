@@ -57,7 +57,13 @@ from app.storage.repos.list_index import (
     scan_filter,
 )
 from app.storage.repos.search import cron_clauses, scan_windows
-from app.storage.repos.session_filter import IN_HOME_SQL
+from app.storage.repos.session_filter import (
+    CWD_SQL,
+    IN_HOME_SQL,
+    WORKSPACE_SQL,
+    cwd_params,
+    workspace_pattern,
+)
 from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
@@ -187,7 +193,7 @@ def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[
 
 
 def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
-    """The hit filter's conditions on the session (alias ``s``): sources, home and cron."""
+    """The hit filter's conditions on the session (alias ``s``): sources, home, directory, workspace, cron."""
     parts: list[str] = []
     params: list[Any] = []
     if filt.sources is not None:
@@ -199,6 +205,12 @@ def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
     if filt.home is not None:
         parts.append(to_psycopg(IN_HOME_SQL.format(a="s")))
         params.append(filt.home)
+    if filt.cwd is not None:
+        parts.append(to_psycopg(CWD_SQL.format(a="s")))
+        params.extend(cwd_params(filt.cwd))
+    if filt.workspace is not None:
+        parts.append(to_psycopg(WORKSPACE_SQL.format(a="s")))
+        params.append(workspace_pattern(filt.workspace))
     parts.extend(cron_clauses(filt.cron))
     return parts, params
 
@@ -219,7 +231,13 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
 
 def _sessions_join(filt: HitFilter) -> str:
     """How a scan step or an id-ordered chunk reaches its hits' sessions (see :data:`_SESSION_OF_HIT`)."""
-    choosing = filt.home is not None or filt.sources is not None or filt.cron is True
+    choosing = (
+        filt.home is not None
+        or filt.cwd is not None
+        or filt.workspace is not None
+        or filt.sources is not None
+        or filt.cron is True
+    )
     return _SESSIONS_OF_HITS if choosing or not TRICKS.session_lookup else _SESSION_OF_HIT
 
 
