@@ -7,7 +7,8 @@
     (``tests/compat/schema30.py``), each filled by its writer. Rounds interleave the files so drift in the
     machine's load falls on all three. Printed: msgs/s, p50/p99 per file, and the time per message on the 26
     and the 30 file over that on the 22 file (msgs/s of the 22 file over the other's; target <= 1.1x), p99
-    likewise.
+    likewise. With ``--baseline DIR`` (another build's checkout, e.g. ``git archive <rev> | tar -x -C DIR``)
+    that build serves the same three files in the same rounds, and its figures and slowdowns follow.
     The newer agents create files in rollback-journal mode on a SQLite with the WAL-reset bug; a rollback
     journal costs a sync per commit whatever the schema, so by default every file is put in WAL mode first
     (``--journal delete``: all in rollback-journal mode instead), which leaves the schema as the difference.
@@ -37,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.append import _run, _single_append_load, turns
 from bench.build_store import INSERT_MESSAGE, LARGE, STORES, StoreSpec, ensure, message_row
-from bench.common import bench_home, percentile, print_figures, serve
+from bench.common import ROOT, bench_home, percentile, print_figures, serve
 
 FILES = ("22", "26", "30")
 
@@ -84,11 +85,12 @@ def make_files(root: Path, journal: str) -> dict[str, Path]:
     return out
 
 
-def serve_appends(template: Path, duration: float) -> dict[str, float] | str:
-    """The (b) load of bench/append.py on a copy of ``template``: figures, or why the server refused."""
+def serve_appends(template: Path, duration: float, source: Path = ROOT) -> dict[str, float] | str:
+    """The (b) load of bench/append.py on a copy of ``template``, served by the build at ``source``: figures,
+    or why the server refused."""
     with bench_home() as home:
         shutil.copyfile(template, home / "state.db")
-        with serve(home) as server:
+        with serve(home, source) as server:
             try:
                 counted, elapsed, latencies, cpu = _run(
                     _single_append_load([server.port], [server.process.pid], duration, warmup=1.0)
@@ -103,30 +105,47 @@ def serve_appends(template: Path, duration: float) -> dict[str, float] | str:
     }
 
 
-def appends(duration: float, rounds: int, journal: str) -> dict[str, Any]:
-    """(a): per file the median over ``rounds`` of each figure, and the slowdowns against the 22 file."""
+def appends(
+    duration: float, rounds: int, journal: str, builds: dict[str, Path] | None = None
+) -> dict[str, Any]:
+    """(a): per build and file the median over ``rounds`` of each figure, and the slowdowns against the 22
+    file (the first build's at the top level of the summary, any other's under its name)."""
+    builds = builds or {"this build": ROOT}
     with bench_home() as root:
         files = make_files(root, journal)
-        runs: dict[str, list[dict[str, float]]] = {v: [] for v in files}
-        refused: dict[str, str] = {}
+        runs: dict[tuple[str, str], list[dict[str, float]]] = {(b, v): [] for b in builds for v in files}
+        refused: dict[tuple[str, str], str] = {}
         for _ in range(rounds):
             for version, template in files.items():
-                if version in refused:
-                    continue
-                figures = serve_appends(template, duration)
-                if isinstance(figures, str):
-                    refused[version] = figures
-                else:
-                    runs[version].append(figures)
+                for build, source in builds.items():
+                    if (build, version) in refused:
+                        continue
+                    figures = serve_appends(template, duration, source)
+                    if isinstance(figures, str):
+                        refused[build, version] = figures
+                    else:
+                        runs[build, version].append(figures)
+    summaries = {build: _summary(build, runs, refused, journal) for build in builds}
+    first, *others = builds
+    return {**summaries[first], **{build: summaries[build] for build in others}}
+
+
+def _summary(
+    build: str,
+    runs: dict[tuple[str, str], list[dict[str, float]]],
+    refused: dict[tuple[str, str], str],
+    journal: str,
+) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     for version in FILES:
-        if version in refused:
-            print(f"\n== schema {version}: appends refused: {refused[version]}")
+        done = runs.get((build, version))
+        if (build, version) in refused:
+            print(f"\n== {build}, schema {version}: appends refused: {refused[build, version]}")
             summary[version] = None
-        elif runs.get(version):
-            figures = {k: statistics.median(r[k] for r in runs[version]) for k in runs[version][0]}
+        elif done:
+            figures = {k: statistics.median(r[k] for r in done) for k in done[0]}
             print_figures(
-                f"(a) schema {version}, {journal} journal, median of {len(runs[version])} rounds", figures
+                f"(a) {build}, schema {version}, {journal} journal, median of {len(done)} rounds", figures
             )
             summary[version] = figures
         else:
@@ -137,13 +156,15 @@ def appends(duration: float, rounds: int, journal: str) -> dict[str, Any]:
         if base and other:
             slowdown = base["msgs_per_s"] / other["msgs_per_s"]
             p99 = other["p99_ms"] / base["p99_ms"]
+            cpu = other["server_cpu_ms_per_msg"] / base["server_cpu_ms_per_msg"]
             print(
-                f"  time per message, {version} over 22: {slowdown:.2f}x, p99 {p99:.2f}x"
-                f" (target <= 1.1x): {'met' if slowdown <= 1.1 else 'NOT met'}"
+                f"  {build}: time per message, {version} over 22: {slowdown:.2f}x, p99 {p99:.2f}x, server CPU"
+                f" per message {cpu:.2f}x (target <= 1.1x): {'met' if slowdown <= 1.1 else 'NOT met'}"
             )
             summary[f"slowdown_{version}"] = slowdown
+            summary[f"cpu_ratio_{version}"] = cpu
         else:
-            print(f"  time per message, {version} over 22: n/a")
+            print(f"  {build}: time per message, {version} over 22: n/a")
     return summary
 
 
@@ -244,11 +265,16 @@ def shapes(spec: StoreSpec | None) -> dict[str, Any]:
 
 
 def run(
-    duration: float = 6.0, rounds: int = 3, journal: str = "wal", store: str | None = LARGE.name
+    duration: float = 6.0,
+    rounds: int = 3,
+    journal: str = "wal",
+    store: str | None = LARGE.name,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
     """Both parts; the figures for a summary."""
+    builds = {"this build": ROOT, **({"baseline build": baseline.resolve()} if baseline else {})}
     return {
-        "appends": appends(duration, rounds, journal),
+        "appends": appends(duration, rounds, journal, builds),
         "floor": floors(4000, rounds, journal),
         "shape": shapes(STORES[store] if store else None),
     }
@@ -256,7 +282,7 @@ def run(
 
 def main() -> None:
     """Command line: ``python bench/agent_versions.py [--duration S] [--rounds N] [--journal wal|delete]
-    [--store s500k|s10k|none]``."""
+    [--store s500k|s10k|none] [--baseline DIR]``."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -270,8 +296,10 @@ def main() -> None:
         default=LARGE.name,
         help="store for the shape check (s500k is the 1 GB one; 'none' skips it)",
     )
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, serving the same files")
     args = parser.parse_args()
-    run(args.duration, args.rounds, args.journal, None if args.store == "none" else args.store)
+    store = None if args.store == "none" else args.store
+    run(args.duration, args.rounds, args.journal, store, args.baseline)
 
 
 if __name__ == "__main__":
