@@ -856,8 +856,8 @@ class LineageNotAvailable(Unprocessable):
 
     def __init__(self) -> None:
         super().__init__(
-            "lineage=logical is available with format=jsonl (not redacted) or one file per session "
-            "(format=md or qmd, layout=files)."
+            "lineage=logical is available with format=jsonl (not redacted), format=html, or one file per "
+            "session (format=md or qmd, layout=files)."
         )
 
 

@@ -38,6 +38,8 @@ from app.api.routes import (
     web_links,
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
+from app.mcp import route as mcp_route
+from app.mcp import server as mcp_server
 from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
 from app.services.fts_indexer import FtsIndexer
@@ -102,6 +104,7 @@ def create_app(
             state.gateway = await stack.enter_async_context(
                 _running(Gateway(db, settings.home, leadership=leadership))
             )
+            state.mcp = await stack.enter_async_context(mcp_server.serving(db, settings))
             if announce is not None:
                 await announce(db)
             yield
@@ -123,15 +126,21 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(metrics.router)
+    # The page's reads ahead of the API's routers: a request is matched against routers in order, and its
+    # paths (/, /rows, /s/...) share none with the API's, whose hot paths skip routing (FastPaths).
+    app.include_router(web_pages.router)
     protected = [Depends(require_token)]
+    # First of the protected routes: a request is matched against the routes in order, and MCP clients
+    # send every tool call to this one path.
+    app.include_router(mcp_route.router, dependencies=protected)
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
-    app.state.web_signins = SignIns()
+    app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)
-    for web in (signin_routes, web_pages, web_actions):
+    for web in (signin_routes, web_actions):
         app.include_router(web.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

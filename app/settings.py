@@ -67,8 +67,12 @@ class Settings(BaseSettings):
     export_workers: int = Field(default=2, ge=0, le=16)
 
     # One JSON line per request on the ``hermes.access`` logger (uvicorn's own access log stays off: its
-    # formatting cost 15-20 % of the CPU of a single-message append).
+    # formatting cost a large share of the CPU of a single-message append; docs/benchmarks.md).
     access_log: bool = True
+
+    # The MCP server at /mcp offers its write tools (session_title, session_pin) only when this is set:
+    # a client given the token for recall should not rename or pin sessions unless asked for.
+    mcp_write: bool = False
 
     # Host names (without port) a request may address, besides loopback, IP literals and HERMES_HOST:
     # the DNS-rebinding guard. Comma-separated in the environment; ``*`` turns the guard off.

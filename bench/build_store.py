@@ -61,7 +61,7 @@ STORES = {spec.name: spec for spec in (SMALL, MEDIUM, LARGE)}
 
 
 def session_id(source: str, started_at: float, rng: random.Random) -> str:
-    """An id in the agent's format for the source (see API.md, Session ids)."""
+    """An id in the agent's format for the source."""
     if source == "api_server":
         return f"api_{int(started_at)}_{rng.getrandbits(32):08x}"
     stamp = time.strftime("%Y%m%d_%H%M%S", time.gmtime(started_at))

@@ -201,14 +201,17 @@ class LeanClient:
         self._reader, self._writer = await asyncio.open_connection("127.0.0.1", self.port)
         return self
 
-    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
-        """Send one request and read the whole response."""
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: bytes = b""
+    ) -> tuple[int, bytes]:
+        """Send one request (``headers``: extra header lines, each ending in CRLF) and read the whole
+        response."""
         assert self._reader is not None and self._writer is not None
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n"
         ).encode()
-        self._writer.write(head + self._auth + b"\r\n" + body)
+        self._writer.write(head + self._auth + headers + b"\r\n" + body)
         raw = await self._reader.readuntil(b"\r\n\r\n")
         status = int(raw[9:12])
         length = 0

@@ -1,7 +1,7 @@
 """Appends that contend for the same sessions on PostgreSQL: many writers, few sessions, opposite orders.
 
-16 threads append one message at a time (the append use case as a write job, declaring its leading
-append as the service does, through the store: no HTTP) to 3 sessions, half of them cycling through the
+16 threads append one message at a time (the append use case's write job, as the service hands it to the
+store: no HTTP) to 3 sessions, half of them cycling through the
 sessions in one order and half in the other. With group commit, two groups can each hold a session row the
 other wants; this measures what that costs (a deadlock PostgreSQL breaks after ``deadlock_timeout`` would
 show as a p99 near a second).
@@ -48,10 +48,8 @@ def measure(url: str) -> dict[str, float]:
             for k in range(APPENDS_PER_THREAD):
                 sid, turn = order[k % len(order)], [{"role": "user", "content": f"m{index}-{k}"}]
                 started = time.perf_counter()
-                store.write_sync(
-                    lambda tx, s=sid, t=turn: message_service._append(tx, s, t, reopen=False),
-                    **_declared(sid, turn),
-                )
+                fn, declared = _append_job(message_service, sid, turn)
+                store.write_sync(fn, **declared)
                 latencies.append(time.perf_counter() - started)
 
         started = time.perf_counter()
@@ -72,14 +70,21 @@ def measure(url: str) -> dict[str, float]:
     }
 
 
-def _declared(session_id: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The write's declaration of its leading append, as the append use case makes it, on a build that has
-    them (an older baseline's store takes no such argument)."""
+def _append_job(service: Any, session_id: str, messages: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """The append use case's write job and the arguments it goes to the store with, as the service hands
+    them on the build that runs (an older baseline declares its leading append beside a plain job, or has
+    no such declaration)."""
+    if hasattr(service, "append_job"):
+        return service.append_job(session_id, messages, reopen=False), {}
+
+    def job(tx: Any) -> Any:
+        return service._append(tx, session_id, messages, reopen=False)
+
     from app.storage import protocols
 
     if not hasattr(protocols, "LeadingAppend"):
-        return {}
-    return {"leading": protocols.LeadingAppend(session_id, messages)}
+        return job, {}
+    return job, {"leading": protocols.LeadingAppend(session_id, messages)}
 
 
 def _child(source: Path, url: str) -> dict[str, float]:

@@ -1,7 +1,8 @@
 """The web page against the JSON API it is built on, in the same run on one copy of a store.
 
-Each figure is the median of sequential calls over one keep-alive connection after a warm-up; the page is
-asked with its sign-in cookie, the API with the bearer token (targets of issue 37):
+Each figure is the median of sequential calls over one keep-alive connection after a warm-up, the page's
+and the API's calls alternating; the page is asked with its sign-in cookie, the API with the bearer token
+(targets of issue 37):
 
 - the list page's HTML against ``GET /sessions?limit=50`` (<= 2x);
 - a 20,000-message session's first transcript page against the same page of ``GET .../messages``
@@ -44,17 +45,31 @@ def _add_long_session(api: httpx.Client) -> None:
         answer.raise_for_status()
 
 
-def _timed(client: httpx.Client, path: str, calls: int) -> list[float]:
-    timings = []
+def _get(client: httpx.Client, path: str) -> float:
+    t0 = time.perf_counter()
+    answer = client.get(path)
+    elapsed = time.perf_counter() - t0
+    if answer.status_code != 200:
+        raise RuntimeError(f"GET {path} answered {answer.status_code}: {answer.text[:300]}")
+    return elapsed
+
+
+def _timed_pair(
+    page: httpx.Client, page_path: str, api: httpx.Client, api_path: str, calls: int
+) -> tuple[list[float], list[float]]:
+    """Seconds per call of the page and of the API, alternating call by call so that drift in the
+    machine's load falls on both alike (the order alternates too)."""
+    ours: list[float] = []
+    base: list[float] = []
     for i in range(WARMUP + calls):
-        t0 = time.perf_counter()
-        answer = client.get(path)
-        elapsed = time.perf_counter() - t0
-        if answer.status_code != 200:
-            raise RuntimeError(f"GET {path} answered {answer.status_code}: {answer.text[:300]}")
+        if i % 2:
+            theirs, mine = _get(api, api_path), _get(page, page_path)
+        else:
+            mine, theirs = _get(page, page_path), _get(api, api_path)
         if i >= WARMUP:
-            timings.append(elapsed)
-    return timings
+            ours.append(mine)
+            base.append(theirs)
+    return ours, base
 
 
 def _page_loads(base_url: str, cookie: str, loads: int) -> list[float]:
@@ -102,8 +117,8 @@ def run(spec: StoreSpec = LARGE, calls: int = 50, query: str = "deploy", loads: 
                 "search": (f"/?preset=all&q={query}", f"/search?q={query}&limit=50"),
             }
             for name, (page_path, api_path) in pairs.items():
-                ours = median(_timed(page, page_path, calls)) * 1000
-                base = median(_timed(api, api_path, calls)) * 1000
+                timings = _timed_pair(page, page_path, api, api_path, calls)
+                ours, base = (median(t) * 1000 for t in timings)
                 figures.update(
                     {f"{name}_page_ms": ours, f"{name}_api_ms": base, f"{name}_ratio": ours / base}
                 )

@@ -1,10 +1,16 @@
 """The layer rules, read from the source: imports point down only, and SQL lives in ``app/storage``.
 
-HTTP (``app/api``) -> services -> domain -> storage. Storage never imports services or the API, services
-never import the API, and neither services nor the API (nor the app factory) touch ``sqlite3``, the SQLite
-store (``app.storage.database``, ``app.storage.sqlite_tx``, its connections and workers), the SQLite
-repositories (``app.storage.repos``) or SQL text: they see storage through ``app.storage.protocols`` (the
-``Store`` that ``app.storage.backends.open_store`` returns), so another backend plugs in underneath.
+HTTP (``app/api``, and the MCP server in ``app/mcp``) -> services -> domain -> storage. Storage never
+imports services or the API, services never import the API, and neither services nor the API (nor the MCP
+server, nor the app factory) touch ``sqlite3``, the SQLite store (``app.storage.database``,
+``app.storage.sqlite_tx``, its connections and workers), the SQLite repositories (``app.storage.repos``) or
+SQL text: they see storage through ``app.storage.protocols`` (the ``Store`` that
+``app.storage.backends.open_store`` returns), so another backend plugs in underneath.
+
+Each backend keeps to itself: the SQLite storage modules import nothing of the PostgreSQL backend, and
+services import no backend type: nothing of ``app.storage.postgres``, ``psycopg`` or ``sqlite3``, and no
+type of the store's contract that one backend's store takes only to drop it (an argument only the other
+backend reads).
 """
 
 from __future__ import annotations
@@ -30,6 +36,13 @@ SQLITE_BACKEND = (
     "app.storage.checkpointer",
     "app.storage.side_connection",
     "app.storage.render_pool",
+)
+# The PostgreSQL backend's modules and its driver.
+POSTGRES_BACKEND = ("app.storage.postgres", "psycopg", "psycopg_pool")
+# The stores implementing the contract's ``Store``: (module, class).
+STORES = (
+    (APP / "storage" / "database.py", "Database"),
+    (APP / "storage" / "postgres" / "store.py", "PgStore"),
 )
 # Modules that still speak SQLite directly, and why; the list only shrinks (a converted module must leave
 # it: test_the_allow_list_is_current).
@@ -97,24 +110,103 @@ def _offending(imported: list[str], prefixes: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize("path", _modules("storage"), ids=_rel)
 def test_storage_imports_neither_services_nor_api(path: Path) -> None:
     imported = list(_imports(_parse(path)))
-    assert _offending(imported, ("app.services", "app.api")) == []
+    assert _offending(imported, ("app.services", "app.api", "app.mcp")) == []
 
 
 @pytest.mark.parametrize("path", _modules("domain"), ids=_rel)
 def test_domain_imports_no_layer_above_or_storage(path: Path) -> None:
     imported = list(_imports(_parse(path)))
-    assert _offending(imported, ("app.services", "app.api", "app.storage", "sqlite3")) == []
+    assert _offending(imported, ("app.services", "app.api", "app.mcp", "app.storage", "sqlite3")) == []
 
 
 @pytest.mark.parametrize("path", _modules("services"), ids=_rel)
 def test_services_never_import_the_api(path: Path) -> None:
-    assert _offending(list(_imports(_parse(path))), ("app.api", "app.web")) == []
+    assert _offending(list(_imports(_parse(path))), ("app.api", "app.web", "app.mcp")) == []
+
+
+_SQLITE_STORAGE = [path for path in _modules("storage") if "postgres" not in path.relative_to(APP).parts]
+
+
+@pytest.mark.parametrize("path", _SQLITE_STORAGE, ids=_rel)
+def test_sqlite_storage_imports_nothing_of_postgresql(path: Path) -> None:
+    assert _offending(list(_imports(_parse(path))), POSTGRES_BACKEND) == []
+
+
+def _class(tree: ast.AST, name: str) -> ast.ClassDef:
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name)
+
+
+def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    return [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+
+
+def _dropped_types(contract: ast.ClassDef, store: ast.ClassDef) -> set[str]:
+    """The names in the annotations of ``contract``'s parameters that ``store`` takes and never reads."""
+    found: set[str] = set()
+    implemented = _methods(store)
+    for name, declared in _methods(contract).items():
+        method = implemented.get(name)
+        if method is None:
+            continue
+        read = {n.id for statement in method.body for n in ast.walk(statement) if isinstance(n, ast.Name)}
+        taken = {arg.arg for arg in _parameters(method)}
+        for arg in _parameters(declared):
+            if arg.annotation is not None and arg.arg in taken and arg.arg not in read:
+                found |= {n.id for n in ast.walk(arg.annotation) if isinstance(n, ast.Name)}
+    return found
+
+
+def _backend_only_types() -> set[str]:
+    contract = _class(_parse(APP / "storage" / "protocols.py"), "Store")
+    return {name for path, cls in STORES for name in _dropped_types(contract, _class(_parse(path), cls))}
+
+
+def _storage_names(tree: ast.AST) -> set[str]:
+    """The names a module imports from ``app.storage`` (``from app.storage.x import Name``)."""
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and node.module is not None
+        and node.module.startswith("app.storage")
+        for alias in node.names
+    }
+
+
+@pytest.mark.parametrize("path", _modules("services"), ids=_rel)
+def test_services_import_no_backend_type(path: Path) -> None:
+    tree = _parse(path)
+    assert _offending(list(_imports(tree)), (*POSTGRES_BACKEND, "sqlite3")) == []
+    assert sorted(_storage_names(tree) & _backend_only_types()) == []
+
+
+def test_the_contract_check_sees_a_dropped_argument() -> None:
+    """A store that takes a typed argument of the contract and never reads it drops that type; one that
+    reads every argument it takes, or never takes it, drops nothing."""
+    contract = _class(
+        ast.parse(
+            "class Store(Protocol):\n"
+            "    def write(self, fn: Callable[[Tx], T], *, hint: Hint | None = None) -> T: ...\n"
+        ),
+        "Store",
+    )
+    dropping = ast.parse("class A:\n    def write(self, fn, *, hint=None):\n        return run(fn)\n")
+    reading = ast.parse("class B:\n    def write(self, fn, *, hint=None):\n        return run(fn, hint)\n")
+    ignoring = ast.parse("class C:\n    def write(self, fn):\n        return run(fn)\n")
+    assert _dropped_types(contract, _class(dropping, "A")) == {"Hint"}
+    assert _dropped_types(contract, _class(reading, "B")) == set()
+    assert _dropped_types(contract, _class(ignoring, "C")) == set()
 
 
 _ABOVE_STORAGE = [
     *_modules("services"),
     *_modules("api"),
     *_modules("web"),
+    *_modules("mcp"),
     APP / "main.py",
     APP / "runtime.py",
 ]

@@ -13,6 +13,8 @@ from starlette.responses import Response
 
 from app.api.pagination import decode_cursor, encode_cursor, set_next_link
 from app.api.responses import json_response
+from app.api.schemas.filters import session_filter
+from app.api.schemas.sessions import SessionListQuery
 from app.domain.session_filter import SessionFilter, TimeBounds
 from app.errors import InvalidCursor
 from app.services import sessions as svc
@@ -89,17 +91,46 @@ def next_page_cursor(query: ListQuery, bounds: TimeBounds, page: ListPage) -> st
     return encode_cursor(cursor_kind(query, bounds), position)
 
 
-async def list_response(
-    request: Request, db: Store, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS
-) -> Response:
-    """Read one page of the listing and render it with its ``Link`` header; with time filters the cursor
+def listing_query(params: SessionListQuery) -> tuple[ListQuery, TimeBounds]:
+    """The listing ``GET /sessions`` parameters ask for, and their time filters as typed; a cursor's page
+    keeps the time window the first page resolved. 400 ``invalid_cursor``; 422 ``invalid_duration``,
+    ``empty_time_window``."""
+    sources = tuple(params.source or ())
+    query = ListQuery(
+        limit=params.limit,
+        sources=sources,
+        exclude_sources=(
+            tuple(params.exclude_source) if params.exclude_source else svc.default_exclusions(sources)
+        ),
+        status=params.status,
+        include_children=params.include_children,
+        include_archived=params.include_archived,
+        order=params.order,
+        search=params.q,
+        filter=session_filter(params),
+    )
+    bounds = params.bounds()
+    if params.cursor is not None:
+        position = cursor_position(cursor_kind(query, bounds), params.order, params.cursor)
+        query = pinned_window(query, bounds, position)
+    return query, bounds
+
+
+async def list_body(db: Store, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS) -> dict[str, Any]:
+    """One page of the listing (``items``, ``next_cursor``, ``has_more``); with time filters the cursor
     carries the resolved window."""
     page = await db.read(lambda tx: svc.list_page(tx, query))
     next_cursor = next_page_cursor(query, bounds, page)
-    response = json_response(
-        {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
-    )
-    set_next_link(request, response, next_cursor)
+    return {"items": page.items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+
+
+async def list_response(
+    request: Request, db: Store, query: ListQuery, bounds: TimeBounds = _NO_BOUNDS
+) -> Response:
+    """Read one page of the listing and render it with its ``Link`` header."""
+    body = await list_body(db, query, bounds)
+    response = json_response(body)
+    set_next_link(request, response, body["next_cursor"])
     return response
 
 

@@ -1,4 +1,4 @@
-"""Pure text formatting of the agent's CLI output (reference §3.2-3.5, §3.8): no I/O here."""
+"""Pure text formatting of the agent's CLI output: no I/O here."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def duration(seconds: float) -> str:
 
 
 def exit_epilogue(session_id: str, seconds: float, messages: int, users: int, tool_calls: int) -> list[str]:
-    """What the CLI prints when a session is closed (reference §3.8)."""
+    """What the CLI prints when a session is closed."""
     return [
         "Resume this session with:",
         f"  hermes --resume {session_id}",

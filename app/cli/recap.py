@@ -1,4 +1,4 @@
-"""The "Previous Conversation" panel shown on resume (reference §3.7), built from ``GET .../recap``."""
+"""The "Previous Conversation" panel shown on resume, built from ``GET .../recap``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where a completed handoff lands on the gateway side (reference/gateway.md §4, "Process"): the
+"""Where a completed handoff lands on the gateway side: the
 destination message source the agent's handoff watcher builds, and the synthetic turn it dispatches."""
 
 from __future__ import annotations

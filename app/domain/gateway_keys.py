@@ -1,7 +1,7 @@
 """Gateway session keys: which session an incoming platform message belongs to.
 
-The rules are those of hermes-agent 0.19.0's ``gateway.session.build_session_key`` (reference/gateway.md
-§1), so the agent's gateway and this server compute the same key for the same message. WhatsApp
+The rules are those of hermes-agent 0.19.0's ``gateway.session.build_session_key`` (docs/gateway-routing.md),
+so the agent's gateway and this server compute the same key for the same message. WhatsApp
 identifiers are canonicalised through the bridge's ``lid-mapping-*.json`` files; reading them is I/O, so
 the caller passes ``read_mappings`` (identifier → the raw aliases its mapping files hold).
 """

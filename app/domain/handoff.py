@@ -1,4 +1,4 @@
-"""Handoff rules (reference §5): the state machine the agent's ``sessions.handoff_*`` columns hold, the
+"""Handoff rules: the state machine the agent's ``sessions.handoff_*`` columns hold, the
 platforms a session can be handed to, and the texts both the API and the CLI use."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ MAX_ERROR_CHARS = 500
 """The agent keeps the first 500 characters of a failure reason (``fail_handoff``)."""
 
 TIMEOUT_ERROR = "timed out waiting for gateway"
-"""The reason the CLI records when no gateway settles the handoff in time (reference §5.2 step 9)."""
+"""The reason the CLI records when no gateway settles the handoff in time."""
 
 CANCELLED_ERROR = "cancelled by the user before a gateway took it"
 """The reason the CLI records when the user interrupts the wait while the handoff is still pending."""

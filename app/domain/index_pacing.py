@@ -1,7 +1,7 @@
 """How big the background indexer's next slice is, and how long it pauses: it yields to live writes.
 
-Measured on the bench corpus: the trigram index costs ~400 µs per message in slices of 128 and ~170 µs in
-slices of 1,024 (FTS5 writes new segments per transaction), while a write queued behind a slice waits for
+On the bench corpus the trigram index costs less than half as much per message in slices of 1,024 as in
+slices of 128 (FTS5 writes new segments per transaction), while a write queued behind a slice waits for
 all of it. So the indexer takes big slices while nothing else waits for the writer, and small ones with a
 pause between them as soon as something does. The pause keeps its share of a busy writer at
 :data:`CONTENDED_SHARE`: a bulk sync or import queues its next batch as soon as one commits, and with a

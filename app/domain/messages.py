@@ -80,8 +80,8 @@ def decode_json_column(raw: Any, fallback: Any = None) -> Any:
 
 
 def tool_call_count(message: Mapping[str, Any]) -> int:
-    """Tool calls a message adds to ``sessions.tool_call_count``: assistant rows only (API.md; the
-    reference's check 30 — tool-role results add nothing)."""
+    """Tool calls a message adds to ``sessions.tool_call_count``: assistant rows only; tool-role
+    results add nothing, as in the agent.."""
     calls = message.get("tool_calls")
     if message.get("role") != "assistant" or not calls:
         return 0

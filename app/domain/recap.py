@@ -1,6 +1,6 @@
 """The resume recap ("Previous Conversation"): which messages a user sees again, and how they are shortened.
 
-Rules of the agent's CLI recap (reference §3.7, checks 157–162): system and tool messages are hidden; a user
+Rules of the agent's CLI recap: system and tool messages are hidden; a user
 message longer than 300 characters is cut to 300 + ``...``; an assistant message loses its reasoning blocks,
 keeps at most 3 lines (then `` ...``) and 200 characters (then ``...``), and its tool calls are summarised
 as ``[N tool call(s): a, b, c, d, ...]``; an assistant message with neither text nor tool calls is skipped;

@@ -1,4 +1,4 @@
-"""Gateway reset policies: when a routed chat starts a fresh session (reference/gateway.md §2).
+"""Gateway reset policies: when a routed chat starts a fresh session (docs/gateway-routing.md).
 
 Exactly hermes-agent 0.19.0's ``SessionResetPolicy``, ``GatewayConfig.get_reset_policy`` and the reset
 checks of its ``SessionStore``: naive server-local times compared with the routing entry's

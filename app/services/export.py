@@ -4,7 +4,7 @@ Pages by session id with one short read transaction per chunk, so memory stays f
 running however big the store is. A cheap plan (counts from covering indexes) fixes each chunk's range in
 order; the next chunk is rendered (and the one after it planned) on a reader thread while the current
 one is being sent. One render at a time: the sqlite3 module releases the GIL around every row it steps, so
-two renders at once hand the GIL back and forth per row (measured on 2 cores: 50-70 % more CPU, no gain).
+two renders at once hand the GIL back and forth per row: more CPU for no gain (docs/benchmarks.md).
 
 A stored value JSON cannot hold as it is (a BLOB, TEXT that is not UTF-8) never cuts the stream short:
 the row is left out, every other session is written, and the stream ends with one error record line
@@ -197,7 +197,7 @@ async def _rendered_in_workers(
             pending.cancel()
 
 
-def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessagePage:
+def _message_page(tx: Tx, *, session_id: str, after_id: int) -> store.MessageJsonPage:
     return tx.export.message_page(session_id=session_id, after_id=after_id, limit=EXPORT_CHUNK_MESSAGES)
 
 

@@ -98,7 +98,9 @@ def checked(req: ExportRequest) -> ExportRequest:
     if req.lineage == "logical":
         if req.flt.session_id is None:
             raise LineageNeedsSessionId("lineage=logical")
-        if not (layout == "files" or (req.fmt == "jsonl" and req.only is None and not redact)):
+        if not (
+            layout == "files" or req.fmt == "html" or (req.fmt == "jsonl" and req.only is None and not redact)
+        ):
             raise LineageNotAvailable()
     return ExportRequest(req.fmt, req.only, redact, layout, req.lineage, req.flt)
 
@@ -275,7 +277,10 @@ async def export_readable(db: Store, req: ExportRequest) -> AsyncIterator[bytes]
         # A trace redacts its messages itself, as the agent's does.
         renderer, transform = _Traces(bool(req.redact), trace_time()), Redaction(False, bool(req.redact))
     elif req.fmt == "html":
-        async for data in _html(db, flt, transform):
+        pages = _html(db, flt, transform)
+        if req.lineage == "logical" and flt.session_id is not None:
+            pages = _html_lineage(db, flt.session_id, transform)
+        async for data in pages:
             yield data
         return
     else:
@@ -376,23 +381,49 @@ async def session_file(
     yield doc.begin().encode()
     for segment in plan.segments:
         yield doc.segment(segment).encode()
-        after = 0
-        while True:
-            rows = await db.read(
-                functools.partial(
-                    _message_dicts,
-                    session_id=segment,
-                    after_id=after,
-                    limit=CHUNK_MESSAGES,
-                    upto_id=plan.upto_id,
-                    columns=READABLE_COLUMNS,
-                )
-            )
-            if not rows:
-                break
+        async for rows in _segment_pages(db, plan, segment, READABLE_COLUMNS):
             yield doc.messages(transform.messages(rows)).encode()
-            after = rows[-1]["id"]
     yield doc.end().encode()
+
+
+async def _segment_pages(
+    db: Store, plan: FilePlan, segment: str, columns: tuple[str, ...]
+) -> AsyncIterator[list[dict[str, Any]]]:
+    """A segment's messages of ``plan``, a page at a time, each page one short read."""
+    after = 0
+    while True:
+        rows = await db.read(
+            functools.partial(
+                _message_dicts,
+                session_id=segment,
+                after_id=after,
+                limit=CHUNK_MESSAGES,
+                upto_id=plan.upto_id,
+                columns=columns,
+            )
+        )
+        if not rows:
+            return
+        yield rows
+        after = rows[-1]["id"]
+
+
+async def _html_lineage(db: Store, session_id: str, transform: Redaction) -> AsyncIterator[bytes]:
+    """The compression lineage through ``session_id`` as one session's page: the agent's HTML of its logical
+    record (``export_session_lineage``), as the Markdown file of ``lineage=logical`` is its Markdown."""
+    plan = await plan_file(db, session_id, True)
+    head = transform.session(plan.head)
+    page = render_html.HtmlPage(
+        single=True,
+        title=str(head.get("title") or ""),
+        generated_at=render_html.page_clock(),
+        nonce=secrets.token_urlsafe(16),
+    )
+    yield (page.begin() + page.sidebar_end() + page.session(head)).encode()
+    for segment in plan.segments:
+        async for rows in _segment_pages(db, plan, segment, _HTML_COLUMNS):
+            yield page.messages(transform.messages(rows)).encode()
+    yield (page.session_end() + page.end()).encode()
 
 
 async def _files(db: Store, req: ExportRequest) -> AsyncIterator[bytes]:

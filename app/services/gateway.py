@@ -1,7 +1,7 @@
-"""Gateway routing (API.md "Gateway routing"): which session a platform message belongs to, resets by
+"""Gateway routing (docs/gateway-routing.md): which session a platform message belongs to, resets by
 policy, ``/new``, ``/resume``, ``/stop``, the routing index and its ``sessions.json`` mirror.
 
-Every transition behaves like hermes-agent 0.19.0's ``SessionStore`` (reference/gateway.md) and stores
+Every transition behaves like hermes-agent 0.19.0's ``SessionStore`` and stores
 the same rows: the ``gateway_routing`` entry, the session row the gateway creates, ends, reopens and
 re-peers. The difference is cost: a routed message reads and rewrites its own entry only (the agent
 rewrites the whole scope and the whole mirror on every save), and the mirror is rewritten by

@@ -1,4 +1,4 @@
-"""Handoff use cases (reference §5): request, claim, complete, fail, read. Each runs in one writer or
+"""Handoff use cases: request, claim, complete, fail, read. Each runs in one writer or
 reader job; every state change records a ``handoff.updated`` event in the same transaction.
 
 The state lives in the agent's ``sessions.handoff_*`` columns and moves only through the agent's own

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from app.errors import IdempotencyKeyReused, RequestInFlight
-from app.storage.protocols import LeadingAppend, Store, StoredAnswer, Tx
+from app.storage.protocols import Store, StoredAnswer, Tx
 
 T = TypeVar("T")
 
@@ -57,15 +57,13 @@ class Idempotency:
     in_flight: InFlight
     key: RetryKey | None = None
 
-    async def run(
-        self, db: Store, effect: Callable[[Tx], T], render: Render[T], *, leading: LeadingAppend | None = None
-    ) -> Reply:
+    async def run(self, db: Store, effect: Callable[[Tx], T], render: Render[T]) -> Reply:
         """Run ``effect`` on the writer and answer ``render(result)``, or replay the answer stored for the
-        key. ``leading``: the append ``effect`` makes first (kept only without a key, whose lookup comes
-        before the effect and may replay instead)."""
+        key. Without a key the store runs ``effect`` itself (an :class:`~app.storage.protocols.AppendJob`
+        keeps its shape); with one, the key's lookup comes first, in the same job."""
         key = self.key
         if key is None:
-            return render(await db.write(effect, leading=leading))
+            return render(await db.write(effect))
         slot = (key.key, key.method, key.path)
         running = self.in_flight.slots
         if slot in running:

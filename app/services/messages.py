@@ -11,7 +11,7 @@ from typing import Any
 from app.errors import MessageNotFound, MessageNotInSession, NotAUserMessage, SessionEnded, SessionNotFound
 from app.services.events import EventType, emit, emit_messages
 from app.services.idempotency import Idempotency, Render, Reply
-from app.storage.protocols import LeadingAppend, Store, Tx
+from app.storage.protocols import AppendJob, Store, Tx
 from app.storage.rows import MessageQuery, MessageRow
 
 
@@ -25,43 +25,45 @@ async def append(
     render: Render[list[MessageRow]],
 ) -> Reply:
     """Append messages to a session in one writer job; ``render`` answers the stored messages. See
-    :func:`_append` for the rules."""
-    # Declared so a backend may make it with the appends queued beside it (Store.write's ``leading``).
-    leading = None if any(m.get("attachments") for m in messages) else LeadingAppend(session_id, messages)
-    return await idempotency.run(
-        db, lambda tx: _append(tx, session_id, messages, reopen=reopen), render, leading=leading
-    )
+    :func:`append_job` for the rules."""
+    return await idempotency.run(db, append_job(session_id, messages, reopen=reopen), render)
 
 
-def _append(tx: Tx, session_id: str, messages: list[dict[str, Any]], *, reopen: bool) -> list[MessageRow]:
-    """Append messages to a session in the caller's transaction; the stored messages with their ids.
+def append_job(
+    session_id: str, messages: list[dict[str, Any]], *, reopen: bool
+) -> AppendJob[list[MessageRow]]:
+    """The writer job appending messages to a session; its result is the stored messages with their ids.
 
     404 ``session_not_found``; an ended session is 409 ``session_ended`` unless ``reopen`` (then it is
     reopened in the same transaction).
     """
-    stored = tx.messages.append_if_open(session_id, messages)
-    if stored is None:
-        exists, ended = tx.messages.session_end_state(session_id)
-        if not exists:
-            raise SessionNotFound(session_id)
-        if ended:
-            if not reopen:
-                raise SessionEnded(session_id)
-            tx.sessions.reopen_session(session_id)
-            emit(
-                tx,
-                EventType.session_updated,
-                session_id,
-                {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
-            )
-        stored = tx.messages.insert_messages(session_id, messages)
-    emit_messages(tx, session_id, stored)
-    return stored
+
+    def then(tx: Tx, stored: list[MessageRow] | None) -> list[MessageRow]:
+        if stored is None:
+            exists, ended = tx.messages.session_end_state(session_id)
+            if not exists:
+                raise SessionNotFound(session_id)
+            if ended:
+                if not reopen:
+                    raise SessionEnded(session_id)
+                tx.sessions.reopen_session(session_id)
+                emit(
+                    tx,
+                    EventType.session_updated,
+                    session_id,
+                    {"session_id": session_id, "fields": ["end_reason", "ended_at"]},
+                )
+            stored = tx.messages.insert_messages(session_id, messages)
+        emit_messages(tx, session_id, stored)
+        return stored
+
+    return AppendJob(session_id, messages, then)
 
 
 @dataclass
-class MessagePage:
-    """A page of messages; ``next_position`` is where the next page starts (``None`` at the end)."""
+class MessageListing:
+    """What listing a session's messages found: a page (``next_position`` is where the next one starts,
+    ``None`` at the end) or a window around an anchor (``window`` says how it was cut)."""
 
     items: list[MessageRow]
     has_more: bool
@@ -74,7 +76,7 @@ def _require_session(tx: Tx, session_id: str) -> None:
         raise SessionNotFound(session_id)
 
 
-def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
+def list_messages(tx: Tx, query: MessageQuery) -> MessageListing:
     """A page in id order (after a cursor, before a cursor, or from the start) or a window around an
     anchor; 404 ``session_not_found`` / ``message_not_in_session``."""
     _require_session(tx, query.session_id)
@@ -83,21 +85,21 @@ def list_messages(tx: Tx, query: MessageQuery) -> MessagePage:
     rows = tx.messages.page(query)
     has_more = len(rows) > query.limit
     if not has_more:
-        return MessagePage(tx.messages.to_messages(rows), False)
+        return MessageListing(tx.messages.to_messages(rows), False)
     if query.before is not None:
         rows = rows[1:]  # the surplus row is the oldest one
-        return MessagePage(tx.messages.to_messages(rows), True, {"before": rows[0]["id"]})
+        return MessageListing(tx.messages.to_messages(rows), True, {"before": rows[0]["id"]})
     rows = rows[: query.limit]
-    return MessagePage(tx.messages.to_messages(rows), True, {"after": rows[-1]["id"]})
+    return MessageListing(tx.messages.to_messages(rows), True, {"after": rows[-1]["id"]})
 
 
-def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessagePage:
+def _window(tx: Tx, query: MessageQuery, anchor_id: int) -> MessageListing:
     found = tx.messages.around(query, anchor_id)
     if found is None:
         raise MessageNotInSession(query.session_id, anchor_id, param="around")
     before, anchor, after = found
     items = tx.messages.to_messages([*before, anchor, *after])
-    return MessagePage(
+    return MessageListing(
         items,
         False,
         None,

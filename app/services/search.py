@@ -87,6 +87,8 @@ class SearchRequest:
     sources: tuple[str, ...] | None = None
     exclude_sources: tuple[str, ...] = ()
     home: str | None = None
+    cwd: str | None = None
+    workspace: str | None = None
     current_session_id: str | None = None
     detail: Detail = Detail.adaptive
 
@@ -175,6 +177,8 @@ def _hit_filter(req: SearchRequest, cron: bool | None, roles: tuple[str, ...] | 
         exclude_sources=(*SEARCH_HIDDEN, *req.exclude_sources),
         cron=cron,
         home=req.home,
+        cwd=req.cwd,
+        workspace=req.workspace,
     )
 
 

@@ -1,9 +1,10 @@
 """What a commit changed, as the work that follows a commit needs to know it.
 
-Repositories note what they write (``note_*``) into the record of the writer job that runs them; the writer
-keeps a job's record only when the job's SAVEPOINT is released, and after COMMIT it hands the sum of its
-jobs' records, as a :class:`CommitNotice`, to its subscribers. Outside a writer job (migrations, a test's
-own connection) noting does nothing.
+Repositories note what they write (``note_*``) in :class:`Changes`, the record of the transaction handle
+they belong to (``tx.changes``). The writer reads a job's record off its handle: it keeps it only when the
+job's SAVEPOINT is released (a PostgreSQL group, only when every job ran), and after COMMIT it hands the sum
+of its jobs' records, as a :class:`CommitNotice`, to its subscribers. The record of a handle no writer
+reads (a reader's, a test's own) is never looked at.
 
 A record can name a session whose inner SAVEPOINT a job rolled back itself (a step it caught failing):
 subscribers treat the notice as a hint and read the state they act on.
@@ -14,15 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
 Subscriber = Callable[["CommitNotice"], None]
-
-# The record of the writer job running on this thread (only the writer thread ever sets one).
-_job = threading.local()
 
 
 @dataclass
@@ -45,6 +42,26 @@ class Changes:
 
     def __bool__(self) -> bool:
         return bool(self.last_event_id or self.message_sessions or self.fts_backlog)
+
+    def note_events(self, first_id: int, last_id: int) -> None:
+        """The job added the events ``first_id..last_id``."""
+        if not self.first_event_id:
+            self.first_event_id = first_id
+        self.last_event_id = last_id
+
+    def note_messages(self, *session_ids: str) -> None:
+        """The job stored new messages in these sessions."""
+        self.message_sessions.update(session_ids)
+
+    def note_fts_backlog(self) -> None:
+        """The job queued messages for the background FTS indexer."""
+        self.fts_backlog = True
+
+    def clear(self) -> None:
+        """Forget everything noted (a handle's record, between two jobs)."""
+        self.first_event_id = self.last_event_id = 0
+        self.message_sessions.clear()
+        self.fts_backlog = False
 
 
 @dataclass(frozen=True)
@@ -71,46 +88,6 @@ class CommitNotice:
         """The notice of a commit another process made (a replica's, heard through ``LISTEN``): only its
         event ids are known, and it has no number in this process's sequence (0)."""
         return cls(0, event_ids, frozenset(), False)
-
-
-def begin_job() -> Changes:
-    """Start recording for the job about to run on this (the writer's) thread."""
-    changes = Changes()
-    _job.changes = changes
-    return changes
-
-
-def end_job() -> None:
-    """Stop recording on this thread."""
-    _job.changes = None
-
-
-def _current() -> Changes | None:
-    changes: Changes | None = getattr(_job, "changes", None)
-    return changes
-
-
-def note_events(first_id: int, last_id: int) -> None:
-    """The running job added the events ``first_id..last_id``."""
-    changes = _current()
-    if changes is not None:
-        if not changes.first_event_id:
-            changes.first_event_id = first_id
-        changes.last_event_id = last_id
-
-
-def note_messages(*session_ids: str) -> None:
-    """The running job stored new messages in these sessions."""
-    changes = _current()
-    if changes is not None:
-        changes.message_sessions.update(session_ids)
-
-
-def note_fts_backlog() -> None:
-    """The running job queued messages for the background FTS indexer."""
-    changes = _current()
-    if changes is not None:
-        changes.fts_backlog = True
 
 
 class NoticeBoard:

@@ -30,7 +30,6 @@ from app.storage.files import create_private_file, is_disk_full, make_private_di
 from app.storage.first_contact import backup_agent_file, unadopted_agent_file
 from app.storage.fts_merge import merge_quantum
 from app.storage.leadership import ALWAYS_LEADER, Leadership
-from app.storage.protocols import LeadingAppend
 from app.storage.read_only import probe_shape, refusal
 from app.storage.readers import ReaderPool
 from app.storage.render_pool import RenderPool
@@ -43,7 +42,8 @@ from app.storage.writer import Writer
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-# Often enough that each checkpoint copies little; a PASSIVE checkpoint with nothing to copy costs ~0.1 ms.
+# Often enough that each checkpoint copies little; a PASSIVE checkpoint with nothing to copy costs next to
+# nothing.
 CHECKPOINT_INTERVAL_S = 0.5
 
 
@@ -296,17 +296,14 @@ class Database:
         assert self.writer is not None, "database not open"
         return self.writer
 
-    async def write(
-        self, fn: Callable[[SqliteTx], T], *, bulk: bool = False, leading: LeadingAppend | None = None
-    ) -> T:
+    async def write(self, fn: Callable[[SqliteTx], T], *, bulk: bool = False) -> T:
         """Run ``fn(tx)`` inside the next group commit; returns after COMMIT. ``bulk`` changes nothing here:
-        SQLite has one writer, and every write waits for the one before it whatever its transaction.
-        Neither does ``leading``: an in-process statement costs microseconds, not a round trip."""
+        SQLite has one writer, and every write waits for the one before it whatever its transaction. An
+        ``AppendJob`` runs as any job: an in-process statement costs microseconds, not a round trip."""
         return await self._writer().write(fn, on_handle=True)
 
-    def write_sync(self, fn: Callable[[SqliteTx], T], *, leading: LeadingAppend | None = None) -> T:
-        """Blocking ``write`` for code off the event loop (start-up tasks, tests); ``leading`` as in
-        :meth:`write`."""
+    def write_sync(self, fn: Callable[[SqliteTx], T]) -> T:
+        """Blocking ``write`` for code off the event loop (start-up tasks, tests)."""
         return self._writer().write_sync(fn, on_handle=True)
 
     async def read(self, fn: Callable[[SqliteTx], T]) -> T:

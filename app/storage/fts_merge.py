@@ -13,7 +13,7 @@ from __future__ import annotations
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.sqlite_driver import sqlite3
 
-# Pages merged per index per quantum: about 3 ms of work on this machine, so a request that arrives
+# Pages merged per index per quantum: a few milliseconds of work, so a request that arrives
 # during a quantum waits little, while quanta after every commit keep up with the segments commits add.
 MERGE_PAGES = 64
 

@@ -6,7 +6,7 @@ columns our foreign keys and indexes name, and :func:`include_object` keeps them
 agent owns) out of every comparison. ``tests/compat/test_own_schema.py`` migrates a fresh file and checks
 with Alembic's ``compare_metadata`` that it matches this module exactly.
 
-Hot paths use explicit SQL, not the ORM (see DESIGN.md); these classes describe tables, they are not
+Hot paths use explicit SQL, not the ORM (docs/storage.md); these classes describe tables, they are not
 loaded through. Migrations are history: each one keeps the DDL it ran, so a later change to a class here
 needs a new migration rather than an edit of an old one.
 

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Se
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from app.domain.agent_rows import Prepared
 from app.domain.id_runs import Run
@@ -49,7 +49,7 @@ from app.storage.rows import (
     KnownOrigin,
     ListPage,
     ListQuery,
-    MessagePage,
+    MessageJsonPage,
     MessageQuery,
     MessageRow,
     MessageSlice,
@@ -78,6 +78,7 @@ __all__ = [
     "LINE_CLOSED",
     "MAX_PARENT_DEPTH",
     "READABLE_COLUMNS",
+    "AppendJob",
     "AttachmentsRepo",
     "Candidate",
     "Checkpoint",
@@ -100,13 +101,12 @@ __all__ = [
     "IdempotencyRepo",
     "IndexingRepo",
     "KnownOrigin",
-    "LeadingAppend",
     "LineageRepo",
     "ListPage",
     "ListQuery",
     "MaintenanceRepo",
     "MessageHits",
-    "MessagePage",
+    "MessageJsonPage",
     "MessageSlice",
     "MessagesRepo",
     "NamedRecord",
@@ -139,18 +139,23 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class LeadingAppend:
-    """The first thing a write job does: ``tx.messages.append_if_open(session_id, messages)``.
+class AppendJob(Generic[T]):
+    """A write job that starts by appending: ``tx.messages.append_if_open(session_id, messages)``, then
+    ``then(tx, stored)`` with what the append stored (``None``: the session does not exist or has ended, and
+    nothing was written).
 
-    Declared with the job (``Store.write(fn, leading=...)``), it lets a backend where every statement is a
-    round trip make the leading appends of several jobs queued together in one statement, before the jobs
-    run in the same transaction; each job's call then answers what its append stored (or ``None``). So the
-    job must make that call first, with this very ``messages`` list, before anything else it reads or
-    writes. When the call does not come, what was made ahead is rolled back and the job runs again without
-    it."""
+    Run it as any job (``Store.write(job)``). Since its first step, and that step's data, are known before it
+    runs, a backend where every statement is a round trip may make the appends of several such jobs queued
+    together in one statement ahead of them, in the same transaction; each job's call then answers what its
+    append stored."""
 
     session_id: str
     messages: list[dict[str, Any]]
+    then: Callable[[Tx, list[MessageRow] | None], T]
+
+    def __call__(self, tx: Tx) -> T:
+        """The append, then the rest of the job."""
+        return self.then(tx, tx.messages.append_if_open(self.session_id, self.messages))
 
 
 class WriteRejected(Exception):
@@ -187,7 +192,7 @@ class SessionsRepo(Protocol):
         """Whether a session row exists."""
 
     def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> SessionRow | None:
-        """The public Session representation (API.md), or ``None`` when there is no such session."""
+        """The public Session representation, or ``None`` when there is no such session."""
 
     def insert_session(self, session_id: str, new: NewSession) -> None:
         """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
@@ -691,7 +696,7 @@ class ExportRepo(Protocol):
 
     def message_page(
         self, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
-    ) -> MessagePage:
+    ) -> MessageJsonPage:
         """Up to ``limit`` active messages of a session after ``after_id``."""
 
     def session_heads(self, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
@@ -946,15 +951,13 @@ class Store(Protocol):
     def require_writable(self) -> None:
         """Raise ``AgentFileReadOnly`` if the store must not be written."""
 
-    def write(
-        self, fn: Callable[[Tx], T], *, bulk: bool = False, leading: LeadingAppend | None = None
-    ) -> Awaitable[T]:
+    def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> Awaitable[T]:
         """Run ``fn(tx)`` in the next group commit; the result arrives after COMMIT. ``bulk`` marks a long
         job (an import chunk, a sync batch, a prune batch): a backend whose writers run concurrently commits
-        it in a transaction of its own, so small writes never wait inside its transaction. ``leading``
-        declares the append ``fn`` makes first (see :class:`LeadingAppend`)."""
+        it in a transaction of its own, so small writes never wait inside its transaction. An
+        :class:`AppendJob` may have its append made ahead, with those of the jobs queued beside it."""
 
-    def write_sync(self, fn: Callable[[Tx], T], *, leading: LeadingAppend | None = None) -> T:
+    def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` for code off the event loop."""
 
     def read(self, fn: Callable[[Tx], T]) -> Awaitable[T]:

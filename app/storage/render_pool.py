@@ -1,8 +1,8 @@
 """Export chunks rendered in worker processes, so an export can use more than one core.
 
-Rendering a chunk is CPU-bound Python and SQLite work that saturates one core (79 MB/s in-process on the
-1 GB bench store). More reader *threads* do not help: the sqlite3 module releases the GIL around every row it
-steps, so two threads hand it back and forth per row (50-70 % more CPU, no wall-time gain on 2 cores).
+Rendering a chunk is CPU-bound Python and SQLite work that saturates one core. More reader *threads* do not
+help: the sqlite3 module releases the GIL around every row it steps, so two threads hand it back and forth per
+row (more CPU, no wall-time gain; docs/benchmarks.md).
 Worker *processes* (``app/storage/render_worker.py``), each with its own read-only connection, do. They are
 plain subprocesses of a small entry module, not ``multiprocessing`` children: those re-import the host
 program's main module (a script embedding the app without a ``__main__`` guard would run again) and the whole

@@ -281,7 +281,7 @@ READABLE_COLUMNS = (
 )
 
 
-class MessagePage(NamedTuple):
+class MessageJsonPage(NamedTuple):
     """Up to a page of a session's messages as comma-separated JSON objects, the last id read (``None``:
     nothing left) and the rows left out of ``data``."""
 
@@ -396,13 +396,16 @@ MAX_PARENT_DEPTH = 100
 @dataclass(frozen=True, slots=True)
 class HitFilter:
     """Row filters shared by every hit query. ``cron``: True only cron sessions, False none, None both;
-    ``home``: only sessions synced from the home with that label."""
+    ``home``: only sessions synced from the home with that label; ``cwd``: only sessions run in that
+    directory or under it; ``workspace``: only those whose workspace contains it (the listing's filters)."""
 
     roles: tuple[str, ...] | None = None
     sources: tuple[str, ...] | None = None
     exclude_sources: tuple[str, ...] = ()
     cron: bool | None = None
     home: str | None = None
+    cwd: str | None = None
+    workspace: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """The SQLite backend of the storage contract: :class:`SqliteTx` binds the repository functions of
-``app/storage/repos`` to one connection.
+``app/storage/repos`` to one connection, and those that note what they write to the handle's change record.
 
 A handle is made once per connection (the writer's, each reader thread's) and reused by every job on it;
 a repository call through it costs a ``functools.partial`` more than calling the module function with the
-connection.
+connection. The writer takes a job's record off its handle after the job, and clears it for the next one.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from app.domain.session_filter import SessionFilter
+from app.storage.commit_notice import Changes
 from app.storage.repos import (
     attachments,
     events,
@@ -43,7 +44,7 @@ from app.storage.repos import (
     usage,
 )
 from app.storage.repos.search_hits import SqliteHits
-from app.storage.rows import HitBudget, PruneCandidate
+from app.storage.rows import HitBudget, ListPage, ListQuery, PruneCandidate
 from app.storage.sqlite_driver import sqlite3
 from app.storage.transactions import rejectable
 
@@ -83,10 +84,49 @@ class bound(Generic[P, R]):
         return partial(getattr(self.module, self.name), obj.conn)
 
 
-class SqliteSessions(_Bound):
-    """SessionsRepo over one connection."""
+class recorded(Generic[P, R]):
+    """Descriptor turning the module function ``fn(conn, changes, ...)`` into the method ``repo.fn(...)`` of
+    a :class:`_Recording` repository: what it writes is noted in the repository's change record."""
 
-    __slots__ = ()
+    def __init__(self, fn: Callable[Concatenate[sqlite3.Connection, Changes, P], R]) -> None:
+        self.module = sys.modules[fn.__module__]
+        self.name = fn.__name__
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> recorded[P, R]: ...
+
+    @overload
+    def __get__(self, obj: _Recording, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, obj: _Recording | None, owner: type) -> Any:
+        if obj is None:
+            return self
+        return partial(getattr(self.module, self.name), obj.conn, obj.changes)
+
+
+class _Recording(_Bound):
+    """A repository over one connection whose writes are noted in ``changes``, its handle's record."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self, conn: sqlite3.Connection, changes: Changes) -> None:
+        super().__init__(conn)
+        self.changes = changes
+
+
+class SqliteSessions(_Bound):
+    """SessionsRepo over one connection, with the connection's memo of listing pages."""
+
+    __slots__ = ("listings",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(conn)
+        self.listings = session_list.ListingMemo()
+
+    def list_sessions_cached(self, q: ListQuery) -> ListPage:
+        """One listing page, memoised until the database changes (see ``session_list``)."""
+        return session_list.list_sessions_cached(self.conn, self.listings, q)
+
     session_exists = bound(sessions.session_exists)
     fetch_session = bound(sessions.fetch_session)
     insert_session = bound(sessions.insert_session)
@@ -100,7 +140,6 @@ class SqliteSessions(_Bound):
     delete_session = bound(sessions.delete_session)
     pin = bound(pins.pin)
     unpin = bound(pins.unpin)
-    list_sessions_cached = bound(session_list.list_sessions_cached)
     record_usage = bound(usage.record_usage)
 
 
@@ -117,7 +156,7 @@ class SqliteTitles(_Bound):
     apply_auto_title = bound(title_sources.apply_auto_title)
 
 
-class SqliteLineage(_Bound):
+class SqliteLineage(_Recording):
     """LineageRepo over one connection."""
 
     __slots__ = ()
@@ -126,19 +165,19 @@ class SqliteLineage(_Bound):
     compression_ancestors = bound(lineage.compression_ancestors)
     side_children = bound(lineage.side_children)
     is_active_message = bound(lineage_messages.is_active_message)
-    copy_active_messages = bound(lineage_messages.copy_active_messages)
+    copy_active_messages = recorded(lineage_messages.copy_active_messages)
     conversation_for_recap = bound(lineage_messages.conversation_for_recap)
     exact_id = bound(resolve.exact_id)
     ids_with_prefix = bound(resolve.ids_with_prefix)
     latest_session = bound(resolve.latest_session)
 
 
-class SqliteMessages(_Bound):
+class SqliteMessages(_Recording):
     """MessagesRepo over one connection."""
 
     __slots__ = ()
-    insert_messages = bound(messages.insert_messages)
-    append_if_open = bound(messages.append_if_open)
+    insert_messages = recorded(messages.insert_messages)
+    append_if_open = recorded(messages.append_if_open)
     to_messages = bound(messages.to_messages)
     page = bound(messages.page)
     around = bound(messages.around)
@@ -148,12 +187,12 @@ class SqliteMessages(_Bound):
     session_counters = bound(messages.session_counters)
 
 
-class SqliteEvents(_Bound):
+class SqliteEvents(_Recording):
     """EventsRepo over one connection."""
 
     __slots__ = ()
-    insert = bound(events.insert)
-    insert_many = bound(events.insert_many)
+    insert = recorded(events.insert)
+    insert_many = recorded(events.insert_many)
     after = bound(events.after)
     tail = bound(events.tail)
     latest_id = bound(events.latest_id)
@@ -214,7 +253,7 @@ class SqliteSearch(_Bound):
         return SqliteHits(self.conn, query, order, budget)
 
 
-class SqliteIndexing(_Bound):
+class SqliteIndexing(_Recording):
     """IndexingRepo over one connection."""
 
     __slots__ = ()
@@ -224,7 +263,7 @@ class SqliteIndexing(_Bound):
     has_dirty = bound(list_index.has_dirty)
     index_dirty = bound(list_index.index_dirty)
     imported_runs = bound(fts_backlog.imported_runs)
-    queue_runs = bound(fts_backlog.queue_runs)
+    queue_runs = recorded(fts_backlog.queue_runs)
     queued_runs = bound(fts_backlog.queued_runs)
 
 
@@ -273,7 +312,7 @@ class SqliteTransfer(_Bound):
     index_sessions = bound(transfer.index_sessions)
 
 
-class SqliteSync(_Bound):
+class SqliteSync(_Recording):
     """SyncRepo over one connection."""
 
     __slots__ = ()
@@ -284,7 +323,7 @@ class SqliteSync(_Bound):
     link_waiting_parents = bound(sync.link_waiting_parents)
     file_id = bound(sync.file_id)
     known_origins = bound(sync.known_origins)
-    insert_messages = bound(sync.insert_messages)
+    insert_messages = recorded(sync.insert_messages)
 
 
 class SqliteExport(_Bound):
@@ -343,11 +382,13 @@ class SqliteMaintenance(_Bound):
 class SqliteTx:
     """The :class:`app.storage.protocols.Tx` of one SQLite connection.
 
-    ``conn`` is for storage code only; services see the protocol, which has no connection.
+    ``conn`` is for storage code only; services see the protocol, which has no connection. ``changes`` is
+    the record of what the running job wrote (:mod:`app.storage.commit_notice`).
     """
 
     __slots__ = (
         "attachments",
+        "changes",
         "conn",
         "events",
         "export",
@@ -368,19 +409,20 @@ class SqliteTx:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.changes = changes = Changes()
         self.sessions = SqliteSessions(conn)
         self.titles = SqliteTitles(conn)
-        self.lineage = SqliteLineage(conn)
-        self.messages = SqliteMessages(conn)
-        self.events = SqliteEvents(conn)
+        self.lineage = SqliteLineage(conn, changes)
+        self.messages = SqliteMessages(conn, changes)
+        self.events = SqliteEvents(conn, changes)
         self.handoff = SqliteHandoff(conn)
         self.platforms = SqlitePlatforms(conn)
         self.attachments = SqliteAttachments(conn)
         self.search = SqliteSearch(conn)
-        self.indexing = SqliteIndexing(conn)
+        self.indexing = SqliteIndexing(conn, changes)
         self.gateway = SqliteGateway(conn)
         self.transfer = SqliteTransfer(conn)
-        self.sync = SqliteSync(conn)
+        self.sync = SqliteSync(conn, changes)
         self.export = SqliteExport(conn)
         self.idempotency = SqliteIdempotency(conn)
         self.maintenance = SqliteMaintenance(conn)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.errors import HermesError
-from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, begin_job, end_job
+from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard
 from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
 from app.storage.sqlite_driver import sqlite3
@@ -67,7 +67,8 @@ class Writer(NoticeBoard):
         self._conn = conn
         self.handle: Any = conn
         """What a job submitted with ``on_handle`` receives (the database's storage handle for this
-        connection); set once, before the first such job."""
+        connection, whose ``changes`` record the job's repositories note what they write in); set once,
+        before the first such job. A job given the bare connection notes nothing."""
         self._wal_path = wal_path
         self._after_batch = after_batch
         self._on_begin = on_begin
@@ -198,11 +199,12 @@ class Writer(NoticeBoard):
             # The statements are written out rather than taken from transactions.savepoint: this runs
             # once per queued write, where a generator-based context manager costs more than they do.
             self._conn.execute("SAVEPOINT job")
-            job_changes = begin_job()
+            record: Changes | None = self.handle.changes if job.on_handle else None
             try:
                 job.result = job.fn(self.handle if job.on_handle else self._conn)
                 self._conn.execute("RELEASE job")
-                changes.absorb(job_changes)
+                if record is not None:
+                    changes.absorb(record)
             except BaseException as exc:  # the job's caller receives it
                 if not self._conn.in_transaction:
                     # SQLite aborted the whole transaction (disk full, I/O error): everything in this
@@ -213,7 +215,8 @@ class Writer(NoticeBoard):
                 self._conn.execute("RELEASE job")
                 job.error = exc
             finally:
-                end_job()
+                if record is not None:
+                    record.clear()
             done.append(job)
         try:
             self._conn.execute("COMMIT")

@@ -18,7 +18,6 @@ from pydantic import Field, ValidationError
 from app.api.schemas.common import SafeText
 from app.api.schemas.filters import SessionFilterFields, session_filter
 from app.api.schemas.sessions import MAX_SEARCH_LENGTH
-from app.api.session_listing import cursor_kind, pinned_window
 from app.domain.session_filter import TimeBounds
 from app.domain.sources import AUTOMATION_SOURCES, HIDDEN_SOURCES, Source
 from app.services import sessions as svc
@@ -55,17 +54,31 @@ class PageQuery(SessionFilterFields):
         return {k: v for k, v in values.items() if v not in (None, "", [])}
 
 
+# Views whose parsed parameters are remembered, by query string (all dropped when full).
+PARSED_VIEWS = 256
+_parsed: dict[bytes, PageQuery] = {}
+
+
 async def view_params(request: Request) -> PageQuery:
     """The view's parameters from the query string (``source`` repeated), validated in one step: FastAPI's
-    per-field reading of a 30-field query model cost more than the listing it selects."""
+    per-field reading of a 30-field query model cost more than the listing it selects. A page reloads the
+    same few views, so each distinct query string is validated once (the result is never changed)."""
+    raw: bytes = request.scope["query_string"]
+    found = _parsed.get(raw)
+    if found is not None:
+        return found
     values: dict[str, Any] = dict(request.query_params)
     values["source"] = request.query_params.getlist("source") or None
     try:
-        return PageQuery.model_validate(values)
+        parsed = PageQuery.model_validate(values)
     except ValidationError as exc:
         raise RequestValidationError(
             [{**error, "loc": ("query", *error["loc"])} for error in exc.errors(include_url=False)]
         ) from None
+    if len(_parsed) >= PARSED_VIEWS:
+        _parsed.clear()
+    _parsed[raw] = parsed
+    return parsed
 
 
 View = Annotated[PageQuery, Depends(view_params)]
@@ -101,23 +114,17 @@ def list_query(params: PageQuery) -> tuple[ListQuery, TimeBounds]:
     return query, params.bounds()
 
 
-def page_query(params: PageQuery, position: dict[str, Any] | None) -> ListQuery:
-    """The listing at ``position`` (a decoded cursor), or its first page."""
-    query, bounds = list_query(params)
-    return query if position is None else pinned_window(query, bounds, position)
-
-
-def kind(params: PageQuery) -> str:
-    """The cursor kind of this view's listing, so a cursor of another view is refused."""
-    query, bounds = list_query(params)
-    return cursor_kind(query, bounds)
-
-
 def search_request(params: PageQuery, text: str) -> SearchRequest:
     """Search over the messages of the sources this view shows."""
     sources, excluded = _sources(params)
     return SearchRequest(
-        q=text, limit=SEARCH_RESULTS, window=1, sources=sources or None, exclude_sources=excluded
+        q=text,
+        limit=SEARCH_RESULTS,
+        window=1,
+        sources=sources or None,
+        exclude_sources=excluded,
+        cwd=params.cwd or None,
+        workspace=(params.workspace or "").strip() or None,
     )
 
 

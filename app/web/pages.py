@@ -11,8 +11,8 @@ from starlette.responses import Response
 
 from app.api.deps import DB
 from app.api.params import SessionId
-from app.api.session_listing import cursor_position, next_page_cursor
-from app.domain.highlight import marked_snippet, marked_terms, query_terms
+from app.api.session_listing import cursor_kind, cursor_position, next_page_cursor, pinned_window
+from app.domain.highlight import marked_snippet, query_terms
 from app.domain.json_policy import INT64_MAX
 from app.domain.transcript import entries
 from app.errors import MessageNotInSession, SessionNotFound
@@ -25,8 +25,12 @@ from app.storage.protocols import Tx
 from app.storage.rows import MessageQuery, SessionRow
 from app.web import listing
 from app.web.access import reader
+from app.web.entry_html import entries_html
 from app.web.listing import PageQuery, View
-from app.web.responses import page
+from app.web.responses import html_response, page
+from app.web.row_html import rows_html
+from app.web.shell import list_page_html
+from app.web.templating import render
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(reader)])
 
@@ -40,10 +44,10 @@ MessageId = Annotated[int, Query(ge=0, le=INT64_MAX)]
 async def _rows(db: DB, params: PageQuery) -> tuple[list[Any], str | None]:
     """One page of the view's listing and the cursor after it."""
     query, bounds = listing.list_query(params)
-    position = None
+    shown = query
     if params.cursor is not None:
-        position = cursor_position(listing.kind(params), params.order, params.cursor)
-    shown = listing.page_query(params, position)
+        position = cursor_position(cursor_kind(query, bounds), params.order, params.cursor)
+        shown = pinned_window(query, bounds, position)
     found = await db.read(lambda tx: sessions_svc.list_page(tx, shown))
     return found.items, next_page_cursor(query, bounds, found)
 
@@ -52,11 +56,16 @@ def _hits(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**hit, "marked": marked_snippet(str(hit.get("snippet") or ""))} for hit in result["results"]]
 
 
+def _rows_html(params: PageQuery, rows: list[Any], cursor: str | None, first: bool) -> str:
+    groups = listing.days(rows, params.order, time.time())
+    return rows_html(groups, params.url_params(), cursor, first)
+
+
 @router.get("/", name="web-list")
 async def list_page(db: DB, params: View) -> Response:
     """The session list in day groups with its filters, stats and, for a search, the matching messages."""
     text = params.search_text()
-    hits: list[dict[str, Any]] = []
+    hits_html = ""
     if text is None:
         rows, cursor = await _rows(db, params)
     else:
@@ -65,19 +74,8 @@ async def list_page(db: DB, params: View) -> Response:
         (rows, cursor), found = await asyncio.gather(
             _rows(db, params), db.read(lambda tx: search_svc.search(tx, request))
         )
-        hits = _hits(found)
-    now = time.time()
-    return page(
-        "list.html",
-        params=params,
-        view=params.url_params(),
-        groups=listing.days(rows, params.order, now),
-        cursor=cursor,
-        hits=hits,
-        first=True,
-        search=text,
-        sources=listing.source_names(),
-    )
+        hits_html = render("hits.html", search=text, hits=_hits(found))
+    return html_response(list_page_html(params, hits_html, _rows_html(params, rows, cursor, first=True)))
 
 
 @router.get("/stats-bar", name="web-stats")
@@ -90,19 +88,11 @@ async def stats_fragment(db: DB) -> Response:
 async def rows_fragment(db: DB, params: View) -> Response:
     """The rows of one page of the list (the next page, or the first again after a live change)."""
     rows, cursor = await _rows(db, params)
-    now = time.time()
-    return page(
-        "rows.html",
-        view=params.url_params(),
-        groups=listing.days(rows, params.order, now),
-        cursor=cursor,
-        first=params.cursor is None,
-    )
+    return html_response(_rows_html(params, rows, cursor, first=params.cursor is None))
 
 
-def _transcript_values(items: list[Any], q: str | None) -> dict[str, Any]:
-    terms = query_terms(q or "")
-    return {"entries": entries(items), "terms": terms, "mark": marked_terms}
+def _transcript_values(items: list[Any], session_id: str, q: str | None) -> dict[str, Any]:
+    return {"entries_html": entries_html(entries(items), session_id, query_terms(q or ""))}
 
 
 @router.get("/s/{session_id}", name="web-transcript")
@@ -115,7 +105,7 @@ async def transcript_page(
     else:
         query = MessageQuery(session_id=session_id, around=at, window=AROUND)
 
-    def read(tx: Tx) -> tuple[messages_svc.MessagePage, SessionRow, lineage_svc.Family]:
+    def read(tx: Tx) -> tuple[messages_svc.MessageListing, SessionRow, lineage_svc.Family]:
         found = messages_svc.list_messages(tx, query)
         return found, sessions_svc.get_session(tx, session_id), lineage_svc.family(tx, session_id)
 
@@ -135,7 +125,7 @@ async def transcript_page(
         last_id=items[-1]["id"] if items else 0,
         older=bool(items) and (at is not None or found.has_more),
         newer=at is not None,
-        **_transcript_values(items, q),
+        **_transcript_values(items, session_id, q),
     )
 
 
@@ -151,7 +141,7 @@ async def older_fragment(db: DB, session_id: SessionId, before: MessageId, q: st
         q=q or "",
         first_id=items[0]["id"] if items else None,
         older=found.has_more,
-        **_transcript_values(items, q),
+        **_transcript_values(items, session_id, q),
     )
 
 
@@ -172,5 +162,5 @@ async def newer_fragment(
         last_id=items[-1]["id"] if items else after,
         newer=found.has_more,
         live=live,
-        **_transcript_values(items, q),
+        **_transcript_values(items, session_id, q),
     )

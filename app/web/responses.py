@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.responses import HTMLResponse, Response
 
-from app.web.templating import environment
+from app.web.templating import render
 
 # No inline script or style can run even if some text slipped through unescaped; no framing (clickjacking).
 CSP = "default-src 'self'; frame-ancestors 'none'"
@@ -22,5 +22,9 @@ def page(
     template: str, status_code: int = 200, headers: dict[str, str] | None = None, **values: Any
 ) -> Response:
     """``template`` rendered with ``values`` as an HTML response carrying the page headers."""
-    html = environment().get_template(template).render(**values)
+    return html_response(render(template, **values), status_code, headers)
+
+
+def html_response(html: str, status_code: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """``html`` as a response carrying the page headers."""
     return HTMLResponse(html, status_code=status_code, headers={**PAGE_HEADERS, **(headers or {})})

@@ -1,5 +1,5 @@
-"""One list row as HTML, written directly and remembered: the list page shows 50 rows per request, and a
-template macro per row cost several times the listing itself. Every value goes through ``html.escape``.
+"""The list's rows as HTML, written directly, each row remembered: the list page shows 50 rows per request,
+and a template per row cost several times the listing itself. Every value goes through ``html.escape``.
 
 A row's HTML depends only on the row: the relative time and the live mark, which change with the clock,
 are filled in by the page's script from the ``data-ts`` and ``data-live-until`` attributes.
@@ -7,14 +7,18 @@ are filled in by the page's script from the ``data-ts`` and ``data-live-until`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from html import escape
+from operator import itemgetter
 from typing import Any
 from urllib.parse import quote
 
 from markupsafe import Markup
 
+from app.web.listing import Day
 from app.web.timefmt import utc_time
+from app.web.urls import query
 
 # A session counts as live while it is open and had activity this recently (the dashboard's rule).
 LIVE_WITHIN_S = 300
@@ -38,9 +42,31 @@ _FIELDS = (
 )
 
 
+_fields = itemgetter(*_FIELDS)
+
+
+def rows_html(groups: Sequence[Day], view: dict[str, Any], cursor: str | None, first: bool) -> str:
+    """One page of the list: its day groups and, when there is more, the button loading the next page;
+    the first page of an empty view says so."""
+    out: list[str] = []
+    for day in groups:
+        out.append(f'<h2 class="day">{escape(day.label)}</h2>\n<ul class="rows">\n')
+        out.extend(row_html(s) for s in day.rows)
+        out.append("\n</ul>\n")
+    if not groups and first:
+        out.append('<p class="empty">No sessions here.</p>\n')
+    if cursor:
+        more = escape(query({**view, "cursor": cursor}))
+        out.append(
+            f'<button type="button" class="more" hx-get="/rows?{more}" hx-target="this" '
+            'hx-swap="outerHTML">Load more</button>\n'
+        )
+    return "".join(out)
+
+
 def row_html(s: Any) -> Markup:
     """The ``<li>`` of one listed session (a ``SessionRow``)."""
-    return _row(*(s[name] for name in _FIELDS))
+    return _row(*_fields(s))
 
 
 @lru_cache(maxsize=CACHED_ROWS)

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from app.web.row_html import row_html
 from app.web.timefmt import utc_time
+from app.web.urls import query
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
-
-
-def query(params: dict[str, object]) -> str:
-    """A query string from the non-empty values of ``params`` (lists repeat their name)."""
-    pairs: list[tuple[str, str]] = []
-    for name, value in params.items():
-        values = value if isinstance(value, list | tuple) else [value]
-        pairs.extend((name, str(v)) for v in values if v not in (None, "", False))
-    return urlencode(pairs)
 
 
 @cache
@@ -38,5 +28,9 @@ def environment() -> Environment:
     )
     env.filters["utc"] = utc_time
     env.globals["query"] = query
-    env.globals["row_html"] = row_html
     return env
+
+
+def render(template: str, **values: object) -> str:
+    """``template`` rendered with ``values``."""
+    return environment().get_template(template).render(**values)

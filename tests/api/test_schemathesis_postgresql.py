@@ -20,7 +20,6 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.fuzzing import (
     RESPONSE_CHECKS,
-    SOAK,
     fuzz_test,
     fuzzed_schema,
     module_teardown,
@@ -28,6 +27,7 @@ from tests.api.fuzzing import (
 )
 from tests.conftest import TOKEN
 from tests.pg_cluster import NoPostgres, start_cluster
+from tests.sizes import SOAK
 
 if not SOAK:
     pytest.skip("the PostgreSQL fuzzing runs with make soak (HERMES_SOAK=1)", allow_module_level=True)

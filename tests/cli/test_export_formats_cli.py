@@ -133,3 +133,19 @@ def test_the_agents_usage_errors(run: Run, home: Path, tmp_path: Path) -> None:
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output, args
     assert run("sessions", "export", "--format", "pdf", "x").exit_code == 2
+
+
+def test_html_export_honours_lineage_logical(run: Run, home: Path, tmp_path: Path) -> None:
+    db = agent_db(home)
+    make_session(db, "l1", messages=4, title="Voyage", ended=False)
+    db.end_session("l1", "compression")
+    make_session(db, "l2", messages=3, parent="l1", title="Voyage #2")
+    db.close()
+    for lineage, messages in (("logical", 7), ("single", 3)):
+        path = tmp_path / f"{lineage}.html"
+        args = ("--format", "html", "--session-id", "l2", "--lineage", lineage)
+        result = run("sessions", "export", str(path), *args)
+        assert result.stdout == f"Exported 1 session to {path} (HTML)\n", result.output
+        page = path.read_text()
+        assert page.count('<div class="session-view') == 1
+        assert page.count('<div class="message ') == messages

@@ -135,3 +135,21 @@ def test_list_workspace_reads_past_the_limit_window(run: Run, seed: Seeder, sett
         "sessions", "list", "--limit", "2", "--workspace", "old-project", "--jsonl"
     ).stdout.splitlines()
     assert [json.loads(x)["id"] for x in found] == [old["id"]]
+
+
+def test_search_selects_a_workspace_or_a_directory(run: Run, seed: Seeder) -> None:
+    inside = seed.session(cwd="/home/u/src/engine/web", git_repo_root="/home/u/src/engine")["id"]
+    other = seed.session(cwd="/srv/other")["id"]
+    for sid in (inside, other):
+        seed.messages(sid, {"role": "user", "content": "the zeppelin manual"})
+
+    def found(*args: str) -> list[str]:
+        result = run("sessions", "search", "zeppelin", *args, "--jsonl")
+        assert result.exit_code == 0, result.output
+        return sorted(json.loads(x)["session_id"] for x in result.stdout.splitlines())
+
+    assert found() == sorted([inside, other])
+    assert found("--workspace", "Engine") == [inside]
+    assert found("--cwd", "/srv/other/") == [other]
+    assert found("--cwd", "/srv") == [other]
+    assert found("--workspace", "engine", "--cwd", "/srv") == []

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"
 OPERATION_ID = re.compile(r"^[a-z]+(-[a-z]+)+$")
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
-# Probes answer without a token (API.md, Health).
+# Probes answer without a token.
 PUBLIC_PATHS = {"/healthz", "/readyz", "/metrics"}
 PROBLEM_REF = "#/components/schemas/Problem"
 

@@ -56,8 +56,8 @@ async def _run(db: Database) -> list[CommitNotice]:
     writer_side: list[CommitNotice] = []
     db.writer.commit_hooks.append(writer_side.append)
     # One group commit: the failing job's event and session are rolled back to its savepoint.
-    first = db.writer.submit(lambda conn: _session_and_turn(SqliteTx(conn)))
-    failing = db.writer.submit(lambda conn: _emit_then_fail(SqliteTx(conn)))
+    first = db.writer.submit(_session_and_turn, on_handle=True)
+    failing = db.writer.submit(_emit_then_fail, on_handle=True)
     await asyncio.wrap_future(first)
     with pytest.raises(ValueError):
         await asyncio.wrap_future(failing)

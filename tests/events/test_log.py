@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.services.events import EventPruner
 from app.settings import Settings
+from app.storage.commit_notice import Changes
 from app.storage.database import Database
 from app.storage.repos import events as repo
 from tests.conftest import RawDatabase
@@ -95,7 +96,7 @@ def test_failed_patch_leaves_no_event(client: TestClient, raw: sqlite3.Connectio
 def _fill(conn: sqlite3.Connection, ages_days: list[float]) -> None:
     now = time.time()
     for age in ages_days:
-        repo.insert(conn, "message.created", "s", "{}", now - age * 86400)
+        repo.insert(conn, Changes(), "message.created", "s", "{}", now - age * 86400)
 
 
 def _memory_log() -> sqlite3.Connection:

@@ -158,6 +158,27 @@ def test_logical_lineage_file_is_the_agents(
     assert "## Compression segment: l1" in r.text
 
 
+def test_logical_lineage_html_is_the_agents_page_of_its_record(home: Path, client: TestClient) -> None:
+    """The HTML export honours lineage=logical as Markdown does: one session's page over every segment, the
+    agent's HTML of its ``export_session_lineage`` record."""
+    db = agent_db(home)
+    make_session(db, "l1", messages=4, title="Voyage", model="m1", ended=False)
+    db.end_session("l1", "compression")
+    make_session(db, "l2", messages=3, parent="l1", title="Voyage #2", model="m1")
+    lineage = db.export_session_lineage("l2")
+    single = db.export_session("l2")
+    db.close()
+    page = _get(client, format="html", session_id="l2", lineage="logical")
+    assert page.headers["content-type"] == "text/html; charset=utf-8"
+    assert page_body(page.text) == page_body(session_export_html.generate_html_export(lineage))
+    assert page.text.count('<div class="message ') == 7
+    alone = _get(client, format="html", session_id="l2").text
+    assert page_body(alone) == page_body(session_export_html.generate_html_export(single))
+    assert alone.count('<div class="message ') == 3
+    redacted = _get(client, format="html", session_id="l2", lineage="logical", redact="true")
+    assert redacted.status_code == 200 and redacted.text.count('<div class="message ') == 7
+
+
 def test_html_is_the_agents_page(home: Path, client: TestClient) -> None:
     ids = _store(home)
     # Deliberately different: a session without a model reads "Model: Unknown" (the agent prints "None").
@@ -234,7 +255,8 @@ def test_trace_uses_the_sessions_workspace(home: Path, client: TestClient) -> No
         ({"format": "qmd", "layout": "document"}, "layout_not_available"),
         ({"format": "html", "layout": "files"}, "layout_not_available"),
         ({"format": "md", "layout": "files", "lineage": "logical"}, "lineage_needs_session_id"),
-        ({"format": "html", "lineage": "logical", "session_id": "a1"}, "lineage_not_available"),
+        ({"format": "html", "lineage": "logical"}, "lineage_needs_session_id"),
+        ({"format": "trace", "lineage": "logical", "session_id": "a1"}, "lineage_not_available"),
         (
             {"format": "jsonl", "lineage": "logical", "session_id": "a1", "redact": "true"},
             "lineage_not_available",

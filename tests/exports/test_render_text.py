@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from app.domain.render_html import local_time
 from app.domain.render_text import LineJoin, RStrip, iso_full, iso_seconds
+from tests.sizes import sized
 
 times = st.one_of(
     st.floats(min_value=0, max_value=4e9, allow_nan=False),
@@ -19,7 +20,7 @@ times = st.one_of(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=sized(1000, 3000), deadline=None)
 @given(times)
 def test_timestamps_match_datetime(value: float) -> None:
     moment = datetime.datetime.fromtimestamp(float(value), tz=UTC)
@@ -29,7 +30,7 @@ def test_timestamps_match_datetime(value: float) -> None:
         assert local_time(value) == datetime.datetime.fromtimestamp(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=sized(200, 500), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["", "a", "b c", " "]), max_size=5), max_size=6))
 def test_streamed_joins_match_the_whole_text(batches: list[list[str]]) -> None:
     join, strip = LineJoin(), RStrip()

@@ -29,10 +29,11 @@ from tests.exports.agent_oracle import (
     uuids,
 )
 from tests.exports.strategies import messages, session_lists, sessions
+from tests.sizes import sized
 
 pages = st.integers(1, 4)
 _settings = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=sized(50, 150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 

@@ -1,4 +1,4 @@
-"""The reference's black-box checks (reference/gateway.md §5, rows 1-32) and bad input, over the API."""
+"""The gateway reference's black-box checks and bad input, over the API."""
 
 from __future__ import annotations
 

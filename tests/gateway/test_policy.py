@@ -28,6 +28,7 @@ from app.domain.reset_policy import (
     reset_notice,
     route_reason,
 )
+from tests.sizes import sized
 
 KEY = "agent:main:telegram:dm:99"
 SOURCE = SessionSource(platform=Platform.TELEGRAM, chat_id="99", chat_type="dm")
@@ -126,7 +127,9 @@ def timelines(draw: st.DrawFn) -> tuple[dict[str, Any], EntryState, datetime, bo
     return policy, state, now, background
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=sized(150, 500), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(case=timelines())
 def test_same_reset_decision_as_the_agent(
     agent_home: Path,
@@ -139,7 +142,9 @@ def test_same_reset_decision_as_the_agent(
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=sized(100, 300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(case=timelines())
 def test_same_expiry_as_the_agent_watcher(
     agent_home: Path,

@@ -27,6 +27,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.conftest import TOKEN
 from tests.gateway.conftest import agent_scope
+from tests.sizes import sized
 
 START = datetime(2026, 12, 1, 12, 0, 0)
 _chats = itertools.count()
@@ -102,7 +103,9 @@ BOTH = {"mode": "both", "idle_minutes": 600, "at_hour": 4}
 NONE = {"mode": "none"}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=sized(50, 150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(history=steps, policy=policies)
 @example(history=[("route",), ("wait", 60 * 17), ("route",)], policy=DAILY)
 @example(history=[("route",), ("mark_resume",), ("wait", 60 * 5), ("route",)], policy=BOTH)

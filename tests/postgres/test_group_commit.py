@@ -196,10 +196,10 @@ def _both_lanes_held(store: PgStore, pool: ThreadPoolExecutor) -> Iterator[None]
 
 
 def _append_job(session_id: str, content: str) -> Callable[[Tx], Any]:
-    # The append use case itself (the session guard, the counters, the events), as a writer job.
-    return lambda tx: message_service._append(
-        tx, session_id, [{"role": "user", "content": content}], reopen=False
-    )
+    # The append use case itself (the session guard, the counters, the events), as a plain writer job: its
+    # append is made by its own call, not ahead with the group's (test_leading_appends.py covers those).
+    job = message_service.append_job(session_id, [{"role": "user", "content": content}], reopen=False)
+    return lambda tx: job(tx)
 
 
 def test_concurrent_appends_commit_in_groups_and_a_missing_session_fails_alone(store: PgStore) -> None:

@@ -1,6 +1,7 @@
 """Leading appends on PostgreSQL: the appends that start a group of write jobs are made in one statement
 ahead of the jobs, with exactly the outcome of each job making its own in turn (rows, ids in job order,
-counters, events, the session guard), and a job that declared one and did not make it writes nothing."""
+counters, events, the session guard), and a job that had one made for it and did not make it writes
+nothing."""
 
 from __future__ import annotations
 
@@ -22,20 +23,18 @@ from app.storage.postgres.group_commit import JobFailed
 from app.storage.postgres.repos import messages as pg_messages
 from app.storage.postgres.repos.messages import LeadingAppendNotMade
 from app.storage.postgres.store import PgStore
-from app.storage.protocols import LeadingAppend, Tx
+from app.storage.protocols import AppendJob, Tx
 from app.storage.rows import MessageQuery
 
-Job = tuple[Callable[[Tx], Any], LeadingAppend | None]
+Job = tuple[Callable[[Tx], Any], AppendJob[Any] | None]
 
 _TOOL_CALLS = [{"id": "c1", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]
 
 
 def _append(session_id: str, messages: list[dict[str, Any]], *, reopen: bool = False) -> Job:
-    """The append use case as a writer job, declaring its leading append as the service does."""
-    return (
-        lambda tx: message_service._append(tx, session_id, messages, reopen=reopen),
-        LeadingAppend(session_id, messages),
-    )
+    """The append use case's writer job, and the append the store makes ahead for it."""
+    job = message_service.append_job(session_id, messages, reopen=reopen)
+    return job, job
 
 
 def _sessions(store: PgStore, *ids: str, ended: tuple[str, ...] = ()) -> None:
@@ -45,9 +44,9 @@ def _sessions(store: PgStore, *ids: str, ended: tuple[str, ...] = ()) -> None:
         store.write_sync(lambda tx, sid=sid: tx.sessions.end_session(sid, "user_exit"))
 
 
-def _group(store: PgStore, jobs: list[Job], *, declared: bool = True) -> list[Any]:
+def _group(store: PgStore, jobs: list[Job], *, ahead: bool = True) -> list[Any]:
     fns = [fn for fn, _ in jobs]
-    return store._run_group(fns, [lead for _, lead in jobs] if declared else [])
+    return store._run_group(fns, [lead for _, lead in jobs] if ahead else [])
 
 
 def _state(store: PgStore, sid: str) -> tuple[int, int, str | None, list[tuple[str, Any, Any]]]:
@@ -89,7 +88,7 @@ def test_leading_appends_give_what_each_job_gives_in_turn(
 ) -> None:
     for prefix in ("lead-", "turn-"):
         _sessions(store, f"{prefix}a", f"{prefix}b", f"{prefix}ended", ended=(f"{prefix}ended",))
-    one_by_one = _group(store, _mixed_group("turn-"), declared=False)
+    one_by_one = _group(store, _mixed_group("turn-"), ahead=False)
 
     statements: list[str] = []
     written = pg_messages._written
@@ -158,7 +157,10 @@ def test_a_job_that_does_not_make_its_declared_append_gets_none_of_it(store: PgS
 
     jobs: list[Job] = [
         _append("p", [{"role": "user", "content": "fine"}]),
-        (other_work, LeadingAppend("q", [{"role": "user", "content": "never asked for"}])),
+        (
+            other_work,
+            message_service.append_job("q", [{"role": "user", "content": "never asked for"}], reopen=False),
+        ),
     ]
     with pytest.raises(JobFailed) as failed:
         _group(store, jobs)
@@ -171,11 +173,22 @@ def test_a_job_that_does_not_make_its_declared_append_gets_none_of_it(store: PgS
     assert store.read_sync(lambda tx: tx.sessions.fetch_session("q"))["model"] == "changed"
 
 
-def test_appends_queued_through_the_lanes_are_made_together(store: PgStore) -> None:
+def test_appends_queued_through_the_lanes_are_made_together(
+    store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Many clients' single appends, queued while both lanes are busy, go in as groups: every message once,
-    in its session in the order it was answered, with its counters and its event."""
+    in its session in the order it was answered, with its counters and its event. The store finds each
+    job's append in the job itself (an ``AppendJob``), and makes a group's together."""
     sessions = [f"c{i}" for i in range(12)]
     _sessions(store, *sessions)
+    made = store_module.make_leading_appends
+    made_together: list[int] = []
+
+    def counting(pg: Any, leads: Any) -> Any:
+        made_together.append(len(leads))
+        return made(pg, leads)
+
+    monkeypatch.setattr(store_module, "make_leading_appends", counting)
     targets = [*sessions, *sessions[:6], *sessions]
     release = threading.Event()
     holding = threading.Semaphore(0)
@@ -191,8 +204,8 @@ def test_appends_queued_through_the_lanes_are_made_together(store: PgStore) -> N
             assert holding.acquire(timeout=10)
         futures = []
         for i, sid in enumerate(targets):
-            fn, lead = _append(sid, [{"role": "user", "content": f"m{i}"}])
-            futures.append(pool.submit(store.write_sync, fn, leading=lead))
+            fn, _ = _append(sid, [{"role": "user", "content": f"m{i}"}])
+            futures.append(pool.submit(store.write_sync, fn))
         deadline = time.monotonic() + 10
         while store.writer_status().queue_depth < len(targets) and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -202,6 +215,7 @@ def test_appends_queued_through_the_lanes_are_made_together(store: PgStore) -> N
         answered = [future.result(30) for future in futures]
 
     assert max(store.writer_status().batch_sizes) > 1
+    assert made_together  # groups whose appends went in with one statement each
     ids = [rows[0]["id"] for rows in answered]
     assert len(set(ids)) == len(targets)
     for sid in sessions:

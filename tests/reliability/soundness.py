@@ -1,8 +1,7 @@
-"""What every reliability suite checks on a state.db after its ordeal, and the CI/soak size switch."""
+"""What every reliability suite checks on a state.db after its ordeal (the CI/soak sizes: tests.sizes)."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from pathlib import Path
@@ -11,14 +10,6 @@ FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 # What the agent's FTS triggers index for a message (hermes_state 0.19.0), written out here on purpose:
 # the check must not trust the app's own copy of that expression.
 DOCUMENT = "COALESCE(m.content, '') || ' ' || COALESCE(m.tool_name, '') || ' ' || COALESCE(m.tool_calls, '')"
-
-# `make soak` sets this: every suite here runs its larger configuration.
-SOAK = os.environ.get("HERMES_SOAK", "") not in ("", "0")
-
-
-def sized(ci: int, soak: int) -> int:
-    """``ci`` in the normal test run, ``soak`` under ``HERMES_SOAK=1``."""
-    return soak if SOAK else ci
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from tests.conftest import LiveServer
 from tests.reliability.appenders import Appenders, start_agent_writer
-from tests.reliability.soundness import assert_sound, connect, sized
+from tests.reliability.soundness import assert_sound, connect
+from tests.sizes import sized
 
 # The agent side: its own sessions (created, titled, counted, ended) and replies into the server's session.
 # It prints every message id the agent was handed back, with its content, once it is done.

@@ -22,9 +22,10 @@ import httpx
 import orjson
 
 from tests.conftest import TOKEN, LiveServer, start_live_server
-from tests.reliability.soundness import connect, integrity_problems, sized, wait_backlog_drained
+from tests.reliability.soundness import connect, integrity_problems, wait_backlog_drained
+from tests.sizes import sized
 
-CYCLES = sized(20, 150)
+CYCLES = sized(12, 150)
 WORKERS = 3
 # A pruned session bigger than the prune's message batch is deleted in several writer jobs: the crash window.
 DOOMED_SIZES = (150, 400)

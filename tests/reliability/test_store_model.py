@@ -23,7 +23,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import TOKEN
-from tests.reliability.soundness import connect, integrity_problems, sized
+from tests.reliability.soundness import connect, integrity_problems
+from tests.sizes import sized
 
 PRUNE_REASON = "model_done"
 ROLES = st.sampled_from(["user", "assistant"])
@@ -311,7 +312,7 @@ class StoreModel(RuleBasedStateMachine):
 
 TestStoreModel = StoreModel.TestCase
 TestStoreModel.settings = settings(
-    max_examples=sized(12, 300),
+    max_examples=sized(8, 300),
     stateful_step_count=sized(20, 60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

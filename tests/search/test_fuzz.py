@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.search.conftest import add_session
+from tests.sizes import sized
 
 _ANY_CHAR = st.characters(blacklist_categories=())
 _QUERY_PARTS = st.sampled_from(
@@ -19,7 +20,9 @@ _QUERY_PARTS = st.sampled_from(
 _QUERIES = st.lists(st.one_of(st.text(alphabet=_ANY_CHAR, max_size=6), _QUERY_PARTS), max_size=8).map(
     " ".join
 )
-_FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+_FUZZ = settings(
+    max_examples=sized(60, 150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 @pytest.fixture

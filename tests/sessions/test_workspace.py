@@ -58,3 +58,33 @@ def test_workspace_fields_refuse_what_text_fields_refuse(client: TestClient) -> 
     response = client.post("/sessions", json={"source": "cli", "cwd": "a\x00b"})
     assert response.status_code == 422
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def test_search_selects_a_workspace_or_a_directory(client: TestClient) -> None:
+    """``GET``/``POST /search`` take the listing's ``workspace`` (part of the repository root, else the
+    directory) and ``cwd`` (a directory and everything under it), in discover and in browse."""
+    inside = _create(client, **WORKSPACE)["id"]
+    sibling = _create(client, cwd="/home/ada/src/engine-old")["id"]
+    elsewhere = _create(client, cwd="/tmp/scratch")["id"]
+    for sid in (inside, sibling, elsewhere):
+        message = {"role": "user", "content": "where is the zeppelin manual"}
+        assert client.post(f"/sessions/{sid}/messages", json={"messages": [message]}).status_code == 201
+
+    def found(**params: Any) -> list[str]:
+        answer = client.get("/search", params={"limit": 10, **params})
+        assert answer.status_code == 200, answer.text
+        posted = client.post("/search", json={"limit": 10, **params})
+        assert posted.json()["results"] == answer.json()["results"]
+        return sorted(hit["session_id"] for hit in answer.json()["results"])
+
+    assert found(q="zeppelin") == sorted([inside, sibling, elsewhere])
+    assert found(q="zeppelin", workspace="ENGINE") == sorted([inside, sibling])
+    assert found(q="zeppelin", workspace=" engine/web ") == []  # the repository root is the workspace
+    assert found(q="zeppelin", cwd="/home/ada/src/engine") == [inside]
+    assert found(q="zeppelin", cwd="/home/ada/src/engine/web/") == [inside]
+    assert found(q="zeppelin", cwd="/tmp/scratch", workspace="engine") == []
+    assert found(workspace="scratch") == [elsewhere]
+    assert found(workspace="   ") == sorted([inside, sibling, elsewhere])
+    refused = client.get("/search", params={"q": "zeppelin", "workspace": "a\x00b"})
+    assert refused.status_code == 422
+    assert refused.headers["content-type"].startswith("application/problem+json")

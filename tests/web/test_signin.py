@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from app.web.signin import COOKIE, SignIns
 from tests.web.conftest import WEB_TOKEN, Watch, WebServer, sign_in, watch_page, watched_context
 
 
@@ -90,6 +91,17 @@ def test_signing_out_ends_the_cookie(web: Page, web_server: WebServer) -> None:
     assert web.context.cookies() == []
     stale = httpx.get(web_server.base_url + "/", cookies={"hermes_page": cookie["value"]}, timeout=10)
     assert stale.status_code == 303
+
+
+def test_a_cookie_signed_by_another_process_with_the_token_is_accepted(web_server: WebServer) -> None:
+    """A restart or another replica sharing the token: nothing ties a cookie to the process that issued it."""
+    base = web_server.base_url
+    elsewhere = SignIns(WEB_TOKEN).open_session()
+    answer = httpx.get(base + "/", cookies={COOKIE: elsewhere}, timeout=10)
+    assert answer.status_code == 200 and 'class="row"' in answer.text
+    assert httpx.get(base + "/sessions/tools", cookies={COOKIE: elsewhere}, timeout=10).status_code == 200
+    other_token = SignIns(WEB_TOKEN + "x").open_session()
+    assert httpx.get(base + "/", cookies={COOKIE: other_token}, timeout=10).status_code == 303
 
 
 def test_the_token_appears_in_no_page_url_or_log_line(

@@ -9,7 +9,8 @@ from pathlib import Path
 import app.web
 from app.domain.highlight import marked_snippet, marked_terms, query_terms
 from app.domain.transcript import OUTPUT_HEAD, OUTPUT_TAIL, entries, summary_kind
-from app.web.signin import CODE_TTL_S, MAX_CODES, SESSION_TTL_S, SignIns
+from app.web.entry_html import entries_html
+from app.web.signin import CLOCK_SKEW_S, CODE_TTL_S, MAX_CODES, MAX_REVOKED, SESSION_TTL_S, SignIns
 
 
 class Clock:
@@ -22,7 +23,7 @@ class Clock:
 
 def test_a_code_signs_in_once_and_only_while_fresh() -> None:
     clock = Clock()
-    signins = SignIns(clock)
+    signins = SignIns("token", code_clock=clock)
     code = signins.mint_code()
     key = signins.redeem(code)
     assert key is not None and signins.valid(key)
@@ -35,7 +36,7 @@ def test_a_code_signs_in_once_and_only_while_fresh() -> None:
 
 def test_sessions_expire_and_close() -> None:
     clock = Clock()
-    signins = SignIns(clock)
+    signins = SignIns("token", clock=clock)
     key = signins.open_session()
     assert signins.valid(key) and not signins.valid(None) and not signins.valid("other")
     signins.close_session(key)
@@ -45,11 +46,45 @@ def test_sessions_expire_and_close() -> None:
     assert not signins.valid(again)
 
 
-def test_outstanding_codes_are_capped() -> None:
-    signins = SignIns(Clock())
+def test_a_cookie_holds_no_token_and_outlives_its_process() -> None:
+    """Another process with the same token (a restart, a replica) accepts the cookie; another token does
+    not; a cookie altered anywhere, or issued beyond the clock's skew, is no cookie."""
+    clock = Clock()
+    key = SignIns("the-token", clock=clock).open_session()
+    assert "the-token" not in key
+    assert SignIns("the-token", clock=clock).valid(key)
+    assert not SignIns("another-token", clock=clock).valid(key)
+    issued, nonce, mac = key.split(".")
+    for forged in (
+        f"{int(issued) + 1}.{nonce}.{mac}",
+        f"{issued}.{nonce}x.{mac}",
+        f"{issued}.{nonce}.{mac[:-1]}",
+        f"{issued}.{nonce}",
+        f"{issued}.{nonce}.{mac}é",
+    ):
+        assert not SignIns("the-token", clock=clock).valid(forged), forged
+    early = Clock()
+    early.now = clock.now - CLOCK_SKEW_S - 1
+    assert not SignIns("the-token", clock=early).valid(key)
+    late = Clock()
+    late.now = clock.now + SESSION_TTL_S + 1
+    assert not SignIns("the-token", clock=late).valid(key)
+
+
+def test_without_a_token_cookies_are_this_process_s_own() -> None:
+    key = SignIns(None).open_session()
+    assert SignIns(None).valid(key) is False
+
+
+def test_outstanding_codes_and_signed_out_cookies_are_capped() -> None:
+    signins = SignIns("token", code_clock=Clock())
     codes = [signins.mint_code() for _ in range(MAX_CODES + 5)]
     assert signins.redeem(codes[0]) is None
     assert signins.redeem(codes[-1]) is not None
+    keys = [signins.open_session() for _ in range(MAX_REVOKED + 1)]
+    for key in keys:
+        signins.close_session(key)
+    assert signins.valid(keys[0]) and not signins.valid(keys[1]) and not signins.valid(keys[-1])
 
 
 def test_snippets_are_escaped_before_they_are_marked() -> None:
@@ -122,3 +157,34 @@ def test_the_vendored_files_are_the_ones_recorded() -> None:
     }
     for name, entry in manifest["files"].items():
         assert hashlib.sha256((vendor / name).read_bytes()).hexdigest() == entry["sha256"], name
+
+
+def test_a_transcript_s_html_escapes_every_value_and_marks_only_after() -> None:
+    hostile = "<script>alert(1)</script>"
+    messages = [
+        {"id": 1, "role": "user", "content": f"find {hostile}", "timestamp": 1.5, "reasoning": hostile},
+        {
+            "id": 2,
+            "role": "assistant",
+            "content": None,
+            "timestamp": 2.0,
+            "tool_calls": [
+                {"id": f'c"{hostile}', "function": {"name": hostile, "arguments": json.dumps({"x": hostile})}}
+            ],
+        },
+        {
+            "id": 3,
+            "role": "tool",
+            "content": hostile + "x" * (OUTPUT_HEAD + OUTPUT_TAIL),
+            "tool_call_id": 'c"' + hostile,
+        },
+        {"id": 4, "role": "tool", "content": hostile, "tool_name": hostile, "tool_call_id": "elsewhere"},
+    ]
+    html = str(entries_html(entries(messages), 'a"/b<', query_terms("script")))
+    assert "<script" not in html and 'c"' not in html and 'a"' not in html
+    assert html.count('<mark class="hit">script</mark>') >= 8
+    assert 'href="/s/a%22%2Fb%3C?at=1#m-1"' in html
+    assert '<div class="result" id="m-3">' in html and "more characters" in html
+    assert "tool: &lt;script&gt;" in html
+    plain = str(entries_html(entries(messages[:1]), "s", []))
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in plain and "<mark" not in plain

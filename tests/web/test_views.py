@@ -66,6 +66,26 @@ def test_views_select_what_the_listing_does(signed_in: TestClient, api: TestClie
     assert _rows(signed_in.get("/?q=job&preset=all").text) == [job]
 
 
+def test_a_search_keeps_the_view_s_workspace(signed_in: TestClient, api: TestClient) -> None:
+    """The page's filters apply to the messages it finds as well as to the sessions it lists."""
+    inside = _make(api, "cli", "zeppelin inside")
+    outside = _make(api, "cli", "zeppelin outside")
+    workspace = {"cwd": "/home/ada/engine/web", "git_repo_root": "/home/ada/engine"}
+    api.patch(f"/sessions/{inside}", json=workspace)
+    api.patch(f"/sessions/{outside}", json={"cwd": "/srv/other"})
+
+    def hits(html: str) -> list[str]:
+        return re.findall(r'<li class="hit">\s*<a href="/s/([^"?]+)\?', html)
+
+    assert sorted(hits(signed_in.get("/?q=zeppelin").text)) == sorted([inside, outside])
+    page = signed_in.get("/?q=zeppelin&workspace=ENGINE").text
+    assert hits(page) == [inside] and _rows(page) == [inside]
+    page = signed_in.get("/?q=zeppelin&cwd=/srv").text
+    assert hits(page) == [outside] and _rows(page) == [outside]
+    # The form keeps the view: its workspace field shows what is applied.
+    assert 'name="workspace" value="ENGINE"' in signed_in.get("/?q=zeppelin&workspace=ENGINE").text
+
+
 def test_paging_is_keyset_and_agrees_with_the_api(signed_in: TestClient, api: TestClient) -> None:
     made = [_make(api, "cli", f"chat {n}") for n in range(55)]
     first = signed_in.get("/").text

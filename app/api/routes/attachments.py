@@ -1,4 +1,4 @@
-"""Attachments endpoints (see API.md): upload for a session, download by id."""
+"""Attachments endpoints: upload for a session, download by id."""
 
 from __future__ import annotations
 

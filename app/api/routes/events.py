@@ -1,4 +1,4 @@
-"""Server-Sent Events (see API.md "Events"): the whole store or one session, replayable by event id."""
+"""Server-Sent Events (docs/api.md): the whole store or one session, replayable by event id."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gateway routing endpoints (API.md "Gateway routing"): which session a platform message belongs to,
+"""Gateway routing endpoints (docs/gateway-routing.md): which session a platform message belongs to,
 ``/new``, ``/resume``, ``/stop``, the routing index and the reset policy."""
 
 from __future__ import annotations

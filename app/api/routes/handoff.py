@@ -1,4 +1,4 @@
-"""Handoff endpoints (see API.md "Handoff, platforms and gateway routing"): the CLI queues, a gateway
+"""Handoff endpoints (docs/api.md, "Handoff and events"): the CLI queues, a gateway
 claims (long-poll) and settles, anyone reads the state."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Lineage endpoints: resolve, lineage, continuations, fork, recap (see API.md).
+"""Lineage endpoints: resolve, lineage, continuations, fork, recap.
 
 Registered before the sessions router so the literal ``/sessions/resolve`` wins over ``/sessions/{id}``.
 """

@@ -1,4 +1,4 @@
-"""Stats, insights and maintenance endpoints (see API.md "Maintenance")."""
+"""Stats, insights and maintenance endpoints."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Messages endpoints (see API.md): append (single or batch), list, get, rewind."""
+"""Messages endpoints: append (single or batch), list, get, rewind."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Body, Path, Query, Request, Response
 
@@ -10,8 +10,9 @@ from app.api import replies
 from app.api.deps import DB
 from app.api.error_docs import APPEND, JSON_BODY, READ, WRITE
 from app.api.idempotency import IdempotencyDep, reply_response
+from app.api.message_listing import message_page, message_query
 from app.api.operations import api_router, operation
-from app.api.pagination import decode_cursor, encode_cursor, set_next_link
+from app.api.pagination import set_next_link
 from app.api.params import SessionId
 from app.api.responses import json_response
 from app.api.schemas.messages import (
@@ -36,8 +37,6 @@ from app.errors import (
 from app.services import messages as svc
 
 router = api_router("messages")
-
-_CURSOR_KIND = "messages"
 
 # OpenAPI links from an appended message to the operations that take its id.
 _APPENDED_LINKS = {
@@ -126,41 +125,21 @@ async def list_messages(
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
     ``invalid_cursor``; 404 ``session_not_found``, ``message_not_in_session``; 422 ``conflicting_parameters``.
     """
-    if cursor is not None:
-        position = decode_cursor(_CURSOR_KIND, cursor)
-        after, before = _cursor_id(position, "after"), _cursor_id(position, "before")
-        if (after is None) == (before is None):
-            raise InvalidCursor()
-    if after is not None and before is not None:
-        raise ConflictingParameters("after", "before")
-    if around is not None and (after is not None or before is not None):
-        raise ConflictingParameters("around", "after, before or cursor")
-    query = svc.MessageQuery(
-        session_id=session_id,
+    query = message_query(
+        session_id,
         limit=limit,
+        cursor=cursor,
         after=after,
         before=before,
         around=around,
         window=window,
-        roles=tuple(dict.fromkeys(role or ())),
+        roles=role,
         include_inactive=include_inactive,
     )
-    page = await db.read(lambda tx: svc.list_messages(tx, query))
-    next_cursor = None if page.next_position is None else encode_cursor(_CURSOR_KIND, page.next_position)
-    response = json_response(
-        {"items": page.items, "next_cursor": next_cursor, "has_more": page.has_more, **page.window}
-    )
-    set_next_link(request, response, next_cursor)
+    body = await message_page(db, query)
+    response = json_response(body)
+    set_next_link(request, response, body["next_cursor"])
     return response
-
-
-def _cursor_id(position: dict[str, Any], key: str) -> int | None:
-    value = position.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MESSAGE_ID:
-        raise InvalidCursor()
-    return value
 
 
 @router.get(

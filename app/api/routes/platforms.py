@@ -1,4 +1,4 @@
-"""Gateway platform settings (see API.md "Handoff, platforms and gateway routing")."""
+"""Gateway platform settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Search endpoints (see API.md): ``GET /search`` and ``POST /search`` share one implementation."""
+"""Search endpoints: ``GET /search`` and ``POST /search`` share one implementation."""
 
 from __future__ import annotations
 
@@ -26,21 +26,27 @@ _DESCRIPTION = (
 )
 
 
-def _names(value: str | list[str] | None) -> tuple[str, ...] | None:
+def names(value: str | list[str] | None) -> tuple[str, ...] | None:
     """Comma-separated and/or repeated names as a tuple (``None`` when none were given)."""
     if value is None:
         return None
     items = [value] if isinstance(value, str) else value
-    names = tuple(part.strip() for item in items for part in item.split(",") if part.strip())
-    return names or None
+    found = tuple(part.strip() for item in items for part in item.split(",") if part.strip())
+    return found or None
+
+
+def searched_roles(value: str | list[str] | None) -> tuple[str, ...]:
+    """The roles a search looks at (user and assistant unless named). 422 ``invalid_role``."""
+    roles = names(value)
+    if roles is None:
+        return svc.DEFAULT_ROLES
+    unknown = sorted(set(roles) - svc.ROLES)
+    if unknown:
+        raise InvalidRole(unknown, sorted(svc.ROLES))
+    return roles
 
 
 def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
-    roles = _names(body.role)
-    if roles is not None:
-        unknown = sorted(set(roles) - svc.ROLES)
-        if unknown:
-            raise InvalidRole(unknown, sorted(svc.ROLES))
     return svc.SearchRequest(
         q=body.q,
         session_id=body.session_id,
@@ -48,10 +54,12 @@ def _request(body: SearchQuery | SearchBody) -> svc.SearchRequest:
         window=body.window,
         limit=body.limit,
         sort=svc.Sort(body.sort),
-        roles=roles or svc.DEFAULT_ROLES,
-        sources=_names(body.source),
-        exclude_sources=_names(body.exclude_source) or (),
+        roles=searched_roles(body.role),
+        sources=names(body.source),
+        exclude_sources=names(body.exclude_source) or (),
         home=body.home,
+        cwd=body.cwd or None,
+        workspace=(body.workspace or "").strip() or None,
         current_session_id=body.current_session_id,
         detail=svc.Detail(body.detail),
     )

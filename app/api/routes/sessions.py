@@ -1,4 +1,4 @@
-"""Sessions endpoints (see API.md): create, list, get, patch, delete, end, reopen, usage."""
+"""Sessions endpoints: create, list, get, patch, delete, end, reopen, usage."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from app.api.idempotency import IdempotencyDep, reply_response
 from app.api.operations import api_router, operation
 from app.api.pagination import NEXT_LINK_OK
 from app.api.params import SessionId
-from app.api.schemas.filters import session_filter
 from app.api.schemas.sessions import (
     SessionCreate,
     SessionEnd,
@@ -23,7 +22,7 @@ from app.api.schemas.sessions import (
     UsageMode,
     UsageUpdate,
 )
-from app.api.session_listing import cursor_kind, cursor_position, list_response, pinned_window
+from app.api.session_listing import list_response, listing_query
 from app.api.session_responses import created_session, session_operation, session_response
 from app.errors import (
     EmptyTimeWindow,
@@ -40,7 +39,7 @@ from app.errors import (
     UnknownSource,
 )
 from app.services import sessions as svc
-from app.services.sessions import ListQuery, Usage
+from app.services.sessions import Usage
 
 router = api_router("sessions")
 
@@ -118,24 +117,7 @@ async def list_sessions(request: Request, db: DB, params: Annotated[SessionListQ
     compression lineage by its tip). Codes: 400 `invalid_cursor`; 422 `invalid_duration`,
     `empty_time_window`.
     """
-    sources = tuple(params.source or ())
-    query = ListQuery(
-        limit=params.limit,
-        sources=sources,
-        exclude_sources=(
-            tuple(params.exclude_source) if params.exclude_source else svc.default_exclusions(sources)
-        ),
-        status=params.status,
-        include_children=params.include_children,
-        include_archived=params.include_archived,
-        order=params.order,
-        search=params.q,
-        filter=session_filter(params),
-    )
-    bounds = params.bounds()
-    if params.cursor is not None:
-        position = cursor_position(cursor_kind(query, bounds), params.order, params.cursor)
-        query = pinned_window(query, bounds, position)
+    query, bounds = listing_query(params)
     return await list_response(request, db, query, bounds)
 
 

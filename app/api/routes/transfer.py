@@ -1,4 +1,4 @@
-"""Transfer endpoints: streamed JSONL export and import (see API.md "Export and import")."""
+"""Transfer endpoints: streamed JSONL export and import (docs/api.md, "Export and prune")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Request and response models of gateway routing (API.md "Gateway routing")."""
+"""Request and response models of gateway routing (docs/gateway-routing.md)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import Int64, RequestModel, SafeText
+from app.api.schemas.common import FilterText, Int64, RequestModel, SafeText
 from app.api.schemas.messages import Unrenderable
 from app.api.schemas.transfer import IndexingStatus
 
@@ -35,6 +35,15 @@ class SearchArgs(BaseModel, Generic[NamesT]):
     home: SafeText | None = Field(
         default=None,
         description="Only sessions synced from the home with this label (`hermes sessions sync`)",
+    )
+    cwd: FilterText | None = Field(
+        default=None,
+        description="Only sessions whose working directory is this path or under it: the listing's `cwd`",
+    )
+    workspace: FilterText | None = Field(
+        default=None,
+        description="Only sessions whose workspace (git repository root, else working directory) contains "
+        "this, case-insensitively: the listing's `workspace` filter",
     )
     current_session_id: SafeText | None = Field(
         default=None, description="Caller's session: its live lineage is excluded"

@@ -30,7 +30,8 @@ class ExportQuery(SessionFilterFields):
     )
     lineage: readable.LineageMode = Field(
         default="single",
-        description="`logical`: the compression lineage through `session_id` as one session",
+        description="`logical`: the compression lineage through `session_id` as one session "
+        "(jsonl, html, or md/qmd files)",
     )
     source: str | None = Field(default=None, description="only sessions of this source")
     session_id: str | None = Field(default=None, description="only this session (404 if missing)")

@@ -1,5 +1,5 @@
 """``hermes handoff PLATFORM [SESSION]``: move a session to a messaging platform through the gateway
-(the agent's ``/handoff``, reference §5.2), with the two-phase wait of its later versions: up to 60 s to
+(the agent's ``/handoff``), with the two-phase wait of its later versions: up to 60 s to
 be claimed, then up to 15 min to complete, ``Still transferring...`` every 30 s. A timeout marks the
 handoff failed only if it is still in the phase that timed out (compare-and-set on the server).
 

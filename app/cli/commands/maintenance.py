@@ -1,5 +1,5 @@
 """``hermes sessions prune`` / ``archive`` / ``repair`` / ``optimize`` / ``vacuum`` / ``backup`` / ``stats`` /
-``insights`` (reference §3.4-3.5; prune, archive, repair and optimize in the words of hermes-agent 0.19.0)."""
+``insights`` (prune, archive, repair and optimize in the words of hermes-agent 0.19.0)."""
 
 from __future__ import annotations
 

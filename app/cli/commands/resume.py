@@ -1,5 +1,5 @@
 """``hermes -c`` / ``-r`` (and ``hermes chat``), ``hermes title``, ``hermes new``, ``hermes end``:
-the agent's session commands, resolved through the API (reference §3.6-3.8, §6.1-6.2)."""
+the agent's session commands, resolved through the API."""
 
 from __future__ import annotations
 

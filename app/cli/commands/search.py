@@ -33,6 +33,12 @@ def search(
     query: str = typer.Argument(..., help='Words to find (FTS5 syntax: "phrases", OR, NOT, prefix*)'),
     limit: int = typer.Option(10, "--limit", min=1, max=50, help="Sessions to return (1-50)"),
     source: str | None = typer.Option(None, "--source", help="Only this source"),
+    workspace: str | None = typer.Option(
+        None,
+        "--workspace",
+        help="Only sessions in one workspace: part of its git repo root or project dir (case-insensitive)",
+    ),
+    cwd: str | None = typer.Option(None, "--cwd", help="Only sessions run in this directory or under it"),
     as_json: bool = JsonOpt,
     as_jsonl: bool = JsonlOpt,
 ) -> None:
@@ -42,5 +48,9 @@ def search(
     if source:
         note_unknown_source(source)
         params["source"] = source
+    if workspace and workspace.strip():
+        params["workspace"] = workspace.strip()
+    if cwd:
+        params["cwd"] = cwd
     data = get_env(ctx).api().get("/search", feature="search", params=params)
     emit(out, data, lambda: _search_lines(data), items=data.get("results") or [])

@@ -1,5 +1,5 @@
-"""``hermes sessions``: the group, and list, show, rename, delete. Messages follow the agent's CLI
-(reference §3.2, §3.4). browse, export/import, prune/stats/insights and search live in sibling modules."""
+"""``hermes sessions``: the group, and list, show, rename, delete. Messages follow the agent's CLI;
+browse, export/import, prune/stats/insights and search live in sibling modules."""
 
 from __future__ import annotations
 

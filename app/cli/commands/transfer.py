@@ -142,7 +142,9 @@ def export(
     ),
     session_id: str | None = typer.Option(None, "--session-id", help="Session ID or unique prefix to export"),
     lineage: str = typer.Option(
-        "single", "--lineage", help="single or logical: one row or its compression lineage (jsonl, md, qmd)"
+        "single",
+        "--lineage",
+        help="single or logical: one row or its compression lineage (jsonl, md, qmd, html)",
     ),
     force: bool = typer.Option(False, "--force", help="md/qmd only: overwrite an existing export file"),
     delete_after_verified: bool = typer.Option(
@@ -201,7 +203,7 @@ def export(
     elif fmt == "jsonl":
         _export_jsonl(api, params, output, lineage, resolved)
     elif fmt == "html":
-        _export_html(api, params, output)
+        _export_html(api, params | ({"lineage": "logical"} if lineage == "logical" else {}), output)
     else:
         _export_trace(api, get_env(ctx).config.home, params, output, filtered=filters.given())
 

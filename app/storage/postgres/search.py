@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import psycopg
 from psycopg.rows import dict_row
@@ -45,11 +44,10 @@ from app.storage.postgres.search_schema import (
     MAX_WORD_CHARS,
     PENDING,
     READY,
-    TIER_ROWS,
     TS_CONFIG,
     has_cjk,
 )
-from app.storage.postgres.word_stats import WordStats, word_stats
+from app.storage.postgres.search_tricks import TRICKS
 from app.storage.repos.fts_backlog import PENDING_SQL
 from app.storage.repos.list_index import (
     MAX_CANDIDATES,
@@ -59,11 +57,16 @@ from app.storage.repos.list_index import (
     scan_filter,
 )
 from app.storage.repos.search import cron_clauses, scan_windows
-from app.storage.repos.session_filter import IN_HOME_SQL
+from app.storage.repos.session_filter import (
+    CWD_SQL,
+    IN_HOME_SQL,
+    WORKSPACE_SQL,
+    cwd_params,
+    workspace_pattern,
+)
 from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
-T = TypeVar("T")
 
 _NO_ID_LIMIT = 2**63 - 1
 _TRIGRAM_MIN = 3
@@ -73,6 +76,8 @@ _TSQUERY = f"to_tsquery('{TS_CONFIG}', %s)"
 _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
+# What a relevance tier reads of each row it walks.
+_TIER_COLUMNS = "m.id, m.session_id, m.role, m.active, m.compacted, m.search_vector"
 # A hit's session in a scan step or an id-ordered chunk. Under a filter keeping most sessions (the default
 # one only hides a few sources), looked up by primary key for each matching row: joined as a table, the
 # planner (which cannot tell how few rows a substring or a chunk keeps) hashed the whole sessions table
@@ -84,12 +89,6 @@ _SESSION_OF_HIT = (
     " LIMIT 1) s ON true"
 )
 _SESSIONS_OF_HITS = "JOIN sessions s ON s.id = m.session_id"
-# A relevance tier's window (see PgHits._window_floor): the costs of a word index entry and of a match read
-# through a window, in rows walked down the primary key (measured on the 2-core machine, docs/search.md);
-# the window spans this many times the ids expected to hold a tier (a shorter one is completed by a walk).
-_ENTRY_COST = 0.27
-_WINDOW_ROW_COST = 4.2
-_WINDOW_MARGIN = 1.3
 # The first batch of a tier's rows whose sessions are looked up: a discover page usually takes a few.
 _FIRST_FILTER_BATCH = 16
 _METAS_SQL = "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ANY(%s)"
@@ -104,8 +103,6 @@ _PATTERN_CHARS = 24
 # are prepared (their planning cost more than their execution): the generic plan reads the indexes, the
 # right plan for the terms that get this far.
 _BROAD_ROWS = MAX_CANDIDATES
-# The length PostgreSQL assumes for an array parameter when it prices a generic plan (estimate_array_length).
-_GENERIC_ARRAY = 10
 _HEADLINE_OPTIONS = "StartSel=>>>, StopSel=<<<, MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=1"
 # The listing's preview: the first active user message, newlines blanked, cut (SQLite's PREVIEW_RAW_SQL).
 PREVIEW_RAW_SQL = (
@@ -196,7 +193,7 @@ def _substring_sql(clauses: Sequence[Clause], indexed: bool) -> tuple[str, list[
 
 
 def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
-    """The hit filter's conditions on the session (alias ``s``): sources, home and cron."""
+    """The hit filter's conditions on the session (alias ``s``): sources, home, directory, workspace, cron."""
     parts: list[str] = []
     params: list[Any] = []
     if filt.sources is not None:
@@ -208,6 +205,12 @@ def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
     if filt.home is not None:
         parts.append(to_psycopg(IN_HOME_SQL.format(a="s")))
         params.append(filt.home)
+    if filt.cwd is not None:
+        parts.append(to_psycopg(CWD_SQL.format(a="s")))
+        params.extend(cwd_params(filt.cwd))
+    if filt.workspace is not None:
+        parts.append(to_psycopg(WORKSPACE_SQL.format(a="s")))
+        params.append(workspace_pattern(filt.workspace))
     parts.extend(cron_clauses(filt.cron))
     return parts, params
 
@@ -228,8 +231,14 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
 
 def _sessions_join(filt: HitFilter) -> str:
     """How a scan step or an id-ordered chunk reaches its hits' sessions (see :data:`_SESSION_OF_HIT`)."""
-    choosing = filt.home is not None or filt.sources is not None or filt.cron is True
-    return _SESSIONS_OF_HITS if choosing else _SESSION_OF_HIT
+    choosing = (
+        filt.home is not None
+        or filt.cwd is not None
+        or filt.workspace is not None
+        or filt.sources is not None
+        or filt.cron is True
+    )
+    return _SESSIONS_OF_HITS if choosing or not TRICKS.session_lookup else _SESSION_OF_HIT
 
 
 def _hits(rows: Sequence[Sequence[Any]]) -> list[Hit]:
@@ -246,7 +255,6 @@ class PgHits:
         self.plan = plan(query)
         self.scan_capped = False
         self.tsquery: str | None = None
-        self.tree: Node | None = None
         self.words: list[tuple[str, bool]] = []
         self.condition = "FALSE"
         self.params: list[Any] = []
@@ -254,7 +262,7 @@ class PgHits:
         if self.plan.engine is Engine.fts:
             tree = word_tree(self.plan.match, self.plan.fallback)
             if tree is not None:
-                self.tree, self.tsquery, self.words = tree, tsquery_text(tree), wanted_words(tree)
+                self.tsquery, self.words = tsquery_text(tree), wanted_words(tree)
                 self.condition, self.params = f"m.{READY} AND m.search_vector @@ {_TSQUERY}", [self.tsquery]
         elif self.plan.engine in (Engine.trigram, Engine.scan):
             # A trigram index finds a group only through one of its terms of three characters or more.
@@ -265,8 +273,10 @@ class PgHits:
             if self.indexed and self.condition != "FALSE":
                 # The trigram index holds only indexed rows (its predicate must be implied to be used).
                 self.condition = f"m.{READY} AND {self.condition}"
-            elif self.condition != "FALSE" and all(
-                any(has_cjk(term) for term in clause.include) for clause in self.plan.clauses
+            elif (
+                TRICKS.cjk_rows
+                and self.condition != "FALSE"
+                and all(any(has_cjk(term) for term in clause.include) for clause in self.plan.clauses)
             ):
                 # Every group needs a CJK character: the scan reads only the rows holding one.
                 self.condition = f"{CJK_ROWS} AND {self.condition}"
@@ -294,7 +304,7 @@ class PgHits:
         with contextlib.ExitStack() as cursors:
             with self.conn.pipeline():
                 metas = cursors.enter_context(self.conn.cursor(row_factory=dict_row))
-                metas.execute(_METAS_SQL, (generic_array(session_ids),))
+                metas.execute(_METAS_SQL, (session_ids,))
                 contexts = send_contexts(
                     self.conn, cursors, [(h.session_id, h.id) for h in hits], window, count
                 )
@@ -303,12 +313,12 @@ class PgHits:
                     texts.execute(
                         f"SELECT m.id, ts_headline('{TS_CONFIG}', left({_DOC}, {MAX_WORD_CHARS}), {_TSQUERY},"
                         f" %s), {_DOC} FROM messages m WHERE m.id = ANY(%s)",
-                        (self.tsquery, _HEADLINE_OPTIONS, generic_array(ids)),
+                        (self.tsquery, _HEADLINE_OPTIONS, ids),
                     )
                 else:
                     texts.execute(
                         "SELECT id, content, tool_name, tool_calls FROM messages WHERE id = ANY(%s)",
-                        (generic_array(ids),),
+                        (ids,),
                     )
                 pending = cursors.enter_context(self.conn.cursor())
                 pending.execute(PENDING_SQL)
@@ -352,22 +362,16 @@ class PgHits:
         tier = self.budget.rank_tier
         batch = self.budget.filter_batch
         while True:
-            floor_id = self._window_floor(below, tier)
-            if floor_id is None:
-                rows_sql = f"({TIER_ROWS} WHERE {self.condition} AND m.id < %s ORDER BY m.id DESC LIMIT %s)"
-                rows_params = [*self.params, below, tier]
-            else:
-                rows_sql = f"hs_window_matches({_TSQUERY}, %s, %s, %s)"
-                rows_params = [self.tsquery, floor_id, below, tier]
             # The first row is the tier's size and lowest id (as text: the column holds session ids after).
             cursor = self.conn.execute(
                 "WITH t AS MATERIALIZED (SELECT m.id, m.session_id, m.role, m.compacted,"
                 f" CASE WHEN {' AND '.join(by_message)} THEN ts_rank(m.search_vector, {_TSQUERY}) END AS rank"
-                f" FROM {rows_sql} m)"
+                f" FROM (SELECT {_TIER_COLUMNS} FROM messages m WHERE {self.condition} AND m.id < %s"
+                " ORDER BY m.id DESC LIMIT %s) m)"
                 " SELECT count(*), min(id)::text, NULL, NULL FROM t"
                 " UNION ALL (SELECT id, session_id, role, compacted FROM t WHERE rank IS NOT NULL"
                 " ORDER BY rank DESC, id DESC)",
-                (*message_params, self.tsquery, *rows_params),
+                (*message_params, self.tsquery, *self.params, below, tier),
                 prepare=_PLAN_PER_TERM,
             )
             tier_rows, floor, _, _ = cast(tuple[int, str | None, None, None], cursor.fetchone())
@@ -378,33 +382,6 @@ class PgHits:
             if tier_rows < tier or floor is None:
                 return
             below = int(floor)
-
-    def _window_floor(self, below: int, tier: int) -> int | None:
-        """Where a tier's rows are expected to start (the lowest id of the window holding about ``tier``
-        matches below ``below``), when reading that window's matches through the indexes' bitmaps costs
-        less than walking the primary key down and testing each row (see ``hs_window_matches``); else
-        ``None``.
-
-        Costs are counted in rows walked (:data:`_ENTRY_COST` for a word index entry read,
-        :data:`_WINDOW_ROW_COST` for a match read from a window: its row fetched and passed on). A rare term
-        (fewer matches than a tier) is left to the planner, which reads its matches through the index by
-        itself; a common one is walked, since its matches are near each other."""
-        if self._estimate is None:
-            return None
-        stats, expected = self._estimate
-        span = stats.last_id - stats.first_id + 1
-        if expected <= tier or span <= 0:
-            return None
-        ids_per_tier = tier * span / expected
-        if _ENTRY_COST * expected + _WINDOW_ROW_COST * tier >= ids_per_tier:
-            return None
-        return min(below, stats.last_id + 1) - math.ceil(_WINDOW_MARGIN * ids_per_tier)
-
-    @functools.cached_property
-    def _estimate(self) -> tuple[WordStats, float] | None:
-        """The word statistics and the matches they expect for this query, once for all its tiers."""
-        stats = word_stats(self.conn) if self.tree is not None else None
-        return None if stats is None or self.tree is None else (stats, stats.matches(self.tree))
 
     def _in_sessions(
         self, rows: Sequence[Sequence[Any]], sessions_sql: str, params: Sequence[Any]
@@ -555,7 +532,7 @@ class PgSearch:
 
     def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
         """:meth:`session_meta` of each session that exists, by id, in one statement."""
-        rows = self._rows(_METAS_SQL, (generic_array(session_ids),))
+        rows = self._rows(_METAS_SQL, (session_ids,))
         return {str(row["id"]): cast(SessionMetaRow, row) for row in rows}
 
     def session_of_message(self, message_id: int) -> str | None:
@@ -605,16 +582,6 @@ class PgSearch:
             " JOIN sessions s ON s.id = t.id ORDER BY t.last_active DESC, s.id DESC",
             (list(skip), *params, limit),
         )
-
-
-def generic_array(values: Sequence[T]) -> list[T]:
-    """``values`` repeated up to :data:`_GENERIC_ARRAY` (harmless in ``= ANY``), for an array parameter of
-    a prepared statement. PostgreSQL prices the generic plan as if the array held that many: with fewer,
-    every custom plan looked cheaper, and the statement was planned again on each call, which cost more
-    than running it."""
-    if not values:
-        return []
-    return list(values) * -(-_GENERIC_ARRAY // len(values))
 
 
 def _all_pieces(test: str, pieces: int) -> str:
@@ -694,12 +661,12 @@ _OPAQUE_PATTERN = "(SELECT CAST(? AS TEXT))"
 
 
 def _scan(term: str, projecting: bool) -> SearchFilter:
-    return scan_filter(term, projecting, bind=_OPAQUE_PATTERN)
+    return scan_filter(term, projecting, bind=_OPAQUE_PATTERN if TRICKS.opaque_pattern else "?")
 
 
 def _broad(conn: Conn, term: str) -> bool:
     """Whether the statistics say the candidate statement would find more than :data:`_BROAD_ROWS`."""
-    stats = list_stats(conn)
+    stats = list_stats(conn) if TRICKS.broad_terms else None
     return stats is not None and stats.matches(_list_pieces(term), _BROAD_ROWS) > _BROAD_ROWS
 
 
@@ -745,6 +712,6 @@ def _settled_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     # listing at the candidates' start times keeps its order (no sort).
     return SearchFilter(
         "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))",
-        [generic_array(found)],
+        [found],
         indexed=True,
     )

@@ -135,34 +135,6 @@ def has_cjk(text: str) -> bool:
     return any(low <= ord(c) <= high for c in text for low, high in CJK_RANGES)
 
 
-TIER_ROWS = "SELECT m.id, m.session_id, m.role, m.active, m.compacted, m.search_vector FROM messages m"
-"""The rows a relevance tier reads, by the walk or through :data:`WINDOW_MATCHES_DDL`'s window alike."""
-WINDOW_MATCHES_DDL = f"""CREATE OR REPLACE FUNCTION hs_window_matches(
-    q tsquery, floor_id bigint, below bigint, n integer)
-RETURNS TABLE(id bigint, session_id text, role text, active bigint, compacted bigint, search_vector tsvector)
-LANGUAGE plpgsql STABLE SET enable_indexscan = on AS $fn$
-DECLARE
-    got bigint;
-BEGIN
-    PERFORM set_config('enable_indexscan', 'off', true);
-    RETURN QUERY EXECUTE '{TIER_ROWS} WHERE m.{READY} AND m.search_vector @@ $1'
-        ' AND m.id >= $2 AND m.id < $3 ORDER BY m.id DESC LIMIT $4' USING q, floor_id, below, n;
-    GET DIAGNOSTICS got = ROW_COUNT;
-    IF got < n THEN
-        PERFORM set_config('enable_indexscan', 'on', true);
-        RETURN QUERY EXECUTE '{TIER_ROWS} WHERE m.{READY} AND m.search_vector @@ $1'
-            ' AND m.id < $2 ORDER BY m.id DESC LIMIT $3' USING q, least(floor_id, below), n - got;
-    END IF;
-END
-$fn$"""
-"""The ``n`` newest word matches below ``below`` (a relevance tier's rows), read first from the ids from
-``floor_id`` up, where the caller expects about ``n`` of them, with the two indexes' bitmaps (the word
-index's matches AND the primary key's range), then, if that window held fewer, by walking the primary key
-down from ``floor_id``. Plain index scans are off for the window only (the function's ``SET`` restores the
-setting when it returns, even on an error): for a term in a few percent of the messages the planner
-otherwise walks the primary key, testing every row, since it prices ``@@`` as cheap; the bitmaps read the
-window's matches alone. ``STABLE``: both reads see the calling statement's snapshot."""
-
 SEARCH_DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
     "CREATE EXTENSION IF NOT EXISTS unaccent",
@@ -210,7 +182,6 @@ $$""",
     # (seconds per lookup of a batch of ids). Prefix resolution matches ``lower(id) LIKE lower(pattern)``,
     # which is how PostgreSQL computes ``id ILIKE pattern``.
     "CREATE INDEX IF NOT EXISTS idx_sessions_id_lower_trgm ON sessions USING gin (lower(id) gin_trgm_ops)",
-    WINDOW_MATCHES_DDL,
     *CJK_DDL,
 )
 

@@ -35,3 +35,9 @@ def per_database(conn: Conn, kind: str, read: Callable[[Conn], T]) -> T:
     with _cache_lock:
         _cache[key] = (now, value)
     return value
+
+
+def forget() -> None:
+    """Drop every cached read, so that the next one sees an ``ANALYZE`` the caller has just run."""
+    with _cache_lock:
+        _cache.clear()

@@ -28,14 +28,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from app.errors import AgentFileReadOnly, DatabaseBusy, HermesError
 from app.settings import Settings
-from app.storage.commit_notice import (
-    Changes,
-    CommitNotice,
-    NoticeBoard,
-    Subscriber,
-    begin_job,
-    end_job,
-)
+from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscriber
 from app.storage.hermes_ddl import SCHEMA_VERSION
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import POOL_SETTINGS, configure, with_options
@@ -46,7 +39,7 @@ from app.storage.postgres.pending_lists import PendingListCleaner
 from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
 from app.storage.postgres.statistics import StatisticsKeeper
 from app.storage.postgres.tx import BACKEND, PgTx
-from app.storage.protocols import LeadingAppend, Tx
+from app.storage.protocols import AppendJob, Tx
 from app.storage.rows import NewEvent, Opened, WriterStatus
 
 T = TypeVar("T")
@@ -218,26 +211,24 @@ class PgStore:
 
     # -- jobs -----------------------------------------------------------------------------------------
 
-    async def write(
-        self, fn: Callable[[Tx], T], *, bulk: bool = False, leading: LeadingAppend | None = None
-    ) -> T:
+    async def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> T:
         """Run ``fn(tx)`` in a lane's next transaction; returns after its COMMIT. A ``bulk`` job runs in a
         transaction of its own on a worker thread instead, beside the lanes: grouped, the writes that
-        queued with it would wait for it (appends during a sync waited a sync batch). ``leading``: the
-        append ``fn`` makes first, made with those of the jobs grouped with it (:func:`_run_jobs`)."""
+        queued with it would wait for it (appends during a sync waited a sync batch). An :class:`AppendJob`
+        has its append made with those of the jobs grouped with it (:func:`_run_jobs`)."""
         if bulk:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
-        return await asyncio.wrap_future(self._lanes.submit(fn, leading))
+        return await asyncio.wrap_future(self._lanes.submit(fn, _lead(fn)))
 
-    def write_sync(self, fn: Callable[[Tx], T], *, leading: LeadingAppend | None = None) -> T:
+    def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
-        return self._lanes.submit(fn, leading).result()
+        return self._lanes.submit(fn, _lead(fn)).result()
 
     def _run_group(
-        self, fns: Sequence[Callable[[Tx], Any]], leads: Sequence[LeadingAppend | None] = ()
+        self, fns: Sequence[Callable[[Tx], Any]], leads: Sequence[AppendJob[Any] | None] = ()
     ) -> list[Any]:
-        """The functions in one transaction, committed (see :mod:`group_commit`), given what each declared
-        it appends first; :class:`JobFailed` names the one that failed, and nothing was written."""
+        """The functions in one transaction, committed (see :mod:`group_commit`), given the append each
+        makes first (:func:`_lead`); :class:`JobFailed` names the one that failed, and nothing was written."""
         with _translated(), self.pool.connection() as conn:
             results, changes = _run_jobs(conn, fns, leads, lock_timeout=GROUP_LOCK_TIMEOUT)
         self.writer.committed(changes, len(fns))
@@ -275,10 +266,18 @@ class PgStore:
             return fn(PgTx(conn))
 
 
+def _lead(fn: Callable[[Tx], Any]) -> AppendJob[Any] | None:
+    """The append ``fn`` makes first, when it can be made ahead with others: an :class:`AppendJob`'s, unless
+    it links attachments (which its own call links as it stores the rows)."""
+    if isinstance(fn, AppendJob) and not any(m.get("attachments") for m in fn.messages):
+        return fn
+    return None
+
+
 def _run_jobs(
     conn: psycopg.Connection[Any],
     fns: Sequence[Callable[[Tx], Any]],
-    leads: Sequence[LeadingAppend | None] = (),
+    leads: Sequence[AppendJob[Any] | None] = (),
     *,
     lock_timeout: str | None = None,
 ) -> tuple[list[Any], Changes]:
@@ -286,10 +285,10 @@ def _run_jobs(
     both, see :func:`insert_events_and_commit`): their results and what they changed. When one raises, the
     transaction is rolled back and :class:`JobFailed` says which; a failing COMMIT raises as it is.
 
-    When the group starts with two or more jobs that declared a leading append (``leads``), those appends
-    are made first in one statement, and each job's own call answers what its append stored: a round trip
-    per group rather than per job, where single-message appends from many clients spent most of their
-    time. Only a run of leading jobs: a job placed before an append could end or delete its session, and
+    When the group starts with two or more jobs whose leading append can be made ahead (``leads``), those
+    appends are made first in one statement, and each job's own call answers what its append stored: a
+    round trip per group rather than per job, where single-message appends from many clients spent most of
+    their time. Only a run of leading jobs: a job placed before an append could end or delete its session, and
     the append must meet what it would have met in turn.
 
     ``lock_timeout`` bounds every lock wait of the jobs (not the events' ordering lock)."""
@@ -305,16 +304,13 @@ def _run_jobs(
             # the others group again, as after a job's own failure.
             raise JobFailed(0, exc) from exc
         for index, fn in enumerate(fns):
-            job = begin_job()
             tx = PgTx(conn, made[index] if index < len(made) else None)
             try:
                 results.append(fn(tx))
                 tx.require_leading_append_made()
             except Exception as exc:
                 raise JobFailed(index, exc) from exc
-            finally:
-                end_job()
-            changes.absorb(job)
+            changes.absorb(tx.changes)
             events.extend(tx.events.pending)
         if events:
             ids = insert_events_and_commit(conn, events, lift_lock_timeout=lock_timeout is not None)
@@ -327,9 +323,9 @@ def _run_jobs(
     return results, changes
 
 
-def _made_ahead(conn: psycopg.Connection[Any], leads: Sequence[LeadingAppend | None]) -> list[MadeAppend]:
+def _made_ahead(conn: psycopg.Connection[Any], leads: Sequence[AppendJob[Any] | None]) -> list[MadeAppend]:
     """The leading appends of the group's first jobs, made in one statement (none for fewer than two)."""
-    run: list[LeadingAppend] = []
+    run: list[AppendJob[Any]] = []
     for lead in leads:
         if lead is None:
             break

@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
+from app.storage.commit_notice import Changes
 from app.storage.postgres.connection import SqliteStyle
 from app.storage.postgres.repos.base import as_sqlite_style
 from app.storage.postgres.repos.events import PgEvents
@@ -44,32 +45,34 @@ class PgTx:
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
     Repair and the FTS upkeep are SQLite-file operations (:class:`PgMaintenance`): they answer
-    ``NotSupportedOnBackend`` (501) when a job reaches them.
+    ``NotSupportedOnBackend`` (501) when a job reaches them. ``changes`` is the record of what the job
+    wrote (:mod:`app.storage.commit_notice`): a handle serves one job.
     """
 
     def __init__(self, pg: psycopg.Connection[Any], made: MadeAppend | None = None) -> None:
         self.pg = pg
         self.conn = conn = as_sqlite_style(SqliteStyle(pg))
+        self.changes = changes = Changes()
         self.sessions = PgSessions(conn)
         self.titles = PgTitles(conn)
-        self.lineage = PgLineage(conn)
-        self.messages = PgMessages(conn, made)
-        self.events = PgEvents(conn)
+        self.lineage = PgLineage(conn, changes)
+        self.messages = PgMessages(conn, changes, made)
+        self.events = PgEvents(conn, changes)
         self.handoff = SqliteHandoff(conn)
         self.platforms = SqlitePlatforms(conn)
         self.attachments = SqliteAttachments(conn)
         self.idempotency = SqliteIdempotency(conn)
         self.gateway = PgGateway(conn)
         self.search = PgSearch(pg)
-        self.indexing = PgIndexing(conn)
+        self.indexing = PgIndexing(conn, changes)
         self.transfer = PgTransfer(conn)
         self.export = PgExport(conn)
         self.maintenance = PgMaintenance(conn)
-        self.sync = PgSync(conn)
+        self.sync = PgSync(conn, changes)
 
     def require_leading_append_made(self) -> None:
         """Raise :class:`LeadingAppendNotMade` when the job's leading append, made ahead of it, was never
-        taken by its call (the job broke its declaration)."""
+        taken by its call (the job was not the append it was taken for)."""
         if self.messages.made is not None:
             raise LeadingAppendNotMade(f"the job never appended to {self.messages.made.lead.session_id}")
 

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.storage.commit_notice import note_events
+from app.storage.commit_notice import Changes
 from app.storage.rows import EventRow, NewEvent
 from app.storage.sqlite_driver import sqlite3
 
 _INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
 
 
-def insert(conn: sqlite3.Connection, event_type: str, session_id: str | None, data: str, now: float) -> None:
-    """Append one event."""
-    insert_many(conn, [(event_type, session_id, data, now)])
+def insert(
+    conn: sqlite3.Connection, changes: Changes, event_type: str, session_id: str | None, data: str, now: float
+) -> None:
+    """Append one event (noted in ``changes``)."""
+    insert_many(conn, changes, [(event_type, session_id, data, now)])
 
 
-def insert_many(conn: sqlite3.Connection, rows: Sequence[NewEvent]) -> None:
-    """Append several events ``(type, session_id, data, created_at)`` in one statement loop."""
+def insert_many(conn: sqlite3.Connection, changes: Changes, rows: Sequence[NewEvent]) -> None:
+    """Append several events ``(type, session_id, data, created_at)`` in one statement loop (noted in
+    ``changes``)."""
     if not rows:
         return
     if len(rows) == 1:
@@ -26,7 +29,7 @@ def insert_many(conn: sqlite3.Connection, rows: Sequence[NewEvent]) -> None:
         conn.executemany(_INSERT_SQL, rows)
         (last,) = conn.execute("SELECT last_insert_rowid()").fetchone()
     assert last is not None  # an INSERT always sets it
-    note_events(last - len(rows) + 1, last)
+    changes.note_events(last - len(rows) + 1, last)
 
 
 def after(conn: sqlite3.Connection, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:

@@ -32,7 +32,7 @@ from app.storage.rows import (
     ChunkPlan,
     ExportCursor,
     ExportFilter,
-    MessagePage,
+    MessageJsonPage,
     RenderedChunk,
     Skipped,
 )
@@ -543,14 +543,14 @@ def active_message_counts(conn: sqlite3.Connection, session_ids: list[str]) -> d
 
 def message_page(
     conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
-) -> MessagePage:
+) -> MessageJsonPage:
     """Up to ``limit`` active messages of a session after ``after_id``."""
     render = message_render(conn) if sql_render else None
     msgs = _Messages(conn, render, "session_id = ? AND active = 1 AND id > ?", [session_id, after_id], limit)
     data = msgs.joined()
     if render is None:
-        return MessagePage(data, msgs.last_id, tuple(msgs.skipped))
+        return MessageJsonPage(data, msgs.last_id, tuple(msgs.skipped))
     filled = fill_floats(data, msgs.floats)
     if filled is None or not _is_utf8(filled):
         return message_page(conn, session_id, after_id, limit, sql_render=False)
-    return MessagePage(filled, msgs.last_id, tuple(msgs.skipped))
+    return MessageJsonPage(filled, msgs.last_id, tuple(msgs.skipped))

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable
 
 from app.domain.id_runs import Run, merge_runs
-from app.storage.commit_notice import note_fts_backlog
+from app.storage.commit_notice import Changes
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL, FTS_TABLES
 from app.storage.sqlite_driver import sqlite3
 
@@ -34,11 +34,11 @@ def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]
     return merge_runs(runs)
 
 
-def queue_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:
-    """Add runs to the backlog (the commit notice tells the indexer); a run starting where a queued one
-    starts widens it."""
+def queue_runs(conn: sqlite3.Connection, changes: Changes, runs: Iterable[Run]) -> None:
+    """Add runs to the backlog (noted in ``changes``: the commit notice tells the indexer); a run starting
+    where a queued one starts widens it."""
     _insert_runs(conn, runs)
-    note_fts_backlog()
+    changes.note_fts_backlog()
 
 
 def _insert_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.messages import decode_content, decode_json_column
-from app.storage.commit_notice import note_messages
+from app.storage.commit_notice import Changes
 from app.storage.sqlite_driver import sqlite3
 
 # Tool calls of one stored row, counted like the API's message append: assistant rows only.
@@ -33,7 +33,7 @@ def _message_columns(conn: sqlite3.Connection) -> list[str]:
 
 
 def copy_active_messages(
-    conn: sqlite3.Connection, source_id: str, target_id: str, up_to_id: int | None = None
+    conn: sqlite3.Connection, changes: Changes, source_id: str, target_id: str, up_to_id: int | None = None
 ) -> int:
     """Copy the active messages of ``source_id`` (up to and including ``up_to_id``) into an empty
     ``target_id``, with their attachment links; set the target's counters. Returns the number copied.
@@ -71,7 +71,7 @@ def copy_active_messages(
         {"t": target_id},
     )
     if new_ids:
-        note_messages(target_id)
+        changes.note_messages(target_id)
     return len(new_ids)
 
 

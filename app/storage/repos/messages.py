@@ -23,7 +23,7 @@ from app.domain.messages import (
     tool_call_count,
 )
 from app.storage.agent_shape import shape_of
-from app.storage.commit_notice import note_messages
+from app.storage.commit_notice import Changes
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
 from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
@@ -81,6 +81,7 @@ def write_rows(
 
 def insert_messages(
     conn: sqlite3.Connection,
+    changes: Changes,
     session_id: str,
     messages: list[dict[str, Any]],
     *,
@@ -97,7 +98,8 @@ def insert_messages(
     Bumps ``sessions.message_count`` by the number of rows and ``tool_call_count`` by the tool calls of
     assistant rows. Text must already be validated (no NUL, no lone surrogate). The returned dicts have
     the public message shape (see :func:`row_to_message`), built from the values written, in order.
-    ``write`` stores the rows (a backend where each statement is a round trip writes them in one).
+    ``write`` stores the rows (a backend where each statement is a round trip writes them in one);
+    ``changes`` is the record the session goes in (see :mod:`app.storage.commit_notice`).
     """
     wanted = [a for m in messages for a in (m.get("attachments") or ())]
     refs = attachments_repo.refs_for_ids(conn, wanted) if wanted else {}
@@ -110,7 +112,7 @@ def insert_messages(
             attachments_repo.link(conn, message_id, linked)
             row["attachments"] = [refs[a] for a in linked]
     if prepared.stored:
-        note_messages(session_id)
+        changes.note_messages(session_id)
     return prepared.stored
 
 
@@ -179,6 +181,7 @@ def prepare_append(session_id: str, messages: list[dict[str, Any]]) -> PreparedA
 
 def append_if_open(
     conn: sqlite3.Connection,
+    changes: Changes,
     session_id: str,
     messages: list[dict[str, Any]],
     *,
@@ -189,7 +192,7 @@ def append_if_open(
     exists, ended = session_end_state(conn, session_id)
     if not exists or ended:
         return None
-    return insert_messages(conn, session_id, messages, write=write)
+    return insert_messages(conn, changes, session_id, messages, write=write)
 
 
 def row_to_message(row: sqlite3.Row, attachments: list[AttachmentRef] | None = None) -> MessageRow:

@@ -13,7 +13,14 @@ from typing import Any, cast
 
 from app.domain.fts_query import Clause
 from app.storage.hermes_ddl import FTS_TABLES
-from app.storage.repos.session_filter import IN_HOME_SQL, source_clauses
+from app.storage.repos.session_filter import (
+    CWD_SQL,
+    IN_HOME_SQL,
+    WORKSPACE_SQL,
+    cwd_params,
+    source_clauses,
+    workspace_pattern,
+)
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
 from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
 from app.storage.sqlite_driver import sqlite3
@@ -55,6 +62,12 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     if filt.home is not None:
         parts.append(IN_HOME_SQL.format(a="s"))
         params.append(filt.home)
+    if filt.cwd is not None:
+        parts.append(CWD_SQL.format(a="s"))
+        params.extend(cwd_params(filt.cwd))
+    if filt.workspace is not None:
+        parts.append(WORKSPACE_SQL.format(a="s"))
+        params.append(workspace_pattern(filt.workspace))
     return " AND " + " AND ".join(parts), params
 
 
@@ -340,6 +353,12 @@ def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitF
     if filt.home is not None:
         where_parts.append(IN_HOME_SQL.format(a="s"))
         params.append(filt.home)
+    if filt.cwd is not None:
+        where_parts.append(CWD_SQL.format(a="s"))
+        params.extend(cwd_params(filt.cwd))
+    if filt.workspace is not None:
+        where_parts.append(WORKSPACE_SQL.format(a="s"))
+        params.append(workspace_pattern(filt.workspace))
     skip_ids = list(skip) or [""]
     where = "".join(f" AND {p}" for p in where_parts)
     sql = _BROWSE_SQL.format(

@@ -45,6 +45,11 @@ _TOKENS = "(COALESCE({a}.input_tokens, 0) + COALESCE({a}.output_tokens, 0))"
 _COST = "COALESCE({a}.actual_cost_usd, {a}.estimated_cost_usd, 0)"
 _TOOL_CALLS = "COALESCE({a}.tool_call_count, 0)"
 _WORKSPACE = "LOWER(COALESCE(NULLIF(TRIM({a}.git_repo_root), ''), TRIM({a}.cwd), ''))"
+CWD_SQL = "({a}.cwd = ? OR {a}.cwd LIKE ? ESCAPE '\\' OR {a}.cwd LIKE ? ESCAPE '\\')"
+"""Sessions ``{a}`` run in a directory or anywhere under it (parameters: :func:`cwd_params`)."""
+WORKSPACE_SQL = f"{_WORKSPACE} LIKE ? ESCAPE '\\'"
+"""Sessions ``{a}`` whose workspace (git repository root, else working directory) contains the parameter,
+a pattern of :func:`workspace_pattern` (the agent's ``sessions list --workspace``)."""
 
 
 def source_clauses(sources: Sequence[str] | None, exclude_sources: Sequence[str], a: str = "s") -> Clauses:
@@ -63,6 +68,18 @@ def source_clauses(sources: Sequence[str] | None, exclude_sources: Sequence[str]
 
 def _contains(value: str) -> str:
     return f"%{like_escape(value.lower())}%"
+
+
+def cwd_params(cwd: str) -> tuple[str, str, str]:
+    """The parameters of :data:`CWD_SQL` for a directory (a trailing separator is ignored)."""
+    prefix = cwd.rstrip("/\\") or cwd
+    under = like_escape(prefix)
+    return prefix, f"{under}/%", f"{under}\\\\%"
+
+
+def workspace_pattern(workspace: str) -> str:
+    """The parameter of :data:`WORKSPACE_SQL` for a typed workspace (case-insensitive, trimmed)."""
+    return _contains(workspace.strip())
 
 
 def time_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
@@ -106,16 +123,9 @@ def attribute_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
     if flt.provider:
         add("LOWER(COALESCE({a}.billing_provider, '')) = ?", flt.provider.lower())
     if flt.cwd:
-        prefix = flt.cwd.rstrip("/\\") or flt.cwd
-        under = like_escape(prefix)
-        add(
-            "({a}.cwd = ? OR {a}.cwd LIKE ? ESCAPE '\\' OR {a}.cwd LIKE ? ESCAPE '\\')",
-            prefix,
-            f"{under}/%",
-            f"{under}\\\\%",
-        )
+        add(CWD_SQL, *cwd_params(flt.cwd))
     if flt.workspace and flt.workspace.strip():
-        add(f"{_WORKSPACE} LIKE ? ESCAPE '\\'", _contains(flt.workspace.strip()))
+        add(WORKSPACE_SQL, workspace_pattern(flt.workspace))
     for expr, low, high in (
         ("{a}.message_count", flt.min_messages, flt.max_messages),
         (_TOKENS, flt.min_tokens, flt.max_tokens),

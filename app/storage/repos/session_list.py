@@ -6,7 +6,6 @@ so preview and ``last_active`` are only computed for the rows returned, whatever
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields
@@ -282,26 +281,36 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     return page
 
 
-# Pages memoised per reader connection, valid while ``PRAGMA data_version`` is unchanged (it changes when any
-# other connection — our writer, the agent — commits), so repeated identical listings cost one pragma.
 _CACHE_SIZE = 32
-_cache_state = threading.local()
+"""Pages a :class:`ListingMemo` keeps (the oldest leaves first)."""
 # A query's memo key: its fields but the cursor, as they are (all hashable; the filter set is a frozen
 # dataclass). ``astuple`` would deep-copy every field of the filter set on each listing.
 _query_key = attrgetter(*(f.name for f in fields(ListQuery) if f.name != "after"))
 
 
-def list_sessions_cached(conn: sqlite3.Connection, q: ListQuery) -> ListPage:
-    """:func:`list_sessions`, memoised until the database changes. Callers must not mutate the page.
+class ListingMemo:
+    """The listing pages of one connection, valid while ``PRAGMA data_version`` is unchanged (it changes when
+    any other connection — our writer, the agent — commits), so repeated identical listings cost one
+    pragma."""
+
+    __slots__ = ("pages", "version")
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.pages: OrderedDict[tuple[Any, ...], ListPage] = OrderedDict()
+
+
+def list_sessions_cached(conn: sqlite3.Connection, memo: ListingMemo, q: ListQuery) -> ListPage:
+    """:func:`list_sessions`, memoised in ``memo`` (``conn``'s own) until the database changes. Callers must
+    not mutate the page.
 
     Run it inside a read transaction: ``PRAGMA data_version`` then names the snapshot the query reads.
     """
     version = conn.execute("PRAGMA data_version").fetchone()[0]
-    state = getattr(_cache_state, "state", None)
-    if state is None or state[0] is not conn or state[1] != version:
-        state = (conn, version, OrderedDict())
-        _cache_state.state = state
-    cache: OrderedDict[tuple[Any, ...], ListPage] = state[2]
+    if memo.version != version:
+        memo.version = version
+        memo.pages = OrderedDict()
+    cache = memo.pages
     key = (_query_key(q), tuple(sorted((q.after or {}).items())))
     page = cache.get(key)
     if page is None:

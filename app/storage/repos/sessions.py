@@ -143,7 +143,7 @@ def store_system_prompt(conn: sqlite3.Connection, prompt: str | None) -> tuple[s
 def fetch_session(
     conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
 ) -> SessionRow | None:
-    """The public Session representation (API.md), or ``None`` when there is no such session.
+    """The public Session representation, or ``None`` when there is no such session.
 
     With ``include_system_prompt`` the ``system_prompt`` member is added.
     """

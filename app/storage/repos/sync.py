@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from app.storage.commit_notice import note_messages
+from app.storage.commit_notice import Changes
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import (
     SessionRowWrite,
@@ -199,7 +199,9 @@ def message_column_names(batch: SyncedRows) -> str:
     return ", ".join(f'"{c}"' for c in ("id", "session_id", *batch.columns))
 
 
-def _store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids: Sequence[int]) -> None:
+def _store_messages(
+    conn: sqlite3.Connection, changes: Changes, home: int, batch: SyncedRows, ids: Sequence[int]
+) -> None:
     """Insert the batch's rows under ``ids`` (one new id per row, in order) and record each one's origin."""
     marks = ", ".join("?" * (len(batch.columns) + 2))
     conn.executemany(
@@ -211,11 +213,11 @@ def _store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids:
         " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
         [(home, batch.file_id, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
     )
-    note_messages(*{str(row[0]) for row in batch.rows})
+    changes.note_messages(*{str(row[0]) for row in batch.rows})
 
 
 def insert_messages(
-    conn: sqlite3.Connection, home: int, batch: SyncedRows, *, index_inline: bool
+    conn: sqlite3.Connection, changes: Changes, home: int, batch: SyncedRows, *, index_inline: bool
 ) -> list[int]:
     """Store the batch's rows under consecutive new ids, recording each one's origin id; the new ids.
     Indexed for search in this transaction with ``index_inline``, else queued for the background indexer
@@ -225,10 +227,10 @@ def insert_messages(
     first = _next_message_id(conn)
     ids = range(first, first + len(batch.rows))
     with fts_triggers_suspended(conn) as unindexed:
-        _store_messages(conn, home, batch, ids)
+        _store_messages(conn, changes, home, batch, ids)
     # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
     if unindexed and index_inline:
         index_range(conn, unindexed, ids[0], ids[-1])
     elif unindexed:
-        queue_runs(conn, [(ids[0], ids[-1])])
+        queue_runs(conn, changes, [(ids[0], ids[-1])])
     return list(ids)

@@ -70,6 +70,8 @@ from .import_transcripts_on_conflict import ImportTranscriptsOnConflict
 from .indexing_status import IndexingStatus
 from .insights_out import InsightsOut
 from .matched_by import MatchedBy
+from .mcp_message_body import McpMessageBody
+from .mcp_message_response_200 import McpMessageResponse200
 from .message_batch import MessageBatch
 from .message_create import MessageCreate
 from .message_create_content_type_2 import MessageCreateContentType2
@@ -219,6 +221,8 @@ __all__ = (
     "IndexingStatus",
     "InsightsOut",
     "MatchedBy",
+    "McpMessageBody",
+    "McpMessageResponse200",
     "MessageBatch",
     "MessageCreate",
     "MessageCreateContentType2",

@@ -19,6 +19,7 @@ class SearchBody:
     Attributes:
         around_message_id (int | None | Unset): Anchor message id; selects scroll
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
+        cwd (None | str | Unset): Only sessions whose working directory is this path or under it: the listing's `cwd`
         detail (SearchBodyDetail | Unset): adaptive: long messages cut to fit (content_truncated); full: whole messages
             Default: SearchBodyDetail.ADAPTIVE.
         exclude_source (list[str] | None | str | Unset): Not these sources
@@ -31,10 +32,13 @@ class SearchBody:
             Default: SearchBodySort.RELEVANCE.
         source (list[str] | None | str | Unset): Only these sources
         window (int | Unset): Messages each side of the anchor (clamped to 1-20) Default: 5.
+        workspace (None | str | Unset): Only sessions whose workspace (git repository root, else working directory)
+            contains this, case-insensitively: the listing's `workspace` filter
     """
 
     around_message_id: int | None | Unset = UNSET
     current_session_id: None | str | Unset = UNSET
+    cwd: None | str | Unset = UNSET
     detail: SearchBodyDetail | Unset = SearchBodyDetail.ADAPTIVE
     exclude_source: list[str] | None | str | Unset = UNSET
     home: None | str | Unset = UNSET
@@ -45,6 +49,7 @@ class SearchBody:
     sort: SearchBodySort | Unset = SearchBodySort.RELEVANCE
     source: list[str] | None | str | Unset = UNSET
     window: int | Unset = 5
+    workspace: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         around_message_id: int | None | Unset
@@ -58,6 +63,12 @@ class SearchBody:
             current_session_id = UNSET
         else:
             current_session_id = self.current_session_id
+
+        cwd: None | str | Unset
+        if isinstance(self.cwd, Unset):
+            cwd = UNSET
+        else:
+            cwd = self.cwd
 
         detail: str | Unset = UNSET
         if not isinstance(self.detail, Unset):
@@ -116,6 +127,12 @@ class SearchBody:
 
         window = self.window
 
+        workspace: None | str | Unset
+        if isinstance(self.workspace, Unset):
+            workspace = UNSET
+        else:
+            workspace = self.workspace
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -123,6 +140,8 @@ class SearchBody:
             field_dict["around_message_id"] = around_message_id
         if current_session_id is not UNSET:
             field_dict["current_session_id"] = current_session_id
+        if cwd is not UNSET:
+            field_dict["cwd"] = cwd
         if detail is not UNSET:
             field_dict["detail"] = detail
         if exclude_source is not UNSET:
@@ -143,6 +162,8 @@ class SearchBody:
             field_dict["source"] = source
         if window is not UNSET:
             field_dict["window"] = window
+        if workspace is not UNSET:
+            field_dict["workspace"] = workspace
 
         return field_dict
 
@@ -167,6 +188,15 @@ class SearchBody:
             return cast(None | str | Unset, data)
 
         current_session_id = _parse_current_session_id(d.pop("current_session_id", UNSET))
+
+        def _parse_cwd(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        cwd = _parse_cwd(d.pop("cwd", UNSET))
 
         _detail = d.pop("detail", UNSET)
         detail: SearchBodyDetail | Unset
@@ -264,9 +294,19 @@ class SearchBody:
 
         window = d.pop("window", UNSET)
 
+        def _parse_workspace(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        workspace = _parse_workspace(d.pop("workspace", UNSET))
+
         search_body = cls(
             around_message_id=around_message_id,
             current_session_id=current_session_id,
+            cwd=cwd,
             detail=detail,
             exclude_source=exclude_source,
             home=home,
@@ -277,6 +317,7 @@ class SearchBody:
             sort=sort,
             source=source,
             window=window,
+            workspace=workspace,
         )
 
         return search_body

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.storage.commit_notice import Changes
 from app.storage.rows import NewEvent
 from app.storage.sqlite_driver import sqlite3
 from app.storage.sqlite_tx import SqliteEvents
@@ -18,8 +19,8 @@ class PgEvents(SqliteEvents):
 
     __slots__ = ("pending",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        super().__init__(conn)
+    def __init__(self, conn: sqlite3.Connection, changes: Changes) -> None:
+        super().__init__(conn, changes)
         self.pending: list[NewEvent] = []
         """Events ``(type, session_id, data, created_at)`` this transaction will append, in order."""
 

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Iterator
 
 from app.storage.repos import export
-from app.storage.rows import ChunkPlan, ExportFilter, MessagePage, RenderedChunk
+from app.storage.rows import ChunkPlan, ExportFilter, MessageJsonPage, RenderedChunk
 from app.storage.sqlite_tx import SqliteExport
 
 
@@ -27,6 +27,6 @@ class PgExport(SqliteExport):
 
     def message_page(
         self, session_id: str, after_id: int, limit: int, *, sql_render: bool = False
-    ) -> MessagePage:
+    ) -> MessageJsonPage:
         """A page of a session's active messages, always encoded in Python."""
         return export.message_page(self.conn, session_id, after_id, limit, sql_render=False)

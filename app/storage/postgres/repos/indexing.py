@@ -20,19 +20,20 @@ from typing import Any
 import psycopg
 
 from app.domain.id_runs import Run, merge_runs
-from app.storage.commit_notice import note_fts_backlog
+from app.storage.commit_notice import Changes
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.search_schema import PENDING, READY
 from app.storage.sqlite_tx import SqliteIndexing
 
 
-def queue_ids(pg: psycopg.Connection[Any], ids: Sequence[int]) -> None:
-    """Queue the stored waiting rows ``ids`` (the commit notice wakes the indexer)."""
-    queue_runs(pg, merge_runs((i, i) for i in ids))
+def queue_ids(pg: psycopg.Connection[Any], changes: Changes, ids: Sequence[int]) -> None:
+    """Queue the stored waiting rows ``ids`` (noted in ``changes``: the commit notice wakes the indexer)."""
+    queue_runs(pg, changes, merge_runs((i, i) for i in ids))
 
 
-def queue_runs(pg: psycopg.Connection[Any], runs: Iterable[Run]) -> None:
-    """Add runs to the backlog; a run starting where a queued one starts widens it."""
+def queue_runs(pg: psycopg.Connection[Any], changes: Changes, runs: Iterable[Run]) -> None:
+    """Add runs to the backlog (noted in ``changes``); a run starting where a queued one starts widens
+    it."""
     now = time.time()
     with pg.cursor() as cur:
         cur.executemany(
@@ -41,7 +42,7 @@ def queue_runs(pg: psycopg.Connection[Any], runs: Iterable[Run]) -> None:
             " SET last_id = GREATEST(hs_fts_backlog.last_id, excluded.last_id)",
             [(first, last, now) for first, last in runs],
         )
-    note_fts_backlog()
+    changes.note_fts_backlog()
 
 
 class PgIndexing(SqliteIndexing):
@@ -101,4 +102,4 @@ class PgIndexing(SqliteIndexing):
 
     def queue_runs(self, runs: Iterable[Run]) -> None:
         """Add runs to the backlog (the commit notice wakes the indexer)."""
-        queue_runs(pg_of(self.conn), runs)
+        queue_runs(pg_of(self.conn), self.changes, runs)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.storage.commit_notice import note_messages
 from app.storage.postgres.repos.base import pg_of
 from app.storage.sqlite_tx import SqliteLineage
 
@@ -62,5 +61,5 @@ class PgLineage(SqliteLineage):
             {"t": target_id},
         )
         if count:
-            note_messages(target_id)
+            self.changes.note_messages(target_id)
         return count

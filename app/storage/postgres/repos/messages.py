@@ -9,10 +9,10 @@ from typing import Any
 
 import psycopg
 
-from app.storage.commit_notice import note_messages
+from app.storage.commit_notice import Changes
 from app.storage.postgres.connection import to_psycopg
 from app.storage.postgres.repos.base import pg_of
-from app.storage.protocols import LeadingAppend
+from app.storage.protocols import AppendJob
 from app.storage.repos.messages import (
     COUNTERS_SQL,
     INSERT_COLUMNS,
@@ -120,8 +120,8 @@ class PgMessages(SqliteMessages):
 
     __slots__ = ("made",)
 
-    def __init__(self, conn: sqlite3.Connection, made: MadeAppend | None = None) -> None:
-        super().__init__(conn)
+    def __init__(self, conn: sqlite3.Connection, changes: Changes, made: MadeAppend | None = None) -> None:
+        super().__init__(conn, changes)
         self.made = made
 
     def insert_messages(
@@ -129,7 +129,7 @@ class PgMessages(SqliteMessages):
     ) -> list[MessageRow]:
         """Append ``messages`` to a session (see :func:`app.storage.repos.messages.insert_messages`), by
         default in one statement."""
-        return insert_messages(self.conn, session_id, messages, write=write)
+        return insert_messages(self.conn, self.changes, session_id, messages, write=write)
 
     def append_if_open(
         self, session_id: str, messages: list[dict[str, Any]], *, write: RowWriter = write_rows
@@ -142,12 +142,12 @@ class PgMessages(SqliteMessages):
         if made is not None and made.lead.messages is messages and made.lead.session_id == session_id:
             self.made = None
             if made.stored:
-                note_messages(session_id)
+                self.changes.note_messages(session_id)
             return made.stored
         if not messages or any(m.get("attachments") for m in messages):
-            return append_if_open(self.conn, session_id, messages, write=write)
+            return append_if_open(self.conn, self.changes, session_id, messages, write=write)
         try:
-            return insert_messages(self.conn, session_id, messages, write=_write_open_rows)
+            return insert_messages(self.conn, self.changes, session_id, messages, write=_write_open_rows)
         except _NotOpen:
             return None
 
@@ -157,12 +157,13 @@ class MadeAppend:
     """A job's leading append, made ahead of it: the messages stored (with their ids), or ``None`` when the
     session did not exist or had ended (nothing was written)."""
 
-    lead: LeadingAppend
+    lead: AppendJob[Any]
     stored: list[MessageRow] | None
 
 
 class LeadingAppendNotMade(RuntimeError):
-    """A job declared a leading append and did not make it: what was written for it must not commit."""
+    """A job had a leading append made for it and did not make it: what was written for it must not
+    commit."""
 
 
 _LEAD_ARRAYS = (("sid", "text"), *_ARRAYS)
@@ -185,7 +186,7 @@ _LEADING_SQL = (
 _LEADING_PG = _binary_arrays(_LEADING_SQL, _LEAD_ARRAYS)
 
 
-def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[LeadingAppend]) -> list[MadeAppend]:
+def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[AppendJob[Any]]) -> list[MadeAppend]:
     """Make the appends of ``leads`` (the jobs of a group, in order) in ``pg``'s transaction in one
     statement: each open session's rows, in the leads' order (the identity numbers them in that order),
     and its counters (summed when several leads append to one session). The same rows, counters and

@@ -10,7 +10,6 @@ from typing import Any
 
 import orjson
 
-from app.storage.commit_notice import note_messages
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.indexing import queue_ids
 from app.storage.repos.sync import (
@@ -112,7 +111,7 @@ class PgSync(SqliteSync):
             " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
             (home, batch.file_id, list(batch.origin_ids), ids),
         )
-        note_messages(*{str(row[0]) for row in batch.rows})
+        self.changes.note_messages(*{str(row[0]) for row in batch.rows})
         if not index_inline:
-            queue_ids(pg, ids)
+            queue_ids(pg, self.changes, ids)
         return ids

@@ -27,6 +27,8 @@ def _get_kwargs(
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
     home: None | str | Unset = UNSET,
+    cwd: None | str | Unset = UNSET,
+    workspace: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> dict[str, Any]:
@@ -100,6 +102,20 @@ def _get_kwargs(
     else:
         json_home = home
     params["home"] = json_home
+
+    json_cwd: None | str | Unset
+    if isinstance(cwd, Unset):
+        json_cwd = UNSET
+    else:
+        json_cwd = cwd
+    params["cwd"] = json_cwd
+
+    json_workspace: None | str | Unset
+    if isinstance(workspace, Unset):
+        json_workspace = UNSET
+    else:
+        json_workspace = workspace
+    params["workspace"] = json_workspace
 
     json_current_session_id: None | str | Unset
     if isinstance(current_session_id, Unset):
@@ -252,6 +268,8 @@ def sync_detailed(
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
     home: None | str | Unset = UNSET,
+    cwd: None | str | Unset = UNSET,
+    workspace: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
@@ -276,6 +294,10 @@ def sync_detailed(
         exclude_source (list[str] | None | Unset): Not these sources
         home (None | str | Unset): Only sessions synced from the home with this label (`hermes
             sessions sync`)
+        cwd (None | str | Unset): Only sessions whose working directory is this path or under it:
+            the listing's `cwd`
+        workspace (None | str | Unset): Only sessions whose workspace (git repository root, else
+            working directory) contains this, case-insensitively: the listing's `workspace` filter
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -299,6 +321,8 @@ def sync_detailed(
         source=source,
         exclude_source=exclude_source,
         home=home,
+        cwd=cwd,
+        workspace=workspace,
         current_session_id=current_session_id,
         detail=detail,
     )
@@ -323,6 +347,8 @@ def sync(
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
     home: None | str | Unset = UNSET,
+    cwd: None | str | Unset = UNSET,
+    workspace: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
@@ -347,6 +373,10 @@ def sync(
         exclude_source (list[str] | None | Unset): Not these sources
         home (None | str | Unset): Only sessions synced from the home with this label (`hermes
             sessions sync`)
+        cwd (None | str | Unset): Only sessions whose working directory is this path or under it:
+            the listing's `cwd`
+        workspace (None | str | Unset): Only sessions whose workspace (git repository root, else
+            working directory) contains this, case-insensitively: the listing's `workspace` filter
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -371,6 +401,8 @@ def sync(
         source=source,
         exclude_source=exclude_source,
         home=home,
+        cwd=cwd,
+        workspace=workspace,
         current_session_id=current_session_id,
         detail=detail,
     ).parsed
@@ -389,6 +421,8 @@ async def asyncio_detailed(
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
     home: None | str | Unset = UNSET,
+    cwd: None | str | Unset = UNSET,
+    workspace: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> Response[BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem]:
@@ -413,6 +447,10 @@ async def asyncio_detailed(
         exclude_source (list[str] | None | Unset): Not these sources
         home (None | str | Unset): Only sessions synced from the home with this label (`hermes
             sessions sync`)
+        cwd (None | str | Unset): Only sessions whose working directory is this path or under it:
+            the listing's `cwd`
+        workspace (None | str | Unset): Only sessions whose workspace (git repository root, else
+            working directory) contains this, case-insensitively: the listing's `workspace` filter
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -436,6 +474,8 @@ async def asyncio_detailed(
         source=source,
         exclude_source=exclude_source,
         home=home,
+        cwd=cwd,
+        workspace=workspace,
         current_session_id=current_session_id,
         detail=detail,
     )
@@ -458,6 +498,8 @@ async def asyncio(
     source: list[str] | None | Unset = UNSET,
     exclude_source: list[str] | None | Unset = UNSET,
     home: None | str | Unset = UNSET,
+    cwd: None | str | Unset = UNSET,
+    workspace: None | str | Unset = UNSET,
     current_session_id: None | str | Unset = UNSET,
     detail: SearchRunDetail | Unset = SearchRunDetail.ADAPTIVE,
 ) -> BrowseResponse | DiscoverResponse | ReadResponse | ScrollResponse | Problem | None:
@@ -482,6 +524,10 @@ async def asyncio(
         exclude_source (list[str] | None | Unset): Not these sources
         home (None | str | Unset): Only sessions synced from the home with this label (`hermes
             sessions sync`)
+        cwd (None | str | Unset): Only sessions whose working directory is this path or under it:
+            the listing's `cwd`
+        workspace (None | str | Unset): Only sessions whose workspace (git repository root, else
+            working directory) contains this, case-insensitively: the listing's `workspace` filter
         current_session_id (None | str | Unset): Caller's session: its live lineage is excluded
         detail (SearchRunDetail | Unset): adaptive: long messages cut to fit (content_truncated);
             full: whole messages Default: SearchRunDetail.ADAPTIVE.
@@ -507,6 +553,8 @@ async def asyncio(
             source=source,
             exclude_source=exclude_source,
             home=home,
+            cwd=cwd,
+            workspace=workspace,
             current_session_id=current_session_id,
             detail=detail,
         )

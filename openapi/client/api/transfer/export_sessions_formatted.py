@@ -472,7 +472,8 @@ def sync_detailed(
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
-            through `session_id` as one session Default: ExportSessionsFormattedLineage.SINGLE.
+            through `session_id` as one session (jsonl, html, or md/qmd files) Default:
+            ExportSessionsFormattedLineage.SINGLE.
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
@@ -637,7 +638,8 @@ def sync(
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
-            through `session_id` as one session Default: ExportSessionsFormattedLineage.SINGLE.
+            through `session_id` as one session (jsonl, html, or md/qmd files) Default:
+            ExportSessionsFormattedLineage.SINGLE.
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
@@ -797,7 +799,8 @@ async def asyncio_detailed(
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
-            through `session_id` as one session Default: ExportSessionsFormattedLineage.SINGLE.
+            through `session_id` as one session (jsonl, html, or md/qmd files) Default:
+            ExportSessionsFormattedLineage.SINGLE.
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
@@ -960,7 +963,8 @@ async def asyncio(
         layout (ExportSessionsFormattedLayoutType0 | None | Unset): md: one `document` (default)
             or verified `files`, one per session; qmd: files
         lineage (ExportSessionsFormattedLineage | Unset): `logical`: the compression lineage
-            through `session_id` as one session Default: ExportSessionsFormattedLineage.SINGLE.
+            through `session_id` as one session (jsonl, html, or md/qmd files) Default:
+            ExportSessionsFormattedLineage.SINGLE.
         source (None | str | Unset): only sessions of this source
         session_id (None | str | Unset): only this session (404 if missing)
         since (float | None | Unset): only sessions active (last message, else start) at or after
