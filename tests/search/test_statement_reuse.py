@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.storage import migrate
+from app.storage.commit_notice import Changes
 from app.storage.connection import open_connection
 from app.storage.repos import search
 from app.storage.repos.messages import insert_messages
@@ -19,7 +20,7 @@ def test_windows_bookends_and_hit_chunks_are_not_compiled_again(tmp_path: Path) 
     conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 1)")
     roles = ("user", "assistant")
     turns = [{"role": roles[i % 2], "content": f"deploy step {i}"} for i in range(40)]
-    ids = [m["id"] for m in insert_messages(conn, "s", turns)]
+    ids = [m["id"] for m in insert_messages(conn, Changes(), "s", turns)]
     conn.execute("COMMIT")
 
     def run(anchor: int, size: int) -> None:
