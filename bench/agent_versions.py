@@ -7,14 +7,18 @@
     (``tests/compat/schema30.py``), each filled by its writer. Rounds interleave the files so drift in the
     machine's load falls on all three. Printed: msgs/s, p50/p99 per file, and the time per message on the 26
     and the 30 file over that on the 22 file (msgs/s of the 22 file over the other's; target <= 1.1x), p99
-    likewise.
+    likewise. With ``--baseline DIR`` (another build's checkout, e.g. ``git archive <rev> | tar -x -C DIR``)
+    that build serves the same three files in the same rounds, and its figures and slowdowns follow.
     The newer agents create files in rollback-journal mode on a SQLite with the WAL-reset bug; a rollback
     journal costs a sync per commit whatever the schema, so by default every file is put in WAL mode first
     (``--journal delete``: all in rollback-journal mode instead), which leaves the schema as the difference.
-(b) The floor under (a): raw ``sqlite3``, no server, committing transactions of 16 single-message INSERTs (the
-    0.19.0 column list) into copies of the same three files: what the files' own triggers cost (schema 30
-    adds the display-order trigger and trigram triggers that look the session up), which no server can
-    avoid. Printed with the same slowdowns.
+(b) The floor under (a): raw SQLite (the library the server runs), no server, committing transactions of 16
+    single-message INSERTs (the 0.19.0 column list), one into each of 16 sessions as in (a), into copies of
+    the same three files: what the files' own
+    triggers and indexes cost (schema 30 adds the display-order trigger and trigram triggers that look the
+    session up), which no server can avoid. Printed with the same slowdowns, and the decomposition of (a):
+    per file the server's CPU per message, the floor's, and the difference (the server's own work), each
+    with its ratio to the 22 file's.
 (c) The server's shape check (``app.storage.agent_shape.inspect(conn)``) on the 1 GB store (``s500k`` of
     ``bench/build_store.py``, built if missing) and on the three files: median and max of fresh connections
     (target < 50 ms). ``n/a`` where this build has no shape check.
@@ -35,9 +39,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.storage.sqlite_driver import sqlite3 as server_sqlite
 from bench.append import _run, _single_append_load, turns
 from bench.build_store import INSERT_MESSAGE, LARGE, STORES, StoreSpec, ensure, message_row
-from bench.common import bench_home, percentile, print_figures, serve
+from bench.common import ROOT, bench_home, percentile, print_figures, serve
 
 FILES = ("22", "26", "30")
 
@@ -84,11 +89,12 @@ def make_files(root: Path, journal: str) -> dict[str, Path]:
     return out
 
 
-def serve_appends(template: Path, duration: float) -> dict[str, float] | str:
-    """The (b) load of bench/append.py on a copy of ``template``: figures, or why the server refused."""
+def serve_appends(template: Path, duration: float, source: Path = ROOT) -> dict[str, float] | str:
+    """The (b) load of bench/append.py on a copy of ``template``, served by the build at ``source``: figures,
+    or why the server refused."""
     with bench_home() as home:
         shutil.copyfile(template, home / "state.db")
-        with serve(home) as server:
+        with serve(home, source) as server:
             try:
                 counted, elapsed, latencies, cpu = _run(
                     _single_append_load([server.port], [server.process.pid], duration, warmup=1.0)
@@ -103,30 +109,47 @@ def serve_appends(template: Path, duration: float) -> dict[str, float] | str:
     }
 
 
-def appends(duration: float, rounds: int, journal: str) -> dict[str, Any]:
-    """(a): per file the median over ``rounds`` of each figure, and the slowdowns against the 22 file."""
+def appends(
+    duration: float, rounds: int, journal: str, builds: dict[str, Path] | None = None
+) -> dict[str, Any]:
+    """(a): per build and file the median over ``rounds`` of each figure, and the slowdowns against the 22
+    file (the first build's at the top level of the summary, any other's under its name)."""
+    builds = builds or {"this build": ROOT}
     with bench_home() as root:
         files = make_files(root, journal)
-        runs: dict[str, list[dict[str, float]]] = {v: [] for v in files}
-        refused: dict[str, str] = {}
+        runs: dict[tuple[str, str], list[dict[str, float]]] = {(b, v): [] for b in builds for v in files}
+        refused: dict[tuple[str, str], str] = {}
         for _ in range(rounds):
             for version, template in files.items():
-                if version in refused:
-                    continue
-                figures = serve_appends(template, duration)
-                if isinstance(figures, str):
-                    refused[version] = figures
-                else:
-                    runs[version].append(figures)
+                for build, source in builds.items():
+                    if (build, version) in refused:
+                        continue
+                    figures = serve_appends(template, duration, source)
+                    if isinstance(figures, str):
+                        refused[build, version] = figures
+                    else:
+                        runs[build, version].append(figures)
+    summaries = {build: _summary(build, runs, refused, journal) for build in builds}
+    first, *others = builds
+    return {**summaries[first], **{build: summaries[build] for build in others}}
+
+
+def _summary(
+    build: str,
+    runs: dict[tuple[str, str], list[dict[str, float]]],
+    refused: dict[tuple[str, str], str],
+    journal: str,
+) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     for version in FILES:
-        if version in refused:
-            print(f"\n== schema {version}: appends refused: {refused[version]}")
+        done = runs.get((build, version))
+        if (build, version) in refused:
+            print(f"\n== {build}, schema {version}: appends refused: {refused[build, version]}")
             summary[version] = None
-        elif runs.get(version):
-            figures = {k: statistics.median(r[k] for r in runs[version]) for k in runs[version][0]}
+        elif done:
+            figures = {k: statistics.median(r[k] for r in done) for k in done[0]}
             print_figures(
-                f"(a) schema {version}, {journal} journal, median of {len(runs[version])} rounds", figures
+                f"(a) {build}, schema {version}, {journal} journal, median of {len(done)} rounds", figures
             )
             summary[version] = figures
         else:
@@ -137,38 +160,53 @@ def appends(duration: float, rounds: int, journal: str) -> dict[str, Any]:
         if base and other:
             slowdown = base["msgs_per_s"] / other["msgs_per_s"]
             p99 = other["p99_ms"] / base["p99_ms"]
+            cpu = other["server_cpu_ms_per_msg"] / base["server_cpu_ms_per_msg"]
             print(
-                f"  time per message, {version} over 22: {slowdown:.2f}x, p99 {p99:.2f}x"
-                f" (target <= 1.1x): {'met' if slowdown <= 1.1 else 'NOT met'}"
+                f"  {build}: time per message, {version} over 22: {slowdown:.2f}x, p99 {p99:.2f}x, server CPU"
+                f" per message {cpu:.2f}x (target <= 1.1x): {'met' if slowdown <= 1.1 else 'NOT met'}"
             )
             summary[f"slowdown_{version}"] = slowdown
+            summary[f"cpu_ratio_{version}"] = cpu
         else:
-            print(f"  time per message, {version} over 22: n/a")
+            print(f"  {build}: time per message, {version} over 22: n/a")
     return summary
 
 
 def raw_floor(template: Path, n: int, per_txn: int = 16) -> dict[str, float]:
-    """(b) for one file: msgs/s and transaction p99 of raw group commits into a copy of ``template``."""
+    """(b) for one file: msgs/s, CPU per message and transaction p99 of raw group commits into a copy of
+    ``template``, one message for each of ``per_txn`` new sessions per transaction, as (a)'s load appends."""
     with bench_home() as home:
         path = home / "state.db"
         shutil.copyfile(template, path)
-        conn = sqlite3.connect(path, isolation_level=None)
+        conn = server_sqlite.connect(path, isolation_level=None)
         conn.execute("PRAGMA synchronous=NORMAL")
-        sid = conn.execute(
-            "SELECT id FROM sessions WHERE source = 'cli' ORDER BY started_at LIMIT 1"
-        ).fetchone()[0]
-        rows = [message_row(sid, turn, time.time()) for turn in turns(n, seed=23)]
+        started = time.time()
+        sids = [f"floor-{index:02d}" for index in range(per_txn)]
+        conn.executemany(
+            "INSERT INTO sessions (id, source, started_at) VALUES (?, 'api_server', ?)",
+            [(sid, started) for sid in sids],
+        )
+        rows = [
+            message_row(sids[index % per_txn], turn, started + index / 1000)
+            for index, turn in enumerate(turns(n, seed=23))
+        ]
         latencies = []
+        cpu_started = time.process_time()
         for start in range(0, n, per_txn):
             t0 = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
             for row in rows[start : start + per_txn]:
                 conn.execute(INSERT_MESSAGE, row)
-                conn.execute("UPDATE sessions SET message_count = message_count + 1 WHERE id = ?", (sid,))
+                conn.execute("UPDATE sessions SET message_count = message_count + 1 WHERE id = ?", (row[0],))
             conn.execute("COMMIT")
             latencies.append(time.perf_counter() - t0)
+        cpu = time.process_time() - cpu_started
         conn.close()
-    return {"msgs_per_s": n / sum(latencies), "txn_p99_ms": percentile(latencies, 99) * 1000}
+    return {
+        "msgs_per_s": n / sum(latencies),
+        "cpu_ms_per_msg": cpu / n * 1000,
+        "txn_p99_ms": percentile(latencies, 99) * 1000,
+    }
 
 
 def floors(n: int, rounds: int, journal: str) -> dict[str, Any]:
@@ -190,6 +228,34 @@ def floors(n: int, rounds: int, journal: str) -> dict[str, Any]:
             print(f"  time per message, {version} over 22: {slowdown:.2f}x (raw floor)")
             summary[f"slowdown_{version}"] = slowdown
     return summary
+
+
+def decomposition(served: dict[str, Any], floor: dict[str, Any]) -> dict[str, Any]:
+    """Per file: the server's CPU per message in (a) (this build's), the raw floor's in (b), and what is left,
+    the server's own work; each against the 22 file's. A ratio of what is left near 1 says the server spends
+    no more per message on that file, and the rest of its slowdown is the file's."""
+    rows: dict[str, dict[str, float]] = {}
+    for version in FILES:
+        if served.get(version) and version in floor:
+            server = served[version]["server_cpu_ms_per_msg"]
+            raw = floor[version]["cpu_ms_per_msg"]
+            rows[version] = {"server": server, "file": raw, "server_own": server - raw}
+    print("\n== decomposition of (a), CPU ms per message: server = the file's floor (b) + the server's own")
+    for version, row in rows.items():
+        line = (
+            f"  schema {version}: server {row['server']:.3f} = file {row['file']:.3f}"
+            f" + own {row['server_own']:.3f}"
+        )
+        base = rows.get("22")
+        if base and version != "22":
+            ratios = {k: row[k] / base[k] for k in row}
+            line += (
+                f"; over 22: server {ratios['server']:.2f}x, file {ratios['file']:.2f}x,"
+                f" own {ratios['server_own']:.2f}x"
+            )
+            row.update({f"{k}_over_22": v for k, v in ratios.items()})
+        print(line)
+    return rows
 
 
 def _inspect() -> Callable[[Any], Any] | None:
@@ -244,19 +310,27 @@ def shapes(spec: StoreSpec | None) -> dict[str, Any]:
 
 
 def run(
-    duration: float = 6.0, rounds: int = 3, journal: str = "wal", store: str | None = LARGE.name
+    duration: float = 6.0,
+    rounds: int = 3,
+    journal: str = "wal",
+    store: str | None = LARGE.name,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
     """Both parts; the figures for a summary."""
+    builds = {"this build": ROOT, **({"baseline build": baseline.resolve()} if baseline else {})}
+    served = appends(duration, rounds, journal, builds)
+    floor = floors(4000, rounds, journal)
     return {
-        "appends": appends(duration, rounds, journal),
-        "floor": floors(4000, rounds, journal),
+        "appends": served,
+        "floor": floor,
+        "decomposition": decomposition(served, floor),
         "shape": shapes(STORES[store] if store else None),
     }
 
 
 def main() -> None:
     """Command line: ``python bench/agent_versions.py [--duration S] [--rounds N] [--journal wal|delete]
-    [--store s500k|s10k|none]``."""
+    [--store s500k|s10k|none] [--baseline DIR]``."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -270,8 +344,10 @@ def main() -> None:
         default=LARGE.name,
         help="store for the shape check (s500k is the 1 GB one; 'none' skips it)",
     )
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, serving the same files")
     args = parser.parse_args()
-    run(args.duration, args.rounds, args.journal, None if args.store == "none" else args.store)
+    store = None if args.store == "none" else args.store
+    run(args.duration, args.rounds, args.journal, store, args.baseline)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ the standard ``sqlite3`` module, first on the server's ``PYTHONPATH``), interlea
 
 Per library: single-message appends from 16 clients (msgs/s, p50/p99, server CPU per message), the search
 bench's discover queries (median ms), and a Markdown export of the whole store (messages/s, CPU seconds).
+With ``--baseline DIR`` (another build's checkout) that build is measured on both libraries in the same
+rounds, and the summary adds this build over the baseline build, per library.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.append import _run, _single_append_load
 from bench.build_store import LARGE, STORES, StoreSpec, copy_store
-from bench.common import bench_home, median, percentile, print_figures, serve
+from bench.common import ROOT, bench_home, median, percentile, print_figures, serve
 from bench.export_render import server_render
 from bench.search import http_times
 
@@ -40,11 +42,13 @@ def _shim(root: Path) -> Path:
     return root
 
 
-def measure(spec: StoreSpec, pythonpath: list[Path], duration: float, calls: int) -> dict[str, float]:
-    """One library's figures on a fresh copy of ``spec``."""
+def measure(
+    spec: StoreSpec, pythonpath: list[Path], duration: float, calls: int, source: Path = ROOT
+) -> dict[str, float]:
+    """One library's figures on a fresh copy of ``spec``, served by the build at ``source``."""
     with bench_home() as home:
         copy_store(spec, home)
-        with serve(home, pythonpath=pythonpath) as server:
+        with serve(home, source, pythonpath=pythonpath) as server:
             version = server.client().get("/readyz").json()["sqlite_version"]
             export = server_render(server.base_url, server.process.pid, "md")
             searches, _ = asyncio.run(http_times(server.port, calls))
@@ -63,34 +67,53 @@ def measure(spec: StoreSpec, pythonpath: list[Path], duration: float, calls: int
     return figures
 
 
+_RATIOS = ("append_msgs_per_s", "append_p99_ms", "append_cpu_ms_per_msg", "search_median_ms")
+_TIMES = ("export_md_seconds", "export_md_cpu_seconds")
+
+
+def _over(results: dict[str, list[dict[str, float]]], top: str, bottom: str) -> dict[str, float]:
+    """Medians of ``top``'s and ``bottom``'s figures, and ``top`` over ``bottom``."""
+    out: dict[str, float] = {}
+    for key in _RATIOS + _TIMES:
+        above = median([r[key] for r in results[top]])
+        below = median([r[key] for r in results[bottom]])
+        if key in _RATIOS:
+            out[f"{key} {top}"] = above
+            out[f"{key} {bottom}"] = below
+        out[f"{key} {top} over {bottom}"] = above / below
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", default=LARGE.name, choices=sorted(STORES))
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--duration", type=float, default=8.0)
     parser.add_argument("--calls", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, measured too")
     args = parser.parse_args()
     spec = STORES[args.store]
-    results: dict[str, list[dict[str, float]]] = {"bundled": [], "system": []}
+    builds = {"": ROOT, **({"baseline ": args.baseline.resolve()} if args.baseline else {})}
+    results: dict[str, list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="sqlite-shim-") as tmp:
-        paths = {"bundled": [], "system": [_shim(Path(tmp))]}
+        libraries = {"bundled": [], "system": [_shim(Path(tmp))]}
         for round_no in range(1, args.rounds + 1):
-            for name, pythonpath in paths.items():
-                figures = measure(spec, pythonpath, args.duration, args.calls)
-                results[name].append(figures)
-                print_figures(f"{name} SQLite, {spec.name}, round {round_no}", figures)
-    summary: dict[str, Any] = {}
-    for key in ("append_msgs_per_s", "append_p99_ms", "append_cpu_ms_per_msg", "search_median_ms"):
-        bundled = median([r[key] for r in results["bundled"]])
-        system = median([r[key] for r in results["system"]])
-        summary[f"{key}_bundled"] = bundled
-        summary[f"{key}_system"] = system
-        summary[f"{key}_bundled_over_system"] = bundled / system
-    for key in ("export_md_seconds", "export_md_cpu_seconds"):
-        bundled = median([r[key] for r in results["bundled"]])
-        system = median([r[key] for r in results["system"]])
-        summary[f"{key}_bundled_over_system"] = bundled / system
-    print_figures(f"bundled over system SQLite, medians of {args.rounds} rounds", summary)
+            for library, pythonpath in libraries.items():
+                for build, source in builds.items():
+                    figures = measure(spec, pythonpath, args.duration, args.calls, source)
+                    results.setdefault(f"{build}{library}", []).append(figures)
+                    print_figures(f"{build}{library} SQLite, {spec.name}, round {round_no}", figures)
+    for build in builds:
+        print_figures(
+            f"{build}bundled over {build}system SQLite, medians of {args.rounds} rounds",
+            _over(results, f"{build}bundled", f"{build}system"),
+        )
+    if args.baseline:
+        for library in libraries:
+            print_figures(
+                f"this build over the baseline build, {library} SQLite, medians of {args.rounds} rounds",
+                _over(results, library, f"baseline {library}"),
+            )
 
 
 if __name__ == "__main__":

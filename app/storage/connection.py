@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -18,11 +19,35 @@ MIN_SQLITE_VERSION = (3, 35, 0)
 _WAL_FALLBACK_MARKERS = ("locking protocol", "not authorized")
 
 
+PREPARED_KEPT = 256
+"""How many prepared statements a connection keeps in its own cache (:meth:`WatchedConnection.__call__`)."""
+
+
 class WatchedConnection(sqlite3.Connection):
     """A connection that knows the :class:`~app.storage.shape_watch.ShapeWatch` of the file it serves
-    (``None`` until the store sets it), so repositories can ask which rules the file calls for."""
+    (``None`` until the store sets it), so repositories can ask which rules the file calls for, and that
+    keeps the statements it prepared last."""
 
     watch: Any = None
+
+    def __call__(self, sql: str, /) -> Any:
+        """The prepared statement of ``sql``: the driver calls this whenever its own statement cache misses.
+
+        pysqlite3's cache ranks statements by use count and lets a new one in at the bottom, where the next
+        miss evicts it. Once it is full (our start-up migration fills it), the statements a request runs
+        evict each other there for good, and every execution compiles its statement again, with every
+        trigger it fires (a newer agent's file has many, on ``messages``). This cache keeps the statements
+        used last instead. Each step is a single dict operation, so a connection shared between threads
+        costs at worst a statement prepared twice.
+        """
+        kept: OrderedDict[str, Any] = self.__dict__.setdefault("_prepared", OrderedDict())
+        statement = kept.pop(sql, None)
+        if statement is None:
+            statement = super().__call__(sql)
+        kept[sql] = statement
+        if len(kept) > PREPARED_KEPT:
+            kept.popitem(last=False)
+        return statement
 
 
 def open_connection(

@@ -35,6 +35,10 @@ _VISIBLE = "(m.active = 1 OR m.compacted = 1)"
 _SUMMARY_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY]:")
 _HIT_COLUMNS = "m.id, m.session_id, m.role, s.source, m.compacted, s.parent_session_id"
 _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_call_id"
+# Every bound LIMIT and OFFSET here is written ``+?``. SQLite 3.47 and later let the planner read the value
+# bound to a bare ``?`` there, and then compile the statement again each time that parameter is bound, which
+# the driver does on every execution; behind the unary plus the value is only read when the statement runs,
+# as in older releases. A search runs a dozen such statements.
 
 
 def cron_clauses(cron: bool | None) -> list[str]:
@@ -99,7 +103,7 @@ def window_floor(conn: sqlite3.Connection, table: str, match: str, below: int, s
     Reads rowids only (no ranking), so it is cheap even for a term in every message."""
     t = _table(table)
     row = conn.execute(
-        f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT 1 OFFSET +?",
         (match, below, size - 1),
     ).fetchone()
     return 0 if row is None else int(row[0])
@@ -158,7 +162,7 @@ def ordered_chunk(
     rowids = [
         int(r[0])
         for r in conn.execute(
-            f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid {op} ? ORDER BY rowid {order} LIMIT ?",
+            f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid {op} ? ORDER BY rowid {order} LIMIT +?",
             (match, after, size),
         ).fetchall()
     ]
@@ -208,7 +212,7 @@ def trigrams_starting_with(conn: sqlite3.Connection, prefix: str, cap: int) -> l
     are more than ``cap`` or the term list view is missing (then the caller scans instead)."""
     try:
         rows = conn.execute(
-            f"SELECT term FROM {TRIGRAM_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
+            f"SELECT term FROM {TRIGRAM_VOCAB} WHERE term >= ? AND term < ? LIMIT +?",
             (prefix, prefix + _MAX_CHAR, cap + 1),
         ).fetchall()
     except sqlite3.OperationalError as exc:
@@ -277,12 +281,12 @@ def around(
     plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
     before = conn.execute(
         f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id <= ?"
-        f" AND (id = ? OR {_VISIBLE}) ORDER BY id DESC LIMIT ?",
+        f" AND (id = ? OR {_VISIBLE}) ORDER BY id DESC LIMIT +?",
         (session_id, anchor, anchor, window + 1),
     ).fetchall()
     after = conn.execute(
         f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id > ? AND {_VISIBLE}"
-        " ORDER BY id ASC LIMIT ?",
+        " ORDER BY id ASC LIMIT +?",
         (session_id, anchor, window),
     ).fetchall()
     return [*reversed(before), *after], max(0, len(before) - 1), len(after)
@@ -298,10 +302,11 @@ def context(conn: sqlite3.Connection, session_id: str, anchor: int, window: int,
         f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
     )
     start = conn.execute(
-        f"{base} AND id < ? ORDER BY id ASC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, rows[0]["id"], count)
+        f"{base} AND id < ? ORDER BY id ASC LIMIT +?", (session_id, *_SUMMARY_PREFIXES, rows[0]["id"], count)
     ).fetchall()
     end = conn.execute(
-        f"{base} AND id > ? ORDER BY id DESC LIMIT ?", (session_id, *_SUMMARY_PREFIXES, rows[-1]["id"], count)
+        f"{base} AND id > ? ORDER BY id DESC LIMIT +?",
+        (session_id, *_SUMMARY_PREFIXES, rows[-1]["id"], count),
     ).fetchall()
     return HitContext(rows, before, after, start, list(reversed(end)))
 
@@ -327,8 +332,8 @@ def head_and_tail(
     )
     if total <= head + tail:
         return total, conn.execute(f"{base} ORDER BY id", (session_id,)).fetchall()
-    first = conn.execute(f"{base} ORDER BY id LIMIT ?", (session_id, head)).fetchall()
-    last = conn.execute(f"{base} ORDER BY id DESC LIMIT ?", (session_id, tail)).fetchall()
+    first = conn.execute(f"{base} ORDER BY id LIMIT +?", (session_id, head)).fetchall()
+    last = conn.execute(f"{base} ORDER BY id DESC LIMIT +?", (session_id, tail)).fetchall()
     return total, [*first, *reversed(last)]
 
 
@@ -337,7 +342,7 @@ _BROWSE_SQL = (
     "SELECT s.id, s.title, s.source, s.started_at, t.last_active, s.message_count, {preview} AS preview_raw"
     " FROM (SELECT s.id AS id, {last_active} AS last_active FROM sessions s"
     " WHERE s.parent_session_id IS NULL AND s.id NOT IN ({skip}){where}"
-    " ORDER BY last_active DESC, s.id DESC LIMIT ?) t"
+    " ORDER BY last_active DESC, s.id DESC LIMIT +?) t"
     " JOIN sessions s ON s.id = t.id ORDER BY t.last_active DESC, s.id DESC"
 )
 
