@@ -396,6 +396,9 @@ def test_half_open_unauthenticated_connections_leave_room_for_healthz_and_a_toke
                 assert parse(read_until_closed(probe)).status_code == 200
             with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
                 assert client.get("/sessions").status_code == 200
+            # The agent dashboard's clients prove themselves with their own header.
+            with httpx.Client(base_url=base, headers={"X-Hermes-Session-Token": TOKEN}) as client:
+                assert client.get("/api/sessions").status_code == 200
         finally:
             for sock in flood:
                 sock.close()
