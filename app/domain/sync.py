@@ -14,6 +14,8 @@ import orjson
 from app.domain.titles import MAX_TITLE_LENGTH
 
 MAX_HOME_LENGTH = 512
+SESSION_REFUSED = "session_refused"
+"""The code of a message set aside because its session row was (it comes back with that row)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from app.domain import agent_rows, field_rules
 from app.domain.field_rules import FieldProblem
-from app.domain.sync import conflict_title, home_problem, lone_surrogate
+from app.domain.sync import SESSION_REFUSED, conflict_title, home_problem, lone_surrogate
 from app.errors import InvalidSyncBatch, TrigramMembershipLocked
 from app.services.events import EventType, NewEvent, event_row, message_rows
 from app.services.transfer import INLINE_INDEX_MESSAGES
@@ -106,8 +106,6 @@ def _invalid(loc: list[str | int], msg: str) -> InvalidSyncBatch:
 
 _BAD_TEXT = "invalid_text"
 _ROW_REFUSED = "invalid_row"
-SESSION_REFUSED = "session_refused"
-"""The code of a message set aside because its session row was."""
 
 
 def _text_problem(values: Any) -> FieldProblem | None:

@@ -255,6 +255,17 @@ class AgentFile:
             (after, up_to, limit),
         )
 
+    def message_rows(self, message_ids: list[int]) -> list[tuple[Any, ...]]:
+        """The message rows (every column, table order) with these ids, in id order; missing ones are left
+        out."""
+        out: list[tuple[Any, ...]] = []
+        for start in range(0, len(message_ids), _CHUNK):
+            part = message_ids[start : start + _CHUNK]
+            marks = ",".join("?" * len(part))
+            out += self._rows(f"SELECT {self._message_select} FROM messages WHERE id IN ({marks})", part)
+        at = self.message_columns.index("id")
+        return sorted(out, key=lambda row: int(row[at]))
+
     def _rows(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
         conn = self.conn
         try:
