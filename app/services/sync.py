@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from app.domain import agent_rows, field_rules
 from app.domain.field_rules import FieldProblem
-from app.domain.sync import SESSION_REFUSED, conflict_title, home_problem, lone_surrogate
+from app.domain.sync import SESSION_REFUSED, conflict_title, home_handoff, home_problem, lone_surrogate
 from app.errors import InvalidSyncBatch, TrigramMembershipLocked
 from app.services.events import EventType, NewEvent, event_row, message_rows
 from app.services.transfer import INLINE_INDEX_MESSAGES
@@ -132,7 +132,7 @@ def _prepare_session(raw: dict[str, Any], ctx: _Context) -> tuple[dict[str, Any]
     except agent_rows.RowError as exc:
         return FieldProblem("", _ROW_REFUSED, str(exc))
     values["id"] = raw["id"]
-    return values, raw.get("parent_session_id") or None
+    return home_handoff(values), raw.get("parent_session_id") or None
 
 
 def _prepare_message(raw: dict[str, Any], index: int, ctx: _Context) -> list[Any] | FieldProblem:
