@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from app.storage.commit_notice import note_messages
+from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import (
     SessionRowWrite,
@@ -201,15 +202,16 @@ def message_column_names(batch: SyncedRows) -> str:
 
 def _store_messages(conn: sqlite3.Connection, home: int, batch: SyncedRows, ids: Sequence[int]) -> None:
     """Insert the batch's rows under ``ids`` (one new id per row, in order) and record each one's origin."""
-    marks = ", ".join("?" * (len(batch.columns) + 2))
-    conn.executemany(
-        f"INSERT INTO messages ({message_column_names(batch)}) VALUES ({marks})",
+    insert_rows(
+        conn,
+        f"INSERT INTO messages ({message_column_names(batch)})",
         [(new_id, *row) for new_id, row in zip(ids, batch.rows, strict=True)],
     )
-    conn.executemany(
-        "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
+    insert_rows(
+        conn,
+        "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id)",
         [(home, batch.file_id, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
+        "ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
     )
     note_messages(*{str(row[0]) for row in batch.rows})
 
