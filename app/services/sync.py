@@ -135,11 +135,13 @@ def _prepare_session(raw: dict[str, Any], ctx: _Context) -> tuple[dict[str, Any]
     return home_handoff(values), raw.get("parent_session_id") or None
 
 
-def _prepare_message(raw: dict[str, Any], index: int, ctx: _Context) -> list[Any] | FieldProblem:
+def _prepare_message(
+    raw: dict[str, Any], index: int, ctx: _Context, *, texts_checked: bool
+) -> list[Any] | FieldProblem:
     sid = raw["session_id"]
     if not isinstance(sid, str) or not sid:
         return FieldProblem("session_id", _ROW_REFUSED, "session_id must be a non-empty string")
-    problem = field_rules.message_problem(raw) or _text_problem(raw.items())
+    problem = field_rules.message_problem(raw) or (None if texts_checked else _text_problem(raw.items()))
     if problem is not None:
         return problem
     try:
@@ -187,6 +189,11 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
     if len(set(columns)) != len(columns):
         raise _invalid(["messages", "columns"], "columns must be distinct")
     width = len(columns)
+    # One search over all the batch's text finds no lone surrogate in nearly every batch, sparing a look at
+    # each value; only a batch holding one judges its rows one by one.
+    texts_checked = not lone_surrogate(
+        "\n".join(v for row in batch.message_rows for v in row if type(v) is str)
+    )
     seen: set[int] = set()
     origins: list[int] = []
     rows: list[list[Any]] = []
@@ -204,7 +211,7 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
         if isinstance(raw["session_id"], str) and raw["session_id"] in set_aside:
             refused.append(_refused(raw["session_id"], origin, _SESSION_SET_ASIDE))
             continue
-        values = _prepare_message(raw, i, ctx)
+        values = _prepare_message(raw, i, ctx, texts_checked=texts_checked)
         if isinstance(values, FieldProblem):
             refused.append(_refused(raw["session_id"], origin, values))
             continue
