@@ -14,7 +14,8 @@ With ``--postgresql`` the same file is synced into an empty PostgreSQL database 
 (targets for PostgreSQL: the same two). ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree
 add DIR <rev>``) runs that build's server and client on the same file too, into another empty server on
 SQLite and, with ``--postgresql``, on another empty database of the throwaway server. ``--also-parallel N``
-measures this build's sync with ``--parallel N`` too, on both backends (against the default lanes). ``--store`` picks a smaller file than the 500,000-message default.
+measures this build's sync with ``--parallel N`` too, on both backends (against the default lanes).
+``--store`` picks a smaller file than the 500,000-message default.
 """
 
 from __future__ import annotations
