@@ -35,7 +35,7 @@ from app.domain.sync import SESSION_REFUSED, default_home, home_problem, row_dig
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from app.storage.agent_file import AgentFile
+    from app.storage.agent_file import AgentFile, Check
 
 SESSIONS_PER_BATCH = 500
 DEFAULT_LANES = 2
@@ -341,12 +341,12 @@ def _progress() -> Progress:
     )
 
 
-def _open_source(path: Path, full_check: bool) -> AgentFile:
+def _open_source(path: Path, check: Check) -> AgentFile:
     # Imported here: only this command reads a SQLite file, and every other one starts faster without it.
     from app.storage.agent_file import AgentFile, AgentFileError
 
     try:
-        return AgentFile(path).open(full_check=full_check)
+        return AgentFile(path).open(check=check)
     except AgentFileError as exc:
         code = ExitCode.NOT_FOUND if exc.problem == "missing" else ExitCode.BAD_SOURCE
         raise CliError(f"Error: cannot sync: {exc.detail} Nothing was sent.", code) from exc
@@ -393,8 +393,8 @@ def sync(
     full_check: bool = typer.Option(
         False,
         "--full-check",
-        help="Check the whole file's integrity first even when it was synced before (the first sync "
-        "always does; later ones check the sessions table, and refuse damaged pages as they meet them)",
+        help="Check the whole file's integrity first, the agent's search indexes too (the first sync checks "
+        "the tables it reads, later ones the sessions table; damaged pages met while reading are refused)",
     ),
     report: bool = typer.Option(
         False,
@@ -430,7 +430,7 @@ def sync(
         _report(cursor, label, url)
         return
     first_sync = cursor.last_message_id == 0 and not cursor.sessions
-    agent_file = _open_source(path, full_check or first_sync)
+    agent_file = _open_source(path, "whole" if full_check else "read" if first_sync else "sessions")
     from app.storage.agent_file import AgentFileError
 
     try:
