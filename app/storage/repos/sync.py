@@ -122,11 +122,17 @@ def ruled_puts(
 
 def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, update: bool) -> None:
     """The updates (or the inserts) of ``puts``, in order, with one statement per run of rows of the same
-    shape (PostgreSQL sends a run's rows without waiting for each answer)."""
+    shape (PostgreSQL sends a run's rows without waiting for each answer; SQLite inserts a run with a few
+    multi-row statements, :mod:`app.storage.multirow`)."""
     for columns, run in session_runs(puts, update=update):
+        params = [session_row_params(values, update=update) for values in run]
+        if not update:
+            names = ", ".join(f'"{c}"' for c in columns)
+            insert_rows(conn, f"INSERT INTO sessions ({names})", params)
+            continue
         sql = session_row_sql(columns, update=update)
         if sql is not None:
-            conn.executemany(sql, [session_row_params(values, update=update) for values in run])
+            conn.executemany(sql, params)
 
 
 def session_runs(
