@@ -12,9 +12,10 @@ too (on PostgreSQL read from ``GET /stats``).
 With ``--postgresql`` the same file is synced into an empty PostgreSQL database as well (a throwaway server,
 ``tests/pg_cluster.py``, or ``--url``), the SQLite server's figures of the same run being its baseline
 (targets for PostgreSQL: the same two). ``--baseline DIR`` (a checkout of another build, e.g. ``git worktree
-add DIR <rev>``) runs that build's server on another empty database of the throwaway server too, synced by
-its own client. ``--also-parallel N`` measures this build's sync with ``--parallel N`` too, on both
-backends (against the default lanes). ``--store`` picks a smaller file than the 500,000-message default.
+add DIR <rev>``) runs that build's server and client on the same file too, into another empty server on
+SQLite and, with ``--postgresql``, on another empty database of the throwaway server. ``--also-parallel N``
+measures this build's sync with ``--parallel N`` too, on both backends (against the default lanes).
+``--store`` picks a smaller file than the 500,000-message default.
 """
 
 from __future__ import annotations
@@ -186,7 +187,7 @@ def run(
 ) -> None:
     """Measure a full and an incremental sync of ``spec`` into an empty SQLite server and the baselines;
     with ``postgresql``, the same into an empty PostgreSQL database (``url``, or a throwaway server's), the
-    SQLite figures of the same run being its baseline; with ``baseline``, that build on PostgreSQL too;
+    SQLite figures of the same run being its baseline; with ``baseline``, that build on each backend too;
     with ``also_parallel``, this build's sync with that many lanes on both backends too."""
     ensure(spec)  # built (or found cached) before anything is timed
     with bench_home() as work, ExitStack() as stack:
@@ -195,6 +196,10 @@ def run(
         copy_s = time.perf_counter() - started
         sqlite = _measure(spec, incremental, work, None)
         print_figures(f"sync into SQLite ({spec.messages:,} messages into an empty server)", sqlite)
+        if baseline is not None:
+            _compare_builds(
+                sqlite, _measure(spec, incremental, work, None, baseline, "baseline-sqlite"), "SQLite"
+            )
         if also_parallel is not None:
             _compare_lanes(
                 sqlite,
@@ -235,11 +240,7 @@ def run(
                 before = _measure(
                     spec, incremental, work, cluster.create_database("baseline"), baseline, "baseline"
                 )
-                print_figures(f"baseline build ({baseline}) on PostgreSQL, same run", before)
-                ratio = pg["full sync messages/s"] / before["full sync messages/s"]
-                print_figures(
-                    "this build over the baseline build on PostgreSQL", {"full sync messages/s ratio": ratio}
-                )
+                _compare_builds(pg, before, "PostgreSQL")
             print_figures(
                 "PostgreSQL over SQLite, same run",
                 {
@@ -248,6 +249,12 @@ def run(
                     / sqlite[f"incremental sync of {incremental} messages s"],
                 },
             )
+
+
+def _compare_builds(this: dict[str, float], before: dict[str, float], backend: str) -> None:
+    print_figures(f"the baseline build on {backend}, same run", before)
+    ratio = this["full sync messages/s"] / before["full sync messages/s"]
+    print_figures(f"this build over the baseline build on {backend}", {"full sync messages/s ratio": ratio})
 
 
 def _compare_lanes(default: dict[str, float], other: dict[str, float], backend: str, lanes: int) -> None:
@@ -266,12 +273,12 @@ def main() -> None:
     parser.add_argument("--postgresql", action="store_true", help="sync into PostgreSQL too (same run)")
     parser.add_argument("--url", help="an empty PostgreSQL database to use instead of a throwaway server")
     parser.add_argument("--store", choices=sorted(STORES), default=LARGE.name)
-    parser.add_argument("--baseline", type=Path, help="another build's checkout, on PostgreSQL too")
+    parser.add_argument("--baseline", type=Path, help="another build's checkout, on each backend too")
     parser.add_argument(
         "--also-parallel", type=int, help="this build's sync with this many lanes too, on both backends"
     )
     args = parser.parse_args()
-    postgresql = args.postgresql or args.url is not None or args.baseline is not None
+    postgresql = args.postgresql or args.url is not None
     run(
         STORES[args.store],
         args.incremental,

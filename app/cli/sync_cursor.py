@@ -166,12 +166,19 @@ class SyncCursor:
         """Record ``mark`` as the file's (its first rows as they are now)."""
         self.mark = mark
 
-    def set_aside(self, accepted: list[str], refused: list[dict[str, Any]]) -> None:
-        """Record what a batch's answer set aside, and forget earlier refusals of the session rows it took."""
-        taken = {(sid, None) for sid in accepted}
-        if not refused and not any(_report_key(row) in taken for row in self.refused):
+    def set_aside(self, sessions: list[str], messages: list[int], refused: list[dict[str, Any]]) -> None:
+        """Record what a batch's answer set aside, and forget earlier refusals of the session rows and the
+        messages (by id) it carried and the server did not set aside again."""
+        sent = {(sid, None) for sid in sessions}
+        carried = set(messages)
+
+        def resent(row: dict[str, Any]) -> bool:
+            message = row.get("message_id")
+            return _report_key(row) in sent if message is None else message in carried
+
+        if not refused and not any(resent(row) for row in self.refused):
             return
-        kept = {_report_key(row): row for row in self.refused if _report_key(row) not in taken}
+        kept = {_report_key(row): row for row in self.refused if not resent(row)}
         kept.update((_report_key(row), row) for row in refused)
         self.refused = list(kept.values())
         self._refused_dirty = True

@@ -11,9 +11,12 @@ from typing import Any
 
 import orjson
 
+from app.domain.handoff import HandoffState
 from app.domain.titles import MAX_TITLE_LENGTH
 
 MAX_HOME_LENGTH = 512
+SESSION_REFUSED = "session_refused"
+"""The code of a message set aside because its session row was (it comes back with that row)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -69,6 +72,16 @@ def same_file(recorded: FileMark, now: FileMark, rows_now: dict[int, str], seque
         and sequence >= acked
         and all(rows_now.get(i, digest) == digest for i, digest in recorded.rows.items())
     )
+
+
+def home_handoff(values: dict[str, Any]) -> dict[str, Any]:
+    """A synced session row as the hub stores it: a handoff pending at its home is the home's gateway's to
+    claim, so the hub holds none pending (an agent's gateway running on the hub's file lists pending
+    handoffs straight from the sessions table, and would claim it too). The home's next sync carries the
+    handoff on (running, completed, failed)."""
+    if values.get("handoff_state") == HandoffState.pending:
+        return {**values, "handoff_state": None}
+    return values
 
 
 def lone_surrogate(text: str) -> bool:

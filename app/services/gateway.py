@@ -605,14 +605,20 @@ def _origin_source(origin: Any) -> MessageSource | None:
 
 def prune_stale(tx: Tx, scope: str, config: GatewayConfig, now: datetime) -> int:
     """``_prune_stale_sessions_locked`` (the agent runs it when its gateway starts): an entry whose row
-    was ended is repointed to a recoverable row of the same chat, else dropped. Returns how many changed."""
+    was ended is repointed to a recoverable row of the same chat, else dropped. Returns how many changed.
+
+    Each candidate's entry is claimed (as a route claims it) and judged again as it is then: a route of the
+    chat that committed meanwhile (another lane, another replica) pointed it at a live session, which a
+    prune judging the entry it first read would drop, or overwrite with an older row."""
     changed = 0
-    for key, raw in list(tx.gateway.iter_entries(scope)):
-        entry = entries.parse_entry(raw)
-        if entry is None:
-            continue
-        exists, end_reason = tx.gateway.end_reason(entry["session_id"])
-        if not exists or end_reason is None:
+    candidates = [
+        key
+        for key, raw in list(tx.gateway.iter_entries(scope))
+        if (seen := entries.parse_entry(raw)) is not None and _ended(tx, seen)
+    ]
+    for key in candidates:
+        entry = _load(tx, scope, key)
+        if entry is None or not _ended(tx, entry):
             continue
         source = _origin_source(entry.get("origin"))
         recovered = None if source is None else _recover(tx, config, key, source, now)
@@ -624,21 +630,31 @@ def prune_stale(tx: Tx, scope: str, config: GatewayConfig, now: datetime) -> int
     return changed
 
 
+def _ended(tx: Tx, entry: dict[str, Any]) -> bool:
+    """Whether an entry points at a session row that was ended."""
+    exists, end_reason = tx.gateway.end_reason(entry["session_id"])
+    return exists and end_reason is not None
+
+
 def prune_entries(
     tx: Tx, scope: str, max_age_days: int, now: datetime, background: Callable[[str], bool]
 ) -> int:
     """``prune_old_entries``: drop entries idle longer than ``max_age_days`` (0 disables), keeping
-    suspended ones and those with an active background process."""
+    suspended ones and those with an active background process. A key is claimed and judged again before
+    it goes, so a route of it committed meanwhile keeps it (see :func:`prune_stale`)."""
     if max_age_days <= 0:
         return 0
     cutoff = now.timestamp() - max_age_days * 86400
-    stale = []
-    for key, raw in tx.gateway.iter_entries(scope):
-        entry = entries.parse_entry(raw)
+
+    def idle(key: str, entry: dict[str, Any] | None) -> bool:
         if entry is None or entry.get("suspended") or background(key):
-            continue
-        if entries.updated_at(entry).timestamp() < cutoff:
-            stale.append(key)
+            return False
+        return entries.updated_at(entry).timestamp() < cutoff
+
+    candidates = [
+        key for key, raw in list(tx.gateway.iter_entries(scope)) if idle(key, entries.parse_entry(raw))
+    ]
+    stale = [key for key in candidates if idle(key, _load(tx, scope, key))]
     # Their processes (if any were stored) no longer block anything.
     tx.gateway.delete_processes(scope, stale)
     return tx.gateway.delete_entries(scope, stale)

@@ -21,15 +21,17 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from app.domain import agent_rows, field_rules
 from app.domain.field_rules import FieldProblem
-from app.domain.sync import conflict_title, home_problem, lone_surrogate
-from app.errors import InvalidSyncBatch
+from app.domain.sync import SESSION_REFUSED, conflict_title, home_handoff, home_problem, lone_surrogate
+from app.errors import InvalidSyncBatch, TrigramMembershipLocked
 from app.services.events import EventType, NewEvent, event_row, message_rows
 from app.services.transfer import INLINE_INDEX_MESSAGES
 from app.storage.protocols import KnownOrigin, SessionPut, Store, SyncedRows, Tx, WriteRejected
+
+_T = TypeVar("_T")
 
 MAX_BATCH_SESSIONS = 1000
 MAX_BATCH_MESSAGES = 5000
@@ -104,8 +106,6 @@ def _invalid(loc: list[str | int], msg: str) -> InvalidSyncBatch:
 
 _BAD_TEXT = "invalid_text"
 _ROW_REFUSED = "invalid_row"
-SESSION_REFUSED = "session_refused"
-"""The code of a message set aside because its session row was."""
 
 
 def _text_problem(values: Any) -> FieldProblem | None:
@@ -132,14 +132,16 @@ def _prepare_session(raw: dict[str, Any], ctx: _Context) -> tuple[dict[str, Any]
     except agent_rows.RowError as exc:
         return FieldProblem("", _ROW_REFUSED, str(exc))
     values["id"] = raw["id"]
-    return values, raw.get("parent_session_id") or None
+    return home_handoff(values), raw.get("parent_session_id") or None
 
 
-def _prepare_message(raw: dict[str, Any], index: int, ctx: _Context) -> list[Any] | FieldProblem:
+def _prepare_message(
+    raw: dict[str, Any], index: int, ctx: _Context, *, texts_checked: bool
+) -> list[Any] | FieldProblem:
     sid = raw["session_id"]
     if not isinstance(sid, str) or not sid:
         return FieldProblem("session_id", _ROW_REFUSED, "session_id must be a non-empty string")
-    problem = field_rules.message_problem(raw) or _text_problem(raw.items())
+    problem = field_rules.message_problem(raw) or (None if texts_checked else _text_problem(raw.items()))
     if problem is not None:
         return problem
     try:
@@ -187,6 +189,11 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
     if len(set(columns)) != len(columns):
         raise _invalid(["messages", "columns"], "columns must be distinct")
     width = len(columns)
+    # One search over all the batch's text finds no lone surrogate in nearly every batch, sparing a look at
+    # each value; only a batch holding one judges its rows one by one.
+    texts_checked = not lone_surrogate(
+        "\n".join(v for row in batch.message_rows for v in row if type(v) is str)
+    )
     seen: set[int] = set()
     origins: list[int] = []
     rows: list[list[Any]] = []
@@ -204,7 +211,7 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
         if isinstance(raw["session_id"], str) and raw["session_id"] in set_aside:
             refused.append(_refused(raw["session_id"], origin, _SESSION_SET_ASIDE))
             continue
-        values = _prepare_message(raw, i, ctx)
+        values = _prepare_message(raw, i, ctx, texts_checked=texts_checked)
         if isinstance(values, FieldProblem):
             refused.append(_refused(raw["session_id"], origin, values))
             continue
@@ -213,9 +220,10 @@ def _prepare(batch: SyncBatch, ctx: _Context) -> _Prepared:
     return _Prepared(sessions, origins, rows, refused)
 
 
-def _put_sessions(
-    tx: Tx, home: int, label: str, prepared: _Prepared, result: SyncResult, events: list[NewEvent]
-) -> None:
+def _plan_sessions(
+    tx: Tx, home: int, label: str, prepared: _Prepared, result: SyncResult
+) -> list[SessionPut]:
+    """The session rows of the batch this home may write, with the titles they take here."""
     ids = [values["id"] for values, _ in prepared.sessions]
     homes = tx.sync.session_homes(ids)
     wanted = {title for values, _ in prepared.sessions if isinstance(title := values.get("title"), str)}
@@ -224,8 +232,8 @@ def _put_sessions(
     held = tx.sync.titles_held(sorted(wanted | {conflict_title(t, label) for t in wanted}), ids)
     owned = {sid: title for title, sid in held.items()}
     puts: list[SessionPut] = []
-    now = time.time()
-    for values, parent in prepared.sessions:
+    for planned, parent in prepared.sessions:
+        values = dict(planned)  # a second, isolating pass plans again from the rows as sent
         sid = values["id"]
         update = sid in homes
         if update and homes[sid] != home:
@@ -239,15 +247,80 @@ def _put_sessions(
         if "title" in values:
             _retitle(held, owned, sid, values["title"])
         puts.append(SessionPut(values, parent, update))
-        if update:
+    return puts
+
+
+def _put_sessions(
+    tx: Tx, home: int, puts: list[SessionPut], result: SyncResult, events: list[NewEvent], *, isolate: bool
+) -> set[str]:
+    """Write ``puts`` (with ``isolate``, each in a savepoint of its own, setting aside the ones the store
+    refuses); the ids of those set aside."""
+    if isolate:
+        # The store's order (updates first, see put_sessions), so each row finds the titles as planned.
+        ordered = [put for put in puts if put.update] + [put for put in puts if not put.update]
+        refused = _isolated(tx, ordered, lambda part: tx.sync.put_sessions(home, part), result, _put_refused)
+        gone = {put.values["id"] for put, _ in refused}
+        puts = [put for put in puts if put.values["id"] not in gone]
+    else:
+        gone = set()
+        if puts:
+            tx.sync.put_sessions(home, puts)
+    now = time.time()
+    for put in puts:
+        sid = put.values["id"]
+        if put.update:
             result.sessions_updated += 1
         else:
             result.sessions_inserted += 1
             result.sessions_new.append(sid)
         events.append(event_row(EventType.session_updated, sid, {"session_id": sid, "fields": ["sync"]}, now))
     if puts:
-        tx.sync.put_sessions(home, puts)
         result.parents_linked += tx.sync.link_waiting_parents(home, [put.values["id"] for put in puts])
+    return gone
+
+
+_Rejection = WriteRejected | TrigramMembershipLocked
+"""What the store refuses one row with while the transaction goes on."""
+
+
+def _rejection(exc: _Rejection) -> FieldProblem:
+    if isinstance(exc, WriteRejected):
+        return FieldProblem("", exc.reason, exc.detail)
+    return FieldProblem("source", exc.code, exc.detail)
+
+
+def _put_refused(put: SessionPut, exc: _Rejection) -> Refused:
+    return _refused(put.values["id"], None, _rejection(exc))
+
+
+def _message_refused(pair: tuple[int, list[Any]], exc: _Rejection) -> Refused:
+    number, row = pair
+    return _refused(row[0], number, _rejection(exc))
+
+
+def _isolated(
+    tx: Tx,
+    items: list[_T],
+    write: Callable[[list[_T]], object],
+    result: SyncResult,
+    refusal: Callable[[_T, _Rejection], Refused],
+) -> list[tuple[_T, Refused]]:
+    """Write ``items`` in order, each run in a savepoint of its own: a run the store refuses is halved until
+    the items it refuses stand alone; those are set aside (listed in ``result.refused``) and returned."""
+    try:
+        with tx.savepoint():
+            write(items)
+    except (WriteRejected, TrigramMembershipLocked) as exc:
+        if len(items) == 1:
+            refused = refusal(items[0], exc)
+            result.refused.append(refused)
+            return [(items[0], refused)]
+        cut = len(items) // 2
+        return [
+            *_isolated(tx, items[:cut], write, result, refusal),
+            *_isolated(tx, items[cut:], write, result, refusal),
+        ]
+    return []
 
 
 def _retitle(held: dict[str, str], owned: dict[str, str], sid: str, title: Any) -> None:
@@ -286,7 +359,10 @@ def _put_messages(
     columns: list[str],
     result: SyncResult,
     events: list[NewEvent],
+    refused_sessions: set[str] | None = None,
 ) -> None:
+    """Store the batch's messages not stored before; with ``refused_sessions`` (the isolating pass), those
+    of these sessions are set aside with them and each message the store refuses is set aside alone."""
     if not prepared.origins:
         return
     home, file_id = origin
@@ -298,6 +374,8 @@ def _put_messages(
     for number, row in zip(prepared.origins, prepared.rows, strict=True):
         if delivered(number, row):
             result.messages_skipped += 1
+        elif refused_sessions is not None and row[0] in refused_sessions:
+            result.refused.append(_refused(row[0], number, _SESSION_SET_ASIDE))
         elif homes.get(row[0], -1) != home:
             result.messages_orphaned += 1  # its session is not stored, or is not this home's
         else:
@@ -305,18 +383,32 @@ def _put_messages(
             rows.append(row)
     if not rows:
         return
-    ids = tx.sync.insert_messages(
-        home, SyncedRows(origins, rows, columns, file_id), index_inline=len(rows) <= INLINE_INDEX_MESSAGES
-    )
-    result.first_message_id = ids[0]
-    result.messages_inserted = len(rows)
+    index_inline = len(rows) <= INLINE_INDEX_MESSAGES
+    stored: list[tuple[int, list[Any]]] = []
+
+    def insert(part: list[tuple[int, list[Any]]]) -> None:
+        part_rows = [row for _, row in part]
+        synced = SyncedRows([number for number, _ in part], part_rows, columns, file_id)
+        ids = tx.sync.insert_messages(home, synced, index_inline=index_inline)
+        stored.extend(zip(ids, part_rows, strict=True))
+
+    pairs = list(zip(origins, rows, strict=True))
+    if refused_sessions is None:
+        insert(pairs)
+    else:
+        # A refused part raises before its rows are listed, so ``stored`` holds only what stayed.
+        _isolated(tx, pairs, insert, result, _message_refused)
+    if not stored:
+        return
+    result.first_message_id = stored[0][0]
+    result.messages_inserted = len(stored)
     role = columns.index("role") + 1
     by_session: dict[str, list[dict[str, Any]]] = {}
-    for new_id, row in zip(ids, rows, strict=True):
+    for new_id, row in stored:
         by_session.setdefault(row[0], []).append({"id": new_id, "role": row[role]})
     now = time.time()
-    for sid, stored in by_session.items():
-        events.extend(message_rows(sid, stored, now))
+    for sid, items in by_session.items():
+        events.extend(message_rows(sid, items, now))
 
 
 async def apply_batch(db: Store, batch: SyncBatch) -> SyncResult:
@@ -333,20 +425,32 @@ async def apply_batch(db: Store, batch: SyncBatch) -> SyncResult:
     columns = ctx.layout.names
 
     def job(tx: Tx) -> SyncResult:
-        result = SyncResult(home=batch.home, refused=prepared.refused)
+        try:
+            with tx.savepoint():
+                return apply(tx, isolate=False)
+        except (WriteRejected, TrigramMembershipLocked):
+            return isolating(tx)
+
+    def isolating(tx: Tx) -> SyncResult:
+        # A row the store refused (a constraint of a newer agent's schema, a session that may not change
+        # kind): the batch again, each part in a savepoint of its own, setting aside only such rows.
+        try:
+            with tx.savepoint():
+                return apply(tx, isolate=True)
+        except WriteRejected as exc:
+            raise _invalid([], exc.detail) from exc  # not a row's: nothing of the batch is written
+
+    def apply(tx: Tx, *, isolate: bool) -> SyncResult:
+        result = SyncResult(home=batch.home, refused=list(prepared.refused))
         # The batch's events go in with one statement (on PostgreSQL each one is a round trip under the
         # event-order lock).
         events: list[NewEvent] = []
-        try:
-            with tx.savepoint():
-                home = tx.sync.home_id(batch.home)
-                file_id = 0 if batch.file is None else tx.sync.file_id(home, batch.file)
-                _put_sessions(tx, home, batch.home, prepared, result, events)
-                _put_messages(tx, (home, file_id), prepared, columns, result, events)
-                tx.events.insert_many(events)
-        except WriteRejected as exc:
-            # A row the store refused (a constraint of a newer agent's schema, say): all of the batch goes.
-            raise _invalid([], exc.detail) from exc
+        home = tx.sync.home_id(batch.home)
+        file_id = 0 if batch.file is None else tx.sync.file_id(home, batch.file)
+        puts = _plan_sessions(tx, home, batch.home, prepared, result)
+        gone = _put_sessions(tx, home, puts, result, events, isolate=isolate)
+        _put_messages(tx, (home, file_id), prepared, columns, result, events, gone if isolate else None)
+        tx.events.insert_many(events)
         return result
 
     return await db.write(job, bulk=True)

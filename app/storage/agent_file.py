@@ -29,6 +29,10 @@ _CHUNK = 500
 _MARK_SELECT = "SELECT id, session_id, role, content, timestamp FROM messages"
 
 
+Check = Literal["whole", "read", "sessions"]
+"""How much of the file :meth:`AgentFile.open` checks first."""
+
+
 class AgentFileError(Exception):
     """The file cannot be synced; ``problem`` names why (the CLI maps it to its message and exit code)."""
 
@@ -65,12 +69,14 @@ class AgentFile:
         self._message_select = "*"
         self._opened = (0, 0)
 
-    def open(self, *, full_check: bool = True) -> AgentFile:
+    def open(self, *, check: Check = "read") -> AgentFile:
         """Open and validate the file; :class:`AgentFileError` when it cannot be synced.
 
-        ``full_check`` runs ``PRAGMA quick_check`` over the whole file (it reads every page: seconds per
-        GB); without it only the ``sessions`` table and its indexes are checked, and a damaged message page
-        met later while reading is still refused with :class:`AgentFileError`."""
+        ``check`` says how much ``PRAGMA quick_check`` reads first: ``"whole"`` every page of the file
+        (seconds per GB, most of them the agent's search indexes, which sync never reads); ``"read"`` the
+        tables sync reads (sessions, messages, the prompts a newer file keeps apart) and their indexes;
+        ``"sessions"`` only the sessions table. A damaged page met later while reading is still refused
+        with :class:`AgentFileError`."""
         if not self.path.exists():
             raise AgentFileError("missing", f"{self.path} does not exist.")
         if not self.path.is_file():
@@ -84,7 +90,7 @@ class AgentFile:
             raise AgentFileError("not_sqlite", f"{self.path} cannot be opened: {exc}.") from exc
         self._conn = conn
         try:
-            self._validate(conn, full_check)
+            self._validate(conn, check)
         except (UnicodeDecodeError, sqlite3.OperationalError) as exc:
             self.close()
             if isinstance(exc, sqlite3.OperationalError) and "decode" not in str(exc):
@@ -96,13 +102,18 @@ class AgentFile:
             raise
         return self
 
-    def _validate(self, conn: sqlite3.Connection, full_check: bool) -> None:
+    def _validate(self, conn: sqlite3.Connection, check: Check) -> None:
         conn.execute("PRAGMA busy_timeout = 5000")
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            whole = full_check or "sessions" not in tables
-            check = "PRAGMA quick_check" if whole else "PRAGMA quick_check(sessions)"
-            verdict = [row[0] for row in conn.execute(check).fetchall()]
+            read = {"sessions", "messages", "system_prompts", "sqlite_sequence"} & tables
+            if check == "whole" or "sessions" not in tables or "messages" not in tables:
+                pragmas = ["PRAGMA quick_check"]
+            else:
+                wanted = sorted(read) if check == "read" else ["sessions"]
+                pragmas = [f"PRAGMA quick_check({table})" for table in wanted]
+            verdict = [row[0] for pragma in pragmas for row in conn.execute(pragma).fetchall()]
+            verdict = [v for v in verdict if v != "ok"] or ["ok"]
         except sqlite3.DatabaseError as exc:
             if "not a database" in str(exc):
                 raise AgentFileError("not_sqlite", f"{self.path} is not a SQLite database.") from exc
@@ -136,7 +147,7 @@ class AgentFile:
     def reopen(self) -> None:
         """Read the file the path names now (another one than before), checked as a first sync's is."""
         self.close()
-        self.open(full_check=True)
+        self.open(check="read")
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -254,6 +265,17 @@ class AgentFile:
             f"SELECT {self._message_select} FROM messages WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
             (after, up_to, limit),
         )
+
+    def message_rows(self, message_ids: list[int]) -> list[tuple[Any, ...]]:
+        """The message rows (every column, table order) with these ids, in id order; missing ones are left
+        out."""
+        out: list[tuple[Any, ...]] = []
+        for start in range(0, len(message_ids), _CHUNK):
+            part = message_ids[start : start + _CHUNK]
+            marks = ",".join("?" * len(part))
+            out += self._rows(f"SELECT {self._message_select} FROM messages WHERE id IN ({marks})", part)
+        at = self.message_columns.index("id")
+        return sorted(out, key=lambda row: int(row[at]))
 
     def _rows(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
         conn = self.conn

@@ -223,9 +223,10 @@ def test_a_session_with_messages_never_leaves_or_joins_the_trigram_index(
 ) -> None:
     """Schema 30 decides trigram membership from ``source`` and ``_delegate_from`` when a trigger fires: a
     session that changed sides with messages stored would corrupt the index on its next delete. PATCH and
-    sync refuse such a change with 409 ``session_kind_locked`` and leave the file as it was; a change that
-    keeps the session on its side goes through, and so does an import that replaces the session with its
-    messages (they go first, under the old membership, and come back under the new one)."""
+    sync refuse such a change (409 ``session_kind_locked``; sync sets the row aside with that code and stores
+    the rest of its batch) and leave the file as it was; a change that keeps the session on its side goes
+    through, and so does an import that replaces the session with its messages (they go first, under the
+    old membership, and come back under the new one)."""
     path = agent_files.v30(tmp_path / "state.db")
     sid = f"{PREFIX}_cli"
     with serve(tmp_path) as c:
@@ -252,9 +253,13 @@ def test_a_session_with_messages_never_leaves_or_joins_the_trigram_index(
         }
         assert c.post("/sync/batches", json=batch).status_code == 200
         batch["sessions"][0]["source"] = "cron"
-        batch["messages"]["rows"] = []
+        batch["sessions"].append({"id": "synced_beside", "source": "cli", "started_at": 1.0})
+        batch["messages"]["rows"] = [[2, "synced_beside", "user", "stored all the same", 3.0]]
         moved = c.post("/sync/batches", json=batch)
-        assert moved.status_code == 409 and moved.json()["code"] == "session_kind_locked", moved.text
+        assert moved.status_code == 200, moved.text
+        (refused,) = moved.json()["refused"]
+        assert (refused["session_id"], refused["code"]) == ("synced_kind", "session_kind_locked")
+        assert moved.json()["messages_inserted"] == 1
     assert session_row(path, sid)["source"] == "cli"  # type: ignore[index]
     assert session_row(path, "synced_kind")["source"] == "cli"  # type: ignore[index]
     assert session_row(path, replaced)["source"] == "cron"  # type: ignore[index]

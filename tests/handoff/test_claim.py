@@ -7,9 +7,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import hermes_state
 import httpx
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
 from tests.conftest import LiveServer
 from tests.handoff.conftest import configure, new_session, request
 
@@ -103,7 +105,7 @@ def test_two_concurrent_claims_one_handoff(live_server: LiveServer) -> None:
         assert http.get(f"/handoff/{sid}").json()["worker"] == winner["worker"]
 
 
-def test_a_synced_pending_handoff_is_its_homes_not_ours(telegram: TestClient) -> None:
+def test_a_synced_pending_handoff_is_its_homes_not_ours(telegram: TestClient, settings: Settings) -> None:
     synced = {
         "id": "from-laptop",
         "source": "cli",
@@ -113,10 +115,22 @@ def test_a_synced_pending_handoff_is_its_homes_not_ours(telegram: TestClient) ->
     }
     answer = telegram.post("/sync/batches", json={"home": "laptop", "sessions": [synced]})
     assert answer.status_code == 200, answer.text
-    # The home's gateway hands it off there; this store's gateway finds nothing to claim.
+    # The home's gateway hands it off there; this store holds no pending handoff of it, so neither this
+    # store's gateway nor an agent's gateway running on the hub's file finds anything to claim.
     assert telegram.post("/handoff/claim", json={"worker": "hub"}).status_code == 204
-    assert telegram.get("/handoff/from-laptop").json()["state"] == "pending"
+    assert telegram.get("/handoff/from-laptop").json()["state"] is None
+    if not settings.database_url:
+        agent = hermes_state.SessionDB(db_path=settings.db_path)
+        try:
+            assert "from-laptop" not in [row["id"] for row in agent.list_pending_handoffs()]
+            assert not agent.claim_handoff("from-laptop")
+        finally:
+            agent.close()
     local = new_session(telegram, title="local")
     request(telegram, local)
     claimed = telegram.post("/handoff/claim", json={"worker": "hub"})
     assert claimed.status_code == 200 and claimed.json()["session_id"] == local
+    # The home's gateway claimed it there: the next sync carries the handoff on.
+    synced["handoff_state"] = "running"
+    assert telegram.post("/sync/batches", json={"home": "laptop", "sessions": [synced]}).status_code == 200
+    assert telegram.get("/handoff/from-laptop").json()["state"] == "running"

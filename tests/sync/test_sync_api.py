@@ -127,26 +127,53 @@ def test_a_home_never_overwrites_a_session_it_does_not_own(client: TestClient) -
     assert [s["id"] for s in listed] == ["s1"]
 
 
-def test_a_row_the_store_refuses_rolls_back_the_whole_batch(client: TestClient, settings: Settings) -> None:
+def test_rows_the_store_refuses_are_set_aside_and_the_rest_stored(
+    client: TestClient, settings: Settings
+) -> None:
+    """A constraint of the store (a newer schema's, say) refuses a session row and a message: exactly those
+    are set aside with the store's reason, the session's messages with it, and the rest is stored."""
     raw = RawDatabase(settings)
     try:
         if settings.database_url:
             raw.execute("ALTER TABLE sessions ADD CONSTRAINT \"refused by a constraint\" CHECK (id <> 'bad')")
+            raw.execute('ALTER TABLE hs_sync_messages ADD CONSTRAINT "refused too" CHECK (origin_id <> 3)')
         else:
-            # On one of our tables: a trigger on the agent's tables that no agent build writes would make
-            # the whole file read-only (the shape check), which is not what this test is about.
-            raw.execute(
-                "CREATE TRIGGER refuse_bad BEFORE INSERT ON hs_sync_sessions WHEN NEW.session_id = 'bad'"
-                " BEGIN SELECT RAISE(ABORT, 'refused by a constraint'); END"
-            )
+            # On our tables: a trigger on the agent's tables that no agent build writes would make the whole
+            # file read-only (the shape check), which is not what this test is about.
+            for table, column, value, reason in (
+                ("hs_sync_sessions", "session_id", "'bad'", "refused by a constraint"),
+                ("hs_sync_messages", "origin_id", "3", "refused too"),
+            ):
+                raw.execute(
+                    f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} WHEN NEW.{column} = {value}"
+                    f" BEGIN SELECT RAISE(ABORT, '{reason}'); END"
+                )
     finally:
         raw.close()
-    body = _batch("laptop", [_session("good"), _session("bad")], [[1, "good", "user", "hi", 1.0]])
-    answer = client.post("/sync/batches", json=body)
-    assert (answer.status_code, answer.json()["code"]) == (422, "invalid_sync_batch")
-    assert "refused by a constraint" in answer.json()["detail"]
-    assert client.get("/sessions/good").status_code == 404
-    assert client.get("/stats").json()["messages"] == 0
+    rows = [
+        [1, "good", "user", "hi", 1.0],
+        [2, "bad", "user", "its session was refused", 2.0],
+        [3, "good", "assistant", "refused itself", 3.0],
+        [4, "good", "user", "after it", 4.0],
+    ]
+    answer = client.post("/sync/batches", json=_batch("laptop", [_session("good"), _session("bad")], rows))
+    assert answer.status_code == 200, answer.text
+    result = answer.json()
+    refused = {(r["session_id"], r["message_id"]): r for r in result["refused"]}
+    assert set(refused) == {("bad", None), ("bad", 2), ("good", 3)}
+    assert refused["bad", None]["code"] == "write_failed"
+    assert "refused by a constraint" in refused["bad", None]["detail"]
+    assert refused["bad", 2]["code"] == "session_refused"
+    assert "refused too" in refused["good", 3]["detail"]
+    assert (result["sessions_inserted"], result["sessions_new"], result["messages_inserted"]) == (
+        1,
+        ["good"],
+        2,
+    )
+    assert client.get("/sessions/bad").status_code == 404
+    stored = client.get("/sessions/good/messages").json()["items"]
+    assert [m["content"] for m in stored] == ["hi", "after it"]
+    assert client.get("/stats").json()["messages"] == 2
 
 
 def test_titles_passed_around_in_one_batch_are_decided_in_batch_order(client: TestClient) -> None:

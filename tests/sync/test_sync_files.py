@@ -163,6 +163,35 @@ def test_a_poisoned_row_is_set_aside_and_the_rest_of_the_home_goes_on(
     assert "session s0002:" not in sync("--from", str(path), "--home", "laptop", "--report").output
 
 
+def test_a_message_set_aside_and_fixed_at_home_is_sent_again(
+    sync: Sync, client: TestClient, tmp_path: Path
+) -> None:
+    path = agent_file(tmp_path / "laptop" / "state.db", sessions=1, messages=7)
+    # Past the rows the file's mark keeps, so fixing it leaves the file the same file (no new generation).
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE messages SET timestamp = -1 WHERE id = 5")
+    conn.close()
+    assert "1 rows set aside" in sync("--from", str(path), "--home", "laptop").output
+    assert len(server_contents(client)["s0000"]["messages"]) == 6
+    # Still broken: not sent again (the row is as it was refused), and still reported.
+    _append(path, ("s0000", "later"))
+    again = sync("--from", str(path), "--home", "laptop")
+    assert "1 new messages" in again.output and "set aside" not in again.output, again.output
+    assert "message 5: timestamp" in sync("--from", str(path), "--home", "laptop", "--report").output
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE messages SET timestamp = 1767600000.5 WHERE id = 5")
+    conn.close()
+    fixed = sync("--from", str(path), "--home", "laptop")
+    assert fixed.exit_code == 0, fixed.output
+    assert "1 new messages" in fixed.output and "set aside" not in fixed.output, fixed.output
+    held = server_contents(client)["s0000"]["messages"]
+    assert len(held) == 8 and (held[-1][1], held[-1][2]) == ("s message 0.4 中文", 1767600000.5)
+    report = sync("--from", str(path), "--home", "laptop", "--report")
+    assert "Nothing of laptop is set aside" in report.output, report.output
+
+
 def test_flipped_bytes_in_the_schema_exit_8_without_a_traceback(sync: Sync, tmp_path: Path) -> None:
     path = agent_file(tmp_path / "laptop" / "state.db", sessions=1, messages=1)
     conn = sqlite3.connect(path)

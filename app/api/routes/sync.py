@@ -8,7 +8,7 @@ from app.api.deps import DB
 from app.api.error_docs import JSON_BODY, WRITE
 from app.api.operations import api_router, operation
 from app.api.schemas.sync import SyncBatchIn, SyncResultOut
-from app.errors import InvalidSyncBatch, TrigramMembershipLocked
+from app.errors import InvalidSyncBatch
 from app.services import sync as service
 
 router = api_router("sync")
@@ -23,7 +23,6 @@ router = api_router("sync")
         WRITE,
         JSON_BODY,
         InvalidSyncBatch,
-        TrigramMembershipLocked,
     ),
 )
 async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
@@ -33,10 +32,10 @@ async def sync_batch(db: DB, body: SyncBatchIn) -> dict[str, Any]:
     delivered counts as there only when it says the same. Sessions are the home's: a row overwrites the one
     it synced before, never a session created here or synced from another home (`sessions_conflicting`). A
     row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
-    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong shape,
-    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked` (409,
-    a newer agent's file: a row would move a session with messages into or out of its substring index;
-    nothing of the batch was written)."""
+    listed in `refused`; so is a row the store itself refuses (a constraint of its schema: `write_failed`;
+    a newer agent's session with messages that would change kind: `session_kind_locked`), with the messages
+    of a refused session row; the rest is stored, in one transaction. Errors: `invalid_sync_batch` (422, a
+    batch of the wrong shape; nothing of the batch was written)."""
     batch = service.SyncBatch(
         home=body.home,
         sessions=body.sessions,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import socket
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,12 +30,12 @@ from app.cli.errors import CliError, ExitCode
 from app.cli.output import err_console, note, say
 from app.cli.sync_cursor import CursorUnreadable, SyncCursor, cursor_lock, cursor_path
 from app.cli.sync_lanes import Batch, Lanes, lineage_key
-from app.domain.sync import default_home, home_problem, same_file
+from app.domain.sync import SESSION_REFUSED, default_home, home_problem, row_digest, same_file
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from app.storage.agent_file import AgentFile
+    from app.storage.agent_file import AgentFile, Check
 
 SESSIONS_PER_BATCH = 500
 DEFAULT_LANES = 2
@@ -150,7 +151,7 @@ class Syncer:
             for answer in answers:
                 totals.add(answer)
                 new.update(answer.get("sessions_new") or [])
-            self._set_aside(sessions, answers)
+            self._set_aside(sessions, [], answers)
             self.cursor.acknowledge({row["id"]: digests[row["id"]] for row in sessions}, None)
             self.cursor.save()
         return new
@@ -161,12 +162,47 @@ class Syncer:
         from app.storage.agent_file import iter_session_pages
 
         for rows in iter_session_pages(self.source, session_ids, up_to, self.batch_size):
-            for answer in self._post([], rows):
+            answers = self._post([], rows)
+            for answer in answers:
                 totals.add(answer)
+            self._set_aside([], rows, answers)
+        self.cursor.save()
 
-    def _set_aside(self, sessions: list[dict[str, Any]], answers: list[dict[str, Any]]) -> None:
-        refused = [row for answer in answers for row in answer.get("refused") or []]
-        self.cursor.set_aside([row["id"] for row in sessions], refused)
+    def _send_fixed(self, totals: Totals) -> None:
+        """Send again the messages the server set aside whose row changed in the file since (fixed at home);
+        one refused with its session comes back with that session instead (:meth:`_send_back`)."""
+        recorded = {
+            row["message_id"]: row.get("digest")
+            for row in self.cursor.refused
+            if type(row.get("message_id")) is int and row.get("code") != SESSION_REFUSED
+        }
+        if not recorded:
+            return
+        at = self.source.message_columns.index("id")
+        rows = [
+            row for row in self.source.message_rows(sorted(recorded)) if row_digest(row) != recorded[row[at]]
+        ]
+        for start in range(0, len(rows), self.batch_size):
+            part = rows[start : start + self.batch_size]
+            answers = self._post([], part)
+            for answer in answers:
+                totals.add(answer)
+            self._set_aside([], part, answers)
+        self.cursor.save()
+
+    def _set_aside(
+        self, sessions: list[dict[str, Any]], rows: Sequence[Sequence[Any]], answers: list[dict[str, Any]]
+    ) -> None:
+        """Record the rows the answers set aside, each message with the digest of the row as sent (a later
+        run sends it again once the row changed)."""
+        at = self.source.message_columns.index("id")
+        sent = {int(row[at]): row for row in rows}
+        refused = []
+        for answer in answers:
+            for row in answer.get("refused") or []:
+                message = sent.get(row.get("message_id"))
+                refused.append(row if message is None else {**row, "digest": row_digest(message)})
+        self.cursor.set_aside([row["id"] for row in sessions], list(sent), refused)
 
     def _know_file(self) -> None:
         """Make sure the cursor is a position in the file read now: another file at the path (deleted and
@@ -240,6 +276,7 @@ class Syncer:
         lost = self._send_sessions(taken, snap.digests, totals) if taken else set()
         if lost:
             self._send_back([sid for sid in taken if sid in lost], after, totals)
+        self._send_fixed(totals)
         sent = set(taken)
         changed = [sid for sid in changed if sid not in sent]
         task = None
@@ -258,7 +295,7 @@ class Syncer:
         def acknowledged(batch: Batch, answers: list[dict[str, Any]], position: int) -> None:
             for answer in answers:
                 totals.add(answer)
-            self._set_aside(batch.sessions, answers)
+            self._set_aside(batch.sessions, batch.rows, answers)
             self.cursor.acknowledge({row["id"]: snap.digests[row["id"]] for row in batch.sessions}, position)
             self.cursor.save()
             if progress is not None and task is not None:
@@ -304,12 +341,12 @@ def _progress() -> Progress:
     )
 
 
-def _open_source(path: Path, full_check: bool) -> AgentFile:
+def _open_source(path: Path, check: Check) -> AgentFile:
     # Imported here: only this command reads a SQLite file, and every other one starts faster without it.
     from app.storage.agent_file import AgentFile, AgentFileError
 
     try:
-        return AgentFile(path).open(full_check=full_check)
+        return AgentFile(path).open(check=check)
     except AgentFileError as exc:
         code = ExitCode.NOT_FOUND if exc.problem == "missing" else ExitCode.BAD_SOURCE
         raise CliError(f"Error: cannot sync: {exc.detail} Nothing was sent.", code) from exc
@@ -356,8 +393,8 @@ def sync(
     full_check: bool = typer.Option(
         False,
         "--full-check",
-        help="Check the whole file's integrity first even when it was synced before (the first sync "
-        "always does; later ones check the sessions table, and refuse damaged pages as they meet them)",
+        help="Check the whole file's integrity first, the agent's search indexes too (the first sync checks "
+        "the tables it reads, later ones the sessions table; damaged pages met while reading are refused)",
     ),
     report: bool = typer.Option(
         False,
@@ -393,7 +430,7 @@ def sync(
         _report(cursor, label, url)
         return
     first_sync = cursor.last_message_id == 0 and not cursor.sessions
-    agent_file = _open_source(path, full_check or first_sync)
+    agent_file = _open_source(path, "whole" if full_check else "read" if first_sync else "sessions")
     from app.storage.agent_file import AgentFileError
 
     try:

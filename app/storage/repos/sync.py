@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from app.storage.commit_notice import Changes
+from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import (
     SessionRowWrite,
@@ -121,11 +122,17 @@ def ruled_puts(
 
 def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, update: bool) -> None:
     """The updates (or the inserts) of ``puts``, in order, with one statement per run of rows of the same
-    shape (PostgreSQL sends a run's rows without waiting for each answer)."""
+    shape (PostgreSQL sends a run's rows without waiting for each answer; SQLite inserts a run with a few
+    multi-row statements, :mod:`app.storage.multirow`)."""
     for columns, run in session_runs(puts, update=update):
+        params = [session_row_params(values, update=update) for values in run]
+        if not update:
+            names = ", ".join(f'"{c}"' for c in columns)
+            insert_rows(conn, f"INSERT INTO sessions ({names})", params)
+            continue
         sql = session_row_sql(columns, update=update)
         if sql is not None:
-            conn.executemany(sql, [session_row_params(values, update=update) for values in run])
+            conn.executemany(sql, params)
 
 
 def session_runs(
@@ -203,15 +210,16 @@ def _store_messages(
     conn: sqlite3.Connection, changes: Changes, home: int, batch: SyncedRows, ids: Sequence[int]
 ) -> None:
     """Insert the batch's rows under ``ids`` (one new id per row, in order) and record each one's origin."""
-    marks = ", ".join("?" * (len(batch.columns) + 2))
-    conn.executemany(
-        f"INSERT INTO messages ({message_column_names(batch)}) VALUES ({marks})",
+    insert_rows(
+        conn,
+        f"INSERT INTO messages ({message_column_names(batch)})",
         [(new_id, *row) for new_id, row in zip(ids, batch.rows, strict=True)],
     )
-    conn.executemany(
-        "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
+    insert_rows(
+        conn,
+        "INSERT INTO hs_sync_messages (home_id, file_id, origin_id, message_id)",
         [(home, batch.file_id, origin, new_id) for origin, new_id in zip(batch.origin_ids, ids, strict=True)],
+        "ON CONFLICT (home_id, origin_id, file_id) DO UPDATE SET message_id = excluded.message_id",
     )
     changes.note_messages(*{str(row[0]) for row in batch.rows})
 

@@ -15,8 +15,9 @@ class SyncRefusedOut:
 
     Attributes:
         code (str): a field rule every write path shares (timestamp_out_of_range, count_out_of_range, flag_not_binary,
-            title_not_text, title_too_long, invalid_session_id), invalid_text, invalid_row, or session_refused (a message
-            whose session row was refused)
+            title_not_text, title_too_long, invalid_session_id), invalid_text, invalid_row, session_refused (a message whose
+            session row was refused), or what the store itself refused: write_failed (a constraint of its schema),
+            title_in_use, session_kind_locked (a newer agent's session with messages changing kind)
         detail (str):
         field (str): the field at fault (empty when the row as a whole is)
         message_id (int | None): its message id in the home's file; null for a session row

@@ -53,11 +53,6 @@ def _parse_response(
 
         return response_408
 
-    if response.status_code == 409:
-        response_409 = Problem.from_dict(response.json())
-
-        return response_409
-
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -132,12 +127,13 @@ def sync_detailed(
     it synced before, never a session created here or synced from another home (`sessions_conflicting`).
     A
     row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
-    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
-    shape,
-    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
-    (409,
-    a newer agent's file: a row would move a session with messages into or out of its substring index;
-    nothing of the batch was written).
+    listed in `refused`; so is a row the store itself refuses (a constraint of its schema:
+    `write_failed`;
+    a newer agent's session with messages that would change kind: `session_kind_locked`), with the
+    messages
+    of a refused session row; the rest is stored, in one transaction. Errors: `invalid_sync_batch` (422,
+    a
+    batch of the wrong shape; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -178,12 +174,13 @@ def sync(
     it synced before, never a session created here or synced from another home (`sessions_conflicting`).
     A
     row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
-    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
-    shape,
-    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
-    (409,
-    a newer agent's file: a row would move a session with messages into or out of its substring index;
-    nothing of the batch was written).
+    listed in `refused`; so is a row the store itself refuses (a constraint of its schema:
+    `write_failed`;
+    a newer agent's session with messages that would change kind: `session_kind_locked`), with the
+    messages
+    of a refused session row; the rest is stored, in one transaction. Errors: `invalid_sync_batch` (422,
+    a
+    batch of the wrong shape; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -219,12 +216,13 @@ async def asyncio_detailed(
     it synced before, never a session created here or synced from another home (`sessions_conflicting`).
     A
     row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
-    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
-    shape,
-    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
-    (409,
-    a newer agent's file: a row would move a session with messages into or out of its substring index;
-    nothing of the batch was written).
+    listed in `refused`; so is a row the store itself refuses (a constraint of its schema:
+    `write_failed`;
+    a newer agent's session with messages that would change kind: `session_kind_locked`), with the
+    messages
+    of a refused session row; the rest is stored, in one transaction. Errors: `invalid_sync_batch` (422,
+    a
+    batch of the wrong shape; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
@@ -263,12 +261,13 @@ async def asyncio(
     it synced before, never a session created here or synced from another home (`sessions_conflicting`).
     A
     row breaking a field rule (the API's own: timestamps, counts, flags, titles, ids) is set aside and
-    listed in `refused`; the rest is stored. Errors: `invalid_sync_batch` (422, a batch of the wrong
-    shape,
-    or a row the store's constraints refuse; nothing of the batch was written), `session_kind_locked`
-    (409,
-    a newer agent's file: a row would move a session with messages into or out of its substring index;
-    nothing of the batch was written).
+    listed in `refused`; so is a row the store itself refuses (a constraint of its schema:
+    `write_failed`;
+    a newer agent's session with messages that would change kind: `session_kind_locked`), with the
+    messages
+    of a refused session row; the rest is stored, in one transaction. Errors: `invalid_sync_batch` (422,
+    a
+    batch of the wrong shape; nothing of the batch was written).
 
     Args:
         body (SyncBatchIn): One batch of a home's agent file.
