@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute, iter_route_contexts
 
+from app.api.dashboard.errors import DashboardRoute
 from app.api.problem import PROBLEM_MEDIA_TYPE, error_body
 from app.errors import HermesError, concrete_errors
 from app.main import create_app
@@ -187,6 +188,10 @@ def test_each_operation_documents_the_classes_its_code_raises(spec: dict[str, An
     for context in iter_route_contexts(app.router.routes):
         route = context.original_route
         if not isinstance(route, APIRoute) or not route.include_in_schema:
+            continue
+        if isinstance(route, DashboardRoute):
+            # The dashboard's routes answer every class as the dashboard's {"detail"} body and status, not
+            # as problem+json (test_openapi.py holds those bodies).
             continue
         seen: set[Callable[..., Any]] = set()
         raisable: set[type[HermesError]] = set()

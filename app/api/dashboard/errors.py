@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -26,6 +26,8 @@ UNAUTHORIZED = "Unauthorized"
 
 class Detail(BaseModel):
     """The dashboard's error body."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"detail": "Session not found"}]})
 
     detail: Any = Field(description="A sentence; FastAPI's list of problems for a 422; an import's result")
 

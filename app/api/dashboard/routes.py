@@ -14,11 +14,12 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import ValidationError
 from starlette.responses import Response
 
 from app import __version__
+from app.api.dashboard import examples as ex
 from app.api.dashboard import shapes
 from app.api.dashboard.auth import dashboard_auth
 from app.api.dashboard.errors import DashboardError, DashboardRoute, error_docs, not_found
@@ -52,6 +53,7 @@ router = APIRouter(
 )
 
 Profile = Annotated[str | None, Query(description="Only the default profile is served here")]
+SessionRef = Annotated[str, Path(description="A session id, or a prefix of exactly one")]
 _IMPORT_BODY = {
     "requestBody": {
         "required": True,
@@ -75,7 +77,12 @@ def _bounded(value: int) -> int:
     return min(max(0, value), dash.ALL_ROWS)
 
 
-@public.get("/status", name="dashboard-status", summary="Server status and version (no token needed)")
+@public.get(
+    "/status",
+    name="dashboard-status",
+    summary="Server status and version (no token needed)",
+    responses=ex.answers("The server's version, and that the session API wants a token", ex.STATUS),
+)
 async def status(request: Request) -> dict[str, Any]:
     """What the dashboard's probe reads: the version, and whether the session API wants a token."""
     return {
@@ -85,18 +92,27 @@ async def status(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/sessions", name="dashboard-sessions-list", summary="List sessions, an offset page")
+@router.get(
+    "/sessions",
+    name="dashboard-sessions-list",
+    summary="List sessions, an offset page",
+    responses=ex.answers("One page of rows and the total", ex.LISTING),
+)
 async def list_sessions(
     db: DB,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 20,
-    offset: Annotated[int, Query(ge=0, le=dash.ALL_ROWS)] = 0,
-    min_messages: int = 0,
-    archived: str = "exclude",
-    order: str = "created",
-    source: str | None = None,
-    exclude_sources: Annotated[str | None, Query(description="Comma-separated")] = None,
-    cwd_prefix: str | None = None,
-    full: bool = False,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Rows on the page (1 to 100)")] = 20,
+    offset: Annotated[int, Query(ge=0, le=dash.ALL_ROWS, description="Rows to skip")] = 0,
+    min_messages: Annotated[int, Query(description="Only sessions with at least this many messages")] = 0,
+    archived: Annotated[str, Query(description="`exclude` (default), `only` or `include`")] = "exclude",
+    order: Annotated[
+        str, Query(description="`created` (newest first) or `recent` (latest activity)")
+    ] = "created",
+    source: Annotated[str | None, Query(description="Only this source (`cli`, `telegram`, ...)")] = None,
+    exclude_sources: Annotated[str | None, Query(description="Sources to leave out, comma-separated")] = None,
+    cwd_prefix: Annotated[str | None, Query(description="Only sessions whose cwd starts with this")] = None,
+    full: Annotated[
+        bool, Query(description="Include the heavy columns (system prompt, model config)")
+    ] = False,
     profile: Profile = None,
 ) -> Response:
     """Conversations newest first (``order=recent``: by latest activity in the compression chain), one row
@@ -155,8 +171,18 @@ async def listing_response(
     return json_response({"sessions": rows, "total": found.total, "limit": limit, "offset": offset})
 
 
-@router.get("/sessions/search", name="dashboard-sessions-search", summary="Search ids and messages")
-async def search_sessions(db: DB, q: str = "", limit: int = 20, profile: Profile = None) -> Response:
+@router.get(
+    "/sessions/search",
+    name="dashboard-sessions-search",
+    summary="Search ids and messages",
+    responses=ex.answers("The hits, one per lineage", ex.SEARCH),
+)
+async def search_sessions(
+    db: DB,
+    q: Annotated[str, Query(description="Words to find (each a prefix), or the start of a session id")] = "",
+    limit: Annotated[int, Query(description="At most this many results (1 to 100)")] = 20,
+    profile: Profile = None,
+) -> Response:
     """Sessions whose id starts with ``q`` first, then message hits (each term a prefix, ``>>>x<<<`` marking
     the match), one per compression lineage named by its tip, over the whole store."""
     _profile(profile)
@@ -167,14 +193,24 @@ async def search_sessions(db: DB, q: str = "", limit: int = 20, profile: Profile
     return json_response({"results": [shapes.search_result(hit) for hit in hits]})
 
 
-@router.get("/sessions/stats", name="dashboard-sessions-stats", summary="Session and message counts")
+@router.get(
+    "/sessions/stats",
+    name="dashboard-sessions-stats",
+    summary="Session and message counts",
+    responses=ex.answers("The counts", ex.STATS),
+)
 async def session_stats(db: DB, profile: Profile = None) -> Response:
     """Sessions in all, kept (not archived), archived, messages, and sessions per source."""
     _profile(profile)
     return json_response(await db.read(dash.stats))
 
 
-@router.get("/sessions/empty/count", name="dashboard-sessions-empty-count", summary="Count empty sessions")
+@router.get(
+    "/sessions/empty/count",
+    name="dashboard-sessions-empty-count",
+    summary="Count empty sessions",
+    responses=ex.answers("How many a delete of the empty sessions would take", ex.EMPTY_COUNT),
+)
 async def count_empty(db: DB, profile: Profile = None) -> Response:
     """Ended, unarchived sessions without messages that ``DELETE /api/sessions/empty`` would delete (never
     a pinned one)."""
@@ -182,14 +218,24 @@ async def count_empty(db: DB, profile: Profile = None) -> Response:
     return json_response({"count": await db.read(dash.count_empty)})
 
 
-@router.delete("/sessions/empty", name="dashboard-sessions-empty-delete", summary="Delete empty sessions")
+@router.delete(
+    "/sessions/empty",
+    name="dashboard-sessions-empty-delete",
+    summary="Delete empty sessions",
+    responses=ex.answers("How many were deleted", ex.DELETED),
+)
 async def delete_empty(db: DB, profile: Profile = None) -> Response:
     """Delete the ended, unarchived sessions without messages (through prune: never open or pinned)."""
     _profile(profile)
     return json_response({"ok": True, "deleted": await dash.delete_empty(db)})
 
 
-@router.post("/sessions/bulk-delete", name="dashboard-sessions-bulk-delete", summary="Delete sessions")
+@router.post(
+    "/sessions/bulk-delete",
+    name="dashboard-sessions-bulk-delete",
+    summary="Delete sessions",
+    responses=ex.answers("How many were deleted", ex.DELETED),
+)
 async def bulk_delete(db: DB, body: BulkDelete) -> Response:
     """Delete up to 500 sessions by exact id, as ``DELETE /sessions/{id}`` does; unknown ids are skipped."""
     _profile(body.profile)
@@ -204,6 +250,7 @@ async def bulk_delete(db: DB, body: BulkDelete) -> Response:
     name="dashboard-sessions-import",
     summary="Import exported sessions",
     openapi_extra=_IMPORT_BODY,
+    responses=ex.answers("What went in, what was already there", ex.IMPORTED),
 )
 async def import_sessions(request: Request, db: DB, indexer: Indexer) -> Response:
     """Import sessions as ``GET /api/sessions/{id}/export`` gives them; existing ids are skipped."""
@@ -223,7 +270,12 @@ async def import_sessions(request: Request, db: DB, indexer: Indexer) -> Respons
     return json_response(result)
 
 
-@router.post("/sessions/prune", name="dashboard-sessions-prune", summary="Prune ended sessions")
+@router.post(
+    "/sessions/prune",
+    name="dashboard-sessions-prune",
+    summary="Prune ended sessions",
+    responses=ex.answers("How many went; a dry run lists them instead", ex.PRUNED),
+)
 async def prune(db: DB, body: SessionPrune) -> Response:
     """Delete the ended sessions every given criterion selects, never an open or a pinned one; a bare prune
     takes those started more than 90 days ago. ``dry_run`` lists them instead."""
@@ -249,8 +301,13 @@ async def prune(db: DB, body: SessionPrune) -> Response:
     return json_response(shapes.pruned(result, dry_run=body.dry_run))
 
 
-@router.get("/sessions/{session_id}", name="dashboard-sessions-get", summary="One session, every column")
-async def get_session(db: DB, session_id: str, profile: Profile = None) -> Response:
+@router.get(
+    "/sessions/{session_id}",
+    name="dashboard-sessions-get",
+    summary="One session, every column",
+    responses=ex.answers("The session's row, every column of the agent's table", ex.SESSION),
+)
+async def get_session(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """The session's row as stored (``archived`` as 0 or 1). 404 ``Session not found``."""
     shown_profile = _profile(profile)
     row = await db.read(lambda tx: dash.session_columns(tx, session_id))
@@ -265,8 +322,9 @@ async def get_session(db: DB, session_id: str, profile: Profile = None) -> Respo
     "/sessions/{session_id}/latest-descendant",
     name="dashboard-sessions-latest-descendant",
     summary="The newest descendant of a session",
+    responses=ex.answers("The walk down to the newest leaf", ex.LATEST),
 )
-async def latest_descendant(db: DB, session_id: str, profile: Profile = None) -> Response:
+async def latest_descendant(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """The walk from the session down to its newest leaf, through the most recently started child."""
     _profile(profile)
     path = await db.read(lambda tx: dash.latest_descendant(tx, session_id))
@@ -278,14 +336,21 @@ async def latest_descendant(db: DB, session_id: str, profile: Profile = None) ->
 
 
 @router.get(
-    "/sessions/{session_id}/messages", name="dashboard-sessions-messages", summary="A session's messages"
+    "/sessions/{session_id}/messages",
+    name="dashboard-sessions-messages",
+    summary="A session's messages",
+    responses=ex.answers("One page of the conversation's messages, every column", ex.MESSAGES),
 )
 async def get_messages(
     db: DB,
-    session_id: str,
+    session_id: SessionRef,
     profile: Profile = None,
-    limit: Annotated[int | None, Query(ge=-dash.ALL_ROWS)] = None,
-    offset: Annotated[int, Query(ge=-dash.ALL_ROWS, le=dash.ALL_ROWS)] = 0,
+    limit: Annotated[
+        int | None, Query(ge=-dash.ALL_ROWS, description="At most 500 messages; none: all, negative: none")
+    ] = None,
+    offset: Annotated[
+        int, Query(ge=-dash.ALL_ROWS, le=dash.ALL_ROWS, description="Messages to skip from the oldest")
+    ] = 0,
 ) -> Response:
     """The conversation's messages where it goes on (its compression tip), oldest first; ``limit`` (at most
     500; none: all) and ``offset`` page them."""
@@ -306,8 +371,13 @@ async def get_messages(
     )
 
 
-@router.delete("/sessions/{session_id}", name="dashboard-sessions-delete", summary="Delete a session")
-async def delete_session(db: DB, session_id: str, profile: Profile = None) -> Response:
+@router.delete(
+    "/sessions/{session_id}",
+    name="dashboard-sessions-delete",
+    summary="Delete a session",
+    responses=ex.answers("Deleted, or already gone (`already_absent`)", ex.REMOVED),
+)
+async def delete_session(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """Delete the session as ``DELETE /sessions/{id}`` does; one already gone is a success too."""
     _profile(profile)
     if await db.write(lambda tx: dash.delete_one(tx, session_id)):
@@ -315,8 +385,13 @@ async def delete_session(db: DB, session_id: str, profile: Profile = None) -> Re
     return json_response({"ok": True, "already_absent": True})
 
 
-@router.patch("/sessions/{session_id}", name="dashboard-sessions-update", summary="Rename, archive, pin")
-async def update_session(db: DB, session_id: str, body: SessionChange) -> Response:
+@router.patch(
+    "/sessions/{session_id}",
+    name="dashboard-sessions-update",
+    summary="Rename, archive, pin",
+    responses=ex.answers("The title now, and each flag asked for", ex.CHANGED),
+)
+async def update_session(db: DB, session_id: SessionRef, body: SessionChange) -> Response:
     """Rename (an empty title clears it), archive or restore, pin or unpin. 400 when nothing is asked or
     the title is refused; 404 ``Session not found``."""
     _profile(body.profile)
@@ -330,9 +405,12 @@ async def update_session(db: DB, session_id: str, body: SessionChange) -> Respon
 
 
 @router.get(
-    "/sessions/{session_id}/export", name="dashboard-sessions-export", summary="A session and its messages"
+    "/sessions/{session_id}/export",
+    name="dashboard-sessions-export",
+    summary="A session and its messages",
+    responses=ex.answers("The row with every message, as the import takes it", ex.EXPORT),
 )
-async def export_session(db: DB, session_id: str, profile: Profile = None) -> Response:
+async def export_session(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """The session's row with all its messages, as ``POST /api/sessions/import`` takes it back."""
     _profile(profile)
     data = await db.read(lambda tx: dash.export(tx, session_id))

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class BulkDelete(BaseModel):
     """``POST /api/sessions/bulk-delete``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"ids": ["20261206_200316_d2141f", "20261205_091502_8c1e0a"]}]}
+    )
 
     ids: list[str] = Field(description="Exact session ids; unknown ones are skipped (at most 500)")
     profile: str | None = None
@@ -18,12 +22,40 @@ class BulkDelete(BaseModel):
 class SessionImport(BaseModel):
     """``POST /api/sessions/import``: sessions as ``GET /api/sessions/{id}/export`` gives them."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "sessions": [
+                        {
+                            "id": "20261206_200316_d2141f",
+                            "source": "cli",
+                            "title": "Rotate nginx logs",
+                            "started_at": 1796587396.59,
+                            "messages": [
+                                {
+                                    "role": "user",
+                                    "content": "How do I rotate the nginx logs?",
+                                    "timestamp": 1796587396.59,
+                                }
+                            ],
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
     sessions: list[dict[str, Any]]
     profile: str | None = None
 
 
 class SessionChange(BaseModel):
     """``PATCH /api/sessions/{id}``: rename (an empty title clears it), archive, pin."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"title": "Nginx log rotation", "pinned": True}]}
+    )
 
     title: str | None = None
     archived: bool | None = None
@@ -34,6 +66,10 @@ class SessionChange(BaseModel):
 class SessionPrune(BaseModel):
     """``POST /api/sessions/prune``: every criterion given must hold; ``older_than_days`` (90 by default)
     applies to a bare prune or when sent."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"older_than_days": 30, "source": "telegram", "dry_run": True}]}
+    )
 
     older_than_days: float | None = 90
     source: str | None = None

@@ -91,7 +91,7 @@ def sync_detailed(
      The session's row with all its messages, as ``POST /api/sessions/import`` takes it back.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -125,7 +125,7 @@ def sync(
      The session's row with all its messages, as ``POST /api/sessions/import`` takes it back.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -154,7 +154,7 @@ async def asyncio_detailed(
      The session's row with all its messages, as ``POST /api/sessions/import`` takes it back.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -186,7 +186,7 @@ async def asyncio(
      The session's row with all its messages, as ``POST /api/sessions/import`` takes it back.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:

@@ -91,7 +91,7 @@ def sync_detailed(
      The walk from the session down to its newest leaf, through the most recently started child.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -125,7 +125,7 @@ def sync(
      The walk from the session down to its newest leaf, through the most recently started child.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -154,7 +154,7 @@ async def asyncio_detailed(
      The walk from the session down to its newest leaf, through the most recently started child.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -186,7 +186,7 @@ async def asyncio(
      The walk from the session down to its newest leaf, through the most recently started child.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:

@@ -138,15 +138,17 @@ def sync_detailed(
     per conversation (a compression chain shown as its tip), children hidden; ``total`` counts them all.
 
     Args:
-        limit (int | Unset):  Default: 20.
-        offset (int | Unset):  Default: 0.
-        min_messages (int | Unset):  Default: 0.
-        archived (str | Unset):  Default: 'exclude'.
-        order (str | Unset):  Default: 'created'.
-        source (None | str | Unset):
-        exclude_sources (None | str | Unset): Comma-separated
-        cwd_prefix (None | str | Unset):
-        full (bool | Unset):  Default: False.
+        limit (int | Unset): Rows on the page (1 to 100) Default: 20.
+        offset (int | Unset): Rows to skip Default: 0.
+        min_messages (int | Unset): Only sessions with at least this many messages Default: 0.
+        archived (str | Unset): `exclude` (default), `only` or `include` Default: 'exclude'.
+        order (str | Unset): `created` (newest first) or `recent` (latest activity) Default:
+            'created'.
+        source (None | str | Unset): Only this source (`cli`, `telegram`, ...)
+        exclude_sources (None | str | Unset): Sources to leave out, comma-separated
+        cwd_prefix (None | str | Unset): Only sessions whose cwd starts with this
+        full (bool | Unset): Include the heavy columns (system prompt, model config) Default:
+            False.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -197,15 +199,17 @@ def sync(
     per conversation (a compression chain shown as its tip), children hidden; ``total`` counts them all.
 
     Args:
-        limit (int | Unset):  Default: 20.
-        offset (int | Unset):  Default: 0.
-        min_messages (int | Unset):  Default: 0.
-        archived (str | Unset):  Default: 'exclude'.
-        order (str | Unset):  Default: 'created'.
-        source (None | str | Unset):
-        exclude_sources (None | str | Unset): Comma-separated
-        cwd_prefix (None | str | Unset):
-        full (bool | Unset):  Default: False.
+        limit (int | Unset): Rows on the page (1 to 100) Default: 20.
+        offset (int | Unset): Rows to skip Default: 0.
+        min_messages (int | Unset): Only sessions with at least this many messages Default: 0.
+        archived (str | Unset): `exclude` (default), `only` or `include` Default: 'exclude'.
+        order (str | Unset): `created` (newest first) or `recent` (latest activity) Default:
+            'created'.
+        source (None | str | Unset): Only this source (`cli`, `telegram`, ...)
+        exclude_sources (None | str | Unset): Sources to leave out, comma-separated
+        cwd_prefix (None | str | Unset): Only sessions whose cwd starts with this
+        full (bool | Unset): Include the heavy columns (system prompt, model config) Default:
+            False.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -251,15 +255,17 @@ async def asyncio_detailed(
     per conversation (a compression chain shown as its tip), children hidden; ``total`` counts them all.
 
     Args:
-        limit (int | Unset):  Default: 20.
-        offset (int | Unset):  Default: 0.
-        min_messages (int | Unset):  Default: 0.
-        archived (str | Unset):  Default: 'exclude'.
-        order (str | Unset):  Default: 'created'.
-        source (None | str | Unset):
-        exclude_sources (None | str | Unset): Comma-separated
-        cwd_prefix (None | str | Unset):
-        full (bool | Unset):  Default: False.
+        limit (int | Unset): Rows on the page (1 to 100) Default: 20.
+        offset (int | Unset): Rows to skip Default: 0.
+        min_messages (int | Unset): Only sessions with at least this many messages Default: 0.
+        archived (str | Unset): `exclude` (default), `only` or `include` Default: 'exclude'.
+        order (str | Unset): `created` (newest first) or `recent` (latest activity) Default:
+            'created'.
+        source (None | str | Unset): Only this source (`cli`, `telegram`, ...)
+        exclude_sources (None | str | Unset): Sources to leave out, comma-separated
+        cwd_prefix (None | str | Unset): Only sessions whose cwd starts with this
+        full (bool | Unset): Include the heavy columns (system prompt, model config) Default:
+            False.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -308,15 +314,17 @@ async def asyncio(
     per conversation (a compression chain shown as its tip), children hidden; ``total`` counts them all.
 
     Args:
-        limit (int | Unset):  Default: 20.
-        offset (int | Unset):  Default: 0.
-        min_messages (int | Unset):  Default: 0.
-        archived (str | Unset):  Default: 'exclude'.
-        order (str | Unset):  Default: 'created'.
-        source (None | str | Unset):
-        exclude_sources (None | str | Unset): Comma-separated
-        cwd_prefix (None | str | Unset):
-        full (bool | Unset):  Default: False.
+        limit (int | Unset): Rows on the page (1 to 100) Default: 20.
+        offset (int | Unset): Rows to skip Default: 0.
+        min_messages (int | Unset): Only sessions with at least this many messages Default: 0.
+        archived (str | Unset): `exclude` (default), `only` or `include` Default: 'exclude'.
+        order (str | Unset): `created` (newest first) or `recent` (latest activity) Default:
+            'created'.
+        source (None | str | Unset): Only this source (`cli`, `telegram`, ...)
+        exclude_sources (None | str | Unset): Sources to leave out, comma-separated
+        cwd_prefix (None | str | Unset): Only sessions whose cwd starts with this
+        full (bool | Unset): Include the heavy columns (system prompt, model config) Default:
+            False.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:

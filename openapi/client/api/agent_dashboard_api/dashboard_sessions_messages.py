@@ -105,10 +105,10 @@ def sync_detailed(
     500; none: all) and ``offset`` page them.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
-        limit (int | None | Unset):
-        offset (int | Unset):  Default: 0.
+        limit (int | None | Unset): At most 500 messages; none: all, negative: none
+        offset (int | Unset): Messages to skip from the oldest Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,10 +146,10 @@ def sync(
     500; none: all) and ``offset`` page them.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
-        limit (int | None | Unset):
-        offset (int | Unset):  Default: 0.
+        limit (int | None | Unset): At most 500 messages; none: all, negative: none
+        offset (int | Unset): Messages to skip from the oldest Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,10 +182,10 @@ async def asyncio_detailed(
     500; none: all) and ``offset`` page them.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
-        limit (int | None | Unset):
-        offset (int | Unset):  Default: 0.
+        limit (int | None | Unset): At most 500 messages; none: all, negative: none
+        offset (int | Unset): Messages to skip from the oldest Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,10 +221,10 @@ async def asyncio(
     500; none: all) and ``offset`` page them.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         profile (None | str | Unset): Only the default profile is served here
-        limit (int | None | Unset):
-        offset (int | Unset):  Default: 0.
+        limit (int | None | Unset): At most 500 messages; none: all, negative: none
+        offset (int | Unset): Messages to skip from the oldest Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

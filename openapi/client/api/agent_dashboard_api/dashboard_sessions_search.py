@@ -96,8 +96,8 @@ def sync_detailed(
     the match), one per compression lineage named by its tip, over the whole store.
 
     Args:
-        q (str | Unset):  Default: ''.
-        limit (int | Unset):  Default: 20.
+        q (str | Unset): Words to find (each a prefix), or the start of a session id Default: ''.
+        limit (int | Unset): At most this many results (1 to 100) Default: 20.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -135,8 +135,8 @@ def sync(
     the match), one per compression lineage named by its tip, over the whole store.
 
     Args:
-        q (str | Unset):  Default: ''.
-        limit (int | Unset):  Default: 20.
+        q (str | Unset): Words to find (each a prefix), or the start of a session id Default: ''.
+        limit (int | Unset): At most this many results (1 to 100) Default: 20.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -169,8 +169,8 @@ async def asyncio_detailed(
     the match), one per compression lineage named by its tip, over the whole store.
 
     Args:
-        q (str | Unset):  Default: ''.
-        limit (int | Unset):  Default: 20.
+        q (str | Unset): Words to find (each a prefix), or the start of a session id Default: ''.
+        limit (int | Unset): At most this many results (1 to 100) Default: 20.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:
@@ -206,8 +206,8 @@ async def asyncio(
     the match), one per compression lineage named by its tip, over the whole store.
 
     Args:
-        q (str | Unset):  Default: ''.
-        limit (int | Unset):  Default: 20.
+        q (str | Unset): Words to find (each a prefix), or the start of a session id Default: ''.
+        limit (int | Unset): At most this many results (1 to 100) Default: 20.
         profile (None | str | Unset): Only the default profile is served here
 
     Raises:

@@ -87,7 +87,7 @@ def sync_detailed(
     the title is refused; 404 ``Session not found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         body (SessionChange): ``PATCH /api/sessions/{id}``: rename (an empty title clears it),
             archive, pin.
 
@@ -123,7 +123,7 @@ def sync(
     the title is refused; 404 ``Session not found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         body (SessionChange): ``PATCH /api/sessions/{id}``: rename (an empty title clears it),
             archive, pin.
 
@@ -154,7 +154,7 @@ async def asyncio_detailed(
     the title is refused; 404 ``Session not found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         body (SessionChange): ``PATCH /api/sessions/{id}``: rename (an empty title clears it),
             archive, pin.
 
@@ -188,7 +188,7 @@ async def asyncio(
     the title is refused; 404 ``Session not found``.
 
     Args:
-        session_id (str):
+        session_id (str): A session id, or a prefix of exactly one
         body (SessionChange): ``PATCH /api/sessions/{id}``: rename (an empty title clears it),
             archive, pin.
 
