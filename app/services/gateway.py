@@ -1,5 +1,7 @@
 """Gateway routing (docs/gateway-routing.md): which session a platform message belongs to, resets by
-policy, ``/new``, ``/resume``, ``/stop``, the routing index and its ``sessions.json`` mirror.
+policy, ``/new``, ``/resume``, ``/stop``, and :class:`Gateway`, the service the routes call. Its
+configuration files (``gateway_config``), ``sessions.json`` mirror (``gateway_mirror``) and expiry watcher
+(``gateway_expiry``) live beside it.
 
 Every transition behaves like hermes-agent 0.19.0's ``SessionStore`` and stores
 the same rows: the ``gateway_routing`` entry, the session row the gateway creates, ends, reopens and
@@ -16,14 +18,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -44,12 +41,10 @@ from app.domain.reset_policy import (
     ResetReason,
     background_active,
     is_expired,
-    parse_config,
     reset_notice,
     route_reason,
 )
 from app.errors import (
-    ConfigUnreadable,
     HermesError,
     InvalidChatType,
     NoHomeChannel,
@@ -57,8 +52,10 @@ from app.errors import (
     UnknownPlatform,
 )
 from app.services import handoff as handoff_svc
-from app.services.background import cancel_and_wait, log_failure
 from app.services.events import EventType, emit
+from app.services.gateway_config import GatewayConfigFiles
+from app.services.gateway_expiry import EXPIRY_FIRST_S, EXPIRY_GRACE_S, EXPIRY_INTERVAL_S, ExpiryWatcher
+from app.services.gateway_mirror import SessionsMirror
 from app.services.lineage import resolve
 from app.services.platforms import get_platform
 from app.storage import gateway_files as files
@@ -71,15 +68,6 @@ T = TypeVar("T")
 
 RESET_HEADER = "✨ Session reset! Starting fresh."
 NEW_TITLED_HEADER = "✨ New session started: {title}"
-MIRROR_MIN_INTERVAL_S = 1.0
-# A rewrite of a very large index (done by a worker process) costs a core for a second or so: the pause
-# between rewrites grows with the time the last one took, but only so far that a change is in the file
-# within 5 s (pause + one rewrite).
-MIRROR_MAX_INTERVAL_S = 2.5
-MIRROR_COST_FACTOR = 2.0
-EXPIRY_FIRST_S = 60.0
-EXPIRY_INTERVAL_S = 300.0
-EXPIRY_GRACE_S = 30.0
 
 
 def check_platform(platform: str) -> None:
@@ -660,40 +648,6 @@ def prune_entries(
     return tx.gateway.delete_entries(scope, stale)
 
 
-# -- configuration --------------------------------------------------------------------------------
-
-
-def config_public(config: GatewayConfig) -> dict[str, Any]:
-    """``GET /gateway/config``."""
-    return {
-        "session_reset": config.default_policy.to_dict(),
-        "reset_by_type": {k: v.to_dict() for k, v in config.by_type.items()},
-        "reset_by_platform": {k: v.to_dict() for k, v in config.by_platform.items()},
-        "group_sessions_per_user": config.group_sessions_per_user,
-        "thread_sessions_per_user": config.thread_sessions_per_user,
-        "write_sessions_json": config.write_sessions_json,
-        "multiplex_profiles": config.multiplex_profiles,
-    }
-
-
-# -- the stateful side: config cache, remembered processes, mirror, expiry watcher ---------------------
-
-
-@dataclass
-class _ConfigCache:
-    stamp: tuple[float | None, float | None] = (None, None)
-    config: GatewayConfig = field(default_factory=GatewayConfig)
-    env: tuple[tuple[str, str | None], ...] = ()
-
-
-_ENV_KEYS = (
-    "SESSION_IDLE_MINUTES",
-    "SESSION_RESET_HOUR",
-    "GATEWAY_MULTIPLEX_PROFILES",
-    "HERMES_AUTO_CONTINUE_FRESHNESS",
-)
-
-
 def store_processes(tx: Tx, scope: str, session_key: str, started_at: list[float] | None) -> None:
     """Keep the last list of live background processes a caller reported for a chat (``None``: no
     report, the stored list stands). Stored, so a restart still honours them."""
@@ -727,54 +681,29 @@ class Gateway:
         self.home = home
         self.sessions_dir = home / "sessions"
         self.scope = db.routing_scope
-        self.config_path = home / "config.yaml"
-        self.gateway_json_path = home / "gateway.json"
-        self._config = _ConfigCache()
-        # Two PUTs would otherwise each read the file and the second write would drop the first's change.
-        self._config_lock = threading.Lock()
+        self.config_files = GatewayConfigFiles(home)
         self.mirror = SessionsMirror(
             db, self.scope, self.sessions_dir / "sessions.json", lambda: self.config(), home
         )
-        self._expiry_first_s = expiry_first_s
-        self._expiry_interval_s = expiry_interval_s
         self._expiry_grace_s = expiry_grace_s
-        self._task: asyncio.Task[None] | None = None
+        # Late-bound, so a replaced ``expire_once`` (a test's) is the one the watcher runs.
+        self.watcher = ExpiryWatcher(
+            lambda: self.prune_stale(),
+            lambda: self.expire_once(),
+            leadership,
+            first_s=expiry_first_s,
+            interval_s=expiry_interval_s,
+        )
 
     # configuration
 
     def config(self) -> GatewayConfig:
-        """The effective configuration; re-parsed only when config.yaml, gateway.json or the env changed."""
-        stamp = (files.mtime(self.config_path), files.mtime(self.gateway_json_path))
-        env = tuple((k, os.environ.get(k)) for k in _ENV_KEYS)
-        cache = self._config
-        if cache.stamp != stamp or cache.env != env:
-            config = parse_config(
-                files.read_yaml(self.config_path), files.read_json(self.gateway_json_path), dict(os.environ)
-            )
-            self._config = _ConfigCache(stamp, config, env)
-        return self._config.config
+        """The effective configuration (see :class:`GatewayConfigFiles`)."""
+        return self.config_files.config()
 
     def put_config(self, body: dict[str, Any]) -> GatewayConfig:
-        """Store settings where the agent reads them: the default policy and the flags in config.yaml,
-        the per-type and per-platform overrides in gateway.json (the agent reads them only there)."""
-        with self._config_lock:
-            return self._put_config(body)
-
-    def _put_config(self, body: dict[str, Any]) -> GatewayConfig:
-        keys = ("session_reset", "group_sessions_per_user", "thread_sessions_per_user", "write_sessions_json")
-        changes = {key: body[key] for key in keys if body.get(key) is not None}
-        if not files.update_yaml(self.config_path, changes):
-            raise ConfigUnreadable(self.config_path)
-        if body.get("reset_by_type") is not None or body.get("reset_by_platform") is not None:
-            legacy = files.read_json_for_update(self.gateway_json_path)
-            if legacy is None:
-                raise ConfigUnreadable(self.gateway_json_path)
-            for key in ("reset_by_type", "reset_by_platform"):
-                if body.get(key) is not None:
-                    legacy[key] = body[key]
-            files.write_json(self.gateway_json_path, legacy)
-        self._config = _ConfigCache()
-        return self.config()
+        """Store settings where the agent reads them (see :meth:`GatewayConfigFiles.put`)."""
+        return self.config_files.put(body)
 
     # keys and processes
 
@@ -808,10 +737,8 @@ class Gateway:
         )
 
     async def _write(self, job: Callable[[Tx], T]) -> T:
-        """Run ``job`` in a writer transaction, then tell the sessions.json mirror the routing changed."""
-        result = await self.db.write(job)
-        self.mirror.changed()
-        return result
+        """Run ``job`` in a writer transaction (the mirror hears of what it changed from the commit)."""
+        return await self.db.write(job)
 
     # operations
 
@@ -888,7 +815,7 @@ class Gateway:
                     tx, self.scope, config, expiring, datetime.now(), blocking(tx, self.scope, config)
                 )
             )
-        pruned = await self.db.write(
+        await self.db.write(
             lambda tx: prune_entries(
                 tx,
                 self.scope,
@@ -897,162 +824,20 @@ class Gateway:
                 blocking(tx, self.scope, config),
             )
         )
-        if done or pruned:
-            self.mirror.changed()
         return done
 
     async def start(self) -> None:
         """Start the mirror and the expiry watcher; the watcher runs while this process leads the replicas
         (the mirror is this host's file, so every replica keeps its own)."""
         await self.mirror.start()
-        self._task = asyncio.create_task(self.leadership.while_leading(self._watch), name="gateway-expiry")
+        self.watcher.start()
 
     async def stop(self) -> None:
         """Stop the watcher and write the mirror one last time if it is behind."""
-        if self._task is not None:
-            await cancel_and_wait(self._task)
-            self._task = None
+        await self.watcher.stop()
         await self.mirror.stop()
 
     async def prune_stale(self) -> int:
         """Drop or repoint entries whose session was ended while no gateway ran (startup self-heal)."""
         config = self.config()
-        changed = await self.db.write(lambda tx: prune_stale(tx, self.scope, config, datetime.now()))
-        if changed:
-            self.mirror.changed()
-        return changed
-
-    async def _watch(self) -> None:
-        try:
-            await self.prune_stale()
-        except Exception as exc:
-            log_failure(log, "stale routing entries not pruned", exc)
-        await asyncio.sleep(self._expiry_first_s)
-        while True:
-            try:
-                await self.expire_once()
-            except Exception as exc:
-                log_failure(log, "gateway expiry pass skipped", exc)
-            await asyncio.sleep(self._expiry_interval_s)
-
-
-class SessionsMirror:
-    """``sessions.json``, rewritten from the table after changes: at most once per
-    :data:`MIRROR_MIN_INTERVAL_S`, atomically, and only while ``write_sessions_json`` is on; at start, the
-    temporary files of a rewrite that died are removed and a file older than the table is rewritten."""
-
-    def __init__(
-        self, db: Store, scope: str, path: Path, config: Callable[[], GatewayConfig], home: Path
-    ) -> None:
-        self._db = db
-        self._home = home
-        self._pool: ProcessPoolExecutor | None = None
-        self._scope = scope
-        self.path = path
-        self._config = config
-        self._dirty = asyncio.Event()
-        self._last_write = 0.0
-        self._interval = MIRROR_MIN_INTERVAL_S
-        self._task: asyncio.Task[None] | None = None
-        self.writes = 0
-
-    def changed(self) -> None:
-        """The table changed: schedule a rewrite."""
-        self._dirty.set()
-
-    async def start(self) -> None:
-        """Clean up after a rewrite that died, schedule one if the file lags the table (a process stopped
-        before its last rewrite), and start the rewriting task."""
-        await asyncio.to_thread(files.remove_mirror_leftovers, self.path, self._home)
-        scope = self._scope
-        last = await self._db.read(lambda tx: tx.gateway.last_change(scope))
-        written = files.mtime(self.path)
-        if last is not None and (written is None or written < last):
-            self.changed()
-        self._task = asyncio.create_task(self._run(), name="gateway-mirror")
-
-    async def stop(self) -> None:
-        """Stop the task, flushing a pending change first."""
-        if self._task is not None:
-            await cancel_and_wait(self._task)
-            self._task = None
-        if self._dirty.is_set():
-            await self._flush_or_log()
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-    async def flush(self) -> None:
-        """Rewrite the file now (when enabled). A rewrite cut short (the task cancelled at shutdown, a
-        failure) leaves the change pending, so the flush at stop still writes it."""
-        self._dirty.clear()
-        self._last_write = time.monotonic()
-        if not self._config().write_sessions_json:
-            return
-        try:
-            await self._write()
-        except BaseException:
-            self._dirty.set()
-            raise
-
-    async def _write(self) -> None:
-        started = time.monotonic()
-        if self._db.files is None:
-            # No file a worker process could read: the rows come through the store, on a thread.
-            await asyncio.to_thread(
-                files.write_mirror,
-                self._db.backend,
-                self._scope,
-                str(self.path),
-                entries.README,
-                self._rows,
-                str(self._home),
-            )
-        else:
-            if self._pool is None:
-                # A lower CPU priority: requests come first, the mirror only has to catch up within seconds.
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=os.nice,
-                    initargs=(10,),
-                )
-            await asyncio.get_running_loop().run_in_executor(
-                self._pool,
-                files.write_mirror_from_db,
-                str(self._db.files.path),
-                self._scope,
-                str(self.path),
-                entries.README,
-                str(self._home),
-            )
-        self.writes += 1
-        self._last_write = time.monotonic()
-        cost = self._last_write - started
-        self._interval = min(MIRROR_MAX_INTERVAL_S, max(MIRROR_MIN_INTERVAL_S, cost * MIRROR_COST_FACTOR))
-
-    def _rows(self, since: float) -> files.MirrorRows:
-        scope = self._scope
-        return self._db.read_sync(lambda tx: (tx.gateway.changed_since(scope, since), tx.gateway.keys(scope)))
-
-    async def _run(self) -> None:
-        while True:
-            await self._dirty.wait()
-            wait = self._last_write + self._interval - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            if not await self._flush_or_log():
-                await asyncio.sleep(MIRROR_MIN_INTERVAL_S)
-                self._dirty.set()
-
-    async def _flush_or_log(self) -> bool:
-        """:meth:`flush`; whether it wrote. A failure is logged, never raised, whatever it was (PostgreSQL out
-        of reach arrives as ``DatabaseBusy``): an ended task would leave the file stale until a restart."""
-        try:
-            await self.flush()
-        except Exception as exc:
-            log_failure(log, "sessions.json mirror not written", exc, BrokenProcessPool)
-            if isinstance(exc, BrokenProcessPool):
-                self._pool = None
-            return False
-        return True
+        return await self.db.write(lambda tx: prune_stale(tx, self.scope, config, datetime.now()))

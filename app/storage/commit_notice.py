@@ -30,6 +30,7 @@ class Changes:
     last_event_id: int = 0
     message_sessions: set[str] = field(default_factory=set)
     fts_backlog: bool = False
+    routing: bool = False
 
     def absorb(self, other: Changes) -> None:
         """Add a released job's changes to its transaction's."""
@@ -39,9 +40,10 @@ class Changes:
             self.last_event_id = other.last_event_id
         self.message_sessions |= other.message_sessions
         self.fts_backlog = self.fts_backlog or other.fts_backlog
+        self.routing = self.routing or other.routing
 
     def __bool__(self) -> bool:
-        return bool(self.last_event_id or self.message_sessions or self.fts_backlog)
+        return bool(self.last_event_id or self.message_sessions or self.fts_backlog or self.routing)
 
     def note_events(self, first_id: int, last_id: int) -> None:
         """The job added the events ``first_id..last_id``."""
@@ -57,11 +59,16 @@ class Changes:
         """The job queued messages for the background FTS indexer."""
         self.fts_backlog = True
 
+    def note_routing(self) -> None:
+        """The job changed the gateway's routing table."""
+        self.routing = True
+
     def clear(self) -> None:
         """Forget everything noted (a handle's record, between two jobs)."""
         self.first_event_id = self.last_event_id = 0
         self.message_sessions.clear()
         self.fts_backlog = False
+        self.routing = False
 
 
 @dataclass(frozen=True)
@@ -75,13 +82,15 @@ class CommitNotice:
     """Sessions that got new messages (append, continuation, fork, sync; not an import)."""
     fts_backlog: bool
     """Messages were queued for the background FTS indexer."""
+    routing: bool = False
+    """The gateway's routing table changed."""
 
     @classmethod
     def of(cls, commit: int, changes: Changes) -> CommitNotice:
         """The notice of commit number ``commit`` carrying ``changes``."""
         # No events: first and last are both 0, an empty range.
         events = range(changes.first_event_id, changes.last_event_id + 1 if changes.last_event_id else 0)
-        return cls(commit, events, frozenset(changes.message_sessions), changes.fts_backlog)
+        return cls(commit, events, frozenset(changes.message_sessions), changes.fts_backlog, changes.routing)
 
     @classmethod
     def of_events(cls, event_ids: range) -> CommitNotice:

@@ -269,15 +269,15 @@ class SqliteIndexing(_Recording):
     queued_runs = bound(fts_backlog.queued_runs)
 
 
-class SqliteGateway(_Bound):
-    """GatewayRepo over one connection."""
+class SqliteGateway(_Recording):
+    """GatewayRepo over one connection (changes to the routing table noted for the mirror)."""
 
     __slots__ = ()
     get_entry = bound(gateway.get_entry)
     # The writer is the file's only one (BEGIN IMMEDIATE), so reading is holding.
     claim_entry = bound(gateway.get_entry)
-    put_entry = bound(gateway.put_entry)
-    delete_entries = bound(gateway.delete_entries)
+    put_entry = recorded(gateway.put_entry)
+    delete_entries = recorded(gateway.delete_entries)
     page_entries = bound(gateway.page_entries)
     iter_entries = bound(gateway.iter_entries)
     changed_since = bound(gateway.changed_since)
@@ -422,7 +422,7 @@ class SqliteTx:
         self.attachments = SqliteAttachments(conn)
         self.search = SqliteSearch(conn)
         self.indexing = SqliteIndexing(conn, changes)
-        self.gateway = SqliteGateway(conn)
+        self.gateway = SqliteGateway(conn, changes)
         self.transfer = SqliteTransfer(conn)
         self.sync = SqliteSync(conn, changes)
         self.export = SqliteExport(conn)

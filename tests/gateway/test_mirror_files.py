@@ -112,3 +112,27 @@ def test_put_config_keeps_the_comments_and_anchors_of_config_yaml(client: TestCl
     assert data["platforms"]["discord"]["reset"] == {"mode": "idle", "idle_minutes": 120}
     answered = client.get("/gateway/config").json()
     assert answered["session_reset"]["mode"] == "idle" and answered["group_sessions_per_user"] is False
+
+
+def test_the_mirror_follows_any_commit_that_changes_the_routing_table(settings: Settings, home: Path) -> None:
+    """The mirror hears of changes from the writer's commit notices, not from the gateway service: a
+    routing entry written by any job (here one run straight on the store) reaches the file."""
+    mirror = home / "sessions" / "sessions.json"
+    with _serving(settings) as client:
+        route(client, chat_id="1")
+        gateway = gateway_of(client)
+        key = "agent:main:telegram:dm:1"
+        deadline = time.monotonic() + 30
+        while not (mirror.exists() and key in mirror.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        entry = json.loads(mirror.read_text())[key]
+        moved = {**entry, "session_key": "agent:main:telegram:dm:2", "session_id": "moved"}
+        assert client.portal is not None
+        client.portal.call(
+            gateway.db.write,
+            lambda tx: tx.gateway.put_entry(gateway.scope, moved["session_key"], json.dumps(moved)),
+        )
+        deadline = time.monotonic() + 30
+        while "agent:main:telegram:dm:2" not in mirror.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert json.loads(mirror.read_text())["agent:main:telegram:dm:2"]["session_id"] == "moved"

@@ -40,6 +40,7 @@ from app.errors import (
     UnknownPlatform,
 )
 from app.services import gateway as svc
+from app.services.gateway_config import config_public
 
 router = api_router("gateway")
 
@@ -248,7 +249,7 @@ async def get_route(gateway: GatewayService, session_key: SessionKey) -> Respons
 async def get_config(gateway: GatewayService) -> Response:
     """The effective reset policy (default, per chat type, per platform) and routing flags, read as the
     agent reads them (config.yaml, legacy gateway.json, environment overrides, corrected values)."""
-    return json_response(svc.config_public(gateway.config()))
+    return json_response(config_public(gateway.config()))
 
 
 @router.put(
@@ -274,5 +275,5 @@ async def put_config(gateway: GatewayService, body: GatewayConfigUpdate) -> Resp
     for platform in body.reset_by_platform or {}:
         svc.check_platform(platform)
     update = body.model_dump(exclude_none=True)
-    config = svc.config_public(await asyncio.to_thread(gateway.put_config, update))
+    config = config_public(await asyncio.to_thread(gateway.put_config, update))
     return json_response(config)

@@ -62,7 +62,7 @@ class PgTx:
         self.platforms = SqlitePlatforms(conn)
         self.attachments = SqliteAttachments(conn)
         self.idempotency = SqliteIdempotency(conn)
-        self.gateway = PgGateway(conn)
+        self.gateway = PgGateway(conn, changes)
         self.search = PgSearch(pg)
         self.indexing = PgIndexing(conn, changes)
         self.transfer = PgTransfer(conn)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from app.domain.records import ChatPeer
+from app.storage.commit_notice import Changes
 from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite_driver import sqlite3
 
@@ -25,8 +26,11 @@ def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | N
     return None if row is None else str(row[0])
 
 
-def put_entry(conn: sqlite3.Connection, scope: str, session_key: str, entry_json: str) -> None:
+def put_entry(
+    conn: sqlite3.Connection, changes: Changes, scope: str, session_key: str, entry_json: str
+) -> None:
     """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
+    changes.note_routing()
     conn.execute(
         "INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json, "
@@ -35,12 +39,14 @@ def put_entry(conn: sqlite3.Connection, scope: str, session_key: str, entry_json
     )
 
 
-def delete_entries(conn: sqlite3.Connection, scope: str, session_keys: list[str]) -> int:
+def delete_entries(conn: sqlite3.Connection, changes: Changes, scope: str, session_keys: list[str]) -> int:
     """Remove keys from the index; how many were there."""
     removed = 0
     for key in session_keys:
         cursor = conn.execute("DELETE FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope, key))
         removed += cursor.rowcount
+    if removed:
+        changes.note_routing()
     return removed
 
 
