@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -23,6 +24,16 @@ import app.main
 from app.main import create_app
 from app.settings import Settings
 from app.storage.database import Database
+
+
+@pytest.fixture(autouse=True)
+def _python_sigint_handler() -> None:
+    """Tests stop CLI processes with Ctrl-C (SIGINT), and a process started in the background of a
+    non-interactive shell (``make test &``, ``nohup``) inherits SIGINT ignored, as would every CLI process it
+    starts: each test runs with Python's own handler, which its children get back at exec."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 TOKEN = "test-token"
 ROOT = Path(__file__).resolve().parents[1]
