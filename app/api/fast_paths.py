@@ -35,7 +35,7 @@ from app.api import replies
 from app.api.auth import authorization_accepted
 from app.api.dashboard.auth import presented_token, token_accepted
 from app.api.dashboard.errors import DashboardError, detail_response, service_error_response
-from app.api.dashboard.routes import listing_response
+from app.api.dashboard.routes import list_sessions
 from app.api.idempotency import idempotency_of, reply_response, valid_key
 from app.api.json_body import is_json_media_type, parse_json_body
 from app.api.problem import render_error
@@ -196,7 +196,7 @@ class FastPaths:
         scope.update(child)
         response: Response
         try:
-            response = await listing_response(app.state.db, **params)
+            response = await list_sessions(app.state.db, **params)
         except DashboardError as exc:
             response = detail_response(exc.status, exc.detail)
         except HermesError as exc:

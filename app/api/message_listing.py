@@ -25,7 +25,7 @@ def message_query(
     before: int | None,
     around: int | None,
     window: int,
-    roles: Sequence[str] | None,
+    role: Sequence[str] | None,
     include_inactive: bool,
 ) -> MessageQuery:
     """The page asked for; ``cursor`` overrides ``after``/``before``, and ``around`` goes with neither.
@@ -46,7 +46,7 @@ def message_query(
         before=before,
         around=around,
         window=window,
-        roles=tuple(dict.fromkeys(roles or ())),
+        roles=tuple(dict.fromkeys(role or ())),
         include_inactive=include_inactive,
     )
 

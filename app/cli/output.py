@@ -53,15 +53,21 @@ def emit_jsonl(items: Iterable[Any]) -> None:
 def emit(
     out: Format, document: Any, lines: Callable[[], Iterable[str]], items: Iterable[Any] | None = None
 ) -> None:
-    """A data command's result in the chosen format: ``document`` as one JSON document, ``items`` (by
-    default the document alone) as JSON lines, or ``lines()`` for people."""
-    if out is Format.JSON:
-        emit_json(document)
-    elif out is Format.JSONL:
-        emit_jsonl([document] if items is None else items)
-    else:
+    """A data command's result in the chosen format: as ``emit_data`` does, or ``lines()`` for people."""
+    if out is Format.TEXT:
         for line in lines():
             say(line)
+    else:
+        emit_data(out, document, items)
+
+
+def emit_data(out: Format, document: Any, items: Iterable[Any] | None = None) -> None:
+    """``document`` as one JSON document (``--json``), or ``items`` (by default the document alone) as JSON
+    lines (``--jsonl``)."""
+    if out is Format.JSON:
+        emit_json(document)
+    else:
+        emit_jsonl([document] if items is None else items)
 
 
 def say(line: str = "") -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from app.api.message_listing import message_page, message_query
 from app.api.schemas.common import SafeText
@@ -55,6 +55,20 @@ SessionRef = Annotated[SafeText, Field(description="The session id (from session
 MessageId = Annotated[int | None, Field(ge=1, le=MAX_MESSAGE_ID)]
 
 
+class MessagesToolQuery(BaseModel):
+    """``session_messages``'s parameters, as ``message_query`` takes them."""
+
+    session_id: SessionRef
+    limit: Annotated[int, Field(ge=1, le=1000, description="Page size (default 100)")] = 100
+    cursor: Annotated[SafeText | None, Field(description="next_cursor of the previous page")] = None
+    after: Annotated[MessageId, Field(description="Messages after this id")] = None
+    before: Annotated[MessageId, Field(description="The newest messages before this id")] = None
+    around: Annotated[MessageId, Field(description="A window of messages around this id")] = None
+    window: Annotated[int, Field(ge=1, le=100, description="With around: messages on each side")] = 5
+    role: Annotated[list[Role] | None, Field(description="Only these roles")] = None
+    include_inactive: Annotated[bool, Field(description="Also rewound and compressed-away messages")] = False
+
+
 def register(server: MCPServer, db: Store) -> None:
     """Add ``sessions_list``, ``session_get`` and ``session_messages`` to ``server``, reading ``db``."""
 
@@ -79,32 +93,9 @@ def register(server: MCPServer, db: Store) -> None:
 
         return await answer(db.read(read))
 
-    async def session_messages(
-        session_id: SessionRef,
-        limit: Annotated[int, Field(ge=1, le=1000, description="Page size (default 100)")] = 100,
-        cursor: Annotated[SafeText | None, Field(description="next_cursor of the previous page")] = None,
-        after: Annotated[MessageId, Field(description="Messages after this id")] = None,
-        before: Annotated[MessageId, Field(description="The newest messages before this id")] = None,
-        around: Annotated[MessageId, Field(description="A window of messages around this id")] = None,
-        window: Annotated[int, Field(ge=1, le=100, description="With around: messages on each side")] = 5,
-        role: Annotated[list[Role] | None, Field(description="Only these roles")] = None,
-        include_inactive: Annotated[
-            bool, Field(description="Also rewound and compressed-away messages")
-        ] = False,
-    ) -> CallToolResult:
+    async def session_messages(**params: Any) -> CallToolResult:
         async def body() -> dict[str, Any]:
-            query = message_query(
-                session_id,
-                limit=limit,
-                cursor=cursor,
-                after=after,
-                before=before,
-                around=around,
-                window=window,
-                roles=role,
-                include_inactive=include_inactive,
-            )
-            return await message_page(db, query)
+            return await message_page(db, message_query(**params))
 
         return await answer(body())
 
@@ -116,7 +107,7 @@ def register(server: MCPServer, db: Store) -> None:
     )
     server.add_tool(session_get, title="Get a session", description=GET_DESCRIPTION, annotations=READ_ONLY)
     server.add_tool(
-        session_messages,
+        with_parameters(session_messages, MessagesToolQuery),
         title="Read a session's messages",
         description=MESSAGES_DESCRIPTION,
         annotations=READ_ONLY,

@@ -95,3 +95,9 @@ EXPORT = {**_ROW, "messages": [_MESSAGE]}
 def answers(description: str, example: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` entry of a route's 200: what it is, with an example."""
     return {200: {"description": description, "content": {"application/json": {"example": example}}}}
+
+
+def operation(name: str, summary: str, answer: str, example: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """The keyword arguments of a route decorator: ``name`` (the operation id), ``summary``, the 200
+    (``answer``, with ``example``) and any other keyword as given."""
+    return {"name": name, "summary": summary, "responses": answers(answer, example), **extra}

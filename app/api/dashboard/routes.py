@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import json
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import orjson
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -32,7 +33,7 @@ from app.domain.session_filter import SessionFilter
 from app.services import dashboard as dash
 from app.services import transfer
 from app.services.maintenance import prune_matching
-from app.storage.protocols import ListQuery, Store
+from app.storage.protocols import ListQuery, Store, Tx
 
 TAG = "Agent dashboard API"
 # 0.20's cap on one listing page.
@@ -40,6 +41,7 @@ MAX_PAGE = 100
 SEARCH_MAX = 100
 MESSAGES_MAX = 500
 DEFAULT_PROFILE = "default"
+T = TypeVar("T")
 # The archived filter each choice adds (archived rows are left out of "exclude" by the listing itself).
 _ARCHIVED = {"exclude": None, "only": True, "include": None}
 
@@ -72,6 +74,14 @@ def _profile(profile: str | None) -> str | None:
     raise DashboardError(404, f"Profile '{name}' does not exist.")
 
 
+async def _found(db: Store, job: Callable[[Tx], T | None]) -> T:
+    """What ``job`` reads of the session a route names; 404 ``Session not found`` when there is none."""
+    found = await db.read(job)
+    if found is None:
+        raise not_found()
+    return found
+
+
 def _bounded(value: int) -> int:
     """A count or position as a database takes it: below zero is none, beyond any store is all."""
     return min(max(0, value), dash.ALL_ROWS)
@@ -79,9 +89,12 @@ def _bounded(value: int) -> int:
 
 @public.get(
     "/status",
-    name="dashboard-status",
-    summary="Server status and version (no token needed)",
-    responses=ex.answers("The server's version, and that the session API wants a token", ex.STATUS),
+    **ex.operation(
+        "dashboard-status",
+        "Server status and version (no token needed)",
+        "The server's version, and that the session API wants a token",
+        ex.STATUS,
+    ),
 )
 async def status(request: Request) -> dict[str, Any]:
     """What the dashboard's probe reads: the version, and whether the session API wants a token."""
@@ -94,9 +107,12 @@ async def status(request: Request) -> dict[str, Any]:
 
 @router.get(
     "/sessions",
-    name="dashboard-sessions-list",
-    summary="List sessions, an offset page",
-    responses=ex.answers("One page of rows and the total", ex.LISTING),
+    **ex.operation(
+        "dashboard-sessions-list",
+        "List sessions, an offset page",
+        "One page of rows and the total",
+        ex.LISTING,
+    ),
 )
 async def list_sessions(
     db: DB,
@@ -117,36 +133,7 @@ async def list_sessions(
 ) -> Response:
     """Conversations newest first (``order=recent``: by latest activity in the compression chain), one row
     per conversation (a compression chain shown as its tip), children hidden; ``total`` counts them all."""
-    return await listing_response(
-        db,
-        limit=limit,
-        offset=offset,
-        min_messages=min_messages,
-        archived=archived,
-        order=order,
-        source=source,
-        exclude_sources=exclude_sources,
-        cwd_prefix=cwd_prefix,
-        full=full,
-        profile=profile,
-    )
-
-
-async def listing_response(
-    db: Store,
-    *,
-    limit: int,
-    offset: int,
-    min_messages: int,
-    archived: str,
-    order: str,
-    source: str | None,
-    exclude_sources: str | None,
-    cwd_prefix: str | None,
-    full: bool,
-    profile: str | None,
-) -> Response:
-    """The listing's answer to parameters as the route parsed them (the fast path calls it too)."""
+    # The fast path calls this too, with the parameters as the route parses them.
     if archived not in _ARCHIVED:
         raise DashboardError(400, "archived must be one of: exclude, only, include")
     if order not in ("created", "recent"):
@@ -173,9 +160,9 @@ async def listing_response(
 
 @router.get(
     "/sessions/search",
-    name="dashboard-sessions-search",
-    summary="Search ids and messages",
-    responses=ex.answers("The hits, one per lineage", ex.SEARCH),
+    **ex.operation(
+        "dashboard-sessions-search", "Search ids and messages", "The hits, one per lineage", ex.SEARCH
+    ),
 )
 async def search_sessions(
     db: DB,
@@ -195,9 +182,7 @@ async def search_sessions(
 
 @router.get(
     "/sessions/stats",
-    name="dashboard-sessions-stats",
-    summary="Session and message counts",
-    responses=ex.answers("The counts", ex.STATS),
+    **ex.operation("dashboard-sessions-stats", "Session and message counts", "The counts", ex.STATS),
 )
 async def session_stats(db: DB, profile: Profile = None) -> Response:
     """Sessions in all, kept (not archived), archived, messages, and sessions per source."""
@@ -207,9 +192,12 @@ async def session_stats(db: DB, profile: Profile = None) -> Response:
 
 @router.get(
     "/sessions/empty/count",
-    name="dashboard-sessions-empty-count",
-    summary="Count empty sessions",
-    responses=ex.answers("How many a delete of the empty sessions would take", ex.EMPTY_COUNT),
+    **ex.operation(
+        "dashboard-sessions-empty-count",
+        "Count empty sessions",
+        "How many a delete of the empty sessions would take",
+        ex.EMPTY_COUNT,
+    ),
 )
 async def count_empty(db: DB, profile: Profile = None) -> Response:
     """Ended, unarchived sessions without messages that ``DELETE /api/sessions/empty`` would delete (never
@@ -220,9 +208,9 @@ async def count_empty(db: DB, profile: Profile = None) -> Response:
 
 @router.delete(
     "/sessions/empty",
-    name="dashboard-sessions-empty-delete",
-    summary="Delete empty sessions",
-    responses=ex.answers("How many were deleted", ex.DELETED),
+    **ex.operation(
+        "dashboard-sessions-empty-delete", "Delete empty sessions", "How many were deleted", ex.DELETED
+    ),
 )
 async def delete_empty(db: DB, profile: Profile = None) -> Response:
     """Delete the ended, unarchived sessions without messages (through prune: never open or pinned)."""
@@ -232,9 +220,7 @@ async def delete_empty(db: DB, profile: Profile = None) -> Response:
 
 @router.post(
     "/sessions/bulk-delete",
-    name="dashboard-sessions-bulk-delete",
-    summary="Delete sessions",
-    responses=ex.answers("How many were deleted", ex.DELETED),
+    **ex.operation("dashboard-sessions-bulk-delete", "Delete sessions", "How many were deleted", ex.DELETED),
 )
 async def bulk_delete(db: DB, body: BulkDelete) -> Response:
     """Delete up to 500 sessions by exact id, as ``DELETE /sessions/{id}`` does; unknown ids are skipped."""
@@ -247,10 +233,13 @@ async def bulk_delete(db: DB, body: BulkDelete) -> Response:
 
 @router.post(
     "/sessions/import",
-    name="dashboard-sessions-import",
-    summary="Import exported sessions",
-    openapi_extra=_IMPORT_BODY,
-    responses=ex.answers("What went in, what was already there", ex.IMPORTED),
+    **ex.operation(
+        "dashboard-sessions-import",
+        "Import exported sessions",
+        "What went in, what was already there",
+        ex.IMPORTED,
+        openapi_extra=_IMPORT_BODY,
+    ),
 )
 async def import_sessions(request: Request, db: DB, indexer: Indexer) -> Response:
     """Import sessions as ``GET /api/sessions/{id}/export`` gives them; existing ids are skipped."""
@@ -272,9 +261,12 @@ async def import_sessions(request: Request, db: DB, indexer: Indexer) -> Respons
 
 @router.post(
     "/sessions/prune",
-    name="dashboard-sessions-prune",
-    summary="Prune ended sessions",
-    responses=ex.answers("How many went; a dry run lists them instead", ex.PRUNED),
+    **ex.operation(
+        "dashboard-sessions-prune",
+        "Prune ended sessions",
+        "How many went; a dry run lists them instead",
+        ex.PRUNED,
+    ),
 )
 async def prune(db: DB, body: SessionPrune) -> Response:
     """Delete the ended sessions every given criterion selects, never an open or a pinned one; a bare prune
@@ -303,16 +295,17 @@ async def prune(db: DB, body: SessionPrune) -> Response:
 
 @router.get(
     "/sessions/{session_id}",
-    name="dashboard-sessions-get",
-    summary="One session, every column",
-    responses=ex.answers("The session's row, every column of the agent's table", ex.SESSION),
+    **ex.operation(
+        "dashboard-sessions-get",
+        "One session, every column",
+        "The session's row, every column of the agent's table",
+        ex.SESSION,
+    ),
 )
 async def get_session(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """The session's row as stored (``archived`` as 0 or 1). 404 ``Session not found``."""
     shown_profile = _profile(profile)
-    row = await db.read(lambda tx: dash.session_columns(tx, session_id))
-    if row is None:
-        raise not_found()
+    row = await _found(db, lambda tx: dash.session_columns(tx, session_id))
     if shown_profile is not None:
         row["profile"] = shown_profile
     return json_response(row)
@@ -320,16 +313,17 @@ async def get_session(db: DB, session_id: SessionRef, profile: Profile = None) -
 
 @router.get(
     "/sessions/{session_id}/latest-descendant",
-    name="dashboard-sessions-latest-descendant",
-    summary="The newest descendant of a session",
-    responses=ex.answers("The walk down to the newest leaf", ex.LATEST),
+    **ex.operation(
+        "dashboard-sessions-latest-descendant",
+        "The newest descendant of a session",
+        "The walk down to the newest leaf",
+        ex.LATEST,
+    ),
 )
 async def latest_descendant(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """The walk from the session down to its newest leaf, through the most recently started child."""
     _profile(profile)
-    path = await db.read(lambda tx: dash.latest_descendant(tx, session_id))
-    if not path:
-        raise not_found()
+    path = await _found(db, lambda tx: dash.latest_descendant(tx, session_id))
     return json_response(
         {"requested_session_id": path[0], "session_id": path[-1], "path": path, "changed": len(path) > 1}
     )
@@ -337,9 +331,12 @@ async def latest_descendant(db: DB, session_id: SessionRef, profile: Profile = N
 
 @router.get(
     "/sessions/{session_id}/messages",
-    name="dashboard-sessions-messages",
-    summary="A session's messages",
-    responses=ex.answers("One page of the conversation's messages, every column", ex.MESSAGES),
+    **ex.operation(
+        "dashboard-sessions-messages",
+        "A session's messages",
+        "One page of the conversation's messages, every column",
+        ex.MESSAGES,
+    ),
 )
 async def get_messages(
     db: DB,
@@ -358,10 +355,7 @@ async def get_messages(
     shown = None if limit is None else min(limit, MESSAGES_MAX)
     # As SQLite takes them there: a negative limit is none, a negative offset is 0.
     take = None if shown is None or shown < 0 else shown
-    found = await db.read(lambda tx: dash.messages(tx, session_id, take, _bounded(offset)))
-    if found is None:
-        raise not_found()
-    sid, rows = found
+    sid, rows = await _found(db, lambda tx: dash.messages(tx, session_id, take, _bounded(offset)))
     return json_response(
         {
             "session_id": sid,
@@ -373,9 +367,12 @@ async def get_messages(
 
 @router.delete(
     "/sessions/{session_id}",
-    name="dashboard-sessions-delete",
-    summary="Delete a session",
-    responses=ex.answers("Deleted, or already gone (`already_absent`)", ex.REMOVED),
+    **ex.operation(
+        "dashboard-sessions-delete",
+        "Delete a session",
+        "Deleted, or already gone (`already_absent`)",
+        ex.REMOVED,
+    ),
 )
 async def delete_session(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """Delete the session as ``DELETE /sessions/{id}`` does; one already gone is a success too."""
@@ -387,9 +384,12 @@ async def delete_session(db: DB, session_id: SessionRef, profile: Profile = None
 
 @router.patch(
     "/sessions/{session_id}",
-    name="dashboard-sessions-update",
-    summary="Rename, archive, pin",
-    responses=ex.answers("The title now, and each flag asked for", ex.CHANGED),
+    **ex.operation(
+        "dashboard-sessions-update",
+        "Rename, archive, pin",
+        "The title now, and each flag asked for",
+        ex.CHANGED,
+    ),
 )
 async def update_session(db: DB, session_id: SessionRef, body: SessionChange) -> Response:
     """Rename (an empty title clears it), archive or restore, pin or unpin. 400 when nothing is asked or
@@ -406,17 +406,17 @@ async def update_session(db: DB, session_id: SessionRef, body: SessionChange) ->
 
 @router.get(
     "/sessions/{session_id}/export",
-    name="dashboard-sessions-export",
-    summary="A session and its messages",
-    responses=ex.answers("The row with every message, as the import takes it", ex.EXPORT),
+    **ex.operation(
+        "dashboard-sessions-export",
+        "A session and its messages",
+        "The row with every message, as the import takes it",
+        ex.EXPORT,
+    ),
 )
 async def export_session(db: DB, session_id: SessionRef, profile: Profile = None) -> Response:
     """The session's row with all its messages, as ``POST /api/sessions/import`` takes it back."""
     _profile(profile)
-    data = await db.read(lambda tx: dash.export(tx, session_id))
-    if data is None:
-        raise not_found()
-    return json_response(data)
+    return json_response(await _found(db, lambda tx: dash.export(tx, session_id)))
 
 
 @router.api_route(

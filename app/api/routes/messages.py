@@ -133,7 +133,7 @@ async def list_messages(
         before=before,
         around=around,
         window=window,
-        roles=role,
+        role=role,
         include_inactive=include_inactive,
     )
     body = await message_page(db, query)

@@ -21,8 +21,7 @@ from app.cli.output import (
     JsonOpt,
     confirm,
     emit,
-    emit_json,
-    emit_jsonl,
+    emit_data,
     pick_format,
     say,
     stderr_progress,
@@ -50,13 +49,6 @@ def _run_busy(label: str, call: Callable[[], Any]) -> Any:
         return call()
 
 
-def _emit(out: Format, data: dict[str, Any]) -> None:
-    if out is Format.JSON:
-        emit_json(data)
-    else:
-        emit_jsonl([data])
-
-
 def _post_busy(ctx: typer.Context, out: Format, label: str, operation: str) -> dict[str, Any] | None:
     """``POST /maintenance/<operation>`` under a spinner: the answer for text output, or ``None`` once it
     has been printed as JSON."""
@@ -65,7 +57,7 @@ def _post_busy(ctx: typer.Context, out: Format, label: str, operation: str) -> d
         label, lambda: api.send("POST", f"/maintenance/{operation}", feature=operation)
     )
     if out is not Format.TEXT:
-        _emit(out, data)
+        emit_data(out, data)
         return None
     return data
 
@@ -127,14 +119,14 @@ def _bulk(
     preview = api.send("POST", bulk.path, feature=bulk.feature, json={**body, "dry_run": True})
     found: list[dict[str, Any]] = list(preview.get("candidates") or [])
     if out is not Format.TEXT and dry_run:
-        _emit(out, preview)
+        emit_data(out, preview)
         return None
     if not found:
         if out is Format.TEXT:
             say(f"No sessions match ({described}).")
             _say_kept(preview)
         else:
-            _emit(out, preview)
+            emit_data(out, preview)
         return None
     oldest, newest = fmt.format_epoch(found[0]["started_at"]), fmt.format_epoch(found[-1]["started_at"])
     span = f"oldest {oldest}, newest {newest}"
@@ -190,7 +182,7 @@ def prune(
     if out is Format.TEXT:
         say(f"Pruned {result['pruned']} session(s).")
     else:
-        _emit(out, result)
+        emit_data(out, result)
 
 
 @app.command("archive")
@@ -223,7 +215,7 @@ def archive(
             "(nothing was deleted)."
         )
     else:
-        _emit(out, result)
+        emit_data(out, result)
 
 
 def _total(data: dict[str, Any], suffix: str = "") -> float:
@@ -254,7 +246,7 @@ def optimize(
     except ApiError as exc:
         raise CliError(f"Error: optimization failed: {exc.message}", exc.exit_code) from exc
     if out is not Format.TEXT:
-        _emit(out, data)
+        emit_data(out, data)
         return
     before, after = _total(data, "_before"), _total(data)
     say(f"Optimized {len(data.get('fts_optimized') or [])} FTS index(es).")
@@ -306,7 +298,7 @@ def repair(
         lambda: api.send("POST", "/maintenance/repair", feature="repair", json=body),
     )
     if out is not Format.TEXT:
-        _emit(out, result)
+        emit_data(out, result)
     elif result["healthy"]:
         say(f"✓ {result['path']} opens cleanly — no repair needed.")
     else:
