@@ -7,6 +7,7 @@ parses the status line and ``content-length``.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import socket
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ TOKEN = "bench-token"
 # `hermes serve` through its module: the agent package installs a `hermes` script of its own, and whichever
 # was installed last owns the name in the venv.
 HERMES_SERVE = [sys.executable, "-m", "app.cli.main", "serve"]
+# Calls before the timed ones of a listing loop (``timed_gets``).
+WARMUP = 20
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -44,6 +47,12 @@ def percentile(values: list[float], pct: float) -> float:
 def median(values: list[float]) -> float:
     """The median, NaN for no values."""
     return statistics.median(values) if values else float("nan")
+
+
+def latency_ms(name: str, timings: list[float]) -> dict[str, float]:
+    """The median and 99th percentile of ``timings`` (seconds) in milliseconds, as ``{name}_median_ms`` and
+    ``{name}_p99_ms``."""
+    return {f"{name}_median_ms": median(timings) * 1000, f"{name}_p99_ms": percentile(timings, 99) * 1000}
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -158,20 +167,15 @@ def serve(
     process = subprocess.Popen(HERMES_SERVE, env=env, cwd=source, stdout=log, stderr=log)
     server = Server(port, process)
     try:
-        deadline = time.monotonic() + 300  # migrations on a big store may take a while on a busy machine
-        while True:
-            if process.poll() is not None:
-                tail = (home / "server.log").read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"hermes serve exited with {process.returncode}:\n{tail}")
-            try:
-                if httpx.get(f"{server.base_url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                tail = (home / "server.log").read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"hermes serve did not become ready:\n{tail}")
-            time.sleep(0.1)
+        # Migrations on a big store may take a while on a busy machine.
+        wait_until_ready(
+            "hermes serve",
+            process,
+            f"{server.base_url}/readyz",
+            home / "server.log",
+            timeout_s=300,
+            poll_s=0.1,
+        )
         # Adopting a copy queues every session for the list-search index; measure the steady state, not
         # the background build competing with the load.
         if database_url is None:
@@ -185,6 +189,65 @@ def serve(
             process.kill()
             process.wait()
         log.close()
+
+
+def wait_until_ready(
+    name: str, process: subprocess.Popen[bytes], url: str, log: Path, *, timeout_s: float, poll_s: float
+) -> None:
+    """Poll ``url`` until it answers 200; raise with the tail of ``log`` when ``process`` exits or
+    ``timeout_s`` passes first."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if process.poll() is not None:
+            tail = log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{tail}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            tail = log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"{name} did not become ready:\n{tail}")
+        time.sleep(poll_s)
+
+
+def commit_ticker(path: Path) -> Callable[[], None]:
+    """A commit from another connection (bumps ``PRAGMA data_version`` for every other connection)."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+    counter = iter(range(10**9))
+
+    def touch() -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('bench_tick', ?)", (str(next(counter)),)
+        )
+
+    return touch
+
+
+async def timed_gets(port: int, path: str, calls: int, touch: Callable[[], None] | None) -> list[float]:
+    """Seconds per ``GET path`` over one keep-alive connection, ``calls`` sequential calls after
+    ``WARMUP`` untimed ones; ``touch`` (a commit, say) runs before each, outside the timing."""
+    client = await LeanClient(port).connect()
+    timings = []
+    for i in range(WARMUP + calls):
+        if touch is not None:
+            touch()
+        t0 = time.perf_counter()
+        status, body = await client.request("GET", path)
+        if status != 200:
+            raise RuntimeError(f"GET {path} answered {status}: {body[:300]!r}")
+        if i >= WARMUP:
+            timings.append(time.perf_counter() - t0)
+    client.close()
+    return timings
+
+
+def calls_main(doc: str | None, run: Callable[[int], object], calls: int) -> None:
+    """A bench's command line that takes ``--calls N`` (default ``calls``) and runs ``run(N)``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=calls)
+    run(parser.parse_args().calls)
 
 
 class LeanClient:

@@ -13,39 +13,31 @@ variants, as in ``list_sessions.py``:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
-import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, StoreSpec, copy_store
-from bench.common import TOKEN, LeanClient, bench_home, free_port, median, percentile, print_figures, serve
+from bench.common import (
+    TOKEN,
+    bench_home,
+    calls_main,
+    commit_ticker,
+    free_port,
+    latency_ms,
+    print_figures,
+    serve,
+    timed_gets,
+    wait_until_ready,
+)
 
-WARMUP = 20
 PAGE = "limit=20"
-
-
-def _writer(path: Path) -> Callable[[], None]:
-    """A commit from another connection (bumps ``PRAGMA data_version`` for every other connection)."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=10)
-    counter = iter(range(10**9))
-
-    def touch() -> None:
-        conn.execute(
-            "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('bench_tick', ?)", (str(next(counter)),)
-        )
-
-    return touch
 
 
 @contextmanager
@@ -57,18 +49,14 @@ def agent_dashboard(home: Path) -> Iterator[int]:
     command = [sys.executable, "-m", "uvicorn", "hermes_cli.web_server:app", "--port", str(port)]
     process = subprocess.Popen([*command, "--log-level", "warning"], env=env, stdout=log, stderr=log)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the dashboard exited: {(home / 'dashboard.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the dashboard did not start")
-            time.sleep(0.2)
+        wait_until_ready(
+            "the agent's dashboard",
+            process,
+            f"http://127.0.0.1:{port}/api/status",
+            home / "dashboard.log",
+            timeout_s=120,
+            poll_s=0.2,
+        )
         yield port
     finally:
         process.terminate()
@@ -76,25 +64,9 @@ def agent_dashboard(home: Path) -> Iterator[int]:
         log.close()
 
 
-async def _timed(port: int, path: str, calls: int, touch: Callable[[], None] | None) -> list[float]:
-    client = await LeanClient(port).connect()
-    timings = []
-    for i in range(WARMUP + calls):
-        if touch is not None:
-            touch()
-        t0 = time.perf_counter()
-        status, body = await client.request("GET", path)
-        if status != 200:
-            raise RuntimeError(f"GET {path} answered {status}: {body[:300]!r}")
-        if i >= WARMUP:
-            timings.append(time.perf_counter() - t0)
-    client.close()
-    return timings
-
-
 def _variants(port: int, path: str, calls: int, touch: Callable[[], None]) -> dict[str, list[float]]:
     return {
-        name: asyncio.run(_timed(port, path, calls, t))
+        name: asyncio.run(timed_gets(port, path, calls, t))
         for name, t in (("repeat", None), ("after_write", touch))
     }
 
@@ -107,19 +79,18 @@ def run(calls: int = 200, spec: StoreSpec = LARGE) -> dict[str, float]:
         path = copy_store(spec, ours_home)
         agent_path = copy_store(spec, agent_home)
         with serve(ours_home) as server:
-            touch = _writer(path)
+            touch = commit_ticker(path)
             timings["sessions"] = _variants(server.port, f"/sessions?{PAGE}", calls, touch)
             timings["api_sessions"] = _variants(server.port, f"/api/sessions?{PAGE}", calls, touch)
         with agent_dashboard(agent_home) as port:
             timings["agent_api_sessions"] = _variants(
-                port, f"/api/sessions?{PAGE}", calls, _writer(agent_path)
+                port, f"/api/sessions?{PAGE}", calls, commit_ticker(agent_path)
             )
     results: dict[str, float] = {}
     for variant in ("repeat", "after_write"):
         figures: dict[str, float] = {}
         for name, runs in timings.items():
-            figures[f"{name}_median_ms"] = median(runs[variant]) * 1000
-            figures[f"{name}_p99_ms"] = percentile(runs[variant], 99) * 1000
+            figures.update(latency_ms(name, runs[variant]))
         figures["api_over_sessions"] = figures["api_sessions_median_ms"] / figures["sessions_median_ms"]
         figures["agent_over_api"] = (
             figures["agent_api_sessions_median_ms"] / figures["api_sessions_median_ms"]
@@ -131,15 +102,5 @@ def run(calls: int = 200, spec: StoreSpec = LARGE) -> dict[str, float]:
     return results
 
 
-def main() -> None:
-    """Command line: ``python bench/dashboard_api.py [--calls N]``."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--calls", type=int, default=200)
-    args = parser.parse_args()
-    run(args.calls)
-
-
 if __name__ == "__main__":
-    main()
+    calls_main(__doc__, run, 200)

@@ -19,20 +19,25 @@ from another connection before every call, so nothing cached is reused).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sqlite3
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, StoreSpec, copy_store
-from bench.common import LeanClient, bench_home, median, percentile, print_figures, serve
-from bench.list_sessions import WARMUP, _writer
+from bench.common import (
+    bench_home,
+    calls_main,
+    commit_ticker,
+    latency_ms,
+    median,
+    print_figures,
+    serve,
+    timed_gets,
+)
 
 
 def _terms(path: Path) -> dict[str, str]:
@@ -59,40 +64,23 @@ def _matches(path: Path, term: str) -> int:
     return int(count)
 
 
-async def _timed(port: int, target: str, calls: int, touch: Callable[[], None] | None) -> list[float]:
-    client = await LeanClient(port).connect()
-    timings = []
-    for i in range(WARMUP + calls):
-        if touch is not None:
-            touch()
-        t0 = time.perf_counter()
-        status, body = await client.request("GET", target)
-        if status != 200:
-            raise RuntimeError(f"GET {target} answered {status}: {body[:300]!r}")
-        if i >= WARMUP:
-            timings.append(time.perf_counter() - t0)
-    client.close()
-    return timings
-
-
 def run(calls: int = 100, spec: StoreSpec = LARGE) -> dict[str, float]:
     """Measure plain and search listings on one copy of the store, print and return the figures."""
     results: dict[str, float] = {}
     with bench_home() as home:
         path = copy_store(spec, home)
         terms = _terms(path)
-        touch = _writer(path)
+        touch = commit_ticker(path)
         with serve(home) as server:
             print(f"list-search index built {server.indexed_after_s:.1f} s after start-up")
             for variant, t in (("repeat", None), ("after_write", touch)):
-                plain = asyncio.run(_timed(server.port, "/sessions?limit=20", calls, t))
+                plain = asyncio.run(timed_gets(server.port, "/sessions?limit=20", calls, t))
                 for name, term in terms.items():
                     target = f"/sessions?q={quote(term)}&limit=20"
-                    search = asyncio.run(_timed(server.port, target, calls, t))
+                    search = asyncio.run(timed_gets(server.port, target, calls, t))
                     figures = {
                         "plain_median_ms": median(plain) * 1000,
-                        "search_median_ms": median(search) * 1000,
-                        "search_p99_ms": percentile(search, 99) * 1000,
+                        **latency_ms("search", search),
                     }
                     figures["search_over_plain"] = figures["search_median_ms"] / figures["plain_median_ms"]
                     print_figures(
@@ -105,15 +93,5 @@ def run(calls: int = 100, spec: StoreSpec = LARGE) -> dict[str, float]:
     return results
 
 
-def main() -> None:
-    """Command line: ``python bench/list_search.py [--calls N]``."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--calls", type=int, default=100)
-    args = parser.parse_args()
-    run(args.calls)
-
-
 if __name__ == "__main__":
-    main()
+    calls_main(__doc__, run, 100)

@@ -11,9 +11,7 @@ Both read the same 50,000-session store; each figure is the median of many seque
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -22,22 +20,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, StoreSpec, copy_store
-from bench.common import LeanClient, bench_home, median, percentile, print_figures, serve
-
-WARMUP = 20
-
-
-def _writer(path: Path) -> Callable[[], None]:
-    """A commit from another connection (bumps ``PRAGMA data_version`` for every other connection)."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=10)
-    counter = iter(range(10**9))
-
-    def touch() -> None:
-        conn.execute(
-            "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('bench_tick', ?)", (str(next(counter)),)
-        )
-
-    return touch
+from bench.common import (
+    WARMUP,
+    bench_home,
+    calls_main,
+    commit_ticker,
+    latency_ms,
+    print_figures,
+    serve,
+    timed_gets,
+)
 
 
 def agent_list(path: Path, calls: int, touch: Callable[[], None] | None) -> list[float]:
@@ -58,56 +50,25 @@ def agent_list(path: Path, calls: int, touch: Callable[[], None] | None) -> list
     return timings
 
 
-async def _http_list(port: int, calls: int, touch: Callable[[], None] | None) -> list[float]:
-    client = await LeanClient(port).connect()
-    timings = []
-    for i in range(WARMUP + calls):
-        if touch is not None:
-            touch()
-        t0 = time.perf_counter()
-        status, body = await client.request("GET", "/sessions?limit=20")
-        if status != 200:
-            raise RuntimeError(f"GET /sessions answered {status}: {body[:300]!r}")
-        if i >= WARMUP:
-            timings.append(time.perf_counter() - t0)
-    client.close()
-    return timings
-
-
 def run(calls: int = 200, spec: StoreSpec = LARGE) -> dict[str, float]:
     """Measure both variants on one copy of the store, print and return the figures."""
     results: dict[str, float] = {}
     with bench_home() as home:
         path = copy_store(spec, home)
-        touch = _writer(path)
+        touch = commit_ticker(path)
         agent = {name: agent_list(path, calls, t) for name, t in (("repeat", None), ("after_write", touch))}
         with serve(home) as server:
             http = {
-                name: asyncio.run(_http_list(server.port, calls, t))
+                name: asyncio.run(timed_gets(server.port, "/sessions?limit=20", calls, t))
                 for name, t in (("repeat", None), ("after_write", touch))
             }
     for name in ("repeat", "after_write"):
-        figures = {
-            "agent_median_ms": median(agent[name]) * 1000,
-            "agent_p99_ms": percentile(agent[name], 99) * 1000,
-            "http_median_ms": median(http[name]) * 1000,
-            "http_p99_ms": percentile(http[name], 99) * 1000,
-        }
+        figures = {**latency_ms("agent", agent[name]), **latency_ms("http", http[name])}
         figures["http_over_agent"] = figures["http_median_ms"] / figures["agent_median_ms"]
         print_figures(f"list sessions (limit=20), {spec.sessions:,} sessions, {calls} calls, {name}", figures)
         results.update({f"{name}_{key}": value for key, value in figures.items()})
     return results
 
 
-def main() -> None:
-    """Command line: ``python bench/list_sessions.py [--calls N]``."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--calls", type=int, default=200)
-    args = parser.parse_args()
-    run(args.calls)
-
-
 if __name__ == "__main__":
-    main()
+    calls_main(__doc__, run, 200)

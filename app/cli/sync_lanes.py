@@ -20,7 +20,7 @@ import zlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, InitVar, dataclass, field
 from typing import Any
 
 Row = tuple[Any, ...]
@@ -56,32 +56,27 @@ Acknowledged = Callable[[Batch, list[dict[str, Any]], int], None]
 """Records a batch's answers and the position now acknowledged (called under :attr:`Lanes.lock`)."""
 
 
+@dataclass(eq=False)
 class Lanes:
     """``count`` lanes sending batches of ``batch_size`` rows: ``key_of`` picks a session's lane,
     ``session_rows`` reads the rows of changed sessions (on the reader's thread, as the pages are read),
     ``post`` sends a batch and ``acknowledged`` records it."""
 
-    def __init__(
-        self,
-        count: int,
-        batch_size: int,
-        *,
-        id_at: int,
-        session_at: int,
-        key_of: Callable[[str], int],
-        session_rows: Callable[[list[str]], list[dict[str, Any]]],
-        post: Post,
-        acknowledged: Acknowledged,
-        start: int,
-    ) -> None:
-        self.batch_size = batch_size
-        self.id_at = id_at
-        self.session_at = session_at
-        self.key_of = key_of
-        self.session_rows = session_rows
-        self.post = post
-        self.acknowledged = acknowledged
-        self.lock = threading.Lock()
+    count: InitVar[int]
+    batch_size: int
+    _: KW_ONLY
+    id_at: int
+    session_at: int
+    key_of: Callable[[str], int]
+    session_rows: Callable[[list[str]], list[dict[str, Any]]]
+    post: Post
+    acknowledged: Acknowledged
+    start: InitVar[int]
+    lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _read: int = field(init=False)
+    _lanes: list[_Lane] = field(init=False)
+
+    def __post_init__(self, count: int, start: int) -> None:
         self._read = start
         self._lanes = [
             _Lane(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"hermes-sync-{i}"), acked=start)

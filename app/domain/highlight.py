@@ -7,6 +7,7 @@ become markup; only the ``<mark>`` elements added here are HTML.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 
 from markupsafe import Markup
@@ -20,14 +21,7 @@ _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
 def marked_snippet(snippet: str) -> Markup:
     """A store snippet with its ``>>>hit<<<`` markers as ``<mark>`` and everything else escaped."""
-    parts: list[str] = []
-    last = 0
-    for match in _SNIPPET_HIT.finditer(snippet):
-        parts.append(escape(snippet[last : match.start()]))
-        parts.append(f"<mark>{escape(match.group(1))}</mark>")
-        last = match.end()
-    parts.append(escape(snippet[last:]))
-    return Markup("".join(parts))
+    return _marked(snippet, _SNIPPET_HIT, lambda match: f"<mark>{escape(match.group(1))}</mark>")
 
 
 def query_terms(query: str) -> list[str]:
@@ -45,11 +39,16 @@ def marked_terms(text: str, terms: list[str]) -> Markup:
     if not terms:
         return Markup(escape(text))
     pattern = re.compile("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)), re.I)
+    return _marked(text, pattern, lambda match: f'<mark class="hit">{escape(match.group(0))}</mark>')
+
+
+def _marked(text: str, pattern: re.Pattern[str], mark: Callable[[re.Match[str]], str]) -> Markup:
+    """``text`` escaped, with each match of ``pattern`` replaced by the markup ``mark`` makes of it."""
     parts: list[str] = []
     last = 0
     for match in pattern.finditer(text):
         parts.append(escape(text[last : match.start()]))
-        parts.append(f'<mark class="hit">{escape(match.group(0))}</mark>')
+        parts.append(mark(match))
         last = match.end()
     parts.append(escape(text[last:]))
     return Markup("".join(parts))

@@ -6,7 +6,9 @@ plain data; the dashboard's wire shapes are the HTTP package's business.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,29 +250,24 @@ class SearchHit:
     session_started: float | None
 
 
-class _Roots:
-    """Compression roots, memoised per request."""
+def _compression_roots(tx: Tx) -> Callable[[str], str]:
+    """A session's compression root, memoised for one request."""
 
-    def __init__(self, tx: Tx) -> None:
-        self._tx = tx
-        self._known: dict[str, str] = {}
+    @functools.cache
+    def root_of(session_id: str) -> str:
+        ancestors = tx.lineage.compression_ancestors(session_id)
+        return ancestors[-1] if ancestors else session_id
 
-    def of(self, session_id: str) -> str:
-        root = self._known.get(session_id)
-        if root is None:
-            ancestors = self._tx.lineage.compression_ancestors(session_id)
-            root = ancestors[-1] if ancestors else session_id
-            self._known[session_id] = root
-        return root
+    return root_of
 
 
 def search(tx: Tx, q: str, limit: int) -> list[SearchHit]:
     """Sessions whose id starts with ``q``, then sessions whose messages match it, one per compression
     lineage (named by its tip), at most ``limit``; message hits in relevance order over the whole store."""
-    roots = _Roots(tx)
+    root_of = _compression_roots(tx)
     found: dict[str, SearchHit] = {}
     for candidate in tx.lineage.ids_with_prefix(q.strip(), limit):
-        root = roots.of(candidate.id)
+        root = root_of(candidate.id)
         if root in found:
             continue
         tip = tx.lineage.compression_tip(root)
@@ -289,7 +286,7 @@ def search(tx: Tx, q: str, limit: int) -> list[SearchHit]:
     stream = tx.search.message_hits(prefix_query(q), "relevance", hit_budget())
     picked: dict[str, Hit] = {}
     for hit in stream.hits(HitFilter()):
-        root = roots.of(hit.session_id)
+        root = root_of(hit.session_id)
         if root not in found and root not in picked:
             picked[root] = hit
             if len(found) + len(picked) >= limit:

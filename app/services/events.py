@@ -19,6 +19,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -290,26 +291,19 @@ class EventHub:
                 self._news.set()
 
 
+@dataclass(eq=False)
 class EventPruner:
     """Keeps ``hs_events`` bounded: at start-up and then every ``interval_s``, drop events older than
     ``retention_days`` and all but the newest ``max_rows``."""
 
-    def __init__(
-        self,
-        db: Store,
-        *,
-        retention_days: float,
-        max_rows: int,
-        interval_s: float,
-        leadership: Leadership = ALWAYS_LEADER,
-    ) -> None:
-        self.db = db
-        self.leadership = leadership
-        self.retention_days = retention_days
-        self.max_rows = max_rows
-        self.interval_s = interval_s
-        self.dropped = 0  # events deleted so far, read by /metrics
-        self._task: asyncio.Task[None] | None = None
+    db: Store
+    _: KW_ONLY
+    retention_days: float
+    max_rows: int
+    interval_s: float
+    leadership: Leadership = ALWAYS_LEADER
+    dropped: int = field(default=0, init=False)  # events deleted so far, read by /metrics
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
 
     def start(self) -> None:
         """Start the periodic prune, which runs while this process leads the replicas."""

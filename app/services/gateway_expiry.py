@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import KW_ONLY, dataclass, field
 
 from app.services.background import cancel_and_wait, log_failure
 from app.storage.leadership import Leadership
@@ -21,28 +22,21 @@ EXPIRY_INTERVAL_S = 300.0
 EXPIRY_GRACE_S = 30.0
 
 
+@dataclass(eq=False)
 class ExpiryWatcher:
     """Runs ``prune_stale`` once, then ``expire_once`` every ``interval_s``, while leading."""
 
-    def __init__(
-        self,
-        prune_stale: Callable[[], Awaitable[int]],
-        expire_once: Callable[[], Awaitable[int]],
-        leadership: Leadership,
-        *,
-        first_s: float = EXPIRY_FIRST_S,
-        interval_s: float = EXPIRY_INTERVAL_S,
-    ) -> None:
-        self._prune_stale = prune_stale
-        self._expire_once = expire_once
-        self._leadership = leadership
-        self._first_s = first_s
-        self._interval_s = interval_s
-        self._task: asyncio.Task[None] | None = None
+    prune_stale: Callable[[], Awaitable[int]]
+    expire_once: Callable[[], Awaitable[int]]
+    leadership: Leadership
+    _: KW_ONLY
+    first_s: float = EXPIRY_FIRST_S
+    interval_s: float = EXPIRY_INTERVAL_S
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
 
     def start(self) -> None:
         """Start watching (on the running event loop)."""
-        self._task = asyncio.create_task(self._leadership.while_leading(self._watch), name="gateway-expiry")
+        self._task = asyncio.create_task(self.leadership.while_leading(self._watch), name="gateway-expiry")
 
     async def stop(self) -> None:
         """Stop watching and wait for a pass in progress to unwind."""
@@ -51,13 +45,13 @@ class ExpiryWatcher:
 
     async def _watch(self) -> None:
         try:
-            await self._prune_stale()
+            await self.prune_stale()
         except Exception as exc:
             log_failure(log, "stale routing entries not pruned", exc)
-        await asyncio.sleep(self._first_s)
+        await asyncio.sleep(self.first_s)
         while True:
             try:
-                await self._expire_once()
+                await self.expire_once()
             except Exception as exc:
                 log_failure(log, "gateway expiry pass skipped", exc)
-            await asyncio.sleep(self._interval_s)
+            await asyncio.sleep(self.interval_s)

@@ -304,50 +304,47 @@ async def _title_requested(importer: Importer, titler: AutoTitler | None) -> Non
         await titler.title_requested(sorted(importer.imported))
 
 
-async def import_stream(
-    db: Store,
-    stream: IO[bytes],
-    on_conflict: OnConflict,
-    dry_run: bool,
-    indexer: FtsIndexer | None = None,
-    wait_for_index: bool = False,
-    titler: AutoTitler | None = None,
-) -> ImportReport:
-    """Import a JSONL file; with ``fail`` any existing id refuses the whole import (409) before writing.
+@dataclass(frozen=True)
+class ImportRun:
+    """How an import runs: ``on_conflict`` (``fail``: any existing id refuses the whole import, 409, before
+    writing), ``dry_run``, the background ``indexer`` and ``wait_for_index`` (the call returns only once the
+    indexer has indexed this import), and a ``titler`` that queues the untitled imported sessions for an
+    automatic title."""
 
-    With ``wait_for_index`` the call returns only once the background indexer has indexed this import. With
-    a ``titler`` the untitled imported sessions are queued for an automatic title.
-    """
-    if on_conflict == "fail":
-        conflicts = await find_conflicts(db, iter_jsonl(stream))
-        if conflicts:
-            raise ImportWouldOverwrite(conflicts[:MAX_REPORTED_ERRORS], len(conflicts))
+    on_conflict: OnConflict
+    dry_run: bool
+    indexer: FtsIndexer | None = None
+    wait_for_index: bool = False
+    titler: AutoTitler | None = None
+
+
+async def import_stream(db: Store, stream: IO[bytes], run: ImportRun) -> ImportReport:
+    """Import a JSONL file."""
+    if run.on_conflict == "fail":
+        await _refuse_conflicts(db, iter_jsonl(stream))
         stream.seek(0)
-    importer = Importer(db, on_conflict, dry_run, indexer)
-    report = await importer.run(lambda ctx: thread_batches(iter_jsonl(stream), ctx))
-    await _finish_indexing(importer, wait_for_index)
-    await _title_requested(importer, titler)
-    return report
+    return await _import(db, run, lambda ctx: thread_batches(iter_jsonl(stream), ctx))
 
 
-async def import_transcripts(
-    db: Store,
-    home: Path,
-    sessions_dir: Path,
-    on_conflict: OnConflict,
-    dry_run: bool,
-    indexer: FtsIndexer | None = None,
-    wait_for_index: bool = False,
-    titler: AutoTitler | None = None,
-) -> ImportReport:
+async def import_transcripts(db: Store, home: Path, sessions_dir: Path, run: ImportRun) -> ImportReport:
     """Import the legacy per-session transcript files under ``sessions_dir`` (regular files inside
-    ``home`` only; others are reported); ``titler`` as for :func:`import_stream`."""
-    if on_conflict == "fail":
-        conflicts = await find_conflicts(db, iter_transcripts(sessions_dir, home))
-        if conflicts:
-            raise ImportWouldOverwrite(conflicts[:MAX_REPORTED_ERRORS], len(conflicts), transcripts=True)
-    importer = Importer(db, on_conflict, dry_run, indexer)
-    report = await importer.run(lambda ctx: thread_batches(iter_transcripts(sessions_dir, home), ctx))
-    await _finish_indexing(importer, wait_for_index)
-    await _title_requested(importer, titler)
+    ``home`` only; others are reported)."""
+    if run.on_conflict == "fail":
+        await _refuse_conflicts(db, iter_transcripts(sessions_dir, home), transcripts=True)
+    return await _import(db, run, lambda ctx: thread_batches(iter_transcripts(sessions_dir, home), ctx))
+
+
+async def _refuse_conflicts(db: Store, records: Iterator[Record], *, transcripts: bool = False) -> None:
+    conflicts = await find_conflicts(db, records)
+    if conflicts:
+        raise ImportWouldOverwrite(conflicts[:MAX_REPORTED_ERRORS], len(conflicts), transcripts=transcripts)
+
+
+async def _import(
+    db: Store, run: ImportRun, batches: Callable[[ParseContext], AsyncGenerator[Batch, None]]
+) -> ImportReport:
+    importer = Importer(db, run.on_conflict, run.dry_run, run.indexer)
+    report = await importer.run(batches)
+    await _finish_indexing(importer, run.wait_for_index)
+    await _title_requested(importer, run.titler)
     return report

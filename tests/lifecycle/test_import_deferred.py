@@ -96,7 +96,7 @@ def db(settings: Settings, sqlite_only: None) -> Iterator[Database]:
 
 
 def _import(db: Database, body: bytes) -> transfer.ImportReport:
-    return asyncio.run(transfer.import_stream(db, io.BytesIO(body), "skip", False))
+    return asyncio.run(transfer.import_stream(db, io.BytesIO(body), transfer.ImportRun("skip", False)))
 
 
 def test_a_big_import_queues_exact_runs_and_leaves_the_triggers(db: Database) -> None:
@@ -150,14 +150,18 @@ def test_agent_delete_and_update_before_indexing_are_harmless(db: Database, home
 
 def test_replacing_an_imported_session_before_it_is_indexed(db: Database) -> None:
     _import(db, jsonl(30, 40))
-    again = asyncio.run(transfer.import_stream(db, io.BytesIO(jsonl(30, 40)), "replace", False))
+    again = asyncio.run(
+        transfer.import_stream(db, io.BytesIO(jsonl(30, 40)), transfer.ImportRun("replace", False))
+    )
     assert again.replaced == 30
     asyncio.run(FtsIndexer(db).drain())
     assert complete(fts_state(db.path), 1200)
 
 
 def test_dry_run_queues_nothing(db: Database) -> None:
-    report = asyncio.run(transfer.import_stream(db, io.BytesIO(jsonl(30, 40)), "skip", True))
+    report = asyncio.run(
+        transfer.import_stream(db, io.BytesIO(jsonl(30, 40)), transfer.ImportRun("skip", True))
+    )
     assert report.messages == 1200 and report.index_pending == 0
     assert fts_state(db.path)["backlog"] == 0
 
@@ -241,9 +245,11 @@ def test_an_import_reports_what_it_left_to_the_indexer(
     store = open_store(settings)
     try:
         body = jsonl(sessions, per_session, tag="x")
-        dry = asyncio.run(transfer.import_stream(store, io.BytesIO(body), "skip", True))
+        dry = asyncio.run(transfer.import_stream(store, io.BytesIO(body), transfer.ImportRun("skip", True)))
         assert (dry.index_pending, store.read_sync(lambda tx: tx.indexing.pending_messages())) == (0, 0)
-        report = asyncio.run(transfer.import_stream(store, io.BytesIO(body), "skip", False))
+        report = asyncio.run(
+            transfer.import_stream(store, io.BytesIO(body), transfer.ImportRun("skip", False))
+        )
         assert report.messages == sessions * per_session and report.index_pending == pending
         assert store.read_sync(lambda tx: tx.indexing.pending_messages()) == pending
     finally:

@@ -252,7 +252,7 @@ async def import_sessions(request: Request, db: DB, indexer: Indexer) -> Respons
     _profile(body.profile)
     lines = b"".join(orjson.dumps(session) + b"\n" for session in body.sessions)
     with io.BytesIO(lines) as stream:
-        report = await transfer.import_stream(db, stream, "skip", False, indexer)
+        report = await transfer.import_stream(db, stream, transfer.ImportRun("skip", False, indexer))
     result = shapes.imported(report)
     if not result["ok"]:
         raise DashboardError(400, result)

@@ -35,6 +35,8 @@ from app.services import export as export_service
 from app.services import export_readable as readable
 from app.services import transfer as service
 from app.services.export import ExportFilter
+from app.services.fts_indexer import FtsIndexer
+from app.services.titling.worker import AutoTitler
 
 router = api_router("transfer")
 
@@ -91,6 +93,11 @@ class ImportOptions:
     dry_run: bool
     wait_for_index: bool
     title_untitled: bool
+
+    def run(self, indexer: FtsIndexer, titler: AutoTitler) -> service.ImportRun:
+        """The import these options ask for, with the server's indexer and titler."""
+        titled = titler if self.title_untitled else None
+        return service.ImportRun(self.on_conflict, self.dry_run, indexer, self.wait_for_index, titled)
 
 
 def _import_options(
@@ -330,15 +337,7 @@ async def import_sessions(
     """Import an export file; bad lines are reported by number and none of their session is written."""
     stream = await _body_file(request)
     try:
-        report = await service.import_stream(
-            db,
-            stream,
-            options.on_conflict,
-            options.dry_run,
-            indexer,
-            options.wait_for_index,
-            titler if options.title_untitled else None,
-        )
+        report = await service.import_stream(db, stream, options.run(indexer, titler))
     finally:
         stream.close()
     return report.as_dict()
@@ -366,13 +365,6 @@ async def import_transcripts(
     (`outside_home`: it, or `sessions` itself, resolves outside `$HERMES_HOME`; `not_a_regular_file`: a
     directory, FIFO, device or dangling link)."""
     report = await service.import_transcripts(
-        db,
-        settings.home,
-        settings.sessions_dir,
-        options.on_conflict,
-        options.dry_run,
-        indexer,
-        options.wait_for_index,
-        titler if options.title_untitled else None,
+        db, settings.home, settings.sessions_dir, options.run(indexer, titler)
     )
     return report.as_dict()

@@ -16,7 +16,7 @@ import socket
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,18 +99,16 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"cannot send a {type(value).__name__}")
 
 
+@dataclass(eq=False)
 class Syncer:
     """One home syncing to one server."""
 
-    def __init__(
-        self, api: Api, source: AgentFile, cursor: SyncCursor, batch_size: int, lanes: int = DEFAULT_LANES
-    ) -> None:
-        self.api = api
-        self.source = source
-        self.cursor = cursor
-        self.batch_size = batch_size
-        self.lanes = lanes
-        self._synced_version: int | None = None
+    api: Api
+    source: AgentFile
+    cursor: SyncCursor
+    batch_size: int
+    lanes: int = DEFAULT_LANES
+    _synced_version: int | None = field(default=None, init=False)
 
     def _post(self, sessions: list[dict[str, Any]], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         """Send one batch (split in two while its body is too big); the answers."""
