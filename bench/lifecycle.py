@@ -25,6 +25,8 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, SMALL, StoreSpec, copy_store
-from bench.common import TOKEN, LeanClient, bench_home, json_body, percentile, print_figures, serve
+from bench.common import TOKEN, LeanClient, Server, bench_home, json_body, percentile, print_figures, serve
 
 APPENDERS = 4
 PRUNE_TARGET_MESSAGES = 100_000
@@ -145,8 +147,11 @@ def _pending(port: int) -> int:
         return int(http.get(f"http://127.0.0.1:{port}/stats").json()["indexing"]["pending_messages"])
 
 
-async def _appends_while_indexing(port: int) -> dict[str, float]:
-    """Single-message appends from APPENDERS clients until the background indexer has caught up."""
+async def _appends_while(
+    port: int, what: str, other: Callable[[LeanClient, list[float]], Awaitable[dict[str, float]]]
+) -> dict[str, float]:
+    """Single-message appends to one new session from APPENDERS clients until ``other`` (given the set-up
+    connection and the latencies so far) returns: its figures, then the appends' count and latencies."""
     setup = await LeanClient(port).connect()
     status, body = await setup.request("POST", "/sessions", json_body({"source": "cli", "model": "bench"}))
     if status != 201:
@@ -154,10 +159,11 @@ async def _appends_while_indexing(port: int) -> dict[str, float]:
     sid = orjson.loads(body)["id"]
     latencies: list[float] = []
     done = asyncio.Event()
+    figures: dict[str, float] = {}
 
     async def appender(i: int) -> None:
         client = await LeanClient(port).connect()
-        payload = json_body({"role": "user", "content": f"append while indexing {i} — ünïcode 東京"})
+        payload = json_body({"role": "user", "content": f"append while {what} {i} — ünïcode 東京"})
         try:
             while not done.is_set():
                 t0 = time.perf_counter()
@@ -168,42 +174,59 @@ async def _appends_while_indexing(port: int) -> dict[str, float]:
         finally:
             client.close()
 
-    async def watcher() -> None:
-        while True:
-            status, body = await setup.request("GET", "/stats")
-            if status == 200 and orjson.loads(body)["indexing"]["pending_messages"] == 0:
-                break
-            await asyncio.sleep(0.05)
+    async def leader() -> None:
+        figures.update(await other(setup, latencies))
         done.set()
 
-    await asyncio.gather(watcher(), *(appender(i) for i in range(APPENDERS)))
+    await asyncio.gather(leader(), *(appender(i) for i in range(APPENDERS)))
     setup.close()
-    return {
-        "appends": len(latencies),
-        "p50_ms": percentile(latencies, 50) * 1000,
-        "p99_ms": percentile(latencies, 99) * 1000,
-    }
+    figures.update(
+        appends=len(latencies),
+        p50_ms=percentile(latencies, 50) * 1000,
+        p99_ms=percentile(latencies, 99) * 1000,
+    )
+    return figures
+
+
+async def _until_indexed(setup: LeanClient, latencies: list[float]) -> dict[str, float]:
+    """Until the background indexer has caught up."""
+    while True:
+        status, body = await setup.request("GET", "/stats")
+        if status == 200 and orjson.loads(body)["indexing"]["pending_messages"] == 0:
+            return {}
+        await asyncio.sleep(0.05)
+
+
+@contextmanager
+def _import_server() -> Iterator[tuple[Server, httpx.Client]]:
+    """A server on an empty store that takes an import body of any size, and a client for it."""
+    os.environ["HERMES_MAX_BODY_BYTES"] = str(4 << 30)
+    try:
+        with bench_home() as home, serve(home) as server, server.client() as client:
+            yield server, client
+    finally:
+        os.environ.pop("HERMES_MAX_BODY_BYTES", None)
+
+
+def _post_import(client: httpx.Client, jsonl: Path, params: dict[str, str]) -> httpx.Response:
+    with jsonl.open("rb") as fh:
+        return client.post(
+            "/import", params=params, content=fh, headers={"content-type": "application/jsonl"}, timeout=None
+        )
 
 
 def server_import(jsonl: Path) -> dict[str, float]:
     """POST the file to an empty store: acknowledged messages/s, then the time until the background indexer
     has put every message in both FTS indexes, with 4 clients appending single messages meanwhile."""
-    os.environ["HERMES_MAX_BODY_BYTES"] = str(4 << 30)
-    try:
-        with bench_home() as home, serve(home) as server, server.client() as client:
-            started = time.perf_counter()
-            with jsonl.open("rb") as fh:
-                resp = client.post(
-                    "/import", content=fh, headers={"content-type": "application/jsonl"}, timeout=None
-                )
-            acknowledged = time.perf_counter() - started
-            resp.raise_for_status()
-            report = resp.json()
-            pending_at_ack = _pending(server.port)
-            appends = asyncio.run(_appends_while_indexing(server.port))
-            indexed = time.perf_counter() - started
-    finally:
-        os.environ.pop("HERMES_MAX_BODY_BYTES", None)
+    with _import_server() as (server, client):
+        started = time.perf_counter()
+        resp = _post_import(client, jsonl, {})
+        acknowledged = time.perf_counter() - started
+        resp.raise_for_status()
+        report = resp.json()
+        pending_at_ack = _pending(server.port)
+        appends = asyncio.run(_appends_while(server.port, "indexing", _until_indexed))
+        indexed = time.perf_counter() - started
     return {
         "messages": report["messages"],
         "sessions": report["imported"],
@@ -218,24 +241,13 @@ def server_import(jsonl: Path) -> dict[str, float]:
 
 def server_import_search_ready(jsonl: Path) -> float:
     """Seconds of ``POST /import?wait_for_index=true`` into an empty store with no other traffic."""
-    os.environ["HERMES_MAX_BODY_BYTES"] = str(4 << 30)
-    try:
-        with bench_home() as home, serve(home) as server, server.client() as client:
-            started = time.perf_counter()
-            with jsonl.open("rb") as fh:
-                resp = client.post(
-                    "/import",
-                    params={"wait_for_index": "true"},
-                    content=fh,
-                    headers={"content-type": "application/jsonl"},
-                    timeout=None,
-                )
-            elapsed = time.perf_counter() - started
-            resp.raise_for_status()
-            if resp.json()["index_pending"] or _pending(server.port):
-                raise RuntimeError("wait_for_index answered before the indexes were complete")
-    finally:
-        os.environ.pop("HERMES_MAX_BODY_BYTES", None)
+    with _import_server() as (server, client):
+        started = time.perf_counter()
+        resp = _post_import(client, jsonl, {"wait_for_index": "true"})
+        elapsed = time.perf_counter() - started
+        resp.raise_for_status()
+        if resp.json()["index_pending"] or _pending(server.port):
+            raise RuntimeError("wait_for_index answered before the indexes were complete")
     return elapsed
 
 
@@ -288,52 +300,22 @@ def _prune_days(path: Path) -> float:
 
 
 async def _appends_during(port: int, prune_body: bytes | None, duration: float) -> dict[str, float]:
-    setup = await LeanClient(port).connect()
-    status, body = await setup.request("POST", "/sessions", json_body({"source": "cli", "model": "bench"}))
-    if status != 201:
-        raise RuntimeError(f"POST /sessions answered {status}: {body[:200]!r}")
-    sid = orjson.loads(body)["id"]
-    latencies: list[float] = []
-    done = asyncio.Event()
-    figures: dict[str, float] = {}
-
-    async def appender(i: int) -> None:
-        client = await LeanClient(port).connect()
-        payload = json_body({"role": "user", "content": f"append while pruning {i} — ünïcode 東京"})
-        try:
-            while not done.is_set():
-                t0 = time.perf_counter()
-                status, body = await client.request("POST", f"/sessions/{sid}/messages", payload)
-                if status != 201:
-                    raise RuntimeError(f"append answered {status}: {body[:200]!r}")
-                latencies.append(time.perf_counter() - t0)
-        finally:
-            client.close()
-
-    async def pruner() -> None:
+    async def pruner(setup: LeanClient, latencies: list[float]) -> dict[str, float]:
         await asyncio.sleep(0.5)
         latencies.clear()  # measure only while the prune runs
         if prune_body is None:
             await asyncio.sleep(duration)
-        else:
-            t0 = time.perf_counter()
-            status, body = await setup.request("POST", "/maintenance/prune", prune_body)
-            figures["prune_s"] = time.perf_counter() - t0
-            if status != 200:
-                raise RuntimeError(f"prune answered {status}: {body[:200]!r}")
-            report = orjson.loads(body)
-            figures["pruned_sessions"] = report["pruned"]
-            figures["pruned_messages"] = report["messages"]
-        done.set()
+            return {}
+        t0 = time.perf_counter()
+        status, body = await setup.request("POST", "/maintenance/prune", prune_body)
+        prune_s = time.perf_counter() - t0
+        if status != 200:
+            raise RuntimeError(f"prune answered {status}: {body[:200]!r}")
+        report = orjson.loads(body)
+        pruned = {"pruned_sessions": report["pruned"], "pruned_messages": report["messages"]}
+        return {"prune_s": prune_s, **pruned}
 
-    await asyncio.gather(pruner(), *(appender(i) for i in range(APPENDERS)))
-    setup.close()
-    figures.update(
-        appends=len(latencies),
-        p50_ms=percentile(latencies, 50) * 1000,
-        p99_ms=percentile(latencies, 99) * 1000,
-    )
-    return figures
+    return await _appends_while(port, "pruning", pruner)
 
 
 def prune_under_load(spec: StoreSpec) -> dict[str, float]:
