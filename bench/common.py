@@ -282,8 +282,20 @@ class LeanClient:
             if line[:15].lower() == b"content-length:":
                 length = int(line[15:])
                 break
+            if line.lower() == b"transfer-encoding: chunked":
+                return status, await self._chunks()
         payload = await self._reader.readexactly(length) if length else b""
         return status, payload
+
+    async def _chunks(self) -> bytes:
+        """A chunked body (a streamed export, say) read to its last, empty chunk."""
+        assert self._reader is not None
+        parts = []
+        while True:
+            size = int((await self._reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            parts.append(await self._reader.readexactly(size + 2))
+            if size == 0:
+                return b"".join(part[:-2] for part in parts)
 
     def close(self) -> None:
         """Close the connection."""

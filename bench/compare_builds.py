@@ -13,7 +13,12 @@ both alike):
 
 - ``GET /sessions?limit=20``, repeated on an unchanged file and after another connection's commit;
 - ``GET /search`` discover calls, the queries of ``bench/search.py``: median across queries;
-- single-message appends from 16 keep-alive clients (``bench/append.py``'s load).
+- single-message appends from 16 keep-alive clients (``bench/append.py``'s load);
+- ``GET /export.jsonl?session_id=...`` of the store's mid-sized sessions, in turn.
+
+With ``--postgresql`` both builds run on PostgreSQL instead (a throwaway server, ``tests/pg_cluster.py``),
+each on an empty database of its own, loaded by that build's own ``hermes sessions sync`` of a copy of the
+store; the listing after a commit is left out there (PostgreSQL keeps no listing memo to invalidate).
 
 The primary figure is the server process's CPU time per request (``/proc``: per-thread ``schedstat``
 nanoseconds), which other processes' load moves far less than wall time; wall-clock medians come second.
@@ -27,6 +32,7 @@ import asyncio
 import io
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -55,8 +61,11 @@ from bench.common import (
 )
 from bench.corpus import CACHE, DATA_DIR
 from bench.list_sessions import _writer
+from bench.sync import _sync, _wait_until_indexed
+from tests.pg_cluster import Cluster, start_cluster
 
 BASELINE = "04c0fd3"
+EXPORTED_SESSIONS = 10
 SETTLE_S = 1.0
 BUILDS_DIR = DATA_DIR / "builds"
 WORKTREE = "worktree"
@@ -171,32 +180,103 @@ async def measure_appends(server: Server, duration: float) -> Sample:
     return Sample(cpu / counted, median(latencies), {"msgs_per_s": counted / elapsed})
 
 
+async def measure_export(server: Server, calls: int, session_ids: list[str]) -> Sample:
+    """``GET /export.jsonl`` of one session per call, going round ``session_ids``."""
+    client = await LeanClient(server.port).connect()
+    paths = ["/export.jsonl?" + urlencode({"session_id": sid}) for sid in session_ids]
+    try:
+        for path in paths:
+            await _expect_ok(client, path)
+        walls = []
+        start = cpu_reading(server.process.pid)
+        for index in range(calls):
+            t0 = time.perf_counter()
+            await _expect_ok(client, paths[index % len(paths)])
+            walls.append(time.perf_counter() - t0)
+        cpu = cpu_seconds_between(start, cpu_reading(server.process.pid))
+    finally:
+        client.close()
+    return Sample(cpu / calls, median(walls))
+
+
+def exported_sessions(store: Path) -> list[str]:
+    """The store's sessions nearest its median message count: what one session's export usually costs."""
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return [
+            row[0]
+            for row in conn.execute(
+                "SELECT id FROM sessions WHERE message_count > 0 ORDER BY message_count, id"
+                " LIMIT ? OFFSET (SELECT COUNT(*) / 2 FROM sessions WHERE message_count > 0)",
+                (EXPORTED_SESSIONS,),
+            )
+        ]
+    finally:
+        conn.close()
+
+
+def _start(
+    stack: ExitStack, build: Build, store: Path, cluster: Cluster | None
+) -> tuple[Server, Callable[[], None] | None, Path | None]:
+    """``build``'s server on its own copy of ``store`` (SQLite), or on an empty database of ``cluster``
+    loaded by the build's own sync of a copy of the file; with what commits from another connection (None
+    on PostgreSQL) and the SQLite file (None on PostgreSQL)."""
+    home = stack.enter_context(bench_home())
+    if cluster is None:
+        shutil.copyfile(store, home / "state.db")
+        server = stack.enter_context(serve(home, build.source))
+        return server, _writer(home / "state.db"), home / "state.db"
+    server = stack.enter_context(
+        serve(home, build.source, database_url=cluster.create_database("cmp"))
+    )
+    agent = home / "agent" / "state.db"
+    agent.parent.mkdir()
+    shutil.copyfile(store, agent)
+    _sync(agent, server.base_url, agent.parent, build.source)
+    with server.client() as http:
+        _wait_until_indexed(http)
+    return server, None, None
+
+
 def _print_pair(name: str, unit_scale: float, unit: str, a: float, b: float) -> None:
     print(
         f"    {name:<28} {a * unit_scale:9.3f} {unit:<3} {b * unit_scale:9.3f} {unit:<3} ratio {b / a:6.3f}"
     )
 
 
-def run(baseline_ref: str, after_ref: str, spec: StoreSpec, rounds: int, calls: int, duration: float) -> None:
+def run(
+    baseline_ref: str,
+    after_ref: str,
+    spec: StoreSpec,
+    rounds: int,
+    calls: int,
+    duration: float,
+    postgresql: bool = False,
+) -> None:
     """Build, start both servers, measure ``rounds`` interleaved rounds, print each figure and the summary."""
     before, after = checkout(baseline_ref), checkout(after_ref)
     store = build_store(before, spec)
+    exported = exported_sessions(store)
     print(f"before: {before.label} from {before.source}\nafter:  {after.label} from {after.source}")
     print(
         f"store:  {spec.name} ({spec.sessions:,} sessions, {spec.messages:,} messages) built by the baseline"
     )
+    print(f"backend: {'PostgreSQL' if postgresql else 'SQLite'}")
     with ExitStack() as stack:
+        cluster = start_cluster() if postgresql else None
+        if cluster is not None:
+            stack.callback(cluster.stop)
         servers: dict[str, Server] = {}
         touches: dict[str, Callable[[], None]] = {}
         stores: list[Path] = []
         for build in (before, after):
-            home = stack.enter_context(bench_home())
-            shutil.copyfile(store, home / "state.db")
             started = time.perf_counter()
-            servers[build.label] = stack.enter_context(serve(home, build.source))
+            server, touch, path = _start(stack, build, store, cluster)
+            servers[build.label] = server
             print(f"{build.label}: ready in {time.perf_counter() - started:.1f} s")
-            touches[build.label] = _writer(home / "state.db")
-            stores.append(home / "state.db")
+            if touch is not None and path is not None:
+                touches[build.label] = touch
+                stores.append(path)
         results: dict[str, dict[str, list[Sample]]] = {}
         for index in range(rounds):
             order = (before, after) if index % 2 == 0 else (after, before)
@@ -213,7 +293,10 @@ def run(baseline_ref: str, after_ref: str, spec: StoreSpec, rounds: int, calls: 
                 "list_after_write": (lambda b: measure_list(servers[b], calls // 2, touches[b]), 4),
                 "search": (lambda b: measure_search(servers[b], calls // 4), 4),
                 "append": (lambda b: measure_appends(servers[b], duration), 2),
+                "export": (lambda b: measure_export(servers[b], calls // 2, exported), 4),
             }
+            if not touches:
+                del phases["list_after_write"]
             for phase, (measure, slices) in phases.items():
                 got: dict[str, list[Sample]] = {before.label: [], after.label: []}
                 for piece in range(slices):
@@ -295,9 +378,12 @@ def main() -> None:
         help="calls per search query and round; listing: 5x, after a write: 2x",
     )
     parser.add_argument("--duration", type=float, default=4.0, help="seconds per append slice (2 a round)")
+    parser.add_argument(
+        "--postgresql", action="store_true", help="both builds on PostgreSQL (a throwaway server)"
+    )
     args = parser.parse_args()
     spec = {SMALL.name: SMALL, LARGE.name: LARGE}[args.store]
-    run(args.baseline, args.after, spec, args.rounds, args.calls, args.duration)
+    run(args.baseline, args.after, spec, args.rounds, args.calls, args.duration, args.postgresql)
 
 
 if __name__ == "__main__":
