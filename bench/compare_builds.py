@@ -226,9 +226,7 @@ def _start(
         shutil.copyfile(store, home / "state.db")
         server = stack.enter_context(serve(home, build.source))
         return server, _writer(home / "state.db"), home / "state.db"
-    server = stack.enter_context(
-        serve(home, build.source, database_url=cluster.create_database("cmp"))
-    )
+    server = stack.enter_context(serve(home, build.source, database_url=cluster.create_database("cmp")))
     agent = home / "agent" / "state.db"
     agent.parent.mkdir()
     shutil.copyfile(store, agent)
