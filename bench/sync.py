@@ -3,7 +3,9 @@
 Figures (targets: full sync >= 10,000 messages/s; incremental sync of 1,000 messages < 2 s, measured as the
 whole ``hermes sessions sync`` process, Python start-up included). Baselines in the same run, on the same
 data: ``POST /import`` of the file's JSONL export into another empty server (what a one-off copy costs
-through the API), and a plain copy of the file.
+through the API), and a plain copy of the file. The full sync's CPU time per message is printed too, the
+client's and ``hermes serve``'s (not the database server's), which a loaded machine disturbs less than its
+wall time.
 
 The full sync acknowledges batches before their messages are in the search indexes (batches over 1,000
 messages go to the background indexer, on both backends); the time until that backlog drains is printed
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -35,15 +38,28 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_store import LARGE, STORES, StoreSpec, copy_store, ensure
-from bench.common import ROOT, TOKEN, bench_home, print_figures, serve, wait_until_indexed
+from bench.common import (
+    ROOT,
+    TOKEN,
+    bench_home,
+    print_figures,
+    process_cpu_seconds,
+    serve,
+    wait_until_indexed,
+)
 from tests.pg_cluster import start_cluster
 
 SYNC = [sys.executable, "-m", "app.cli.main", "sessions", "sync"]
 
 
+def _children_cpu_s() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _sync(agent: Path, url: str, home: Path, source: Path = ROOT, parallel: int | None = None) -> float:
     """Run one ``hermes sessions sync`` of ``source``'s build (``--parallel`` when given) to completion; its
-    wall time."""
+    wall time (its CPU time is what :func:`_children_cpu_s` gains)."""
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_API_TOKEN": TOKEN}
     if source != ROOT:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(source), env.get("PYTHONPATH"))))
@@ -154,7 +170,10 @@ def _measure(
     server_home = work / f"server-{tag}"
     server_home.mkdir()
     with serve(server_home, source=source, database_url=database_url) as server:
+        client_cpu, server_cpu = _children_cpu_s(), process_cpu_seconds(server.process.pid)
         full_s = _sync(agent, server.base_url, agent.parent, source, parallel)
+        client_cpu = _children_cpu_s() - client_cpu
+        server_cpu = process_cpu_seconds(server.process.pid) - server_cpu
         with server.client() as http:
             if database_url:
                 indexed_s = _wait_until_indexed(http)
@@ -170,6 +189,8 @@ def _measure(
         "messages": total,
         "full sync s": full_s,
         "full sync messages/s": total / full_s,
+        "full sync: client CPU us/msg": client_cpu / total * 1e6,
+        "full sync: hermes serve CPU us/msg (not the database's)": server_cpu / total * 1e6,
         "FTS backlog drained after s": indexed_s,
         f"incremental sync of {incremental} messages s": incremental_s,
         "sync with nothing new s": nothing_s,
@@ -254,7 +275,16 @@ def run(
 def _compare_builds(this: dict[str, float], before: dict[str, float], backend: str) -> None:
     print_figures(f"the baseline build on {backend}, same run", before)
     ratio = this["full sync messages/s"] / before["full sync messages/s"]
-    print_figures(f"this build over the baseline build on {backend}", {"full sync messages/s ratio": ratio})
+    cpu = [f"full sync: {side} CPU us/msg" for side in ("client", "hermes serve")]
+    cpu[1] += " (not the database's)"
+    print_figures(
+        f"this build over the baseline build on {backend}",
+        {
+            "full sync messages/s ratio": ratio,
+            "client CPU per message ratio": this[cpu[0]] / before[cpu[0]],
+            "hermes serve CPU per message ratio": this[cpu[1]] / before[cpu[1]],
+        },
+    )
 
 
 def _compare_lanes(default: dict[str, float], other: dict[str, float], backend: str, lanes: int) -> None:

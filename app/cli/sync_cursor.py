@@ -5,8 +5,9 @@ It holds the highest message id the server acknowledged and a digest of each ses
 the next run sends only newer messages and the sessions whose row changed. It is replaced atomically (a
 temporary file, fsync, rename) after each acknowledged batch: a crash leaves the previous state, and the
 server skips what it already has, so resuming from an older cursor costs time, never duplicates.
-(``$HERMES_HOME/sync/<name>.json`` is the position, ``<name>.sessions.json`` the digests,
-``<name>.refused.json`` the rows the server set aside, ``<name>.lock`` what a run holds.)
+(``$HERMES_HOME/sync/<name>.json`` is the position, ``<name>.sessions.json`` the digests and
+``<name>.sessions.log`` the digests acknowledged since, ``<name>.refused.json`` the rows the server set aside,
+``<name>.lock`` what a run holds.)
 
 The position also records which file it is a position in (:class:`~app.domain.sync.FileMark`) and the token
 of that file's generation on the server: a run that finds another file at the path (replaced, restored,
@@ -61,6 +62,14 @@ def write_atomically(path: Path, body: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append ``line`` and a newline to ``path`` and fsync it."""
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -121,8 +130,12 @@ class SyncCursor:
     """What the server acknowledged for one home.
 
     Two files: the position (``<name>.json``, rewritten after every batch) and the session digests
-    (``<name>.sessions.json``, rewritten only after a batch that carried sessions), so a long run of message
-    batches never rewrites the digests of every session. Each is replaced atomically; either one being a
+    (``<name>.sessions.json``), so a long run of message batches never rewrites the digests of every
+    session. A batch that carried sessions appends their digests to a journal beside the digests
+    (``<name>.sessions.log``, one JSON line each, ``null`` for a session forgotten), which is folded into
+    the digests once it holds as many as they do: a first sync, where every batch carries new sessions,
+    writes each digest a few times in all rather than once per batch after it. Each file is replaced
+    atomically or appended to with one line and an fsync (a torn last line is ignored); either one being a
     batch behind the other only makes the next run re-send what the server then skips."""
 
     path: Path
@@ -134,12 +147,20 @@ class SyncCursor:
     mark: FileMark | None = None
     refused: list[dict[str, Any]] = field(default_factory=list)
     _sessions_dirty: bool = field(default=False, repr=False)
+    _changed: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _folded: int = field(default=0, repr=False)
+    _journaled: int | None = field(default=None, repr=False)
     _refused_dirty: bool = field(default=False, repr=False)
 
     @property
     def sessions_path(self) -> Path:
         """The file of the session digests."""
         return self.path.with_name(self.path.stem + ".sessions.json")
+
+    @property
+    def journal_path(self) -> Path:
+        """The journal of the digests acknowledged since :attr:`sessions_path` was written."""
+        return self.path.with_name(self.path.stem + ".sessions.log")
 
     @property
     def refused_path(self) -> Path:
@@ -161,6 +182,7 @@ class SyncCursor:
         self.sessions = {}
         self.refused = []
         self._sessions_dirty = self._refused_dirty = True
+        self._journaled = None  # the digests are written whole
 
     def adopt(self, mark: FileMark) -> None:
         """Record ``mark`` as the file's (its first rows as they are now)."""
@@ -212,12 +234,42 @@ class SyncCursor:
             ):
                 raise CursorUnreadable(f"{cursor.sessions_path} holds no session digests")
             cursor.sessions = dict(sessions)
+            cursor._folded = len(sessions)
+            cursor._journaled = cursor._replay()
         return cursor
+
+    def _replay(self) -> int | None:
+        """Apply the journal to :attr:`sessions`; how many digests it holds (``None``: the digests are to be
+        written whole at the next save, the journal ending in a torn line)."""
+        try:
+            lines = self.journal_path.read_bytes().splitlines()
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise CursorUnreadable(f"{self.journal_path}: {exc}") from exc
+        count = 0
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                return None  # a line cut short by a crash; what it held is sent again
+            if not isinstance(entry, dict) or not all(
+                isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in entry.items()
+            ):
+                raise CursorUnreadable(f"{self.journal_path} holds no session digests")
+            for sid, digest in entry.items():
+                if digest is None:
+                    self.sessions.pop(sid, None)
+                else:
+                    self.sessions[sid] = digest
+            count += len(entry)
+        return count
 
     def acknowledge(self, sessions: dict[str, str], last_message_id: int | None) -> None:
         """Record what the server acknowledged: these session digests, and messages up to that id."""
         if sessions:
             self.sessions.update(sessions)
+            self._changed.update(sessions)
             self._sessions_dirty = True
         if last_message_id is not None:
             self.last_message_id = last_message_id
@@ -226,13 +278,14 @@ class SyncCursor:
         """Drop the digests of sessions no longer in the file."""
         for sid in session_ids:
             self.sessions.pop(sid, None)
+            self._changed[sid] = None
         self._sessions_dirty = self._sessions_dirty or bool(session_ids)
 
     def save(self) -> None:
         """Replace the files atomically with the current state (the digests only when they changed)."""
         head = {"version": CURSOR_VERSION, "home": self.home, "url": self.url}
         if self._sessions_dirty:
-            write_atomically(self.sessions_path, json.dumps({**head, "sessions": self.sessions}))
+            self._save_digests(head)
             self._sessions_dirty = False
         if self._refused_dirty:
             write_atomically(self.refused_path, json.dumps({**head, "rows": self.refused}))
@@ -241,3 +294,17 @@ class SyncCursor:
         if self.mark is not None:
             position["file"] = _mark_json(self.mark)
         write_atomically(self.path, json.dumps(position))
+
+    def _save_digests(self, head: dict[str, Any]) -> None:
+        # The changes go to the journal while it stays smaller than the digests it extends; then the
+        # digests are written whole and the journal starts over.
+        journaled = self._journaled
+        if journaled is not None and journaled + len(self._changed) <= self._folded:
+            append_line(self.journal_path, json.dumps(self._changed))
+            self._journaled = journaled + len(self._changed)
+        else:
+            write_atomically(self.sessions_path, json.dumps({**head, "sessions": self.sessions}))
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.journal_path)
+            self._folded, self._journaled = len(self.sessions), 0
+        self._changed = {}

@@ -500,3 +500,26 @@ def test_loads_judges_the_exact_document(doc: Any) -> None:
     assert (violation is None) == (expected is None), source
     if violation is None:
         assert value == json.loads(source)
+
+
+@pytest.mark.parametrize(
+    ("cell", "code"),
+    [
+        ("9223372036854775808", json_policy.INTEGER_OUT_OF_RANGE),
+        ("-9223372036854775809", json_policy.INTEGER_OUT_OF_RANGE),
+        ("1e400", json_policy.NUMBER_NOT_FINITE),
+        ("[1e400]", json_policy.NUMBER_NOT_FINITE),
+        ("12.5", None),
+        ("9.3e18", None),
+        ('"text"', None),
+        ("true", None),
+    ],
+)
+def test_a_table_of_rows_is_judged_as_its_cells(cell: str, code: str | None) -> None:
+    # Sync's message rows are judged a column at a time; a cell breaking the policy is still found, where
+    # it is.
+    rows = ", ".join(f'[{i}, "m", 1.5, null, {cell if i == 7 else 0}]' for i in range(20))
+    _, violation = json_policy.loads(f'{{"rows": [{rows}]}}'.encode())
+    assert (violation and violation.code) == code
+    if violation is not None:
+        assert violation.loc[:3] == ("rows", 7, 4)

@@ -52,7 +52,39 @@ def test_message_batches_rewrite_only_the_position(tmp_path: Path) -> None:
     }
     cursor.forget({"s1"})
     cursor.save()
-    assert json.loads(cursor.sessions_path.read_text())["sessions"] == {}
+    assert SyncCursor.load(path, "laptop", "http://a").sessions == {}
+
+
+def test_session_digests_go_to_a_journal_folded_in_once_it_is_as_big(tmp_path: Path) -> None:
+    path = cursor_path(tmp_path, "laptop", "http://a")
+    cursor = SyncCursor(path, "laptop", "http://a")
+    cursor.acknowledge({f"s{i}": "a" for i in range(4)}, 1)
+    cursor.save()
+    whole = cursor.sessions_path.read_text()
+    # Batches carrying a few sessions each append them while the journal stays smaller than the digests.
+    for i, batch in enumerate(({"s4": "b"}, {"s0": "c", "s5": "d"}), start=2):
+        cursor.acknowledge(batch, i)
+        cursor.save()
+    cursor.forget({"s1"})
+    cursor.save()
+    assert cursor.sessions_path.read_text() == whole
+    assert len(cursor.journal_path.read_text().splitlines()) == 3
+    expected = {"s0": "c", "s2": "a", "s3": "a", "s4": "b", "s5": "d"}
+    assert SyncCursor.load(path, "laptop", "http://a").sessions == expected
+    # A line cut short by a crash is ignored; the next save writes the digests whole.
+    with cursor.journal_path.open("a") as fh:
+        fh.write('{"s6": "e"')
+    again = SyncCursor.load(path, "laptop", "http://a")
+    assert again.sessions == expected
+    again.acknowledge({"s6": "f"}, 5)
+    again.save()
+    assert not again.journal_path.exists()
+    assert json.loads(again.sessions_path.read_text())["sessions"] == {**expected, "s6": "f"}
+    # Once the journal would outgrow the digests, they are written whole and the journal starts over.
+    again.acknowledge({f"t{i}": "g" for i in range(7)}, 6)
+    again.save()
+    assert not again.journal_path.exists()
+    assert len(SyncCursor.load(path, "laptop", "http://a").sessions) == 13
 
 
 @pytest.mark.parametrize(
