@@ -44,8 +44,8 @@ def upsert_attachment(conn: sqlite3.Connection, new: NewAttachment) -> dict[str,
         ),
     )
     row = conn.execute(
-        "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments"
-        f" WHERE sha256 = {d.p}",
+        "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments WHERE"
+        f" sha256 = {d.p}",
         (new.sha256,),
     ).fetchone()
     return dict(row)
@@ -79,8 +79,7 @@ def link(conn: sqlite3.Connection, message_id: int, attachment_ids: Sequence[str
     d = dialect_of(conn)
     conn.executemany(
         f"INSERT INTO hs_message_attachments (message_id, attachment_id, position) VALUES ({d.p}, {d.p},"
-        f" {d.p})"
-        " ON CONFLICT DO NOTHING",
+        f" {d.p}) ON CONFLICT DO NOTHING",
         [(message_id, a, pos) for pos, a in enumerate(dict.fromkeys(attachment_ids))],
     )
 

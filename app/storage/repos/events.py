@@ -42,8 +42,8 @@ def after(conn: sqlite3.Connection, last_id: int, session_id: str | None, limit:
         ).fetchall()
     else:
         rows = conn.execute(
-            f"SELECT id, type, data FROM hs_events WHERE session_id = {d.p} AND id > {d.p} ORDER BY id"
-            f" LIMIT {d.p}",
+            f"SELECT id, type, data FROM hs_events WHERE session_id = {d.p} AND id > {d.p} ORDER BY id LIMIT"
+            f" {d.p}",
             (session_id, last_id, limit),
         ).fetchall()
     return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]

@@ -85,8 +85,8 @@ def _active_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str
     d = dialect_of(conn)
     marks = ",".join([d.p] * len(session_ids))
     rows = conn.execute(
-        f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-        "GROUP BY session_id",
+        f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 GROUP BY"
+        " session_id",
         session_ids,
     )
     return dict(rows.fetchall())
@@ -96,8 +96,8 @@ def _nth_active_id(conn: sqlite3.Connection, session_id: str, after_id: int, n: 
     """Id of the ``n``-th active message of a session after ``after_id`` (n >= 1)."""
     d = dialect_of(conn)
     row = conn.execute(
-        f"SELECT id FROM messages WHERE session_id = {d.p} AND active = 1 AND id > {d.p} ORDER BY id LIMIT"
-        f" 1 OFFSET {d.p}",
+        f"SELECT id FROM messages WHERE session_id = {d.p} AND active = 1 AND id > {d.p} ORDER BY id LIMIT 1"
+        f" OFFSET {d.p}",
         (session_id, after_id, n - 1),
     ).fetchone()
     return int(row[0])

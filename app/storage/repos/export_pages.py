@@ -138,8 +138,8 @@ def message_snapshot(conn: sqlite3.Connection, session_ids: list[str]) -> tuple[
         marks = ",".join([d.p] * len(session_ids))
         counts = dict(
             conn.execute(
-                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-                "GROUP BY session_id",
+                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1"
+                " GROUP BY session_id",
                 session_ids,
             ).fetchall()
         )

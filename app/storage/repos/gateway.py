@@ -37,9 +37,8 @@ def put_entry(
     changes.note_routing()
     conn.execute(
         f"INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES ({d.p}, {d.p},"
-        f" {d.p}, {d.p}) "
-        "ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json, "
-        "updated_at = excluded.updated_at",
+        f" {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json,"
+        " updated_at = excluded.updated_at",
         (scope, session_key, entry_json, time.time()),
     )
 
@@ -103,9 +102,8 @@ def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tu
     """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
     d = dialect_of(conn)
     rows = conn.execute(
-        f"SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = {d.p} AND"
-        f" updated_at >= {d.p} "
-        "ORDER BY rowid",
+        f"SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = {d.p} AND updated_at"
+        f" >= {d.p} ORDER BY rowid",
         (scope, since),
     ).fetchall()
     return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
@@ -175,10 +173,8 @@ def record_peer(
     keep_membership(conn, session_id, source=_peer_columns(peer)[0])
     cursor = conn.execute(
         f"UPDATE sessions SET source = {d.p}, user_id = {d.p}, session_key = {d.p}, chat_id = {d.p},"
-        f" chat_type = {d.p}, "
-        f"thread_id = {d.p}, display_name = COALESCE({d.p}, display_name), origin_json = COALESCE({d.p},"
-        " origin_json) "
-        f"WHERE id = {d.p}",
+        f" chat_type = {d.p}, thread_id = {d.p}, display_name = COALESCE({d.p}, display_name), origin_json ="
+        f" COALESCE({d.p}, origin_json) WHERE id = {d.p}",
         (*_peer_columns(peer), display_name, origin_json, session_id),
     )
     return cursor.rowcount > 0
@@ -220,12 +216,10 @@ def find_recoverable(conn: sqlite3.Connection, peer: ChatPeer) -> tuple[str, flo
     ).fetchone()
     if row is None and peer.chat_id is not None and peer.chat_type is not None:
         row = conn.execute(
-            f"SELECT id, started_at, session_key FROM sessions WHERE source = {d.p} "
-            f"AND COALESCE(user_id, '') = COALESCE({d.p}, '') AND COALESCE(chat_id, '') = COALESCE({d.p},"
-            " '') "
-            f"AND COALESCE(chat_type, '') = COALESCE({d.p}, '') AND COALESCE(thread_id, '') ="
-            f" COALESCE({d.p}, '') "
-            f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
+            f"SELECT id, started_at, session_key FROM sessions WHERE source = {d.p} AND COALESCE(user_id, '')"
+            f" = COALESCE({d.p}, '') AND COALESCE(chat_id, '') = COALESCE({d.p}, '') AND COALESCE(chat_type,"
+            f" '') = COALESCE({d.p}, '') AND COALESCE(thread_id, '') = COALESCE({d.p}, '') AND {_RECOVERABLE}"
+            " ORDER BY started_at DESC LIMIT 1",
             (peer.source, peer.user_id, peer.chat_id, peer.chat_type, peer.thread_id),
         ).fetchone()
     if row is None:
@@ -256,8 +250,7 @@ def entry_for_session(conn: sqlite3.Connection, scope: str, session_id: str) -> 
         f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} "
         # A hand-edited malformed row must not fail the lookup (reading a member raises on it).
         f"AND CASE WHEN {d.json_is_valid('entry_json')} THEN {d.json_text('entry_json', '$.session_id')} END"
-        f" = {d.p} "
-        "ORDER BY rowid LIMIT 1",
+        f" = {d.p} ORDER BY rowid LIMIT 1",
         (scope, session_id),
     ).fetchone()
     return None if row is None else str(row[0])

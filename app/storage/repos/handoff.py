@@ -17,9 +17,9 @@ def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
     """The handoff of a session (state ``None`` when never requested), or ``None`` for an unknown id."""
     d = dialect_of(conn)
     row = conn.execute(
-        "SELECT s.id, s.title, s.handoff_state, s.handoff_platform, s.handoff_error, h.worker, h.thread, "
-        "h.requested_at, h.updated_at FROM sessions s LEFT JOIN hs_handoffs h ON h.session_id = s.id "
-        f"WHERE s.id = {d.p}",
+        "SELECT s.id, s.title, s.handoff_state, s.handoff_platform, s.handoff_error, h.worker, h.thread,"
+        " h.requested_at, h.updated_at FROM sessions s LEFT JOIN hs_handoffs h ON h.session_id = s.id WHERE"
+        f" s.id = {d.p}",
         (session_id,),
     ).fetchone()
     if row is None:
@@ -77,8 +77,8 @@ def claim(conn: sqlite3.Connection, session_id: str) -> bool:
     a synced session."""
     d = dialect_of(conn)
     cursor = conn.execute(
-        f"UPDATE sessions SET handoff_state = 'running' WHERE id = {d.p} AND handoff_state = 'pending'"
-        f" AND {_NOT_SYNCED}",
+        f"UPDATE sessions SET handoff_state = 'running' WHERE id = {d.p} AND handoff_state = 'pending' AND"
+        f" {_NOT_SYNCED}",
         (session_id,),
     )
     return cursor.rowcount > 0
@@ -113,10 +113,9 @@ def record_request(conn: sqlite3.Connection, session_id: str, now: float) -> Non
     """A new request forgets the previous attempt's worker and destination."""
     d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
-        f"VALUES ({d.p}, NULL, NULL, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET worker = NULL,"
-        " thread = NULL, "
-        "requested_at = excluded.requested_at, updated_at = excluded.updated_at",
+        f"INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) VALUES ({d.p}, NULL,"
+        f" NULL, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET worker = NULL, thread = NULL,"
+        " requested_at = excluded.requested_at, updated_at = excluded.updated_at",
         (session_id, now, now),
     )
 
@@ -125,10 +124,9 @@ def record_claim(conn: sqlite3.Connection, session_id: str, worker: str | None, 
     """Remember which gateway worker claimed the handoff."""
     d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
-        f"VALUES ({d.p}, {d.p}, NULL, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET worker ="
-        " excluded.worker, "
-        "updated_at = excluded.updated_at",
+        f"INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) VALUES ({d.p},"
+        f" {d.p}, NULL, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET worker = excluded.worker,"
+        " updated_at = excluded.updated_at",
         (session_id, worker, now, now),
     )
 
@@ -138,9 +136,8 @@ def record_settled(conn: sqlite3.Connection, session_id: str, thread: Any, now: 
     d = dialect_of(conn)
     encoded = None if thread is None else orjson.dumps(thread).decode()
     conn.execute(
-        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
-        f"VALUES ({d.p}, NULL, {d.p}, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET thread ="
-        " excluded.thread, "
-        "updated_at = excluded.updated_at",
+        f"INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) VALUES ({d.p}, NULL,"
+        f" {d.p}, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET thread = excluded.thread, updated_at ="
+        " excluded.updated_at",
         (session_id, encoded, now, now),
     )

@@ -21,8 +21,8 @@ from app.storage.sqlite_driver import sqlite3
 _MAX_PROBLEMS = 10
 
 _QUEUED = (
-    "(SELECT b.last_id FROM hs_fts_backlog b WHERE b.first_id <= m.id ORDER BY b.first_id DESC LIMIT 1)"
-    " >= m.id"
+    "(SELECT b.last_id FROM hs_fts_backlog b WHERE b.first_id <= m.id ORDER BY b.first_id DESC LIMIT 1) >="
+    " m.id"
 )
 
 

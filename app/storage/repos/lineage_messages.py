@@ -74,9 +74,8 @@ def copy_active_messages(
     )
     conn.execute(
         "UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id ="
-        f" {d.named('t')}),"
-        f" tool_call_count = (SELECT COALESCE(SUM({tool_calls_of_row_sql(d)}), 0) FROM messages"
-        f" WHERE session_id = {d.named('t')}) WHERE id = {d.named('t')}",
+        f" {d.named('t')}), tool_call_count = (SELECT COALESCE(SUM({tool_calls_of_row_sql(d)}), 0) FROM"
+        f" messages WHERE session_id = {d.named('t')}) WHERE id = {d.named('t')}",
         {"t": target_id},
     )
     if new_ids:

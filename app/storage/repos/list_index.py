@@ -198,8 +198,8 @@ def _reindex(conn: sqlite3.Connection, session_id: str) -> None:
     if current is None:
         return
     doc = conn.execute(
-        f"INSERT INTO hs_list_search_docs (session_id, title, preview, first_ts) VALUES ({d.p}, {d.p},"
-        f" {d.p}, {d.p})",
+        f"INSERT INTO hs_list_search_docs (session_id, title, preview, first_ts) VALUES ({d.p}, {d.p}, {d.p},"
+        f" {d.p})",
         (session_id, *current),
     ).lastrowid
     conn.execute(

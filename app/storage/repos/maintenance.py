@@ -171,10 +171,10 @@ def top_tools(conn: sqlite3.Connection, since: float, source: str | None, limit:
     d = dialect_of(conn)
     where, params = _window(d, since, source)
     sql = (
-        "SELECT COALESCE(json_extract(j.value, '$.function.name'), json_extract(j.value, '$.name')) AS tool, "
-        "COUNT(*) AS calls FROM sessions s JOIN messages m ON m.session_id = s.id, json_each(m.tool_calls) j "
-        f"WHERE {where} AND m.tool_calls IS NOT NULL AND json_valid(m.tool_calls) "
-        "AND json_type(m.tool_calls) = 'array' GROUP BY 1 HAVING tool IS NOT NULL ORDER BY 2 DESC, 1 LIMIT"
+        "SELECT COALESCE(json_extract(j.value, '$.function.name'), json_extract(j.value, '$.name')) AS tool,"
+        " COUNT(*) AS calls FROM sessions s JOIN messages m ON m.session_id = s.id, json_each(m.tool_calls)"
+        f" j WHERE {where} AND m.tool_calls IS NOT NULL AND json_valid(m.tool_calls) AND"
+        " json_type(m.tool_calls) = 'array' GROUP BY 1 HAVING tool IS NOT NULL ORDER BY 2 DESC, 1 LIMIT"
         f" {d.p}"
     )
     return [dict(row) for row in conn.execute(sql, [*params, limit])]

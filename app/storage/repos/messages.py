@@ -255,8 +255,8 @@ def page(conn: sqlite3.Connection, query: MessageQuery) -> list[sqlite3.Row]:
     where, params = _filters(d, query.roles, query.include_inactive)
     if before is not None:
         rows = conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id"
-            f" DESC LIMIT {d.p}",
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
+            f" LIMIT {d.p}",
             [session_id, before, *params, limit + 1],
         ).fetchall()
         rows.reverse()

@@ -49,10 +49,9 @@ def upsert(
     chat_id = None if home_channel is None else home_channel["chat_id"]
     name = None if home_channel is None else home_channel.get("name")
     conn.execute(
-        "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at) "
-        f"VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(platform) DO UPDATE SET enabled ="
-        " excluded.enabled, "
-        "home_chat_id = excluded.home_chat_id, home_name = excluded.home_name, threads = excluded.threads, "
-        "updated_at = excluded.updated_at",
+        "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at) VALUES"
+        f" ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(platform) DO UPDATE SET enabled ="
+        " excluded.enabled, home_chat_id = excluded.home_chat_id, home_name = excluded.home_name, threads ="
+        " excluded.threads, updated_at = excluded.updated_at",
         (platform, int(enabled), chat_id, name, int(threads), now),
     )

@@ -107,8 +107,7 @@ def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]
     now = time.time()
     conn.executemany(
         f"INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES ({d.p},"
-        f" {d.p}, {d.p}, {d.p})"
-        f" {SYNCED_SESSION_UPSERT}",
+        f" {d.p}, {d.p}, {d.p}) {SYNCED_SESSION_UPSERT}",
         [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
     )
 

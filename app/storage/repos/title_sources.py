@@ -23,8 +23,7 @@ def record_title_source(
     d = dialect_of(conn)
     conn.execute(
         f"INSERT INTO hs_session_titles (session_id, title_source, generator, created_at) VALUES ({d.p},"
-        f" {d.p}, {d.p}, {d.p})"
-        " ON CONFLICT(session_id) DO UPDATE SET title_source = excluded.title_source,"
+        f" {d.p}, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET title_source = excluded.title_source,"
         " generator = excluded.generator, created_at = excluded.created_at",
         (session_id, source, generator, time.time()),
     )
