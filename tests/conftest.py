@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -24,6 +26,7 @@ import app.main
 from app.main import create_app
 from app.settings import Settings
 from app.storage.database import Database
+from app.storage.dialect import SQLITE, Dialect, dialect_of
 
 
 @pytest.fixture(autouse=True)
@@ -218,6 +221,25 @@ def sqlite_file_operation(settings: Settings) -> None:
         )
 
 
+_PSYCOPG_MARK = re.compile(r"%[sb(%]")
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?|(?<!:):[A-Za-z_]\w*|%")
+
+
+@functools.cache
+def _psycopg_text(sql: str) -> str:
+    """A test's statement with sqlite3's placeholders as psycopg's (literal ``%`` doubled)."""
+
+    def sub(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "?":
+            return "%s"
+        if token.startswith(":"):
+            return f"%({token[1:]})s"
+        return token.replace("%", "%%")
+
+    return _PLACEHOLDER.sub(sub, sql)
+
+
 class RawDatabase:
     """Direct access to what a test's server stored, on either backend, with sqlite3's calling convention
     (``?`` placeholders, rows by name or position; on SQLite plain tuples without ``named_rows``), for
@@ -228,12 +250,12 @@ class RawDatabase:
         if settings.database_url:
             import psycopg
 
-            from app.storage.postgres.connection import SqliteStyle, configure
+            from app.storage.postgres.connection import PgConnection, configure
 
             pg = psycopg.connect(settings.database_url, autocommit=True)
             configure(pg)
             self._closers.append(pg.close)
-            self.conn: Any = SqliteStyle(pg)
+            self.conn: Any = PgConnection(pg)
         else:
             conn = sqlite3.connect(settings.db_path, isolation_level=None, timeout=10)
             if named_rows:
@@ -243,11 +265,27 @@ class RawDatabase:
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         """Run one statement (autocommit)."""
-        return self.conn.execute(sql, params)
+        return self.conn.execute(self._text(sql), params)
 
     def executemany(self, sql: str, rows: Any) -> Any:
         """Run one statement per parameter row (autocommit)."""
-        return self.conn.executemany(sql, rows)
+        return self.conn.executemany(self._text(sql), rows)
+
+    def column_names(self, table: str) -> list[str]:
+        """The agent columns of ``table``, in order."""
+        return [column.name for column in dialect_of(self.conn).table_columns(self.conn, table)]
+
+    @property
+    def dialect(self) -> Dialect:
+        """The backend's dialect, so repository functions given this object write their SQL for it."""
+        return dialect_of(self.conn)
+
+    def _text(self, sql: str) -> str:
+        # Tests arrange rows with sqlite3's placeholders on either backend; a statement already in psycopg's
+        # (a repository function's, written for the dialect) passes as written.
+        if self.dialect is SQLITE or _PSYCOPG_MARK.search(sql):
+            return sql
+        return _psycopg_text(sql)
 
     def close(self) -> None:
         """Close the connection."""

@@ -264,3 +264,31 @@ def test_the_sql_detector_sees_sql() -> None:
     prose = ["Select a session to continue.", "The update was committed.", "VACUUM state.db", "rollback"]
     assert all(_SQL.search(text) for text in flagged)
     assert not any(_SQL.search(text) for text in prose)
+
+
+_PG_CONNECTION = APP / "storage" / "postgres" / "connection.py"
+
+
+def _driver_calls(cls: ast.ClassDef) -> Iterator[ast.Call]:
+    for method in _methods(cls).values():
+        if method.name in ("execute", "executemany"):
+            for node in ast.walk(method):
+                if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                    continue
+                if node.func.attr in ("execute", "executemany"):
+                    yield node
+
+
+@pytest.mark.parametrize("name", ["PgConnection", "PlainCursor"])
+def test_the_psycopg_wrapper_passes_statements_as_written(name: str) -> None:
+    calls = list(_driver_calls(_class(_parse(_PG_CONNECTION), name)))
+    assert calls
+    assert all(isinstance(call.args[0], ast.Name) and call.args[0].id == "sql" for call in calls)
+
+
+_SQL_PATHS = [_PG_CONNECTION, APP / "storage" / "dialect.py", APP / "storage" / "postgres" / "dialect.py"]
+
+
+@pytest.mark.parametrize("path", _SQL_PATHS, ids=_rel)
+def test_no_sql_text_is_rewritten_with_regular_expressions(path: Path) -> None:
+    assert "re" not in set(_imports(_parse(path)))

@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Any
 
 from app.errors import DatabaseBusy, DatabaseReadOnly, HermesError, StorageFull
+from app.storage.dialect import SQLITE, Dialect
 from app.storage.sqlite_driver import sqlite3
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,8 @@ class WatchedConnection(sqlite3.Connection):
     keeps the statements it prepared last."""
 
     watch: Any = None
+    dialect: Dialect = SQLITE
+    """The hooks the repositories write their SQL with (:func:`app.storage.dialect.dialect_of`)."""
 
     def __call__(self, sql: str, /) -> Any:
         """The prepared statement of ``sql``: the driver calls this whenever its own statement cache misses.

@@ -1,4 +1,4 @@
-"""Many rows into one SQLite table with a few multi-row ``INSERT … VALUES`` statements.
+"""Many rows into one table with a few multi-row ``INSERT … VALUES`` statements.
 
 ``executemany`` runs its statement once per row, and each run hands the interpreter lock back and forth
 around SQLite's step: with the server's other threads (the event loop parsing the next batch, the indexers)
@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+from app.storage.dialect import dialect_of
 from app.storage.sqlite_driver import sqlite3
 
 MAX_VARIABLES = 32766
@@ -28,7 +29,7 @@ def insert_rows(conn: sqlite3.Connection, head: str, rows: Sequence[Sequence[Any
         return
     width = len(rows[0])
     per = max(1, min(ROWS_PER_STATEMENT, MAX_VARIABLES // width))
-    one = "(" + ", ".join("?" * width) + ")"
+    one = "(" + ", ".join([dialect_of(conn).p] * width) + ")"
     for start in range(0, len(rows), per):
         part = rows[start : start + per]
         values = ", ".join(itertools.repeat(one, len(part)))

@@ -112,7 +112,7 @@ def agent_reading_the_server(settings: Settings, scratch: Path) -> hermes_state.
     try:
         with RawDatabase(settings) as raw, target:
             for table in ("sessions", "messages"):
-                wanted = {r[1] for r in raw.execute(f"PRAGMA table_info({table})")}
+                wanted = set(raw.column_names(table))
                 names = [r[1] for r in target.execute(f"PRAGMA table_info({table})") if r[1] in wanted]
                 quoted = ", ".join(f'"{n}"' for n in names)
                 found = raw.execute(f"SELECT {quoted} FROM {table} ORDER BY 1").fetchall()

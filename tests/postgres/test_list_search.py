@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.storage.postgres import search
-from app.storage.postgres.connection import SqliteStyle, configure
+from app.storage.postgres.connection import PgConnection, configure
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.list_stats import ListStats, TextSample, list_stats
 from app.storage.postgres.search import list_candidates, list_search_filter
 from app.storage.postgres.search_schema import (
@@ -30,7 +31,7 @@ from app.storage.postgres.search_schema import (
 )
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM
-from app.storage.repos.sessions import PREVIEW_RAW_SQL
+from app.storage.repos.sessions import preview_raw_sql
 from app.storage.rows import ListQuery
 from tests.postgres import revisions
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
@@ -64,7 +65,7 @@ def _check(pg: psycopg.Connection[Any], terms: list[str]) -> None:
 def test_the_listing_search_equals_the_substring_rule(pg: psycopg.Connection[Any], data: Any) -> None:
     rows, terms, compressed = data
     pg.execute("TRUNCATE sessions, messages CASCADE")
-    conn: Any = SqliteStyle(pg)
+    conn: Any = PgConnection(pg)
     _insert(conn, rows, compressed)
     assert all(list_search_filter(pg, t, projecting=True).indexed for t in terms if len(t) >= MIN_TERM)
     _check(pg, terms)
@@ -317,8 +318,10 @@ def test_the_preview_is_read_through_its_index_in_order(pg: psycopg.Connection[A
     assert [item["preview"] for item in _ids(pg)[:2]] == ["first 400", "first 399"]
     plan = " ".join(
         str(row[0])
-        for row in SqliteStyle(pg)
-        .execute(f"EXPLAIN SELECT {PREVIEW_RAW_SQL.format(a='s')} FROM sessions s WHERE s.id = 'p1'")
+        for row in PgConnection(pg)
+        .execute(
+            f"EXPLAIN SELECT {preview_raw_sql(POSTGRES).format(a='s')} FROM sessions s WHERE s.id = 'p1'"
+        )
         .fetchall()
     )
     assert "idx_hs_messages_preview" in plan and "Sort" not in plan, plan

@@ -14,6 +14,7 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from app.storage.dialect import dialect_of
 from tests.postgres.test_transfer import _client
 
 START = 1_795_000_000.0  # a fixed moment, so both backends bucket the same days and hours
@@ -92,7 +93,7 @@ class RawStart:
         """Set ``started_at`` of every session in one write."""
 
         def job(tx: Any) -> None:
-            tx.conn.execute("UPDATE sessions SET started_at = ?", (START,))
+            tx.conn.execute(f"UPDATE sessions SET started_at = {dialect_of(tx.conn).p}", (START,))
 
         self.db.write_sync(job)
 
@@ -190,7 +191,10 @@ def test_auto_prune_runs_on_postgresql_as_on_sqlite(pg_migrated_url: str, tmp_pa
             old = START - 200 * 86_400
 
             def backdate(tx: Any, old: float = old) -> None:
-                tx.conn.execute("UPDATE sessions SET started_at = ? WHERE id IN ('s0', 's1', 's4')", (old,))
+                p = dialect_of(tx.conn).p
+                tx.conn.execute(
+                    f"UPDATE sessions SET started_at = {p} WHERE id IN ('s0', 's1', 's4')", (old,)
+                )
                 tx.maintenance.set_meta("last_auto_prune", "0")  # due now
 
             client.app.state.db.write_sync(backdate)  # type: ignore[attr-defined]

@@ -16,8 +16,10 @@ from app.domain.records import NewSession
 from app.errors import TitleTaken
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
+from app.storage.dialect import dialect_of
 from app.storage.migrate import head_revision
 from app.storage.postgres import migrate, open_postgres_store
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.store import PgStore
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import WriteRejected
@@ -217,10 +219,12 @@ def test_upgrade_runs_twice_and_concurrently(pg_cluster: Any) -> None:
 
 def test_percent_signs_and_placeholders_in_shared_sql_reach_postgresql_intact(store: PgStore) -> None:
     def job(tx: PgTx) -> Any:
-        return tx.conn.execute("SELECT '50%', ? || '%', 'a?b'", ("x",)).fetchone()
+        d = dialect_of(tx.conn)
+        return tx.conn.execute(f"SELECT '50{d.pct}', {d.p} || '{d.pct}', 'a?b'", ("x",)).fetchone()
 
     assert tuple(store.read_sync(job)) == ("50%", "x%", "a?b")
-    assert tuple(store.read_sync(lambda tx: tx.conn.execute("SELECT '100%'").fetchone())) == ("100%",)
+    hundred = f"SELECT '100{POSTGRES.pct}'"
+    assert tuple(store.read_sync(lambda tx: tx.conn.execute(hundred).fetchone())) == ("100%",)
 
 
 def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
@@ -236,7 +240,7 @@ def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
     assert session["estimated_cost_usd"] == 1.0 and session["actual_cost_usd"] is None
     rolled = store.read_sync(
         lambda tx: tx.conn.execute(
-            "SELECT model, input_tokens, api_call_count FROM session_model_usage WHERE session_id = ?",
+            "SELECT model, input_tokens, api_call_count FROM session_model_usage WHERE session_id = %s",
             ("u1",),
         ).fetchall()
     )

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from app.settings import Settings
 from app.storage.database import Database
+from app.storage.dialect import dialect_of
 from app.storage.repos import list_index
 from app.storage.repos.session_list import list_sessions
 from app.storage.rows import ListQuery
@@ -124,6 +125,7 @@ def stores(draw: st.DrawFn) -> tuple[list[tuple[str, str | None, str]], list[str
 def _insert(
     conn: sqlite3.Connection, rows: list[tuple[str, str | None, str]], compressed: list[bool]
 ) -> None:
+    d = dialect_of(conn)
     titles: set[str] = set()
     previous: str | None = None
     for index, ((sid, title, first), ended) in enumerate(zip(rows, compressed, strict=True)):
@@ -135,15 +137,17 @@ def _insert(
         parent = previous if index and compressed[index - 1] else None
         conn.execute(
             "INSERT INTO sessions (id, source, started_at, title, parent_session_id, end_reason, ended_at) "
-            "VALUES (?, 'cli', ?, ?, ?, ?, ?)",
+            f"VALUES ({d.p}, 'cli', {d.p}, {d.p}, {d.p}, {d.p}, {d.p})",
             (sid, 1000.0 + index, title, parent, "compression" if ended else None, 2000.0 if ended else None),
         )
         conn.execute(
-            "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'assistant', 'zebra', ?)",
+            f"INSERT INTO messages (session_id, role, content, timestamp) VALUES ({d.p}, 'assistant',"
+            f" 'zebra', {d.p})",
             (sid, 1000.0 + index),
         )
         conn.execute(
-            "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)",
+            f"INSERT INTO messages (session_id, role, content, timestamp) VALUES ({d.p}, 'user', {d.p},"
+            f" {d.p})",
             (sid, first, 1000.5 + index),
         )
         previous = sid
@@ -151,19 +155,20 @@ def _insert(
 
 def _edit(conn: sqlite3.Connection, rows: list[tuple[str, str | None, str]], terms: list[str]) -> None:
     """Edits a listing's search must follow: a retitle, an earlier user message, a rewind, a deletion."""
+    d = dialect_of(conn)
     first = rows[0][0]
-    conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (terms[0] + " retitled", first))
+    conn.execute(f"UPDATE sessions SET title = {d.p} WHERE id = {d.p}", (terms[0] + " retitled", first))
     conn.execute(
-        "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, 1.0)",
+        f"INSERT INTO messages (session_id, role, content, timestamp) VALUES ({d.p}, 'user', {d.p}, 1.0)",
         (rows[-1][0], terms[1]),
     )
-    conn.execute("UPDATE messages SET active = 0 WHERE session_id = ? AND role = 'user'", (first,))
+    conn.execute(f"UPDATE messages SET active = 0 WHERE session_id = {d.p} AND role = 'user'", (first,))
     if len(rows) > 2:
-        conn.execute("DELETE FROM messages WHERE session_id = ?", (rows[1][0],))
+        conn.execute(f"DELETE FROM messages WHERE session_id = {d.p}", (rows[1][0],))
         conn.execute(
-            "UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?", (rows[1][0],)
+            f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = {d.p}", (rows[1][0],)
         )
-        conn.execute("DELETE FROM sessions WHERE id = ?", (rows[1][0],))
+        conn.execute(f"DELETE FROM sessions WHERE id = {d.p}", (rows[1][0],))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -1,17 +1,14 @@
-"""psycopg connections as the repositories use them: rows like ``sqlite3.Row`` and, for the SQL both
-backends share, the ``sqlite3`` calling convention.
+"""psycopg connections as the repositories use them: rows like ``sqlite3.Row`` and the calls of
+``sqlite3.Connection`` the shared repository functions make.
 
-Repository SQL that is portable (plain SELECT/UPDATE/DELETE, ``ON CONFLICT`` upserts, recursive CTEs, the
-agent's JSON predicates through the compatibility functions of :mod:`app.storage.postgres.schema`) is
-written once in ``app/storage/repos`` with ``?`` / ``:name`` placeholders. :class:`SqliteStyle` runs it on a
-psycopg connection: placeholders become psycopg's, ``%`` is escaped, and ``lastrowid`` reads ``lastval()``.
-Everything SQLite-shaped is written again in PostgreSQL SQL in ``app/storage/postgres/repos``.
+Repository SQL is written once, over the hooks of :mod:`app.storage.dialect`; on a :class:`PgConnection`
+those hooks give psycopg's placeholders, so each statement reaches psycopg exactly as the repository wrote
+it. Everything only PostgreSQL runs is in ``app/storage/postgres/repos``.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -21,6 +18,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.rows import RowMaker
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextLoader
 
+from app.storage.dialect import Dialect
+from app.storage.postgres.dialect import HIDDEN_COLUMNS, POSTGRES
 from app.storage.postgres.shape import PG_WATCH
 
 NUL_STANDIN = "\uffff"
@@ -121,75 +120,7 @@ def pg_row(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
     return make
 
 
-_TOKEN = re.compile(
-    r"\bX'[0-9A-Fa-f]{2}'"  # a one-byte blob literal
-    r"|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\""  # string literals and quoted names pass unchanged
-    r"|\?|(?<!:):[A-Za-z_]\w*|%"  # placeholders, and psycopg's own placeholder mark
-    r"|\bAS INTEGER\)|\bLIKE\b| INDEXED BY \w+"
-)
-
-
-@functools.lru_cache(maxsize=1024)
-def to_psycopg(sql: str) -> str:
-    """``sql`` with sqlite3 placeholders (``?``, ``:name``) as psycopg's (``%s``, ``%(name)s``), literal
-    ``%`` doubled, ``CAST(... AS INTEGER)`` widened to ``BIGINT`` (SQLite's INTEGER is 64-bit), ``LIKE`` as
-    ``ILIKE`` (SQLite's LIKE ignores case), ``INDEXED BY`` hints dropped, and a one-byte blob literal
-    (``X'0A'``) as ``chr(10)``."""
-
-    def sub(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "?":
-            return "%s"
-        if token == "%":
-            return "%%"
-        if token.startswith(":"):
-            return f"%({token[1:]})s"
-        if token[0] in "'\"":
-            return token.replace("%", "%%")
-        if token.startswith("AS INTEGER"):
-            return "AS BIGINT)"
-        if token.startswith("X'"):
-            return f"chr({int(token[2:4], 16)})"
-        if token.startswith(" INDEXED BY"):
-            return ""  # SQLite's index hint; PostgreSQL's planner picks the same index by itself
-        if token == "LIKE":
-            return "ILIKE"
-        return token
-
-    return _TOKEN.sub(sub, sql)
-
-
-# PostgreSQL's types of the agent's columns, named as the agent's SQLite schema declares them (import and
-# export convert values by the declared type, as SQLite's affinity rules do).
-_DECLARED = {
-    "bigint": "INTEGER",
-    "integer": "INTEGER",
-    "smallint": "INTEGER",
-    "double precision": "REAL",
-    "real": "REAL",
-    "text": "TEXT",
-    "bytea": "BLOB",
-}
-
-HIDDEN_COLUMNS = frozenset({"search_vector", "hs_search_ready", "hidden", "last_activity_at"})
-"""Columns that are not part of the agent's schema-22 rows, so ``SELECT *`` through a :class:`PlainCursor`
-and ``PRAGMA table_info`` leave them out (exports stay the agent's lines): what the server computes for
-search, and the two flags of newer agents' files that revision 0023 keeps beside them (read and written by
-name, see :data:`app.storage.postgres.shape.PG_SHAPE`)."""
-
-_TABLE_INFO = re.compile(r"\s*PRAGMA table_info\((\w+)\)\s*$")
-_TABLE_INFO_SQL = (
-    "SELECT ordinal_position - 1 AS cid, column_name AS name, data_type AS type,"
-    " (is_nullable = 'NO')::int AS notnull,"
-    " CASE WHEN is_identity = 'YES' THEN NULL ELSE column_default END AS dflt_value,"
-    " 0 AS pk"
-    " FROM information_schema.columns"
-    " WHERE table_schema = current_schema() AND table_name = %s AND is_generated = 'NEVER'"
-    " ORDER BY ordinal_position"
-)
-
-
-class SqliteStyleCursor:
+class PgCursor:
     """The part of ``sqlite3.Cursor`` the shared repository code uses."""
 
     __slots__ = ("_conn", "_cur")
@@ -233,42 +164,32 @@ class SqliteStyleCursor:
         return int(row[0])
 
 
-class SqliteStyle:
+class PgConnection:
     """A psycopg connection behind the ``sqlite3.Connection`` calls of the shared repository functions."""
 
     __slots__ = ("pg",)
     watch = PG_WATCH
     """What the shared repositories read of the store's shape (:func:`app.storage.agent_shape.shape_of`)."""
+    dialect: Dialect = POSTGRES
+    """The hooks the shared repositories write their SQL with (:func:`app.storage.dialect.dialect_of`)."""
 
     def __init__(self, pg: psycopg.Connection[Any]) -> None:
         self.pg = pg
 
-    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> SqliteStyleCursor:
-        """Run one statement (sqlite3 placeholders) on a fresh cursor. ``PRAGMA table_info(t)`` answers
-        from the catalog, types named as the agent's SQLite schema declares them."""
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> PgCursor:
+        """Run one statement, as written, on a fresh cursor."""
         cur = self.pg.cursor(row_factory=pg_row)
-        pragma = _TABLE_INFO.match(sql)
-        if pragma is not None:
-            cur.execute(_TABLE_INFO_SQL, (pragma.group(1),))
-            rows = [
-                _row_class(("cid", "name", "type", "notnull", "dflt_value", "pk"))(
-                    (cid, name, _DECLARED.get(kind, kind.upper()), notnull, default, pk)
-                )
-                for cid, name, kind, notnull, default, pk in cur.fetchall()
-                if name not in HIDDEN_COLUMNS
-            ]
-            return _Answered(rows)  # type: ignore[return-value]
         # Parameters always go with the query (an empty tuple too), so psycopg undoubles every %%.
-        cur.execute(to_psycopg(sql), params)
-        return SqliteStyleCursor(self.pg, cur)
+        cur.execute(sql, params)
+        return PgCursor(self.pg, cur)
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> SqliteStyleCursor:
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> PgCursor:
         """Run one statement for each parameter row."""
         cur = self.pg.cursor(row_factory=pg_row)
         batch = list(rows)
         if batch:
-            cur.executemany(to_psycopg(sql), batch)
-        return SqliteStyleCursor(self.pg, cur)
+            cur.executemany(sql, batch)
+        return PgCursor(self.pg, cur)
 
     def cursor(self) -> PlainCursor:
         """A cursor with plain tuple rows (``sqlite3``'s ``row_factory = None``)."""
@@ -278,27 +199,6 @@ class SqliteStyle:
     def in_transaction(self) -> bool:
         """Whether a transaction is open and usable."""
         return self.pg.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
-
-
-class _Answered:
-    """The rows of a statement answered without running it on the server (``PRAGMA table_info``)."""
-
-    __slots__ = ("_rows",)
-
-    def __init__(self, rows: list[PgRow]) -> None:
-        self._rows = rows
-
-    def fetchone(self) -> PgRow | None:
-        """The next row, or ``None``."""
-        return self._rows.pop(0) if self._rows else None
-
-    def fetchall(self) -> list[PgRow]:
-        """Every remaining row."""
-        rows, self._rows = self._rows, []
-        return rows
-
-    def __iter__(self) -> Iterator[PgRow]:
-        return iter(self.fetchall())
 
 
 class PlainCursor:
@@ -313,8 +213,8 @@ class PlainCursor:
         self.row_factory: Any = None
 
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> PlainCursor:
-        """Run one statement (sqlite3 placeholders)."""
-        self._cur.execute(to_psycopg(sql), params)
+        """Run one statement, as written."""
+        self._cur.execute(sql, params)
         names = [c.name for c in self._cur.description or ()]
         hidden = [i for i, name in enumerate(names) if name in HIDDEN_COLUMNS]
         self._keep = [i for i in range(len(names)) if i not in hidden] if hidden else None

@@ -1,5 +1,5 @@
-"""The PostgreSQL schema: the agent's tables with its column names and meanings, our ``hs_`` tables, the
-indexes, and a few functions that give PostgreSQL the SQLite JSON predicates the shared SQL uses.
+"""The PostgreSQL schema: the agent's tables with its column names and meanings, our ``hs_`` tables and
+the indexes.
 
 Types follow the agent's affinities: ``TEXT`` stays ``text``, ``INTEGER`` becomes ``bigint`` (SQLite's
 integers are 64-bit), ``REAL`` becomes ``double precision`` (epoch seconds keep their precision) and the
@@ -7,7 +7,8 @@ message id is a ``bigint`` identity. Flags stay 0/1 integers, as the agent's fil
 import lines are identical on both backends.
 
 This is the DDL revision ``0012_postgresql_baseline`` ran, frozen as history: a later change needs a new
-revision with a PostgreSQL branch, not an edit here.
+revision with a PostgreSQL branch, not an edit here. The baseline also created imitations of SQLite's JSON
+functions, which revision ``0027_pg_json_or_null`` drops (it keeps their text for its downgrade).
 """
 
 from __future__ import annotations
@@ -220,39 +221,7 @@ The SQLite-only ones (the FTS backlog, the listing's FTS5 index) have no counter
 
 EXTENSIONS = ("CREATE EXTENSION IF NOT EXISTS pg_trgm",)
 
-COMPAT_FUNCTIONS = (
-    # SQLite's json_valid: NULL for NULL, else whether the text parses as JSON.
-    """CREATE OR REPLACE FUNCTION json_valid(doc text) RETURNS boolean
-LANGUAGE plpgsql IMMUTABLE AS $$
-BEGIN
-    IF doc IS NULL THEN
-        RETURN NULL;
-    END IF;
-    PERFORM doc::jsonb;
-    RETURN true;
-EXCEPTION WHEN others THEN
-    RETURN false;
-END
-$$""",
-    # SQLite's json_extract for '$.a.b' paths, as text (callers compare it or test it for NULL).
-    """CREATE OR REPLACE FUNCTION json_extract(doc text, path text) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-    SELECT doc::jsonb #>> string_to_array(substr(path, 3), '.')
-$$""",
-    # SQLite's json_type for the two answers the shared SQL asks about ('object', 'array').
-    """CREATE OR REPLACE FUNCTION json_type(doc text) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-    SELECT jsonb_typeof(doc::jsonb)
-$$""",
-    """CREATE OR REPLACE FUNCTION json_array_length(doc text) RETURNS bigint
-LANGUAGE sql IMMUTABLE AS $$
-    SELECT jsonb_array_length(doc::jsonb)
-$$""",
-)
-"""SQLite's JSON functions under their SQLite names, so the agent's lineage predicates (``_delegate_from``
-and ``_branched_from`` markers in ``model_config``) are the same SQL on both backends."""
-
 
 def baseline_statements() -> tuple[str, ...]:
     """Every statement of the PostgreSQL baseline, in order (each idempotent)."""
-    return (*EXTENSIONS, *COMPAT_FUNCTIONS, *AGENT_DDL, *OWN_DDL)
+    return (*EXTENSIONS, *AGENT_DDL, *OWN_DDL)

@@ -32,7 +32,7 @@ from psycopg.rows import dict_row
 from app.domain.fts_query import Clause, Engine, message_snippet, plan, word_snippet
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
-from app.storage.postgres.connection import to_psycopg
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.list_stats import list_stats
 from app.storage.postgres.search_schema import (
     CJK_ROWS,
@@ -58,11 +58,11 @@ from app.storage.repos.list_index import (
 )
 from app.storage.repos.search import cron_clauses, scan_windows
 from app.storage.repos.session_filter import (
-    CWD_SQL,
-    IN_HOME_SQL,
-    WORKSPACE_SQL,
     cwd_params,
+    cwd_sql,
+    in_home_sql,
     workspace_pattern,
+    workspace_sql,
 )
 from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
@@ -203,13 +203,13 @@ def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
         parts.append("COALESCE(s.source, '') <> ALL(%s)")
         params.append(list(filt.exclude_sources))
     if filt.home is not None:
-        parts.append(to_psycopg(IN_HOME_SQL.format(a="s")))
+        parts.append(in_home_sql(POSTGRES).format(a="s"))
         params.append(filt.home)
     if filt.cwd is not None:
-        parts.append(to_psycopg(CWD_SQL.format(a="s")))
+        parts.append(cwd_sql(POSTGRES).format(a="s"))
         params.extend(cwd_params(filt.cwd))
     if filt.workspace is not None:
-        parts.append(to_psycopg(WORKSPACE_SQL.format(a="s")))
+        parts.append(workspace_sql(POSTGRES).format(a="s"))
         params.append(workspace_pattern(filt.workspace))
     parts.extend(cron_clauses(filt.cron))
     return parts, params
@@ -657,11 +657,11 @@ def list_candidates(conn: Conn, term: str, projecting: bool) -> list[str] | None
 # then costs what the generic one does, so the prepared listing keeps its generic plan. With the pattern
 # visible, a term in most rows made every custom plan look cheaper, and the listing was planned again on
 # each call, which cost more than running it.
-_OPAQUE_PATTERN = "(SELECT CAST(? AS TEXT))"
+_OPAQUE_PATTERN = "(SELECT CAST(%s AS TEXT))"
 
 
 def _scan(term: str, projecting: bool) -> SearchFilter:
-    return scan_filter(term, projecting, bind=_OPAQUE_PATTERN if TRICKS.opaque_pattern else "?")
+    return scan_filter(POSTGRES, term, projecting, bind=_OPAQUE_PATTERN if TRICKS.opaque_pattern else None)
 
 
 def _broad(conn: Conn, term: str) -> bool:
@@ -671,8 +671,8 @@ def _broad(conn: Conn, term: str) -> bool:
 
 
 def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
-    """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``), in the shared SQL's
-    ``?`` placeholders: the candidates from the trigram indexes when the term has :data:`MIN_TERM`
+    """The listing's search filter on PostgreSQL (SQLite's ``list_index.search_filter``), in psycopg's
+    placeholders: the candidates from the trigram indexes when the term has :data:`MIN_TERM`
     characters and few sessions hold it, else the row-by-row scan (a term the statistics say is in many
     is not looked up at all: :mod:`app.storage.postgres.list_stats`). Either way a superset the listing's
     exact check narrows (``ILIKE`` folds all of Unicode where SQLite's ``LIKE`` folds ASCII)."""
@@ -687,8 +687,8 @@ def list_search_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     kept = "SELECT id FROM found"
     listed = WITH_ANCESTORS_SQL.format(candidates=kept) if projecting else kept
     clause = (
-        f"s.started_at = ANY((WITH found AS MATERIALIZED ({_found_sql(len(patterns), '?')})"
-        " SELECT CASE WHEN (SELECT count(*) FROM found) <= ? THEN"
+        f"s.started_at = ANY((WITH found AS MATERIALIZED ({_found_sql(len(patterns), '%s')})"
+        " SELECT CASE WHEN (SELECT count(*) FROM found) <= %s THEN"
         f" (SELECT array_agg(c.started_at) FROM sessions c WHERE c.id IN ({listed})) END)"
         "::double precision[])"
     )
@@ -711,7 +711,7 @@ def _settled_filter(conn: Conn, term: str, projecting: bool) -> SearchFilter:
     # An array parameter, not a set-returning function: the planner looks each id up by key. Walking the
     # listing at the candidates' start times keeps its order (no sort).
     return SearchFilter(
-        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(?))",
+        "s.started_at IN (SELECT c.started_at FROM sessions c WHERE c.id = ANY(%s))",
         [found],
         indexed=True,
     )

@@ -11,8 +11,8 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from app.storage.commit_notice import Changes
-from app.storage.postgres.connection import SqliteStyle
-from app.storage.postgres.repos.base import as_sqlite_style
+from app.storage.postgres.connection import PgConnection
+from app.storage.postgres.repos.base import as_repo_connection
 from app.storage.postgres.repos.events import PgEvents
 from app.storage.postgres.repos.export import PgExport
 from app.storage.postgres.repos.gateway import PgGateway
@@ -51,7 +51,7 @@ class PgTx:
 
     def __init__(self, pg: psycopg.Connection[Any], made: MadeAppend | None = None) -> None:
         self.pg = pg
-        self.conn = conn = as_sqlite_style(SqliteStyle(pg))
+        self.conn = conn = as_repo_connection(PgConnection(pg))
         self.changes = changes = Changes()
         self.sessions = PgSessions(conn)
         self.titles = PgTitles(conn)

@@ -7,6 +7,7 @@ from typing import Any
 
 from app.domain.records import NewAttachment
 from app.errors import UnknownAttachment
+from app.storage.dialect import dialect_of
 from app.storage.rows import AttachmentRef
 from app.storage.sqlite_driver import sqlite3
 
@@ -25,10 +26,11 @@ def _ref(row: sqlite3.Row) -> AttachmentRef:
 
 def upsert_attachment(conn: sqlite3.Connection, new: NewAttachment) -> dict[str, Any]:
     """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
+    d = dialect_of(conn)
     conn.execute(
         "INSERT INTO hs_attachments"
         " (id, sha256, size, media_type, filename, path, extracted_text, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p})"
         " ON CONFLICT(sha256) DO NOTHING",
         (
             new.attachment_id,
@@ -42,8 +44,8 @@ def upsert_attachment(conn: sqlite3.Connection, new: NewAttachment) -> dict[str,
         ),
     )
     row = conn.execute(
-        "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments"
-        " WHERE sha256 = ?",
+        "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments WHERE"
+        f" sha256 = {d.p}",
         (new.sha256,),
     ).fetchone()
     return dict(row)
@@ -51,8 +53,9 @@ def upsert_attachment(conn: sqlite3.Connection, new: NewAttachment) -> dict[str,
 
 def get_attachment(conn: sqlite3.Connection, attachment_id: str) -> dict[str, Any] | None:
     """One attachment row (without its extracted text), or ``None``."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT id, sha256, size, media_type, filename, path FROM hs_attachments WHERE id = ?",
+        f"SELECT id, sha256, size, media_type, filename, path FROM hs_attachments WHERE id = {d.p}",
         (attachment_id,),
     ).fetchone()
     return None if row is None else dict(row)
@@ -60,8 +63,9 @@ def get_attachment(conn: sqlite3.Connection, attachment_id: str) -> dict[str, An
 
 def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dict[str, AttachmentRef]:
     """Attachment refs by id; 422 ``unknown_attachment`` naming the ids that do not exist."""
+    d = dialect_of(conn)
     wanted = list(dict.fromkeys(attachment_ids))
-    marks = ",".join("?" * len(wanted))
+    marks = ",".join([d.p] * len(wanted))
     rows = conn.execute(f"SELECT {_REF_COLUMNS} FROM hs_attachments a WHERE a.id IN ({marks})", wanted)
     found = {row["id"]: _ref(row) for row in rows}
     missing = [a for a in wanted if a not in found]
@@ -72,22 +76,24 @@ def refs_for_ids(conn: sqlite3.Connection, attachment_ids: Sequence[str]) -> dic
 
 def link(conn: sqlite3.Connection, message_id: int, attachment_ids: Sequence[str]) -> None:
     """Link a message to attachments, in the order given (duplicates collapse to the first)."""
+    d = dialect_of(conn)
     conn.executemany(
-        "INSERT INTO hs_message_attachments (message_id, attachment_id, position) VALUES (?, ?, ?)"
-        " ON CONFLICT DO NOTHING",
+        f"INSERT INTO hs_message_attachments (message_id, attachment_id, position) VALUES ({d.p}, {d.p},"
+        f" {d.p}) ON CONFLICT DO NOTHING",
         [(message_id, a, pos) for pos, a in enumerate(dict.fromkeys(attachment_ids))],
     )
 
 
 def refs_for_messages(conn: sqlite3.Connection, message_ids: Sequence[int]) -> dict[int, list[AttachmentRef]]:
     """Attachment refs of each message (only messages that have some), in link order."""
+    d = dialect_of(conn)
     if not message_ids:
         return {}
     out: dict[int, list[AttachmentRef]] = {}
     # Chunked to stay under SQLite's bound-parameter limit on 1000-message pages.
     for start in range(0, len(message_ids), 500):
         chunk = list(message_ids[start : start + 500])
-        marks = ",".join("?" * len(chunk))
+        marks = ",".join([d.p] * len(chunk))
         rows = conn.execute(
             f"SELECT l.message_id, {_REF_COLUMNS} FROM hs_message_attachments l"
             f" JOIN hs_attachments a ON a.id = l.attachment_id WHERE l.message_id IN ({marks})"

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.storage.commit_notice import Changes
+from app.storage.dialect import dialect_of
 from app.storage.rows import EventRow, NewEvent
 from app.storage.sqlite_driver import sqlite3
-
-_INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
 
 
 def insert(
@@ -23,10 +22,12 @@ def insert_many(conn: sqlite3.Connection, changes: Changes, rows: Sequence[NewEv
     ``changes``)."""
     if not rows:
         return
+    d = dialect_of(conn)
+    sql = f"INSERT INTO hs_events (type, session_id, data, created_at) VALUES ({d.p}, {d.p}, {d.p}, {d.p})"
     if len(rows) == 1:
-        last = conn.execute(_INSERT_SQL, rows[0]).lastrowid
+        last = conn.execute(sql, rows[0]).lastrowid
     else:
-        conn.executemany(_INSERT_SQL, rows)
+        conn.executemany(sql, rows)
         (last,) = conn.execute("SELECT last_insert_rowid()").fetchone()
     assert last is not None  # an INSERT always sets it
     changes.note_events(last - len(rows) + 1, last)
@@ -34,13 +35,15 @@ def insert_many(conn: sqlite3.Connection, changes: Changes, rows: Sequence[NewEv
 
 def after(conn: sqlite3.Connection, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:
     """Events with ``id > last_id`` in id order, of one session or of all."""
+    d = dialect_of(conn)
     if session_id is None:
         rows = conn.execute(
-            "SELECT id, type, data FROM hs_events WHERE id > ? ORDER BY id LIMIT ?", (last_id, limit)
+            f"SELECT id, type, data FROM hs_events WHERE id > {d.p} ORDER BY id LIMIT {d.p}", (last_id, limit)
         ).fetchall()
     else:
         rows = conn.execute(
-            "SELECT id, type, data FROM hs_events WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?",
+            f"SELECT id, type, data FROM hs_events WHERE session_id = {d.p} AND id > {d.p} ORDER BY id LIMIT"
+            f" {d.p}",
             (session_id, last_id, limit),
         ).fetchall()
     return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
@@ -49,8 +52,10 @@ def after(conn: sqlite3.Connection, last_id: int, session_id: str | None, limit:
 def tail(conn: sqlite3.Connection, last_id: int, limit: int) -> list[tuple[int, str, str, str | None]]:
     """Every session's events with ``id > last_id`` in id order, with their session: ``(id, type, data,
     session_id)`` (what the event hub reads once for all its streams)."""
+    d = dialect_of(conn)
     rows = conn.execute(
-        "SELECT id, type, data, session_id FROM hs_events WHERE id > ? ORDER BY id LIMIT ?", (last_id, limit)
+        f"SELECT id, type, data, session_id FROM hs_events WHERE id > {d.p} ORDER BY id LIMIT {d.p}",
+        (last_id, limit),
     ).fetchall()
     return [(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else str(r[3])) for r in rows]
 
@@ -68,15 +73,16 @@ def prune(conn: sqlite3.Connection, *, older_than: float, max_rows: int, chunk: 
     Ids grow with time, so the age cut is "below the first young id": found by walking the chunk's id
     range from its oldest row, with no index on ``created_at`` to maintain on the append path.
     """
+    d = dialect_of(conn)
     oldest, newest = conn.execute("SELECT MIN(id), MAX(id) FROM hs_events").fetchone()
     if oldest is None:
         return 0
     window_end = int(oldest) + chunk
     young = conn.execute(
-        "SELECT id FROM hs_events WHERE id < ? AND created_at >= ? ORDER BY id LIMIT 1",
+        f"SELECT id FROM hs_events WHERE id < {d.p} AND created_at >= {d.p} ORDER BY id LIMIT 1",
         (window_end, older_than),
     ).fetchone()
     age_cut = window_end if young is None else int(young[0])
     cap_cut = int(newest) - max_rows + 1
     cut = min(window_end, max(age_cut, cap_cut))
-    return conn.execute("DELETE FROM hs_events WHERE id < ?", (cut,)).rowcount
+    return conn.execute(f"DELETE FROM hs_events WHERE id < {d.p}", (cut,)).rowcount

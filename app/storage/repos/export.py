@@ -22,6 +22,7 @@ import orjson
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable, minified
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.export_render import RenderSelect, fill_floats, message_render, session_render
 from app.storage.repos.session_filter import filter_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
@@ -42,20 +43,20 @@ from app.storage.sqlite_driver import sqlite3
 LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")
 
 
-def filter_where(flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
+def filter_where(d: Dialect, flt: ExportFilter, *, since: bool) -> tuple[str, list[Any]]:
     """`` AND ...`` clauses (alias ``s``) selecting the sessions of ``flt``; ``since=False`` leaves the
     ``since`` test to the caller."""
-    clauses, params = filter_clauses(flt.filter)
+    clauses, params = filter_clauses(d, flt.filter)
     if flt.status != "all":
         clauses.append(f"s.ended_at IS {'' if flt.status == 'active' else 'NOT '}NULL")
     if flt.source is not None:
-        clauses.append("s.source = ?")
+        clauses.append(f"s.source = {d.p}")
         params.append(flt.source)
     if flt.session_id is not None:
-        clauses.append("s.id = ?")
+        clauses.append(f"s.id = {d.p}")
         params.append(flt.session_id)
     if since and flt.since is not None:
-        clauses.append(f"({LAST_ACTIVE} >= ? OR s.started_at >= ?)")
+        clauses.append(f"({LAST_ACTIVE} >= {d.p} OR s.started_at >= {d.p})")
         params.extend([flt.since, flt.since])
     return "".join(f" AND {c}" for c in clauses), params
 
@@ -65,12 +66,13 @@ def _page(
 ) -> tuple[str | None, list[str]]:
     """The next page of ``limit`` sessions by id: its last id (``None``: no more sessions) and the ids in it
     that pass ``since``. Paged before the ``since`` filter, so a page may be all filtered out."""
-    where, params = filter_where(flt, since=False)
+    d = dialect_of(conn)
+    where, params = filter_where(dialect_of(conn), flt, since=False)
     passes, since_params = "1", []
     if flt.since is not None:
-        passes, since_params = f"({LAST_ACTIVE} >= ? OR s.started_at >= ?)", [flt.since, flt.since]
+        passes, since_params = f"({LAST_ACTIVE} >= {d.p} OR s.started_at >= {d.p})", [flt.since, flt.since]
     rows = conn.execute(
-        f"SELECT s.id, {passes} FROM sessions s WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
+        f"SELECT s.id, {passes} FROM sessions s WHERE s.id > {d.p}{where} ORDER BY s.id LIMIT {d.p}",
         [*since_params, after_id, *params, limit],
     ).fetchall()
     if not rows:
@@ -80,10 +82,11 @@ def _page(
 
 def _active_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, int]:
     # Served from the covering index idx_messages_session_active (session_id, active, ...): no row reads.
-    marks = ",".join("?" * len(session_ids))
+    d = dialect_of(conn)
+    marks = ",".join([d.p] * len(session_ids))
     rows = conn.execute(
-        f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-        "GROUP BY session_id",
+        f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 GROUP BY"
+        " session_id",
         session_ids,
     )
     return dict(rows.fetchall())
@@ -91,8 +94,10 @@ def _active_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str
 
 def _nth_active_id(conn: sqlite3.Connection, session_id: str, after_id: int, n: int) -> int:
     """Id of the ``n``-th active message of a session after ``after_id`` (n >= 1)."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT id FROM messages WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id LIMIT 1 OFFSET ?",
+        f"SELECT id FROM messages WHERE session_id = {d.p} AND active = 1 AND id > {d.p} ORDER BY id LIMIT 1"
+        f" OFFSET {d.p}",
         (session_id, after_id, n - 1),
     ).fetchone()
     return int(row[0])
@@ -103,13 +108,15 @@ def plan_chunk(
 ) -> ChunkPlan:
     """Where the chunk beginning at ``start`` ends: at most ``max_sessions`` new sessions and (give or take
     the empty sessions) ``max_messages`` messages, a big session being cut into several chunks."""
+    d = dialect_of(conn)
     budget = max_messages
     after = start.after_session_id
     if start.open_session_id is not None:
         sid = start.open_session_id
         (left,) = conn.execute(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = ? AND active = 1 AND id > ? "
-            "LIMIT ?) AS left_in_session",  # named: PostgreSQL before 16 refuses a subquery without one
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = {d.p} AND active = 1 AND id >"
+            f" {d.p} "
+            f"LIMIT {d.p}) AS left_in_session",  # named: PostgreSQL before 16 refuses a subquery without one
             (sid, start.after_message_id, budget + 1),
         ).fetchone()
         if left > budget:
@@ -265,10 +272,11 @@ def _python_encoded(
 ) -> dict[int, bytes | None]:
     """Message id → its JSON object, encoded the Python way (rows SQLite did not render)."""
     out: dict[int, bytes | None] = {}
+    p = dialect_of(conn).p
     for start in range(0, len(ids), 500):
         batch = ids[start : start + 500]
         cols, rows = read_rows(
-            conn, f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(batch))})", batch
+            conn, f"SELECT * FROM messages WHERE id IN ({','.join([p] * len(batch))})", batch
         )
         id_at = cols.index("id")
         for row, data in zip(rows, _encode_messages(cols, rows, skipped), strict=True):
@@ -320,13 +328,14 @@ class _Messages:
         params: list[Any],
         limit: int = -1,
     ) -> None:
+        d = dialect_of(conn)
         self.floats: list[Any] = []
         self.skipped: list[Skipped] = []
         # No LIMIT clause for "all": PostgreSQL refuses SQLite's LIMIT -1.
         order, params = (
             ("ORDER BY session_id, id", params)
             if limit < 0
-            else ("ORDER BY session_id, id LIMIT ?", [*params, limit])
+            else (f"ORDER BY session_id, id LIMIT {d.p}", [*params, limit])
         )
         rows: list[tuple[Any, ...]] | None = None
         if render is not None:
@@ -384,6 +393,7 @@ def render_chunk(
     """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
     SQL rendering must equal, and the fallback when a stored value collides with its float marker or holds
     bytes that are not UTF-8)."""
+    d = dialect_of(conn)
     render = message_render(conn) if sql_render else None
     continuation = b""
     closes = False
@@ -394,7 +404,9 @@ def render_chunk(
     if plan.start.open_session_id is not None:
         sid = plan.start.open_session_id
         cut = plan.cut_message_id if plan.upto_session_id is None else None
-        where = "session_id = ? AND active = 1 AND id > ?" + (" AND id <= ?" if cut is not None else "")
+        where = f"session_id = {d.p} AND active = 1 AND id > {d.p}" + (
+            f" AND id <= {d.p}" if cut is not None else ""
+        )
         params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
         msgs = _Messages(conn, render, where, params)
         head_floats = msgs.floats
@@ -454,8 +466,9 @@ def _session_heads(
 ) -> tuple[list[str], list[bytes]]:
     """Ids and line heads (every column and ``last_active``, without the closing brace) of the sessions
     with ``after < id <= upto`` that pass the filter and can be written, in id order."""
-    where, params = filter_where(flt, since=True)
-    where = f"s.id > ? AND s.id <= ?{where}"
+    d = dialect_of(conn)
+    where, params = filter_where(dialect_of(conn), flt, since=True)
+    where = f"s.id > {d.p} AND s.id <= {d.p}{where}"
     params = [after, upto, *params]
     render = session_render(conn, LAST_ACTIVE) if sql_render else None
     rows: list[tuple[Any, ...]] | None = None
@@ -474,7 +487,7 @@ def _session_heads(
     missing = [i for i, data in enumerate(encoded) if data is None]
     left_out: list[Skipped] = []
     if missing:
-        marks = ",".join("?" * len(missing))
+        marks = ",".join([d.p] * len(missing))
         python = _python_heads(conn, f"s.id IN ({marks})", [sids[i] for i in missing], left_out)
         for i in missing:
             encoded[i] = python.get(sids[i], b"")  # empty: left out, dropped below
@@ -500,15 +513,16 @@ def _render_sessions(
     skipped: list[Skipped],
 ) -> int:
     """Append the sessions of the plan; the line state they leave (open when the plan cuts ``upto``)."""
+    d = dialect_of(conn)
     assert plan.upto_session_id is not None
     upto = plan.upto_session_id
     sids, heads = _session_heads(conn, render is not None, flt, after, upto, skipped)
     if not sids:
         return LINE_CLOSED
-    msg_where = f"session_id IN ({','.join('?' * len(sids))}) AND active = 1"
+    msg_where = f"session_id IN ({','.join([d.p] * len(sids))}) AND active = 1"
     msg_params: list[Any] = list(sids)
     if plan.cut_message_id is not None:
-        msg_where += " AND (session_id != ? OR id <= ?)"
+        msg_where += f" AND (session_id != {d.p} OR id <= {d.p})"
         msg_params += [upto, plan.cut_message_id]
     msgs = _Messages(conn, render, msg_where, msg_params)
     floats += msgs.floats
@@ -530,7 +544,8 @@ def session_rows(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[
     """Every column of these sessions (the agent's ``get_session``) in the order given; missing: left out."""
     cur = conn.cursor()
     cur.row_factory = None
-    cur.execute(f"SELECT * FROM sessions WHERE id IN ({','.join('?' * len(session_ids))})", session_ids)
+    marks = ",".join([dialect_of(conn).p] * len(session_ids))
+    cur.execute(f"SELECT * FROM sessions WHERE id IN ({marks})", session_ids)
     cols = [d[0] for d in cur.description]
     found = {(d := dict(zip(cols, row, strict=True)))["id"]: d for row in cur.fetchall()}
     return [found[sid] for sid in session_ids if sid in found]
@@ -545,8 +560,11 @@ def message_page(
     conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
 ) -> MessageJsonPage:
     """Up to ``limit`` active messages of a session after ``after_id``."""
+    d = dialect_of(conn)
     render = message_render(conn) if sql_render else None
-    msgs = _Messages(conn, render, "session_id = ? AND active = 1 AND id > ?", [session_id, after_id], limit)
+    msgs = _Messages(
+        conn, render, f"session_id = {d.p} AND active = 1 AND id > {d.p}", [session_id, after_id], limit
+    )
     data = msgs.joined()
     if render is None:
         return MessageJsonPage(data, msgs.last_id, tuple(msgs.skipped))

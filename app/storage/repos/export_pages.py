@@ -11,6 +11,7 @@ import itertools
 from typing import Any
 
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
+from app.storage.dialect import dialect_of
 from app.storage.repos.export import LAST_ACTIVE, decode_message, filter_where, read_rows
 from app.storage.rows import ExportFilter, MessageSlice
 from app.storage.sqlite_driver import sqlite3
@@ -32,7 +33,7 @@ def _dicts(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]
 def _select(conn: sqlite3.Connection, columns: tuple[str, ...] | None) -> str:
     if columns is None:
         return "*"
-    present = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+    present = {column.name for column in dialect_of(conn).table_columns(conn, "messages")}
     return ", ".join(f'"{c}"' for c in columns if c in present)
 
 
@@ -41,11 +42,12 @@ def session_heads(
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` sessions after ``after_id`` that pass the filter, in id order: every column and the
     agent's ``last_active``."""
-    where, params = filter_where(flt, since=True)
+    d = dialect_of(conn)
+    where, params = filter_where(dialect_of(conn), flt, since=True)
     cols, rows = read_rows(
         conn,
-        f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > ?{where} "
-        "ORDER BY s.id LIMIT ?",
+        f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > {d.p}{where} "
+        f"ORDER BY s.id LIMIT {d.p}",
         [after_id, *params, limit],
     )
     return _dicts(cols, rows)
@@ -55,10 +57,12 @@ def sidebar_rows(
     conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
 ) -> list[dict[str, Any]]:
     """What a page's sidebar shows of up to ``limit`` sessions after ``after_id``: id, title, start."""
-    where, params = filter_where(flt, since=True)
+    d = dialect_of(conn)
+    where, params = filter_where(dialect_of(conn), flt, since=True)
     cols, rows = read_rows(
         conn,
-        f"SELECT s.id, s.title, s.started_at FROM sessions s WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
+        f"SELECT s.id, s.title, s.started_at FROM sessions s WHERE s.id > {d.p}{where} ORDER BY s.id LIMIT"
+        f" {d.p}",
         [after_id, *params, limit],
     )
     return _dicts(cols, rows)
@@ -66,9 +70,10 @@ def sidebar_rows(
 
 def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
     """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
+    d = dialect_of(conn)
     if not session_ids:
         return []
-    marks = ",".join("?" * len(session_ids))
+    marks = ",".join([d.p] * len(session_ids))
     cols, rows = read_rows(
         conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})", session_ids
     )
@@ -78,9 +83,10 @@ def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dic
 
 def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> int:
     """How many sessions pass the filter, counting no further than ``up_to``."""
-    where, params = filter_where(flt, since=True)
+    d = dialect_of(conn)
+    where, params = filter_where(dialect_of(conn), flt, since=True)
     (count,) = conn.execute(
-        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT ?) AS passing",
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT {d.p}) AS passing",
         [*params, up_to],
     ).fetchone()
     return int(count)
@@ -98,11 +104,12 @@ def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any
 
 def message_dicts(conn: sqlite3.Connection, part: MessageSlice) -> list[dict[str, Any]]:
     """The messages of ``part``, decoded as the agent's ``get_messages`` decodes them."""
-    bound = "" if part.upto_id is None else " AND id <= ?"
+    d = dialect_of(conn)
+    bound = "" if part.upto_id is None else f" AND id <= {d.p}"
     cols, rows = read_rows(
         conn,
         f"SELECT {_select(conn, part.columns)} FROM messages "
-        f"WHERE session_id = ? AND active = 1 AND id > ?{bound} ORDER BY id LIMIT ?",
+        f"WHERE session_id = {d.p} AND active = 1 AND id > {d.p}{bound} ORDER BY id LIMIT {d.p}",
         [part.session_id, part.after_id, *([] if part.upto_id is None else [part.upto_id]), part.limit],
     )
     return _decoded(cols, rows)
@@ -112,11 +119,12 @@ def messages_of(
     conn: sqlite3.Connection, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
 ) -> list[dict[str, Any]]:
     """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
-    marks = ",".join("?" * len(session_ids))
+    d = dialect_of(conn)
+    marks = ",".join([d.p] * len(session_ids))
     cols, rows = read_rows(
         conn,
         f"SELECT {_select(conn, columns)} FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-        "ORDER BY session_id, id LIMIT ?",
+        f"ORDER BY session_id, id LIMIT {d.p}",
         [*session_ids, limit],
     )
     return _decoded(cols, rows)
@@ -124,13 +132,14 @@ def messages_of(
 
 def message_snapshot(conn: sqlite3.Connection, session_ids: list[str]) -> tuple[dict[str, int], int]:
     """Active messages per session now, and the highest message id now (what a file covers)."""
+    d = dialect_of(conn)
     counts: dict[str, int] = {}
     if session_ids:
-        marks = ",".join("?" * len(session_ids))
+        marks = ",".join([d.p] * len(session_ids))
         counts = dict(
             conn.execute(
-                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-                "GROUP BY session_id",
+                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1"
+                " GROUP BY session_id",
                 session_ids,
             ).fetchall()
         )

@@ -13,16 +13,18 @@ from collections.abc import Iterable
 
 from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import Changes
+from app.storage.dialect import dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL, FTS_TABLES
 from app.storage.sqlite_driver import sqlite3
 
 
 def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]:
     """The message ids of ``session_ids`` as runs of consecutive ids (gaps-and-islands in SQL)."""
+    d = dialect_of(conn)
     runs: list[Run] = []
     for start in range(0, len(session_ids), 500):
         part = session_ids[start : start + 500]
-        marks = ",".join("?" * len(part))
+        marks = ",".join([d.p] * len(part))
         runs.extend(
             (first, last)
             for first, last in conn.execute(
@@ -42,9 +44,10 @@ def queue_runs(conn: sqlite3.Connection, changes: Changes, runs: Iterable[Run]) 
 
 
 def _insert_runs(conn: sqlite3.Connection, runs: Iterable[Run]) -> None:
+    d = dialect_of(conn)
     now = time.time()
     conn.executemany(
-        "INSERT INTO hs_fts_backlog (first_id, last_id, queued_at) VALUES (?, ?, ?) "
+        f"INSERT INTO hs_fts_backlog (first_id, last_id, queued_at) VALUES ({d.p}, {d.p}, {d.p}) "
         "ON CONFLICT (first_id) DO UPDATE SET last_id = MAX(last_id, excluded.last_id)",
         [(first, last, now) for first, last in runs],
     )
@@ -63,17 +66,20 @@ def pending_messages(conn: sqlite3.Connection) -> int:
 
 def queued_runs(conn: sqlite3.Connection, up_to: int) -> list[Run]:
     """The queued runs that start at or below message id ``up_to``."""
+    d = dialect_of(conn)
     return [
         (first, last)
         for first, last in conn.execute(
-            "SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= ? ORDER BY first_id", (up_to,)
+            f"SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= {d.p} ORDER BY first_id",
+            (up_to,),
         )
     ]
 
 
 def existing_fts_tables(conn: sqlite3.Connection) -> list[str]:
     """Which of the agent's two FTS tables this file has."""
-    marks = ",".join("?" * len(FTS_TABLES))
+    d = dialect_of(conn)
+    marks = ",".join([d.p] * len(FTS_TABLES))
     found = {
         r[0] for r in conn.execute(f"SELECT name FROM sqlite_master WHERE name IN ({marks})", FTS_TABLES)
     }
@@ -85,7 +91,7 @@ def index_range(conn: sqlite3.Connection, tables: Iterable[str], first: int, las
     for table in tables:
         conn.execute(
             f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_DOCUMENT_SQL} FROM messages "
-            "WHERE id BETWEEN ?1 AND ?2 "
+            f"WHERE id BETWEEN ?1 AND ?2 "
             f"AND id NOT IN (SELECT rowid FROM {table} WHERE rowid BETWEEN ?1 AND ?2) ORDER BY id",
             (first, last),
         )
@@ -97,8 +103,9 @@ def index_next_slice(conn: sqlite3.Connection, max_messages: int) -> int | None:
     Returns how many message ids the slice covered (they leave the backlog). A slice spans as many runs as
     it needs: an agent export keeps its ids, so its runs are short (one per stretch of a session's messages).
     """
+    d = dialect_of(conn)
     runs = conn.execute(
-        "SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT ?", (max_messages,)
+        f"SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT {d.p}", (max_messages,)
     ).fetchall()
     if not runs:
         return None
@@ -107,18 +114,18 @@ def index_next_slice(conn: sqlite3.Connection, max_messages: int) -> int | None:
     for first, last in runs:
         # The slice ends at the budget-th stored message of the run (deleted ids cost nothing).
         end = conn.execute(
-            "SELECT id FROM messages WHERE id BETWEEN ? AND ? ORDER BY id LIMIT 1 OFFSET ?",
+            f"SELECT id FROM messages WHERE id BETWEEN {d.p} AND {d.p} ORDER BY id LIMIT 1 OFFSET {d.p}",
             (first, last, budget - 1),
         ).fetchone()
         hi = int(end[0]) if end is not None else last
         index_range(conn, tables, first, hi)
-        conn.execute("DELETE FROM hs_fts_backlog WHERE first_id = ?", (first,))
+        conn.execute(f"DELETE FROM hs_fts_backlog WHERE first_id = {d.p}", (first,))
         covered += hi - first + 1
         if hi < last:
             _insert_runs(conn, [(hi + 1, last)])
             break
         (stored,) = conn.execute(
-            "SELECT COUNT(*) FROM messages WHERE id BETWEEN ? AND ?", (first, hi)
+            f"SELECT COUNT(*) FROM messages WHERE id BETWEEN {d.p} AND {d.p}", (first, hi)
         ).fetchone()
         budget -= stored
         if budget <= 0:
@@ -128,5 +135,6 @@ def index_next_slice(conn: sqlite3.Connection, max_messages: int) -> int | None:
 
 def has_queued(conn: sqlite3.Connection, up_to: int) -> bool:
     """Whether any queued run starts at or below message id ``up_to``."""
-    row = conn.execute("SELECT 1 FROM hs_fts_backlog WHERE first_id <= ? LIMIT 1", (up_to,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(f"SELECT 1 FROM hs_fts_backlog WHERE first_id <= {d.p} LIMIT 1", (up_to,)).fetchone()
     return row is not None

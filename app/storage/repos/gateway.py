@@ -14,14 +14,17 @@ from typing import Any
 
 from app.domain.records import ChatPeer
 from app.storage.commit_notice import Changes
+from app.storage.dialect import dialect_of
 from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite_driver import sqlite3
 
 
 def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:
     """The stored ``entry_json`` of one key, or ``None``."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT entry_json FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope, session_key)
+        f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} AND session_key = {d.p}",
+        (scope, session_key),
     ).fetchone()
     return None if row is None else str(row[0])
 
@@ -30,20 +33,24 @@ def put_entry(
     conn: sqlite3.Connection, changes: Changes, scope: str, session_key: str, entry_json: str
 ) -> None:
     """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
+    d = dialect_of(conn)
     changes.note_routing()
     conn.execute(
-        "INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json, "
-        "updated_at = excluded.updated_at",
+        f"INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES ({d.p}, {d.p},"
+        f" {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json,"
+        " updated_at = excluded.updated_at",
         (scope, session_key, entry_json, time.time()),
     )
 
 
 def delete_entries(conn: sqlite3.Connection, changes: Changes, scope: str, session_keys: list[str]) -> int:
     """Remove keys from the index; how many were there."""
+    d = dialect_of(conn)
     removed = 0
     for key in session_keys:
-        cursor = conn.execute("DELETE FROM gateway_routing WHERE scope = ? AND session_key = ?", (scope, key))
+        cursor = conn.execute(
+            f"DELETE FROM gateway_routing WHERE scope = {d.p} AND session_key = {d.p}", (scope, key)
+        )
         removed += cursor.rowcount
     if removed:
         changes.note_routing()
@@ -61,21 +68,22 @@ def page_entries(
 ) -> list[tuple[str, str]]:
     """``(session_key, entry_json)`` in key order after ``after``, optionally filtered on the entry's
     ``platform`` and ``session_id`` members."""
-    clauses = ["scope = ?"]
+    d = dialect_of(conn)
+    clauses = [f"scope = {d.p}"]
     params: list[Any] = [scope]
     if after is not None:
-        clauses.append("session_key > ?")
+        clauses.append(f"session_key > {d.p}")
         params.append(after)
     if platform is not None:
-        clauses.append("json_extract(entry_json, '$.platform') = ?")
+        clauses.append(f"{d.json_text('entry_json', '$.platform')} = {d.p}")
         params.append(platform)
     if session_id is not None:
-        clauses.append("json_extract(entry_json, '$.session_id') = ?")
+        clauses.append(f"{d.json_text('entry_json', '$.session_id')} = {d.p}")
         params.append(session_id)
     params.append(limit)
     rows = conn.execute(
         f"SELECT session_key, entry_json FROM gateway_routing WHERE {' AND '.join(clauses)} "
-        "ORDER BY session_key LIMIT ?",
+        f"ORDER BY session_key LIMIT {d.p}",
         params,
     ).fetchall()
     return [(str(r[0]), str(r[1])) for r in rows]
@@ -83,17 +91,19 @@ def page_entries(
 
 def iter_entries(conn: sqlite3.Connection, scope: str) -> Iterator[tuple[str, str]]:
     """Every ``(session_key, entry_json)`` of a scope, in insertion order (for the mirror and watchers)."""
+    d = dialect_of(conn)
     for row in conn.execute(
-        "SELECT session_key, entry_json FROM gateway_routing WHERE scope = ? ORDER BY rowid", (scope,)
+        f"SELECT session_key, entry_json FROM gateway_routing WHERE scope = {d.p} ORDER BY rowid", (scope,)
     ):
         yield str(row[0]), str(row[1])
 
 
 def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tuple[str, str, float]]:
     """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
+    d = dialect_of(conn)
     rows = conn.execute(
-        "SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = ? AND updated_at >= ? "
-        "ORDER BY rowid",
+        f"SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = {d.p} AND updated_at"
+        f" >= {d.p} ORDER BY rowid",
         (scope, since),
     ).fetchall()
     return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
@@ -101,14 +111,19 @@ def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tu
 
 def last_change(conn: sqlite3.Connection, scope: str) -> float | None:
     """When a scope's newest row was written (``None``: no rows)."""
-    row = conn.execute("SELECT max(updated_at) FROM gateway_routing WHERE scope = ?", (scope,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(
+        f"SELECT max(updated_at) FROM gateway_routing WHERE scope = {d.p}", (scope,)
+    ).fetchone()
     return None if row is None or row[0] is None else float(row[0])
 
 
 def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
     """Every key of a scope."""
+    d = dialect_of(conn)
     return {
-        str(r[0]) for r in conn.execute("SELECT session_key FROM gateway_routing WHERE scope = ?", (scope,))
+        str(r[0])
+        for r in conn.execute(f"SELECT session_key FROM gateway_routing WHERE scope = {d.p}", (scope,))
     }
 
 
@@ -117,7 +132,8 @@ def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
 
 def end_reason(conn: sqlite3.Connection, session_id: str) -> tuple[bool, str | None]:
     """``(exists, end_reason)`` of a session row."""
-    row = conn.execute("SELECT end_reason FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(f"SELECT end_reason FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
     return (False, None) if row is None else (True, row[0])
 
 
@@ -130,9 +146,11 @@ def create_session(
     conn: sqlite3.Connection, session_id: str, peer: ChatPeer, profile_name: str | None
 ) -> None:
     """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
+    d = dialect_of(conn)
     conn.execute(
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id, "
-        "profile_name, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+        f"profile_name, started_at) VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p})"
+        " ON CONFLICT(id) DO UPDATE SET "
         "session_key = COALESCE(sessions.session_key, excluded.session_key), "
         "chat_id = COALESCE(sessions.chat_id, excluded.chat_id), "
         "chat_type = COALESCE(sessions.chat_type, excluded.chat_type), "
@@ -151,11 +169,12 @@ def record_peer(
     origin_json: str | None,
 ) -> bool:
     """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
+    d = dialect_of(conn)
     keep_membership(conn, session_id, source=_peer_columns(peer)[0])
     cursor = conn.execute(
-        "UPDATE sessions SET source = ?, user_id = ?, session_key = ?, chat_id = ?, chat_type = ?, "
-        "thread_id = ?, display_name = COALESCE(?, display_name), origin_json = COALESCE(?, origin_json) "
-        "WHERE id = ?",
+        f"UPDATE sessions SET source = {d.p}, user_id = {d.p}, session_key = {d.p}, chat_id = {d.p},"
+        f" chat_type = {d.p}, thread_id = {d.p}, display_name = COALESCE({d.p}, display_name), origin_json ="
+        f" COALESCE({d.p}, origin_json) WHERE id = {d.p}",
         (*_peer_columns(peer), display_name, origin_json, session_id),
     )
     return cursor.rowcount > 0
@@ -164,8 +183,9 @@ def record_peer(
 def promote_to_reset(conn: sqlite3.Connection, session_id: str, reason: str) -> bool:
     """``promote_to_session_reset``: end a live row, or one ended by ``agent_close``/``ws_orphan_reap``,
     with ``reason``; an explicit earlier end wins."""
+    d = dialect_of(conn)
     cursor = conn.execute(
-        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND (ended_at IS NULL "
+        f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND (ended_at IS NULL "
         "OR end_reason IN ('agent_close', 'ws_orphan_reap'))",
         (time.time(), reason, session_id),
     )
@@ -174,7 +194,8 @@ def promote_to_reset(conn: sqlite3.Connection, session_id: str, reason: str) -> 
 
 def set_expiry_finalized(conn: sqlite3.Connection, session_id: str) -> None:
     """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
-    conn.execute("UPDATE sessions SET expiry_finalized = 1 WHERE id = ?", (session_id,))
+    d = dialect_of(conn)
+    conn.execute(f"UPDATE sessions SET expiry_finalized = 1 WHERE id = {d.p}", (session_id,))
 
 
 _RECOVERABLE = (
@@ -187,17 +208,18 @@ _RECOVERABLE = (
 def find_recoverable(conn: sqlite3.Connection, peer: ChatPeer) -> tuple[str, float | None, str | None] | None:
     """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
     messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT id, started_at, session_key FROM sessions WHERE session_key = ? AND source = ? "
+        f"SELECT id, started_at, session_key FROM sessions WHERE session_key = {d.p} AND source = {d.p} "
         f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
         (peer.session_key, peer.source),
     ).fetchone()
     if row is None and peer.chat_id is not None and peer.chat_type is not None:
         row = conn.execute(
-            "SELECT id, started_at, session_key FROM sessions WHERE source = ? "
-            "AND COALESCE(user_id, '') = COALESCE(?, '') AND COALESCE(chat_id, '') = COALESCE(?, '') "
-            "AND COALESCE(chat_type, '') = COALESCE(?, '') AND COALESCE(thread_id, '') = COALESCE(?, '') "
-            f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
+            f"SELECT id, started_at, session_key FROM sessions WHERE source = {d.p} AND COALESCE(user_id, '')"
+            f" = COALESCE({d.p}, '') AND COALESCE(chat_id, '') = COALESCE({d.p}, '') AND COALESCE(chat_type,"
+            f" '') = COALESCE({d.p}, '') AND COALESCE(thread_id, '') = COALESCE({d.p}, '') AND {_RECOVERABLE}"
+            " ORDER BY started_at DESC LIMIT 1",
             (peer.source, peer.user_id, peer.chat_id, peer.chat_type, peer.thread_id),
         ).fetchone()
     if row is None:
@@ -207,25 +229,28 @@ def find_recoverable(conn: sqlite3.Connection, peer: ChatPeer) -> tuple[str, flo
 
 def user_message_count(conn: sqlite3.Connection, session_id: str) -> int:
     """How many user messages a session holds (the count ``/resume`` reports)."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)
+        f"SELECT COUNT(*) FROM messages WHERE session_id = {d.p} AND role = 'user'", (session_id,)
     ).fetchone()
     return int(row[0])
 
 
 def title_of(conn: sqlite3.Connection, session_id: str) -> str | None:
     """A session's title."""
-    row = conn.execute("SELECT title FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(f"SELECT title FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
     return None if row is None else row[0]
 
 
 def entry_for_session(conn: sqlite3.Connection, scope: str, session_id: str) -> str | None:
     """The first-stored entry (``entry_json``) routing to ``session_id`` (``lookup_by_session_id``)."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT entry_json FROM gateway_routing WHERE scope = ? "
-        # A hand-edited malformed row must not fail the lookup (json_extract raises on it).
-        "AND CASE WHEN json_valid(entry_json) THEN json_extract(entry_json, '$.session_id') END = ? "
-        "ORDER BY rowid LIMIT 1",
+        f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} "
+        # A hand-edited malformed row must not fail the lookup (reading a member raises on it).
+        f"AND CASE WHEN {d.json_is_valid('entry_json')} THEN {d.json_text('entry_json', '$.session_id')} END"
+        f" = {d.p} ORDER BY rowid LIMIT 1",
         (scope, session_id),
     ).fetchone()
     return None if row is None else str(row[0])
@@ -234,8 +259,9 @@ def entry_for_session(conn: sqlite3.Connection, scope: str, session_id: str) -> 
 def owner_columns(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
     """The columns ``/resume`` proves ownership with: ``source``, ``user_id``, ``chat_id``, ``thread_id``
     (empty when the row is missing)."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT source, user_id, chat_id, thread_id FROM sessions WHERE id = ?", (session_id,)
+        f"SELECT source, user_id, chat_id, thread_id FROM sessions WHERE id = {d.p}", (session_id,)
     ).fetchone()
     if row is None:
         return {}
@@ -247,14 +273,16 @@ def owner_columns(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
 
 def put_processes(conn: sqlite3.Connection, scope: str, session_key: str, started_at: list[float]) -> None:
     """Store the start times of a chat's live background processes; an empty list forgets them."""
+    d = dialect_of(conn)
     if not started_at:
         conn.execute(
-            "DELETE FROM hs_gateway_processes WHERE scope = ? AND session_key = ?", (scope, session_key)
+            f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
+            (scope, session_key),
         )
         return
     conn.execute(
         "INSERT INTO hs_gateway_processes (scope, session_key, started_at_json, updated_at) "
-        "VALUES (?, ?, ?, ?) ON CONFLICT(scope, session_key) DO UPDATE SET "
+        f"VALUES ({d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET "
         "started_at_json = excluded.started_at_json, updated_at = excluded.updated_at",
         (scope, session_key, json.dumps(started_at), time.time()),
     )
@@ -267,8 +295,9 @@ def _times(raw: str) -> list[float]:
 
 def processes_of(conn: sqlite3.Connection, scope: str, session_key: str) -> list[float]:
     """The start times last stored for one chat (empty when none)."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT started_at_json FROM hs_gateway_processes WHERE scope = ? AND session_key = ?",
+        f"SELECT started_at_json FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
         (scope, session_key),
     ).fetchone()
     return [] if row is None else _times(str(row[0]))
@@ -276,15 +305,17 @@ def processes_of(conn: sqlite3.Connection, scope: str, session_key: str) -> list
 
 def all_processes(conn: sqlite3.Connection, scope: str) -> dict[str, list[float]]:
     """Every chat of a scope with stored processes, and their start times."""
+    d = dialect_of(conn)
     rows = conn.execute(
-        "SELECT session_key, started_at_json FROM hs_gateway_processes WHERE scope = ?", (scope,)
+        f"SELECT session_key, started_at_json FROM hs_gateway_processes WHERE scope = {d.p}", (scope,)
     ).fetchall()
     return {str(key): _times(str(raw)) for key, raw in rows}
 
 
 def delete_processes(conn: sqlite3.Connection, scope: str, session_keys: list[str]) -> None:
     """Forget the stored processes of these chats."""
+    d = dialect_of(conn)
     conn.executemany(
-        "DELETE FROM hs_gateway_processes WHERE scope = ? AND session_key = ?",
+        f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
         [(scope, key) for key in session_keys],
     )

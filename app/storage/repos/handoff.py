@@ -9,15 +9,17 @@ from typing import Any
 
 import orjson
 
+from app.storage.dialect import dialect_of
 from app.storage.sqlite_driver import sqlite3
 
 
 def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
     """The handoff of a session (state ``None`` when never requested), or ``None`` for an unknown id."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT s.id, s.title, s.handoff_state, s.handoff_platform, s.handoff_error, h.worker, h.thread, "
-        "h.requested_at, h.updated_at FROM sessions s LEFT JOIN hs_handoffs h ON h.session_id = s.id "
-        "WHERE s.id = ?",
+        "SELECT s.id, s.title, s.handoff_state, s.handoff_platform, s.handoff_error, h.worker, h.thread,"
+        " h.requested_at, h.updated_at FROM sessions s LEFT JOIN hs_handoffs h ON h.session_id = s.id WHERE"
+        f" s.id = {d.p}",
         (session_id,),
     ).fetchone()
     if row is None:
@@ -38,9 +40,10 @@ def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
 
 def request(conn: sqlite3.Connection, session_id: str, platform: str) -> bool:
     """``SessionDB.request_handoff``: NULL/completed/failed → pending; ``False`` while one is in flight."""
+    d = dialect_of(conn)
     cursor = conn.execute(
-        "UPDATE sessions SET handoff_state = 'pending', handoff_platform = ?, handoff_error = NULL "
-        "WHERE id = ? AND (handoff_state IS NULL OR handoff_state IN ('completed', 'failed'))",
+        f"UPDATE sessions SET handoff_state = 'pending', handoff_platform = {d.p}, handoff_error = NULL "
+        f"WHERE id = {d.p} AND (handoff_state IS NULL OR handoff_state IN ('completed', 'failed'))",
         (platform, session_id),
     )
     return cursor.rowcount > 0
@@ -53,16 +56,17 @@ _NOT_SYNCED = "NOT EXISTS (SELECT 1 FROM hs_sync_sessions y WHERE y.session_id =
 def pending_ids(conn: sqlite3.Connection, platform: str | None, limit: int = 16) -> list[str]:
     """Pending handoffs, oldest session first (``list_pending_handoffs`` order), of one platform or all;
     never a synced session's."""
+    d = dialect_of(conn)
     if platform is None:
         rows = conn.execute(
             f"SELECT id FROM sessions WHERE handoff_state = 'pending' AND {_NOT_SYNCED}"
-            " ORDER BY started_at ASC LIMIT ?",
+            f" ORDER BY started_at ASC LIMIT {d.p}",
             (limit,),
         ).fetchall()
     else:
         rows = conn.execute(
-            "SELECT id FROM sessions WHERE handoff_state = 'pending' AND handoff_platform = ?"
-            f" AND {_NOT_SYNCED} ORDER BY started_at ASC LIMIT ?",
+            f"SELECT id FROM sessions WHERE handoff_state = 'pending' AND handoff_platform = {d.p}"
+            f" AND {_NOT_SYNCED} ORDER BY started_at ASC LIMIT {d.p}",
             (platform, limit),
         ).fetchall()
     return [str(row[0]) for row in rows]
@@ -71,9 +75,10 @@ def pending_ids(conn: sqlite3.Connection, platform: str | None, limit: int = 16)
 def claim(conn: sqlite3.Connection, session_id: str) -> bool:
     """``SessionDB.claim_handoff``: pending → running; ``True`` only for the one caller that won, never for
     a synced session."""
+    d = dialect_of(conn)
     cursor = conn.execute(
-        "UPDATE sessions SET handoff_state = 'running' WHERE id = ? AND handoff_state = 'pending'"
-        f" AND {_NOT_SYNCED}",
+        f"UPDATE sessions SET handoff_state = 'running' WHERE id = {d.p} AND handoff_state = 'pending' AND"
+        f" {_NOT_SYNCED}",
         (session_id,),
     )
     return cursor.rowcount > 0
@@ -81,9 +86,10 @@ def claim(conn: sqlite3.Connection, session_id: str) -> bool:
 
 def complete(conn: sqlite3.Connection, session_id: str) -> bool:
     """running → completed (the agent's ``complete_handoff`` statement, guarded by the current state)."""
+    d = dialect_of(conn)
     cursor = conn.execute(
         "UPDATE sessions SET handoff_state = 'completed', handoff_error = NULL "
-        "WHERE id = ? AND handoff_state = 'running'",
+        f"WHERE id = {d.p} AND handoff_state = 'running'",
         (session_id,),
     )
     return cursor.rowcount > 0
@@ -92,11 +98,12 @@ def complete(conn: sqlite3.Connection, session_id: str) -> bool:
 def fail(conn: sqlite3.Connection, session_id: str, error: str, only_states: Iterable[str]) -> bool:
     """``fail_handoff(..., only_states=...)``: → failed with ``error`` (already truncated) when the current
     state is one of ``only_states``."""
+    d = dialect_of(conn)
     states = sorted(set(only_states))
-    marks = ", ".join("?" for _ in states)
+    marks = ", ".join(f"{d.p}" for _ in states)
     cursor = conn.execute(
-        f"UPDATE sessions SET handoff_state = 'failed', handoff_error = ? "
-        f"WHERE id = ? AND handoff_state IN ({marks})",
+        f"UPDATE sessions SET handoff_state = 'failed', handoff_error = {d.p} "
+        f"WHERE id = {d.p} AND handoff_state IN ({marks})",
         (error, session_id, *states),
     )
     return cursor.rowcount > 0
@@ -104,30 +111,33 @@ def fail(conn: sqlite3.Connection, session_id: str, error: str, only_states: Ite
 
 def record_request(conn: sqlite3.Connection, session_id: str, now: float) -> None:
     """A new request forgets the previous attempt's worker and destination."""
+    d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
-        "VALUES (?, NULL, NULL, ?, ?) ON CONFLICT(session_id) DO UPDATE SET worker = NULL, thread = NULL, "
-        "requested_at = excluded.requested_at, updated_at = excluded.updated_at",
+        f"INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) VALUES ({d.p}, NULL,"
+        f" NULL, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET worker = NULL, thread = NULL,"
+        " requested_at = excluded.requested_at, updated_at = excluded.updated_at",
         (session_id, now, now),
     )
 
 
 def record_claim(conn: sqlite3.Connection, session_id: str, worker: str | None, now: float) -> None:
     """Remember which gateway worker claimed the handoff."""
+    d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
-        "VALUES (?, ?, NULL, ?, ?) ON CONFLICT(session_id) DO UPDATE SET worker = excluded.worker, "
-        "updated_at = excluded.updated_at",
+        f"INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) VALUES ({d.p},"
+        f" {d.p}, NULL, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET worker = excluded.worker,"
+        " updated_at = excluded.updated_at",
         (session_id, worker, now, now),
     )
 
 
 def record_settled(conn: sqlite3.Connection, session_id: str, thread: Any, now: float) -> None:
     """Remember where a completed session now lives (``None`` after a failure)."""
+    d = dialect_of(conn)
     encoded = None if thread is None else orjson.dumps(thread).decode()
     conn.execute(
-        "INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) "
-        "VALUES (?, NULL, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET thread = excluded.thread, "
-        "updated_at = excluded.updated_at",
+        f"INSERT INTO hs_handoffs (session_id, worker, thread, requested_at, updated_at) VALUES ({d.p}, NULL,"
+        f" {d.p}, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET thread = excluded.thread, updated_at ="
+        " excluded.updated_at",
         (session_id, encoded, now, now),
     )

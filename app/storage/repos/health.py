@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from app.storage.agent_shape import shape_of
+from app.storage.dialect import dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.fts_backlog import existing_fts_tables
 from app.storage.rows import FtsHealth, Health
@@ -20,8 +21,8 @@ from app.storage.sqlite_driver import sqlite3
 _MAX_PROBLEMS = 10
 
 _QUEUED = (
-    "(SELECT b.last_id FROM hs_fts_backlog b WHERE b.first_id <= m.id ORDER BY b.first_id DESC LIMIT 1)"
-    " >= m.id"
+    "(SELECT b.last_id FROM hs_fts_backlog b WHERE b.first_id <= m.id ORDER BY b.first_id DESC LIMIT 1) >="
+    " m.id"
 )
 
 
@@ -50,14 +51,16 @@ def _fts_health(conn: sqlite3.Connection, table: str) -> FtsHealth:
 def _write_probe(conn: sqlite3.Connection) -> str | None:
     """The agent's probe: a session and a message driven through the FTS triggers, inside the caller's
     transaction (which rolls back)."""
+    d = dialect_of(conn)
     probe = f"_hermes_fts_health_probe_{time.time_ns()}"
     try:
         conn.execute(
-            "INSERT INTO sessions (id, source, started_at) VALUES (?, ?, ?)",
+            f"INSERT INTO sessions (id, source, started_at) VALUES ({d.p}, {d.p}, {d.p})",
             (probe, "_health_probe", time.time()),
         )
         conn.execute(
-            "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
+            f"INSERT INTO messages (session_id, role, content, timestamp) VALUES ({d.p}, {d.p}, {d.p},"
+            f" {d.p})",
             (probe, "user", "_fts_health_probe", time.time()),
         )
     except sqlite3.DatabaseError as exc:

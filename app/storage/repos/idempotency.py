@@ -6,15 +6,17 @@ import time
 
 import orjson
 
+from app.storage.dialect import dialect_of
 from app.storage.rows import StoredAnswer
 from app.storage.sqlite_driver import sqlite3
 
 
 def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:
     """The answer stored for ``(key, method, path)``, if any."""
+    d = dialect_of(conn)
     row = conn.execute(
         "SELECT body_sha256, status, response, headers FROM hs_idempotency_keys "
-        "WHERE key = ? AND method = ? AND path = ?",
+        f"WHERE key = {d.p} AND method = {d.p} AND path = {d.p}",
         (key, method, path),
     ).fetchone()
     if row is None:
@@ -24,10 +26,11 @@ def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAn
 
 def store(conn: sqlite3.Connection, key: str, method: str, path: str, answer: StoredAnswer) -> None:
     """Record the first answer to ``(key, method, path)`` in the caller's transaction."""
+    d = dialect_of(conn)
     conn.execute(
         "INSERT INTO hs_idempotency_keys "
         "(key, method, path, body_sha256, status, response, headers, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        f"VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p})",
         (
             key,
             method,

@@ -9,54 +9,62 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
+from functools import cache
 
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.sqlite_driver import sqlite3
 
 # Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
 MAX_CHAIN_DEPTH = 100
 
 
-def model_config_json_sql(alias: str = "s") -> str:
-    """SQL for ``model_config`` as JSON ``json_extract`` accepts: text that is not JSON (another writer's)
-    reads as ``{}``, since ``json_extract`` raises on it and would fail every query the row is in."""
-    return f"CASE WHEN json_valid({alias}.model_config) THEN {alias}.model_config ELSE '{{}}' END"
+@cache
+def model_config_json_sql(d: Dialect, alias: str = "s") -> str:
+    """SQL for ``model_config`` as JSON the JSON functions accept: text that is not JSON (another writer's)
+    reads as ``{}``, since they raise on it and would fail every query the row is in."""
+    return f"CASE WHEN {d.json_is_valid(f'{alias}.model_config')} THEN {alias}.model_config ELSE '{{}}' END"
 
 
-def delegate_marker_sql(alias: str = "s") -> str:
+@cache
+def delegate_marker_sql(d: Dialect, alias: str = "s") -> str:
     """SQL for the ``_delegate_from`` marker in ``model_config`` (NULL when absent)."""
-    return f"json_extract({model_config_json_sql(alias)}, '$._delegate_from')"
+    return d.json_text(model_config_json_sql(d, alias), "$._delegate_from")
 
 
-def branched_marker_sql(alias: str = "s") -> str:
+@cache
+def branched_marker_sql(d: Dialect, alias: str = "s") -> str:
     """SQL for the ``_branched_from`` marker in ``model_config`` (NULL when absent)."""
-    return f"json_extract({model_config_json_sql(alias)}, '$._branched_from')"
+    return d.json_text(model_config_json_sql(d, alias), "$._branched_from")
 
 
-def branch_child_sql(alias: str = "s") -> str:
+@cache
+def branch_child_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate: the row is a /branch child (marker, or parent ended ``branched`` before it started)."""
     return (
-        f"({branched_marker_sql(alias)} IS NOT NULL"
+        f"({branched_marker_sql(d, alias)} IS NOT NULL"
         f" OR EXISTS (SELECT 1 FROM sessions bp WHERE bp.id = {alias}.parent_session_id"
         f" AND bp.end_reason = 'branched' AND {alias}.started_at >= bp.ended_at))"
     )
 
 
-def compression_child_sql(alias: str = "s") -> str:
+@cache
+def compression_child_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate: the row continues a compression-ended parent (not a branch, delegate or tool run)."""
     return (
         f"(EXISTS (SELECT 1 FROM sessions cp WHERE cp.id = {alias}.parent_session_id"
         f" AND cp.end_reason = 'compression')"
-        f" AND NOT {branch_child_sql(alias)}"
-        f" AND {delegate_marker_sql(alias)} IS NULL"
+        f" AND NOT {branch_child_sql(d, alias)}"
+        f" AND {delegate_marker_sql(d, alias)} IS NULL"
         f" AND COALESCE({alias}.source, '') != 'tool')"
     )
 
 
-def listable_sql(alias: str = "s") -> str:
+@cache
+def listable_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate for default listings: roots and branch children; no delegates, no continuations."""
     return (
-        f"(({alias}.parent_session_id IS NULL OR {branch_child_sql(alias)})"
-        f" AND {delegate_marker_sql(alias)} IS NULL)"
+        f"(({alias}.parent_session_id IS NULL OR {branch_child_sql(d, alias)})"
+        f" AND {delegate_marker_sql(d, alias)} IS NULL)"
     )
 
 
@@ -72,11 +80,12 @@ class ChildKind(StrEnum):
 
 def child_kind(conn: sqlite3.Connection, session_id: str) -> ChildKind | None:
     """Classify a session like the agent does; ``None`` when the session does not exist."""
+    d = dialect_of(conn)
     row = conn.execute(
-        f"SELECT s.parent_session_id AS parent, {branch_child_sql()} AS is_branch,"
-        f" {delegate_marker_sql()} IS NOT NULL AS is_delegate,"
-        f" {compression_child_sql()} AS is_compression"
-        " FROM sessions s WHERE s.id = ?",
+        f"SELECT s.parent_session_id AS parent, {branch_child_sql(d)} AS is_branch,"
+        f" {delegate_marker_sql(d)} IS NOT NULL AS is_delegate,"
+        f" {compression_child_sql(d)} AS is_compression"
+        f" FROM sessions s WHERE s.id = {d.p}",
         (session_id,),
     ).fetchone()
     if row is None:
@@ -98,9 +107,10 @@ MAX_SIDE_CHILDREN = 100
 
 def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, str]]:
     """The branch and delegate children of a session (not its compression continuation), oldest first."""
+    d = dialect_of(conn)
     rows = conn.execute(
-        f"SELECT s.id, {branch_child_sql()} AS is_branch FROM sessions s WHERE s.parent_session_id = ?"
-        f" AND ({branch_child_sql()} OR {delegate_marker_sql()} IS NOT NULL)"
+        f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s WHERE s.parent_session_id = {d.p}"
+        f" AND ({branch_child_sql(d)} OR {delegate_marker_sql(d)} IS NOT NULL)"
         f" ORDER BY s.started_at, s.id LIMIT {MAX_SIDE_CHILDREN}",
         (session_id,),
     ).fetchall()
@@ -109,17 +119,20 @@ def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, 
 
 def children_newest_first(conn: sqlite3.Connection, session_id: str) -> list[str]:
     """Every child of a session, of any kind, the most recently started first."""
+    d = dialect_of(conn)
     rows = conn.execute(
-        "SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY started_at DESC, id DESC", (session_id,)
+        f"SELECT id FROM sessions WHERE parent_session_id = {d.p} ORDER BY started_at DESC, id DESC",
+        (session_id,),
     ).fetchall()
     return [str(row[0]) for row in rows]
 
 
 def compression_parent(conn: sqlite3.Connection, session_id: str) -> str | None:
     """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
+    d = dialect_of(conn)
     row = conn.execute(
-        f"SELECT s.parent_session_id FROM sessions s WHERE s.id = ? AND s.parent_session_id IS NOT NULL"
-        f" AND {compression_child_sql()}",
+        f"SELECT s.parent_session_id FROM sessions s WHERE s.id = {d.p} AND s.parent_session_id IS NOT NULL"
+        f" AND {compression_child_sql(d)}",
         (session_id,),
     ).fetchone()
     return None if row is None else str(row[0])
@@ -154,16 +167,16 @@ def lineage_root(conn: sqlite3.Connection, session_id: str) -> str:
     return ancestors[-1] if ancestors else session_id
 
 
-_NEXT_CONTINUATION_SQL = """
+@cache
+def _next_continuation_sql(d: Dialect) -> str:
+    return f"""
 SELECT child.id
 FROM sessions parent
 JOIN sessions child ON child.parent_session_id = parent.id
-WHERE parent.id = ?
+WHERE parent.id = {d.p}
   AND parent.end_reason = 'compression'
-  AND json_extract(CASE WHEN json_valid(child.model_config) THEN child.model_config ELSE '{}' END,
-                   '$._branched_from') IS NULL
-  AND json_extract(CASE WHEN json_valid(child.model_config) THEN child.model_config ELSE '{}' END,
-                   '$._delegate_from') IS NULL
+  AND {branched_marker_sql(d, "child")} IS NULL
+  AND {delegate_marker_sql(d, "child")} IS NULL
   AND COALESCE(child.source, '') != 'tool'
 ORDER BY
   CASE WHEN child.end_reason = 'compression' THEN 0 WHEN child.ended_at IS NULL THEN 1 ELSE 2 END,
@@ -176,7 +189,7 @@ LIMIT 1
 
 def next_continuation(conn: sqlite3.Connection, session_id: str) -> str | None:
     """The continuation the agent would follow from this session (its preference order), or ``None``."""
-    row = conn.execute(_NEXT_CONTINUATION_SQL, (session_id,)).fetchone()
+    row = conn.execute(_next_continuation_sql(dialect_of(conn)), (session_id,)).fetchone()
     return None if row is None else str(row[0])
 
 
@@ -210,12 +223,13 @@ def is_compression_ancestor(conn: sqlite3.Connection, ancestor_id: str, descenda
     This is the agent's ``_is_compression_ancestor`` edge (parent ended ``compression``), used for moving a
     title from a hidden ancestor onto its continuation.
     """
+    d = dialect_of(conn)
     if not ancestor_id or not descendant_id or ancestor_id == descendant_id:
         return False
     row = conn.execute(
-        """
+        f"""
         WITH RECURSIVE ancestors(id) AS (
-            SELECT ?
+            SELECT {d.p}
             UNION
             SELECT parent.id
             FROM ancestors a
@@ -224,7 +238,7 @@ def is_compression_ancestor(conn: sqlite3.Connection, ancestor_id: str, descenda
             WHERE EXISTS (SELECT 1 FROM sessions p WHERE p.id = child.parent_session_id
                           AND p.end_reason = 'compression')
         )
-        SELECT 1 FROM ancestors WHERE id = ? AND id != ? LIMIT 1
+        SELECT 1 FROM ancestors WHERE id = {d.p} AND id != {d.p} LIMIT 1
         """,
         (descendant_id, ancestor_id, descendant_id),
     ).fetchone()
@@ -237,12 +251,13 @@ def delegate_descendants(conn: sqlite3.Connection, parent_ids: list[str]) -> lis
     A row belongs when its ``_delegate_from`` marker names a doomed session, or it carries a marker and its
     parent is doomed. The parents themselves are never returned, even when markers loop back onto them.
     """
-    marker = delegate_marker_sql("sessions")
+    d = dialect_of(conn)
+    marker = delegate_marker_sql(d, "sessions")
     seeds = {sid for sid in parent_ids if sid}
     found = set(seeds)
     frontier = list(seeds)
     while frontier:
-        ph = ",".join("?" * len(frontier))
+        ph = ",".join([d.p] * len(frontier))
         rows = conn.execute(
             f"SELECT id FROM sessions WHERE {marker} IN ({ph})"
             f" OR (parent_session_id IN ({ph}) AND {marker} IS NOT NULL)",

@@ -4,31 +4,38 @@ conversation a recap is built from. A continuation's initial messages use ``mess
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from app.domain.messages import decode_content, decode_json_column
 from app.storage.commit_notice import Changes
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.sqlite_driver import sqlite3
 
-# Tool calls of one stored row, counted like the API's message append: assistant rows only.
-_TOOL_CALLS_OF_ROW_SQL = (
-    "CASE WHEN role = 'assistant' AND tool_calls IS NOT NULL AND tool_calls != '' THEN"
-    " CASE WHEN json_valid(tool_calls) AND json_type(tool_calls) = 'array'"
-    " THEN json_array_length(tool_calls) ELSE 1 END ELSE 0 END"
-)
+
+@cache
+def tool_calls_of_row_sql(d: Dialect) -> str:
+    """Tool calls of one stored row, counted like the API's message append: assistant rows only."""
+    return (
+        "CASE WHEN role = 'assistant' AND tool_calls IS NOT NULL AND tool_calls != '' THEN"
+        f" CASE WHEN {d.json_is_valid('tool_calls')} AND {d.json_kind('tool_calls')} = 'array'"
+        f" THEN {d.json_array_len('tool_calls')} ELSE 1 END ELSE 0 END"
+    )
 
 
 def is_active_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> bool:
     """Whether ``message_id`` is an active (not rewound) message of the session."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT 1 FROM messages WHERE id = ? AND session_id = ? AND active = 1", (message_id, session_id)
+        f"SELECT 1 FROM messages WHERE id = {d.p} AND session_id = {d.p} AND active = 1",
+        (message_id, session_id),
     ).fetchone()
     return row is not None
 
 
 def _message_columns(conn: sqlite3.Connection) -> list[str]:
     """Every ``messages`` column but the key and the owner, so a newer agent's columns are copied too."""
-    names = [str(row[1]) for row in conn.execute("PRAGMA table_info(messages)")]
+    names = [column.name for column in dialect_of(conn).table_columns(conn, "messages")]
     return [name for name in names if name not in ("id", "session_id")]
 
 
@@ -40,34 +47,35 @@ def copy_active_messages(
 
     Rows keep every column, timestamps included: the branch repeats the same conversation.
     """
+    d = dialect_of(conn)
     columns = ", ".join(f'"{name}"' for name in _message_columns(conn))
-    bound = "" if up_to_id is None else " AND id <= ?"
+    bound = "" if up_to_id is None else f" AND id <= {d.p}"
     params: tuple[Any, ...] = (source_id,) if up_to_id is None else (source_id, up_to_id)
     old_ids = [
         int(row[0])
         for row in conn.execute(
-            f"SELECT id FROM messages WHERE session_id = ? AND active = 1{bound} ORDER BY id", params
+            f"SELECT id FROM messages WHERE session_id = {d.p} AND active = 1{bound} ORDER BY id", params
         )
     ]
     conn.execute(
         f"INSERT INTO messages (session_id, {columns})"
-        f" SELECT ?, {columns} FROM messages WHERE session_id = ? AND active = 1{bound} ORDER BY id",
+        f" SELECT {d.p}, {columns} FROM messages WHERE session_id = {d.p} AND active = 1{bound} ORDER BY id",
         (target_id, *params),
     )
     new_ids = [
         int(row[0])
-        for row in conn.execute("SELECT id FROM messages WHERE session_id = ? ORDER BY id", (target_id,))
+        for row in conn.execute(f"SELECT id FROM messages WHERE session_id = {d.p} ORDER BY id", (target_id,))
     ]
     # The target was empty, so its rows in id order are the copies of the source rows in id order.
     conn.executemany(
         "INSERT INTO hs_message_attachments (message_id, attachment_id, position)"
-        " SELECT ?, attachment_id, position FROM hs_message_attachments WHERE message_id = ?",
+        f" SELECT {d.p}, attachment_id, position FROM hs_message_attachments WHERE message_id = {d.p}",
         zip(new_ids, old_ids, strict=True),
     )
     conn.execute(
-        f"UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id = :t),"
-        f" tool_call_count = (SELECT COALESCE(SUM({_TOOL_CALLS_OF_ROW_SQL}), 0) FROM messages"
-        f" WHERE session_id = :t) WHERE id = :t",
+        "UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id ="
+        f" {d.named('t')}), tool_call_count = (SELECT COALESCE(SUM({tool_calls_of_row_sql(d)}), 0) FROM"
+        f" messages WHERE session_id = {d.named('t')}) WHERE id = {d.named('t')}",
         {"t": target_id},
     )
     if new_ids:
@@ -77,9 +85,10 @@ def copy_active_messages(
 
 def conversation_for_recap(conn: sqlite3.Connection, session_id: str) -> list[dict[str, Any]]:
     """The active user and assistant messages of a session in conversation order (id), decoded."""
+    d = dialect_of(conn)
     rows = conn.execute(
         "SELECT role, content, tool_calls FROM messages"
-        " WHERE session_id = ? AND active = 1 AND role IN ('user', 'assistant') ORDER BY id",
+        f" WHERE session_id = {d.p} AND active = 1 AND role IN ('user', 'assistant') ORDER BY id",
         (session_id,),
     ).fetchall()
     return [

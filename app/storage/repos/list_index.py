@@ -33,8 +33,9 @@ from typing import Any
 from app.domain.fts_query import quote_phrase
 from app.domain.titles import like_escape
 from app.storage.connection import split_statements
+from app.storage.dialect import SQLITE, Dialect, dialect_of
 from app.storage.own_schema import LIST_SEARCH_TRIGGERS, list_search_sql
-from app.storage.repos.sessions import PREVIEW_RAW_SQL
+from app.storage.repos.sessions import preview_raw_sql
 from app.storage.sqlite_driver import sqlite3
 
 MIN_TERM = 3
@@ -84,17 +85,18 @@ class SearchFilter:
     settle: Callable[[], SearchFilter] | None = None
 
 
-def scan_filter(term: str, projecting: bool, *, bind: str = "?") -> SearchFilter:
+def scan_filter(d: Dialect, term: str, projecting: bool, *, bind: str | None = None) -> SearchFilter:
     """The row-by-row filter: a ``LIKE`` on id, title and the SQL-cut preview.
 
     ``LIKE`` folds ASCII case only, as the presented check does. The preview is cut in SQL to 63 characters
     before stripping, a superset of the displayed one. A compression root is shown as its tip, whose text
     only the walk finds, so with projection it always passes here. ``bind`` is the SQL the pattern is bound
-    through (one ``?``).
+    through (one placeholder; the dialect's by default).
     """
     pattern = f"%{like_escape(ascii_lower(term))}%"
+    like, bind = d.casefold_like, bind or d.p
     match = " OR ".join(
-        f"{expr} LIKE {bind} ESCAPE '\\'" for expr in ("s.id", "s.title", PREVIEW_RAW_SQL.format(a="s"))
+        f"{expr} {like} {bind} ESCAPE '\\'" for expr in ("s.id", "s.title", preview_raw_sql(d).format(a="s"))
     )
     clause = f"({match} OR s.end_reason = 'compression')" if projecting else f"({match})"
     return SearchFilter(clause, [pattern] * 3)
@@ -120,6 +122,7 @@ def trigram_query(term: str) -> str:
 
 def _candidates(conn: sqlite3.Connection, term: str) -> set[str] | None:
     """The sessions that may match ``term``, or ``None`` when more than :data:`MAX_CANDIDATES` may."""
+    d = dialect_of(conn)
     query = trigram_query(term)
     try:
         # Counting first, without the join: a broad term stops here, having read only rowids.
@@ -128,7 +131,7 @@ def _candidates(conn: sqlite3.Connection, term: str) -> set[str] | None:
             return None
         matched = conn.execute(_MATCH_SQL, (query, MAX_CANDIDATES + 1)).fetchall()
         dirty = conn.execute(
-            "SELECT session_id FROM hs_list_search_dirty LIMIT ?", (MAX_CANDIDATES + 1,)
+            f"SELECT session_id FROM hs_list_search_dirty LIMIT {d.p}", (MAX_CANDIDATES + 1,)
         ).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
@@ -142,7 +145,7 @@ def search_filter(conn: sqlite3.Connection, term: str, projecting: bool) -> Sear
     """The cheapest filter for ``term`` on this file: the index when it narrows the listing, else the scan."""
     found = _candidates(conn, term) if len(term) >= MIN_TERM else None
     if found is None:
-        return scan_filter(term, projecting)
+        return scan_filter(SQLITE, term, projecting)
     # Walking the listing index at the candidates' start times keeps its order (no sort) and its keyset;
     # rows sharing a start time with a candidate are dropped by the exact check afterwards.
     sessions = WITH_ANCESTORS_SQL.format(candidates=_CANDIDATES_SQL) if projecting else _CANDIDATES_SQL
@@ -162,40 +165,45 @@ def dirty_count(conn: sqlite3.Connection) -> int:
 
 
 _CURRENT_SQL = f"""
-    SELECT COALESCE(s.title, ''), {PREVIEW_RAW_SQL.format(a="s")},
+    SELECT COALESCE(s.title, ''), {preview_raw_sql(SQLITE).format(a="s")},
         (SELECT m.timestamp FROM messages m WHERE m.session_id = s.id AND m.active = 1 AND m.role = 'user'
          AND m.content IS NOT NULL ORDER BY m.timestamp, m.id LIMIT 1)
     FROM sessions s WHERE s.id = ?"""
 
 
 def _unindex(conn: sqlite3.Connection, doc: int, session_id: str, title: str, preview: str) -> None:
+    d = dialect_of(conn)
     conn.execute(
         "INSERT INTO hs_list_search (hs_list_search, rowid, session_id, title, preview) "
-        "VALUES ('delete', ?, ?, ?, ?)",
+        f"VALUES ('delete', {d.p}, {d.p}, {d.p}, {d.p})",
         (doc, session_id, title, preview),
     )
 
 
 def _reindex(conn: sqlite3.Connection, session_id: str) -> None:
+    d = dialect_of(conn)
     current = conn.execute(_CURRENT_SQL, (session_id,)).fetchone()
     stored = conn.execute(
-        "SELECT doc, title, preview FROM hs_list_search_docs WHERE session_id = ?", (session_id,)
+        f"SELECT doc, title, preview FROM hs_list_search_docs WHERE session_id = {d.p}", (session_id,)
     ).fetchone()
     if stored is not None:
         doc, title, preview = stored
         if current is not None and (current[0], current[1]) == (title, preview):
-            conn.execute("UPDATE hs_list_search_docs SET first_ts = ? WHERE doc = ?", (current[2], doc))
+            conn.execute(
+                f"UPDATE hs_list_search_docs SET first_ts = {d.p} WHERE doc = {d.p}", (current[2], doc)
+            )
             return
         _unindex(conn, doc, session_id, title, preview)
-        conn.execute("DELETE FROM hs_list_search_docs WHERE doc = ?", (doc,))
+        conn.execute(f"DELETE FROM hs_list_search_docs WHERE doc = {d.p}", (doc,))
     if current is None:
         return
     doc = conn.execute(
-        "INSERT INTO hs_list_search_docs (session_id, title, preview, first_ts) VALUES (?, ?, ?, ?)",
+        f"INSERT INTO hs_list_search_docs (session_id, title, preview, first_ts) VALUES ({d.p}, {d.p}, {d.p},"
+        f" {d.p})",
         (session_id, *current),
     ).lastrowid
     conn.execute(
-        "INSERT INTO hs_list_search (rowid, session_id, title, preview) VALUES (?, ?, ?, ?)",
+        f"INSERT INTO hs_list_search (rowid, session_id, title, preview) VALUES ({d.p}, {d.p}, {d.p}, {d.p})",
         (doc, session_id, current[0], current[1]),
     )
 
@@ -205,14 +213,16 @@ def index_dirty(conn: sqlite3.Connection, max_sessions: int = SLICE_SESSIONS) ->
 
     Returns how many left the dirty set, ``None`` when it was empty.
     """
+    d = dialect_of(conn)
     dirty = [
-        r[0] for r in conn.execute("SELECT session_id FROM hs_list_search_dirty LIMIT ?", (max_sessions,))
+        r[0]
+        for r in conn.execute(f"SELECT session_id FROM hs_list_search_dirty LIMIT {d.p}", (max_sessions,))
     ]
     if not dirty:
         return None
     for session_id in dirty:
         _reindex(conn, session_id)
-    conn.executemany("DELETE FROM hs_list_search_dirty WHERE session_id = ?", [(sid,) for sid in dirty])
+    conn.executemany(f"DELETE FROM hs_list_search_dirty WHERE session_id = {d.p}", [(sid,) for sid in dirty])
     return len(dirty)
 
 
@@ -226,7 +236,8 @@ def install(conn: sqlite3.Connection) -> None:
 
 def triggers_missing(conn: sqlite3.Connection) -> bool:
     """Whether any of our triggers is gone (the agent rebuilt ``sessions`` or ``messages``, say)."""
-    marks = ",".join("?" * len(LIST_SEARCH_TRIGGERS))
+    d = dialect_of(conn)
+    marks = ",".join([d.p] * len(LIST_SEARCH_TRIGGERS))
     (found,) = conn.execute(
         f"SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name IN ({marks})",
         LIST_SEARCH_TRIGGERS,

@@ -6,6 +6,7 @@ from typing import Any
 
 from app.domain.session_filter import SessionFilter
 from app.storage.agent_shape import shape_of
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
 from app.storage.repos.session_filter import filter_clauses, pinned_sql
 from app.storage.repos.sessions import set_archived
@@ -22,8 +23,9 @@ def _meta_table(conn: sqlite3.Connection) -> str:
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
     """The bookkeeping value for ``key`` (the agent's ``get_meta``; on a newer agent's file, ours first)."""
+    d = dialect_of(conn)
     for table in dict.fromkeys((_meta_table(conn), "state_meta")):
-        row = conn.execute(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone()
+        row = conn.execute(f"SELECT value FROM {table} WHERE key = {d.p}", (key,)).fetchone()
         if row is not None:
             return str(row[0]) if row[0] is not None else None
     return None
@@ -31,8 +33,9 @@ def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
 
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     """Upsert a bookkeeping value exactly as the agent's ``set_meta`` does."""
+    d = dialect_of(conn)
     conn.execute(
-        f"INSERT INTO {_meta_table(conn)} (key, value) VALUES (?, ?) "
+        f"INSERT INTO {_meta_table(conn)} (key, value) VALUES ({d.p}, {d.p}) "
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (key, value),
     )
@@ -40,7 +43,8 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
 
 def delete_meta(conn: sqlite3.Connection, key: str) -> None:
     """Remove one of our bookkeeping keys."""
-    conn.execute(f"DELETE FROM {_meta_table(conn)} WHERE key = ?", (key,))
+    d = dialect_of(conn)
+    conn.execute(f"DELETE FROM {_meta_table(conn)} WHERE key = {d.p}", (key,))
 
 
 # -- stats ------------------------------------------------------------------------------------------
@@ -86,7 +90,10 @@ def fts_bytes(conn: sqlite3.Connection) -> int:
 
 
 def _pages_bytes(conn: sqlite3.Connection, table: str) -> int:
-    row = conn.execute("SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE", (table,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(
+        f"SELECT pgsize FROM dbstat WHERE name = {d.p} AND aggregate = TRUE", (table,)
+    ).fetchone()
     return int(row[0] or 0) if row else 0
 
 
@@ -141,11 +148,11 @@ _TOKEN_SUMS = (
 )
 
 
-def _window(since: float, source: str | None) -> tuple[str, list[Any]]:
-    where = "s.started_at >= ?"
+def _window(d: Dialect, since: float, source: str | None) -> tuple[str, list[Any]]:
+    where = f"s.started_at >= {d.p}"
     params: list[Any] = [since]
     if source is not None:
-        where += " AND s.source = ?"
+        where += f" AND s.source = {d.p}"
         params.append(source)
     return where, params
 
@@ -154,30 +161,33 @@ def usage_by(
     conn: sqlite3.Connection, key_sql: str, since: float, source: str | None
 ) -> list[dict[str, Any]]:
     """Token and cost sums of the sessions started since ``since``, grouped by ``key_sql`` (a column)."""
-    where, params = _window(since, source)
+    where, params = _window(dialect_of(conn), since, source)
     sql = f"SELECT {key_sql} AS key, {_TOKEN_SUMS} FROM sessions s WHERE {where} GROUP BY 1 ORDER BY 1"
     return [dict(row) for row in conn.execute(sql, params)]
 
 
 def top_tools(conn: sqlite3.Connection, since: float, source: str | None, limit: int) -> list[dict[str, Any]]:
     """The most called tools (names from assistants' ``tool_calls``) in sessions started since ``since``."""
-    where, params = _window(since, source)
+    d = dialect_of(conn)
+    where, params = _window(d, since, source)
     sql = (
-        "SELECT COALESCE(json_extract(j.value, '$.function.name'), json_extract(j.value, '$.name')) AS tool, "
-        "COUNT(*) AS calls FROM sessions s JOIN messages m ON m.session_id = s.id, json_each(m.tool_calls) j "
-        f"WHERE {where} AND m.tool_calls IS NOT NULL AND json_valid(m.tool_calls) "
-        "AND json_type(m.tool_calls) = 'array' GROUP BY 1 HAVING tool IS NOT NULL ORDER BY 2 DESC, 1 LIMIT ?"
+        "SELECT COALESCE(json_extract(j.value, '$.function.name'), json_extract(j.value, '$.name')) AS tool,"
+        " COUNT(*) AS calls FROM sessions s JOIN messages m ON m.session_id = s.id, json_each(m.tool_calls)"
+        f" j WHERE {where} AND m.tool_calls IS NOT NULL AND json_valid(m.tool_calls) AND"
+        " json_type(m.tool_calls) = 'array' GROUP BY 1 HAVING tool IS NOT NULL ORDER BY 2 DESC, 1 LIMIT"
+        f" {d.p}"
     )
     return [dict(row) for row in conn.execute(sql, [*params, limit])]
 
 
 def activity(conn: sqlite3.Connection, fmt: str, since: float, source: str | None) -> dict[int, int]:
     """Messages per ``strftime(fmt)`` bucket (``%H`` hour, ``%w`` weekday, UTC) since ``since``."""
-    where, params = _window(since, source)
+    d = dialect_of(conn)
+    where, params = _window(d, since, source)
     sql = (
         f"SELECT CAST(strftime('{fmt}', m.timestamp, 'unixepoch') AS INTEGER), COUNT(*) "
         "FROM sessions s JOIN messages m ON m.session_id = s.id "
-        f"WHERE {where} AND m.timestamp >= ? GROUP BY 1"
+        f"WHERE {where} AND m.timestamp >= {d.p} GROUP BY 1"
     )
     return {row[0]: row[1] for row in conn.execute(sql, [*params, since])}
 
@@ -217,10 +227,11 @@ def _payload_sql(byte_length: str) -> str:
 def _selection(conn: sqlite3.Connection, flt: SessionFilter, ids: list[str] | None) -> tuple[str, list[Any]]:
     """The agent's ``_prune_filter_where`` (ended sessions only, every criterion AND), never a pinned
     session, and only ``ids`` when given."""
-    clauses, params = filter_clauses(flt)
+    d = dialect_of(conn)
+    clauses, params = filter_clauses(d, flt)
     clauses = ["s.ended_at IS NOT NULL", f"NOT {pinned_sql(shape_of(conn)).format(a='s')}", *clauses]
     if ids is not None:
-        clauses.append(f"s.id IN ({','.join('?' * len(ids))})")
+        clauses.append(f"s.id IN ({','.join([d.p] * len(ids))})")
         params = [*params, *ids]
     return " AND ".join(clauses), params
 
@@ -260,7 +271,7 @@ def candidates(
 
 def kept(conn: sqlite3.Connection, flt: SessionFilter) -> tuple[int, int]:
     """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
-    clauses, params = filter_clauses(flt)
+    clauses, params = filter_clauses(dialect_of(conn), flt)
     pinned = pinned_sql(shape_of(conn)).format(a="s")
     row = conn.execute(
         "SELECT COALESCE(SUM(CASE WHEN s.ended_at IS NULL THEN 1 ELSE 0 END), 0),"
@@ -286,9 +297,10 @@ def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:
 
     Children outside the set are orphaned (the agent's prune). Pin rows go with their session.
     """
+    d = dialect_of(conn)
     if not ids:
         return 0
-    marks = ",".join("?" * len(ids))
+    marks = ",".join([d.p] * len(ids))
     conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({marks})", ids)
     messages = conn.execute(f"DELETE FROM messages WHERE session_id IN ({marks})", ids).rowcount
     # session_model_usage and hs_session_pins rows go by ON DELETE CASCADE (foreign_keys is on for our

@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from app.domain.messages import (
@@ -24,6 +25,7 @@ from app.domain.messages import (
 )
 from app.storage.agent_shape import shape_of
 from app.storage.commit_notice import Changes
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.usage import saturating_add_sql
 from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
@@ -39,20 +41,32 @@ INSERT_COLUMNS = (
     " reasoning, reasoning_content, reasoning_details"
 )
 """The columns an append writes (``active`` is always 1), in the order of a :data:`RowWriter`'s values."""
-_INSERT_SQL = (
-    f"INSERT INTO messages ({INSERT_COLUMNS}, active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
-)
+
+
+@cache
+def _insert_sql(d: Dialect) -> str:
+    marks = ", ".join([d.p] * 12)
+    return f"INSERT INTO messages ({INSERT_COLUMNS}, active) VALUES ({marks}, 1)"
 
 
 # Saturating, like every counter: past int64 SQLite would turn the agent's INTEGER column into a REAL.
-COUNTERS_SQL = (
-    f"UPDATE sessions SET message_count = {saturating_add_sql('message_count', 'n')},"
-    f" tool_call_count = {saturating_add_sql('tool_call_count', 'calls')} WHERE id = :id"
-)
+@cache
+def counters_sql(d: Dialect) -> str:
+    """The UPDATE adding ``:n`` messages and ``:calls`` tool calls to session ``:id``."""
+    return (
+        f"UPDATE sessions SET message_count = {saturating_add_sql(d, 'message_count', 'n')},"
+        f" tool_call_count = {saturating_add_sql(d, 'tool_call_count', 'calls')} WHERE id = {d.named('id')}"
+    )
+
+
 # A newer agent's heartbeat column: it only ever moves forward, and its recent list is preselected by it.
-_COUNTERS_AND_ACTIVITY_SQL = COUNTERS_SQL.replace(
-    " WHERE id", ", last_activity_at = MAX(COALESCE(last_activity_at, 0), :ts) WHERE id"
-)
+@cache
+def _counters_and_activity_sql(d: Dialect) -> str:
+    return counters_sql(d).replace(
+        " WHERE id", f", last_activity_at = MAX(COALESCE(last_activity_at, 0), {d.named('ts')}) WHERE id"
+    )
+
+
 _TIMESTAMP = INSERT_COLUMNS.split(", ").index("timestamp") - 1
 
 
@@ -65,17 +79,19 @@ def write_rows(
     conn: sqlite3.Connection, session_id: str, rows: list[tuple[Any, ...]], calls: int
 ) -> list[int]:
     """The :data:`RowWriter` of SQLite: one INSERT per row (in-process, a statement costs microseconds)."""
+    d = dialect_of(conn)
     ids: list[int] = []
+    insert = _insert_sql(d)
     for values in rows:
-        message_id = conn.execute(_INSERT_SQL, (session_id, *values)).lastrowid
+        message_id = conn.execute(insert, (session_id, *values)).lastrowid
         assert message_id is not None  # an INSERT always sets it
         ids.append(message_id)
     counts = {"n": len(rows), "calls": calls, "id": session_id}
     if rows and shape_of(conn).has_session_column("last_activity_at"):
         latest = max(float(values[_TIMESTAMP]) for values in rows)
-        conn.execute(_COUNTERS_AND_ACTIVITY_SQL, {**counts, "ts": latest})
+        conn.execute(_counters_and_activity_sql(d), {**counts, "ts": latest})
     else:
-        conn.execute(COUNTERS_SQL, counts)
+        conn.execute(counters_sql(d), counts)
     return ids
 
 
@@ -223,28 +239,31 @@ def to_messages(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[M
     return [row_to_message(row, refs.get(row["id"])) for row in rows]
 
 
-def _filters(roles: Sequence[str], include_inactive: bool) -> tuple[str, list[Any]]:
+def _filters(d: Dialect, roles: Sequence[str], include_inactive: bool) -> tuple[str, list[Any]]:
     sql = "" if include_inactive else " AND active = 1"
     params: list[Any] = []
     if roles:
-        sql += f" AND role IN ({','.join('?' * len(roles))})"
+        sql += f" AND role IN ({','.join([d.p] * len(roles))})"
         params.extend(roles)
     return sql, params
 
 
 def page(conn: sqlite3.Connection, query: MessageQuery) -> list[sqlite3.Row]:
     """``MessagesRepo.page`` (``app.storage.protocols``) on ``conn``."""
+    d = dialect_of(conn)
     session_id, limit, after, before = query.session_id, query.limit, query.after, query.before
-    where, params = _filters(query.roles, query.include_inactive)
+    where, params = _filters(d, query.roles, query.include_inactive)
     if before is not None:
         rows = conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id < ?{where} ORDER BY id DESC LIMIT ?",
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
+            f" LIMIT {d.p}",
             [session_id, before, *params, limit + 1],
         ).fetchall()
         rows.reverse()
         return rows
     return conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id > ?{where} ORDER BY id LIMIT ?",
+        f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
+        f" {d.p}",
         [session_id, after or 0, *params, limit + 1],
     ).fetchall()
 
@@ -253,18 +272,21 @@ def around(
     conn: sqlite3.Connection, query: MessageQuery, anchor_id: int
 ) -> tuple[list[sqlite3.Row], sqlite3.Row, list[sqlite3.Row]] | None:
     """``MessagesRepo.around`` (``app.storage.protocols``) on ``conn``."""
+    d = dialect_of(conn)
     session_id, window = query.session_id, query.window
     anchor = fetch(conn, session_id, anchor_id)
     if anchor is None:
         return None
-    where, params = _filters(query.roles, query.include_inactive)
+    where, params = _filters(d, query.roles, query.include_inactive)
     before = conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id < ?{where} ORDER BY id DESC LIMIT ?",
+        f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
+        f" LIMIT {d.p}",
         [session_id, anchor_id, *params, window],
     ).fetchall()
     before.reverse()
     after = conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE session_id = ? AND id > ?{where} ORDER BY id LIMIT ?",
+        f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
+        f" {d.p}",
         [session_id, anchor_id, *params, window],
     ).fetchall()
     return before, anchor, after
@@ -272,8 +294,9 @@ def around(
 
 def fetch(conn: sqlite3.Connection, session_id: str, message_id: int) -> sqlite3.Row | None:
     """One message row of a session (active or not), or ``None``."""
+    d = dialect_of(conn)
     row: sqlite3.Row | None = conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE id = ? AND session_id = ?", (message_id, session_id)
+        f"SELECT {COLUMNS} FROM messages WHERE id = {d.p} AND session_id = {d.p}", (message_id, session_id)
     ).fetchone()
     return row
 
@@ -282,29 +305,33 @@ def rewind(conn: sqlite3.Connection, session_id: str, target_id: int) -> tuple[i
     """Deactivate the target and every later active message of the session and bump ``rewind_count``,
     as ``SessionDB.rewind_to_message`` does (``message_count`` is left alone, like the agent). Returns
     ``(rewound_count, new_head_id)``; the caller has checked that the target is a user message."""
+    d = dialect_of(conn)
     cursor = conn.execute(
-        "UPDATE messages SET active = 0 WHERE session_id = ? AND id >= ? AND active = 1",
+        f"UPDATE messages SET active = 0 WHERE session_id = {d.p} AND id >= {d.p} AND active = 1",
         (session_id, target_id),
     )
     conn.execute(
-        f"UPDATE sessions SET rewind_count = {saturating_add_sql('rewind_count', 'one')} WHERE id = :id",
+        f"UPDATE sessions SET rewind_count = {saturating_add_sql(d, 'rewind_count', 'one')} WHERE id ="
+        f" {d.named('id')}",
         {"one": 1, "id": session_id},
     )
     head = conn.execute(
-        "SELECT MAX(id) FROM messages WHERE session_id = ? AND active = 1", (session_id,)
+        f"SELECT MAX(id) FROM messages WHERE session_id = {d.p} AND active = 1", (session_id,)
     ).fetchone()
     return cursor.rowcount, head[0]
 
 
 def session_end_state(conn: sqlite3.Connection, session_id: str) -> tuple[bool, bool]:
     """``(exists, ended)`` for a session, in one indexed lookup (the append hot path)."""
-    row = conn.execute("SELECT ended_at FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(f"SELECT ended_at FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
     return (False, False) if row is None else (True, row[0] is not None)
 
 
 def session_counters(conn: sqlite3.Connection, session_id: str) -> dict[str, int]:
     """A session's ``message_count`` and ``rewind_count``."""
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT message_count, rewind_count FROM sessions WHERE id = ?", (session_id,)
+        f"SELECT message_count, rewind_count FROM sessions WHERE id = {d.p}", (session_id,)
     ).fetchone()
     return {"message_count": row["message_count"], "rewind_count": row["rewind_count"]}

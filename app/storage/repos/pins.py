@@ -11,17 +11,19 @@ from __future__ import annotations
 import time
 
 from app.storage.agent_shape import agent_pins, shape_of
+from app.storage.dialect import dialect_of
 from app.storage.repos.sessions import set_lineage_flag
 from app.storage.sqlite_driver import sqlite3
 
 
 def pin(conn: sqlite3.Connection, session_id: str) -> None:
     """Pin a session (a second pin keeps the first time)."""
+    d = dialect_of(conn)
     if agent_pins(shape_of(conn)):
         set_lineage_flag(conn, session_id, "pinned", True)
         return
     conn.execute(
-        "INSERT INTO hs_session_pins (session_id, pinned_at) VALUES (?, ?) "
+        f"INSERT INTO hs_session_pins (session_id, pinned_at) VALUES ({d.p}, {d.p}) "
         "ON CONFLICT(session_id) DO NOTHING",
         (session_id, time.time()),
     )
@@ -29,7 +31,8 @@ def pin(conn: sqlite3.Connection, session_id: str) -> None:
 
 def unpin(conn: sqlite3.Connection, session_id: str) -> None:
     """Remove a session's pin (nothing when it has none)."""
+    d = dialect_of(conn)
     if agent_pins(shape_of(conn)):
         set_lineage_flag(conn, session_id, "pinned", False)
         return
-    conn.execute("DELETE FROM hs_session_pins WHERE session_id = ?", (session_id,))
+    conn.execute(f"DELETE FROM hs_session_pins WHERE session_id = {d.p}", (session_id,))

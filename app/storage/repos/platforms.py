@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.storage.dialect import dialect_of
 from app.storage.sqlite_driver import sqlite3
 
 _COLUMNS = "platform, enabled, home_chat_id, home_name, threads, updated_at"
@@ -23,7 +24,8 @@ def _public(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
 
 def fetch(conn: sqlite3.Connection, platform: str) -> dict[str, Any] | None:
     """One platform's stored settings, or ``None`` if it was never configured."""
-    row = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = ?", (platform,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = {d.p}", (platform,)).fetchone()
     return None if row is None else _public(row)
 
 
@@ -43,12 +45,13 @@ def upsert(
     now: float,
 ) -> None:
     """Replace a platform's settings."""
+    d = dialect_of(conn)
     chat_id = None if home_channel is None else home_channel["chat_id"]
     name = None if home_channel is None else home_channel.get("name")
     conn.execute(
-        "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET enabled = excluded.enabled, "
-        "home_chat_id = excluded.home_chat_id, home_name = excluded.home_name, threads = excluded.threads, "
-        "updated_at = excluded.updated_at",
+        "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at) VALUES"
+        f" ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(platform) DO UPDATE SET enabled ="
+        " excluded.enabled, home_chat_id = excluded.home_chat_id, home_name = excluded.home_name, threads ="
+        " excluded.threads, updated_at = excluded.updated_at",
         (platform, int(enabled), chat_id, name, int(threads), now),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.domain.titles import like_escape
+from app.storage.dialect import dialect_of
 from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.rows import Candidate
@@ -11,7 +12,8 @@ from app.storage.sqlite_driver import sqlite3
 
 def exact_id(conn: sqlite3.Connection, ref: str) -> str | None:
     """``ref`` when a session has exactly that id."""
-    row = conn.execute("SELECT id FROM sessions WHERE id = ?", (ref,)).fetchone()
+    d = dialect_of(conn)
+    row = conn.execute(f"SELECT id FROM sessions WHERE id = {d.p}", (ref,)).fetchone()
     return None if row is None else str(row[0])
 
 
@@ -23,11 +25,12 @@ def ids_with_prefix(conn: sqlite3.Connection, prefix: str, limit: int) -> list[C
     holds. ``limit`` bounds the scan because only "one" versus "several" (and a few candidates to show)
     matters.
     """
+    d = dialect_of(conn)
     if not prefix:
         return []
     rows = conn.execute(
-        "SELECT id, title FROM sessions WHERE lower(id) LIKE lower(?) ESCAPE '\\'"
-        " ORDER BY started_at DESC, id DESC LIMIT ?",
+        f"SELECT id, title FROM sessions WHERE lower(id) {d.casefold_like} lower({d.p}) ESCAPE '\\'"
+        f" ORDER BY started_at DESC, id DESC LIMIT {d.p}",
         (f"{like_escape(prefix)}%", limit),
     ).fetchall()
     return [Candidate(str(row[0]), row[1]) for row in rows]
@@ -40,7 +43,7 @@ def latest_session(
 
     An empty ``sources`` means every source except ``exclude_sources``.
     """
-    where, params = source_clauses(sources or None, exclude_sources)
+    where, params = source_clauses(dialect_of(conn), sources or None, exclude_sources)
     clause = f"WHERE {' AND '.join(where)}" if where else ""
     row = conn.execute(
         f"SELECT s.id FROM sessions s {clause}"

@@ -12,16 +12,17 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from app.domain.fts_query import Clause
+from app.storage.dialect import SQLITE
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.session_filter import (
-    CWD_SQL,
-    IN_HOME_SQL,
-    WORKSPACE_SQL,
     cwd_params,
+    cwd_sql,
+    in_home_sql,
     source_clauses,
     workspace_pattern,
+    workspace_sql,
 )
-from app.storage.repos.sessions import LAST_ACTIVE_SQL, PREVIEW_RAW_SQL
+from app.storage.repos.sessions import LAST_ACTIVE_SQL, preview_raw_sql
 from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
 from app.storage.sqlite_driver import sqlite3
 
@@ -55,18 +56,18 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     if filt.roles:
         parts.append(f"m.role IN ({','.join('?' * len(filt.roles))})")
         params.extend(filt.roles)
-    by_source, source_params = source_clauses(filt.sources, filt.exclude_sources)
+    by_source, source_params = source_clauses(SQLITE, filt.sources, filt.exclude_sources)
     parts.extend(by_source)
     params.extend(source_params)
     parts.extend(cron_clauses(filt.cron))
     if filt.home is not None:
-        parts.append(IN_HOME_SQL.format(a="s"))
+        parts.append(in_home_sql(SQLITE).format(a="s"))
         params.append(filt.home)
     if filt.cwd is not None:
-        parts.append(CWD_SQL.format(a="s"))
+        parts.append(cwd_sql(SQLITE).format(a="s"))
         params.extend(cwd_params(filt.cwd))
     if filt.workspace is not None:
-        parts.append(WORKSPACE_SQL.format(a="s"))
+        parts.append(workspace_sql(SQLITE).format(a="s"))
         params.append(workspace_pattern(filt.workspace))
     return " AND " + " AND ".join(parts), params
 
@@ -349,21 +350,21 @@ _BROWSE_SQL = (
 
 def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitFilter) -> list[sqlite3.Row]:
     """Most recently active root sessions (children are never browsed), minus ``skip``."""
-    where_parts, params = source_clauses(filt.sources, filt.exclude_sources)
+    where_parts, params = source_clauses(SQLITE, filt.sources, filt.exclude_sources)
     if filt.home is not None:
-        where_parts.append(IN_HOME_SQL.format(a="s"))
+        where_parts.append(in_home_sql(SQLITE).format(a="s"))
         params.append(filt.home)
     if filt.cwd is not None:
-        where_parts.append(CWD_SQL.format(a="s"))
+        where_parts.append(cwd_sql(SQLITE).format(a="s"))
         params.extend(cwd_params(filt.cwd))
     if filt.workspace is not None:
-        where_parts.append(WORKSPACE_SQL.format(a="s"))
+        where_parts.append(workspace_sql(SQLITE).format(a="s"))
         params.append(workspace_pattern(filt.workspace))
     skip_ids = list(skip) or [""]
     where = "".join(f" AND {p}" for p in where_parts)
     sql = _BROWSE_SQL.format(
         last_active=LAST_ACTIVE_SQL.format(a="s"),
-        preview=PREVIEW_RAW_SQL.format(a="s"),
+        preview=preview_raw_sql(SQLITE).format(a="s"),
         skip=",".join("?" * len(skip_ids)),
         where=where,
     )

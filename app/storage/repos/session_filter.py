@@ -9,11 +9,13 @@ user types is matched literally, so ``%`` and ``_`` in a title, model, branch or
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from app.domain.session_filter import SessionFilter
 from app.domain.titles import like_escape
 from app.storage.agent_shape import AgentShape, agent_pins
+from app.storage.dialect import Dialect
 
 Clauses = tuple[list[str], list[Any]]
 
@@ -35,33 +37,48 @@ HOME_LABEL_SQL = (
 )
 """The home label of the row under alias ``{a}`` (NULL for a session not created by sync)."""
 
-IN_HOME_SQL = (
-    "EXISTS (SELECT 1 FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"
-    " WHERE hs.session_id = {a}.id AND hh.label = ?)"
-)
-"""Whether the row under alias ``{a}`` came from the home labelled by the parameter."""
+
+@cache
+def in_home_sql(d: Dialect) -> str:
+    """Whether the row under alias ``{a}`` came from the home labelled by the parameter."""
+    return (
+        "EXISTS (SELECT 1 FROM hs_sync_sessions hs JOIN hs_sync_homes hh ON hh.id = hs.home_id"
+        f" WHERE hs.session_id = {{a}}.id AND hh.label = {d.p})"
+    )
+
 
 _TOKENS = "(COALESCE({a}.input_tokens, 0) + COALESCE({a}.output_tokens, 0))"
 _COST = "COALESCE({a}.actual_cost_usd, {a}.estimated_cost_usd, 0)"
 _TOOL_CALLS = "COALESCE({a}.tool_call_count, 0)"
 _WORKSPACE = "LOWER(COALESCE(NULLIF(TRIM({a}.git_repo_root), ''), TRIM({a}.cwd), ''))"
-CWD_SQL = "({a}.cwd = ? OR {a}.cwd LIKE ? ESCAPE '\\' OR {a}.cwd LIKE ? ESCAPE '\\')"
-"""Sessions ``{a}`` run in a directory or anywhere under it (parameters: :func:`cwd_params`)."""
-WORKSPACE_SQL = f"{_WORKSPACE} LIKE ? ESCAPE '\\'"
-"""Sessions ``{a}`` whose workspace (git repository root, else working directory) contains the parameter,
-a pattern of :func:`workspace_pattern` (the agent's ``sessions list --workspace``)."""
 
 
-def source_clauses(sources: Sequence[str] | None, exclude_sources: Sequence[str], a: str = "s") -> Clauses:
+@cache
+def cwd_sql(d: Dialect) -> str:
+    """Sessions ``{a}`` run in a directory or anywhere under it (parameters: :func:`cwd_params`)."""
+    like = d.casefold_like
+    return f"({{a}}.cwd = {d.p} OR {{a}}.cwd {like} {d.p} ESCAPE '\\' OR {{a}}.cwd {like} {d.p} ESCAPE '\\')"
+
+
+@cache
+def workspace_sql(d: Dialect) -> str:
+    """Sessions ``{a}`` whose workspace (git repository root, else working directory) contains the
+    parameter, a pattern of :func:`workspace_pattern` (the agent's ``sessions list --workspace``)."""
+    return f"{_WORKSPACE} {d.casefold_like} {d.p} ESCAPE '\\'"
+
+
+def source_clauses(
+    d: Dialect, sources: Sequence[str] | None, exclude_sources: Sequence[str], a: str = "s"
+) -> Clauses:
     """Clauses keeping the rows of ``sources`` (every source when ``None``) and dropping those of
     ``exclude_sources`` (a missing source counts as ``''``), with their parameters."""
     clauses: list[str] = []
     params: list[Any] = []
     if sources is not None:
-        clauses.append(f"{a}.source IN ({','.join('?' * len(sources))})")
+        clauses.append(f"{a}.source IN ({','.join([d.p] * len(sources))})")
         params.extend(sources)
     if exclude_sources:
-        clauses.append(f"COALESCE({a}.source, '') NOT IN ({','.join('?' * len(exclude_sources))})")
+        clauses.append(f"COALESCE({a}.source, '') NOT IN ({','.join([d.p] * len(exclude_sources))})")
         params.extend(exclude_sources)
     return clauses, params
 
@@ -71,31 +88,31 @@ def _contains(value: str) -> str:
 
 
 def cwd_params(cwd: str) -> tuple[str, str, str]:
-    """The parameters of :data:`CWD_SQL` for a directory (a trailing separator is ignored)."""
+    """The parameters of :func:`cwd_sql` for a directory (a trailing separator is ignored)."""
     prefix = cwd.rstrip("/\\") or cwd
     under = like_escape(prefix)
     return prefix, f"{under}/%", f"{under}\\\\%"
 
 
 def workspace_pattern(workspace: str) -> str:
-    """The parameter of :data:`WORKSPACE_SQL` for a typed workspace (case-insensitive, trimmed)."""
+    """The parameter of :func:`workspace_sql` for a typed workspace (case-insensitive, trimmed)."""
     return _contains(workspace.strip())
 
 
-def time_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+def time_clauses(d: Dialect, flt: SessionFilter, alias: str = "s") -> Clauses:
     """The ``started_at`` bounds of ``flt``."""
     clauses: list[str] = []
     params: list[Any] = []
     if flt.started_before is not None:
-        clauses.append(f"{alias}.started_at < ?")
+        clauses.append(f"{alias}.started_at < {d.p}")
         params.append(flt.started_before)
     if flt.started_after is not None:
-        clauses.append(f"{alias}.started_at >= ?")
+        clauses.append(f"{alias}.started_at >= {d.p}")
         params.append(flt.started_after)
     return clauses, params
 
 
-def attribute_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+def attribute_clauses(d: Dialect, flt: SessionFilter, alias: str = "s") -> Clauses:
     """Every criterion of ``flt`` except the time bounds and ``archived``."""
     a = alias
     clauses: list[str] = []
@@ -114,18 +131,18 @@ def attribute_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
         ("profile_name", flt.profile),
     ):
         if value:
-            add(f"{{a}}.{column} = ?", value)
+            add(f"{{a}}.{column} = {d.p}", value)
     if flt.home:
-        add(IN_HOME_SQL, flt.home)
+        add(in_home_sql(d), flt.home)
     for column, value in (("title", flt.title), ("model", flt.model), ("git_branch", flt.branch)):
         if value:
-            add(f"LOWER(COALESCE({{a}}.{column}, '')) LIKE ? ESCAPE '\\'", _contains(value))
+            add(f"LOWER(COALESCE({{a}}.{column}, '')) {d.casefold_like} {d.p} ESCAPE '\\'", _contains(value))
     if flt.provider:
-        add("LOWER(COALESCE({a}.billing_provider, '')) = ?", flt.provider.lower())
+        add(f"LOWER(COALESCE({{a}}.billing_provider, '')) = {d.p}", flt.provider.lower())
     if flt.cwd:
-        add(CWD_SQL, *cwd_params(flt.cwd))
+        add(cwd_sql(d), *cwd_params(flt.cwd))
     if flt.workspace and flt.workspace.strip():
-        add(WORKSPACE_SQL, workspace_pattern(flt.workspace))
+        add(workspace_sql(d), workspace_pattern(flt.workspace))
     for expr, low, high in (
         ("{a}.message_count", flt.min_messages, flt.max_messages),
         (_TOKENS, flt.min_tokens, flt.max_tokens),
@@ -133,25 +150,25 @@ def attribute_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
         (_TOOL_CALLS, flt.min_tool_calls, flt.max_tool_calls),
     ):
         if low is not None:
-            add(f"{expr} >= ?", low)
+            add(f"{expr} >= {d.p}", low)
         if high is not None:
-            add(f"{expr} <= ?", high)
+            add(f"{expr} <= {d.p}", high)
     return clauses, params
 
 
-def archived_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+def archived_clauses(d: Dialect, flt: SessionFilter, alias: str = "s") -> Clauses:
     """The ``archived`` tri-state of ``flt`` (nothing when ``None``)."""
     if flt.archived is None:
         return [], []
-    return [f"{alias}.archived = ?"], [1 if flt.archived else 0]
+    return [f"{alias}.archived = {d.p}"], [1 if flt.archived else 0]
 
 
-def filter_clauses(flt: SessionFilter, alias: str = "s") -> Clauses:
+def filter_clauses(d: Dialect, flt: SessionFilter, alias: str = "s") -> Clauses:
     """All of ``flt``: time bounds, criteria and ``archived``."""
     clauses: list[str] = []
     params: list[Any] = []
     for part in (time_clauses, attribute_clauses, archived_clauses):
-        more, values = part(flt, alias)
+        more, values = part(d, flt, alias)
         clauses += more
         params += values
     return clauses, params

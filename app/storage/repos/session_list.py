@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from app.domain.session_filter import SessionFilter
 from app.storage.agent_shape import shape_of
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.lineage import (
     branched_marker_sql,
     compression_tip,
@@ -52,17 +53,17 @@ _TIP_FIELDS = (
 
 
 def _filters(
-    q: ListQuery, search: SearchFilter | None, *, hidden: bool, pinned: str, shown: bool = True
+    d: Dialect, q: ListQuery, search: SearchFilter | None, *, hidden: bool, pinned: str, shown: bool = True
 ) -> Clauses:
     clauses: list[str] = []
     params: list[Any] = []
     if not q.include_children:
-        clauses.append(listable_sql("s"))
+        clauses.append(listable_sql(d, "s"))
     if q.sources:
-        clauses.append(f"s.source IN ({','.join('?' * len(q.sources))})")
+        clauses.append(f"s.source IN ({','.join([d.p] * len(q.sources))})")
         params.extend(q.sources)
     if q.exclude_sources:
-        clauses.append(f"s.source NOT IN ({','.join('?' * len(q.exclude_sources))})")
+        clauses.append(f"s.source NOT IN ({','.join([d.p] * len(q.exclude_sources))})")
         params.extend(q.exclude_sources)
     if not q.include_archived:
         clauses.append("s.archived = 0")
@@ -70,7 +71,7 @@ def _filters(
         # The agent's own hidden sessions stay out of its lists, and out of ours.
         clauses.append("s.hidden = 0")
     if q.filter.archived is not None:
-        clauses.append("s.archived = ?")
+        clauses.append(f"s.archived = {d.p}")
         params.append(1 if q.filter.archived else 0)
     if q.pinned_only:
         clauses.append(pinned.format(a="s"))
@@ -86,16 +87,16 @@ def _filters(
     if search is not None:
         clauses.append(search.clause)
         params.extend(search.params)
-    more, values = _session_filter(q.filter, projecting and shown)
+    more, values = _session_filter(d, q.filter, projecting and shown)
     return clauses + more, params + values
 
 
-def _session_filter(flt: SessionFilter, projecting: bool) -> tuple[list[str], list[Any]]:
+def _session_filter(d: Dialect, flt: SessionFilter, projecting: bool) -> tuple[list[str], list[Any]]:
     """The agent's filter set. The start-time bounds judge the listed row (a projected root keeps its own
     ``started_at``); every other criterion judges the row as shown, so under projection a compression root
     passes here and its tip is checked by :func:`_shown_row_matches`."""
-    clauses, params = time_clauses(flt)
-    attributes, values = attribute_clauses(flt)
+    clauses, params = time_clauses(d, flt)
+    attributes, values = attribute_clauses(d, flt)
     if attributes:
         joined = " AND ".join(attributes)
         clauses.append(f"(({joined}) OR s.end_reason = 'compression')" if projecting else f"({joined})")
@@ -105,13 +106,14 @@ def _session_filter(flt: SessionFilter, projecting: bool) -> tuple[list[str], li
 
 def _shown_row_matches(conn: sqlite3.Connection, row: sqlite3.Row, item: SessionRow, q: ListQuery) -> bool:
     """Whether a compression root, as shown (its tip's row), meets the filter's criteria."""
+    d = dialect_of(conn)
     if row["end_reason"] != "compression":
         return True
-    attributes, values = attribute_clauses(q.filter)
+    attributes, values = attribute_clauses(d, q.filter)
     if not attributes:
         return True
     found = conn.execute(
-        f"SELECT 1 FROM sessions s WHERE s.id = ? AND {' AND '.join(attributes)}", [item["id"], *values]
+        f"SELECT 1 FROM sessions s WHERE s.id = {d.p} AND {' AND '.join(attributes)}", [item["id"], *values]
     ).fetchone()
     return found is not None
 
@@ -143,16 +145,17 @@ def _fetch_started(
     batch: int,
     offset: int = 0,
 ) -> list[sqlite3.Row]:
+    d = dialect_of(conn)
     clauses, params = list(filters[0]), list(filters[1])
     if after is not None:
-        clauses.append("(s.started_at, s.id) < (?, ?)")
+        clauses.append(f"(s.started_at, s.id) < ({d.p}, {d.p})")
         params.extend([after["s"], after["i"]])
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     select = f"SELECT {public_select_sql(conn)}, s.started_at AS sort_started FROM sessions s"
-    rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?"
+    rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT {d.p} OFFSET {d.p}"
     try:
         return conn.execute(
-            f"{select} INDEXED BY idx_hs_sessions_started_id {rest}", [*params, batch, offset]
+            f"{select}{d.index_hint('idx_hs_sessions_started_id')} {rest}", [*params, batch, offset]
         ).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such index" not in str(exc):
@@ -169,6 +172,7 @@ def _fetch_last_active(
     batch: int,
     offset: int = 0,
 ) -> list[sqlite3.Row]:
+    d = dialect_of(conn)
     clauses, params = filters
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     # Effective activity of a listed row is the newest activity anywhere in its compression chain (the
@@ -183,14 +187,14 @@ def _fetch_last_active(
         JOIN sessions parent ON parent.id = c.cur_id
         JOIN sessions child ON child.parent_session_id = c.cur_id
         WHERE parent.end_reason = 'compression'
-          AND {branched_marker_sql("child")} IS NULL
-          AND {delegate_marker_sql("child")} IS NULL
+          AND {branched_marker_sql(d, "child")} IS NULL
+          AND {delegate_marker_sql(d, "child")} IS NULL
           AND COALESCE(child.source, '') != 'tool'"""
     )
     keyset = ""
     key_params: list[Any] = []
     if after is not None:
-        keyset = "WHERE (r.eff, s.started_at, s.id) < (?, ?, ?)"
+        keyset = f"WHERE (r.eff, s.started_at, s.id) < ({d.p}, {d.p}, {d.p})"
         key_params = [after["a"], after["s"], after["i"]]
     sql = f"""
         WITH RECURSIVE chain(root_id, cur_id) AS (
@@ -205,7 +209,7 @@ def _fetch_last_active(
         FROM ranked r JOIN sessions s ON s.id = r.id
         {keyset}
         ORDER BY r.eff DESC, s.started_at DESC, s.id DESC
-        LIMIT ? OFFSET ?
+        LIMIT {d.p} OFFSET {d.p}
     """
     return conn.execute(sql, [*params, *key_params, batch, offset]).fetchall()
 
@@ -219,6 +223,7 @@ def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
 
 def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> SessionRow:
     """The list item for a row: raw, or (for a compression root) projected onto its tip."""
+    d = dialect_of(conn)
     # Roots are their own lineage root; only children need the walk up.
     root = row["id"] if row["parent_session_id"] is None else lineage_root(conn, row["id"])
     item = row_to_public(row, root)
@@ -228,7 +233,7 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> Sessi
     if tip_id == row["id"]:
         return item
     tip_row = conn.execute(
-        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = ?", (tip_id,)
+        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = {d.p}", (tip_id,)
     ).fetchone()
     if tip_row is None:
         return item
@@ -259,7 +264,8 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
     shape = shape_of(conn)
     hides = shape.has_session_column("hidden")
     pinned = pinned_sql(shape)
-    filters = _filters(q, search, hidden=hides, pinned=pinned)
+    d = dialect_of(conn)
+    filters = _filters(d, q, search, hidden=hides, pinned=pinned)
     settle = None if search is None else search.settle
     batch = q.limit + 1
     collected: list[tuple[SessionRow, dict[str, Any]]] = []
@@ -273,7 +279,7 @@ def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher 
             # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
             if not rows:
                 search = settle()
-                settle, filters = search.settle, _filters(q, search, hidden=hides, pinned=pinned)
+                settle, filters = search.settle, _filters(d, q, search, hidden=hides, pinned=pinned)
                 continue
             settle = None
         for row in rows:
@@ -306,7 +312,9 @@ def count_listed(conn: sqlite3.Connection, q: ListQuery) -> int:
     ``session_count(exclude_children=True)``): no search, a compression chain counted once, as its root."""
     shape = shape_of(conn)
     hidden, pinned = shape.has_session_column("hidden"), pinned_sql(shape)
-    clauses, params = _filters(replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False)
+    clauses, params = _filters(
+        dialect_of(conn), replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False
+    )
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     return int(conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])
 

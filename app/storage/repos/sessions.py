@@ -14,6 +14,7 @@ from app.domain.records import WORKSPACE_FIELDS, NewSession
 from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
 from app.storage.agent_shape import AgentShape, shape_of, system_prompt_sql
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.lineage import delegate_descendants, lineage_root
 from app.storage.repos.session_filter import HOME_LABEL_SQL, pinned_sql
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
@@ -22,13 +23,19 @@ from app.storage.repos.trigram_membership import keep_membership
 from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
 from app.storage.sqlite_driver import sqlite3
 
+
 # Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,
 # stripped, then 60 characters + "..." when longer (see ``preview_from_raw``).
-PREVIEW_RAW_SQL = (
-    "COALESCE((SELECT SUBSTR(REPLACE(REPLACE(m.content, X'0A', ' '), X'0D', ' '), 1, 63)"
-    " FROM messages m WHERE m.session_id = {a}.id AND m.active = 1 AND m.role = 'user'"
-    " AND m.content IS NOT NULL ORDER BY m.timestamp, m.id LIMIT 1), '')"
-)
+@functools.cache
+def preview_raw_sql(d: Dialect) -> str:
+    """The preview text of the session under alias ``{a}``, as :func:`preview_from_raw` takes it."""
+    return (
+        f"COALESCE((SELECT SUBSTR(REPLACE(REPLACE(m.content, {d.char(10)}, ' '), {d.char(13)}, ' '), 1, 63)"
+        " FROM messages m WHERE m.session_id = {a}.id AND m.active = 1 AND m.role = 'user'"
+        " AND m.content IS NOT NULL ORDER BY m.timestamp, m.id LIMIT 1), '')"
+    )
+
+
 LAST_ACTIVE_SQL = (
     "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
 )
@@ -68,16 +75,16 @@ def public_select_sql(conn: sqlite3.Connection, alias: str = "s") -> str:
 
     The public columns come first, in ``_COLUMNS`` order, which :func:`row_to_public` relies on.
     """
-    return _public_select_sql(shape_of(conn), alias)
+    return _public_select_sql(dialect_of(conn), shape_of(conn), alias)
 
 
 @functools.cache
-def _public_select_sql(shape: AgentShape, alias: str) -> str:
+def _public_select_sql(d: Dialect, shape: AgentShape, alias: str) -> str:
     cols = ", ".join(f"{alias}.{c}" for c in _COLUMNS)
     prompt = system_prompt_sql(shape, alias)
     return (
         f"{cols}, ({prompt} IS NOT NULL AND {prompt} != '') AS has_system_prompt,"
-        f" {PREVIEW_RAW_SQL.format(a=alias)} AS preview_raw,"
+        f" {preview_raw_sql(d).format(a=alias)} AS preview_raw,"
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
         f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source,"
         f" {pinned_sql(shape).format(a=alias)} AS pinned,"
@@ -126,17 +133,21 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
 
 def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
     """Whether a session row exists."""
-    return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+    d = dialect_of(conn)
+    return conn.execute(f"SELECT 1 FROM sessions WHERE id = {d.p}", (session_id,)).fetchone() is not None
 
 
 def store_system_prompt(conn: sqlite3.Connection, prompt: str | None) -> tuple[str, str | None]:
     """Where a new session's prompt goes: the column to write and its value. A file whose agent keeps
     prompts once each gets the prompt's row first (its key is what the session names), as the agent does;
     other files keep it inline."""
+    d = dialect_of(conn)
     if prompt is None or not shape_of(conn).system_prompts:
         return "system_prompt", prompt
     digest = prompt_hash(prompt)
-    conn.execute("INSERT OR IGNORE INTO system_prompts (hash, prompt) VALUES (?, ?)", (digest, prompt))
+    conn.execute(
+        f"INSERT OR IGNORE INTO system_prompts (hash, prompt) VALUES ({d.p}, {d.p})", (digest, prompt)
+    )
     return "system_prompt_hash", digest
 
 
@@ -147,15 +158,17 @@ def fetch_session(
 
     With ``include_system_prompt`` the ``system_prompt`` member is added.
     """
+    d = dialect_of(conn)
     row = conn.execute(
-        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = ?", (session_id,)
+        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = {d.p}", (session_id,)
     ).fetchone()
     if row is None:
         return None
     public = row_to_public(row, lineage_root(conn, session_id))
     if include_system_prompt:
         prompt = conn.execute(
-            f"SELECT {system_prompt_sql(shape_of(conn), 's')} FROM sessions s WHERE s.id = ?", (session_id,)
+            f"SELECT {system_prompt_sql(shape_of(conn), 's')} FROM sessions s WHERE s.id = {d.p}",
+            (session_id,),
         ).fetchone()
         public["system_prompt"] = prompt[0]
     return public
@@ -173,6 +186,7 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
     409 ``session_exists`` when the id is taken (the row is left unchanged); 422 ``parent_not_found``
     for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
     """
+    d = dialect_of(conn)
     if session_exists(conn, session_id):
         raise SessionExists(session_id)
     parent_id = new.parent_session_id
@@ -183,7 +197,8 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
         "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
         f" model, model_config, {prompt_column}, parent_session_id, started_at,"
         " cwd, git_branch, git_repo_root, profile_name)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p},"
+        f" {d.p}, {d.p}, {d.p}, {d.p})",
         (
             session_id,
             new.source,
@@ -210,8 +225,9 @@ def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -
 
 def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> bool:
     """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
+    d = dialect_of(conn)
     cursor = conn.execute(
-        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL",
+        f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND ended_at IS NULL",
         (time.time(), end_reason, session_id),
     )
     return cursor.rowcount > 0
@@ -219,52 +235,57 @@ def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> b
 
 def reopen_session(conn: sqlite3.Connection, session_id: str) -> bool:
     """Clear ``ended_at`` and ``end_reason``; ``False`` when the session is missing."""
+    d = dialect_of(conn)
     cursor = conn.execute(
-        "UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ?", (session_id,)
+        f"UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = {d.p}", (session_id,)
     )
     return cursor.rowcount > 0
 
 
 def set_model(conn: sqlite3.Connection, session_id: str, model: str | None) -> None:
     """Replace the session's model."""
-    conn.execute("UPDATE sessions SET model = ? WHERE id = ?", (model, session_id))
+    d = dialect_of(conn)
+    conn.execute(f"UPDATE sessions SET model = {d.p} WHERE id = {d.p}", (model, session_id))
 
 
 def set_workspace(conn: sqlite3.Connection, session_id: str, values: Mapping[str, str | None]) -> None:
     """Replace the workspace columns ``values`` names (of ``WORKSPACE_FIELDS``; ``None`` clears one)."""
+    d = dialect_of(conn)
     names = [name for name in WORKSPACE_FIELDS if name in values]
     if names:
-        assignments = ", ".join(f"{name} = ?" for name in names)
+        assignments = ", ".join(f"{name} = {d.p}" for name in names)
         conn.execute(
-            f"UPDATE sessions SET {assignments} WHERE id = ?", (*(values[n] for n in names), session_id)
+            f"UPDATE sessions SET {assignments} WHERE id = {d.p}", (*(values[n] for n in names), session_id)
         )
 
 
 def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: dict[str, Any] | None) -> None:
     """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
+    d = dialect_of(conn)
     encoded = encode_model_config(model_config)
     keep_membership(conn, session_id, model_config=encoded)
-    conn.execute("UPDATE sessions SET model_config = ? WHERE id = ?", (encoded, session_id))
+    conn.execute(f"UPDATE sessions SET model_config = {d.p} WHERE id = {d.p}", (encoded, session_id))
 
 
 def copy_model_config_as_branch(conn: sqlite3.Connection, parent_id: str, child_id: str) -> None:
     """Give ``child_id`` the parent's stored ``model_config`` text without decoding it in Python (it may
     hold what Python cannot re-encode faithfully), minus ``_delegate_from``, plus ``_branched_from``."""
+    d = dialect_of(conn)
     conn.execute(
         "UPDATE sessions SET model_config = (SELECT CASE"
         " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
         " THEN json_set(json_remove(p.model_config, '$._delegate_from'), '$._branched_from', p.id)"
-        " ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = ?) WHERE id = ?",
+        f" ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = {d.p}) WHERE id = {d.p}",
         (parent_id, child_id),
     )
 
 
-def _compression_walk(name: str, member: str, reached: str) -> str:
+def _compression_walk(d: Dialect, name: str, member: str, reached: str) -> str:
     """A recursive CTE ``name(id)``: the session bound first, and every session reached from a member over
     a compression edge (a parent that ended with ``compression`` and its child), the member being the
     edge's ``child`` or ``parent`` and the one reached the other."""
     return f"""{name}(id) AS (
-            SELECT ?
+            SELECT {d.p}
             UNION
             SELECT {reached}.id FROM {name} w
             JOIN sessions {member} ON {member}.id = w.id
@@ -290,12 +311,13 @@ def set_lineage_flag(
 ) -> None:
     """Set one of the agent's flag columns (``archived``, ``pinned``, ``hidden``) on the session's whole
     compression lineage, as the agent's own setters do (``extra``: a further condition on each row)."""
+    d = dialect_of(conn)
     conn.execute(
         f"""
         WITH RECURSIVE
-          {_compression_walk("ancestors", "child", "parent")},
-          {_compression_walk("descendants", "parent", "child")}
-        UPDATE sessions SET {column} = ?
+          {_compression_walk(d, "ancestors", "child", "parent")},
+          {_compression_walk(d, "descendants", "parent", "child")}
+        UPDATE sessions SET {column} = {d.p}
         WHERE id IN (SELECT id FROM ancestors UNION SELECT id FROM descendants)"""
         + extra,
         (session_id, session_id, 1 if value else 0),
@@ -309,11 +331,12 @@ def delete_session(conn: sqlite3.Connection, session_id: str) -> list[str] | Non
     children survive with ``parent_session_id = NULL``. FTS rows go through the agent's delete triggers;
     ``session_model_usage`` rows are removed explicitly (also covered by its FK cascade).
     """
+    d = dialect_of(conn)
     if not session_exists(conn, session_id):
         return None
     delegates = delegate_descendants(conn, [session_id])
     doomed = [*delegates, session_id]
-    ph = ",".join("?" * len(doomed))
+    ph = ",".join([d.p] * len(doomed))
     conn.execute(f"DELETE FROM messages WHERE session_id IN ({ph})", doomed)
     conn.execute(f"DELETE FROM session_model_usage WHERE session_id IN ({ph})", doomed)
     # FK safety: anything else pointing at a doomed row (branches, continuations, untagged) is orphaned.

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from app.storage.commit_notice import Changes
+from app.storage.dialect import dialect_of
 from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.transfer import (
@@ -32,20 +33,22 @@ _CHUNK = 500
 
 def home_id(conn: sqlite3.Connection, label: str) -> int:
     """The number of the home labelled ``label``, registering it on first use."""
+    d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_sync_homes (label, created_at) VALUES (?, ?) ON CONFLICT (label) DO NOTHING",
+        f"INSERT INTO hs_sync_homes (label, created_at) VALUES ({d.p}, {d.p}) ON CONFLICT (label) DO NOTHING",
         (label, time.time()),
     )
-    (number,) = conn.execute("SELECT id FROM hs_sync_homes WHERE label = ?", (label,)).fetchone()
+    (number,) = conn.execute(f"SELECT id FROM hs_sync_homes WHERE label = {d.p}", (label,)).fetchone()
     return int(number)
 
 
 def session_homes(conn: sqlite3.Connection, session_ids: Sequence[str]) -> dict[str, int | None]:
     """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
+    d = dialect_of(conn)
     found: dict[str, int | None] = {}
     for start in range(0, len(session_ids), _CHUNK):
         part = list(session_ids[start : start + _CHUNK])
-        marks = ",".join("?" * len(part))
+        marks = ",".join([d.p] * len(part))
         found.update(
             conn.execute(
                 "SELECT s.id, h.home_id FROM sessions s LEFT JOIN hs_sync_sessions h ON h.session_id = s.id"
@@ -61,11 +64,12 @@ def titles_held(
 ) -> dict[str, str]:
     """Title → the session holding it (the agent's unique title index), for each of ``titles`` held and
     each title one of ``session_ids`` holds."""
+    d = dialect_of(conn)
     held: dict[str, str] = {}
     for column, values in (("title", titles), ("id", session_ids)):
         for start in range(0, len(values), _CHUNK):
             part = list(values[start : start + _CHUNK])
-            marks = ",".join("?" * len(part))
+            marks = ",".join([d.p] * len(part))
             held.update(
                 (str(title), str(sid))
                 for title, sid in conn.execute(
@@ -94,6 +98,7 @@ def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]
     The updates go first, then the inserts, each in the given order (see :func:`write_session_rows`).
     The caller chose the titles in that order; updates first keeps the unique title index satisfied, since
     an insert never gives up a title another row of the batch takes, while an update may."""
+    d = dialect_of(conn)
     puts, writes = ruled_puts(conn, puts)
     write_session_rows(conn, puts, update=True)
     write_session_rows(conn, puts, update=False)
@@ -101,8 +106,8 @@ def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]
         write.pin(conn)
     now = time.time()
     conn.executemany(
-        "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES (?, ?, ?, ?)"
-        f" {SYNCED_SESSION_UPSERT}",
+        f"INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES ({d.p},"
+        f" {d.p}, {d.p}, {d.p}) {SYNCED_SESSION_UPSERT}",
         [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
     )
 
@@ -130,7 +135,7 @@ def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, 
             names = ", ".join(f'"{c}"' for c in columns)
             insert_rows(conn, f"INSERT INTO sessions ({names})", params)
             continue
-        sql = session_row_sql(columns, update=update)
+        sql = session_row_sql(dialect_of(conn), columns, update=update)
         if sql is not None:
             conn.executemany(sql, params)
 
@@ -147,14 +152,15 @@ def session_runs(
 def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Sequence[str]) -> int:
     """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the parent
     its home names, when that parent is stored and no cycle results; how many links were made."""
+    d = dialect_of(conn)
     linked = 0
     for start in range(0, len(session_ids), _CHUNK):
         part = list(session_ids[start : start + _CHUNK])
-        marks = ",".join("?" * len(part))
+        marks = ",".join([d.p] * len(part))
         waiting = conn.execute(
             "SELECT h.session_id, h.origin_parent_id"
             " FROM hs_sync_sessions h JOIN sessions s ON s.id = h.session_id"
-            " WHERE h.home_id = ? AND h.origin_parent_id IS NOT NULL"
+            f" WHERE h.home_id = {d.p} AND h.origin_parent_id IS NOT NULL"
             " AND (s.parent_session_id IS NULL OR s.parent_session_id <> h.origin_parent_id)"
             f" AND (h.session_id IN ({marks}) OR h.origin_parent_id IN ({marks}))",
             [home, *part, *part],
@@ -166,13 +172,14 @@ def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Seque
 
 def file_id(conn: sqlite3.Connection, home: int, token: str) -> int:
     """The generation of ``home`` whose file the client calls ``token``, registering it on first use."""
+    d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_sync_files (home_id, token, created_at) VALUES (?, ?, ?)"
+        f"INSERT INTO hs_sync_files (home_id, token, created_at) VALUES ({d.p}, {d.p}, {d.p})"
         " ON CONFLICT (home_id, token) DO NOTHING",
         (home, token, time.time()),
     )
     (number,) = conn.execute(
-        "SELECT id FROM hs_sync_files WHERE home_id = ? AND token = ?", (home, token)
+        f"SELECT id FROM hs_sync_files WHERE home_id = {d.p} AND token = {d.p}", (home, token)
     ).fetchone()
     return int(number)
 
@@ -181,11 +188,12 @@ def known_origins(conn: sqlite3.Connection, home: int, file: int, low: int, high
     """The messages of ``home`` stored here at origin ids between ``low`` and ``high``, of any generation
     (one deleted here since, with its session, counts as not stored: a later full sync brings it back);
     what each says only when another generation than ``file`` delivered it."""
+    d = dialect_of(conn)
     rows = conn.execute(
-        "SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = ? THEN NULL ELSE m.session_id END, m.role,"
-        " CASE WHEN o.file_id = ? THEN NULL ELSE m.content END, m.timestamp"
+        f"SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.session_id END, m.role,"
+        f" CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.content END, m.timestamp"
         " FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
-        " WHERE o.home_id = ? AND o.origin_id BETWEEN ? AND ?",
+        f" WHERE o.home_id = {d.p} AND o.origin_id BETWEEN {d.p} AND {d.p}",
         (file, file, home, low, high),
     )
     return [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from app.storage.agent_shape import shape_of
+from app.storage.dialect import dialect_of
 from app.storage.repos.titles import clean_title, next_title_in_lineage
 from app.storage.rows import FirstExchange
 from app.storage.sqlite_driver import sqlite3
@@ -19,17 +20,19 @@ def record_title_source(
     conn: sqlite3.Connection, session_id: str, source: str, generator: str | None = None
 ) -> None:
     """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
+    d = dialect_of(conn)
     conn.execute(
-        "INSERT INTO hs_session_titles (session_id, title_source, generator, created_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT(session_id) DO UPDATE SET title_source = excluded.title_source,"
+        f"INSERT INTO hs_session_titles (session_id, title_source, generator, created_at) VALUES ({d.p},"
+        f" {d.p}, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET title_source = excluded.title_source,"
         " generator = excluded.generator, created_at = excluded.created_at",
         (session_id, source, generator, time.time()),
     )
 
 
 def _first_text(conn: sqlite3.Connection, session_id: str, role: str) -> str | None:
+    d = dialect_of(conn)
     row = conn.execute(
-        "SELECT content FROM messages WHERE session_id = ? AND role = ? AND active = 1"
+        f"SELECT content FROM messages WHERE session_id = {d.p} AND role = {d.p} AND active = 1"
         " AND content IS NOT NULL AND TRIM(content) != '' ORDER BY timestamp, id LIMIT 1",
         (session_id, role),
     ).fetchone()
@@ -44,9 +47,10 @@ def title_due(conn: sqlite3.Connection, session_id: str) -> FirstExchange | bool
     """The exchange to title; otherwise whether the session is settled: ``True`` when it will never need an
     auto-title (gone, titled, titled before, or synced), ``False`` when it still may (it lacks a first
     exchange). Settled never turns back, so one read answers both questions."""
+    d = dialect_of(conn)
     row = conn.execute(
         "SELECT s.title IS NULL AND NOT EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
-        f" AND NOT {_SYNCED} FROM sessions s WHERE s.id = ?",
+        f" AND NOT {_SYNCED} FROM sessions s WHERE s.id = {d.p}",
         (session_id,),
     ).fetchone()
     if row is None or not row[0]:
@@ -60,9 +64,10 @@ def title_due(conn: sqlite3.Connection, session_id: str) -> FirstExchange | bool
 
 def is_settled(conn: sqlite3.Connection, session_id: str) -> bool:
     """Whether the session will never need an auto-title (gone, titled, titled before, or synced)."""
+    d = dialect_of(conn)
     row = conn.execute(
         "SELECT s.title IS NOT NULL OR EXISTS (SELECT 1 FROM hs_session_titles t WHERE t.session_id = s.id)"
-        f" OR {_SYNCED} FROM sessions s WHERE s.id = ?",
+        f" OR {_SYNCED} FROM sessions s WHERE s.id = {d.p}",
         (session_id,),
     ).fetchone()
     return row is None or bool(row[0])
@@ -74,6 +79,7 @@ def apply_auto_title(conn: sqlite3.Connection, session_id: str, title: str, gene
     Re-checked inside the writer job, so a title a person set while the generator ran wins. A taken title
     gets the next free `` #N`` of its lineage instead of failing.
     """
+    d = dialect_of(conn)
     if is_settled(conn, session_id):
         return None
     cleaned = clean_title(title)
@@ -89,10 +95,12 @@ def apply_auto_title(conn: sqlite3.Connection, session_id: str, title: str, gene
         # The agent's names: 'llm' for a model's proposal, 'derived' for one cut from the text.
         source = "llm" if generator == "endpoint" else "derived"
         conn.execute(
-            "UPDATE sessions SET title = ?, title_source = ? WHERE id = ? AND title IS NULL",
+            f"UPDATE sessions SET title = {d.p}, title_source = {d.p} WHERE id = {d.p} AND title IS NULL",
             (final, source, session_id),
         )
     else:
-        conn.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (final, session_id))
+        conn.execute(
+            f"UPDATE sessions SET title = {d.p} WHERE id = {d.p} AND title IS NULL", (final, session_id)
+        )
     record_title_source(conn, session_id, "auto", generator)
     return final

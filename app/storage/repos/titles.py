@@ -6,6 +6,7 @@ from app.domain import titles as title_rules
 from app.domain.titles import like_escape, lineage_base, next_in_lineage, sanitize_title
 from app.errors import InvalidTitle, TitleTaken, TitleTooLong
 from app.storage.agent_shape import shape_of
+from app.storage.dialect import dialect_of
 from app.storage.repos.lineage import is_compression_ancestor
 from app.storage.sqlite_driver import sqlite3
 
@@ -32,32 +33,35 @@ def set_title(conn: sqlite3.Connection, session_id: str, title: str | None) -> b
     held by any other session is 409 ``title_in_use`` naming the ``holder`` and a free
     ``suggested_title``. Re-setting a session's own title is a no-op success.
     """
+    d = dialect_of(conn)
     cleaned = clean_title(title)
     if cleaned is not None:
         holder = conn.execute(
-            "SELECT id FROM sessions WHERE title = ? AND id != ?", (cleaned, session_id)
+            f"SELECT id FROM sessions WHERE title = {d.p} AND id != {d.p}", (cleaned, session_id)
         ).fetchone()
         if holder is not None:
             holder_id = str(holder[0])
             if is_compression_ancestor(conn, holder_id, session_id):
-                conn.execute("UPDATE sessions SET title = NULL WHERE id = ?", (holder_id,))
+                conn.execute(f"UPDATE sessions SET title = NULL WHERE id = {d.p}", (holder_id,))
             else:
                 raise TitleTaken(cleaned, holder_id, next_title_in_lineage(conn, cleaned))
     if shape_of(conn).has_session_column("title_source"):
         # The agent ranks a 'user' title above any generated one and never overwrites it.
         cursor = conn.execute(
-            "UPDATE sessions SET title = ?, title_source = 'user' WHERE id = ?", (cleaned, session_id)
+            f"UPDATE sessions SET title = {d.p}, title_source = 'user' WHERE id = {d.p}",
+            (cleaned, session_id),
         )
     else:
-        cursor = conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (cleaned, session_id))
+        cursor = conn.execute(f"UPDATE sessions SET title = {d.p} WHERE id = {d.p}", (cleaned, session_id))
     return cursor.rowcount > 0
 
 
 def next_title_in_lineage(conn: sqlite3.Connection, base_title: str) -> str:
     """The next free title of a lineage: ``"T"`` if free, else ``"T #<max+1>"`` (agent's rule)."""
+    d = dialect_of(conn)
     base = lineage_base(base_title)
     rows = conn.execute(
-        "SELECT title FROM sessions WHERE title = ? OR title LIKE ? ESCAPE '\\'",
+        f"SELECT title FROM sessions WHERE title = {d.p} OR title {d.casefold_like} {d.p} ESCAPE '\\'",
         (base, f"{like_escape(base)} #%"),
     ).fetchall()
     return next_in_lineage(base, [str(row[0]) for row in rows])
@@ -65,11 +69,13 @@ def next_title_in_lineage(conn: sqlite3.Connection, base_title: str) -> str:
 
 def resolve_by_title(conn: sqlite3.Connection, title: str) -> str | None:
     """The session a title names: the newest (by ``started_at``) ``"title #N"``, else the exact title."""
+    d = dialect_of(conn)
     numbered = conn.execute(
-        "SELECT id FROM sessions WHERE title LIKE ? ESCAPE '\\' ORDER BY started_at DESC LIMIT 1",
+        f"SELECT id FROM sessions WHERE title {d.casefold_like} {d.p} ESCAPE '\\' ORDER BY started_at DESC"
+        " LIMIT 1",
         (f"{like_escape(title)} #%",),
     ).fetchone()
     if numbered is not None:
         return str(numbered[0])
-    exact = conn.execute("SELECT id FROM sessions WHERE title = ?", (title,)).fetchone()
+    exact = conn.execute(f"SELECT id FROM sessions WHERE title = {d.p}", (title,)).fetchone()
     return None if exact is None else str(exact[0])

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.domain.agent_rows import Prepared
 from app.storage.agent_shape import agent_pins, shape_of
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.hermes_schema import declared_columns
 from app.storage.repos import pins
@@ -33,9 +34,9 @@ def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
     tables: schema 22's, and those of :data:`CARRIED_NEWER_COLUMNS` the store has."""
     declared = declared_columns()[table]
     columns = {
-        row["name"]: (row["type"] or "").upper()
-        for row in conn.execute(f"PRAGMA table_info({table})")
-        if row["name"] in declared
+        column.name: column.declared_type.upper()
+        for column in dialect_of(conn).table_columns(conn, table)
+        if column.name in declared
     }
     if table == "sessions":
         shape = shape_of(conn)
@@ -46,42 +47,44 @@ def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
 
 def existing_ids(conn: sqlite3.Connection, session_ids: Iterable[str]) -> set[str]:
     """The subset of ``session_ids`` already stored."""
+    d = dialect_of(conn)
     ids = list(session_ids)
     found: set[str] = set()
     for start in range(0, len(ids), 500):
         part = ids[start : start + 500]
-        marks = ",".join("?" * len(part))
+        marks = ",".join([d.p] * len(part))
         found.update(r[0] for r in conn.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", part))
     return found
 
 
 def _ids_free(conn: sqlite3.Connection, ids: list[int]) -> bool:
+    d = dialect_of(conn)
     if not ids:
         return True
     if any(b <= a for a, b in itertools.pairwise(ids)):
         return False  # not in insertion order: new ids keep the order the line gives
     (taken,) = conn.execute(
-        "SELECT COUNT(*) FROM messages WHERE id BETWEEN ? AND ?", (ids[0], ids[-1])
+        f"SELECT COUNT(*) FROM messages WHERE id BETWEEN {d.p} AND {d.p}", (ids[0], ids[-1])
     ).fetchone()
     if taken == 0:
         return True
     for start in range(0, len(ids), 500):
         part = ids[start : start + 500]
-        marks = ",".join("?" * len(part))
+        marks = ",".join([d.p] * len(part))
         if conn.execute(f"SELECT 1 FROM messages WHERE id IN ({marks}) LIMIT 1", part).fetchone():
             return False
     return True
 
 
-def session_row_sql(columns: Sequence[str], *, update: bool) -> str | None:
+def session_row_sql(d: Dialect, columns: Sequence[str], *, update: bool) -> str | None:
     """The statement writing a session row of ``columns`` (``id`` among them): an INSERT, or with
     ``update`` an UPDATE of the other columns by id taking its parameters in column order, id last
     (``None`` when there is nothing to update)."""
     if update:
-        sets = ", ".join(f'"{c}" = ?' for c in columns if c != "id")
-        return f"UPDATE sessions SET {sets} WHERE id = ?" if sets else None
+        sets = ", ".join(f'"{c}" = {d.p}' for c in columns if c != "id")
+        return f"UPDATE sessions SET {sets} WHERE id = {d.p}" if sets else None
     names = ", ".join(f'"{c}"' for c in columns)
-    return f"INSERT INTO sessions ({names}) VALUES ({', '.join('?' * len(columns))})"
+    return f"INSERT INTO sessions ({names}) VALUES ({', '.join([d.p] * len(columns))})"
 
 
 def session_row_params(values: dict[str, Any], *, update: bool) -> list[Any]:
@@ -131,7 +134,7 @@ def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, updat
     """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
     those columns of the stored row (its children keep pointing at it), by :func:`row_rules`."""
     write = row_rules(conn, values, update=update)
-    sql = session_row_sql(list(write.values), update=update)
+    sql = session_row_sql(dialect_of(conn), list(write.values), update=update)
     if sql is not None:
         conn.execute(sql, session_row_params(write.values, update=update))
     write.pin(conn)
@@ -147,10 +150,11 @@ def insert_session(
     messages get new ones. With ``replace`` the existing row is updated in place (its children keep
     pointing at it) and its messages are swapped.
     """
+    d = dialect_of(conn)
     session, rows, message_ids = item.session, item.rows, item.message_ids
     sid = session["id"]
     if replace:
-        conn.execute("DELETE FROM messages WHERE session_id = ?", (sid,))
+        conn.execute(f"DELETE FROM messages WHERE session_id = {d.p}", (sid,))
     write_session_row(conn, session, update=replace)
     keep_ids = message_ids is not None and _ids_free(conn, message_ids)
     if not rows:
@@ -161,7 +165,7 @@ def insert_session(
     elif message_ids is not None:
         rows = [row[1:] for row in rows]
     names = ", ".join(f'"{c}"' for c in cols)
-    marks = ", ".join("?" * len(cols))
+    marks = ", ".join([d.p] * len(cols))
     # Not noted for the auto-titler: imported history keeps the titles it came with (a title is asked for
     # explicitly, app.services.transfer).
     conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
@@ -171,37 +175,40 @@ def insert_session(
 def message_defaults(conn: sqlite3.Connection) -> dict[str, Any]:
     """Declared defaults of the messages columns, evaluated by SQLite (literals and constant expressions)."""
     out: dict[str, Any] = {}
-    for row in conn.execute("PRAGMA table_info(messages)").fetchall():
-        raw = row["dflt_value"]
-        # The text is the schema's own DEFAULT clause, so SQLite evaluates it exactly as an INSERT would.
-        out[row["name"]] = None if raw is None else conn.execute(f"SELECT {raw}").fetchone()[0]
+    for column in dialect_of(conn).table_columns(conn, "messages"):
+        raw = column.default
+        # The text is the schema's own DEFAULT clause, so the database evaluates it as an INSERT would.
+        out[column.name] = None if raw is None else conn.execute(f"SELECT {raw}").fetchone()[0]
     return out
 
 
 def parent_chain_contains(conn: sqlite3.Connection, start: str, target: str) -> bool:
     """Whether ``target`` is ``start`` or one of its ancestors (linking would close a cycle)."""
+    d = dialect_of(conn)
     current: str | None = start
     seen: set[str] = set()
     while current is not None and current not in seen:
         if current == target:
             return True
         seen.add(current)
-        row = conn.execute("SELECT parent_session_id FROM sessions WHERE id = ?", (current,)).fetchone()
+        row = conn.execute(f"SELECT parent_session_id FROM sessions WHERE id = {d.p}", (current,)).fetchone()
         current = row[0] if row else None
     return False
 
 
 def link_parent(conn: sqlite3.Connection, child_id: str, parent_id: str) -> bool:
     """Point ``child_id`` at ``parent_id`` when the parent exists and no cycle results."""
+    d = dialect_of(conn)
     if not session_exists(conn, parent_id) or parent_chain_contains(conn, parent_id, child_id):
         return False
-    conn.execute("UPDATE sessions SET parent_session_id = ? WHERE id = ?", (parent_id, child_id))
+    conn.execute(f"UPDATE sessions SET parent_session_id = {d.p} WHERE id = {d.p}", (parent_id, child_id))
     return True
 
 
 def detach_parent(conn: sqlite3.Connection, session_id: str) -> None:
     """Clear the session's parent link (a replaced session whose line names no parent)."""
-    conn.execute("UPDATE sessions SET parent_session_id = NULL WHERE id = ?", (session_id,))
+    d = dialect_of(conn)
+    conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE id = {d.p}", (session_id,))
 
 
 # -- bulk FTS indexing during import ----------------------------------------------------------------
@@ -229,13 +236,14 @@ def suspend_fts_insert_triggers(conn: sqlite3.Connection) -> list[tuple[str, str
     ends (:func:`restore_fts_insert_triggers`), so no other connection ever sees them missing, and a
     rollback restores them too. A trigger whose text is not the agent's is left alone.
     """
+    d = dialect_of(conn)
     suspended: list[tuple[str, str, str]] = []
     if not shape_of(conn).own_fts_upkeep:
         # A newer agent's file (even one whose triggers still read as schema 22's): its triggers index.
         return suspended
     for name, table in _FTS_INSERT_TRIGGERS.items():
         row = conn.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", (name,)
+            f"SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = {d.p}", (name,)
         ).fetchone()
         if row is None or _expected_trigger_body(table) not in _squash(row[0]):
             continue
@@ -268,10 +276,11 @@ def fts_triggers_suspended(conn: sqlite3.Connection) -> Iterator[list[str]]:
 
 def index_sessions(conn: sqlite3.Connection, tables: list[str], session_ids: list[str]) -> None:
     """Index the messages of ``session_ids`` in ``tables`` with one ``INSERT … SELECT`` per 500 sessions."""
+    d = dialect_of(conn)
     for table in tables:
         for start in range(0, len(session_ids), 500):
             part = session_ids[start : start + 500]
-            marks = ",".join("?" * len(part))
+            marks = ",".join([d.p] * len(part))
             conn.execute(
                 f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_DOCUMENT_SQL} FROM messages "
                 f"WHERE session_id IN ({marks}) ORDER BY id",

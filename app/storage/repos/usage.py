@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from functools import cache
 from typing import Any
 
 from app.domain.stored_json import MAX_COUNTER
+from app.storage.dialect import Dialect, dialect_of
 from app.storage.rows import TOKEN_COUNTERS, Usage
 from app.storage.sqlite_driver import sqlite3
 
@@ -13,71 +15,85 @@ from app.storage.sqlite_driver import sqlite3
 # the agent's INTEGER column (and a REAL already there, from an older build or the agent, is brought back).
 
 
-def saturating_add_sql(column: str, param: str) -> str:
+def saturating_add_sql(d: Dialect, column: str, param: str) -> str:
     """SQL for ``column + :param`` (``param`` >= 0) that stays an INTEGER and stops at ``MAX_COUNTER``."""
-    return saturating_add_expr(column, f":{param}")
+    return saturating_add_expr(d, column, d.named(param))
 
 
-def saturating_add_expr(column: str, amount: str) -> str:
+def saturating_add_expr(d: Dialect, column: str, amount: str) -> str:
     """:func:`saturating_add_sql` of any SQL expression ``amount`` (>= 0), such as another table's column."""
     return (
         f"CASE WHEN COALESCE({column}, 0) >= {MAX_COUNTER} - {amount} THEN {MAX_COUNTER}"
-        f" ELSE CAST(COALESCE({column}, 0) AS INTEGER) + {amount} END"
+        f" ELSE {d.int64_cast(f'COALESCE({column}, 0)')} + {amount} END"
     )
 
 
-_INCREMENT_SQL = (
-    "UPDATE sessions SET "
-    + "".join(f"{c} = {saturating_add_sql(c, c)}, " for c in TOKEN_COUNTERS)
-    + """estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE(:estimated_cost_usd, 0),
-    actual_cost_usd = CASE WHEN CAST(:actual_cost_usd AS REAL) IS NULL THEN actual_cost_usd
-        ELSE COALESCE(actual_cost_usd, 0) + :actual_cost_usd END,
-    billing_provider = COALESCE(billing_provider, :billing_provider),
-    billing_base_url = COALESCE(billing_base_url, :billing_base_url),
-    billing_mode = COALESCE(billing_mode, :billing_mode),
-    model = COALESCE(model, :model),
+@cache
+def _increment_sql(d: Dialect) -> str:
+    n = d.named
+    return (
+        "UPDATE sessions SET "
+        + "".join(f"{c} = {saturating_add_sql(d, c, c)}, " for c in TOKEN_COUNTERS)
+        + f"""estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE({n("estimated_cost_usd")}, 0),
+    actual_cost_usd = CASE WHEN CAST({n("actual_cost_usd")} AS REAL) IS NULL THEN actual_cost_usd
+        ELSE COALESCE(actual_cost_usd, 0) + {n("actual_cost_usd")} END,
+    billing_provider = COALESCE(billing_provider, {n("billing_provider")}),
+    billing_base_url = COALESCE(billing_base_url, {n("billing_base_url")}),
+    billing_mode = COALESCE(billing_mode, {n("billing_mode")}),
+    model = COALESCE(model, {n("model")}),
     api_call_count = """
-    + saturating_add_sql("api_call_count", "api_call_count")
-    + " WHERE id = :session_id"
-)
+        + saturating_add_sql(d, "api_call_count", "api_call_count")
+        + f" WHERE id = {n('session_id')}"
+    )
+
 
 # ``CAST(:actual_cost_usd AS REAL) IS NULL``: a bare parameter has no type for PostgreSQL to test when NULL.
-_ABSOLUTE_SQL = """UPDATE sessions SET
-    input_tokens = :input_tokens,
-    output_tokens = :output_tokens,
-    cache_read_tokens = :cache_read_tokens,
-    cache_write_tokens = :cache_write_tokens,
-    reasoning_tokens = :reasoning_tokens,
-    estimated_cost_usd = COALESCE(:estimated_cost_usd, 0),
-    actual_cost_usd = CASE WHEN CAST(:actual_cost_usd AS REAL) IS NULL THEN actual_cost_usd
-        ELSE :actual_cost_usd END,
-    billing_provider = COALESCE(billing_provider, :billing_provider),
-    billing_base_url = COALESCE(billing_base_url, :billing_base_url),
-    billing_mode = COALESCE(billing_mode, :billing_mode),
-    model = COALESCE(model, :model),
-    api_call_count = :api_call_count
-    WHERE id = :session_id"""
+@cache
+def _absolute_sql(d: Dialect) -> str:
+    n = d.named
+    return f"""UPDATE sessions SET
+    input_tokens = {n("input_tokens")},
+    output_tokens = {n("output_tokens")},
+    cache_read_tokens = {n("cache_read_tokens")},
+    cache_write_tokens = {n("cache_write_tokens")},
+    reasoning_tokens = {n("reasoning_tokens")},
+    estimated_cost_usd = COALESCE({n("estimated_cost_usd")}, 0),
+    actual_cost_usd = CASE WHEN CAST({n("actual_cost_usd")} AS REAL) IS NULL THEN actual_cost_usd
+        ELSE {n("actual_cost_usd")} END,
+    billing_provider = COALESCE(billing_provider, {n("billing_provider")}),
+    billing_base_url = COALESCE(billing_base_url, {n("billing_base_url")}),
+    billing_mode = COALESCE(billing_mode, {n("billing_mode")}),
+    model = COALESCE(model, {n("model")}),
+    api_call_count = {n("api_call_count")}
+    WHERE id = {n("session_id")}"""
 
-_MODEL_USAGE_SQL = """INSERT INTO session_model_usage (
+
+@cache
+def _model_usage_sql(d: Dialect) -> str:
+    n = d.named
+    # Qualified: in an upsert PostgreSQL cannot tell the row's column from ``excluded``'s by name alone.
+    add = {
+        c: saturating_add_sql(d, f"session_model_usage.{c}", c) for c in ("api_call_count", *TOKEN_COUNTERS)
+    }
+    return f"""INSERT INTO session_model_usage (
     session_id, model, billing_provider, billing_base_url, billing_mode, task, api_call_count,
     input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
     estimated_cost_usd, actual_cost_usd, cost_status, cost_source, first_seen, last_seen
-) VALUES (:session_id, :model, :billing_provider, :billing_base_url, :billing_mode, '', :api_call_count,
-    :input_tokens, :output_tokens, :cache_read_tokens, :cache_write_tokens, :reasoning_tokens,
-    :estimated_cost_usd, :actual_cost_usd, NULL, NULL, :now, :now)
+) VALUES ({n("session_id")}, {n("model")}, {n("billing_provider")}, {n("billing_base_url")}, \
+{n("billing_mode")}, '', {n("api_call_count")},
+    {n("input_tokens")}, {n("output_tokens")}, {n("cache_read_tokens")}, {n("cache_write_tokens")}, \
+{n("reasoning_tokens")},
+    {n("estimated_cost_usd")}, {n("actual_cost_usd")}, NULL, NULL, {n("now")}, {n("now")})
 ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode, task) DO UPDATE SET
-    api_call_count = {api_call_count},
-    input_tokens = {input_tokens},
-    output_tokens = {output_tokens},
-    cache_read_tokens = {cache_read_tokens},
-    cache_write_tokens = {cache_write_tokens},
-    reasoning_tokens = {reasoning_tokens},
+    api_call_count = {add["api_call_count"]},
+    input_tokens = {add["input_tokens"]},
+    output_tokens = {add["output_tokens"]},
+    cache_read_tokens = {add["cache_read_tokens"]},
+    cache_write_tokens = {add["cache_write_tokens"]},
+    reasoning_tokens = {add["reasoning_tokens"]},
     estimated_cost_usd = session_model_usage.estimated_cost_usd + excluded.estimated_cost_usd,
     actual_cost_usd = session_model_usage.actual_cost_usd + excluded.actual_cost_usd,
-    last_seen = excluded.last_seen""".format(
-    # Qualified: in an upsert PostgreSQL cannot tell the row's column from ``excluded``'s by name alone.
-    **{c: saturating_add_sql(f"session_model_usage.{c}", c) for c in ("api_call_count", *TOKEN_COUNTERS)}
-)
+    last_seen = excluded.last_seen"""
 
 
 def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> None:
@@ -98,11 +114,12 @@ def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> Non
         "billing_mode": usage.billing_mode if accounted else None,
         "model": usage.model if accounted else None,
     }
-    conn.execute(_ABSOLUTE_SQL if usage.absolute else _INCREMENT_SQL, params)
+    d = dialect_of(conn)
+    conn.execute(_absolute_sql(d) if usage.absolute else _increment_sql(d), params)
     if usage.absolute or not accounted:
         return
     row = conn.execute(
-        "SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions WHERE id = ?",
+        f"SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions WHERE id = {d.p}",
         (session_id,),
     ).fetchone()
     params.update(
@@ -114,4 +131,4 @@ def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> Non
         actual_cost_usd=float(usage.actual_cost_usd or 0.0),
         now=time.time(),
     )
-    conn.execute(_MODEL_USAGE_SQL, params)
+    conn.execute(_model_usage_sql(d), params)

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
+from app.storage.repos.lineage_messages import tool_calls_of_row_sql
 from app.storage.sqlite_tx import SqliteLineage
-
-# Tool calls of one stored row, counted like the API's message append: assistant rows only.
-_TOOL_CALLS_OF_ROW_SQL = (
-    "CASE WHEN role = 'assistant' AND tool_calls IS NOT NULL AND tool_calls != '' THEN"
-    " CASE WHEN json_valid(tool_calls) AND json_type(tool_calls) = 'array'"
-    " THEN json_array_length(tool_calls) ELSE 1 END ELSE 0 END"
-)
 
 
 class PgLineage(SqliteLineage):
@@ -56,7 +51,7 @@ class PgLineage(SqliteLineage):
         count = int(copied[0]) if copied else 0
         pg.execute(
             f"UPDATE sessions SET message_count = (SELECT count(*) FROM messages WHERE session_id = %(t)s),"
-            f" tool_call_count = (SELECT COALESCE(SUM({_TOOL_CALLS_OF_ROW_SQL}), 0) FROM messages"
+            f" tool_call_count = (SELECT COALESCE(SUM({tool_calls_of_row_sql(POSTGRES)}), 0) FROM messages"
             f" WHERE session_id = %(t)s) WHERE id = %(t)s",
             {"t": target_id},
         )

@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 from app.domain.session_filter import SessionFilter
 from app.errors import NotSupportedOnBackend
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
 from app.storage.repos import fts_backlog, maintenance
 from app.storage.rows import PageStats, UsageReport
@@ -34,7 +35,7 @@ _TOKEN_SUMS = (
 )
 _UTC = "(to_timestamp({0}) AT TIME ZONE 'UTC')"
 _TOOL_CALLS = (
-    "CASE WHEN json_valid(m.tool_calls) AND jsonb_typeof(m.tool_calls::jsonb) = 'array'"
+    f"CASE WHEN {POSTGRES.json_is_valid('m.tool_calls')} AND {POSTGRES.json_kind('m.tool_calls')} = 'array'"
     " THEN m.tool_calls::jsonb ELSE '[]'::jsonb END"
 )
 _SEARCH_INDEXES = ("idx_messages_search_vector", "idx_messages_search_trgm")
@@ -63,7 +64,7 @@ class PgMaintenance(SqliteMaintenance):
         pages = self.page_stats()
         fts = None
         if include_fts:
-            marks = ", ".join("?" * len(_SEARCH_INDEXES))
+            marks = ", ".join(["%s"] * len(_SEARCH_INDEXES))
             sql = f"SELECT COALESCE(SUM(pg_relation_size(oid)), 0) FROM pg_class WHERE relname IN ({marks})"
             row = self.conn.execute(sql, _SEARCH_INDEXES).fetchone()
             fts = int(row[0])
@@ -73,10 +74,10 @@ class PgMaintenance(SqliteMaintenance):
 
     def usage_report(self, since: float, source: str | None, top: int) -> UsageReport:
         """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
-        where = "s.started_at >= ?"
+        where = "s.started_at >= %s"
         params: list[Any] = [since]
         if source is not None:
-            where += " AND s.source = ?"
+            where += " AND s.source = %s"
             params.append(source)
 
         def usage_by(key_sql: str) -> list[dict[str, Any]]:
@@ -89,7 +90,7 @@ class PgMaintenance(SqliteMaintenance):
             sql = (
                 f"SELECT EXTRACT({field} FROM {_UTC.format('m.timestamp')})::int, COUNT(*) "
                 f"FROM sessions s JOIN messages m ON m.session_id = s.id "
-                f"WHERE {where} AND m.timestamp >= ? GROUP BY 1"
+                f"WHERE {where} AND m.timestamp >= %s GROUP BY 1"
             )
             return {int(row[0]): int(row[1]) for row in self.conn.execute(sql, [*params, since])}
 
@@ -100,7 +101,7 @@ class PgMaintenance(SqliteMaintenance):
             f"CROSS JOIN LATERAL jsonb_array_elements({_TOOL_CALLS}) AS j(value) "
             f"WHERE {where} AND m.tool_calls IS NOT NULL "
             f"GROUP BY 1 HAVING {tool} IS NOT NULL "
-            "ORDER BY 2 DESC, 1 LIMIT ?"
+            "ORDER BY 2 DESC, 1 LIMIT %s"
         )
         return UsageReport(
             by_day=usage_by(f"to_char({_UTC.format('s.started_at')}, 'YYYY-MM-DD')"),

@@ -10,14 +10,14 @@ from typing import Any
 import psycopg
 
 from app.storage.commit_notice import Changes
-from app.storage.postgres.connection import to_psycopg
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
 from app.storage.protocols import AppendJob
 from app.storage.repos.messages import (
-    COUNTERS_SQL,
     INSERT_COLUMNS,
     RowWriter,
     append_if_open,
+    counters_sql,
     insert_messages,
     prepare_append,
 )
@@ -45,42 +45,32 @@ Arrays = tuple[tuple[str, str], ...]
 
 
 def _insert_unnested(session: str, arrays: Arrays) -> str:
-    """``INSERT`` of the rows unnested from ``arrays`` (one ``:name`` array per column, aliased ``u`` with
-    its ``ord``), each in the session ``session`` (an SQL expression)."""
+    """``INSERT`` of the rows unnested from ``arrays`` (one ``%(name)b`` array per column, aliased ``u``
+    with its ``ord``), each in the session ``session`` (an SQL expression). The arrays are bound in binary:
+    in text, psycopg quotes every element with a regular expression, which cost more than the rest of a
+    single append's parameters."""
     return (
         f"INSERT INTO messages ({INSERT_COLUMNS}, active)"
         f" SELECT {session}, {', '.join(f'u.{name}' for name, _ in _ARRAYS)}, 1"
-        f" FROM unnest({', '.join(f':{name}::{kind}[]' for name, kind in arrays)})"
+        f" FROM unnest({', '.join(f'%({name})b::{kind}[]' for name, kind in arrays)})"
         f" WITH ORDINALITY AS u({', '.join(name for name, _ in arrays)}, ord)"
     )
 
 
-_INSERT = _insert_unnested(":id", _ARRAYS)
+_INSERT = _insert_unnested("%(id)s", _ARRAYS)
+_COUNTERS_SQL = counters_sql(POSTGRES)
 _WRITE_SQL = (
     f"WITH ins AS ({_INSERT} ORDER BY u.ord RETURNING id),"
-    f" counted AS ({COUNTERS_SQL})"
+    f" counted AS ({_COUNTERS_SQL})"
     " SELECT id FROM ins ORDER BY id"
 )
 # The same, written only when the session exists and has not ended (nothing at all otherwise).
 _OPEN_WRITE_SQL = (
-    "WITH open AS (SELECT 1 FROM sessions WHERE id = :id AND ended_at IS NULL),"
+    "WITH open AS (SELECT 1 FROM sessions WHERE id = %(id)s AND ended_at IS NULL),"
     f" ins AS ({_INSERT}, open ORDER BY u.ord RETURNING id),"
-    f" counted AS ({COUNTERS_SQL} AND EXISTS (SELECT 1 FROM open))"
+    f" counted AS ({_COUNTERS_SQL} AND EXISTS (SELECT 1 FROM open))"
     " SELECT id FROM ins ORDER BY id"
 )
-
-
-def _binary_arrays(sql: str, arrays: Arrays = _ARRAYS) -> str:
-    """``sql`` in psycopg's placeholders, the column arrays bound in binary: in text, psycopg quotes every
-    element with a regular expression, which cost more than the rest of a single append's parameters."""
-    sql = to_psycopg(sql)
-    for name, kind in arrays:
-        sql = sql.replace(f"%({name})s::{kind}[]", f"%({name})b::{kind}[]")
-    return sql
-
-
-_WRITE_PG = _binary_arrays(_WRITE_SQL)
-_OPEN_WRITE_PG = _binary_arrays(_OPEN_WRITE_SQL)
 
 
 def write_rows(
@@ -88,7 +78,7 @@ def write_rows(
 ) -> list[int]:
     """The :data:`~app.storage.repos.messages.RowWriter` of PostgreSQL: every row and the counters in one
     round trip (one statement per row, and a second for the new id, cost a round trip each)."""
-    return _written(conn, _WRITE_PG, session_id, rows, calls)
+    return _written(conn, _WRITE_SQL, session_id, rows, calls)
 
 
 class _NotOpen(Exception):
@@ -98,7 +88,7 @@ class _NotOpen(Exception):
 def _write_open_rows(
     conn: sqlite3.Connection, session_id: str, rows: list[tuple[Any, ...]], calls: int
 ) -> list[int]:
-    ids = _written(conn, _OPEN_WRITE_PG, session_id, rows, calls)
+    ids = _written(conn, _OPEN_WRITE_SQL, session_id, rows, calls)
     if rows and not ids:
         raise _NotOpen
     return ids
@@ -169,21 +159,20 @@ class LeadingAppendNotMade(RuntimeError):
 _LEAD_ARRAYS = (("sid", "text"), *_ARRAYS)
 _LEADING_SQL = (
     # Locked in id order: two lanes' groups then never wait on each other's sessions crosswise.
-    "WITH open AS (SELECT id FROM sessions WHERE id = ANY(:sessions) AND ended_at IS NULL"
+    "WITH open AS (SELECT id FROM sessions WHERE id = ANY(%(sessions)s) AND ended_at IS NULL"
     " ORDER BY id FOR NO KEY UPDATE),"
     f" ins AS ({_insert_unnested('u.sid', _LEAD_ARRAYS)}"
     " WHERE u.sid IN (SELECT id FROM open) ORDER BY u.ord RETURNING id),"
     " counted AS (UPDATE sessions s"
-    f" SET message_count = {saturating_add_expr('message_count', 'c.n')},"
-    f" tool_call_count = {saturating_add_expr('tool_call_count', 'c.calls')}"
+    f" SET message_count = {saturating_add_expr(POSTGRES, 'message_count', 'c.n')},"
+    f" tool_call_count = {saturating_add_expr(POSTGRES, 'tool_call_count', 'c.calls')}"
     " FROM (SELECT j.sid, sum(j.n) AS n, sum(j.calls) AS calls"
-    " FROM unnest(:job_sessions::text[], :job_rows::bigint[], :job_calls::bigint[])"
+    " FROM unnest(%(job_sessions)s::text[], %(job_rows)s::bigint[], %(job_calls)s::bigint[])"
     " AS j(sid, n, calls)"
     " WHERE j.sid IN (SELECT id FROM open) GROUP BY j.sid) c"
     " WHERE s.id = c.sid)"
     " SELECT (SELECT array_agg(id ORDER BY id) FROM ins), (SELECT array_agg(id) FROM open)"
 )
-_LEADING_PG = _binary_arrays(_LEADING_SQL, _LEAD_ARRAYS)
 
 
 def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[AppendJob[Any]]) -> list[MadeAppend]:
@@ -203,7 +192,7 @@ def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[AppendJob[
         job_rows=[len(p.rows) for p in prepared],
         job_calls=[p.tool_calls for p in prepared],
     )
-    row = pg.execute(_LEADING_PG, params).fetchone()
+    row = pg.execute(_LEADING_SQL, params).fetchone()
     ids = [] if row is None or row[0] is None else [int(i) for i in row[0]]
     open_sessions = set([] if row is None or row[1] is None else row[1])
     made = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.domain.records import NewSession
+from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.titles import insert_session_titled
 from app.storage.postgres.search import list_search_filter
@@ -28,7 +29,8 @@ class PgSessions(SqliteSessions):
         rewrites the text: keys sorted, whitespace normalised)."""
         pg_of(self.conn).execute(
             "UPDATE sessions SET model_config = (SELECT CASE"
-            " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
+            f" WHEN {POSTGRES.json_is_valid('p.model_config')} AND {POSTGRES.json_kind('p.model_config')} ="
+            " 'object'"
             " THEN ((p.model_config::jsonb - '_delegate_from')"
             " || jsonb_build_object('_branched_from', p.id))::text"
             " ELSE jsonb_build_object('_branched_from', p.id)::text END"
