@@ -97,7 +97,8 @@ MAX_SIDE_CHILDREN = 100
 
 
 def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, str]]:
-    """The branch and delegate children of a session (not its compression continuation), oldest first."""
+    """The branch and delegate children of a session (not its compression continuation), oldest first,
+    each with its kind (``branch`` or ``delegate``)."""
     rows = conn.execute(
         f"SELECT s.id, {branch_child_sql()} AS is_branch FROM sessions s WHERE s.parent_session_id = ?"
         f" AND ({branch_child_sql()} OR {delegate_marker_sql()} IS NOT NULL)"

@@ -16,6 +16,7 @@ from typing import Any
 from app.storage.commit_notice import Changes
 from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range, queue_runs
+from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.transfer import (
     SessionRowWrite,
     fts_triggers_suspended,
@@ -242,3 +243,17 @@ def insert_messages(
     elif unindexed:
         queue_runs(conn, changes, [(ids[0], ids[-1])])
     return list(ids)
+
+
+class Sync(Repository):
+    """``hermes sessions sync``: homes, sessions upserted from a home's file, messages stored once each."""
+
+    __slots__ = ()
+    home_id = bound(home_id)
+    session_homes = bound(session_homes)
+    titles_held = bound(titles_held)
+    put_sessions = bound(put_sessions)
+    link_waiting_parents = bound(link_waiting_parents)
+    file_id = bound(file_id)
+    known_origins = bound(known_origins)
+    insert_messages = recorded(insert_messages)

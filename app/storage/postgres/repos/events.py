@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.storage.commit_notice import Changes
+from app.storage.repos.events import Events
 from app.storage.rows import NewEvent
 from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteEvents
 
 
-class PgEvents(SqliteEvents):
+class PgEvents(Events):
     """EventsRepo over one PostgreSQL connection.
 
     Events are appended at commit (:meth:`app.storage.postgres.store.PgStore.write_sync` sends them with

@@ -7,11 +7,11 @@ import contextlib
 from collections.abc import Iterator
 
 from app.storage.repos import export
+from app.storage.repos.export_repo import Export
 from app.storage.rows import ChunkPlan, ExportFilter, MessageJsonPage, RenderedChunk
-from app.storage.sqlite_tx import SqliteExport
 
 
-class PgExport(SqliteExport):
+class PgExport(Export):
     """ExportRepo over one PostgreSQL connection."""
 
     __slots__ = ()

@@ -10,14 +10,14 @@ lock on the key first and read again.
 from __future__ import annotations
 
 from app.storage.postgres.repos.base import pg_of
-from app.storage.sqlite_tx import SqliteGateway
+from app.storage.repos.gateway import Gateway
 
 ROUTE_LOCK_CLASS = 0x68657273
 """The first half of the advisory lock of a missing key (the second: the key's hash); the two-number lock
 space is apart from the one-number space of the other locks."""
 
 
-class PgGateway(SqliteGateway):
+class PgGateway(Gateway):
     """GatewayRepo over one PostgreSQL connection."""
 
     __slots__ = ()

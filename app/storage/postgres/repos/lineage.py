@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.storage.postgres.repos.base import pg_of
-from app.storage.sqlite_tx import SqliteLineage
+from app.storage.repos.lineage_repo import Lineage
 
 # Tool calls of one stored row, counted like the API's message append: assistant rows only.
 _TOOL_CALLS_OF_ROW_SQL = (
@@ -15,7 +15,7 @@ _TOOL_CALLS_OF_ROW_SQL = (
 )
 
 
-class PgLineage(SqliteLineage):
+class PgLineage(Lineage):
     """LineageRepo over one PostgreSQL connection."""
 
     __slots__ = ()

@@ -10,8 +10,8 @@ from app.domain.session_filter import SessionFilter
 from app.errors import NotSupportedOnBackend
 from app.storage.postgres.repos.base import pg_of
 from app.storage.repos import fts_backlog, maintenance
+from app.storage.repos.maintenance import Maintenance
 from app.storage.rows import PageStats, UsageReport
-from app.storage.sqlite_tx import SqliteMaintenance
 
 _INT64_MAX = 9223372036854775807
 _SUMMED = {
@@ -41,7 +41,7 @@ _SEARCH_INDEXES = ("idx_messages_search_vector", "idx_messages_search_trgm")
 _BACKEND = "postgresql"
 
 
-class PgMaintenance(SqliteMaintenance):
+class PgMaintenance(Maintenance):
     """MaintenanceRepo over one PostgreSQL connection."""
 
     __slots__ = ()

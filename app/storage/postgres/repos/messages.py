@@ -16,6 +16,7 @@ from app.storage.protocols import AppendJob
 from app.storage.repos.messages import (
     COUNTERS_SQL,
     INSERT_COLUMNS,
+    Messages,
     RowWriter,
     append_if_open,
     insert_messages,
@@ -24,7 +25,6 @@ from app.storage.repos.messages import (
 from app.storage.repos.usage import saturating_add_expr
 from app.storage.rows import MessageRow
 from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteMessages
 
 # The rows arrive as one array per column, unnested in order: the identity draws ids in that order, and
 # the ids come back sorted. The counters are bumped in the same statement (a data-modifying CTE).
@@ -114,7 +114,7 @@ def _written(
     return [int(r[0]) for r in pg_of(conn).execute(sql, params).fetchall()]
 
 
-class PgMessages(SqliteMessages):
+class PgMessages(Messages):
     """MessagesRepo over one PostgreSQL connection; ``made`` is the job's leading append when it was made
     ahead of the job (see :func:`make_leading_appends`), until the job's own call takes it."""
 

@@ -8,9 +8,9 @@ from app.storage.postgres.repos.titles import insert_session_titled
 from app.storage.postgres.search import list_search_filter
 from app.storage.repos import session_list
 from app.storage.repos.list_index import SearchFilter
-from app.storage.repos.session_list import ListPage, ListQuery
+from app.storage.repos.sessions_repo import Sessions
+from app.storage.rows import ListPage, ListQuery
 from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteSessions
 
 
 def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilter:
@@ -18,7 +18,7 @@ def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilt
     return list_search_filter(pg_of(conn), term, projecting)
 
 
-class PgSessions(SqliteSessions):
+class PgSessions(Sessions):
     """SessionsRepo over one PostgreSQL connection."""
 
     __slots__ = ()

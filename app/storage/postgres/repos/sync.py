@@ -14,13 +14,13 @@ from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.indexing import queue_ids
 from app.storage.repos.sync import (
     SYNCED_SESSION_UPSERT,
+    Sync,
     message_column_names,
     ruled_puts,
     session_runs,
     write_session_rows,
 )
 from app.storage.rows import SessionPut, SyncedRows
-from app.storage.sqlite_tx import SqliteSync
 
 # One lookup of the unique title index per title: pg_trgm's operator class also answers ``=``, and a
 # planner without statistics (a server filling up during a first sync) answered ``title IN (...)`` with the
@@ -52,7 +52,7 @@ def json_rows(rows: list[dict[str, Any]]) -> str:
     return document.decode()
 
 
-class PgSync(SqliteSync):
+class PgSync(Sync):
     """SyncRepo over one PostgreSQL connection."""
 
     __slots__ = ()

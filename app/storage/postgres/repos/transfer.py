@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from app.domain.agent_rows import Prepared
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.search_schema import DEFER_SETTING, PENDING, READY
-from app.storage.sqlite_tx import SqliteTransfer
+from app.storage.repos.transfer import Transfer
 
 
-class PgTransfer(SqliteTransfer):
+class PgTransfer(Transfer):
     """TransferRepo over one PostgreSQL connection."""
 
     __slots__ = ()
