@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 import app.main
 from app.main import create_app
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.sqlite.store import Database
 
 
 @pytest.fixture(autouse=True)

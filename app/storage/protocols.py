@@ -3,7 +3,7 @@
 Services and the API type against :class:`Store` and receive a :class:`Tx` in every writer or reader job
 (``store.write(fn)`` / ``read(fn)``, ``fn(tx)``). Each of the Tx's repositories is one class per aggregate
 (``app.storage.repos``), whose methods are the repository functions bound to the job's connection; the
-SQLite backend (``app.storage.sqlite_tx``) uses them as they are, the PostgreSQL backend
+SQLite backend (``app.storage.sqlite.tx``) uses them as they are, the PostgreSQL backend
 (``app.storage.postgres``, chosen by :func:`app.storage.backends.open_store`) subclasses them where its SQL
 differs. Search alone has two unrelated implementations, each planned onto its engine's own indexes, so its
 contract is a protocol here (:class:`SearchRepo`). The row and request types live in ``app.storage.rows``.

@@ -22,8 +22,8 @@ from app.errors import HermesError, concrete_errors
 from app.main import create_app
 from app.openapi_export import generate
 from app.settings import Settings
-from app.storage.repos.repository import bound, recorded
-from app.storage.sqlite_tx import SqliteTx
+from app.storage.repos.repository import bound
+from app.storage.sqlite.tx import SqliteTx
 
 ERRORS = concrete_errors()
 
@@ -128,7 +128,7 @@ def _repository_function(aggregate: str, name: str) -> object:
     if repository is None or isinstance(repository, sqlite3.Connection):
         return None
     binding = inspect.getattr_static(repository, name, None)
-    if isinstance(binding, bound | recorded):
+    if isinstance(binding, bound):
         return getattr(binding.module, binding.name, None)
     if isinstance(binding, staticmethod):
         return binding.__func__

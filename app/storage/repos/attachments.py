@@ -9,7 +9,7 @@ from app.domain.records import NewAttachment
 from app.errors import UnknownAttachment
 from app.storage.repos.repository import Repository, bound
 from app.storage.rows import AttachmentRef
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
 

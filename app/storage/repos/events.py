@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from app.storage.commit_notice import Changes
 from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.rows import EventRow, NewEvent
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _INSERT_SQL = "INSERT INTO hs_events (type, session_id, data, created_at) VALUES (?, ?, ?, ?)"
 

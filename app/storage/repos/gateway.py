@@ -17,7 +17,7 @@ from app.storage.commit_notice import Changes
 from app.storage.repos import sessions
 from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from app.storage.repos.repository import Repository, bound
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:

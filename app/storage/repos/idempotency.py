@@ -8,7 +8,7 @@ import orjson
 
 from app.storage.repos.repository import Repository, bound
 from app.storage.rows import StoredAnswer
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:

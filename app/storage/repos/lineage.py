@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
 MAX_CHAIN_DEPTH = 100

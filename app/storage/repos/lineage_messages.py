@@ -8,7 +8,7 @@ from typing import Any
 
 from app.domain.messages import decode_content, decode_json_column
 from app.storage.commit_notice import Changes
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # Tool calls of one stored row, counted like the API's message append: assistant rows only.
 _TOOL_CALLS_OF_ROW_SQL = (

@@ -12,7 +12,7 @@ from app.storage.repos.repository import Repository, bound
 from app.storage.repos.session_filter import filter_clauses, pinned_sql
 from app.storage.repos.sessions import set_archived
 from app.storage.rows import PageStats, PruneCandidate, UsageReport
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def _meta_table(conn: sqlite3.Connection) -> str:

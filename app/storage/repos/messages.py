@@ -28,7 +28,7 @@ from app.storage.repos import attachments as attachments_repo
 from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.usage import saturating_add_sql
 from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 COLUMNS = (
     "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.storage.repos.repository import Repository, bound
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _COLUMNS = "platform, enabled, home_chat_id, home_name, threads, updated_at"
 

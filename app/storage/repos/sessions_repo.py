@@ -7,7 +7,7 @@ from app.storage.commit_notice import Changes
 from app.storage.repos import pins, session_list, sessions, usage
 from app.storage.repos.repository import Repository, bound
 from app.storage.rows import ListPage, ListQuery
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 class Sessions(Repository):

@@ -19,7 +19,7 @@ from app.storage.repos import pins
 from app.storage.repos.repository import Repository, bound
 from app.storage.repos.sessions import session_exists, store_system_prompt
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 CARRIED_NEWER_COLUMNS = {"sessions": {"pinned": "INTEGER", "hidden": "INTEGER", "last_activity_at": "REAL"}}
 """Columns of newer agents that import and sync carry besides schema 22's, where the store has them (by its

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from app.storage.commit_notice import Changes
 from app.storage.repos.events import Events
 from app.storage.rows import NewEvent
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 class PgEvents(Events):

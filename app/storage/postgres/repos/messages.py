@@ -24,7 +24,7 @@ from app.storage.repos.messages import (
 )
 from app.storage.repos.usage import saturating_add_expr
 from app.storage.rows import MessageRow
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # The rows arrive as one array per column, unnested in order: the identity draws ids in that order, and
 # the ids come back sorted. The counters are bumped in the same statement (a data-modifying CTE).

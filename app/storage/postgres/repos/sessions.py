@@ -10,7 +10,7 @@ from app.storage.repos import session_list
 from app.storage.repos.list_index import SearchFilter
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListPage, ListQuery
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilter:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from app.storage.commit_notice import Changes
-from app.storage.repos import search
 from app.storage.repos.attachments import Attachments
 from app.storage.repos.events import Events
 from app.storage.repos.export_repo import Export
@@ -22,34 +21,13 @@ from app.storage.repos.lineage_repo import Lineage
 from app.storage.repos.maintenance import Maintenance
 from app.storage.repos.messages import Messages
 from app.storage.repos.platforms import Platforms
-from app.storage.repos.repository import Repository, bound
-from app.storage.repos.search_hits import SqliteHits
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.sync import Sync
 from app.storage.repos.titles_repo import Titles
 from app.storage.repos.transfer import Transfer
-from app.storage.rows import HitBudget
-from app.storage.sqlite_driver import sqlite3
-from app.storage.transactions import rejectable
-
-
-class SqliteSearch(Repository):
-    """The search repository (``SearchRepo``) on SQLite: the hits planned onto the agent's FTS5 tables."""
-
-    __slots__ = ()
-
-    parent_of = bound(search.parent_of)
-    session_meta = bound(search.session_meta)
-    session_metas = bound(search.session_metas)
-    session_of_message = bound(search.session_of_message)
-    around = bound(search.around)
-    contexts = bound(search.contexts)
-    head_and_tail = bound(search.head_and_tail)
-    browse = bound(search.browse)
-
-    def message_hits(self, query: str, order: str, budget: HitBudget) -> SqliteHits:
-        """The hits of a user query, planned onto the FTS5 tables (see ``search_hits``)."""
-        return SqliteHits(self.conn, query, order, budget)
+from app.storage.sqlite.driver import sqlite3
+from app.storage.sqlite.search import SqliteSearch
+from app.storage.sqlite.transactions import rejectable
 
 
 class SqliteTx:
