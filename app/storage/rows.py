@@ -159,7 +159,7 @@ class HitContext(NamedTuple):
 class HitDetails:
     """What a page of discover results shows besides the hits: their sessions' fields by id (``metas``),
     each hit's context and snippet, in the hits' order, and how many messages wait for the search indexer
-    (``pending``, as ``IndexingRepo.pending_messages``)."""
+    (``pending``, as ``Indexing.pending_messages``)."""
 
     metas: dict[str, SessionMetaRow]
     contexts: list[HitContext]

@@ -1,4 +1,4 @@
-"""EventsRepo on PostgreSQL: a job's events wait in the transaction and go in with its COMMIT."""
+"""``Events`` on PostgreSQL: a job's events wait in the transaction and go in with its COMMIT."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from app.storage.sqlite.driver import sqlite3
 
 
 class PgEvents(Events):
-    """EventsRepo over one PostgreSQL connection.
+    """The ``Events`` repository over one PostgreSQL connection.
 
     Events are appended at commit (:meth:`app.storage.postgres.store.PgStore.write_sync` sends them with
     the COMMIT, under the event-order lock), so within the job they are only :attr:`pending`.

@@ -1,4 +1,4 @@
-"""ExportRepo on PostgreSQL: the shared export SQL with every row encoded in Python (SQLite's rendering
+"""``Export`` on PostgreSQL: the shared export SQL with every row encoded in Python (SQLite's rendering
 writes the JSON with its own ``json_object``), and no page-cache tuning."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from app.storage.rows import ChunkPlan, ExportFilter, MessageJsonPage, RenderedC
 
 
 class PgExport(Export):
-    """ExportRepo over one PostgreSQL connection."""
+    """The ``Export`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

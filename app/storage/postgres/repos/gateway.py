@@ -1,4 +1,4 @@
-"""GatewayRepo on PostgreSQL: the shared routing statements, with each routing decision holding its key.
+"""``Gateway`` on PostgreSQL: the shared routing statements, with each routing decision holding its key.
 
 SQLite has one writer, so reading a key's entry and then writing it is safe there. Here two transactions (two
 lanes, two replicas) could both find a new chat's key missing and each create a session for it, the second
@@ -18,7 +18,7 @@ space is apart from the one-number space of the other locks."""
 
 
 class PgGateway(Gateway):
-    """GatewayRepo over one PostgreSQL connection."""
+    """The ``Gateway`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

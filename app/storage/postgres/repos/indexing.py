@@ -46,7 +46,7 @@ def queue_runs(pg: psycopg.Connection[Any], changes: Changes, runs: Iterable[Run
 
 
 class PgIndexing(Indexing):
-    """``IndexingRepo`` over one PostgreSQL connection: the backlog's count and runs are read by the shared
+    """``Indexing`` over one PostgreSQL connection: the backlog's count and runs are read by the shared
     SQL of :mod:`app.storage.repos.fts_backlog`; marking rows indexed and queueing runs are PostgreSQL's."""
 
     __slots__ = ()

@@ -1,4 +1,4 @@
-"""LineageRepo on PostgreSQL."""
+"""The ``Lineage`` repository on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ _TOOL_CALLS_OF_ROW_SQL = (
 
 
 class PgLineage(Lineage):
-    """LineageRepo over one PostgreSQL connection."""
+    """The ``Lineage`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

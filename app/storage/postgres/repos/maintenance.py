@@ -1,4 +1,4 @@
-"""MaintenanceRepo on PostgreSQL: statistics, insights and the payload sizes of prune candidates in
+"""``Maintenance`` on PostgreSQL: statistics, insights and the payload sizes of prune candidates in
 PostgreSQL SQL; prune and archive batches and the ``state_meta`` bookkeeping shared. The FTS upkeep and
 repair are SQLite-file operations: they answer ``NotSupportedOnBackend`` (501)."""
 
@@ -42,7 +42,7 @@ _BACKEND = "postgresql"
 
 
 class PgMaintenance(Maintenance):
-    """MaintenanceRepo over one PostgreSQL connection."""
+    """The ``Maintenance`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
     byte_length = "octet_length({})"

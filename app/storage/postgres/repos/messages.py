@@ -1,4 +1,4 @@
-"""MessagesRepo on PostgreSQL: an append's rows and its counters in one statement, and the leading appends of
+"""``Messages`` on PostgreSQL: an append's rows and its counters in one statement, and the leading appends of
 a group of write jobs in one statement for all of them (:func:`make_leading_appends`)."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def _written(
 
 
 class PgMessages(Messages):
-    """MessagesRepo over one PostgreSQL connection; ``made`` is the job's leading append when it was made
+    """``Messages`` over one PostgreSQL connection; ``made`` is the job's leading append when it was made
     ahead of the job (see :func:`make_leading_appends`), until the job's own call takes it."""
 
     __slots__ = ("made",)

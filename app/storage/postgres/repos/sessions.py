@@ -1,4 +1,4 @@
-"""SessionsRepo on PostgreSQL."""
+"""The ``Sessions`` repository on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilt
 
 
 class PgSessions(Sessions):
-    """SessionsRepo over one PostgreSQL connection."""
+    """The ``Sessions`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

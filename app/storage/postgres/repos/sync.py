@@ -1,4 +1,4 @@
-"""SyncRepo on PostgreSQL: new message ids drawn from the identity sequence, rows streamed with ``COPY``;
+"""``Sync`` on PostgreSQL: new message ids drawn from the identity sequence, rows streamed with ``COPY``;
 a big batch's rows wait for the background indexer (``hs_search_ready = 0``), as on SQLite."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def json_rows(rows: list[dict[str, Any]]) -> str:
 
 
 class PgSync(Sync):
-    """SyncRepo over one PostgreSQL connection."""
+    """The ``Sync`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

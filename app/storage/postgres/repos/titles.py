@@ -1,4 +1,4 @@
-"""TitlesRepo on PostgreSQL: the shared title rules, with title writers taking turns.
+"""The ``Titles`` repository on PostgreSQL: the shared title rules, with title writers taking turns.
 
 SQLite has one writer, so reading the titles in use and then writing one is safe there. Here concurrent
 transactions (threads, replicas) could both find ``"T #3"`` free; the unique index would refuse the second,
@@ -23,7 +23,7 @@ def lock_titles(repo: Repository) -> None:
 
 
 class PgTitles(Titles):
-    """TitlesRepo over one PostgreSQL connection."""
+    """The ``Titles`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

@@ -1,4 +1,4 @@
-"""TransferRepo on PostgreSQL: kept message ids reserved in the identity sequence, and an import's search
+"""``Transfer`` on PostgreSQL: kept message ids reserved in the identity sequence, and an import's search
 indexing left to the background indexer (:data:`~app.storage.postgres.search_schema.DEFER_SETTING`), as
 SQLite suspends its FTS triggers."""
 
@@ -14,7 +14,7 @@ from app.storage.repos.transfer import Transfer
 
 
 class PgTransfer(Transfer):
-    """TransferRepo over one PostgreSQL connection."""
+    """The ``Transfer`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 
