@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from app.storage.commit_notice import Changes
+from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range, queue_runs
 from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.transfer import (
@@ -26,7 +27,6 @@ from app.storage.repos.transfer import (
 )
 from app.storage.rows import KnownOrigin, SessionPut, SyncedRows
 from app.storage.sqlite.driver import sqlite3
-from app.storage.sqlite.multirow import insert_rows
 
 _CHUNK = 500
 
@@ -124,7 +124,7 @@ def ruled_puts(
 def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, update: bool) -> None:
     """The updates (or the inserts) of ``puts``, in order, with one statement per run of rows of the same
     shape (PostgreSQL sends a run's rows without waiting for each answer; SQLite inserts a run with a few
-    multi-row statements, :mod:`app.storage.sqlite.multirow`)."""
+    multi-row statements, :mod:`app.storage.multirow`)."""
     for columns, run in session_runs(puts, update=update):
         params = [session_row_params(values, update=update) for values in run]
         if not update:
