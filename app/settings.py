@@ -63,7 +63,7 @@ class Settings(BaseSettings):
     write_lock_budget_s: float = Field(default=10.0, gt=0)
     write_batch_max: int = Field(default=256, ge=1)
     reader_threads: int = Field(default=8, ge=1, le=64)
-    # Processes rendering export chunks (0: render on a reader thread); see app/storage/render_pool.py.
+    # Processes rendering export chunks (0: render on a reader thread); see app/storage/sqlite/render_pool.py.
     export_workers: int = Field(default=2, ge=0, le=16)
 
     # One JSON line per request on the ``hermes.access`` logger (uvicorn's own access log stays off: its

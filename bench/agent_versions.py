@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.storage.sqlite_driver import sqlite3 as server_sqlite
+from app.storage.sqlite.driver import sqlite3 as server_sqlite
 from bench.append import _run, _single_append_load, turns
 from bench.build_store import INSERT_MESSAGE, LARGE, STORES, StoreSpec, ensure, message_row
 from bench.common import ROOT, bench_home, percentile, print_figures, serve

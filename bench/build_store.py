@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.sqlite.store import Database
 from bench.corpus import DATA_DIR, Corpus
 
 SOURCES = ("cli", "cli", "cli", "tui", "telegram", "discord", "slack", "api_server", "cron", "acp")

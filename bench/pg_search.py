@@ -36,13 +36,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.services.search import SearchRequest, discover
 from app.settings import Settings
-from app.storage.database import Database
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
 from app.storage.postgres.store import PgStore
 from app.storage.protocols import Tx
 from app.storage.repos import session_list
 from app.storage.repos.list_index import index_dirty
 from app.storage.rows import ListQuery
+from app.storage.sqlite.store import Database
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
 from bench.common import bench_home, median, print_figures
 from bench.list_search import _terms

@@ -46,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.services.search import SearchRequest, search
 from app.settings import Settings
-from app.storage.database import Database
 from app.storage.postgres import stats_cache
 from app.storage.postgres.leader import LEADER_LOCK_KEY
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
@@ -55,6 +54,7 @@ from app.storage.postgres.store import PgStore
 from app.storage.repos import session_list
 from app.storage.repos.list_index import index_dirty
 from app.storage.rows import ListQuery
+from app.storage.sqlite.store import Database
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
 from bench.common import bench_home, median, percentile
 from bench.list_search import _terms

@@ -25,8 +25,8 @@ from fastapi.testclient import TestClient
 import app.main
 from app.main import create_app
 from app.settings import Settings
-from app.storage.database import Database
 from app.storage.dialect import SQLITE, Dialect, dialect_of
+from app.storage.sqlite.store import Database
 
 
 @pytest.fixture(autouse=True)

@@ -2,20 +2,23 @@
 
 HTTP (``app/api``, and the MCP server in ``app/mcp``) -> services -> domain -> storage. Storage never
 imports services or the API, services never import the API, and neither services nor the API (nor the MCP
-server, nor the app factory) touch ``sqlite3``, the SQLite store (``app.storage.database``,
-``app.storage.sqlite_tx``, its connections and workers), the SQLite repositories (``app.storage.repos``) or
-SQL text: they see storage through ``app.storage.protocols`` (the ``Store`` that
-``app.storage.backends.open_store`` returns), so another backend plugs in underneath.
+server, nor the app factory) touch ``sqlite3``, the SQLite backend (``app.storage.sqlite``: its store, Tx,
+connections and workers), the repositories (``app.storage.repos``) or SQL text: they see storage through
+``app.storage.protocols`` (the ``Store`` that ``app.storage.backends.open_store`` returns), so another
+backend plugs in underneath.
 
-Each backend keeps to itself: the SQLite storage modules import nothing of the PostgreSQL backend, and
-services import no backend type: nothing of ``app.storage.postgres``, ``psycopg`` or ``sqlite3``, and no
-type of the store's contract that one backend's store takes only to drop it (an argument only the other
-backend reads).
+Each backend keeps to itself: the SQLite backend and the modules both share import nothing of the PostgreSQL
+backend, the PostgreSQL backend imports nothing of the SQLite one but its driver module (see
+:data:`POSTGRES_MAY_IMPORT`), and services import no backend module or type: nothing of either backend,
+``psycopg`` or ``sqlite3``, and no type of the store's contract that one backend's store takes only to drop
+it (an argument only the other backend reads). Row types are imported from ``app.storage.rows``, where they
+live, never through a module that re-exports them.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,23 +28,18 @@ import pytest
 APP = Path(__file__).resolve().parents[1] / "app"
 
 # The SQLite backend's own modules: only storage (and open_store, which picks a backend) may import them.
-SQLITE_BACKEND = (
-    "sqlite3",
-    "app.storage.database",
-    "app.storage.sqlite_tx",
-    "app.storage.repos",
-    "app.storage.connection",
-    "app.storage.readers",
-    "app.storage.writer",
-    "app.storage.checkpointer",
-    "app.storage.side_connection",
-    "app.storage.render_pool",
-)
+SQLITE_BACKEND = ("sqlite3", "app.storage.sqlite", "app.storage.repos")
+# The SQLite backend's package and its driver.
+SQLITE_ONLY = ("sqlite3", "app.storage.sqlite")
+# What the PostgreSQL backend may import of the SQLite one: the driver module, whose ``sqlite3.Connection``
+# types the connection the shared repository functions take (the PostgreSQL backend hands them a wrapper
+# offering the same calls).
+POSTGRES_MAY_IMPORT = {"app.storage.sqlite.driver", "app.storage.sqlite.driver.sqlite3"}
 # The PostgreSQL backend's modules and its driver.
 POSTGRES_BACKEND = ("app.storage.postgres", "psycopg", "psycopg_pool")
 # The stores implementing the contract's ``Store``: (module, class).
 STORES = (
-    (APP / "storage" / "database.py", "Database"),
+    (APP / "storage" / "sqlite" / "store.py", "Database"),
     (APP / "storage" / "postgres" / "store.py", "PgStore"),
 )
 # Modules that still speak SQLite directly, and why; the list only shrinks (a converted module must leave
@@ -104,7 +102,10 @@ def _parse(path: Path) -> ast.AST:
 
 
 def _offending(imported: list[str], prefixes: tuple[str, ...]) -> list[str]:
-    return sorted({name for name in imported if name == prefixes or name.startswith(prefixes)})
+    """The imported names that are one of ``prefixes`` or inside one of them."""
+    return sorted(
+        {name for name in imported if name in prefixes or name.startswith(tuple(f"{p}." for p in prefixes))}
+    )
 
 
 @pytest.mark.parametrize("path", _modules("storage"), ids=_rel)
@@ -130,6 +131,67 @@ _SQLITE_STORAGE = [path for path in _modules("storage") if "postgres" not in pat
 @pytest.mark.parametrize("path", _SQLITE_STORAGE, ids=_rel)
 def test_sqlite_storage_imports_nothing_of_postgresql(path: Path) -> None:
     assert _offending(list(_imports(_parse(path))), POSTGRES_BACKEND) == []
+
+
+@pytest.mark.parametrize("path", _modules("storage/postgres"), ids=_rel)
+def test_postgresql_storage_imports_nothing_of_sqlite(path: Path) -> None:
+    offending = set(_offending(list(_imports(_parse(path))), SQLITE_ONLY)) - POSTGRES_MAY_IMPORT
+    assert sorted(offending) == []
+
+
+def _top_level_names(tree: ast.AST) -> set[str]:
+    """The names a module defines itself: classes, functions and assigned names at its top level."""
+    found: set[str] = set()
+    for node in tree.body if isinstance(tree, ast.Module) else ():
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Assign):
+            found |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+    return found
+
+
+ROWS = "app.storage.rows"
+_ROW_TYPES = _top_level_names(ast.parse((APP / "storage" / "rows.py").read_text(encoding="utf-8")))
+_ALL_MODULES = [
+    *_modules("."),
+    *sorted((APP.parent / "tests").rglob("*.py")),
+    *sorted((APP.parent / "bench").rglob("*.py")),
+]
+
+
+@functools.cache
+def _defined_in(module: str) -> frozenset[str]:
+    """The names ``module`` (a module of this repository) defines itself."""
+    base = APP.parent / module.replace(".", "/")
+    source = next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.exists()), None)
+    return frozenset(_top_level_names(_parse(source))) if source is not None else frozenset()
+
+
+def _reexported_rows(tree: ast.AST) -> list[str]:
+    """``module.Name`` for each row type of ``app.storage.rows`` a file imports from another module that
+    does not define it (a re-export)."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module):
+            continue
+        if node.module == ROWS or not node.module.startswith("app.storage"):
+            continue
+        own = _defined_in(node.module)
+        found += [f"{node.module}.{a.name}" for a in node.names if a.name in _ROW_TYPES and a.name not in own]
+    return found
+
+
+@pytest.mark.parametrize("path", _ALL_MODULES, ids=lambda p: p.relative_to(APP.parent).as_posix())
+def test_row_types_are_imported_from_rows(path: Path) -> None:
+    assert _reexported_rows(_parse(path)) == []
+
+
+def test_the_row_check_sees_a_reexport() -> None:
+    """A row type taken from a module that only imports it is caught; one taken from rows is not."""
+    tree = ast.parse("from app.storage.protocols import Tx, ListQuery\nfrom app.storage.rows import Hit\n")
+    assert _reexported_rows(tree) == ["app.storage.protocols.ListQuery"]
 
 
 def _class(tree: ast.AST, name: str) -> ast.ClassDef:
@@ -180,7 +242,7 @@ def _storage_names(tree: ast.AST) -> set[str]:
 @pytest.mark.parametrize("path", _modules("services"), ids=_rel)
 def test_services_import_no_backend_type(path: Path) -> None:
     tree = _parse(path)
-    assert _offending(list(_imports(tree)), (*POSTGRES_BACKEND, "sqlite3")) == []
+    assert _offending(list(_imports(tree)), (*POSTGRES_BACKEND, *SQLITE_ONLY)) == []
     assert sorted(_storage_names(tree) & _backend_only_types()) == []
 
 
@@ -233,20 +295,24 @@ def test_the_import_check_sees_the_sqlite_store() -> None:
     """The check catches the ways a module reaches the SQLite store, at any depth."""
     tree = ast.parse(
         "import sqlite3\n"
-        "from app.storage.database import Database\n"
-        "from app.storage import sqlite_tx\n"
+        "from app.storage.sqlite.store import Database\n"
+        "from app.storage.sqlite import tx\n"
         "def f():\n    from app.storage.repos.export import plan_chunk\n"
     )
     found = _offending(list(_imports(tree)), SQLITE_BACKEND)
     assert found == [
-        "app.storage.database",
-        "app.storage.database.Database",
         "app.storage.repos.export",
         "app.storage.repos.export.plan_chunk",
-        "app.storage.sqlite_tx",
+        "app.storage.sqlite",
+        "app.storage.sqlite.store",
+        "app.storage.sqlite.store.Database",
+        "app.storage.sqlite.tx",
         "sqlite3",
     ]
-    neutral = ast.parse("from app.storage.protocols import Store\nfrom app.storage.rows import Hit\n")
+    neutral = ast.parse(
+        "from app.storage.protocols import Store\nfrom app.storage.rows import Hit\n"
+        "from app.storage.sqlite_like import x\nfrom app.storage.repository import y\n"
+    )
     assert _offending(list(_imports(neutral)), SQLITE_BACKEND) == []
 
 

@@ -93,9 +93,9 @@ def serve(
     from app.main import create_app
     from app.runtime import tune_for_serving
     from app.settings import Settings
-    from app.storage import instance_lock
     from app.storage.backends import BackendUnavailable, StoreUnreachable, check_reachable
     from app.storage.files import make_private_dirs
+    from app.storage.sqlite import instance_lock
 
     overrides: dict[str, object] = {}
     if host is not None:

@@ -3,7 +3,7 @@
 Rows are written exactly as the agent's ``SessionDB`` writes them (``tool_calls`` and ``model_config`` as
 JSON text, structured ``content`` behind the agent's ``\\x00json:`` prefix, timestamps as float seconds), so
 the agent reads what we import, whichever backend holds it. Columns come from the store
-(``TransferRepo.table_columns``), so a column a newer agent adds is carried through untouched.
+(``Transfer.table_columns``), so a column a newer agent adds is carried through untouched.
 """
 
 from __future__ import annotations

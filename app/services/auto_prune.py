@@ -24,14 +24,8 @@ from app.domain.retention import is_due, next_due, parse_marker, vacuum_worth_it
 from app.services import maintenance
 from app.services.background import cancel_and_wait
 from app.storage.leadership import ALWAYS_LEADER, Leadership
-from app.storage.protocols import (
-    AUTO_PRUNE_LEASE_KEY,
-    AUTO_PRUNE_STATUS_KEY,
-    LAST_AUTO_PRUNE_KEY,
-    Store,
-    Tx,
-    WriterStatus,
-)
+from app.storage.protocols import Store, Tx
+from app.storage.rows import AUTO_PRUNE_LEASE_KEY, AUTO_PRUNE_STATUS_KEY, LAST_AUTO_PRUNE_KEY, WriterStatus
 
 log = logging.getLogger(__name__)
 

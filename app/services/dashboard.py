@@ -17,8 +17,8 @@ from app.errors import SessionNotFound
 from app.services import sessions as svc
 from app.services.maintenance import PruneResult, prune_matching
 from app.services.search import hit_budget
-from app.storage.protocols import MAX_PARENT_DEPTH, Hit, HitFilter, ListQuery, Store, Tx
-from app.storage.rows import MessageSlice, SessionRow
+from app.storage.protocols import Store, Tx
+from app.storage.rows import MAX_PARENT_DEPTH, Hit, HitFilter, ListQuery, MessageSlice, SessionRow
 
 # The most rows SQLite or PostgreSQL take as a LIMIT: "all of them".
 ALL_ROWS = 2**62

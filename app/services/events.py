@@ -29,7 +29,8 @@ import orjson
 from app.services.background import cancel_and_wait
 from app.storage.commit_notice import CommitNotice
 from app.storage.leadership import ALWAYS_LEADER, Leadership
-from app.storage.protocols import EventRow, NewEvent, Store, Tx
+from app.storage.protocols import Store, Tx
+from app.storage.rows import EventRow, NewEvent
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,9 @@ from typing import Any
 import orjson
 
 from app.errors import SessionNotFound
-from app.storage import protocols as store
-from app.storage.protocols import ChunkRenderer, ExportFilter, Store, Tx
+from app.storage import rows as store
+from app.storage.protocols import ChunkRenderer, Store, Tx
+from app.storage.rows import ExportFilter
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,8 @@ from app.errors import (
     QmdNeedsFilesLayout,
     SessionNotFound,
 )
-from app.storage.protocols import READABLE_COLUMNS, ExportFilter, MessageSlice, Store, Tx
+from app.storage.protocols import Store, Tx
+from app.storage.rows import READABLE_COLUMNS, ExportFilter, MessageSlice
 
 Format = Literal["jsonl", "md", "qmd", "html", "trace"]
 Layout = Literal["document", "files"]

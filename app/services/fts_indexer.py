@@ -69,7 +69,7 @@ class FtsIndexer(CommitFollower):
         self._wake.set()
 
     async def pending(self) -> int:
-        """Message ids still queued (an upper bound, see :meth:`IndexingRepo.pending_messages`)."""
+        """Message ids still queued (an upper bound, see :meth:`Indexing.pending_messages`)."""
         return await self.db.read(lambda tx: tx.indexing.pending_messages())
 
     async def wait_indexed(self, up_to: int) -> None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from app.errors import IdempotencyKeyReused, RequestInFlight
-from app.storage.protocols import Store, StoredAnswer, Tx
+from app.storage.protocols import Store, Tx
+from app.storage.rows import StoredAnswer
 
 T = TypeVar("T")
 

@@ -26,7 +26,8 @@ from app.domain.session_filter import SessionFilter
 from app.domain.stored_json import MAX_COUNTER
 from app.errors import BackupDirUnusable, MaintenanceBusy, NotSupportedOnBackend, StorageFull
 from app.storage.files import is_disk_full, private_dir
-from app.storage.protocols import FileStore, PruneCandidate, Store, Tx
+from app.storage.protocols import FileStore, Store, Tx
+from app.storage.rows import PruneCandidate
 
 # Messages deleted per writer job (whole sessions only). Deleting a message costs about as much as indexing
 # it (both FTS indexes must remove its tokens), so jobs stay small: an append queued behind one waits

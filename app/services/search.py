@@ -29,8 +29,16 @@ from app.domain.messages import decode_content, decode_json_column
 from app.domain.preview import preview_from_raw
 from app.domain.sources import HIDDEN_SOURCES
 from app.errors import AnchorInCurrentLineage, MessageNotInSession, SessionNotFound
-from app.storage.protocols import MAX_PARENT_DEPTH, Hit, HitBudget, HitFilter, MessageHits, NamedRecord, Tx
-from app.storage.rows import HitDetails, SessionMetaRow
+from app.storage.protocols import MessageHits, Tx
+from app.storage.rows import (
+    MAX_PARENT_DEPTH,
+    Hit,
+    HitBudget,
+    HitDetails,
+    HitFilter,
+    NamedRecord,
+    SessionMetaRow,
+)
 
 DEFAULT_LIMIT = 3
 MAX_LIMIT = 50

@@ -10,8 +10,8 @@ from app.domain.records import WORKSPACE_FIELDS, NewSession
 from app.domain.sources import HIDDEN_SOURCES, Source
 from app.errors import ETagMismatch, InvalidSessionId, SessionNotFound, UnknownSource
 from app.services.events import EventType, emit
-from app.storage.protocols import ListPage, ListQuery, Tx, Usage
-from app.storage.rows import SessionRow
+from app.storage.protocols import Tx
+from app.storage.rows import ListPage, ListQuery, SessionRow, Usage
 
 
 def parse_source(value: str) -> Source:

@@ -29,7 +29,8 @@ from app.domain.sync import SESSION_REFUSED, conflict_title, home_handoff, home_
 from app.errors import InvalidSyncBatch, TrigramMembershipLocked
 from app.services.events import EventType, NewEvent, event_row, message_rows
 from app.services.transfer import INLINE_INDEX_MESSAGES
-from app.storage.protocols import KnownOrigin, SessionPut, Store, SyncedRows, Tx, WriteRejected
+from app.storage.protocols import Store, Tx, WriteRejected
+from app.storage.rows import KnownOrigin, SessionPut, SyncedRows
 
 _T = TypeVar("_T")
 

@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from app.domain.sync import FIRST_ROWS, FileMark, row_digest
 from app.storage.agent_shape import inspect, system_prompt_sql
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 Problem = Literal["missing", "not_sqlite", "corrupt", "not_agent_file", "unknown_shape"]
 _FILE_LOCAL_MESSAGE_COLUMNS = frozenset({"display_order", "display_identity"})

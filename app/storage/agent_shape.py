@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from app.storage import agent_objects
-from app.storage.connection import split_statements
 from app.storage.hermes_ddl import FTS_TABLES, FTS_TRIGGERS, SCHEMA_VERSION
 from app.storage.hermes_schema import declared_columns
 from app.storage.own_schema import LIST_SEARCH_INDEX_SQL, cleanup_triggers_sql
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import split_statements
+from app.storage.sqlite.driver import sqlite3
 
 _WRITTEN_TABLES = ("sessions", "messages", "gateway_routing", "session_model_usage")
 """The agent's tables we insert rows into (``system_prompts`` too, where it exists)."""

@@ -12,8 +12,8 @@ from types import ModuleType
 from urllib.parse import urlsplit, urlunsplit
 
 from app.settings import Settings
-from app.storage.database import Database
 from app.storage.protocols import Store
+from app.storage.sqlite.store import Database
 
 POSTGRES_PACKAGE = "app.storage.postgres"
 

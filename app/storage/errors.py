@@ -6,6 +6,6 @@ translates them).
 
 from __future__ import annotations
 
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 StorageError: type[Exception] = sqlite3.Error

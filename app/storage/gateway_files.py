@@ -28,7 +28,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from app.storage.files import make_private_dirs
 from app.storage.repos import gateway as repo
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ import logging
 from functools import cache
 
 from app.storage import hermes_ddl as ddl
-from app.storage.connection import split_statements
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import split_statements
+from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
 

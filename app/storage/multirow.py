@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.storage.dialect import dialect_of
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 MAX_VARIABLES = 32766
 """SQLite's limit on the parameters of one statement (the bundled library's default)."""

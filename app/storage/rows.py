@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
+from typing import Any, Literal, NamedTuple, NotRequired, Protocol, TypedDict
 
 from app.domain.session_filter import SessionFilter
 
@@ -159,7 +159,7 @@ class HitContext(NamedTuple):
 class HitDetails:
     """What a page of discover results shows besides the hits: their sessions' fields by id (``metas``),
     each hit's context and snippet, in the hits' order, and how many messages wait for the search indexer
-    (``pending``, as ``IndexingRepo.pending_messages``)."""
+    (``pending``, as ``Indexing.pending_messages``)."""
 
     metas: dict[str, SessionMetaRow]
     contexts: list[HitContext]
@@ -588,3 +588,17 @@ class Opened:
     """Whether ``adopted_schema`` describes such a file (its version may be unknown)."""
     backup: Path | None = None
     """The one-time copy of that file taken first, when one was."""
+
+
+class Record(Protocol):
+    """A stored row: its columns by name (or position)."""
+
+    def __getitem__(self, key: str | int, /) -> Any:
+        """The column's value."""
+
+
+class NamedRecord(Protocol):
+    """A stored row read by column name only (a ``sqlite3.Row``, or a dict on PostgreSQL)."""
+
+    def __getitem__(self, key: str, /) -> Any:
+        """The column's value."""

@@ -6,7 +6,7 @@ Revises: 0001_hermes_baseline
 
 from alembic import op
 
-from app.storage.connection import split_statements
+from app.storage.sqlite.connection import split_statements
 
 revision = "0002_hermes_sessions_tables"
 down_revision = "0001_hermes_baseline"

@@ -6,7 +6,7 @@ Revises: 0005_session_titles
 
 from alembic import op
 
-from app.storage.connection import split_statements
+from app.storage.sqlite.connection import split_statements
 
 revision = "0006_handoff_events"
 down_revision = "0005_session_titles"

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.sqlite.store import Database
 
 # sqlite_stat*: the planner statistics our PRAGMA optimize leaves (STAT4 where the library has it).
 OURS_PREFIXES = ("hs_", "idx_hs_", "alembic_version", "sqlite_stat")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import hermes_state
 
-from app.storage.connection import split_statements
+from app.storage.sqlite.connection import split_statements
 
 NEWER_VERSION = 30
 

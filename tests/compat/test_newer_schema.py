@@ -15,9 +15,9 @@ from app.errors import AgentFileReadOnly
 from app.main import create_app
 from app.services.events import EventPruner
 from app.settings import Settings
-from app.storage import migrate
-from app.storage.connection import open_connection
-from app.storage.database import Database
+from app.storage.sqlite import migrate
+from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.store import Database
 from tests.compat.newer import NEWER_VERSION, file_digest, migrate_to_newer, write_with_agent
 from tests.conftest import TOKEN
 

@@ -14,7 +14,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateIndex
 
 from app.storage import own_schema
-from app.storage.read_only import shadow_missing_own_tables
+from app.storage.sqlite.read_only import shadow_missing_own_tables
 from tests.compat.legacy import adopt_file
 
 

@@ -22,7 +22,8 @@ from app.errors import HermesError, concrete_errors
 from app.main import create_app
 from app.openapi_export import generate
 from app.settings import Settings
-from app.storage.sqlite_tx import SqliteTx, bound
+from app.storage.repos.repository import bound
+from app.storage.sqlite.tx import SqliteTx
 
 ERRORS = concrete_errors()
 
@@ -117,7 +118,8 @@ def _is_own_function(value: object) -> bool:
 
 
 # Services reach storage through the job's Tx (``tx.sessions.insert_session(...)``): on SQLite each such
-# method is a repository function bound to the connection, which is what the walk follows.
+# method is a repository function bound to the connection (or a method of its repository class), which is
+# what the walk follows.
 _TX = SqliteTx(sqlite3.connect(":memory:"))
 
 
@@ -130,6 +132,8 @@ def _repository_function(aggregate: str, name: str) -> object:
         return getattr(binding.module, binding.name, None)
     if isinstance(binding, staticmethod):
         return binding.__func__
+    if isinstance(binding, types.FunctionType):
+        return binding
     return None
 
 

@@ -12,8 +12,8 @@ from app.domain.records import NewSession
 from app.services.events import EventType, emit
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
-from app.storage.database import Database
-from app.storage.sqlite_tx import SqliteTx
+from app.storage.sqlite.store import Database
+from app.storage.sqlite.tx import SqliteTx
 from tests.conftest import TOKEN
 
 

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 
 from app.services import events as svc
 from app.settings import Settings
-from app.storage.database import Database
-from app.storage.sqlite_tx import SqliteTx
+from app.storage.sqlite.store import Database
+from app.storage.sqlite.tx import SqliteTx
 
 T = TypeVar("T")
 

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from app.services.events import EventPruner
 from app.settings import Settings
 from app.storage.commit_notice import Changes
-from app.storage.database import Database
 from app.storage.repos import events as repo
+from app.storage.sqlite.store import Database
 from tests.conftest import RawDatabase
 
 

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Callable
 from app.services import events as svc
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
-from app.storage.database import Database
 from app.storage.leadership import Job, supervise
-from app.storage.sqlite_tx import SqliteTx
+from app.storage.sqlite.store import Database
+from app.storage.sqlite.tx import SqliteTx
 
 
 class Toggle:

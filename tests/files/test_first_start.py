@@ -13,8 +13,8 @@ import pytest
 
 from app.errors import StorageFull
 from app.settings import Settings
-from app.storage.database import Database
-from app.storage.first_contact import BACKUP_INFIX
+from app.storage.sqlite.first_contact import BACKUP_INFIX
+from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN
 from tests.files.conftest import fill
 
@@ -47,7 +47,7 @@ def _start(home: Path, **settings: object) -> None:
 
 def test_first_start_backs_up_the_agent_file_once(home: Path, caplog: pytest.LogCaptureFixture) -> None:
     expected = _agent_home(home)
-    with caplog.at_level(logging.INFO, logger="app.storage.database"):
+    with caplog.at_level(logging.INFO, logger="app.storage.sqlite.store"):
         _start(home)
     [backup] = _backups(home)
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600
@@ -72,7 +72,7 @@ def test_first_start_backs_up_the_agent_file_once(home: Path, caplog: pytest.Log
     assert "alembic_version" not in tables and not any(t.startswith("hs_") for t in tables)
 
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="app.storage.database"):
+    with caplog.at_level(logging.INFO, logger="app.storage.sqlite.store"):
         _start(home)
     assert _backups(home) == [backup]
     assert "First start" not in caplog.text
@@ -86,7 +86,7 @@ def test_no_backup_for_a_new_home(home: Path) -> None:
 
 def test_backup_can_be_turned_off(home: Path, caplog: pytest.LogCaptureFixture) -> None:
     _agent_home(home)
-    with caplog.at_level(logging.INFO, logger="app.storage.database"):
+    with caplog.at_level(logging.INFO, logger="app.storage.sqlite.store"):
         _start(home, adoption_backup=False)
     assert _backups(home) == []
     assert "no copy of" in caplog.text

@@ -15,7 +15,7 @@ import app.main
 from app.main import create_app
 from app.services import maintenance
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN, FilelessStore
 from tests.lifecycle.helpers import agent_db, make_session, rows
 

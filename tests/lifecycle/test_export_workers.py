@@ -1,4 +1,4 @@
-"""Export chunks rendered in worker processes (``app/storage/render_pool.py``): the same bytes as the
+"""Export chunks rendered in worker processes (``app/storage/sqlite/render_pool.py``): the same bytes as the
 reader-thread path, small chunks in order, a dead worker ends only the export that needed it (with an
 error record), and no worker outlives the server."""
 

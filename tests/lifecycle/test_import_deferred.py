@@ -24,8 +24,8 @@ from app.services import transfer
 from app.services.fts_indexer import FtsIndexer
 from app.settings import Settings
 from app.storage.backends import open_store
-from app.storage.database import Database
 from app.storage.repos import fts_backlog
+from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN, count_rows
 from tests.lifecycle.helpers import agent_db
 

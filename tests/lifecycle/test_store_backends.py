@@ -17,8 +17,8 @@ from app.services import maintenance
 from app.settings import Settings
 from app.storage import backends
 from app.storage.backends import BackendUnavailable, open_store, redacted_url
-from app.storage.database import Database
 from app.storage.protocols import Store
+from app.storage.sqlite.store import Database
 from tests.conftest import FilelessStore
 from tests.lifecycle.helpers import agent_db, make_session
 

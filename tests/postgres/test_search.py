@@ -31,8 +31,7 @@ from app.storage.postgres.search import compile_words, list_search_filter
 from app.storage.postgres.search_tricks import SearchTricks, switched_off
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import Tx
-from app.storage.repos.search import HitFilter
-from app.storage.rows import ListQuery
+from app.storage.rows import HitFilter, ListQuery
 from tests.postgres import revisions
 from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, create_pg_store, load_agent
 

@@ -228,7 +228,7 @@ def test_percent_signs_and_placeholders_in_shared_sql_reach_postgresql_intact(st
 
 
 def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
-    from app.storage.repos.usage import Usage
+    from app.storage.rows import Usage
 
     _new_session(store, "u1")
     report = Usage(input_tokens=5, output_tokens=2, api_call_count=1, estimated_cost_usd=0.5, model="m1")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from hermes_state import SessionDB
 
-from app.storage import migrate
-from app.storage.connection import open_connection
-from app.storage.fts_merge import merge_quantum
 from app.storage.hermes_ddl import FTS_TABLES
+from app.storage.sqlite import migrate
+from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.fts_merge import merge_quantum
 
 
 def _segments(conn: sqlite3.Connection, table: str) -> int:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.storage import migrate
 from app.storage.commit_notice import Changes
-from app.storage.connection import open_connection
 from app.storage.repos.messages import insert_messages
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite import migrate
+from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.driver import sqlite3
 
 
 def test_an_append_compiles_its_statements_once_after_the_migration(tmp_path: Path) -> None:

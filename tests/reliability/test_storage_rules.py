@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
-from app.storage.connection import set_journal_mode
+from app.storage.sqlite.connection import set_journal_mode
 from tests.api.problem_assert import assert_problem
 from tests.compat.legacy import adopt_file, fts_ok
 from tests.conftest import TOKEN, LiveServer, start_live_server

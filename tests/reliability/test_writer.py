@@ -15,9 +15,10 @@ import pytest
 
 from app.errors import DatabaseBusy, StorageFull
 from app.settings import Settings
-from app.storage import database, migrate, writer
-from app.storage.connection import open_connection
-from app.storage.database import Database
+from app.storage.sqlite import migrate, writer
+from app.storage.sqlite import store as database
+from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.store import Database
 
 
 def _open(home: Path, **overrides: object) -> Database:

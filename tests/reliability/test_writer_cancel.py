@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from app.settings import Settings
-from app.storage.database import Database
+from app.storage.sqlite.store import Database
 
 
 def test_cancelled_queued_write_is_skipped_and_writer_survives(tmp_path: Path) -> None:

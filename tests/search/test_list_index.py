@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.settings import Settings
-from app.storage.database import Database
 from app.storage.dialect import dialect_of
 from app.storage.repos import list_index
 from app.storage.repos.session_list import list_sessions
 from app.storage.rows import ListQuery
+from app.storage.sqlite.store import Database
 from tests.search.conftest import add_session
 
 ALPHABET = "aAbBcCzZ 0_%\\\"'\n.-/(#ꀀꀁ中文日本語ひらがなカタカナTiếngViệtđĐươ"

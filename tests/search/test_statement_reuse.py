@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.storage import migrate
 from app.storage.commit_notice import Changes
-from app.storage.connection import open_connection
 from app.storage.repos import search
 from app.storage.repos.messages import insert_messages
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite import migrate
+from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.driver import sqlite3
 
 
 def test_windows_bookends_and_hit_chunks_are_not_compiled_again(tmp_path: Path) -> None:

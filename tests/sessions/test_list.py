@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.domain.session_filter import SessionFilter
-from app.storage.repos.session_list import ListingMemo, ListQuery, list_sessions_cached
+from app.storage.repos.session_list import ListingMemo, list_sessions_cached
+from app.storage.rows import ListQuery
 from tests.sessions.conftest import create, set_started
 
 

@@ -33,7 +33,8 @@ from app.domain.session_filter import SessionFilter
 from app.services import dashboard as dash
 from app.services import transfer
 from app.services.maintenance import prune_matching
-from app.storage.protocols import ListQuery, Store, Tx
+from app.storage.protocols import Store, Tx
+from app.storage.rows import ListQuery
 
 TAG = "Agent dashboard API"
 # 0.20's cap on one listing page.

@@ -18,7 +18,8 @@ from typing import TypeVar
 from app.services.background import CommitFollower, log_failure
 from app.services.titling.generators import TitleGenerator
 from app.storage.commit_notice import CommitNotice
-from app.storage.protocols import FirstExchange, Store, Tx
+from app.storage.protocols import Store, Tx
+from app.storage.rows import FirstExchange
 
 log = logging.getLogger(__name__)
 

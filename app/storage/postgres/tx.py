@@ -26,12 +26,10 @@ from app.storage.postgres.repos.titles import PgTitles
 from app.storage.postgres.repos.transfer import PgTransfer
 from app.storage.postgres.search import PgSearch
 from app.storage.protocols import WriteRejected
-from app.storage.sqlite_tx import (
-    SqliteAttachments,
-    SqliteHandoff,
-    SqliteIdempotency,
-    SqlitePlatforms,
-)
+from app.storage.repos.attachments import Attachments
+from app.storage.repos.handoff import Handoff
+from app.storage.repos.idempotency import Idempotency
+from app.storage.repos.platforms import Platforms
 
 BACKEND = "postgresql"
 
@@ -53,21 +51,21 @@ class PgTx:
         self.pg = pg
         self.conn = conn = as_repo_connection(PgConnection(pg))
         self.changes = changes = Changes()
-        self.sessions = PgSessions(conn)
-        self.titles = PgTitles(conn)
+        self.sessions = PgSessions(conn, changes)
+        self.titles = PgTitles(conn, changes)
         self.lineage = PgLineage(conn, changes)
         self.messages = PgMessages(conn, changes, made)
         self.events = PgEvents(conn, changes)
-        self.handoff = SqliteHandoff(conn)
-        self.platforms = SqlitePlatforms(conn)
-        self.attachments = SqliteAttachments(conn)
-        self.idempotency = SqliteIdempotency(conn)
+        self.handoff = Handoff(conn, changes)
+        self.platforms = Platforms(conn, changes)
+        self.attachments = Attachments(conn, changes)
+        self.idempotency = Idempotency(conn, changes)
         self.gateway = PgGateway(conn, changes)
         self.search = PgSearch(pg)
         self.indexing = PgIndexing(conn, changes)
-        self.transfer = PgTransfer(conn)
-        self.export = PgExport(conn)
-        self.maintenance = PgMaintenance(conn)
+        self.transfer = PgTransfer(conn, changes)
+        self.export = PgExport(conn, changes)
+        self.maintenance = PgMaintenance(conn, changes)
         self.sync = PgSync(conn, changes)
 
     def require_leading_append_made(self) -> None:

@@ -8,8 +8,9 @@ from typing import Any
 from app.domain.records import NewAttachment
 from app.errors import UnknownAttachment
 from app.storage.dialect import dialect_of
+from app.storage.repos.repository import Repository, bound
 from app.storage.rows import AttachmentRef
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _REF_COLUMNS = "a.id, a.media_type, a.size, a.sha256, a.filename"
 
@@ -103,3 +104,14 @@ def refs_for_messages(conn: sqlite3.Connection, message_ids: Sequence[int]) -> d
         for row in rows:
             out.setdefault(row["message_id"], []).append(_ref(row))
     return out
+
+
+class Attachments(Repository):
+    """Attachment rows and their links to messages."""
+
+    __slots__ = ()
+    upsert_attachment = bound(upsert_attachment)
+    get_attachment = bound(get_attachment)
+    refs_for_ids = bound(refs_for_ids)
+    link = bound(link)
+    refs_for_messages = bound(refs_for_messages)

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
+from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.rows import EventRow, NewEvent
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def insert(
@@ -86,3 +87,15 @@ def prune(conn: sqlite3.Connection, *, older_than: float, max_rows: int, chunk: 
     cap_cut = int(newest) - max_rows + 1
     cut = min(window_end, max(age_cut, cap_cut))
     return conn.execute(f"DELETE FROM hs_events WHERE id < {d.p}", (cut,)).rowcount
+
+
+class Events(Repository):
+    """The event log behind the SSE streams."""
+
+    __slots__ = ()
+    insert = recorded(insert)
+    insert_many = recorded(insert_many)
+    after = bound(after)
+    tail = bound(tail)
+    latest_id = bound(latest_id)
+    prune = bound(prune)

@@ -37,7 +37,7 @@ from app.storage.rows import (
     RenderedChunk,
     Skipped,
 )
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # last_active is the listing extra the agent's export_all carries (latest message, else started_at).
 LAST_ACTIVE = LAST_ACTIVE_SQL.format(a="s")

@@ -14,7 +14,7 @@ from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.storage.dialect import dialect_of
 from app.storage.repos.export import LAST_ACTIVE, decode_message, filter_where, read_rows
 from app.storage.rows import ExportFilter, MessageSlice
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _PLAIN = frozenset({str, int, float, type(None)})
 

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from app.domain.stored_json import MAX_RENDER_DEPTH
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # The float marker: a string no column of a rendered row can equal, since SQLite escapes control characters
 # the same way; a value that happens to equal it is caught by the count check in ``fill_floats``.

@@ -15,7 +15,7 @@ from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL, FTS_TABLES
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def imported_runs(conn: sqlite3.Connection, session_ids: list[str]) -> list[Run]:

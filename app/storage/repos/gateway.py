@@ -15,8 +15,10 @@ from typing import Any
 from app.domain.records import ChatPeer
 from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
+from app.storage.repos import sessions
+from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:
@@ -319,3 +321,40 @@ def delete_processes(conn: sqlite3.Connection, scope: str, session_keys: list[st
         f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
         [(scope, key) for key in session_keys],
     )
+
+
+class Gateway(Repository):
+    """The gateway's routing entries, its sessions and its processes."""
+
+    __slots__ = ()
+    get_entry = bound(get_entry)
+
+    def claim_entry(self, scope: str, session_key: str) -> str | None:
+        """The stored ``entry_json`` of one key, or ``None``, with the key held by this transaction until it
+        commits: a concurrent writer of the same key (another lane, another replica) waits, then reads what
+        this one wrote. Every routing decision reads its entry through this."""
+        # The writer is the file's only one (BEGIN IMMEDIATE), so reading is holding.
+        return get_entry(self.conn, scope, session_key)
+
+    put_entry = recorded(put_entry)
+    delete_entries = recorded(delete_entries)
+    page_entries = bound(page_entries)
+    iter_entries = bound(iter_entries)
+    changed_since = bound(changed_since)
+    last_change = bound(last_change)
+    keys = bound(keys)
+    end_reason = bound(end_reason)
+    create_session = bound(create_session)
+    record_peer = bound(record_peer)
+    promote_to_reset = bound(promote_to_reset)
+    reopen = bound(sessions.reopen_session)
+    set_expiry_finalized = bound(set_expiry_finalized)
+    find_recoverable = bound(find_recoverable)
+    user_message_count = bound(user_message_count)
+    title_of = bound(title_of)
+    entry_for_session = bound(entry_for_session)
+    owner_columns = bound(owner_columns)
+    put_processes = bound(put_processes)
+    processes_of = bound(processes_of)
+    all_processes = bound(all_processes)
+    delete_processes = bound(delete_processes)

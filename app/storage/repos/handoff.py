@@ -10,7 +10,8 @@ from typing import Any
 import orjson
 
 from app.storage.dialect import dialect_of
-from app.storage.sqlite_driver import sqlite3
+from app.storage.repos.repository import Repository, bound
+from app.storage.sqlite.driver import sqlite3
 
 
 def fetch(conn: sqlite3.Connection, session_id: str) -> dict[str, Any] | None:
@@ -141,3 +142,18 @@ def record_settled(conn: sqlite3.Connection, session_id: str, thread: Any, now: 
         " excluded.updated_at",
         (session_id, encoded, now, now),
     )
+
+
+class Handoff(Repository):
+    """Handoff state, moved only by compare-and-set statements."""
+
+    __slots__ = ()
+    fetch = bound(fetch)
+    request = bound(request)
+    pending_ids = bound(pending_ids)
+    claim = bound(claim)
+    complete = bound(complete)
+    fail = bound(fail)
+    record_request = bound(record_request)
+    record_claim = bound(record_claim)
+    record_settled = bound(record_settled)

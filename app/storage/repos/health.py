@@ -15,7 +15,7 @@ from app.storage.dialect import dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.repos.fts_backlog import existing_fts_tables
 from app.storage.rows import FtsHealth, Health
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # PRAGMA integrity_check stops after this many problems (the agent shows three).
 _MAX_PROBLEMS = 10

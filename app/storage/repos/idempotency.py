@@ -7,8 +7,9 @@ import time
 import orjson
 
 from app.storage.dialect import dialect_of
+from app.storage.repos.repository import Repository, bound
 from app.storage.rows import StoredAnswer
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def find(conn: sqlite3.Connection, key: str, method: str, path: str) -> StoredAnswer | None:
@@ -42,3 +43,11 @@ def store(conn: sqlite3.Connection, key: str, method: str, path: str, answer: St
             time.time(),
         ),
     )
+
+
+class Idempotency(Repository):
+    """The stored answers of creating POSTs sent with an ``Idempotency-Key``."""
+
+    __slots__ = ()
+    find = bound(find)
+    store = bound(store)

@@ -12,7 +12,7 @@ from enum import StrEnum
 from functools import cache
 
 from app.storage.dialect import Dialect, dialect_of
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
 MAX_CHAIN_DEPTH = 100
@@ -106,7 +106,8 @@ MAX_SIDE_CHILDREN = 100
 
 
 def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, str]]:
-    """The branch and delegate children of a session (not its compression continuation), oldest first."""
+    """The branch and delegate children of a session (not its compression continuation), oldest first,
+    each with its kind (``branch`` or ``delegate``)."""
     d = dialect_of(conn)
     rows = conn.execute(
         f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s WHERE s.parent_session_id = {d.p}"

@@ -10,7 +10,7 @@ from typing import Any
 from app.domain.messages import decode_content, decode_json_column
 from app.storage.commit_notice import Changes
 from app.storage.dialect import Dialect, dialect_of
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 @cache

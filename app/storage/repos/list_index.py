@@ -32,11 +32,11 @@ from typing import Any
 
 from app.domain.fts_query import quote_phrase
 from app.domain.titles import like_escape
-from app.storage.connection import split_statements
 from app.storage.dialect import SQLITE, Dialect, dialect_of
 from app.storage.own_schema import LIST_SEARCH_TRIGGERS, list_search_sql
 from app.storage.repos.sessions import preview_raw_sql
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import split_statements
+from app.storage.sqlite.driver import sqlite3
 
 MIN_TERM = 3
 MAX_CANDIDATES = 1000

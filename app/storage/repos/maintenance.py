@@ -7,11 +7,13 @@ from typing import Any
 from app.domain.session_filter import SessionFilter
 from app.storage.agent_shape import shape_of
 from app.storage.dialect import Dialect, dialect_of
+from app.storage.repos import health
 from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
+from app.storage.repos.repository import Repository, bound
 from app.storage.repos.session_filter import filter_clauses, pinned_sql
 from app.storage.repos.sessions import set_archived
 from app.storage.rows import PageStats, PruneCandidate, UsageReport
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def _meta_table(conn: sqlite3.Connection) -> str:
@@ -333,3 +335,29 @@ def optimize_fts(conn: sqlite3.Connection) -> list[str]:
     for table in done:
         conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
     return done
+
+
+class Maintenance(Repository):
+    """Statistics, prune and archive batches, FTS upkeep, repairs, and ``state_meta`` markers."""
+
+    __slots__ = ()
+    get_meta = bound(get_meta)
+    set_meta = bound(set_meta)
+    delete_meta = bound(delete_meta)
+    page_stats = bound(page_stats)
+    store_stats = bound(store_stats)
+    usage_report = bound(usage_report)
+    byte_length = SQLITE_BYTES
+    """How this engine measures a text value's stored bytes (``{}``: the expression)."""
+    prune_batch = bound(prune_batch)
+    kept = bound(kept)
+    archive_batch = bound(archive_batch)
+    optimize_fts = bound(optimize_fts)
+    repair = bound(health.repair)
+
+    def candidates(
+        self, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
+    ) -> list[PruneCandidate]:
+        """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
+        its row count and stored payload size."""
+        return candidates(self.conn, flt, ids=ids, payload=payload, byte_length=self.byte_length)

@@ -27,9 +27,10 @@ from app.storage.agent_shape import shape_of
 from app.storage.commit_notice import Changes
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos import attachments as attachments_repo
+from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.usage import saturating_add_sql
 from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 COLUMNS = (
     "id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, "
@@ -249,7 +250,8 @@ def _filters(d: Dialect, roles: Sequence[str], include_inactive: bool) -> tuple[
 
 
 def page(conn: sqlite3.Connection, query: MessageQuery) -> list[sqlite3.Row]:
-    """``MessagesRepo.page`` (``app.storage.protocols``) on ``conn``."""
+    """Up to ``limit + 1`` rows of the query in id order: after ``after``, or the newest ones before
+    ``before``, or from the start. The extra row tells the caller there is more (in the paging direction)."""
     d = dialect_of(conn)
     session_id, limit, after, before = query.session_id, query.limit, query.after, query.before
     where, params = _filters(d, query.roles, query.include_inactive)
@@ -271,7 +273,9 @@ def page(conn: sqlite3.Connection, query: MessageQuery) -> list[sqlite3.Row]:
 def around(
     conn: sqlite3.Connection, query: MessageQuery, anchor_id: int
 ) -> tuple[list[sqlite3.Row], sqlite3.Row, list[sqlite3.Row]] | None:
-    """``MessagesRepo.around`` (``app.storage.protocols``) on ``conn``."""
+    """``query.window`` rows before the anchor, the anchor, ``query.window`` rows after (like the agent's
+    ``get_messages_around``); the query's filters apply to the neighbours, the anchor is always kept.
+    ``None`` when the anchor is not a message of the session."""
     d = dialect_of(conn)
     session_id, window = query.session_id, query.window
     anchor = fetch(conn, session_id, anchor_id)
@@ -335,3 +339,18 @@ def session_counters(conn: sqlite3.Connection, session_id: str) -> dict[str, int
         f"SELECT message_count, rewind_count FROM sessions WHERE id = {d.p}", (session_id,)
     ).fetchone()
     return {"message_count": row["message_count"], "rewind_count": row["rewind_count"]}
+
+
+class Messages(Repository):
+    """A session's messages: append, pages, windows, rewind and the counters kept on the session."""
+
+    __slots__ = ()
+    insert_messages = recorded(insert_messages)
+    append_if_open = recorded(append_if_open)
+    to_messages = bound(to_messages)
+    page = bound(page)
+    around = bound(around)
+    fetch = bound(fetch)
+    rewind = bound(rewind)
+    session_end_state = bound(session_end_state)
+    session_counters = bound(session_counters)

@@ -13,7 +13,7 @@ import time
 from app.storage.agent_shape import agent_pins, shape_of
 from app.storage.dialect import dialect_of
 from app.storage.repos.sessions import set_lineage_flag
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def pin(conn: sqlite3.Connection, session_id: str) -> None:

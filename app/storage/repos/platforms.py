@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.storage.dialect import dialect_of
-from app.storage.sqlite_driver import sqlite3
+from app.storage.repos.repository import Repository, bound
+from app.storage.sqlite.driver import sqlite3
 
 _COLUMNS = "platform, enabled, home_chat_id, home_name, threads, updated_at"
 
@@ -55,3 +56,12 @@ def upsert(
         " excluded.threads, updated_at = excluded.updated_at",
         (platform, int(enabled), chat_id, name, int(threads), now),
     )
+
+
+class Platforms(Repository):
+    """Per-platform gateway settings."""
+
+    __slots__ = ()
+    fetch = bound(fetch)
+    fetch_all = bound(fetch_all)
+    upsert = bound(upsert)

@@ -7,7 +7,7 @@ from app.storage.dialect import dialect_of
 from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.rows import Candidate
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def exact_id(conn: sqlite3.Connection, ref: str) -> str | None:

@@ -24,7 +24,7 @@ from app.storage.repos.session_filter import (
 )
 from app.storage.repos.sessions import LAST_ACTIVE_SQL, preview_raw_sql
 from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _TABLES = frozenset(FTS_TABLES)
 TRIGRAM_VOCAB = "hs_trigram_vocab"

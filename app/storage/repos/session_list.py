@@ -32,7 +32,7 @@ from app.storage.repos.sessions import (
     row_to_public,
 )
 from app.storage.rows import USAGE_FIELDS, ListPage, ListQuery, Order, SessionRow, Status
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 Searcher = Callable[[sqlite3.Connection, str, bool], SearchFilter]
 """Builds the SQL filter of a listing's search term (``conn, term, projecting``)."""

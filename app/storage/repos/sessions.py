@@ -21,7 +21,7 @@ from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_sourc
 from app.storage.repos.titles import set_title
 from app.storage.repos.trigram_membership import keep_membership
 from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 # Preview of the first user message, exactly like the agent: newlines folded, 63 characters cut in SQL,

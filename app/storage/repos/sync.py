@@ -17,6 +17,7 @@ from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
 from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range, queue_runs
+from app.storage.repos.repository import Repository, bound, recorded
 from app.storage.repos.transfer import (
     SessionRowWrite,
     fts_triggers_suspended,
@@ -26,7 +27,7 @@ from app.storage.repos.transfer import (
     session_row_sql,
 )
 from app.storage.rows import KnownOrigin, SessionPut, SyncedRows
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _CHUNK = 500
 
@@ -250,3 +251,17 @@ def insert_messages(
     elif unindexed:
         queue_runs(conn, changes, [(ids[0], ids[-1])])
     return list(ids)
+
+
+class Sync(Repository):
+    """``hermes sessions sync``: homes, sessions upserted from a home's file, messages stored once each."""
+
+    __slots__ = ()
+    home_id = bound(home_id)
+    session_homes = bound(session_homes)
+    titles_held = bound(titles_held)
+    put_sessions = bound(put_sessions)
+    link_waiting_parents = bound(link_waiting_parents)
+    file_id = bound(file_id)
+    known_origins = bound(known_origins)
+    insert_messages = recorded(insert_messages)

@@ -8,7 +8,7 @@ from app.storage.agent_shape import shape_of
 from app.storage.dialect import dialect_of
 from app.storage.repos.titles import clean_title, next_title_in_lineage
 from app.storage.rows import FirstExchange
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 TITLE_SOURCE_SQL = (
     "(SELECT t.title_source FROM hs_session_titles t WHERE t.session_id = {a}.id AND {a}.title IS NOT NULL)"

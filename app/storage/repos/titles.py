@@ -8,7 +8,7 @@ from app.errors import InvalidTitle, TitleTaken, TitleTooLong
 from app.storage.agent_shape import shape_of
 from app.storage.dialect import dialect_of
 from app.storage.repos.lineage import is_compression_ancestor
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def clean_title(title: str | None) -> str | None:

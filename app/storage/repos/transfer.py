@@ -17,9 +17,10 @@ from app.storage.dialect import Dialect, dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.hermes_schema import declared_columns
 from app.storage.repos import pins
+from app.storage.repos.repository import Repository, bound
 from app.storage.repos.sessions import session_exists, store_system_prompt
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 CARRIED_NEWER_COLUMNS = {"sessions": {"pinned": "INTEGER", "hidden": "INTEGER", "last_activity_at": "REAL"}}
 """Columns of newer agents that import and sync carry besides schema 22's, where the store has them (by its
@@ -286,3 +287,17 @@ def index_sessions(conn: sqlite3.Connection, tables: list[str], session_ids: lis
                 f"WHERE session_id IN ({marks}) ORDER BY id",
                 part,
             )
+
+
+class Transfer(Repository):
+    """Import: the stored layout, whole sessions with their messages, parent links, bulk indexing."""
+
+    __slots__ = ()
+    table_columns = bound(table_columns)
+    message_defaults = bound(message_defaults)
+    existing_ids = bound(existing_ids)
+    insert_session = bound(insert_session)
+    link_parent = bound(link_parent)
+    detach_parent = bound(detach_parent)
+    fts_triggers_suspended = bound(fts_triggers_suspended)
+    index_sessions = bound(index_sessions)

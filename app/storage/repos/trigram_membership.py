@@ -15,7 +15,7 @@ from typing import Any
 
 from app.errors import TrigramMembershipLocked
 from app.storage.agent_shape import AgentShape, shape_of
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _UNCHANGED = object()
 

@@ -9,7 +9,7 @@ from typing import Any
 from app.domain.stored_json import MAX_COUNTER
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.rows import TOKEN_COUNTERS, Usage
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # Counters saturate at int64's maximum (MAX_COUNTER): ``c + n`` past it would make SQLite store a REAL in
 # the agent's INTEGER column (and a REAL already there, from an older build or the agent, is brought back).

@@ -7,7 +7,7 @@ from typing import Any, cast
 import psycopg
 
 from app.storage.postgres.connection import PgConnection
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def pg_of(conn: sqlite3.Connection) -> psycopg.Connection[Any]:

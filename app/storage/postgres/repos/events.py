@@ -1,17 +1,17 @@
-"""EventsRepo on PostgreSQL: a job's events wait in the transaction and go in with its COMMIT."""
+"""``Events`` on PostgreSQL: a job's events wait in the transaction and go in with its COMMIT."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from app.storage.commit_notice import Changes
+from app.storage.repos.events import Events
 from app.storage.rows import NewEvent
-from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteEvents
+from app.storage.sqlite.driver import sqlite3
 
 
-class PgEvents(SqliteEvents):
-    """EventsRepo over one PostgreSQL connection.
+class PgEvents(Events):
+    """The ``Events`` repository over one PostgreSQL connection.
 
     Events are appended at commit (:meth:`app.storage.postgres.store.PgStore.write_sync` sends them with
     the COMMIT, under the event-order lock), so within the job they are only :attr:`pending`.

@@ -1,4 +1,4 @@
-"""ExportRepo on PostgreSQL: the shared export SQL with every row encoded in Python (SQLite's rendering
+"""``Export`` on PostgreSQL: the shared export SQL with every row encoded in Python (SQLite's rendering
 writes the JSON with its own ``json_object``), and no page-cache tuning."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import contextlib
 from collections.abc import Iterator
 
 from app.storage.repos import export
+from app.storage.repos.export_repo import Export
 from app.storage.rows import ChunkPlan, ExportFilter, MessageJsonPage, RenderedChunk
-from app.storage.sqlite_tx import SqliteExport
 
 
-class PgExport(SqliteExport):
-    """ExportRepo over one PostgreSQL connection."""
+class PgExport(Export):
+    """The ``Export`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

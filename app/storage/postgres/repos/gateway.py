@@ -1,4 +1,4 @@
-"""GatewayRepo on PostgreSQL: the shared routing statements, with each routing decision holding its key.
+"""``Gateway`` on PostgreSQL: the shared routing statements, with each routing decision holding its key.
 
 SQLite has one writer, so reading a key's entry and then writing it is safe there. Here two transactions (two
 lanes, two replicas) could both find a new chat's key missing and each create a session for it, the second
@@ -10,15 +10,15 @@ lock on the key first and read again.
 from __future__ import annotations
 
 from app.storage.postgres.repos.base import pg_of
-from app.storage.sqlite_tx import SqliteGateway
+from app.storage.repos.gateway import Gateway
 
 ROUTE_LOCK_CLASS = 0x68657273
 """The first half of the advisory lock of a missing key (the second: the key's hash); the two-number lock
 space is apart from the one-number space of the other locks."""
 
 
-class PgGateway(SqliteGateway):
-    """GatewayRepo over one PostgreSQL connection."""
+class PgGateway(Gateway):
+    """The ``Gateway`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

@@ -23,7 +23,7 @@ from app.domain.id_runs import Run, merge_runs
 from app.storage.commit_notice import Changes
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.search_schema import PENDING, READY
-from app.storage.sqlite_tx import SqliteIndexing
+from app.storage.repos.indexing import Indexing
 
 
 def queue_ids(pg: psycopg.Connection[Any], changes: Changes, ids: Sequence[int]) -> None:
@@ -45,8 +45,8 @@ def queue_runs(pg: psycopg.Connection[Any], changes: Changes, runs: Iterable[Run
     changes.note_fts_backlog()
 
 
-class PgIndexing(SqliteIndexing):
-    """``IndexingRepo`` over one PostgreSQL connection: the backlog's count and runs are read by the shared
+class PgIndexing(Indexing):
+    """``Indexing`` over one PostgreSQL connection: the backlog's count and runs are read by the shared
     SQL of :mod:`app.storage.repos.fts_backlog`; marking rows indexed and queueing runs are PostgreSQL's."""
 
     __slots__ = ()

@@ -1,4 +1,4 @@
-"""LineageRepo on PostgreSQL."""
+"""The ``Lineage`` repository on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
 from app.storage.repos.lineage_messages import tool_calls_of_row_sql
-from app.storage.sqlite_tx import SqliteLineage
+from app.storage.repos.lineage_repo import Lineage
 
 
-class PgLineage(SqliteLineage):
-    """LineageRepo over one PostgreSQL connection."""
+class PgLineage(Lineage):
+    """The ``Lineage`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

@@ -1,4 +1,4 @@
-"""MaintenanceRepo on PostgreSQL: statistics, insights and the payload sizes of prune candidates in
+"""``Maintenance`` on PostgreSQL: statistics, insights and the payload sizes of prune candidates in
 PostgreSQL SQL; prune and archive batches and the ``state_meta`` bookkeeping shared. The FTS upkeep and
 repair are SQLite-file operations: they answer ``NotSupportedOnBackend`` (501)."""
 
@@ -11,8 +11,8 @@ from app.errors import NotSupportedOnBackend
 from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
 from app.storage.repos import fts_backlog, maintenance
+from app.storage.repos.maintenance import Maintenance
 from app.storage.rows import PageStats, UsageReport
-from app.storage.sqlite_tx import SqliteMaintenance
 
 _INT64_MAX = 9223372036854775807
 _SUMMED = {
@@ -42,8 +42,8 @@ _SEARCH_INDEXES = ("idx_messages_search_vector", "idx_messages_search_trgm")
 _BACKEND = "postgresql"
 
 
-class PgMaintenance(SqliteMaintenance):
-    """MaintenanceRepo over one PostgreSQL connection."""
+class PgMaintenance(Maintenance):
+    """The ``Maintenance`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
     byte_length = "octet_length({})"

@@ -1,4 +1,4 @@
-"""MessagesRepo on PostgreSQL: an append's rows and its counters in one statement, and the leading appends of
+"""``Messages`` on PostgreSQL: an append's rows and its counters in one statement, and the leading appends of
 a group of write jobs in one statement for all of them (:func:`make_leading_appends`)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from app.storage.postgres.repos.base import pg_of
 from app.storage.protocols import AppendJob
 from app.storage.repos.messages import (
     INSERT_COLUMNS,
+    Messages,
     RowWriter,
     append_if_open,
     counters_sql,
@@ -23,8 +24,7 @@ from app.storage.repos.messages import (
 )
 from app.storage.repos.usage import saturating_add_expr
 from app.storage.rows import MessageRow
-from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteMessages
+from app.storage.sqlite.driver import sqlite3
 
 # The rows arrive as one array per column, unnested in order: the identity draws ids in that order, and
 # the ids come back sorted. The counters are bumped in the same statement (a data-modifying CTE).
@@ -104,8 +104,8 @@ def _written(
     return [int(r[0]) for r in pg_of(conn).execute(sql, params).fetchall()]
 
 
-class PgMessages(SqliteMessages):
-    """MessagesRepo over one PostgreSQL connection; ``made`` is the job's leading append when it was made
+class PgMessages(Messages):
+    """``Messages`` over one PostgreSQL connection; ``made`` is the job's leading append when it was made
     ahead of the job (see :func:`make_leading_appends`), until the job's own call takes it."""
 
     __slots__ = ("made",)

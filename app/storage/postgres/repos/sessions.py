@@ -1,4 +1,4 @@
-"""SessionsRepo on PostgreSQL."""
+"""The ``Sessions`` repository on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from app.storage.postgres.repos.titles import insert_session_titled
 from app.storage.postgres.search import list_search_filter
 from app.storage.repos import session_list
 from app.storage.repos.list_index import SearchFilter
-from app.storage.repos.session_list import ListPage, ListQuery
-from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteSessions
+from app.storage.repos.sessions_repo import Sessions
+from app.storage.rows import ListPage, ListQuery
+from app.storage.sqlite.driver import sqlite3
 
 
 def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilter:
@@ -19,8 +19,8 @@ def _search(conn: sqlite3.Connection, term: str, projecting: bool) -> SearchFilt
     return list_search_filter(pg_of(conn), term, projecting)
 
 
-class PgSessions(SqliteSessions):
-    """SessionsRepo over one PostgreSQL connection."""
+class PgSessions(Sessions):
+    """The ``Sessions`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

@@ -1,4 +1,4 @@
-"""SyncRepo on PostgreSQL: new message ids drawn from the identity sequence, rows streamed with ``COPY``;
+"""``Sync`` on PostgreSQL: new message ids drawn from the identity sequence, rows streamed with ``COPY``;
 a big batch's rows wait for the background indexer (``hs_search_ready = 0``), as on SQLite."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.indexing import queue_ids
 from app.storage.repos.sync import (
     SYNCED_SESSION_UPSERT,
+    Sync,
     message_column_names,
     ruled_puts,
     session_runs,
     write_session_rows,
 )
 from app.storage.rows import SessionPut, SyncedRows
-from app.storage.sqlite_tx import SqliteSync
 
 # One lookup of the unique title index per title: pg_trgm's operator class also answers ``=``, and a
 # planner without statistics (a server filling up during a first sync) answered ``title IN (...)`` with the
@@ -52,8 +52,8 @@ def json_rows(rows: list[dict[str, Any]]) -> str:
     return document.decode()
 
 
-class PgSync(SqliteSync):
-    """SyncRepo over one PostgreSQL connection."""
+class PgSync(Sync):
+    """The ``Sync`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

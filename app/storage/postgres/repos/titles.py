@@ -1,4 +1,4 @@
-"""TitlesRepo on PostgreSQL: the shared title rules, with title writers taking turns.
+"""The ``Titles`` repository on PostgreSQL: the shared title rules, with title writers taking turns.
 
 SQLite has one writer, so reading the titles in use and then writing one is safe there. Here concurrent
 transactions (threads, replicas) could both find ``"T #3"`` free; the unique index would refuse the second,
@@ -11,18 +11,19 @@ from __future__ import annotations
 from app.domain.records import NewSession
 from app.storage.postgres.repos.base import pg_of
 from app.storage.repos import sessions, title_sources, titles
-from app.storage.sqlite_tx import SqliteTitles, _Bound
+from app.storage.repos.repository import Repository
+from app.storage.repos.titles_repo import Titles
 
 TITLES_LOCK_KEY = 0x6865726D65730003
 
 
-def lock_titles(repo: _Bound) -> None:
+def lock_titles(repo: Repository) -> None:
     """Wait for the title writers ahead of this transaction (re-entrant within it)."""
     pg_of(repo.conn).execute("SELECT pg_advisory_xact_lock(%s)", (TITLES_LOCK_KEY,))
 
 
-class PgTitles(SqliteTitles):
-    """TitlesRepo over one PostgreSQL connection."""
+class PgTitles(Titles):
+    """The ``Titles`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 
@@ -42,7 +43,7 @@ class PgTitles(SqliteTitles):
         return title_sources.apply_auto_title(self.conn, session_id, title, generator)
 
 
-def insert_session_titled(repo: _Bound, session_id: str, new: NewSession) -> None:
+def insert_session_titled(repo: Repository, session_id: str, new: NewSession) -> None:
     """Insert a session row; one created with a title takes the title lock first."""
     if new.title is not None:
         lock_titles(repo)

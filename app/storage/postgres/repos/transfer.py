@@ -1,4 +1,4 @@
-"""TransferRepo on PostgreSQL: kept message ids reserved in the identity sequence, and an import's search
+"""``Transfer`` on PostgreSQL: kept message ids reserved in the identity sequence, and an import's search
 indexing left to the background indexer (:data:`~app.storage.postgres.search_schema.DEFER_SETTING`), as
 SQLite suspends its FTS triggers."""
 
@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from app.domain.agent_rows import Prepared
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.search_schema import DEFER_SETTING, PENDING, READY
-from app.storage.sqlite_tx import SqliteTransfer
+from app.storage.repos.transfer import Transfer
 
 
-class PgTransfer(SqliteTransfer):
-    """TransferRepo over one PostgreSQL connection."""
+class PgTransfer(Transfer):
+    """The ``Transfer`` repository over one PostgreSQL connection."""
 
     __slots__ = ()
 

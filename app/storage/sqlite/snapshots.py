@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from app.storage.files import create_private_file, fsync_path
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 
 def write_snapshot(conn: sqlite3.Connection, target: Path) -> None:

@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.storage.hermes_schema import stored_version
-from app.storage.read_only import open_read_only
-from app.storage.snapshots import write_snapshot
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
+from app.storage.sqlite.read_only import open_read_only
+from app.storage.sqlite.snapshots import write_snapshot
 
 BACKUP_INFIX = ".before-hermes-sessions-"
 """Backups are named ``state.before-hermes-sessions-<UTC time>.db`` beside ``state.db``."""

@@ -3,7 +3,7 @@
 Such a file is opened with ``mode=ro`` connections only: SQLite itself then refuses every change to it, so
 no code path of ours (a route, the fast path, a background job, our own migrations, a ``journal_mode`` or
 ``optimize`` PRAGMA, a checkpoint at close) can alter a byte of it. Writes are refused earlier, with
-:class:`~app.errors.AgentFileReadOnly`, by the :class:`~app.storage.database.Database` facade.
+:class:`~app.errors.AgentFileReadOnly`, by the :class:`~app.storage.sqlite.store.Database` facade.
 
 A file a newer agent created before we ever opened it lacks our ``hs_`` tables. Each read connection
 therefore gets empty TEMP stand-ins for the ones that are missing (TEMP tables live in the connection's own
@@ -18,8 +18,8 @@ from app.errors import AgentFileReadOnly
 from app.storage import hermes_ddl as ddl
 from app.storage import own_schema
 from app.storage.agent_shape import AgentShape, inspect
-from app.storage.connection import WatchedConnection
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import WatchedConnection
+from app.storage.sqlite.driver import sqlite3
 
 
 def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:

@@ -3,10 +3,10 @@
 Rendering a chunk is CPU-bound Python and SQLite work that saturates one core. More reader *threads* do not
 help: the sqlite3 module releases the GIL around every row it steps, so two threads hand it back and forth per
 row (more CPU, no wall-time gain; docs/benchmarks.md).
-Worker *processes* (``app/storage/render_worker.py``), each with its own read-only connection, do. They are
-plain subprocesses of a small entry module, not ``multiprocessing`` children: those re-import the host
-program's main module (a script embedding the app without a ``__main__`` guard would run again) and the whole
-web stack with it. Started on the first export, kept for the next ones, stopped with the database.
+Worker *processes* (``app/storage/sqlite/render_worker.py``), each with its own read-only connection, do.
+They are plain subprocesses of a small entry module, not ``multiprocessing`` children: those re-import the
+host program's main module (a script embedding the app without a ``__main__`` guard would run again) and the
+whole web stack with it. Started on the first export, kept for the next ones, stopped with the database.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import sys
 import threading
 from pathlib import Path
 
-from app.storage.render_worker import read_frame, write_frame
 from app.storage.rows import ChunkPlan, ExportFilter, RenderedChunk
+from app.storage.sqlite.render_worker import read_frame, write_frame
 
 
 class WorkerDied(RuntimeError):
@@ -32,7 +32,7 @@ class WorkerDied(RuntimeError):
 class _Worker:
     def __init__(self, path: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.storage.render_worker", str(path)],
+            [sys.executable, "-m", "app.storage.sqlite.render_worker", str(path)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 from app.errors import DatabaseBusy, DatabaseReadOnly, HermesError, StorageFull
 from app.storage.dialect import SQLITE, Dialect
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ PREPARED_KEPT = 256
 
 
 class WatchedConnection(sqlite3.Connection):
-    """A connection that knows the :class:`~app.storage.shape_watch.ShapeWatch` of the file it serves
+    """A connection that knows the :class:`~app.storage.sqlite.shape_watch.ShapeWatch` of the file it serves
     (``None`` until the store sets it), so repositories can ask which rules the file calls for, and that
     keeps the statements it prepared last."""
 

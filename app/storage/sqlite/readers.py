@@ -10,11 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from app.storage.connection import open_connection, translated
-from app.storage.read_only import open_read_only, shadow_missing_own_tables
-from app.storage.shape_watch import ShapeWatch
-from app.storage.sqlite_driver import sqlite3
-from app.storage.sqlite_tx import SqliteTx
+from app.storage.sqlite.connection import open_connection, translated
+from app.storage.sqlite.driver import sqlite3
+from app.storage.sqlite.read_only import open_read_only, shadow_missing_own_tables
+from app.storage.sqlite.shape_watch import ShapeWatch
+from app.storage.sqlite.tx import SqliteTx
 
 T = TypeVar("T")
 

@@ -1,4 +1,4 @@
-"""Entry point of an export render worker: ``python -m app.storage.render_worker STATE_DB``.
+"""Entry point of an export render worker: ``python -m app.storage.sqlite.render_worker STATE_DB``.
 
 Reads length-prefixed pickled ``(ExportFilter, ChunkPlan)`` requests on stdin and answers each with a
 length-prefixed pickled ``RenderedChunk`` (or the exception it raised) on stdout, one short read transaction
@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from app.storage.connection import open_connection
 from app.storage.repos import export as repo
+from app.storage.sqlite.connection import open_connection
 
 HEADER = struct.Struct("!I")
 

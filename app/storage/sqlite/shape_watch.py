@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 
 from app.storage.agent_shape import AgentShape, inspect, schema_cookie
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
-"""Message hits of one discover request on SQLite: the query planned onto FTS5's two tables.
+"""The message hits of one discover request on SQLite, and the search repository over them: the query planned
+onto FTS5's two tables.
 
 The word index answers plain queries; the trigram index answers CJK text and symbols. Ranked hits come
 in rowid tiers of :attr:`HitBudget.rank_tier` (newest first), ranked by bm25 within a tier: bm25 costs per
@@ -18,9 +19,10 @@ from app.storage.agent_shape import shape_of
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
 from app.storage.repos.fts_backlog import pending_messages
+from app.storage.repos.repository import Repository, bound
 from app.storage.repos.search import scan_windows
 from app.storage.rows import Hit, HitBudget, HitDetails, HitFilter
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 _NO_ROWID_LIMIT = 2**63 - 1
 
@@ -127,3 +129,22 @@ class SqliteHits:
                 self.scan_capped = True
                 return
             yield from search.scan_chunk(self.conn, self.plan.clauses, *window, newest, filt)
+
+
+class SqliteSearch(Repository):
+    """The search repository (``SearchRepo``) on SQLite: the hits planned onto the agent's FTS5 tables."""
+
+    __slots__ = ()
+
+    parent_of = bound(search.parent_of)
+    session_meta = bound(search.session_meta)
+    session_metas = bound(search.session_metas)
+    session_of_message = bound(search.session_of_message)
+    around = bound(search.around)
+    contexts = bound(search.contexts)
+    head_and_tail = bound(search.head_and_tail)
+    browse = bound(search.browse)
+
+    def message_hits(self, query: str, order: str, budget: HitBudget) -> SqliteHits:
+        """The hits of a user query, planned onto the FTS5 tables (:class:`SqliteHits`)."""
+        return SqliteHits(self.conn, query, order, budget)

@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from app.settings import Settings
-from app.storage.connection import open_connection, translated
 from app.storage.files import file_size
-from app.storage.render_pool import RenderPool
 from app.storage.repos import health
 from app.storage.rows import Checkpoint, Health
-from app.storage.snapshots import write_snapshot
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import open_connection, translated
+from app.storage.sqlite.driver import sqlite3
+from app.storage.sqlite.render_pool import RenderPool
+from app.storage.sqlite.snapshots import write_snapshot
 
 # VACUUM and backups wait at least this long for the writer's lock: they are rare and worth waiting for.
 _MIN_BUSY_TIMEOUT_MS = 30_000

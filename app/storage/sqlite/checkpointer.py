@@ -13,8 +13,8 @@ import logging
 import threading
 from pathlib import Path
 
-from app.storage.connection import open_connection
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
 

@@ -24,17 +24,17 @@ from typing import Any, TypeVar
 
 from app.errors import HermesError
 from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard
-from app.storage.connection import is_busy, translate
 from app.storage.files import file_size
 from app.storage.repos.session_list import forget_counts
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.connection import is_busy, translate
+from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[sqlite3.Connection], Any]
 _STOP = object()
-# Checkpoints run on their own thread (app/storage/checkpointer.py). Under a write load that never pauses,
-# those can never copy the last frames, so the WAL could not restart from its beginning and would keep
+# Checkpoints run on their own thread (app/storage/sqlite/checkpointer.py). Under a write load that never
+# pauses, those can never copy the last frames, so the WAL could not restart from its beginning and would keep
 # growing: past this size the writer checkpoints between two transactions itself (cheap, since the
 # checkpointer has already copied nearly everything), and the next transaction restarts the WAL.
 WAL_INLINE_CHECKPOINT_BYTES = 16 * 1024 * 1024

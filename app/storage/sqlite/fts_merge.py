@@ -11,7 +11,7 @@ costs ~0.02 ms. The indexes stay what the agent expects: merging is FTS5's own m
 from __future__ import annotations
 
 from app.storage.hermes_ddl import FTS_TABLES
-from app.storage.sqlite_driver import sqlite3
+from app.storage.sqlite.driver import sqlite3
 
 # Pages merged per index per quantum: a few milliseconds of work, so a request that arrives
 # during a quantum waits little, while quanta after every commit keep up with the segments commits add.

@@ -5,7 +5,7 @@ At open the file's shape decides the mode (:mod:`app.storage.agent_shape`): a fi
 older is adopted (brought to 22, as the agent would), a newer agent's file of a shape we know is served
 read-write under its own rules, and any other is served read-only: no writer, no checkpointer, no
 migrations, ``mode=ro`` readers, and every write refused with ``AgentFileReadOnly``. While running, each
-write transaction checks the shape again first (:class:`~app.storage.shape_watch.ShapeWatch`).
+write transaction checks the shape again first (:class:`~app.storage.sqlite.shape_watch.ShapeWatch`).
 """
 
 from __future__ import annotations
@@ -21,24 +21,24 @@ from typing import TypeVar
 from app.config_file import load_journal_mode
 from app.errors import AgentFileReadOnly, StorageFull
 from app.settings import Settings
-from app.storage import migrate
 from app.storage.agent_shape import AgentShape, inspect
-from app.storage.checkpointer import Checkpointer
 from app.storage.commit_notice import CommitNotice
-from app.storage.connection import is_full, open_connection
 from app.storage.files import create_private_file, is_disk_full, make_private_dirs, no_space_left
-from app.storage.first_contact import backup_agent_file, unadopted_agent_file
-from app.storage.fts_merge import merge_quantum
 from app.storage.leadership import ALWAYS_LEADER, Leadership
-from app.storage.read_only import probe_shape, refusal
-from app.storage.readers import ReaderPool
-from app.storage.render_pool import RenderPool
 from app.storage.rows import Opened, WriterStatus
-from app.storage.shape_watch import ShapeWatch
-from app.storage.side_connection import SqliteFiles
-from app.storage.sqlite_driver import library_version, sqlite3
-from app.storage.sqlite_tx import SqliteTx
-from app.storage.writer import Writer
+from app.storage.sqlite import migrate
+from app.storage.sqlite.checkpointer import Checkpointer
+from app.storage.sqlite.connection import is_full, open_connection
+from app.storage.sqlite.driver import library_version, sqlite3
+from app.storage.sqlite.first_contact import backup_agent_file, unadopted_agent_file
+from app.storage.sqlite.fts_merge import merge_quantum
+from app.storage.sqlite.read_only import probe_shape, refusal
+from app.storage.sqlite.readers import ReaderPool
+from app.storage.sqlite.render_pool import RenderPool
+from app.storage.sqlite.shape_watch import ShapeWatch
+from app.storage.sqlite.side_connection import SqliteFiles
+from app.storage.sqlite.tx import SqliteTx
+from app.storage.sqlite.writer import Writer
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
