@@ -60,12 +60,13 @@ test: lint typecheck pytest
 
 # The reliability suites at their large sizes (many more kill -9 cycles, longer load, more model examples),
 # the API fuzzing on both backends at 200 examples per operation, and the property tests against the
-# agent's own code at their full example counts, and kill -9 during a prune at more moments (tests/sizes.py).
+# agent's own code at their full example counts, kill -9 during a prune at more moments, and the CLI's import
+# of a 150 MB export killed and resumed (tests/sizes.py).
 soak: $(STAMP)
 	HERMES_SOAK=1 $(BIN)/pytest -n 2 -q --timeout 3600 tests/reliability tests/api/test_schemathesis.py \
 		tests/api/test_schemathesis_postgresql.py tests/exports/test_renderers_vs_agent.py \
 		tests/exports/test_render_text.py tests/gateway/test_transitions.py tests/gateway/test_policy.py \
-		tests/search/test_fuzz.py tests/lifecycle/test_prune_crash.py
+		tests/search/test_fuzz.py tests/lifecycle/test_prune_crash.py tests/cli/test_import_big.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m app.openapi_export openapi/openapi.json

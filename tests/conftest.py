@@ -132,9 +132,9 @@ def spawn_live_server(
     return LiveServer(f"http://127.0.0.1:{port}", home, proc)
 
 
-def wait_ready(server: LiveServer, timeout: float = 30) -> LiveServer:
+def wait_ready(server: LiveServer, timeout: float = 60) -> LiveServer:
     """Wait until a spawned server's /readyz answers; a server that exits or is not ready in ``timeout``
-    seconds fails."""
+    seconds fails (a start takes seconds on a machine shared with other suites, not a minute)."""
     proc = server.process
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

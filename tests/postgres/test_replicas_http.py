@@ -37,7 +37,7 @@ def _serving(url: str, root: Path) -> Iterator[list[LiveServer]]:
             home.mkdir()
             servers.append(spawn_live_server(home, {"HERMES_DATABASE_URL": url}))
         # They start at once, so each may take as long as starting them one after another.
-        yield [wait_ready(server, timeout=30 * REPLICAS) for server in servers]
+        yield [wait_ready(server, timeout=60 * REPLICAS) for server in servers]
     finally:
         for server in servers:
             server.stop(signal.SIGKILL if server.process.poll() is None else signal.SIGTERM)
