@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
+from tests.cli.conftest import serve_until_exit
 from tests.conftest import ROOT, free_port
 
 
@@ -95,14 +96,7 @@ def test_a_busy_port_fails_before_anything_is_created(tmp_path: Path) -> None:
         holder.listen()
         port = str(holder.getsockname()[1])
         env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": port}
-        done = subprocess.run(
-            [sys.executable, "-m", "app.cli.main", "serve"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = serve_until_exit(env)
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         f"hermes serve: could not start on 127.0.0.1:{port}: Address already in use. Is another server "
