@@ -56,7 +56,10 @@ typecheck: $(STAMP)
 # worksteal: each worker starts on its own half of the files (so a module's shared server or database
 # serves the whole module) and a worker that runs out takes half of what the other still has queued, so the
 # run does not end on one worker finishing a queue behind a long test while the other idles.
+# The app is byte-compiled first: where PYTHONDONTWRITEBYTECODE is set, every server, CLI and render worker
+# process the tests start would otherwise compile it again from source.
 pytest: $(STAMP)
+	$(BIN)/python -m compileall -q app migrations
 	$(BIN)/pytest -n 2 --dist worksteal -q --durations=25
 
 test: lint typecheck pytest
