@@ -116,10 +116,11 @@ class LiveServer:
             self.process.wait(timeout=30)
 
 
-def start_live_server(
+def spawn_live_server(
     home: Path, extra_env: dict[str, str] | None = None, *, stdout: IO[bytes] | None = None
 ) -> LiveServer:
-    """Start ``hermes serve`` as a subprocess and wait until /healthz answers (stdout: the access log)."""
+    """Start ``hermes serve`` as a subprocess without waiting for it (stdout: the access log); several
+    spawned at once start side by side, and :func:`wait_ready` then waits for each."""
     port = free_port()
     env = {**os.environ, "HERMES_HOME": str(home), "HERMES_API_TOKEN": TOKEN, "HERMES_PORT": str(port)}
     env.setdefault("HERMES_TITLES_AUTO", "false")  # as in the settings fixture; extra_env may turn it on
@@ -131,19 +132,32 @@ def start_live_server(
         stdout=stdout or subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    return LiveServer(f"http://127.0.0.1:{port}", home, proc)
+
+
+def wait_ready(server: LiveServer, timeout: float = 60) -> LiveServer:
+    """Wait until a spawned server's /readyz answers; a server that exits or is not ready in ``timeout``
+    seconds fails (a start takes seconds on a machine shared with other suites, not a minute)."""
+    proc = server.process
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
         try:
-            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                return LiveServer(base, home, proc)
+            if httpx.get(f"{server.base_url}/readyz", timeout=1).status_code == 200:
+                return server
         except httpx.HTTPError:
             pass
-        time.sleep(0.1)
+        time.sleep(0.05)
     proc.kill()
-    raise RuntimeError("server did not become ready in 30 s")
+    raise RuntimeError(f"server did not become ready in {timeout:g} s")
+
+
+def start_live_server(
+    home: Path, extra_env: dict[str, str] | None = None, *, stdout: IO[bytes] | None = None
+) -> LiveServer:
+    """Start ``hermes serve`` as a subprocess and wait until /readyz answers (stdout: the access log)."""
+    return wait_ready(spawn_live_server(home, extra_env, stdout=stdout))
 
 
 @pytest.fixture

@@ -20,6 +20,9 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import psycopg
 
 SUPERUSER = "hermes"
 UNPRIVILEGED = "postgres"
@@ -55,6 +58,7 @@ class Cluster:
     port: int
     run_as: str | None
     databases: list[str] = field(default_factory=list)
+    _admin: psycopg.Connection[Any] | None = field(default=None, repr=False)
 
     @property
     def admin_url(self) -> str:
@@ -83,21 +87,30 @@ class Cluster:
         )
         return out.stdout.strip()
 
+    def _admin_execute(self, sql: str) -> None:
+        """Run a statement on the maintenance database over one connection kept for the session: the
+        suite makes and drops a database per PostgreSQL test, and a ``psql`` process for each costs more."""
+        if self._admin is None or self._admin.closed:
+            self._admin = psycopg.connect(self.admin_url, autocommit=True)
+        self._admin.execute(sql)
+
     def create_database(self, prefix: str = "t", template: str | None = None) -> str:
         """A new empty database (or a copy of ``template``); returns its URL."""
         name = f"{prefix}_{uuid.uuid4().hex[:12]}"
         clause = f" TEMPLATE {template}" if template else ""
-        self.psql("postgres", f"CREATE DATABASE {name}{clause}")
+        self._admin_execute(f"CREATE DATABASE {name}{clause}")
         self.databases.append(name)
         return self.url(name)
 
     def drop_database(self, url: str) -> None:
         """Drop a database made by :meth:`create_database`, ending its connections first."""
         name = url.rsplit("/", 1)[1]
-        self.psql("postgres", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self._admin_execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
         """Stop the server immediately and delete its files."""
+        if self._admin is not None:
+            self._admin.close()
         with contextlib.suppress(subprocess.SubprocessError, OSError):
             self._run("pg_ctl", "-D", str(self.data_dir), "-m", "immediate", "-w", "stop", timeout=60)
         shutil.rmtree(self.data_dir.parent, ignore_errors=True)

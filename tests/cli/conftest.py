@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from app.cli.context import CliEnv
 from app.cli.main import app
 from app.settings import Settings
 from tests import agent_mirror
-from tests.conftest import TOKEN, RawDatabase
+from tests.conftest import ROOT, TOKEN, RawDatabase
 
 Run = Callable[..., Result]
 
@@ -96,6 +98,18 @@ class Seeder:
 def seed(client: TestClient) -> Seeder:
     """The API seeder."""
     return Seeder(client)
+
+
+def serve_until_exit(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``hermes serve`` in a process of its own, expected to refuse to start and exit."""
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "serve"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def snapshot_rows(settings: Settings) -> list[tuple[Any, ...]]:

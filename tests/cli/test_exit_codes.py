@@ -8,6 +8,9 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import hermes_state
@@ -66,29 +69,38 @@ def test_every_documented_exit_code_comes_from_a_real_command(
 
     not_sqlite = home / "not-a-database.db"
     not_sqlite.write_bytes(b"this is not SQLite" * 100)
-    produced = {
-        ExitCode.OK: _exit("sessions", "list", url=url, home=home),
-        ExitCode.ERROR: nothing_to_continue,
-        ExitCode.USAGE: _exit("sessions", "list", "--limit", "0", url=url, home=home),
-        ExitCode.NOT_FOUND: _exit("-r", "no-such-session", url=url, home=home),
-        ExitCode.AUTH: _exit("sessions", "list", url=url, home=home, token="wrong"),
-        ExitCode.CONFLICT: _exit("sessions", "rename", mine, "taken", url=url, home=home),
-        ExitCode.UNREACHABLE: _exit("sessions", "list", url=f"http://127.0.0.1:{free_port()}", home=home),
-        # No gateway claims it: the wait times out and the handoff is failed.
-        ExitCode.HANDOFF_FAILED: _exit(
-            "handoff", "telegram", mine, "--claim-timeout", "0.5", url=url, home=home
+    # Each command is a process of its own and none changes what another sees: they run side by side.
+    commands: dict[ExitCode, Callable[[], int]] = {
+        ExitCode.OK: partial(_exit, "sessions", "list", url=url, home=home),
+        ExitCode.USAGE: partial(_exit, "sessions", "list", "--limit", "0", url=url, home=home),
+        ExitCode.NOT_FOUND: partial(_exit, "-r", "no-such-session", url=url, home=home),
+        ExitCode.AUTH: partial(_exit, "sessions", "list", url=url, home=home, token="wrong"),
+        ExitCode.CONFLICT: partial(_exit, "sessions", "rename", mine, "taken", url=url, home=home),
+        ExitCode.UNREACHABLE: partial(
+            _exit, "sessions", "list", url=f"http://127.0.0.1:{free_port()}", home=home
         ),
-        ExitCode.BAD_SOURCE: _exit("sessions", "sync", "--from", str(not_sqlite), url=url, home=home),
+        # No gateway claims it: the wait times out and the handoff is failed.
+        ExitCode.HANDOFF_FAILED: partial(
+            _exit, "handoff", "telegram", mine, "--claim-timeout", "0.5", url=url, home=home
+        ),
+        ExitCode.BAD_SOURCE: partial(
+            _exit, "sessions", "sync", "--from", str(not_sqlite), url=url, home=home
+        ),
         # Nothing listens on that port: the start is refused before the server listens.
-        ExitCode.STORE_UNREACHABLE: _exit(
+        ExitCode.STORE_UNREACHABLE: partial(
+            _exit,
             "serve",
             url=url,
             home=home,
             HERMES_DATABASE_URL=f"postgresql://hermes@127.0.0.1:{free_port()}/hermes",
         ),
+        ExitCode.READ_ONLY: partial(_read_only_exit, tmp_path),
     }
-    produced[ExitCode.READ_ONLY] = _read_only_exit(tmp_path)
     waiting = _start("handoff", "telegram", taken, url=url, home=home)
+    with ThreadPoolExecutor(max_workers=len(commands)) as pool:
+        futures = {code: pool.submit(command) for code, command in commands.items()}
+        produced = {code: future.result() for code, future in futures.items()}
+    produced[ExitCode.ERROR] = nothing_to_continue
     with live_server.client() as http:
         deadline = time.monotonic() + 30
         while http.get(f"/handoff/{taken}").json().get("state") != "pending":

@@ -15,7 +15,7 @@ from app.cli.config import CliConfig
 from app.cli.context import CliEnv
 from app.cli.main import app as cli_app
 from app.storage import backends
-from tests.cli.conftest import Run, Seeder, invoke
+from tests.cli.conftest import Run, Seeder, invoke, serve_until_exit
 from tests.conftest import ROOT, TOKEN, LiveServer, free_port
 
 HERMES = Path(sys.executable).with_name("hermes")
@@ -160,22 +160,10 @@ def test_interrupt_exits_130(home: Path) -> None:
     assert (result.exit_code, result.stderr) == (130, "Interrupted.\n")
 
 
-def _serve_until_exit(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """``hermes serve`` in a process of its own, expected to refuse to start and exit."""
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "serve"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def test_a_second_server_on_the_same_file_is_refused(live_server: LiveServer) -> None:
     env = {**os.environ, "HERMES_HOME": str(live_server.home), "HERMES_API_TOKEN": TOKEN}
     env["HERMES_PORT"] = str(free_port())
-    done = _serve_until_exit(env)
+    done = serve_until_exit(env)
     assert done.returncode == 1
     pid = live_server.process.pid
     assert (

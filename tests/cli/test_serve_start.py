@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli.main import app as cli_app
-from tests.conftest import ROOT, LiveServer, free_port
+from tests.cli.conftest import serve_until_exit
+from tests.conftest import ROOT, free_port
 
 
 def _banner(home: Path, **env: str) -> list[str]:
@@ -87,18 +89,14 @@ def test_an_agent_file_without_the_backup_says_so(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("state.before-hermes-sessions-*"))
 
 
-def test_a_busy_port_fails_before_anything_is_created(live_server: LiveServer, tmp_path: Path) -> None:
+def test_a_busy_port_fails_before_anything_is_created(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    port = live_server.base_url.rsplit(":", 1)[1]
-    env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": port}
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "serve"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    with socket.socket() as holder:  # another program listening on the port
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = str(holder.getsockname()[1])
+        env = {**os.environ, "HERMES_HOME": str(home), "HERMES_PORT": port}
+        done = serve_until_exit(env)
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         f"hermes serve: could not start on 127.0.0.1:{port}: Address already in use. Is another server "

@@ -4,7 +4,7 @@ as our SQLite server answers on it (which the other tests hold to the agent's da
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -37,23 +37,30 @@ URLS = [
 SEARCHES = [NEEDLE, "walrus", "zebra", "hello number"]
 
 
-@pytest.fixture
-def pg(reads: Pair, pg_migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    """Our app on a fresh PostgreSQL database holding the agent's store."""
+@pytest.fixture(scope="module")
+def pg(
+    reads: Pair, pg_cluster: Any, pg_template: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    """Our app on a PostgreSQL database holding the agent's store, moved once for the module: its tests
+    only read."""
     exported = reads.ours.get("/export", headers=BEARER)
     assert exported.status_code == 200
+    url = pg_cluster.create_database(template=pg_template)
     settings = Settings(
-        home=tmp_path / "home", api_token=TOKEN, titles_auto=False, database_url=pg_migrated_url
+        home=tmp_path_factory.mktemp("pg") / "home", api_token=TOKEN, titles_auto=False, database_url=url
     )
-    with TestClient(create_app(settings), headers={"X-Hermes-Session-Token": TOKEN}) as client:
-        imported = client.post(
-            "/import",
-            params={"wait_for_index": "true"},
-            content=exported.content,
-            headers={**BEARER, "Content-Type": "application/x-ndjson"},
-        )
-        assert imported.status_code == 200 and imported.json()["failed"] == 0, imported.text
-        yield client
+    try:
+        with TestClient(create_app(settings), headers={"X-Hermes-Session-Token": TOKEN}) as client:
+            imported = client.post(
+                "/import",
+                params={"wait_for_index": "true"},
+                content=exported.content,
+                headers={**BEARER, "Content-Type": "application/x-ndjson"},
+            )
+            assert imported.status_code == 200 and imported.json()["failed"] == 0, imported.text
+            yield client
+    finally:
+        pg_cluster.drop_database(url)
 
 
 def test_read_routes_answer_on_postgresql_as_on_sqlite(reads: Pair, pg: TestClient) -> None:

@@ -10,13 +10,15 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
 import pytest
 
-from tests.conftest import LiveServer, start_live_server
+from tests.conftest import LiveServer, spawn_live_server, wait_ready
 from tests.events.sse import open_stream
 from tests.handoff.conftest import configure, new_session, request
 
@@ -24,19 +26,42 @@ REPLICAS = 3
 pytestmark = pytest.mark.timeout(180)
 
 
-@pytest.fixture
-def replicas(pg_migrated_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
-    """Three servers on one migrated database, each with its own (otherwise unused) home."""
+@contextmanager
+def _serving(url: str, root: Path) -> Iterator[list[LiveServer]]:
+    """Three servers on the database at ``url``, each with its own (otherwise unused) home, started side by
+    side; each is killed at the end."""
     servers: list[LiveServer] = []
     try:
         for n in range(REPLICAS):
-            home = tmp_path / f"replica-{n}"
+            home = root / f"replica-{n}"
             home.mkdir()
-            servers.append(start_live_server(home, {"HERMES_DATABASE_URL": pg_migrated_url}))
-        yield servers
+            servers.append(spawn_live_server(home, {"HERMES_DATABASE_URL": url}))
+        # They start at once, so each may take as long as starting them one after another.
+        yield [wait_ready(server, timeout=60 * REPLICAS) for server in servers]
     finally:
         for server in servers:
             server.stop(signal.SIGKILL if server.process.poll() is None else signal.SIGTERM)
+
+
+@pytest.fixture(scope="module")
+def replicas(
+    pg_cluster: Any, pg_template: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[LiveServer]]:
+    """Three servers on one migrated database, shared by the tests that kill none of them: each works on
+    sessions, titles and handoffs of its own, so none sees another's."""
+    url = pg_cluster.create_database(template=pg_template)
+    try:
+        with _serving(url, tmp_path_factory.mktemp("replicas")) as servers:
+            yield servers
+    finally:
+        pg_cluster.drop_database(url)
+
+
+@pytest.fixture
+def own_replicas(pg_migrated_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
+    """Three servers on a database of their own, for a test that kills one."""
+    with _serving(pg_migrated_url, tmp_path) as servers:
+        yield servers
 
 
 def _clients(servers: list[LiveServer]) -> list[httpx.Client]:
@@ -119,8 +144,9 @@ def test_every_handoff_is_claimed_exactly_once_among_claimers_on_every_replica(
 
 
 def test_kill_9_of_a_replica_loses_no_acknowledged_write_and_streams_resume_on_another(
-    replicas: list[LiveServer], pg_migrated_url: str
+    own_replicas: list[LiveServer], pg_migrated_url: str
 ) -> None:
+    replicas = own_replicas
     clients = _clients(replicas)
     victim = replicas[1]
     try:

@@ -18,29 +18,46 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
+import hermes_state
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.main import create_app
 from app.services.search import SearchRequest, Sort, discover, hit_budget
 from app.services.sessions import default_exclusions
+from app.settings import Settings
 from app.storage.postgres import search as pg_search
 from app.storage.postgres.search import compile_words, list_search_filter
 from app.storage.postgres.search_tricks import SearchTricks, switched_off
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import Tx
 from app.storage.rows import HitFilter, ListQuery
+from tests.conftest import TOKEN
 from tests.postgres import revisions
 from tests.postgres.search_corpus import QUERIES, SUPERSET_QUERIES, create_pg_store, load_agent
 
 
-@pytest.fixture
-def corpus(client: TestClient, agent: Any, home: Any, pg_url: str) -> Iterator[tuple[TestClient, Tx]]:
-    load_agent(agent)
-    with create_pg_store(home / "state.db", pg_url) as conn:
-        yield client, cast(Tx, PgTx(conn))
+@pytest.fixture(scope="module")
+def corpus(pg_cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Tx]]:
+    """The corpus as the agent wrote it, served on SQLite by the app and copied into PostgreSQL; written once
+    for the module, as no test here writes to it."""
+    home = tmp_path_factory.mktemp("search-corpus")
+    served = Settings(home=home, api_token=TOKEN, titles_auto=False)
+    url = pg_cluster.create_database()
+    try:
+        with TestClient(create_app(served), headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+            agent = hermes_state.SessionDB(db_path=home / "state.db")
+            try:
+                load_agent(agent)
+            finally:
+                agent.close()
+            with create_pg_store(home / "state.db", url) as conn:
+                yield client, cast(Tx, PgTx(conn))
+    finally:
+        pg_cluster.drop_database(url)
 
 
 def _sqlite(client: TestClient, q: str, sort: str) -> list[str]:
@@ -178,7 +195,7 @@ _QUERY_TEXT = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None)
 @given(q=_QUERY_TEXT, sort=st.sampled_from(["relevance", "newest", "oldest"]))
 def test_no_query_string_breaks_the_compiler(corpus: tuple[TestClient, Tx], q: str, sort: str) -> None:
     _, tx = corpus
@@ -281,14 +298,14 @@ def _tiered_oracle(
 
 
 @pytest.mark.parametrize(("tier", "batch"), [(1, 100), (2, 1), (3, 2), (7, 3), (1000, 2), (1000, 100)])
-def test_relevance_tiers_rank_filter_and_continue_below_each_tier(pg_url: str, tier: int, batch: int) -> None:
+def test_relevance_tiers_rank_filter_and_continue_below_each_tier(
+    pg_migrated_url: str, tier: int, batch: int
+) -> None:
     from dataclasses import replace
 
-    from app.storage.postgres import migrate
     from app.storage.postgres.search import PgSearch
 
-    migrate.upgrade(pg_url)
-    with psycopg.connect(pg_url, autocommit=True) as conn:
+    with psycopg.connect(pg_migrated_url, autocommit=True) as conn:
         # Rows of other sources and roles outrank some wanted ones: they are dropped without ending the
         # tier, whether the message (role) or its session (source) fails, in any filter batch.
         conn.execute(

@@ -118,10 +118,13 @@ def test_foreign_lock_is_503_database_busy(home: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sqlite3,sys,time\n"
+            "import sqlite3,sys\n"
             f"c=sqlite3.connect({str(home / 'state.db')!r}, isolation_level=None)\n"
-            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3); c.execute('COMMIT')",
+            # The lock is held until the test says so (a line on stdin).
+            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True)\n"
+            "sys.stdin.readline(); c.execute('COMMIT')",
         ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -134,7 +137,8 @@ def test_foreign_lock_is_503_database_busy(home: Path) -> None:
         assert int(resp.headers["retry-after"]) >= 1
         # Reads are not blocked by a writer.
         assert httpx.get(f"{server.base_url}/sessions", headers=headers, timeout=10).status_code == 200
-        holder.wait(timeout=10)
+        holder.communicate("release\n", timeout=10)
+        assert holder.returncode == 0
         assert (
             httpx.post(f"{server.base_url}/sessions", json={}, headers=headers, timeout=10).status_code == 201
         )

@@ -93,10 +93,13 @@ def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sqlite3,sys,time\n"
+            "import sqlite3,sys\n"
             f"c=sqlite3.connect({str(db.path)!r}, isolation_level=None)\n"
-            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3); c.execute('COMMIT')",
+            # The lock is held until the test says so (a line on stdin).
+            "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True)\n"
+            "sys.stdin.readline(); c.execute('COMMIT')",
         ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -107,7 +110,8 @@ def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
             db.writer.write_sync(_put("t-blocked"))
         assert info.value.status == 503
         assert time.monotonic() - started < 2.5
-        holder.wait(timeout=10)
+        holder.communicate("release\n", timeout=10)
+        assert holder.returncode == 0
         assert db.writer.write_sync(_put("t-later")) == 1
     finally:
         if holder.poll() is None:
