@@ -58,12 +58,9 @@ typecheck: $(STAMP)
 # run does not end on one worker finishing a queue behind a long test while the other idles.
 # The app is byte-compiled first: where PYTHONDONTWRITEBYTECODE is set, every server, CLI and render worker
 # process the tests start would otherwise compile it again from source.
-# Three workers on two cores: much of the suite waits on the servers, CLI processes and PostgreSQL it starts,
-# and two workers left the cores idle for part of the run.
-PYTEST_WORKERS ?= 3
 pytest: $(STAMP)
 	$(BIN)/python -m compileall -q app migrations
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal -q --durations=25
+	$(BIN)/pytest -n 2 --dist worksteal -q --durations=25
 
 test: lint typecheck pytest
 
