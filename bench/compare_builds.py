@@ -53,6 +53,7 @@ from bench.common import (
     LeanClient,
     Server,
     bench_home,
+    commit_ticker,
     cpu_reading,
     cpu_seconds_between,
     median,
@@ -60,7 +61,6 @@ from bench.common import (
     wait_until_indexed,
 )
 from bench.corpus import CACHE, DATA_DIR
-from bench.list_sessions import _writer
 from bench.sync import _sync, _wait_until_indexed
 from tests.pg_cluster import Cluster, start_cluster
 
@@ -225,7 +225,7 @@ def _start(
     if cluster is None:
         shutil.copyfile(store, home / "state.db")
         server = stack.enter_context(serve(home, build.source))
-        return server, _writer(home / "state.db"), home / "state.db"
+        return server, commit_ticker(home / "state.db"), home / "state.db"
     server = stack.enter_context(serve(home, build.source, database_url=cluster.create_database("cmp")))
     agent = home / "agent" / "state.db"
     agent.parent.mkdir()

@@ -157,7 +157,12 @@ _ROW_TYPES = _top_level_names(ast.parse((APP / "storage" / "rows.py").read_text(
 _ALL_MODULES = [
     *_modules("."),
     *sorted((APP.parent / "tests").rglob("*.py")),
-    *sorted((APP.parent / "bench").rglob("*.py")),
+    # bench/data holds the stores and other builds' sources the benches extract, not this build's code.
+    *sorted(
+        p
+        for p in (APP.parent / "bench").rglob("*.py")
+        if "data" not in p.relative_to(APP.parent / "bench").parts[:1]
+    ),
 ]
 
 
