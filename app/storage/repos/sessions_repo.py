@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from app.storage.commit_notice import Changes
-from app.storage.repos import pins, session_list, sessions, usage
+from app.storage.repos import own_fields, pins, session_list, sessions, usage
 from app.storage.repos.repository import Repository, bound
 from app.storage.rows import ListPage, ListQuery
 from app.storage.sqlite.driver import sqlite3
@@ -31,6 +31,7 @@ class Sessions(Repository):
     reopen_session = bound(sessions.reopen_session)
     set_model = bound(sessions.set_model)
     set_workspace = bound(sessions.set_workspace)
+    set_own_fields = bound(own_fields.set_own_fields)
     set_model_config = bound(sessions.set_model_config)
     copy_model_config_as_branch = bound(sessions.copy_model_config_as_branch)
     set_archived = bound(sessions.set_archived)
