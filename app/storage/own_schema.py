@@ -247,16 +247,6 @@ class SessionPin(SQLModel, table=True):
     pinned_at: float = _real()
 
 
-class SessionRead(SQLModel, table=True):
-    """When the user last read a session (members of the session: :data:`SESSION_MEMBERS`)."""
-
-    __tablename__ = "hs_session_reads"
-    __table_args__ = {"info": SESSION_MEMBERS, "sqlite_with_rowid": False}
-
-    session_id: str = _text(primary_key=True)
-    last_read_at: float | None = _real(default=None)
-
-
 class SyncHome(SQLModel, table=True):
     """A home whose agent file ``hermes sessions sync`` pushes here, by its label (host and file path, or the
     user's ``--home``); the number keeps the per-message origin rows small."""

@@ -84,7 +84,6 @@ class SessionRow(TypedDict):
     pinned: bool
     home: str | None
     """The label of the home ``hermes sessions sync`` brought the session from (``None``: created here)."""
-    last_read_at: float | None
     system_prompt: NotRequired[str | None]
     """Only when asked for (``include=system_prompt``): list queries never read the body."""
 

@@ -8,15 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import (
-    RequestModel,
-    RuledCount,
-    SafeJSON,
-    SafeText,
-    Timestamp,
-    Title,
-    model_examples,
-)
+from app.api.schemas.common import RequestModel, RuledCount, SafeJSON, SafeText, Title, model_examples
 from app.api.schemas.filters import SessionFilterFields
 from app.domain.sources import Source
 
@@ -84,11 +76,6 @@ class SessionPublic(BaseModel):
     handoff: Handoff | None
     has_system_prompt: bool
     system_prompt: str | None = Field(default=None, description="Only with include=system_prompt")
-    last_read_at: float | None = Field(
-        default=None,
-        description="When the user last read the session (PATCH sets it)",
-        examples=[1767608120.0],
-    )
 
     model_config = ConfigDict(
         populate_by_name=True, protected_namespaces=(), json_schema_extra=model_examples(ex.SESSION)
@@ -182,9 +169,6 @@ class SessionUpdate(RequestModel):
     git_branch: SafeText | None = Field(default=None, description="The git branch; null clears it")
     git_repo_root: SafeText | None = Field(default=None, description="The repository root; null clears it")
     profile_name: SafeText | None = Field(default=None, description="The agent profile; null clears it")
-    last_read_at: Timestamp | None = Field(
-        default=None, description="When the user last read it; null clears it"
-    )
 
 
 class SessionEnd(RequestModel):
