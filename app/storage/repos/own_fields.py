@@ -14,7 +14,7 @@ OWN_MEMBERS: tuple[str, ...] = tuple(c.name for c in session_member_columns())
 """The names, in the order :data:`OWN_MEMBERS_SQL` selects them."""
 
 OWN_MEMBERS_SQL = "".join(
-    f", (SELECT o.{c.name} FROM {c.table.name} o WHERE o.session_id = {{a}}.id) AS {c.name}"
+    f", (SELECT own.{c.name} FROM {c.table.name} own WHERE own.session_id = {{a}}.id) AS {c.name}"
     for c in session_member_columns()
 )
 """What the select list of the session under alias ``{a}`` appends for them (empty when there are none)."""
