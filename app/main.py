@@ -128,19 +128,21 @@ def create_app(
     app.include_router(health.router)
     app.include_router(metrics.router)
     protected = [Depends(require_token)]
-    # The API's routers first: a request is matched against the routes in order, one at a time, and the
-    # routed API requests (export, search, ...) would otherwise try every route of the ones below first.
+    # First of the protected routes: a request is matched against the routes in order, one at a time, and
+    # MCP clients send every tool call to this one path.
+    app.include_router(mcp_route.router, dependencies=protected)
+    # Then the API's: ahead of the page's and the dashboard's routers, which routed API requests (export,
+    # search, ...) would otherwise try route by route first.
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
-    # The page's reads, the agent dashboard's session API (its own token headers and error bodies) and
-    # MCP: their paths (/, /rows, /s/..., /api/..., /mcp) share none with the API's, so their order among
-    # them is all that matters (the dashboard's catch-all for unknown /api/ paths ends its router).
+    # The page's reads and the agent dashboard's session API (its own token headers and error bodies):
+    # their paths (/, /rows, /s/..., /api/...) share none with the API's (the dashboard's catch-all for
+    # unknown /api/ paths ends its router).
     app.include_router(web_pages.router)
     app.include_router(dashboard.public)
     app.include_router(dashboard.router)
-    app.include_router(mcp_route.router, dependencies=protected)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)
