@@ -80,7 +80,8 @@ class Probe:
 
 
 def _ratio_line(name: str, a: float, b: float, scale: float = 1.0, unit: str = "") -> str:
-    return f"  {name:<34} {a * scale:12.3f} {b * scale:12.3f} {unit:<4} ratio {b / a:6.3f}"
+    ratio = b / a if a else float("nan")
+    return f"  {name:<34} {a * scale:12.3f} {b * scale:12.3f} {unit:<4} ratio {ratio:6.3f}"
 
 
 def run(args: argparse.Namespace) -> None:
@@ -143,10 +144,13 @@ def run(args: argparse.Namespace) -> None:
         ("wall_s", 1000, "ms"),
         ("statements", 1, ""),
         ("bytes", 1, "B"),
+        ("gc_s", 1e6, "us"),
+        ("gc_full_runs", 1, ""),
+        ("gc_oldest_objects", 1, ""),
     ):
         x = statistics.median(s[key] for s in a_runs)
         y = statistics.median(s[key] for s in b_runs)
-        if x:
+        if x or y:
             print(_ratio_line(f"{key} (median)", x, y, scale, unit))
     print(
         f"  CPU ratio, median of slices' ratios  {statistics.median(ratios):.3f}"
