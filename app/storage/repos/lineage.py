@@ -47,24 +47,29 @@ def branch_child_sql(d: Dialect, alias: str = "s") -> str:
     )
 
 
+def _all_of(*predicates: str) -> str:
+    """The predicates joined with AND, as one parenthesised predicate."""
+    return f"({' AND '.join(predicates)})"
+
+
 @cache
 def compression_child_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate: the row continues a compression-ended parent (not a branch, delegate or tool run)."""
-    return (
-        f"(EXISTS (SELECT 1 FROM sessions cp WHERE cp.id = {alias}.parent_session_id"
-        f" AND cp.end_reason = 'compression')"
-        f" AND NOT {branch_child_sql(d, alias)}"
-        f" AND {delegate_marker_sql(d, alias)} IS NULL"
-        f" AND COALESCE({alias}.source, '') != 'tool')"
+    return _all_of(
+        f"EXISTS (SELECT 1 FROM sessions cp WHERE cp.id = {alias}.parent_session_id"
+        " AND cp.end_reason = 'compression')",
+        f"NOT {branch_child_sql(d, alias)}",
+        f"{delegate_marker_sql(d, alias)} IS NULL",
+        f"COALESCE({alias}.source, '') != 'tool'",
     )
 
 
 @cache
 def listable_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate for default listings: roots and branch children; no delegates, no continuations."""
-    return (
-        f"(({alias}.parent_session_id IS NULL OR {branch_child_sql(d, alias)})"
-        f" AND {delegate_marker_sql(d, alias)} IS NULL)"
+    return _all_of(
+        f"({alias}.parent_session_id IS NULL OR {branch_child_sql(d, alias)})",
+        f"{delegate_marker_sql(d, alias)} IS NULL",
     )
 
 
@@ -134,9 +139,8 @@ class LineageWalks(Repository):
         each with its kind (``branch`` or ``delegate``)."""
         d = dialect_of(self.conn)
         rows = self.conn.execute(
-            f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s"
-            f" WHERE s.parent_session_id = {d.p}"
-            f" AND ({branch_child_sql(d)} OR {delegate_marker_sql(d)} IS NOT NULL)"
+            f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s WHERE s.parent_session_id ="
+            f" {d.p} AND ({branch_child_sql(d)} OR {delegate_marker_sql(d)} IS NOT NULL)"
             f" ORDER BY s.started_at, s.id LIMIT {MAX_SIDE_CHILDREN}",
             (session_id,),
         ).fetchall()
