@@ -22,6 +22,10 @@ To add a table:
    the table already exists in is left alone); :func:`create_table_sql` prints the DDL to paste.
 3. Run ``tests/compat/test_own_schema.py``: it fails until the migration and the class agree. Nothing else
    is needed: read-only serving shadows every table of :data:`metadata` on its own.
+
+A table keyed by ``session_id`` with ``__table_args__ = {"info": SESSION_MEMBERS, ...}`` holds members of
+the session itself: each of its other columns is shown in the session's JSON, set by ``PATCH``, and its row
+goes with its session (docs/storage.md, "Adding a stored field on sessions").
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ from sqlalchemy.schema import CreateTable, SchemaItem
 from sqlmodel import Field, SQLModel
 
 metadata: MetaData = SQLModel.metadata
+
+SESSION_MEMBERS = {"session_members": True}
+"""The ``info`` of a table of ours whose columns (but ``session_id``) are members of the session it keys."""
 
 # The agent's tables: only the columns our keys and indexes name. They belong to the agent's schema
 # (app.storage.hermes_ddl); ``info`` marks them so comparisons and read-only shadowing skip them.
@@ -387,9 +394,26 @@ ours on its tables can make its own deletes fail, while its recovery copies only
 triggers (ours, on its tables, like the listing's) do what ``ON DELETE CASCADE`` did."""
 
 
+def session_member_tables() -> list[Table]:
+    """Our tables marked :data:`SESSION_MEMBERS`, in declaration order."""
+    return [t for t in metadata.tables.values() if t.info.get("session_members")]
+
+
+def session_member_columns() -> list[Column[Any]]:
+    """The members of a session stored in our own tables, in declaration order."""
+    return [c for t in session_member_tables() for c in t.columns if c.name != "session_id"]
+
+
 def cleanup_triggers_sql() -> str:
-    """The statements of :data:`CLEANUP_TRIGGERS_SQL` (idempotent)."""
-    return CLEANUP_TRIGGERS_SQL
+    """The statements of :data:`CLEANUP_TRIGGERS_SQL`, and the trigger that takes each table of session
+    members with its session (its own, so the frozen ``hs_cleanup_session`` never needs replacing; all
+    idempotent)."""
+    members = "".join(
+        f"CREATE TRIGGER IF NOT EXISTS hs_cleanup_{t.name} AFTER DELETE ON sessions BEGIN\n"
+        f"    DELETE FROM {t.name} WHERE session_id = OLD.id;\nEND;\n"
+        for t in session_member_tables()
+    )
+    return CLEANUP_TRIGGERS_SQL + members
 
 
 LIST_SEARCH_TRIGGERS = (

@@ -16,12 +16,13 @@ from app.errors import ParentNotFound, SessionExists
 from app.storage.agent_shape import AgentShape, shape_of, system_prompt_sql
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.lineage import LineageWalks
+from app.storage.repos.own_fields import OWN_MEMBERS, OWN_MEMBERS_SQL
 from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import HOME_LABEL_SQL, pinned_sql
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL
 from app.storage.repos.titles_repo import Titles
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
+from app.storage.rows import TOKEN_COUNTERS, SessionRow
 from app.storage.sqlite.driver import sqlite3
 
 
@@ -41,31 +42,19 @@ LAST_ACTIVE_SQL = (
     "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
 )
 
-# Every public column except the system prompt, which list queries must never copy out of the B-tree.
-_COLUMNS = (
-    "id",
-    "title",
-    "source",
-    "user_id",
-    "model",
-    "model_config",
-    "parent_session_id",
-    "started_at",
-    "ended_at",
-    "end_reason",
-    *USAGE_FIELDS,
-    "archived",
-    "session_key",
-    "chat_id",
-    "chat_type",
-    "thread_id",
-    "cwd",
-    "git_branch",
-    "git_repo_root",
-    "profile_name",
-    "handoff_state",
-    "handoff_platform",
-    "handoff_error",
+# The members computed rather than read from the agent's row (:func:`_public_select_sql`,
+# :func:`row_to_public`), and the columns the handoff is made of.
+_COMPUTED = frozenset(
+    ("has_system_prompt", "preview", "last_active", "lineage_root_id", "title_source", "pinned", "home")
+)
+_HANDOFF_COLUMNS = ("handoff_state", "handoff_platform", "handoff_error")
+# Every public column of the agent's row, in the row type's order; not the system prompt, which list queries
+# must never copy out of the B-tree.
+_COLUMNS = tuple(
+    column
+    for member in SessionRow.__annotations__
+    if member not in _COMPUTED and member not in OWN_MEMBERS and member != "system_prompt"
+    for column in (_HANDOFF_COLUMNS if member == "handoff" else (member,))
 )
 _COUNTERS = ("message_count", "tool_call_count", *TOKEN_COUNTERS, "api_call_count")
 
@@ -89,7 +78,7 @@ def _public_select_sql(d: Dialect, shape: AgentShape, alias: str) -> str:
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
         f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source,"
         f" {pinned_sql(shape).format(a=alias)} AS pinned,"
-        f" {HOME_LABEL_SQL.format(a=alias)} AS home"
+        f" {HOME_LABEL_SQL.format(a=alias)} AS home{OWN_MEMBERS_SQL.format(a=alias)}"
     )
 
 
@@ -129,6 +118,8 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
     data["title_source"] = title_source
     data["pinned"] = bool(pinned)
     data["home"] = home
+    if OWN_MEMBERS:
+        data.update(zip(OWN_MEMBERS, row[_DERIVED_AT + 6 :], strict=False))
     return cast(SessionRow, data)
 
 
