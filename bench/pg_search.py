@@ -8,7 +8,7 @@ storage layers, not HTTP:
 
 - discover: ``app.services.search.discover`` (limit 3, window 5, bookends 3) for each query of
   ``bench/search.py``; target (issue 15): the PostgreSQL median within 2x of SQLite's;
-- list: the listing's search (``session_list.list_sessions``, a page of 20, children included) for a
+- list: the listing's search (``Sessions.list_sessions``, a page of 20, children included) for a
   common, a few-rows and a one-row term (``bench/list_search.py``'s terms): on SQLite with its list-search
   index built, on PostgreSQL with its trigram indexes; target: within 1.5x of SQLite's.
 
@@ -39,7 +39,6 @@ from app.settings import Settings
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
 from app.storage.postgres.store import PgStore
 from app.storage.protocols import Tx
-from app.storage.repos import session_list
 from app.storage.repos.list_index import index_dirty
 from app.storage.rows import ListQuery
 from app.storage.sqlite.store import Database
@@ -56,7 +55,7 @@ PAGE = 20
 
 def _sqlite_list(tx: Any, query: ListQuery) -> object:
     # The listing without the page memo (PostgreSQL has none: other replicas commit unseen).
-    return session_list.list_sessions(tx.conn, query)
+    return tx.sessions.list_sessions(query)
 
 
 def _pg_list(tx: Tx, query: ListQuery) -> object:

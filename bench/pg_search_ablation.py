@@ -51,7 +51,6 @@ from app.storage.postgres.leader import LEADER_LOCK_KEY
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
 from app.storage.postgres.search_tricks import SearchTricks, switched_off
 from app.storage.postgres.store import PgStore
-from app.storage.repos import session_list
 from app.storage.repos.list_index import index_dirty
 from app.storage.rows import ListQuery
 from app.storage.sqlite.store import Database
@@ -85,7 +84,7 @@ def _search(tx: Any, req: SearchRequest) -> object:
 
 def _sqlite_list(tx: Any, query: ListQuery) -> object:
     # The listing without the page memo (PostgreSQL has none: other replicas commit unseen).
-    return session_list.list_sessions(tx.conn, query)
+    return tx.sessions.list_sessions(query)
 
 
 def _pg_list(tx: Any, query: ListQuery) -> object:

@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.settings import Settings
+from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
 from app.storage.repos import list_index
-from app.storage.repos.session_list import list_sessions
-from app.storage.rows import ListQuery
+from app.storage.repos.sessions_repo import Sessions
+from app.storage.rows import ListPage, ListQuery
 from app.storage.sqlite.store import Database
 from tests.search.conftest import add_session
 
@@ -63,10 +64,14 @@ def _shown_contains(item: dict[str, Any], term: str) -> bool:
     return any(_fold(term) in _fold(field or "") for field in (item["id"], item["title"], preview))
 
 
+def _list(conn: sqlite3.Connection, query: ListQuery) -> ListPage:
+    return Sessions(conn, Changes()).list_sessions(query)
+
+
 def _listing(conn: sqlite3.Connection, **kwargs: Any) -> list[str]:
     conn.execute("BEGIN")
     try:
-        return [item["id"] for item in list_sessions(conn, ListQuery(limit=500, **kwargs)).items]
+        return [item["id"] for item in _list(conn, ListQuery(limit=500, **kwargs)).items]
     finally:
         conn.execute("ROLLBACK")
 
@@ -74,7 +79,7 @@ def _listing(conn: sqlite3.Connection, **kwargs: Any) -> list[str]:
 def _expected(conn: sqlite3.Connection, term: str, **kwargs: Any) -> list[str]:
     conn.execute("BEGIN")
     try:
-        items = list_sessions(conn, ListQuery(limit=500, **kwargs)).items
+        items = _list(conn, ListQuery(limit=500, **kwargs)).items
     finally:
         conn.execute("ROLLBACK")
     return [item["id"] for item in items if _shown_contains(item, term)]

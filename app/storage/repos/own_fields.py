@@ -8,7 +8,7 @@ from typing import Any
 
 from app.storage.dialect import dialect_of
 from app.storage.own_schema import session_member_columns, session_member_tables
-from app.storage.sqlite.driver import sqlite3
+from app.storage.repos.repository import Repository
 
 OWN_MEMBERS: tuple[str, ...] = tuple(c.name for c in session_member_columns())
 """The names, in the order :data:`OWN_MEMBERS_SQL` selects them."""
@@ -20,16 +20,21 @@ OWN_MEMBERS_SQL = "".join(
 """What the select list of the session under alias ``{a}`` appends for them (empty when there are none)."""
 
 
-def set_own_fields(conn: sqlite3.Connection, session_id: str, values: Mapping[str, Any]) -> None:
-    """Store the members of ours that ``values`` names (``None`` clears one); other names are left to their
-    own setters."""
-    d = dialect_of(conn)
-    for table in session_member_tables():
-        names = [c.name for c in table.columns if c.name != "session_id" and c.name in values]
-        if names:
-            conn.execute(
-                f"INSERT INTO {table.name} (session_id, {', '.join(names)})"
-                f" VALUES ({', '.join([d.p] * (len(names) + 1))}) ON CONFLICT(session_id) DO UPDATE SET "
-                + ", ".join(f"{n} = excluded.{n}" for n in names),
-                (session_id, *(values[n] for n in names)),
-            )
+class OwnFields(Repository):
+    """A session's members stored in our own tables."""
+
+    __slots__ = ()
+
+    def set_own_fields(self, session_id: str, values: Mapping[str, Any]) -> None:
+        """Store the members of ours that ``values`` names (``None`` clears one); other names are left to
+        their own setters."""
+        d = dialect_of(self.conn)
+        for table in session_member_tables():
+            names = [c.name for c in table.columns if c.name != "session_id" and c.name in values]
+            if names:
+                self.conn.execute(
+                    f"INSERT INTO {table.name} (session_id, {', '.join(names)})"
+                    f" VALUES ({', '.join([d.p] * (len(names) + 1))}) ON CONFLICT(session_id) DO UPDATE SET "
+                    + ", ".join(f"{n} = excluded.{n}" for n in names),
+                    (session_id, *(values[n] for n in names)),
+                )
