@@ -293,7 +293,7 @@ class SearchRows(Repository):
         return None if row is None else cast(SessionMetaRow, dict(row))
 
     def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
-        """:func:`session_meta` of each session that exists, by id."""
+        """:meth:`session_meta` of each session that exists, by id."""
         return {
             sid: meta for sid in dict.fromkeys(session_ids) if (meta := self.session_meta(sid)) is not None
         }
@@ -319,7 +319,7 @@ class SearchRows(Repository):
         return [*reversed(before), *after], max(0, len(before) - 1), len(after)
 
     def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
-        """:func:`around` the anchor, and the first and last ``count`` user/assistant messages with content
+        """:meth:`around` the anchor, and the first and last ``count`` user/assistant messages with content
         outside that window, never compaction summaries (both in id order)."""
         rows, before, after = self.around(session_id, anchor, window)
         summary = " AND ".join(f"substr(content, 1, {len(p)}) != ?" for p in _SUMMARY_PREFIXES)
@@ -338,7 +338,7 @@ class SearchRows(Repository):
         return HitContext(rows, before, after, start, list(reversed(end)))
 
     def contexts(self, anchors: Sequence[tuple[str, int]], window: int, count: int) -> list[HitContext]:
-        """:func:`context` of each ``(session id, anchor)`` (in-process: one call each costs nothing more)."""
+        """:meth:`context` of each ``(session id, anchor)`` (in-process: one call each costs nothing more)."""
         return [self.context(session_id, anchor, window, count) for session_id, anchor in anchors]
 
     def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[sqlite3.Row]]:
