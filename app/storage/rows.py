@@ -134,7 +134,8 @@ class MessageQuery:
 
 
 class SessionMetaRow(TypedDict):
-    """The session columns search shows beside its hits (``SearchRows.session_meta`` in ``app.storage.repos.search``)."""
+    """The session columns search shows beside its hits (``SearchRows.session_meta`` in
+    ``app.storage.repos.search``)."""
 
     id: str
     title: str | None
