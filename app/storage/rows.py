@@ -138,7 +138,8 @@ class MessageQuery:
 
 
 class SessionMetaRow(TypedDict):
-    """The session columns search shows beside its hits (``app.storage.repos.search.session_meta``)."""
+    """The session columns search shows beside its hits (``SearchRows.session_meta`` in
+    ``app.storage.repos.search``)."""
 
     id: str
     title: str | None

@@ -23,6 +23,7 @@ from app.settings import Settings
 from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
 from app.storage.repos import list_index
+from app.storage.repos.list_index import ListIndex
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListPage, ListQuery
 from app.storage.sqlite.store import Database
@@ -87,7 +88,7 @@ def _expected(conn: sqlite3.Connection, term: str, **kwargs: Any) -> list[str]:
 
 def _index_all(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
-    while list_index.index_dirty(conn) is not None:
+    while ListIndex(conn, Changes()).index_dirty() is not None:
         pass
     conn.execute("COMMIT")
 
@@ -242,7 +243,7 @@ def test_writes_by_the_agent_are_found(client: TestClient, agent: Any) -> None:
     assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 1
     found = client.get("/sessions", params={"q": "plants"}).json()["items"]
     assert [item["id"] for item in found] == ["agent-1"]
-    db.write_sync(lambda tx: list_index.index_dirty(tx.conn))
+    db.write_sync(lambda tx: tx.indexing.index_dirty())
     assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 0
     assert db.read_sync(lambda tx: list_index.search_filter(tx.conn, "garden", True).indexed)
     for q in ("plants", "GARDEN", "agent-1"):
@@ -280,7 +281,7 @@ def test_lost_triggers_are_restored_and_everything_requeued(tmp_path: Path) -> N
     home = tmp_path / "home"
     home.mkdir()
     db = Database(Settings(home=home, api_token="t")).open()
-    db.write_sync(lambda tx: list_index.index_dirty(tx.conn))
+    db.write_sync(lambda tx: tx.indexing.index_dirty())
     db.close()
     conn = sqlite3.connect(home / "state.db", isolation_level=None)
     conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('kept', 'cli', 1)")
