@@ -32,8 +32,10 @@ from psycopg.rows import dict_row
 from app.domain.fts_query import Clause, Engine, message_snippet, plan, word_snippet
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, parse, wanted_words
 from app.domain.titles import like_escape
+from app.storage.postgres.connection import PgConnection
 from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.list_stats import list_stats
+from app.storage.postgres.repos.base import as_repo_connection
 from app.storage.postgres.search_schema import (
     CJK_ROWS,
     LIST_INDEXED_ROWS,
@@ -56,7 +58,7 @@ from app.storage.repos.list_index import (
     SearchFilter,
     scan_filter,
 )
-from app.storage.repos.search import cron_clauses, place_clauses, scan_windows
+from app.storage.repos.search import cron_clauses, parent_of, place_clauses, scan_windows, session_of_message
 from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
@@ -489,10 +491,12 @@ def send_contexts(
 class PgSearch:
     """SearchRepo over one psycopg connection."""
 
-    __slots__ = ("conn",)
+    __slots__ = ("conn", "shared")
 
     def __init__(self, conn: Conn) -> None:
         self.conn = conn
+        # ``conn`` as the statements written once for both backends take it.
+        self.shared = as_repo_connection(PgConnection(conn))
 
     def message_hits(self, query: str, order: str, budget: HitBudget) -> PgHits:
         """The hits of a user query, compiled to ``tsquery`` or trigram conditions (module docstring)."""
@@ -504,10 +508,7 @@ class PgSearch:
 
     def parent_of(self, session_id: str) -> str | None:
         """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
-        row = self.conn.execute(
-            "SELECT parent_session_id FROM sessions WHERE id = %s", (session_id,)
-        ).fetchone()
-        return None if row is None or not row[0] else str(row[0])
+        return parent_of(self.shared, session_id)
 
     def session_meta(self, session_id: str) -> SessionMetaRow | None:
         """The session fields search shows, or ``None`` when the session does not exist."""
@@ -524,8 +525,7 @@ class PgSearch:
 
     def session_of_message(self, message_id: int) -> str | None:
         """The session owning a message id, or ``None``."""
-        row = self.conn.execute("SELECT session_id FROM messages WHERE id = %s", (message_id,)).fetchone()
-        return None if row is None else str(row[0])
+        return session_of_message(self.shared, message_id)
 
     def around(self, session_id: str, anchor: int, window: int) -> tuple[list[dict[str, Any]], int, int]:
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from app.domain.fts_query import Clause
-from app.storage.dialect import SQLITE, Dialect
+from app.storage.dialect import SQLITE, Dialect, dialect_of
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import (
@@ -41,6 +41,22 @@ _MESSAGE_COLUMNS = "id, role, content, timestamp, tool_name, tool_calls, tool_ca
 # bound to a bare ``?`` there, and then compile the statement again each time that parameter is bound, which
 # the driver does on every execution; behind the unary plus the value is only read when the statement runs,
 # as in older releases. A search runs a dozen such statements.
+
+
+def parent_of(conn: sqlite3.Connection, session_id: str) -> str | None:
+    """``parent_session_id`` of a session (``None`` for a root or a missing session), on either backend."""
+    row = conn.execute(
+        f"SELECT parent_session_id FROM sessions WHERE id = {dialect_of(conn).p}", (session_id,)
+    ).fetchone()
+    return None if row is None or not row[0] else str(row[0])
+
+
+def session_of_message(conn: sqlite3.Connection, message_id: int) -> str | None:
+    """The session owning a message id, or ``None``, on either backend."""
+    row = conn.execute(
+        f"SELECT session_id FROM messages WHERE id = {dialect_of(conn).p}", (message_id,)
+    ).fetchone()
+    return None if row is None else str(row[0])
 
 
 def cron_clauses(cron: bool | None) -> list[str]:
@@ -279,10 +295,7 @@ class SearchRows(Repository):
 
     def parent_of(self, session_id: str) -> str | None:
         """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
-        row = self.conn.execute(
-            "SELECT parent_session_id FROM sessions WHERE id = ?", (session_id,)
-        ).fetchone()
-        return None if row is None or not row[0] else str(row[0])
+        return parent_of(self.conn, session_id)
 
     def session_meta(self, session_id: str) -> SessionMetaRow | None:
         """The session fields search shows, or ``None`` when the session does not exist."""
@@ -300,8 +313,7 @@ class SearchRows(Repository):
 
     def session_of_message(self, message_id: int) -> str | None:
         """The session owning a message id, or ``None``."""
-        row = self.conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
-        return None if row is None else str(row[0])
+        return session_of_message(self.conn, message_id)
 
     def around(self, session_id: str, anchor: int, window: int) -> tuple[list[sqlite3.Row], int, int]:
         """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
