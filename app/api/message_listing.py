@@ -1,13 +1,16 @@
 """A page of a session's messages as ``GET /sessions/{id}/messages`` answers it, for the route and the MCP
-``session_messages`` tool: the arguments checked, the cursor read and written, the body."""
+``session_messages`` tool: the arguments checked, the cursor read and written, the body. The route's query
+parameters are declared once, on :func:`message_query`, which the route takes as its dependency."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import Query
 
 from app.api.pagination import decode_cursor, encode_cursor
-from app.api.schemas.messages import MAX_MESSAGE_ID
+from app.api.params import SessionId
+from app.api.schemas.messages import MAX_MESSAGE_ID, Role
 from app.errors import ConflictingParameters, InvalidCursor
 from app.services import messages as svc
 from app.storage.protocols import Store
@@ -16,20 +19,24 @@ from app.storage.rows import MessageQuery
 _CURSOR_KIND = "messages"
 
 
-def message_query(
-    session_id: str,
-    *,
-    limit: int,
-    cursor: str | None,
-    after: int | None,
-    before: int | None,
-    around: int | None,
-    window: int,
-    role: Sequence[str] | None,
-    include_inactive: bool,
+async def message_query(
+    session_id: SessionId,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Page size 1-1000")] = 100,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+    after: Annotated[int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Messages after this id")] = None,
+    before: Annotated[
+        int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="The newest messages before this id")
+    ] = None,
+    around: Annotated[
+        int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Anchor id: a window of messages around it")
+    ] = None,
+    window: Annotated[int, Query(ge=1, le=100, description="With around: messages on each side")] = 5,
+    role: Annotated[list[Role] | None, Query(description="Only these roles (repeatable)")] = None,
+    include_inactive: Annotated[bool, Query(description="Include rewound and compacted messages")] = False,
 ) -> MessageQuery:
     """The page asked for; ``cursor`` overrides ``after``/``before``, and ``around`` goes with neither.
     400 ``invalid_cursor``; 422 ``conflicting_parameters``."""
+    # async: FastAPI would run a plain function on a worker thread, for a few checks.
     if cursor is not None:
         position = decode_cursor(_CURSOR_KIND, cursor)
         after, before = _cursor_id(position, "after"), _cursor_id(position, "before")

@@ -95,7 +95,7 @@ def register(server: MCPServer, db: Store) -> None:
 
     async def session_messages(**params: Any) -> CallToolResult:
         async def body() -> dict[str, Any]:
-            return await message_page(db, message_query(**params))
+            return await message_page(db, await message_query(**params))
 
         return await answer(body())
 

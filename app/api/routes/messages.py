@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Body, Path, Query, Request, Response
+from fastapi import Body, Depends, Path, Query, Request, Response
 
 from app.api import replies
 from app.api.deps import DB
@@ -23,7 +23,6 @@ from app.api.schemas.messages import (
     MessagePublic,
     RewindRequest,
     RewindResult,
-    Role,
     appended_messages,
 )
 from app.errors import (
@@ -35,6 +34,7 @@ from app.errors import (
     SessionNotFound,
 )
 from app.services import messages as svc
+from app.storage.rows import MessageQuery
 
 router = api_router("messages")
 
@@ -105,37 +105,12 @@ async def append_messages(
     ),
 )
 async def list_messages(
-    request: Request,
-    session_id: SessionId,
-    db: DB,
-    limit: Annotated[int, Query(ge=1, le=1000, description="Page size 1-1000")] = 100,
-    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
-    after: Annotated[int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Messages after this id")] = None,
-    before: Annotated[
-        int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="The newest messages before this id")
-    ] = None,
-    around: Annotated[
-        int | None, Query(ge=1, le=MAX_MESSAGE_ID, description="Anchor id: a window of messages around it")
-    ] = None,
-    window: Annotated[int, Query(ge=1, le=100, description="With around: messages on each side")] = 5,
-    role: Annotated[list[Role] | None, Query(description="Only these roles (repeatable)")] = None,
-    include_inactive: Annotated[bool, Query(description="Include rewound and compacted messages")] = False,
+    request: Request, db: DB, query: Annotated[MessageQuery, Depends(message_query)]
 ) -> Response:
     """Messages of a session in id order. ``cursor`` (from ``next_cursor``) overrides ``after``/``before``;
     ``around`` cannot be combined with them and answers one window (``has_more`` false). Codes: 400
     ``invalid_cursor``; 404 ``session_not_found``, ``message_not_in_session``; 422 ``conflicting_parameters``.
     """
-    query = message_query(
-        session_id,
-        limit=limit,
-        cursor=cursor,
-        after=after,
-        before=before,
-        around=around,
-        window=window,
-        role=role,
-        include_inactive=include_inactive,
-    )
     body = await message_page(db, query)
     response = json_response(body)
     set_next_link(request, response, body["next_cursor"])
