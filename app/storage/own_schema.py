@@ -46,6 +46,8 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateTable, SchemaItem
 from sqlmodel import Field, SQLModel
 
+from app.storage.own_triggers import LIST_SEARCH_INDEX_SQL
+
 metadata: MetaData = SQLModel.metadata
 
 # The agent's tables: only the columns our keys and indexes name. They belong to the agent's schema
@@ -231,7 +233,8 @@ class GatewayProcesses(SQLModel, table=True):
 class SessionPin(SQLModel, table=True):
     """A session the user pinned: prune, auto-prune and archive never touch it. A flag of ours, so it lives
     here and never in the agent's columns (on a file whose agent has its own ``pinned`` column, that column
-    is the truth and this table is not used); the row goes with its session (:data:`CLEANUP_TRIGGERS_SQL`)."""
+    is the truth and this table is not used); the row goes with its session
+    (``own_triggers.CLEANUP_TRIGGERS_SQL``)."""
 
     __tablename__ = "hs_session_pins"
     __table_args__ = {"sqlite_with_rowid": False}
@@ -327,69 +330,6 @@ class ListSearchDirty(SQLModel, table=True):
     __table_args__ = {"sqlite_with_rowid": False}
 
     session_id: str = _text(primary_key=True)
-
-
-LIST_SEARCH_INDEX_SQL = """
-CREATE VIRTUAL TABLE IF NOT EXISTS hs_list_search USING fts5(
-    session_id, title, preview, content='hs_list_search_docs', content_rowid='doc', tokenize='trigram'
-);
-CREATE TRIGGER IF NOT EXISTS hs_list_search_session_insert AFTER INSERT ON sessions BEGIN
-    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (NEW.id);
-END;
-CREATE TRIGGER IF NOT EXISTS hs_list_search_session_title AFTER UPDATE OF id, title ON sessions
-WHEN NEW.title IS NOT OLD.title OR NEW.id IS NOT OLD.id BEGIN
-    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.id), (NEW.id);
-END;
-CREATE TRIGGER IF NOT EXISTS hs_list_search_session_delete AFTER DELETE ON sessions BEGIN
-    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.id);
-END;
-CREATE TRIGGER IF NOT EXISTS hs_list_search_message_insert AFTER INSERT ON messages
-WHEN NEW.role = 'user' AND NOT EXISTS (
-    SELECT 1 FROM hs_list_search_docs d WHERE d.session_id = NEW.session_id AND d.first_ts < NEW.timestamp
-) BEGIN
-    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (NEW.session_id);
-END;
-CREATE TRIGGER IF NOT EXISTS hs_list_search_message_update
-AFTER UPDATE OF session_id, role, content, active, timestamp ON messages
-WHEN OLD.role = 'user' OR NEW.role = 'user' BEGIN
-    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.session_id), (NEW.session_id);
-END;
-CREATE TRIGGER IF NOT EXISTS hs_list_search_message_delete AFTER DELETE ON messages
-WHEN OLD.role = 'user' BEGIN
-    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.session_id);
-END;
-"""
-"""The listing's search index (``GET /sessions?q=``) over :class:`ListSearchDoc`, and the triggers that keep
-:class:`ListSearchDirty` current (an FTS5 table and triggers, which SQLAlchemy cannot describe).
-
-The triggers live in the file, so every writer (this server, the agent's own ``SessionDB``, an import)
-marks the sessions whose id, title or preview may have changed, in the same transaction and at the cost of
-one key insert; the background indexer re-derives their documents later, and a listing treats every dirty
-session as a candidate meanwhile. A user message later than the one a session's document was cut from
-cannot change its preview, so ordinary appends mark nothing. The triggers are objects of ours attached to
-the agent's tables, like our indexes on them: its columns and its own triggers are untouched."""
-
-CLEANUP_TRIGGERS_SQL = """
-CREATE TRIGGER IF NOT EXISTS hs_cleanup_session AFTER DELETE ON sessions BEGIN
-    DELETE FROM hs_session_titles WHERE session_id = OLD.id;
-    DELETE FROM hs_handoffs WHERE session_id = OLD.id;
-    DELETE FROM hs_session_pins WHERE session_id = OLD.id;
-    DELETE FROM hs_sync_sessions WHERE session_id = OLD.id;
-END;
-CREATE TRIGGER IF NOT EXISTS hs_cleanup_message AFTER DELETE ON messages BEGIN
-    DELETE FROM hs_message_attachments WHERE message_id = OLD.id;
-END;
-"""
-"""Our rows about a session or a message go with it, whichever process deletes it.
-
-Our tables declare no foreign key into the agent's: the agent runs with ``foreign_keys=ON``, and a key of
-ours on its tables can make its own deletes fail, while its recovery copies only its own tables. These
-triggers (ours, on its tables, like the listing's) do what ``ON DELETE CASCADE`` did."""
-
-
-def cleanup_triggers_sql() -> str:
-    """The statements of :data:`CLEANUP_TRIGGERS_SQL` (idempotent)."""
-    return CLEANUP_TRIGGERS_SQL
 
 
 LIST_SEARCH_TRIGGERS = (
