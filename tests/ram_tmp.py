@@ -38,8 +38,12 @@ def pytest_configure(config: pytest.Config) -> None:
     except OSError:
         return
     config.option.basetemp = str(root / "basetemp")
-    (root / "tmp").mkdir()
-    os.environ["TMPDIR"] = str(root / "tmp")
+    tmp = root / "tmp"
+    tmp.mkdir()
+    # Open to every user as /tmp is: the PostgreSQL cluster runs as an unprivileged user under a root suite.
+    root.chmod(0o755)
+    tmp.chmod(0o1777)
+    os.environ["TMPDIR"] = str(tmp)
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
     config.stash[_ROOT] = root
 
