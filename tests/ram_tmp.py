@@ -22,7 +22,22 @@ MIN_FREE_BYTES = 4 << 30
 """Room the run needs: passing tests' directories are removed as they end (``tmp_path_retention_policy``),
 but the large imports, the exports and the PostgreSQL cluster stay for a test or a module."""
 
+PREFIX = "hermes-sessions-tests-"
 _ROOT = pytest.StashKey[Path]()
+
+
+def _remove_abandoned() -> None:
+    """Folders of runs that were killed before they could remove their own (the run's pid is in the name)."""
+    for folder in SHM.glob(f"{PREFIX}*"):
+        pid = folder.name.removeprefix(PREFIX).split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass  # alive, another user's
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -34,7 +49,8 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         if shutil.disk_usage(SHM).free < MIN_FREE_BYTES:
             return
-        root = Path(tempfile.mkdtemp(prefix="hermes-sessions-tests-", dir=SHM))
+        _remove_abandoned()
+        root = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=SHM))
     except OSError:
         return
     config.option.basetemp = str(root / "basetemp")
