@@ -127,21 +127,22 @@ def create_app(
 
     app.include_router(health.router)
     app.include_router(metrics.router)
-    # The page's reads ahead of the API's routers: a request is matched against routers in order, and its
-    # paths (/, /rows, /s/...) share none with the API's, whose hot paths skip routing (FastPaths).
-    app.include_router(web_pages.router)
-    # The agent dashboard's session API, with its own token headers and error bodies. Its routes come
-    # early too: none of the others is under /api/ (its catch-all for unknown /api/ paths ends it).
-    app.include_router(dashboard.public)
-    app.include_router(dashboard.router)
     protected = [Depends(require_token)]
-    # First of the protected routes: a request is matched against the routes in order, and MCP clients
-    # send every tool call to this one path.
+    # First of the protected routes: a request is matched against the routes in order, one at a time, and
+    # MCP clients send every tool call to this one path.
     app.include_router(mcp_route.router, dependencies=protected)
+    # Then the API's: ahead of the page's and the dashboard's routers, which routed API requests (export,
+    # search, ...) would otherwise try route by route first.
     # lineage first: its literal paths (/sessions/resolve) must win over /sessions/{session_id}.
     modules = (lineage, sessions, messages, attachments, search, transfer, maintenance)
     for module in (*modules, platforms, handoff, gateway, events, sync, web_links):
         app.include_router(module.router, dependencies=protected)
+    # The page's reads and the agent dashboard's session API (its own token headers and error bodies):
+    # their paths (/, /rows, /s/..., /api/...) share none with the API's (the dashboard's catch-all for
+    # unknown /api/ paths ends its router).
+    app.include_router(web_pages.router)
+    app.include_router(dashboard.public)
+    app.include_router(dashboard.router)
     # The web page at / signs browsers in with a cookie of its own (app.web.access), not the bearer token.
     app.state.web_signins = SignIns(app.state.api_token)
     install_refusals(app)

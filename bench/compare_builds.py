@@ -39,7 +39,7 @@ import sys
 import tarfile
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -65,6 +65,7 @@ from bench.sync import _sync, _wait_until_indexed
 from tests.pg_cluster import Cluster, start_cluster
 
 BASELINE = "04c0fd3"
+PHASES = ("list", "list_after_write", "search", "append", "export")
 EXPORTED_SESSIONS = 10
 SETTLE_S = 1.0
 BUILDS_DIR = DATA_DIR / "builds"
@@ -180,23 +181,44 @@ async def measure_appends(server: Server, duration: float) -> Sample:
     return Sample(cpu / counted, median(latencies), {"msgs_per_s": counted / elapsed})
 
 
+def children_cpu_ns(pid: int) -> dict[int, int]:
+    """CPU nanoseconds so far of each live child process of ``pid`` (the SQLite export's render workers),
+    summed over its threads' ``schedstat``."""
+    out: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with suppress(OSError, IndexError):
+            if int((entry / "stat").read_text().rpartition(")")[2].split()[1]) != pid:
+                continue
+            out[int(entry.name)] = sum(
+                int((task / "schedstat").read_text().split()[0]) for task in (entry / "task").iterdir()
+            )
+    return out
+
+
 async def measure_export(server: Server, calls: int, session_ids: list[str]) -> Sample:
-    """``GET /export.jsonl`` of one session per call, going round ``session_ids``."""
+    """``GET /export.jsonl`` of one session per call, going round ``session_ids``; ``workers_cpu_ms``: the
+    CPU per call of the server's render workers (child processes), apart from the server's own."""
     client = await LeanClient(server.port).connect()
     paths = ["/export.jsonl?" + urlencode({"session_id": sid}) for sid in session_ids]
     try:
         for path in paths:
             await _expect_ok(client, path)
         walls = []
+        workers = children_cpu_ns(server.process.pid)
         start = cpu_reading(server.process.pid)
         for index in range(calls):
             t0 = time.perf_counter()
             await _expect_ok(client, paths[index % len(paths)])
             walls.append(time.perf_counter() - t0)
         cpu = cpu_seconds_between(start, cpu_reading(server.process.pid))
+        after = children_cpu_ns(server.process.pid)
+        # A worker that started or ended in the window: its whole life so far, or nothing, counts.
+        workers_ns = sum(ns - workers.get(child, 0) for child, ns in after.items())
     finally:
         client.close()
-    return Sample(cpu / calls, median(walls))
+    return Sample(cpu / calls, median(walls), {"workers_cpu_ms": workers_ns / 1e6 / calls})
 
 
 def exported_sessions(store: Path) -> list[str]:
@@ -250,6 +272,8 @@ def run(
     calls: int,
     duration: float,
     postgresql: bool = False,
+    only: tuple[str, ...] = (),
+    export_calls: int = 0,
 ) -> None:
     """Build, start both servers, measure ``rounds`` interleaved rounds, print each figure and the summary."""
     before, after = checkout(baseline_ref), checkout(after_ref)
@@ -279,11 +303,6 @@ def run(
         for index in range(rounds):
             order = (before, after) if index % 2 == 0 else (after, before)
             print(f"\n== round {index + 1}/{rounds} (order: {', '.join(b.label for b in order)})")
-            # The last round's appends left sessions for a build's background list-search indexer: let it
-            # finish, so its work is not counted against the next reads.
-            for path in stores:
-                wait_until_indexed(path)
-            time.sleep(SETTLE_S)
             # (measure one slice, slices): the reads alternate builds slice by slice within a round too, so a
             # burst of load elsewhere on the machine lands on both builds rather than on one.
             phases: dict[str, tuple[Callable[[str], Awaitable[Sample]], int]] = {
@@ -291,11 +310,19 @@ def run(
                 "list_after_write": (lambda b: measure_list(servers[b], calls // 2, touches[b]), 4),
                 "search": (lambda b: measure_search(servers[b], calls // 4), 4),
                 "append": (lambda b: measure_appends(servers[b], duration), 2),
-                "export": (lambda b: measure_export(servers[b], calls // 2, exported), 4),
+                "export": (lambda b: measure_export(servers[b], export_calls or calls // 2, exported), 4),
             }
             if not touches:
                 del phases["list_after_write"]
             for phase, (measure, slices) in phases.items():
+                if only and phase not in only:
+                    continue
+                # Appends leave work for a build's background indexers (list search, FTS): let it finish
+                # before each phase, so it is not counted against the next phase's requests.
+                for path in stores:
+                    wait_until_indexed(path)
+                    wait_until_indexed(path, backlog="hs_fts_backlog")
+                time.sleep(SETTLE_S)
                 got: dict[str, list[Sample]] = {before.label: [], after.label: []}
                 for piece in range(slices):
                     for build in order if piece % 2 == 0 else order[::-1]:
@@ -322,6 +349,17 @@ def _print_round(phase: str, a: Sample, b: Sample) -> None:
     _print_pair("wall median", 1000, "ms", a.wall_s, b.wall_s)
     if "msgs_per_s" in a.extra:
         _print_pair("msgs/s", 1, "", a.extra["msgs_per_s"], b.extra["msgs_per_s"])
+    if "workers_cpu_ms" in a.extra:
+        _print_pair(
+            "render workers CPU per req", 1, "ms", a.extra["workers_cpu_ms"], b.extra["workers_cpu_ms"]
+        )
+        _print_pair(
+            "server + workers CPU per req",
+            1,
+            "ms",
+            a.cpu_s * 1000 + a.extra["workers_cpu_ms"],
+            b.cpu_s * 1000 + b.extra["workers_cpu_ms"],
+        )
 
 
 def _print_summary(results: dict[str, dict[str, list[Sample]]], before: str, after: str, rounds: int) -> None:
@@ -331,16 +369,21 @@ def _print_summary(results: dict[str, dict[str, list[Sample]]], before: str, aft
     print(f"  {'figure':<40} {'before':>10} {'after':>10} {'ratio':>7} {'per-round ratios'}")
     for phase, by_build in results.items():
         a, b = by_build[before], by_build[after]
-        for name, pick in (
+        picks: list[tuple[str, Callable[[Sample], float]]] = [
             ("CPU ms", lambda s: s.cpu_s * 1000),
             ("wall median ms", lambda s: s.wall_s * 1000),
-        ):
+        ]
+        if phase == "export":
+            picks.append(("+ workers CPU ms", lambda s: s.cpu_s * 1000 + s.extra["workers_cpu_ms"]))
+        for name, pick in picks:
             ratios = [pick(y) / pick(x) for x, y in zip(a, b, strict=True)]
             shown = " ".join(f"{r:.3f}" for r in ratios)
             print(
                 f"  {phase + ' ' + name:<40} {median([pick(x) for x in a]):10.3f}"
                 f" {median([pick(y) for y in b]):10.3f} {median(ratios):7.3f}  {shown}"
             )
+    if "search" not in results:
+        return
     searches_a, searches_b = results["search"][before], results["search"][after]
     print("  search CPU ms per call, per query (medians over rounds):")
     for key in searches_a[0].extra:
@@ -379,9 +422,31 @@ def main() -> None:
     parser.add_argument(
         "--postgresql", action="store_true", help="both builds on PostgreSQL (a throwaway server)"
     )
+    parser.add_argument(
+        "--phases",
+        default="",
+        help=f"comma-separated phases to run (default all): {', '.join(PHASES)}",
+    )
+    parser.add_argument(
+        "--export-calls", type=int, default=0, help="exports per slice (4 a round; default calls / 2)"
+    )
     args = parser.parse_args()
     spec = {SMALL.name: SMALL, LARGE.name: LARGE}[args.store]
-    run(args.baseline, args.after, spec, args.rounds, args.calls, args.duration, args.postgresql)
+    only = tuple(p for p in args.phases.split(",") if p)
+    unknown = set(only) - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    run(
+        args.baseline,
+        args.after,
+        spec,
+        args.rounds,
+        args.calls,
+        args.duration,
+        args.postgresql,
+        only,
+        args.export_calls,
+    )
 
 
 if __name__ == "__main__":

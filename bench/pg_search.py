@@ -8,7 +8,7 @@ storage layers, not HTTP:
 
 - discover: ``app.services.search.discover`` (limit 3, window 5, bookends 3) for each query of
   ``bench/search.py``; target (issue 15): the PostgreSQL median within 2x of SQLite's;
-- list: the listing's search (``session_list.list_sessions``, a page of 20, children included) for a
+- list: the listing's search (``Sessions.list_sessions``, a page of 20, children included) for a
   common, a few-rows and a one-row term (``bench/list_search.py``'s terms): on SQLite with its list-search
   index built, on PostgreSQL with its trigram indexes; target: within 1.5x of SQLite's.
 
@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.services.search import SearchRequest, discover
 from app.settings import Settings
+from app.storage.commit_notice import Changes
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
 from app.storage.postgres.store import PgStore
 from app.storage.protocols import Tx
-from app.storage.repos import session_list
-from app.storage.repos.list_index import index_dirty
+from app.storage.repos.list_index import ListIndex
 from app.storage.rows import ListQuery
 from app.storage.sqlite.store import Database
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
@@ -56,7 +56,7 @@ PAGE = 20
 
 def _sqlite_list(tx: Any, query: ListQuery) -> object:
     # The listing without the page memo (PostgreSQL has none: other replicas commit unseen).
-    return session_list.list_sessions(tx.conn, query)
+    return tx.sessions.list_sessions(query)
 
 
 def _pg_list(tx: Tx, query: ListQuery) -> object:
@@ -142,7 +142,8 @@ def _measure(
 ) -> None:
     raw = sqlite3.connect(path, isolation_level=None)
     # The server builds the listing's search index in the background; build it all before timing.
-    while index_dirty(raw) is not None:
+    listing = ListIndex(raw, Changes())
+    while listing.index_dirty() is not None:
         pass
     raw.close()
     lite_db = Database(Settings(home=path.parent, api_token="bench")).open()

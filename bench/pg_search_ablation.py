@@ -46,13 +46,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.services.search import SearchRequest, search
 from app.settings import Settings
+from app.storage.commit_notice import Changes
 from app.storage.postgres import stats_cache
 from app.storage.postgres.leader import LEADER_LOCK_KEY
 from app.storage.postgres.search_schema import PENDING_LIST_INDEXES
 from app.storage.postgres.search_tricks import SearchTricks, switched_off
 from app.storage.postgres.store import PgStore
-from app.storage.repos import session_list
-from app.storage.repos.list_index import index_dirty
+from app.storage.repos.list_index import ListIndex
 from app.storage.rows import ListQuery
 from app.storage.sqlite.store import Database
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
@@ -85,7 +85,7 @@ def _search(tx: Any, req: SearchRequest) -> object:
 
 def _sqlite_list(tx: Any, query: ListQuery) -> object:
     # The listing without the page memo (PostgreSQL has none: other replicas commit unseen).
-    return session_list.list_sessions(tx.conn, query)
+    return tx.sessions.list_sessions(query)
 
 
 def _pg_list(tx: Any, query: ListQuery) -> object:
@@ -267,7 +267,8 @@ def run(spec: StoreSpec, runs: int, only: list[str] | None) -> None:
         path = copy_store(spec, home)
         raw = sqlite3.connect(path, isolation_level=None)
         # The server builds the listing's search index in the background; build it all before timing.
-        while index_dirty(raw) is not None:
+        listing = ListIndex(raw, Changes())
+        while listing.index_dirty() is not None:
             pass
         raw.close()
         cluster = start_cluster()

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -232,16 +235,16 @@ def _backend_only_types() -> set[str]:
     return {name for path, cls in STORES for name in _dropped_types(contract, _class(_parse(path), cls))}
 
 
+def _storage_imports(tree: ast.AST) -> Iterator[tuple[str, str]]:
+    """The (module, name) pairs a module imports from ``app.storage`` (``from app.storage.x import Name``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("app.storage"):
+            yield from ((node.module, alias.name) for alias in node.names)
+
+
 def _storage_names(tree: ast.AST) -> set[str]:
-    """The names a module imports from ``app.storage`` (``from app.storage.x import Name``)."""
-    return {
-        alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        and node.module is not None
-        and node.module.startswith("app.storage")
-        for alias in node.names
-    }
+    """The names a module imports from ``app.storage``."""
+    return {name for _, name in _storage_imports(tree)}
 
 
 @pytest.mark.parametrize("path", _modules("services"), ids=_rel)
@@ -249,6 +252,38 @@ def test_services_import_no_backend_type(path: Path) -> None:
     tree = _parse(path)
     assert _offending(list(_imports(tree)), (*POSTGRES_BACKEND, *SQLITE_ONLY)) == []
     assert sorted(_storage_names(tree) & _backend_only_types()) == []
+
+
+# The driver modules: an object whose home is one of them belongs to a backend, whatever name it goes by.
+_DRIVERS = ("sqlite3", "pysqlite3", "psycopg", "psycopg_pool")
+
+
+def _home(obj: object) -> str:
+    """The module an imported object comes from (a module's own name, else its class's or its own)."""
+    if isinstance(obj, ModuleType):
+        return obj.__name__
+    return str(getattr(obj, "__module__", None) or type(obj).__module__)
+
+
+def _resolve(module: str, name: str) -> object:
+    """What ``from module import name`` binds (a name, or a submodule not imported yet)."""
+    found = getattr(importlib.import_module(module), name, None)
+    return importlib.import_module(f"{module}.{name}") if found is None else found
+
+
+@pytest.mark.parametrize("path", _modules("services"), ids=_rel)
+def test_what_services_import_of_storage_is_no_driver_type(path: Path) -> None:
+    """An alias (``StorageError = sqlite3.Error``) passes the import check; resolving the names does not."""
+    homes = {
+        f"{module}.{name}": _home(_resolve(module, name)) for module, name in _storage_imports(_parse(path))
+    }
+    assert {name: home for name, home in homes.items() if _offending([home], _DRIVERS)} == {}
+
+
+def test_the_driver_check_sees_an_alias() -> None:
+    assert _offending([_home(sqlite3.Error)], _DRIVERS) != []
+    assert _offending([_home(sqlite3)], _DRIVERS) != []
+    assert _offending([_home(ast.Name)], _DRIVERS) == []
 
 
 def test_the_contract_check_sees_a_dropped_argument() -> None:

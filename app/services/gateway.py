@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -91,20 +91,23 @@ class RouteRequest:
     background: bool
 
 
-@dataclass
-class RouteResult:
-    """What ``POST /gateway/route`` answers."""
-
-    session_key: str
-    session_id: str
-    created: bool
-    reset_reason: str | None
-    notice: str | None
-    entry: dict[str, Any]
-
-    def public(self) -> dict[str, Any]:
-        """The response body."""
-        return asdict(self)
+def _routed(
+    key: str,
+    entry: dict[str, Any],
+    *,
+    created: bool = False,
+    reason: str | None = None,
+    notice: str | None = None,
+) -> dict[str, Any]:
+    """What ``POST /gateway/route`` answers: the key, the session it now maps to and why, and its entry."""
+    return {
+        "session_key": key,
+        "session_id": entry["session_id"],
+        "created": created,
+        "reset_reason": reason,
+        "notice": notice,
+        "entry": entry,
+    }
 
 
 # -- transactions ---------------------------------------------------------------------------------
@@ -210,7 +213,7 @@ def _recover(
     )
 
 
-def route(tx: Tx, scope: str, config: GatewayConfig, request: RouteRequest, now: datetime) -> RouteResult:
+def route(tx: Tx, scope: str, config: GatewayConfig, request: RouteRequest, now: datetime) -> dict[str, Any]:
     """Route one message (``get_or_create_session``): keep, heal, reset, recover or create."""
     key, source = request.session_key, request.source
     policy = config.policy_for(source.platform, source.chat_type)
@@ -263,10 +266,10 @@ def route(tx: Tx, scope: str, config: GatewayConfig, request: RouteRequest, now:
     if created:
         _create_row(tx, new, source.platform, source.profile)
     notice = None if reason is None else reset_notice(reason, policy, source.platform, had_activity)
-    return RouteResult(key, new["session_id"], created, None if reason is None else reason.value, notice, new)
+    return _routed(key, new, created=created, reason=None if reason is None else reason.value, notice=notice)
 
 
-def _touch(tx: Tx, scope: str, entry: dict[str, Any], now: datetime, *, consumed: bool) -> RouteResult:
+def _touch(tx: Tx, scope: str, entry: dict[str, Any], now: datetime, *, consumed: bool) -> dict[str, Any]:
     """Activity on a kept entry. Its reset flags were for the first message after a reset (the agent's
     runner clears them once that turn is handled), so a later message clears them."""
     entry["updated_at"] = now.isoformat()
@@ -277,7 +280,7 @@ def _touch(tx: Tx, scope: str, entry: dict[str, Any], now: datetime, *, consumed
         if entry.get("auto_reset_reason") is not None:
             entry["auto_reset_reason"] = None
     _save(tx, scope, entry)
-    return RouteResult(entry["session_key"], entry["session_id"], False, None, None, entry)
+    return _routed(entry["session_key"], entry)
 
 
 def _require(tx: Tx, scope: str, session_key: str) -> dict[str, Any]:
@@ -451,7 +454,7 @@ def complete_handoff(
     return {
         **handoff,
         "session_key": key,
-        "previous_session_id": held.session_id,
+        "previous_session_id": held["session_id"],
         "synthetic_turn": synthetic_turn(title),
     }
 
@@ -750,14 +753,14 @@ class Gateway:
         thread_per_user: bool | None = None,
         profile: str | None = None,
         background_processes: list[float] | None = None,
-    ) -> RouteResult:
+    ) -> dict[str, Any]:
         """Route one message."""
         check_platform(source.platform)
         check_chat_type(source.chat_type)
         key = self.session_key(source, group_per_user, thread_per_user, profile)
         config = self.config()
 
-        def run(tx: Tx) -> RouteResult:
+        def run(tx: Tx) -> dict[str, Any]:
             store_processes(tx, self.scope, key, background_processes)
             started = tx.gateway.processes_of(self.scope, key)
             active = background_active(started, time.time(), config.bg_max_age_s)

@@ -54,7 +54,7 @@ def create_session(tx: Tx, new: NewSession) -> SessionRow:
 
 def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: str | None) -> SessionRow:
     """Apply a PATCH: ``title`` (None clears), ``archived``, ``model``, ``model_config``, the workspace
-    fields (None clears one), ``end_reason``."""
+    fields (None clears one), the members stored in our own tables (None clears one), ``end_reason``."""
     _check_if_match(tx, session_id, if_match)
     if "title" in changes:
         tx.titles.set_title(session_id, changes["title"])
@@ -67,6 +67,7 @@ def update_session(tx: Tx, session_id: str, changes: dict[str, Any], if_match: s
     if "model_config" in changes:
         tx.sessions.set_model_config(session_id, changes["model_config"])
     tx.sessions.set_workspace(session_id, {k: changes[k] for k in WORKSPACE_FIELDS if k in changes})
+    tx.sessions.set_own_fields(session_id, changes)
     ended = changes.get("end_reason") is not None and tx.sessions.end_session(
         session_id, changes["end_reason"]
     )

@@ -16,7 +16,7 @@ from functools import cache
 from app.storage import agent_objects
 from app.storage.hermes_ddl import FTS_TABLES, FTS_TRIGGERS, SCHEMA_VERSION
 from app.storage.hermes_schema import declared_columns
-from app.storage.own_triggers import LIST_SEARCH_INDEX_SQL, cleanup_triggers_sql
+from app.storage.own_schema import LIST_SEARCH_INDEX_SQL, cleanup_triggers_sql
 from app.storage.sqlite.connection import split_statements
 from app.storage.sqlite.driver import sqlite3
 

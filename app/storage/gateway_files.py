@@ -26,8 +26,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml import YAMLError as RoundTripError
 from ruamel.yaml.comments import CommentedMap
 
+from app.storage.commit_notice import Changes
 from app.storage.files import make_private_dirs
-from app.storage.repos import gateway as repo
+from app.storage.repos.gateway import Gateway
 from app.storage.sqlite.driver import sqlite3
 
 log = logging.getLogger(__name__)
@@ -215,8 +216,9 @@ def write_mirror_from_db(db_path: str, scope: str, path: str, readme: str, home:
         conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30, isolation_level=None)
         try:
             conn.execute("BEGIN")  # one snapshot for the changed rows and the key set
-            changed = repo.changed_since(conn, scope, since)
-            present = repo.keys(conn, scope)
+            routing = Gateway(conn, Changes())
+            changed = routing.changed_since(scope, since)
+            present = routing.keys(scope)
             conn.execute("COMMIT")
         finally:
             conn.close()

@@ -22,6 +22,10 @@ To add a table:
    the table already exists in is left alone); :func:`create_table_sql` prints the DDL to paste.
 3. Run ``tests/compat/test_own_schema.py``: it fails until the migration and the class agree. Nothing else
    is needed: read-only serving shadows every table of :data:`metadata` on its own.
+
+A table keyed by ``session_id`` with ``__table_args__ = {"info": SESSION_MEMBERS, ...}`` holds members of
+the session itself: each of its other columns is shown in the session's JSON, set by ``PATCH``, and its row
+goes with its session (docs/storage.md, "Adding a stored field on sessions").
 """
 
 from __future__ import annotations
@@ -46,9 +50,10 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateTable, SchemaItem
 from sqlmodel import Field, SQLModel
 
-from app.storage.own_triggers import LIST_SEARCH_INDEX_SQL
-
 metadata: MetaData = SQLModel.metadata
+
+SESSION_MEMBERS = {"session_members": True}
+"""The ``info`` of a table of ours whose columns (but ``session_id``) are members of the session it keys."""
 
 # The agent's tables: only the columns our keys and indexes name. They belong to the agent's schema
 # (app.storage.hermes_ddl); ``info`` marks them so comparisons and read-only shadowing skip them.
@@ -233,8 +238,7 @@ class GatewayProcesses(SQLModel, table=True):
 class SessionPin(SQLModel, table=True):
     """A session the user pinned: prune, auto-prune and archive never touch it. A flag of ours, so it lives
     here and never in the agent's columns (on a file whose agent has its own ``pinned`` column, that column
-    is the truth and this table is not used); the row goes with its session
-    (``own_triggers.CLEANUP_TRIGGERS_SQL``)."""
+    is the truth and this table is not used); the row goes with its session (:data:`CLEANUP_TRIGGERS_SQL`)."""
 
     __tablename__ = "hs_session_pins"
     __table_args__ = {"sqlite_with_rowid": False}
@@ -330,6 +334,86 @@ class ListSearchDirty(SQLModel, table=True):
     __table_args__ = {"sqlite_with_rowid": False}
 
     session_id: str = _text(primary_key=True)
+
+
+LIST_SEARCH_INDEX_SQL = """
+CREATE VIRTUAL TABLE IF NOT EXISTS hs_list_search USING fts5(
+    session_id, title, preview, content='hs_list_search_docs', content_rowid='doc', tokenize='trigram'
+);
+CREATE TRIGGER IF NOT EXISTS hs_list_search_session_insert AFTER INSERT ON sessions BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (NEW.id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_session_title AFTER UPDATE OF id, title ON sessions
+WHEN NEW.title IS NOT OLD.title OR NEW.id IS NOT OLD.id BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.id), (NEW.id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_session_delete AFTER DELETE ON sessions BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_message_insert AFTER INSERT ON messages
+WHEN NEW.role = 'user' AND NOT EXISTS (
+    SELECT 1 FROM hs_list_search_docs d WHERE d.session_id = NEW.session_id AND d.first_ts < NEW.timestamp
+) BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (NEW.session_id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_message_update
+AFTER UPDATE OF session_id, role, content, active, timestamp ON messages
+WHEN OLD.role = 'user' OR NEW.role = 'user' BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.session_id), (NEW.session_id);
+END;
+CREATE TRIGGER IF NOT EXISTS hs_list_search_message_delete AFTER DELETE ON messages
+WHEN OLD.role = 'user' BEGIN
+    INSERT OR IGNORE INTO hs_list_search_dirty (session_id) VALUES (OLD.session_id);
+END;
+"""
+"""The listing's search index (``GET /sessions?q=``) over :class:`ListSearchDoc`, and the triggers that keep
+:class:`ListSearchDirty` current (an FTS5 table and triggers, which SQLAlchemy cannot describe).
+
+The triggers live in the file, so every writer (this server, the agent's own ``SessionDB``, an import)
+marks the sessions whose id, title or preview may have changed, in the same transaction and at the cost of
+one key insert; the background indexer re-derives their documents later, and a listing treats every dirty
+session as a candidate meanwhile. A user message later than the one a session's document was cut from
+cannot change its preview, so ordinary appends mark nothing. The triggers are objects of ours attached to
+the agent's tables, like our indexes on them: its columns and its own triggers are untouched."""
+
+CLEANUP_TRIGGERS_SQL = """
+CREATE TRIGGER IF NOT EXISTS hs_cleanup_session AFTER DELETE ON sessions BEGIN
+    DELETE FROM hs_session_titles WHERE session_id = OLD.id;
+    DELETE FROM hs_handoffs WHERE session_id = OLD.id;
+    DELETE FROM hs_session_pins WHERE session_id = OLD.id;
+    DELETE FROM hs_sync_sessions WHERE session_id = OLD.id;
+END;
+CREATE TRIGGER IF NOT EXISTS hs_cleanup_message AFTER DELETE ON messages BEGIN
+    DELETE FROM hs_message_attachments WHERE message_id = OLD.id;
+END;
+"""
+"""Our rows about a session or a message go with it, whichever process deletes it.
+
+Our tables declare no foreign key into the agent's: the agent runs with ``foreign_keys=ON``, and a key of
+ours on its tables can make its own deletes fail, while its recovery copies only its own tables. These
+triggers (ours, on its tables, like the listing's) do what ``ON DELETE CASCADE`` did."""
+
+
+def session_member_tables() -> list[Table]:
+    """Our tables marked :data:`SESSION_MEMBERS`, in declaration order."""
+    return [t for t in metadata.tables.values() if t.info.get("session_members")]
+
+
+def session_member_columns() -> list[Column[Any]]:
+    """The members of a session stored in our own tables, in declaration order."""
+    return [c for t in session_member_tables() for c in t.columns if c.name != "session_id"]
+
+
+def cleanup_triggers_sql() -> str:
+    """The statements of :data:`CLEANUP_TRIGGERS_SQL`, and the trigger that takes each table of session
+    members with its session (its own, so the frozen ``hs_cleanup_session`` never needs replacing; all
+    idempotent)."""
+    members = "".join(
+        f"CREATE TRIGGER IF NOT EXISTS hs_cleanup_{t.name} AFTER DELETE ON sessions BEGIN\n"
+        f"    DELETE FROM {t.name} WHERE session_id = OLD.id;\nEND;\n"
+        for t in session_member_tables()
+    )
+    return CLEANUP_TRIGGERS_SQL + members
 
 
 LIST_SEARCH_TRIGGERS = (

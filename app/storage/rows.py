@@ -44,7 +44,11 @@ class HandoffState(TypedDict):
 
 
 class SessionRow(TypedDict):
-    """A session as the API shows it (``app.storage.repos.sessions.row_to_public``)."""
+    """A session as the API shows it (``app.storage.repos.sessions.row_to_public``).
+
+    The list of its stored shape: the members the repository does not compute, in this order, are the
+    agent's columns it selects (``handoff`` standing for the three ``handoff_*``), except those a table of
+    ours holds (``own_schema.SESSION_MEMBERS``)."""
 
     id: str
     title: str | None
@@ -134,7 +138,8 @@ class MessageQuery:
 
 
 class SessionMetaRow(TypedDict):
-    """The session columns search shows beside its hits (``app.storage.repos.search.session_meta``)."""
+    """The session columns search shows beside its hits (``SearchRows.session_meta`` in
+    ``app.storage.repos.search``)."""
 
     id: str
     title: str | None

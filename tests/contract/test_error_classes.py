@@ -22,7 +22,6 @@ from app.errors import HermesError, concrete_errors
 from app.main import create_app
 from app.openapi_export import generate
 from app.settings import Settings
-from app.storage.repos.repository import bound
 from app.storage.sqlite.tx import SqliteTx
 
 ERRORS = concrete_errors()
@@ -118,8 +117,7 @@ def _is_own_function(value: object) -> bool:
 
 
 # Services reach storage through the job's Tx (``tx.sessions.insert_session(...)``): on SQLite each such
-# method is a repository function bound to the connection (or a method of its repository class), which is
-# what the walk follows.
+# method is a method of its repository class, which is what the walk follows.
 _TX = SqliteTx(sqlite3.connect(":memory:"))
 
 
@@ -128,8 +126,6 @@ def _repository_function(aggregate: str, name: str) -> object:
     if repository is None or isinstance(repository, sqlite3.Connection):
         return None
     binding = inspect.getattr_static(repository, name, None)
-    if isinstance(binding, bound):
-        return getattr(binding.module, binding.name, None)
     if isinstance(binding, staticmethod):
         return binding.__func__
     if isinstance(binding, types.FunctionType):
@@ -138,13 +134,16 @@ def _repository_function(aggregate: str, name: str) -> object:
 
 
 def _resolve(node: ast.expr, scope: dict[str, Any]) -> object:
-    """The object a name, a ``module.attribute`` chain or a ``tx.<repository>.<method>`` refers to in
-    ``scope``, if it is one."""
+    """The object a name, a ``module.attribute`` chain, a ``tx.<repository>.<method>``, a repository's
+    ``self.<method>`` or a ``Repository(conn, changes).<method>`` refers to in ``scope``, if it is one
+    (``scope["self"]`` is the class of the method being walked)."""
     if isinstance(node, ast.Name):
         return scope.get(node.id)
+    if isinstance(node, ast.Call):
+        return _resolve(node.func, scope)
     if isinstance(node, ast.Attribute):
         owner = _resolve(node.value, scope)
-        if isinstance(owner, types.ModuleType):
+        if isinstance(owner, types.ModuleType | type):
             return getattr(owner, node.attr, None)
         if isinstance(node.value, ast.Attribute):
             return _repository_function(node.value.attr, node.attr)
@@ -162,10 +161,14 @@ def _raisable(fn: Callable[..., Any], seen: set[Callable[..., Any]]) -> set[type
     except (OSError, TypeError):
         return set()
     found: set[type[HermesError]] = set()
+    scope = dict(fn.__globals__)
+    owner, _, _ = fn.__qualname__.rpartition(".")
+    if owner and "<" not in owner:
+        scope["self"] = scope.get(owner)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Name | ast.Attribute):
             continue
-        value = _resolve(node, fn.__globals__)
+        value = _resolve(node, scope)
         if _is_error_class(value):
             found.add(value)  # type: ignore[arg-type]
         elif _is_own_function(value):

@@ -11,7 +11,9 @@ from typing import Any
 import hermes_state
 import pytest
 
+from app.storage.commit_notice import Changes
 from app.storage.repos import session_list
+from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListQuery
 from tests.dashboard_api.conftest import Pair, copy_store
 
@@ -37,15 +39,16 @@ def test_another_programs_commit_shows_within_the_reuse_window(
     path = copy_store(agent_store, tmp_path)
     query = ListQuery(limit=20)
     with closing(sqlite3.connect(path)) as conn:
-        before = session_list.count_listed_cached(conn, query)
+        counted = Sessions(conn, Changes()).count_listed
+        before = counted(query)
         agent = hermes_state.SessionDB(db_path=path)
         try:
             agent.create_session("agent-new", "cli")
         finally:
             agent.close()
-        assert session_list.count_listed_cached(conn, query) == before  # counted a moment ago: reused
+        assert counted(query) == before  # counted a moment ago: reused
         monkeypatch.setattr(session_list, "COUNT_REUSE_S", 0.0)
-        assert session_list.count_listed_cached(conn, query) == before + 1
+        assert counted(query) == before + 1
         monkeypatch.undo()
         agent = hermes_state.SessionDB(db_path=path)
         try:
@@ -53,4 +56,4 @@ def test_another_programs_commit_shows_within_the_reuse_window(
         finally:
             agent.close()
         session_list.forget_counts()  # what the writer does after each of its commits
-        assert session_list.count_listed_cached(conn, query) == before + 2
+        assert counted(query) == before + 2

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from app.services.events import EventPruner
 from app.settings import Settings
 from app.storage.commit_notice import Changes
-from app.storage.repos import events as repo
+from app.storage.repos.events import Events
 from app.storage.sqlite.store import Database
 from tests.conftest import RawDatabase
 
@@ -93,56 +93,56 @@ def test_failed_patch_leaves_no_event(client: TestClient, raw: sqlite3.Connectio
     assert _events(raw) == []
 
 
-def _fill(conn: sqlite3.Connection, ages_days: list[float]) -> None:
+def _fill(log: Events, ages_days: list[float]) -> None:
     now = time.time()
     for age in ages_days:
-        repo.insert(conn, Changes(), "message.created", "s", "{}", now - age * 86400)
+        log.insert("message.created", "s", "{}", now - age * 86400)
 
 
-def _memory_log() -> sqlite3.Connection:
+def _memory_log() -> Events:
     conn = sqlite3.connect(":memory:")
     conn.executescript(
         "CREATE TABLE hs_events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, "
         "session_id TEXT, data TEXT NOT NULL, created_at REAL NOT NULL)"
     )
-    return conn
+    return Events(conn, Changes())
 
 
-def _ids(conn: sqlite3.Connection) -> list[int]:
-    return [r[0] for r in repo.after(conn, 0, None, 1000)]
+def _ids(log: Events) -> list[int]:
+    return [r[0] for r in log.after(0, None, 1000)]
 
 
 def test_prune_by_age_and_row_cap() -> None:
-    conn = _memory_log()
-    _fill(conn, [10, 9, 8, 3, 2, 1, 0])
-    assert repo.prune(conn, older_than=time.time() - 7 * 86400, max_rows=100) == 3
-    assert _ids(conn) == [4, 5, 6, 7]
-    assert repo.prune(conn, older_than=time.time() - 7 * 86400, max_rows=100) == 0
-    assert repo.prune(conn, older_than=0, max_rows=2) == 2
-    assert _ids(conn) == [6, 7]
+    log = _memory_log()
+    _fill(log, [10, 9, 8, 3, 2, 1, 0])
+    assert log.prune(older_than=time.time() - 7 * 86400, max_rows=100) == 3
+    assert _ids(log) == [4, 5, 6, 7]
+    assert log.prune(older_than=time.time() - 7 * 86400, max_rows=100) == 0
+    assert log.prune(older_than=0, max_rows=2) == 2
+    assert _ids(log) == [6, 7]
     # Everything old: the log empties, and ids keep growing afterwards (AUTOINCREMENT).
-    assert repo.prune(conn, older_than=time.time() + 1, max_rows=100) == 2
-    assert repo.prune(conn, older_than=time.time() + 1, max_rows=100) == 0
-    _fill(conn, [0])
-    assert repo.latest_id(conn) == 8
+    assert log.prune(older_than=time.time() + 1, max_rows=100) == 2
+    assert log.prune(older_than=time.time() + 1, max_rows=100) == 0
+    _fill(log, [0])
+    assert log.latest_id() == 8
 
 
 def test_prune_works_in_chunks() -> None:
-    conn = _memory_log()
-    _fill(conn, [9] * 25 + [0] * 5)
-    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 10
-    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 10
-    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 5
-    assert repo.prune(conn, older_than=time.time() - 86400, max_rows=100, chunk=10) == 0
-    assert _ids(conn) == list(range(26, 31))
-    assert repo.prune(conn, older_than=0, max_rows=2, chunk=10) == 3
-    assert _ids(conn) == [29, 30]
+    log = _memory_log()
+    _fill(log, [9] * 25 + [0] * 5)
+    assert log.prune(older_than=time.time() - 86400, max_rows=100, chunk=10) == 10
+    assert log.prune(older_than=time.time() - 86400, max_rows=100, chunk=10) == 10
+    assert log.prune(older_than=time.time() - 86400, max_rows=100, chunk=10) == 5
+    assert log.prune(older_than=time.time() - 86400, max_rows=100, chunk=10) == 0
+    assert _ids(log) == list(range(26, 31))
+    assert log.prune(older_than=0, max_rows=2, chunk=10) == 3
+    assert _ids(log) == [29, 30]
 
 
 def test_event_pruner_runs_through_the_writer(home: Path) -> None:
     db = Database(Settings(home=home, api_token="t")).open()
     try:
-        db.write_sync(lambda tx: _fill(tx.conn, [30, 20, 1, 0]))
+        db.write_sync(lambda tx: _fill(tx.events, [30, 20, 1, 0]))
         pruner = EventPruner(db, retention_days=7, max_rows=1, interval_s=3600)
         assert asyncio.run(pruner.run_once(chunk=1)) == 3  # one write job per chunk, until none is left
         assert db.read_sync(lambda tx: [r[0] for r in tx.events.after(0, None, 10)]) == [4]

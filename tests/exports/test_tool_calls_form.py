@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.domain.stored_json import minified
-from app.storage.repos import export as repo
+from app.storage.commit_notice import Changes
+from app.storage.repos.export_repo import Export
 from app.storage.rows import ExportCursor, ExportFilter, join_chunk
 
 _SCALARS = (
@@ -76,14 +77,15 @@ def _store(home: Path) -> Path:
 
 def _export(path: Path, *, sql_render: bool) -> bytes:
     conn = sqlite3.connect(path)
+    export = Export(conn, Changes())
     out = bytearray()
     cursor: ExportCursor | None = ExportCursor()
     line_open = False
     try:
         while cursor is not None:
-            plan = repo.plan_chunk(conn, ExportFilter(), cursor, max_sessions=8, max_messages=100)
+            plan = export.plan_chunk(ExportFilter(), cursor, max_sessions=8, max_messages=100)
             data, line_open = join_chunk(
-                line_open, repo.render_chunk(conn, ExportFilter(), plan, sql_render=sql_render)
+                line_open, export.render_chunk(ExportFilter(), plan, sql_render=sql_render)
             )
             out += data
             cursor = plan.next

@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
-from app.storage.repos import export as repo
+from app.storage.commit_notice import Changes
+from app.storage.repos.export_repo import Export
 from app.storage.rows import ExportCursor, ExportFilter, join_chunk
 from tests.lifecycle.helpers import agent_db, make_session
 
@@ -85,13 +86,14 @@ def _build_store(home: Path, *, dynamic_typing: bool = True) -> None:
 
 
 def _export(conn: sqlite3.Connection, *, sql_render: bool, sessions: int, messages: int) -> bytes:
+    export = Export(conn, Changes())
     out = bytearray()
     cursor: ExportCursor | None = ExportCursor()
     flt = ExportFilter()
     line_open = False
     while cursor is not None:
-        plan = repo.plan_chunk(conn, flt, cursor, max_sessions=sessions, max_messages=messages)
-        data, line_open = join_chunk(line_open, repo.render_chunk(conn, flt, plan, sql_render=sql_render))
+        plan = export.plan_chunk(flt, cursor, max_sessions=sessions, max_messages=messages)
+        data, line_open = join_chunk(line_open, export.render_chunk(flt, plan, sql_render=sql_render))
         out += data
         cursor = plan.next
     return bytes(out)
@@ -156,23 +158,24 @@ def test_a_session_deleted_between_its_chunks_leaves_valid_lines(home: Path) -> 
         make_session(db, sid, messages=6)
     db.close()
     conn = sqlite3.connect(home / "state.db")
+    export = Export(conn, Changes())
     try:
         flt = ExportFilter()
-        first = repo.plan_chunk(conn, flt, ExportCursor(), max_sessions=64, max_messages=8)
+        first = export.plan_chunk(flt, ExportCursor(), max_sessions=64, max_messages=8)
         assert first.upto_session_id == "s2" and first.cut_message_id is not None  # s2 is cut in two
-        second = repo.plan_chunk(conn, flt, first.next, max_sessions=64, max_messages=8)  # type: ignore[arg-type]
-        later = repo.render_chunk(conn, flt, second)  # s2's tail, rendered before the delete
+        second = export.plan_chunk(flt, first.next, max_sessions=64, max_messages=8)  # type: ignore[arg-type]
+        later = export.render_chunk(flt, second)  # s2's tail, rendered before the delete
         with conn:
             conn.execute("DELETE FROM messages WHERE session_id = 's2'")
             conn.execute("DELETE FROM sessions WHERE id = 's2'")
-        earlier = repo.render_chunk(conn, flt, first)  # s2's head is gone from this snapshot
+        earlier = export.render_chunk(flt, first)  # s2's head is gone from this snapshot
         out, line_open = join_chunk(False, earlier)
         data, line_open = join_chunk(line_open, later)
         out += data
         cursor = second.next
         while cursor is not None:
-            plan = repo.plan_chunk(conn, flt, cursor, max_sessions=64, max_messages=8)
-            data, line_open = join_chunk(line_open, repo.render_chunk(conn, flt, plan))
+            plan = export.plan_chunk(flt, cursor, max_sessions=64, max_messages=8)
+            data, line_open = join_chunk(line_open, export.render_chunk(flt, plan))
             out += data
             cursor = plan.next
     finally:

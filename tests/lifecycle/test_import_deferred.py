@@ -24,7 +24,7 @@ from app.services import transfer
 from app.services.fts_indexer import FtsIndexer
 from app.settings import Settings
 from app.storage.backends import open_store
-from app.storage.repos import fts_backlog
+from app.storage.repos.fts_backlog import FtsBacklog
 from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN, count_rows
 from tests.lifecycle.helpers import agent_db
@@ -222,16 +222,16 @@ def test_the_server_indexes_a_backlog_left_by_an_earlier_run(settings: Settings,
 
 def test_a_failing_slice_is_retried_at_the_next_drain(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     _import(db, jsonl(30, 40))
-    real = fts_backlog.index_next_slice
+    real = FtsBacklog.index_next_slice
 
-    def broken(conn: sqlite3.Connection, max_messages: int) -> int | None:
+    def broken(self: FtsBacklog, max_messages: int) -> int | None:
         raise sqlite3.OperationalError("database is locked")
 
     indexer = FtsIndexer(db)
-    monkeypatch.setattr(fts_backlog, "index_next_slice", broken)
+    monkeypatch.setattr(FtsBacklog, "index_next_slice", broken)
     asyncio.run(indexer.drain())  # logged, not raised
     assert fts_state(db.path)["backlog"] > 0
-    monkeypatch.setattr(fts_backlog, "index_next_slice", real)
+    monkeypatch.setattr(FtsBacklog, "index_next_slice", real)
     asyncio.run(indexer.drain())
     assert complete(fts_state(db.path), 1200)
 

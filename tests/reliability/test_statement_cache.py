@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.storage.commit_notice import Changes
-from app.storage.repos.messages import insert_messages
+from app.storage.repos.messages import Messages
 from app.storage.sqlite import migrate
 from app.storage.sqlite.connection import open_connection
 from app.storage.sqlite.driver import sqlite3
@@ -28,7 +28,7 @@ def test_an_append_compiles_its_statements_once_after_the_migration(tmp_path: Pa
     conn.set_authorizer(authorize)
     for turn in range(30):
         conn.execute("BEGIN IMMEDIATE")
-        insert_messages(conn, Changes(), "s", [{"role": "user", "content": f"turn {turn}"}])
+        Messages(conn, Changes()).insert_messages("s", [{"role": "user", "content": f"turn {turn}"}])
         conn.execute("COMMIT")
     assert sorted(set(compiled)) == sorted(compiled)
     assert len(compiled) >= 3  # the message INSERT and the counters' UPDATE, each once

@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.settings import Settings
+from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
 from app.storage.repos import list_index
-from app.storage.repos.session_list import list_sessions
-from app.storage.rows import ListQuery
+from app.storage.repos.list_index import ListIndex
+from app.storage.repos.sessions_repo import Sessions
+from app.storage.rows import ListPage, ListQuery
 from app.storage.sqlite.store import Database
 from tests.search.conftest import add_session
 
@@ -63,10 +65,14 @@ def _shown_contains(item: dict[str, Any], term: str) -> bool:
     return any(_fold(term) in _fold(field or "") for field in (item["id"], item["title"], preview))
 
 
+def _list(conn: sqlite3.Connection, query: ListQuery) -> ListPage:
+    return Sessions(conn, Changes()).list_sessions(query)
+
+
 def _listing(conn: sqlite3.Connection, **kwargs: Any) -> list[str]:
     conn.execute("BEGIN")
     try:
-        return [item["id"] for item in list_sessions(conn, ListQuery(limit=500, **kwargs)).items]
+        return [item["id"] for item in _list(conn, ListQuery(limit=500, **kwargs)).items]
     finally:
         conn.execute("ROLLBACK")
 
@@ -74,7 +80,7 @@ def _listing(conn: sqlite3.Connection, **kwargs: Any) -> list[str]:
 def _expected(conn: sqlite3.Connection, term: str, **kwargs: Any) -> list[str]:
     conn.execute("BEGIN")
     try:
-        items = list_sessions(conn, ListQuery(limit=500, **kwargs)).items
+        items = _list(conn, ListQuery(limit=500, **kwargs)).items
     finally:
         conn.execute("ROLLBACK")
     return [item["id"] for item in items if _shown_contains(item, term)]
@@ -82,7 +88,7 @@ def _expected(conn: sqlite3.Connection, term: str, **kwargs: Any) -> list[str]:
 
 def _index_all(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
-    while list_index.index_dirty(conn) is not None:
+    while ListIndex(conn, Changes()).index_dirty() is not None:
         pass
     conn.execute("COMMIT")
 
@@ -237,7 +243,7 @@ def test_writes_by_the_agent_are_found(client: TestClient, agent: Any) -> None:
     assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 1
     found = client.get("/sessions", params={"q": "plants"}).json()["items"]
     assert [item["id"] for item in found] == ["agent-1"]
-    db.write_sync(lambda tx: list_index.index_dirty(tx.conn))
+    db.write_sync(lambda tx: tx.indexing.index_dirty())
     assert db.read_sync(lambda tx: list_index.dirty_count(tx.conn)) == 0
     assert db.read_sync(lambda tx: list_index.search_filter(tx.conn, "garden", True).indexed)
     for q in ("plants", "GARDEN", "agent-1"):
@@ -275,7 +281,7 @@ def test_lost_triggers_are_restored_and_everything_requeued(tmp_path: Path) -> N
     home = tmp_path / "home"
     home.mkdir()
     db = Database(Settings(home=home, api_token="t")).open()
-    db.write_sync(lambda tx: list_index.index_dirty(tx.conn))
+    db.write_sync(lambda tx: tx.indexing.index_dirty())
     db.close()
     conn = sqlite3.connect(home / "state.db", isolation_level=None)
     conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('kept', 'cli', 1)")

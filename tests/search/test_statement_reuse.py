@@ -6,7 +6,8 @@ from pathlib import Path
 
 from app.storage.commit_notice import Changes
 from app.storage.repos import search
-from app.storage.repos.messages import insert_messages
+from app.storage.repos.messages import Messages
+from app.storage.repos.search import SearchRows
 from app.storage.sqlite import migrate
 from app.storage.sqlite.connection import open_connection
 from app.storage.sqlite.driver import sqlite3
@@ -20,11 +21,11 @@ def test_windows_bookends_and_hit_chunks_are_not_compiled_again(tmp_path: Path) 
     conn.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 1)")
     roles = ("user", "assistant")
     turns = [{"role": roles[i % 2], "content": f"deploy step {i}"} for i in range(40)]
-    ids = [m["id"] for m in insert_messages(conn, Changes(), "s", turns)]
+    ids = [m["id"] for m in Messages(conn, Changes()).insert_messages("s", turns)]
     conn.execute("COMMIT")
 
     def run(anchor: int, size: int) -> None:
-        search.context(conn, "s", anchor, size, size)
+        SearchRows(conn, Changes()).context("s", anchor, size, size)
         search.window_floor(conn, "messages_fts", "deploy", anchor, size)
 
     run(ids[20], 3)

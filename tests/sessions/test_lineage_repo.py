@@ -7,15 +7,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.storage.repos.lineage import (
-    MAX_CHAIN_DEPTH,
-    ChildKind,
-    child_kind,
-    compression_chain,
-    compression_tip,
-    lineage_root,
-)
+from app.storage.commit_notice import Changes
+from app.storage.repos.lineage import MAX_CHAIN_DEPTH, ChildKind, LineageWalks
 from tests.sessions.conftest import create, set_started
+
+
+def _walks(raw: sqlite3.Connection) -> LineageWalks:
+    return LineageWalks(raw, Changes())
 
 
 def _chain(raw: sqlite3.Connection, n: int) -> list[str]:
@@ -39,7 +37,7 @@ def test_kinds(client: TestClient, agent: Any, raw: sqlite3.Connection) -> None:
     agent.create_session("br", "cli", parent_session_id="p", model_config={"_branched_from": "p"})
     agent.create_session("dl", "subagent", parent_session_id="p", model_config={"_delegate_from": "p"})
     agent.create_session("tl", "tool", parent_session_id="p")
-    kinds = {sid: child_kind(raw, sid) for sid in ("p", "comp", "br", "dl", "tl")}
+    kinds = {sid: _walks(raw).child_kind(sid) for sid in ("p", "comp", "br", "dl", "tl")}
     assert kinds == {
         "p": ChildKind.root,
         "comp": ChildKind.compression,
@@ -47,16 +45,16 @@ def test_kinds(client: TestClient, agent: Any, raw: sqlite3.Connection) -> None:
         "dl": ChildKind.delegate,
         "tl": ChildKind.other,
     }
-    assert child_kind(raw, "missing") is None
-    assert compression_tip(raw, "p") == "comp"
-    assert lineage_root(raw, "br") == "br" and lineage_root(raw, "comp") == "p"
+    assert _walks(raw).child_kind("missing") is None
+    assert _walks(raw).compression_tip("p") == "comp"
+    assert _walks(raw).lineage_root("br") == "br" and _walks(raw).lineage_root("comp") == "p"
 
 
 def test_legacy_branch_heuristic(client: TestClient, agent: Any, raw: sqlite3.Connection) -> None:
     create(client, id="p", source="cli")
     agent.end_session("p", "branched")
     agent.create_session("late", "cli", parent_session_id="p")
-    assert child_kind(raw, "late") is ChildKind.branch
+    assert _walks(raw).child_kind("late") is ChildKind.branch
 
 
 def test_tip_prefers_continuing_then_open_child(
@@ -68,14 +66,14 @@ def test_tip_prefers_continuing_then_open_child(
         agent.create_session(sid, "cli", parent_session_id="p")
         set_started(raw, sid, started)
     agent.end_session("stale", "ws_orphan_reap")
-    assert compression_tip(raw, "p") == agent.get_compression_tip("p") == "open"
+    assert _walks(raw).compression_tip("p") == agent.get_compression_tip("p") == "open"
 
 
 def test_long_chain_depth_limited(client: TestClient, raw: sqlite3.Connection) -> None:
     ids = _chain(raw, MAX_CHAIN_DEPTH + 20)
-    assert compression_tip(raw, ids[0]) == ids[MAX_CHAIN_DEPTH]
-    assert lineage_root(raw, ids[-1]) == ids[-1 - MAX_CHAIN_DEPTH]
-    assert compression_chain(raw, ids[5])[:6] == ids[:6]
+    assert _walks(raw).compression_tip(ids[0]) == ids[MAX_CHAIN_DEPTH]
+    assert _walks(raw).lineage_root(ids[-1]) == ids[-1 - MAX_CHAIN_DEPTH]
+    assert _walks(raw).compression_chain(ids[5])[:6] == ids[:6]
 
 
 def test_cycles_terminate(client: TestClient, raw: sqlite3.Connection) -> None:
@@ -84,9 +82,9 @@ def test_cycles_terminate(client: TestClient, raw: sqlite3.Connection) -> None:
         " ('a', 'cli', 1, 2, 'compression', NULL), ('b', 'cli', 3, 4, 'compression', 'a')"
     )
     raw.execute("UPDATE sessions SET parent_session_id = 'b' WHERE id = 'a'")
-    assert compression_tip(raw, "a") in {"a", "b"}
-    assert lineage_root(raw, "a") in {"a", "b"}
-    assert sorted(compression_chain(raw, "a")) == ["a", "b"]
+    assert _walks(raw).compression_tip("a") in {"a", "b"}
+    assert _walks(raw).lineage_root("a") in {"a", "b"}
+    assert sorted(_walks(raw).compression_chain("a")) == ["a", "b"]
     listing = client.get("/sessions", params={"include_children": True, "order": "last_active"})
     assert listing.status_code == 200 and len(listing.json()["items"]) == 2
     assert client.get("/sessions", params={"order": "last_active"}).status_code == 200

@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.domain.session_filter import SessionFilter
-from app.storage.repos.session_list import ListingMemo, list_sessions_cached
+from app.storage.commit_notice import Changes
+from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListQuery
 from tests.sessions.conftest import create, set_started
 
@@ -236,16 +237,16 @@ def test_the_page_memo_tells_queries_apart_by_every_field(
     create(client, id="on-telegram", source="telegram")
     set_started(raw, "on-cli", 100.0)
     set_started(raw, "on-telegram", 200.0)
-    memo = ListingMemo()
+    sessions = Sessions(raw, Changes())
     raw.execute("BEGIN")  # one snapshot: every call below may be answered from the memo
     try:
-        first = list_sessions_cached(raw, memo, ListQuery(limit=1))
+        first = sessions.list_sessions_cached(ListQuery(limit=1))
         assert [item["id"] for item in first.items] == ["on-telegram"]
-        assert list_sessions_cached(raw, memo, ListQuery(limit=1)) is first
-        filtered = list_sessions_cached(raw, memo, ListQuery(limit=1, filter=SessionFilter(source="cli")))
+        assert sessions.list_sessions_cached(ListQuery(limit=1)) is first
+        filtered = sessions.list_sessions_cached(ListQuery(limit=1, filter=SessionFilter(source="cli")))
         assert [item["id"] for item in filtered.items] == ["on-cli"]
-        second = list_sessions_cached(raw, memo, ListQuery(limit=1, after=first.next_position))
+        second = sessions.list_sessions_cached(ListQuery(limit=1, after=first.next_position))
         assert [item["id"] for item in second.items] == ["on-cli"]
-        assert list_sessions_cached(raw, memo, ListQuery(limit=2)).items == [*first.items, *second.items]
+        assert sessions.list_sessions_cached(ListQuery(limit=2)).items == [*first.items, *second.items]
     finally:
         raw.execute("COMMIT")

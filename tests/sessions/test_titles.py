@@ -9,8 +9,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.errors import Conflict
-from app.storage.repos.titles import next_title_in_lineage, resolve_by_title, set_title
+from app.storage.commit_notice import Changes
+from app.storage.repos.titles_repo import Titles
 from tests.sessions.conftest import create, set_started
+
+
+def _titles(raw: sqlite3.Connection) -> Titles:
+    return Titles(raw, Changes())
 
 
 def _title(client: TestClient, sid: str, title: Any) -> Any:
@@ -82,26 +87,26 @@ def test_agent_reads_our_titles(client: TestClient, agent: Any) -> None:
 
 
 def test_lineage_numbering_and_resolution(client: TestClient, raw: sqlite3.Connection) -> None:
-    assert next_title_in_lineage(raw, "my project") == "my project"
+    assert _titles(raw).next_title_in_lineage("my project") == "my project"
     create(client, id="a", title="my project")
-    assert next_title_in_lineage(raw, "my project") == "my project #2"
+    assert _titles(raw).next_title_in_lineage("my project") == "my project #2"
     create(client, id="b", title="my project #2")
     create(client, id="c", title="my project #3")
-    assert next_title_in_lineage(raw, "my project") == "my project #4"
-    assert next_title_in_lineage(raw, "my project #2") == "my project #4"
+    assert _titles(raw).next_title_in_lineage("my project") == "my project #4"
+    assert _titles(raw).next_title_in_lineage("my project #2") == "my project #4"
     for sid, t in (("a", 1.0), ("b", 2.0), ("c", 3.0)):
         set_started(raw, sid, t)
-    assert resolve_by_title(raw, "my project") == "c"
-    assert resolve_by_title(raw, "my project #2") == "b"
-    assert resolve_by_title(raw, "unknown") is None
+    assert _titles(raw).resolve_by_title("my project") == "c"
+    assert _titles(raw).resolve_by_title("my project #2") == "b"
+    assert _titles(raw).resolve_by_title("unknown") is None
     create(client, id="x", title="myXproject")
-    assert resolve_by_title(raw, "my_project") is None
+    assert _titles(raw).resolve_by_title("my_project") is None
 
 
 def test_set_title_repo_contract(client: TestClient, raw: sqlite3.Connection) -> None:
-    assert set_title(raw, "missing", "x") is False
+    assert _titles(raw).set_title("missing", "x") is False
     create(client, id="h", title="Held")
     create(client, id="o")
     with pytest.raises(Conflict) as info:
-        set_title(raw, "o", "Held")
+        _titles(raw).set_title("o", "Held")
     assert info.value.extra == {"holder": "h", "suggested_title": "Held #2"}

@@ -112,7 +112,7 @@ async def route_message(gateway: GatewayService, body: RouteMessage) -> Response
         profile=body.profile,
         background_processes=processes,
     )
-    return json_response(result.public())
+    return json_response(result)
 
 
 @router.post(

@@ -22,6 +22,7 @@ from app.api.schemas.maintenance import (
     PruneOut,
     RepairIn,
     RepairOut,
+    SelectedSession,
     StatsOut,
     VacuumOut,
 )
@@ -67,8 +68,8 @@ _FILTER_ERRORS: Errors = (InvalidDuration, EmptyTimeWindow)
 
 
 def _candidates(found: list[Any]) -> list[dict[str, Any]]:
-    fields = ("id", "source", "title", "model", "started_at", "ended_at", "message_count", "archived")
-    return [{name: getattr(c, name) for name in fields} for c in found]
+    # What the schema documents of each candidate, in its order (what a prune frees is reported in total).
+    return [{name: getattr(c, name) for name in SelectedSession.model_fields} for c in found]
 
 
 @router.post(

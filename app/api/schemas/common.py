@@ -92,3 +92,18 @@ MAX_FILTER_LENGTH = 1000
 
 FilterText = Annotated[str, Field(max_length=MAX_FILTER_LENGTH), AfterValidator(_check_text)]
 """A :data:`SafeText` search filter of at most 1,000 characters (SQLite refuses LIKE patterns of 50,000)."""
+
+
+def model_examples(*examples: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    """A model's ``json_schema_extra``: these examples, each completed with the example of every member that
+    carries one (``Field(examples=[...])``), so a member added later has its example beside it."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        beside = {
+            name: member["examples"][0]
+            for name, member in schema.get("properties", {}).items()
+            if member.get("examples")
+        }
+        schema["examples"] = [{**beside, **example} for example in examples]
+
+    return extra

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas import examples as ex
-from app.api.schemas.common import RequestModel, RuledCount, SafeJSON, SafeText, Title
+from app.api.schemas.common import RequestModel, RuledCount, SafeJSON, SafeText, Title, model_examples
 from app.api.schemas.filters import SessionFilterFields
 from app.domain.sources import Source
 
@@ -78,7 +78,7 @@ class SessionPublic(BaseModel):
     system_prompt: str | None = Field(default=None, description="Only with include=system_prompt")
 
     model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra={"examples": [ex.SESSION]}
+        populate_by_name=True, protected_namespaces=(), json_schema_extra=model_examples(ex.SESSION)
     )
 
 

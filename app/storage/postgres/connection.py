@@ -19,8 +19,12 @@ from psycopg.rows import RowMaker
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextLoader
 
 from app.storage.dialect import Dialect
+from app.storage.errors import StorageError
 from app.storage.postgres.dialect import HIDDEN_COLUMNS, POSTGRES
 from app.storage.postgres.shape import PG_WATCH
+
+# psycopg_pool's PoolTimeout is a psycopg.OperationalError, so this covers the pool too.
+StorageError.register(psycopg.Error)
 
 NUL_STANDIN = "\uffff"
 """What a NUL character is stored as: PostgreSQL text cannot hold NUL, and the agent's own encoding of

@@ -1,4 +1,4 @@
-"""PostgreSQL's hooks of :class:`app.storage.dialect.Dialect`, for psycopg's client-side placeholders."""
+"""PostgreSQL's values of :class:`app.storage.dialect.Dialect`, for psycopg's client-side placeholders."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ _DECLARED = {
 
 HIDDEN_COLUMNS = frozenset({"search_vector", "hs_search_ready", "hidden", "last_activity_at"})
 """Columns that are not part of the agent's schema-22 rows, so ``SELECT *`` through a
-:class:`app.storage.postgres.connection.PlainCursor` and :meth:`PostgresDialect.table_columns` leave them out
+:class:`app.storage.postgres.connection.PlainCursor` and ``POSTGRES.table_columns`` leave them out
 (exports stay the agent's lines): what the server computes for search, and the two flags of newer agents'
 files that revision 0023 keeps beside them (read and written by name, see
 :data:`app.storage.postgres.shape.PG_SHAPE`)."""
@@ -34,56 +34,32 @@ _COLUMNS_SQL = (
 )
 
 
-class PostgresDialect(Dialect):
-    """PostgreSQL's SQL with psycopg's placeholders (a literal ``%`` is doubled: statements always go with
-    their parameters, an empty tuple too)."""
-
-    __slots__ = ()
-    name = "postgresql"
-    p = "%s"
-    pct = "%%"
-    casefold_like = "ILIKE"
-
-    def named(self, name: str) -> str:
-        """``%(name)s``."""
-        return f"%({name})s"
-
-    def int64_cast(self, expr: str) -> str:
-        """``bigint`` (``integer`` is 32-bit here)."""
-        return f"CAST({expr} AS BIGINT)"
-
-    def index_hint(self, index: str) -> str:
-        """Nothing: the planner picks the index by itself."""
-        return ""
-
-    def char(self, code: int) -> str:
-        """``chr``."""
-        return f"chr({code})"
-
-    def json_text(self, doc: str, path: str) -> str:
-        """``#>>`` on the text cast to ``jsonb``."""
-        keys = ",".join(path.removeprefix("$.").split("."))
-        return f"(({doc})::jsonb #>> '{{{keys}}}')"
-
-    def json_is_valid(self, doc: str) -> str:
-        """Through ``hs_json_or_null``, which answers NULL where the text does not parse."""
-        return f"(hs_json_or_null({doc}) IS NOT NULL)"
-
-    def json_kind(self, doc: str) -> str:
-        """``jsonb_typeof``."""
-        return f"jsonb_typeof(({doc})::jsonb)"
-
-    def json_array_len(self, doc: str) -> str:
-        """``jsonb_array_length``."""
-        return f"jsonb_array_length(({doc})::jsonb)"
-
-    def table_columns(self, conn: Any, table: str) -> list[TableColumn]:
-        """From ``information_schema``, types named as the agent's SQLite schema declares them."""
-        return [
-            TableColumn(name, _DECLARED.get(kind, kind.upper()), bool(notnull), default)
-            for name, kind, notnull, default in conn.execute(_COLUMNS_SQL, (table,))
-            if name not in HIDDEN_COLUMNS
-        ]
+def _columns(conn: Any, table: str) -> list[TableColumn]:
+    # From information_schema, types named as the agent's SQLite schema declares them.
+    return [
+        TableColumn(name, _DECLARED.get(kind, kind.upper()), bool(notnull), default)
+        for name, kind, notnull, default in conn.execute(_COLUMNS_SQL, (table,))
+        if name not in HIDDEN_COLUMNS
+    ]
 
 
-POSTGRES: Dialect = PostgresDialect()
+# psycopg's client-side placeholders: a literal % is doubled, since statements always go with their
+# parameters (an empty tuple too).
+POSTGRES = Dialect(
+    name="postgresql",
+    p="%s",
+    pct="%%",
+    casefold_like="ILIKE",
+    named_template="%({name})s",
+    # integer is 32-bit here.
+    int64_type="BIGINT",
+    # The planner picks the index by itself.
+    index_hint_template="",
+    char_template="chr({code})",
+    json_text_template="(({doc})::jsonb #>> '{{{keys}}}')",
+    # hs_json_or_null answers NULL where the text does not parse.
+    json_is_valid_template="(hs_json_or_null({doc}) IS NOT NULL)",
+    json_kind_template="jsonb_typeof(({doc})::jsonb)",
+    json_array_len_template="jsonb_array_length(({doc})::jsonb)",
+    table_columns=_columns,
+)

@@ -28,13 +28,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from app.storage.write_queue import STOP, take_batch
+
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 LANES = 2
 """Threads committing groups (each on its own pooled connection)."""
 _REGROUPS = 2
-_STOP = object()
 
 
 @dataclass
@@ -102,7 +103,7 @@ class GroupCommitter:
         """Run everything queued, then stop the lanes."""
         with self._accepting:
             self._stopped = True
-            self._queue.put(_STOP)
+            self._queue.put(STOP)
         for thread in self._threads:
             if thread.is_alive():
                 thread.join()
@@ -110,19 +111,12 @@ class GroupCommitter:
     def _lane(self) -> None:
         while True:
             item = self._queue.get()
-            if item is _STOP:
-                self._queue.put(_STOP)  # for the other lanes
+            if item is STOP:
+                self._queue.put(STOP)  # for the other lanes
                 return
-            group: list[Job[Any]] = [item]
-            while len(group) < self._batch_max:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is _STOP:
-                    self._queue.put(_STOP)
-                    break
-                group.append(nxt)
+            group, stopped = take_batch(self._queue, item, self._batch_max)
+            if stopped:
+                self._queue.put(STOP)  # seen again at the next get, after this group commits
             # A caller that gave up before its job started gets nothing written; a started job is answered.
             self._commit([job for job in group if job.future.set_running_or_notify_cancel()])
 

@@ -56,14 +56,7 @@ from app.storage.repos.list_index import (
     SearchFilter,
     scan_filter,
 )
-from app.storage.repos.search import cron_clauses, scan_windows
-from app.storage.repos.session_filter import (
-    cwd_params,
-    cwd_sql,
-    in_home_sql,
-    workspace_pattern,
-    workspace_sql,
-)
+from app.storage.repos.search import cron_clauses, place_clauses, scan_windows
 from app.storage.rows import Hit, HitBudget, HitContext, HitDetails, HitFilter, SessionMetaRow
 
 Conn = psycopg.Connection[Any]
@@ -202,15 +195,9 @@ def _session_sql(filt: HitFilter) -> tuple[list[str], list[Any]]:
     if filt.exclude_sources:
         parts.append("COALESCE(s.source, '') <> ALL(%s)")
         params.append(list(filt.exclude_sources))
-    if filt.home is not None:
-        parts.append(in_home_sql(POSTGRES).format(a="s"))
-        params.append(filt.home)
-    if filt.cwd is not None:
-        parts.append(cwd_sql(POSTGRES).format(a="s"))
-        params.extend(cwd_params(filt.cwd))
-    if filt.workspace is not None:
-        parts.append(workspace_sql(POSTGRES).format(a="s"))
-        params.append(workspace_pattern(filt.workspace))
+    by_place, place_params = place_clauses(POSTGRES, filt)
+    parts.extend(by_place)
+    params.extend(place_params)
     parts.extend(cron_clauses(filt.cron))
     return parts, params
 

@@ -40,15 +40,15 @@ ORDER BY s.n_mod_since_analyze DESC
 
 
 class StatisticsKeeper(LeaderLoop):
-    """A thread that analyzes the schema's tables after bulk changes while ``is_leading()``."""
+    """A thread that analyzes the schema's tables after bulk changes while ``is_leading()``.
+
+    It keeps the loop's pauses: the short one after a pass that analyzed something, since a bulk write is
+    likely still under way, and the longest one bounds how long a bulk write that starts waits for its
+    first analyze."""
 
     what = "statistics"
     without_privilege = "left to autovacuum"
     application_name = "hermes-statistics"
-    BUSY_S = 1.0
-    """The pause after a pass that analyzed something: a bulk write is likely still under way."""
-    IDLE_S = 5.0
-    """The longest pause: a bulk write that starts waits at most this long for its first analyze."""
 
     def __init__(
         self,

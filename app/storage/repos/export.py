@@ -24,6 +24,7 @@ from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrenderable, minified
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.export_render import RenderSelect, fill_floats, message_render, session_render
+from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import filter_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.rows import (
@@ -49,12 +50,10 @@ def filter_where(d: Dialect, flt: ExportFilter, *, since: bool) -> tuple[str, li
     clauses, params = filter_clauses(d, flt.filter)
     if flt.status != "all":
         clauses.append(f"s.ended_at IS {'' if flt.status == 'active' else 'NOT '}NULL")
-    if flt.source is not None:
-        clauses.append(f"s.source = {d.p}")
-        params.append(flt.source)
-    if flt.session_id is not None:
-        clauses.append(f"s.id = {d.p}")
-        params.append(flt.session_id)
+    for column, value in (("source", flt.source), ("id", flt.session_id)):
+        if value is not None:
+            clauses.append(f"s.{column} = {d.p}")
+            params.append(value)
     if since and flt.since is not None:
         clauses.append(f"({LAST_ACTIVE} >= {d.p} OR s.started_at >= {d.p})")
         params.extend([flt.since, flt.since])
@@ -101,45 +100,6 @@ def _nth_active_id(conn: sqlite3.Connection, session_id: str, after_id: int, n: 
         (session_id, after_id, n - 1),
     ).fetchone()
     return int(row[0])
-
-
-def plan_chunk(
-    conn: sqlite3.Connection, flt: ExportFilter, start: ExportCursor, *, max_sessions: int, max_messages: int
-) -> ChunkPlan:
-    """Where the chunk beginning at ``start`` ends: at most ``max_sessions`` new sessions and (give or take
-    the empty sessions) ``max_messages`` messages, a big session being cut into several chunks."""
-    d = dialect_of(conn)
-    budget = max_messages
-    after = start.after_session_id
-    if start.open_session_id is not None:
-        sid = start.open_session_id
-        (left,) = conn.execute(
-            f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = {d.p} AND active = 1 AND id >"
-            f" {d.p} "
-            f"LIMIT {d.p}) AS left_in_session",  # named: PostgreSQL before 16 refuses a subquery without one
-            (sid, start.after_message_id, budget + 1),
-        ).fetchone()
-        if left > budget:
-            cut = _nth_active_id(conn, sid, start.after_message_id, budget)
-            return ChunkPlan(start, None, cut, ExportCursor(sid, sid, cut))
-        budget -= left
-        after = sid
-    page_end, ids = _page(conn, flt, after, max_sessions)
-    if page_end is None:
-        return ChunkPlan(start, None, None, None)
-    counts = _active_counts(conn, ids) if ids else {}
-    allowed = max(budget, 1)
-    used = 0
-    for i, sid in enumerate(ids):
-        count = counts.get(sid, 0)
-        if used + count > allowed:
-            take = allowed - used
-            if take == 0:  # the sessions before this one fill the chunk exactly
-                return ChunkPlan(start, ids[i - 1], None, ExportCursor(ids[i - 1]))
-            cut = _nth_active_id(conn, sid, 0, take)
-            return ChunkPlan(start, sid, cut, ExportCursor(sid, sid, cut))
-        used += count
-    return ChunkPlan(start, page_end, None, ExportCursor(page_end))
 
 
 BINARY_VALUE = "binary_value"
@@ -375,68 +335,6 @@ class _Messages:
         return b",".join(self.encoded[start:end])
 
 
-@contextlib.contextmanager
-def small_page_cache(conn: sqlite3.Connection, kib: int = 2048) -> Iterator[None]:
-    """Cap this connection's page cache while streaming: an export reads every page exactly once, so a big
-    cache would only fill with pages never read again (the reader's usual cache returns afterwards)."""
-    (previous,) = conn.execute("PRAGMA cache_size").fetchone()
-    conn.execute(f"PRAGMA cache_size=-{int(kib)}")
-    try:
-        yield
-    finally:
-        conn.execute(f"PRAGMA cache_size={int(previous)}")
-
-
-def render_chunk(
-    conn: sqlite3.Connection, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True
-) -> RenderedChunk:
-    """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
-    SQL rendering must equal, and the fallback when a stored value collides with its float marker or holds
-    bytes that are not UTF-8)."""
-    d = dialect_of(conn)
-    render = message_render(conn) if sql_render else None
-    continuation = b""
-    closes = False
-    head_floats: list[Any] = []
-    head_skipped: list[Skipped] = []
-    after = plan.start.after_session_id
-    open_after: int | None = LINE_CLOSED
-    if plan.start.open_session_id is not None:
-        sid = plan.start.open_session_id
-        cut = plan.cut_message_id if plan.upto_session_id is None else None
-        where = f"session_id = {d.p} AND active = 1 AND id > {d.p}" + (
-            f" AND id <= {d.p}" if cut is not None else ""
-        )
-        params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
-        msgs = _Messages(conn, render, where, params)
-        head_floats = msgs.floats
-        head_skipped = msgs.skipped
-        continuation = msgs.joined()
-        closes = cut is None
-        if not closes:
-            open_after = None
-        after = sid
-    parts: list[bytes] = []
-    floats: list[Any] = []
-    skipped: list[Skipped] = []
-    if plan.upto_session_id is not None:
-        open_after = _render_sessions(conn, render, flt, after, plan, parts, floats, skipped)
-    body = b"".join(parts)
-    if render is None:
-        return RenderedChunk(continuation, closes, body, open_after, tuple(head_skipped), tuple(skipped))
-    filled_continuation = fill_floats(continuation, head_floats)
-    filled_body = fill_floats(body, floats)
-    if (
-        filled_continuation is None
-        or filled_body is None
-        or not (_is_utf8(filled_continuation) and _is_utf8(filled_body))
-    ):
-        return render_chunk(conn, flt, plan, sql_render=False)
-    return RenderedChunk(
-        filled_continuation, closes, filled_body, open_after, tuple(head_skipped), tuple(skipped)
-    )
-
-
 def _python_heads(
     conn: sqlite3.Connection, where: str, params: list[Any], skipped: list[Skipped]
 ) -> dict[str, bytes]:
@@ -537,38 +435,142 @@ def _render_sessions(
     return LINE_OPEN if sids[-1] == upto and plan.cut_message_id is not None else LINE_CLOSED
 
 
-# -- one logical session (a compression lineage) ------------------------------------------------------
+class ExportChunks(Repository):
+    """The JSONL export: chunk plans and rendered chunks, one lineage's sessions and message pages."""
 
+    __slots__ = ()
 
-def session_rows(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
-    """Every column of these sessions (the agent's ``get_session``) in the order given; missing: left out."""
-    cur = conn.cursor()
-    cur.row_factory = None
-    marks = ",".join([dialect_of(conn).p] * len(session_ids))
-    cur.execute(f"SELECT * FROM sessions WHERE id IN ({marks})", session_ids)
-    cols = [d[0] for d in cur.description]
-    found = {(d := dict(zip(cols, row, strict=True)))["id"]: d for row in cur.fetchall()}
-    return [found[sid] for sid in session_ids if sid in found]
+    def plan_chunk(
+        self, flt: ExportFilter, start: ExportCursor, *, max_sessions: int, max_messages: int
+    ) -> ChunkPlan:
+        """Where the chunk beginning at ``start`` ends: at most ``max_sessions`` new sessions and (give or
+        take the empty sessions) ``max_messages`` messages, a big session being cut into several chunks."""
+        d = dialect_of(self.conn)
+        budget = max_messages
+        after = start.after_session_id
+        if start.open_session_id is not None:
+            sid = start.open_session_id
+            (left,) = self.conn.execute(
+                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = {d.p} AND active = 1"
+                f" AND id > {d.p} "
+                # named: PostgreSQL before 16 refuses a subquery without one
+                f"LIMIT {d.p}) AS left_in_session",
+                (sid, start.after_message_id, budget + 1),
+            ).fetchone()
+            if left > budget:
+                cut = _nth_active_id(self.conn, sid, start.after_message_id, budget)
+                return ChunkPlan(start, None, cut, ExportCursor(sid, sid, cut))
+            budget -= left
+            after = sid
+        page_end, ids = _page(self.conn, flt, after, max_sessions)
+        if page_end is None:
+            return ChunkPlan(start, None, None, None)
+        counts = _active_counts(self.conn, ids) if ids else {}
+        allowed = max(budget, 1)
+        used = 0
+        for i, sid in enumerate(ids):
+            count = counts.get(sid, 0)
+            if used + count > allowed:
+                take = allowed - used
+                if take == 0:  # the sessions before this one fill the chunk exactly
+                    return ChunkPlan(start, ids[i - 1], None, ExportCursor(ids[i - 1]))
+                cut = _nth_active_id(self.conn, sid, 0, take)
+                return ChunkPlan(start, sid, cut, ExportCursor(sid, sid, cut))
+            used += count
+        return ChunkPlan(start, page_end, None, ExportCursor(page_end))
 
+    @contextlib.contextmanager
+    def small_page_cache(self, kib: int = 2048) -> Iterator[None]:
+        """Cap this connection's page cache while streaming: an export reads every page exactly once, so a big
+        cache would only fill with pages never read again (the reader's usual cache returns afterwards)."""
+        (previous,) = self.conn.execute("PRAGMA cache_size").fetchone()
+        self.conn.execute(f"PRAGMA cache_size=-{int(kib)}")
+        try:
+            yield
+        finally:
+            self.conn.execute(f"PRAGMA cache_size={int(previous)}")
 
-def active_message_counts(conn: sqlite3.Connection, session_ids: list[str]) -> dict[str, int]:
-    """Active messages per session (sessions without any are left out)."""
-    return _active_counts(conn, session_ids) if session_ids else {}
+    def render_chunk(self, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = True) -> RenderedChunk:
+        """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
+        SQL rendering must equal, and the fallback when a stored value collides with its float marker or holds
+        bytes that are not UTF-8)."""
+        d = dialect_of(self.conn)
+        render = message_render(self.conn) if sql_render else None
+        continuation = b""
+        closes = False
+        head_floats: list[Any] = []
+        head_skipped: list[Skipped] = []
+        after = plan.start.after_session_id
+        open_after: int | None = LINE_CLOSED
+        if plan.start.open_session_id is not None:
+            sid = plan.start.open_session_id
+            cut = plan.cut_message_id if plan.upto_session_id is None else None
+            where = f"session_id = {d.p} AND active = 1 AND id > {d.p}" + (
+                f" AND id <= {d.p}" if cut is not None else ""
+            )
+            params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
+            msgs = _Messages(self.conn, render, where, params)
+            head_floats = msgs.floats
+            head_skipped = msgs.skipped
+            continuation = msgs.joined()
+            closes = cut is None
+            if not closes:
+                open_after = None
+            after = sid
+        parts: list[bytes] = []
+        floats: list[Any] = []
+        skipped: list[Skipped] = []
+        if plan.upto_session_id is not None:
+            open_after = _render_sessions(self.conn, render, flt, after, plan, parts, floats, skipped)
+        body = b"".join(parts)
+        if render is None:
+            return RenderedChunk(continuation, closes, body, open_after, tuple(head_skipped), tuple(skipped))
+        filled_continuation = fill_floats(continuation, head_floats)
+        filled_body = fill_floats(body, floats)
+        if (
+            filled_continuation is None
+            or filled_body is None
+            or not (_is_utf8(filled_continuation) and _is_utf8(filled_body))
+        ):
+            return self.render_chunk(flt, plan, sql_render=False)
+        return RenderedChunk(
+            filled_continuation, closes, filled_body, open_after, tuple(head_skipped), tuple(skipped)
+        )
 
+    # -- one logical session (a compression lineage) --------------------------------------------------
 
-def message_page(
-    conn: sqlite3.Connection, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
-) -> MessageJsonPage:
-    """Up to ``limit`` active messages of a session after ``after_id``."""
-    d = dialect_of(conn)
-    render = message_render(conn) if sql_render else None
-    msgs = _Messages(
-        conn, render, f"session_id = {d.p} AND active = 1 AND id > {d.p}", [session_id, after_id], limit
-    )
-    data = msgs.joined()
-    if render is None:
-        return MessageJsonPage(data, msgs.last_id, tuple(msgs.skipped))
-    filled = fill_floats(data, msgs.floats)
-    if filled is None or not _is_utf8(filled):
-        return message_page(conn, session_id, after_id, limit, sql_render=False)
-    return MessageJsonPage(filled, msgs.last_id, tuple(msgs.skipped))
+    def session_rows(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """Every column of these sessions (the agent's ``get_session``) in the order given; missing: left
+        out."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        marks = ",".join([dialect_of(self.conn).p] * len(session_ids))
+        cur.execute(f"SELECT * FROM sessions WHERE id IN ({marks})", session_ids)
+        cols = [d[0] for d in cur.description]
+        found = {(d := dict(zip(cols, row, strict=True)))["id"]: d for row in cur.fetchall()}
+        return [found[sid] for sid in session_ids if sid in found]
+
+    def active_message_counts(self, session_ids: list[str]) -> dict[str, int]:
+        """Active messages per session (sessions without any are left out)."""
+        return _active_counts(self.conn, session_ids) if session_ids else {}
+
+    def message_page(
+        self, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
+    ) -> MessageJsonPage:
+        """Up to ``limit`` active messages of a session after ``after_id``."""
+        d = dialect_of(self.conn)
+        render = message_render(self.conn) if sql_render else None
+        msgs = _Messages(
+            self.conn,
+            render,
+            f"session_id = {d.p} AND active = 1 AND id > {d.p}",
+            [session_id, after_id],
+            limit,
+        )
+        data = msgs.joined()
+        if render is None:
+            return MessageJsonPage(data, msgs.last_id, tuple(msgs.skipped))
+        filled = fill_floats(data, msgs.floats)
+        if filled is None or not _is_utf8(filled):
+            return self.message_page(session_id, after_id, limit, sql_render=False)
+        return MessageJsonPage(filled, msgs.last_id, tuple(msgs.skipped))

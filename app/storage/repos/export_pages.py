@@ -13,6 +13,7 @@ from typing import Any
 from app.domain.agent_rows import CONTENT_JSON_PREFIX
 from app.storage.dialect import dialect_of
 from app.storage.repos.export import LAST_ACTIVE, decode_message, filter_where, read_rows
+from app.storage.repos.repository import Repository
 from app.storage.rows import ExportFilter, MessageSlice
 from app.storage.sqlite.driver import sqlite3
 
@@ -37,61 +38,6 @@ def _select(conn: sqlite3.Connection, columns: tuple[str, ...] | None) -> str:
     return ", ".join(f'"{c}"' for c in columns if c in present)
 
 
-def session_heads(
-    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
-) -> list[dict[str, Any]]:
-    """Up to ``limit`` sessions after ``after_id`` that pass the filter, in id order: every column and the
-    agent's ``last_active``."""
-    d = dialect_of(conn)
-    where, params = filter_where(dialect_of(conn), flt, since=True)
-    cols, rows = read_rows(
-        conn,
-        f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id > {d.p}{where} "
-        f"ORDER BY s.id LIMIT {d.p}",
-        [after_id, *params, limit],
-    )
-    return _dicts(cols, rows)
-
-
-def sidebar_rows(
-    conn: sqlite3.Connection, flt: ExportFilter, after_id: str, limit: int
-) -> list[dict[str, Any]]:
-    """What a page's sidebar shows of up to ``limit`` sessions after ``after_id``: id, title, start."""
-    d = dialect_of(conn)
-    where, params = filter_where(dialect_of(conn), flt, since=True)
-    cols, rows = read_rows(
-        conn,
-        f"SELECT s.id, s.title, s.started_at FROM sessions s WHERE s.id > {d.p}{where} ORDER BY s.id LIMIT"
-        f" {d.p}",
-        [after_id, *params, limit],
-    )
-    return _dicts(cols, rows)
-
-
-def sessions_by_id(conn: sqlite3.Connection, session_ids: list[str]) -> list[dict[str, Any]]:
-    """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
-    d = dialect_of(conn)
-    if not session_ids:
-        return []
-    marks = ",".join([d.p] * len(session_ids))
-    cols, rows = read_rows(
-        conn, f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})", session_ids
-    )
-    found = {r["id"]: r for r in _dicts(cols, rows)}
-    return [found[sid] for sid in session_ids if sid in found]
-
-
-def count_sessions(conn: sqlite3.Connection, flt: ExportFilter, up_to: int) -> int:
-    """How many sessions pass the filter, counting no further than ``up_to``."""
-    d = dialect_of(conn)
-    where, params = filter_where(dialect_of(conn), flt, since=True)
-    (count,) = conn.execute(
-        f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT {d.p}) AS passing",
-        [*params, up_to],
-    ).fetchone()
-    return int(count)
-
-
 def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     out = _dicts(cols, rows)
     # Only tool calls and structured content need decoding, and most rows hold neither.
@@ -102,46 +48,96 @@ def _decoded(cols: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any
     return out
 
 
-def message_dicts(conn: sqlite3.Connection, part: MessageSlice) -> list[dict[str, Any]]:
-    """The messages of ``part``, decoded as the agent's ``get_messages`` decodes them."""
-    d = dialect_of(conn)
-    bound = "" if part.upto_id is None else f" AND id <= {d.p}"
-    cols, rows = read_rows(
-        conn,
-        f"SELECT {_select(conn, part.columns)} FROM messages "
-        f"WHERE session_id = {d.p} AND active = 1 AND id > {d.p}{bound} ORDER BY id LIMIT {d.p}",
-        [part.session_id, part.after_id, *([] if part.upto_id is None else [part.upto_id]), part.limit],
-    )
-    return _decoded(cols, rows)
+class ExportPages(Repository):
+    """The readable exports' pages: session rows and decoded active messages, as dicts."""
 
+    __slots__ = ()
 
-def messages_of(
-    conn: sqlite3.Connection, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
-) -> list[dict[str, Any]]:
-    """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
-    d = dialect_of(conn)
-    marks = ",".join([d.p] * len(session_ids))
-    cols, rows = read_rows(
-        conn,
-        f"SELECT {_select(conn, columns)} FROM messages WHERE session_id IN ({marks}) AND active = 1 "
-        f"ORDER BY session_id, id LIMIT {d.p}",
-        [*session_ids, limit],
-    )
-    return _decoded(cols, rows)
+    def session_heads(self, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` sessions after ``after_id`` that pass the filter, in id order: every column and the
+        agent's ``last_active``."""
+        return self._sessions_after(f"s.*, {LAST_ACTIVE} AS last_active", flt, after_id, limit)
 
+    def sidebar_rows(self, flt: ExportFilter, after_id: str, limit: int) -> list[dict[str, Any]]:
+        """What a page's sidebar shows of up to ``limit`` sessions after ``after_id``: id, title, start."""
+        return self._sessions_after("s.id, s.title, s.started_at", flt, after_id, limit)
 
-def message_snapshot(conn: sqlite3.Connection, session_ids: list[str]) -> tuple[dict[str, int], int]:
-    """Active messages per session now, and the highest message id now (what a file covers)."""
-    d = dialect_of(conn)
-    counts: dict[str, int] = {}
-    if session_ids:
-        marks = ",".join([d.p] * len(session_ids))
-        counts = dict(
-            conn.execute(
-                f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1"
-                " GROUP BY session_id",
-                session_ids,
-            ).fetchall()
+    def _sessions_after(
+        self, columns: str, flt: ExportFilter, after_id: str, limit: int
+    ) -> list[dict[str, Any]]:
+        """``columns`` (of alias ``s``) of up to ``limit`` sessions after ``after_id`` that pass the
+        filter."""
+        d = dialect_of(self.conn)
+        where, params = filter_where(d, flt, since=True)
+        cols, rows = read_rows(
+            self.conn,
+            f"SELECT {columns} FROM sessions s WHERE s.id > {d.p}{where} ORDER BY s.id LIMIT {d.p}",
+            [after_id, *params, limit],
         )
-    (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
-    return counts, int(top)
+        return _dicts(cols, rows)
+
+    def sessions_by_id(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
+        d = dialect_of(self.conn)
+        if not session_ids:
+            return []
+        marks = ",".join([d.p] * len(session_ids))
+        cols, rows = read_rows(
+            self.conn,
+            f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})",
+            session_ids,
+        )
+        found = {r["id"]: r for r in _dicts(cols, rows)}
+        return [found[sid] for sid in session_ids if sid in found]
+
+    def count_sessions(self, flt: ExportFilter, up_to: int) -> int:
+        """How many sessions pass the filter, counting no further than ``up_to``."""
+        d = dialect_of(self.conn)
+        where, params = filter_where(dialect_of(self.conn), flt, since=True)
+        (count,) = self.conn.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT {d.p}) AS passing",
+            [*params, up_to],
+        ).fetchone()
+        return int(count)
+
+    def message_dicts(self, part: MessageSlice) -> list[dict[str, Any]]:
+        """The messages of ``part``, decoded as the agent's ``get_messages`` decodes them."""
+        d = dialect_of(self.conn)
+        bound = "" if part.upto_id is None else f" AND id <= {d.p}"
+        cols, rows = read_rows(
+            self.conn,
+            f"SELECT {_select(self.conn, part.columns)} FROM messages "
+            f"WHERE session_id = {d.p} AND active = 1 AND id > {d.p}{bound} ORDER BY id LIMIT {d.p}",
+            [part.session_id, part.after_id, *([] if part.upto_id is None else [part.upto_id]), part.limit],
+        )
+        return _decoded(cols, rows)
+
+    def messages_of(
+        self, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
+    ) -> list[dict[str, Any]]:
+        """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
+        d = dialect_of(self.conn)
+        marks = ",".join([d.p] * len(session_ids))
+        cols, rows = read_rows(
+            self.conn,
+            f"SELECT {_select(self.conn, columns)} FROM messages"
+            f" WHERE session_id IN ({marks}) AND active = 1 ORDER BY session_id, id LIMIT {d.p}",
+            [*session_ids, limit],
+        )
+        return _decoded(cols, rows)
+
+    def message_snapshot(self, session_ids: list[str]) -> tuple[dict[str, int], int]:
+        """Active messages per session now, and the highest message id now (what a file covers)."""
+        d = dialect_of(self.conn)
+        counts: dict[str, int] = {}
+        if session_ids:
+            marks = ",".join([d.p] * len(session_ids))
+            counts = dict(
+                self.conn.execute(
+                    f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1"
+                    " GROUP BY session_id",
+                    session_ids,
+                ).fetchall()
+            )
+        (top,) = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()
+        return counts, int(top)

@@ -13,191 +13,17 @@ from collections.abc import Iterator
 from typing import Any
 
 from app.domain.records import ChatPeer
-from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
-from app.storage.repos import sessions
-from app.storage.repos.repository import Repository, bound, recorded
+from app.storage.repos.repository import Repository
+from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.sqlite.driver import sqlite3
-
-
-def get_entry(conn: sqlite3.Connection, scope: str, session_key: str) -> str | None:
-    """The stored ``entry_json`` of one key, or ``None``."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} AND session_key = {d.p}",
-        (scope, session_key),
-    ).fetchone()
-    return None if row is None else str(row[0])
-
-
-def put_entry(
-    conn: sqlite3.Connection, changes: Changes, scope: str, session_key: str, entry_json: str
-) -> None:
-    """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
-    d = dialect_of(conn)
-    changes.note_routing()
-    conn.execute(
-        f"INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES ({d.p}, {d.p},"
-        f" {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json,"
-        " updated_at = excluded.updated_at",
-        (scope, session_key, entry_json, time.time()),
-    )
-
-
-def delete_entries(conn: sqlite3.Connection, changes: Changes, scope: str, session_keys: list[str]) -> int:
-    """Remove keys from the index; how many were there."""
-    d = dialect_of(conn)
-    removed = 0
-    for key in session_keys:
-        cursor = conn.execute(
-            f"DELETE FROM gateway_routing WHERE scope = {d.p} AND session_key = {d.p}", (scope, key)
-        )
-        removed += cursor.rowcount
-    if removed:
-        changes.note_routing()
-    return removed
-
-
-def page_entries(
-    conn: sqlite3.Connection,
-    scope: str,
-    *,
-    after: str | None,
-    limit: int,
-    platform: str | None,
-    session_id: str | None,
-) -> list[tuple[str, str]]:
-    """``(session_key, entry_json)`` in key order after ``after``, optionally filtered on the entry's
-    ``platform`` and ``session_id`` members."""
-    d = dialect_of(conn)
-    clauses = [f"scope = {d.p}"]
-    params: list[Any] = [scope]
-    if after is not None:
-        clauses.append(f"session_key > {d.p}")
-        params.append(after)
-    if platform is not None:
-        clauses.append(f"{d.json_text('entry_json', '$.platform')} = {d.p}")
-        params.append(platform)
-    if session_id is not None:
-        clauses.append(f"{d.json_text('entry_json', '$.session_id')} = {d.p}")
-        params.append(session_id)
-    params.append(limit)
-    rows = conn.execute(
-        f"SELECT session_key, entry_json FROM gateway_routing WHERE {' AND '.join(clauses)} "
-        f"ORDER BY session_key LIMIT {d.p}",
-        params,
-    ).fetchall()
-    return [(str(r[0]), str(r[1])) for r in rows]
-
-
-def iter_entries(conn: sqlite3.Connection, scope: str) -> Iterator[tuple[str, str]]:
-    """Every ``(session_key, entry_json)`` of a scope, in insertion order (for the mirror and watchers)."""
-    d = dialect_of(conn)
-    for row in conn.execute(
-        f"SELECT session_key, entry_json FROM gateway_routing WHERE scope = {d.p} ORDER BY rowid", (scope,)
-    ):
-        yield str(row[0]), str(row[1])
-
-
-def changed_since(conn: sqlite3.Connection, scope: str, since: float) -> list[tuple[str, str, float]]:
-    """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
-    d = dialect_of(conn)
-    rows = conn.execute(
-        f"SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = {d.p} AND updated_at"
-        f" >= {d.p} ORDER BY rowid",
-        (scope, since),
-    ).fetchall()
-    return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
-
-
-def last_change(conn: sqlite3.Connection, scope: str) -> float | None:
-    """When a scope's newest row was written (``None``: no rows)."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT max(updated_at) FROM gateway_routing WHERE scope = {d.p}", (scope,)
-    ).fetchone()
-    return None if row is None or row[0] is None else float(row[0])
-
-
-def keys(conn: sqlite3.Connection, scope: str) -> set[str]:
-    """Every key of a scope."""
-    d = dialect_of(conn)
-    return {
-        str(r[0])
-        for r in conn.execute(f"SELECT session_key FROM gateway_routing WHERE scope = {d.p}", (scope,))
-    }
-
 
 # -- session rows -----------------------------------------------------------------------------------
-
-
-def end_reason(conn: sqlite3.Connection, session_id: str) -> tuple[bool, str | None]:
-    """``(exists, end_reason)`` of a session row."""
-    d = dialect_of(conn)
-    row = conn.execute(f"SELECT end_reason FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
-    return (False, None) if row is None else (True, row[0])
 
 
 def _peer_columns(peer: ChatPeer) -> tuple[str, str | None, str, str | None, str | None, str | None]:
     # The order in which the statements below list these columns.
     return (peer.source, peer.user_id, peer.session_key, peer.chat_id, peer.chat_type, peer.thread_id)
-
-
-def create_session(
-    conn: sqlite3.Connection, session_id: str, peer: ChatPeer, profile_name: str | None
-) -> None:
-    """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
-    d = dialect_of(conn)
-    conn.execute(
-        "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id, "
-        f"profile_name, started_at) VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p})"
-        " ON CONFLICT(id) DO UPDATE SET "
-        "session_key = COALESCE(sessions.session_key, excluded.session_key), "
-        "chat_id = COALESCE(sessions.chat_id, excluded.chat_id), "
-        "chat_type = COALESCE(sessions.chat_type, excluded.chat_type), "
-        "thread_id = COALESCE(sessions.thread_id, excluded.thread_id), "
-        "profile_name = COALESCE(sessions.profile_name, excluded.profile_name)",
-        (session_id, *_peer_columns(peer), profile_name, time.time()),
-    )
-
-
-def record_peer(
-    conn: sqlite3.Connection,
-    session_id: str,
-    peer: ChatPeer,
-    *,
-    display_name: str | None,
-    origin_json: str | None,
-) -> bool:
-    """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
-    d = dialect_of(conn)
-    keep_membership(conn, session_id, source=_peer_columns(peer)[0])
-    cursor = conn.execute(
-        f"UPDATE sessions SET source = {d.p}, user_id = {d.p}, session_key = {d.p}, chat_id = {d.p},"
-        f" chat_type = {d.p}, thread_id = {d.p}, display_name = COALESCE({d.p}, display_name), origin_json ="
-        f" COALESCE({d.p}, origin_json) WHERE id = {d.p}",
-        (*_peer_columns(peer), display_name, origin_json, session_id),
-    )
-    return cursor.rowcount > 0
-
-
-def promote_to_reset(conn: sqlite3.Connection, session_id: str, reason: str) -> bool:
-    """``promote_to_session_reset``: end a live row, or one ended by ``agent_close``/``ws_orphan_reap``,
-    with ``reason``; an explicit earlier end wins."""
-    d = dialect_of(conn)
-    cursor = conn.execute(
-        f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND (ended_at IS NULL "
-        "OR end_reason IN ('agent_close', 'ws_orphan_reap'))",
-        (time.time(), reason, session_id),
-    )
-    return cursor.rowcount > 0
-
-
-def set_expiry_finalized(conn: sqlite3.Connection, session_id: str) -> None:
-    """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
-    d = dialect_of(conn)
-    conn.execute(f"UPDATE sessions SET expiry_finalized = 1 WHERE id = {d.p}", (session_id,))
 
 
 _RECOVERABLE = (
@@ -207,87 +33,7 @@ _RECOVERABLE = (
 )
 
 
-def find_recoverable(conn: sqlite3.Connection, peer: ChatPeer) -> tuple[str, float | None, str | None] | None:
-    """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
-    messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT id, started_at, session_key FROM sessions WHERE session_key = {d.p} AND source = {d.p} "
-        f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
-        (peer.session_key, peer.source),
-    ).fetchone()
-    if row is None and peer.chat_id is not None and peer.chat_type is not None:
-        row = conn.execute(
-            f"SELECT id, started_at, session_key FROM sessions WHERE source = {d.p} AND COALESCE(user_id, '')"
-            f" = COALESCE({d.p}, '') AND COALESCE(chat_id, '') = COALESCE({d.p}, '') AND COALESCE(chat_type,"
-            f" '') = COALESCE({d.p}, '') AND COALESCE(thread_id, '') = COALESCE({d.p}, '') AND {_RECOVERABLE}"
-            " ORDER BY started_at DESC LIMIT 1",
-            (peer.source, peer.user_id, peer.chat_id, peer.chat_type, peer.thread_id),
-        ).fetchone()
-    if row is None:
-        return None
-    return str(row[0]), row[1], row[2]
-
-
-def user_message_count(conn: sqlite3.Connection, session_id: str) -> int:
-    """How many user messages a session holds (the count ``/resume`` reports)."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT COUNT(*) FROM messages WHERE session_id = {d.p} AND role = 'user'", (session_id,)
-    ).fetchone()
-    return int(row[0])
-
-
-def title_of(conn: sqlite3.Connection, session_id: str) -> str | None:
-    """A session's title."""
-    d = dialect_of(conn)
-    row = conn.execute(f"SELECT title FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
-    return None if row is None else row[0]
-
-
-def entry_for_session(conn: sqlite3.Connection, scope: str, session_id: str) -> str | None:
-    """The first-stored entry (``entry_json``) routing to ``session_id`` (``lookup_by_session_id``)."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} "
-        # A hand-edited malformed row must not fail the lookup (reading a member raises on it).
-        f"AND CASE WHEN {d.json_is_valid('entry_json')} THEN {d.json_text('entry_json', '$.session_id')} END"
-        f" = {d.p} ORDER BY rowid LIMIT 1",
-        (scope, session_id),
-    ).fetchone()
-    return None if row is None else str(row[0])
-
-
-def owner_columns(conn: sqlite3.Connection, session_id: str) -> dict[str, Any]:
-    """The columns ``/resume`` proves ownership with: ``source``, ``user_id``, ``chat_id``, ``thread_id``
-    (empty when the row is missing)."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT source, user_id, chat_id, thread_id FROM sessions WHERE id = {d.p}", (session_id,)
-    ).fetchone()
-    if row is None:
-        return {}
-    return dict(zip(("source", "user_id", "chat_id", "thread_id"), row, strict=True))
-
-
 # -- background processes (hs_gateway_processes) ------------------------------------------------------
-
-
-def put_processes(conn: sqlite3.Connection, scope: str, session_key: str, started_at: list[float]) -> None:
-    """Store the start times of a chat's live background processes; an empty list forgets them."""
-    d = dialect_of(conn)
-    if not started_at:
-        conn.execute(
-            f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
-            (scope, session_key),
-        )
-        return
-    conn.execute(
-        "INSERT INTO hs_gateway_processes (scope, session_key, started_at_json, updated_at) "
-        f"VALUES ({d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET "
-        "started_at_json = excluded.started_at_json, updated_at = excluded.updated_at",
-        (scope, session_key, json.dumps(started_at), time.time()),
-    )
 
 
 def _times(raw: str) -> list[float]:
@@ -295,66 +41,275 @@ def _times(raw: str) -> list[float]:
     return [float(v) for v in value] if isinstance(value, list) else []
 
 
-def processes_of(conn: sqlite3.Connection, scope: str, session_key: str) -> list[float]:
-    """The start times last stored for one chat (empty when none)."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT started_at_json FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
-        (scope, session_key),
-    ).fetchone()
-    return [] if row is None else _times(str(row[0]))
-
-
-def all_processes(conn: sqlite3.Connection, scope: str) -> dict[str, list[float]]:
-    """Every chat of a scope with stored processes, and their start times."""
-    d = dialect_of(conn)
-    rows = conn.execute(
-        f"SELECT session_key, started_at_json FROM hs_gateway_processes WHERE scope = {d.p}", (scope,)
-    ).fetchall()
-    return {str(key): _times(str(raw)) for key, raw in rows}
-
-
-def delete_processes(conn: sqlite3.Connection, scope: str, session_keys: list[str]) -> None:
-    """Forget the stored processes of these chats."""
-    d = dialect_of(conn)
-    conn.executemany(
-        f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
-        [(scope, key) for key in session_keys],
-    )
-
-
 class Gateway(Repository):
     """The gateway's routing entries, its sessions and its processes."""
 
     __slots__ = ()
-    get_entry = bound(get_entry)
+
+    def get_entry(self, scope: str, session_key: str) -> str | None:
+        """The stored ``entry_json`` of one key, or ``None``."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} AND session_key = {d.p}",
+            (scope, session_key),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_entry(self, scope: str, session_key: str, entry_json: str) -> None:
+        """Insert or replace one key's entry (``updated_at`` = the write time, as the agent stores it)."""
+        d = dialect_of(self.conn)
+        self.changes.note_routing()
+        self.conn.execute(
+            f"INSERT INTO gateway_routing (scope, session_key, entry_json, updated_at) VALUES ({d.p}, {d.p},"
+            f" {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET entry_json = excluded.entry_json,"
+            " updated_at = excluded.updated_at",
+            (scope, session_key, entry_json, time.time()),
+        )
+
+    def delete_entries(self, scope: str, session_keys: list[str]) -> int:
+        """Remove keys from the index; how many were there."""
+        d = dialect_of(self.conn)
+        removed = 0
+        for key in session_keys:
+            cursor = self.conn.execute(
+                f"DELETE FROM gateway_routing WHERE scope = {d.p} AND session_key = {d.p}", (scope, key)
+            )
+            removed += cursor.rowcount
+        if removed:
+            self.changes.note_routing()
+        return removed
+
+    def page_entries(
+        self,
+        scope: str,
+        *,
+        after: str | None,
+        limit: int,
+        platform: str | None,
+        session_id: str | None,
+    ) -> list[tuple[str, str]]:
+        """``(session_key, entry_json)`` in key order after ``after``, optionally filtered on the entry's
+        ``platform`` and ``session_id`` members."""
+        d = dialect_of(self.conn)
+        clauses = [f"scope = {d.p}"]
+        params: list[Any] = [scope]
+        if after is not None:
+            clauses.append(f"session_key > {d.p}")
+            params.append(after)
+        if platform is not None:
+            clauses.append(f"{d.json_text('entry_json', '$.platform')} = {d.p}")
+            params.append(platform)
+        if session_id is not None:
+            clauses.append(f"{d.json_text('entry_json', '$.session_id')} = {d.p}")
+            params.append(session_id)
+        params.append(limit)
+        rows = self.conn.execute(
+            f"SELECT session_key, entry_json FROM gateway_routing WHERE {' AND '.join(clauses)} "
+            f"ORDER BY session_key LIMIT {d.p}",
+            params,
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def iter_entries(self, scope: str) -> Iterator[tuple[str, str]]:
+        """Every ``(session_key, entry_json)`` of a scope, in insertion order (for the mirror and
+        watchers)."""
+        d = dialect_of(self.conn)
+        for row in self.conn.execute(
+            f"SELECT session_key, entry_json FROM gateway_routing WHERE scope = {d.p} ORDER BY rowid",
+            (scope,),
+        ):
+            yield str(row[0]), str(row[1])
+
+    def changed_since(self, scope: str, since: float) -> list[tuple[str, str, float]]:
+        """``(session_key, entry_json, updated_at)`` of the rows written at or after ``since``."""
+        d = dialect_of(self.conn)
+        rows = self.conn.execute(
+            f"SELECT session_key, entry_json, updated_at FROM gateway_routing WHERE scope = {d.p} AND"
+            f" updated_at >= {d.p} ORDER BY rowid",
+            (scope, since),
+        ).fetchall()
+        return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    def last_change(self, scope: str) -> float | None:
+        """When a scope's newest row was written (``None``: no rows)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT max(updated_at) FROM gateway_routing WHERE scope = {d.p}", (scope,)
+        ).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def keys(self, scope: str) -> set[str]:
+        """Every key of a scope."""
+        d = dialect_of(self.conn)
+        return {
+            str(r[0])
+            for r in self.conn.execute(
+                f"SELECT session_key FROM gateway_routing WHERE scope = {d.p}", (scope,)
+            )
+        }
+
+    def end_reason(self, session_id: str) -> tuple[bool, str | None]:
+        """``(exists, end_reason)`` of a session row."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(f"SELECT end_reason FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
+        return (False, None) if row is None else (True, row[0])
+
+    def create_session(self, session_id: str, peer: ChatPeer, profile_name: str | None) -> None:
+        """``SessionDB.create_session`` as the gateway calls it: a bare row, enriching NULLs on conflict."""
+        d = dialect_of(self.conn)
+        self.conn.execute(
+            "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id, "
+            f"profile_name, started_at) VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p},"
+            f" {d.p}) ON CONFLICT(id) DO UPDATE SET "
+            "session_key = COALESCE(sessions.session_key, excluded.session_key), "
+            "chat_id = COALESCE(sessions.chat_id, excluded.chat_id), "
+            "chat_type = COALESCE(sessions.chat_type, excluded.chat_type), "
+            "thread_id = COALESCE(sessions.thread_id, excluded.thread_id), "
+            "profile_name = COALESCE(sessions.profile_name, excluded.profile_name)",
+            (session_id, *_peer_columns(peer), profile_name, time.time()),
+        )
+
+    def record_peer(
+        self,
+        session_id: str,
+        peer: ChatPeer,
+        *,
+        display_name: str | None,
+        origin_json: str | None,
+    ) -> bool:
+        """``record_gateway_session_peer``: the row now belongs to this chat (``False`` if it is missing)."""
+        d = dialect_of(self.conn)
+        keep_membership(self.conn, session_id, source=_peer_columns(peer)[0])
+        cursor = self.conn.execute(
+            f"UPDATE sessions SET source = {d.p}, user_id = {d.p}, session_key = {d.p}, chat_id = {d.p},"
+            f" chat_type = {d.p}, thread_id = {d.p}, display_name = COALESCE({d.p}, display_name),"
+            f" origin_json = COALESCE({d.p}, origin_json) WHERE id = {d.p}",
+            (*_peer_columns(peer), display_name, origin_json, session_id),
+        )
+        return cursor.rowcount > 0
+
+    def promote_to_reset(self, session_id: str, reason: str) -> bool:
+        """``promote_to_session_reset``: end a live row, or one ended by ``agent_close``/``ws_orphan_reap``,
+        with ``reason``; an explicit earlier end wins."""
+        d = dialect_of(self.conn)
+        cursor = self.conn.execute(
+            f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND (ended_at IS NULL"
+            " OR end_reason IN ('agent_close', 'ws_orphan_reap'))",
+            (time.time(), reason, session_id),
+        )
+        return cursor.rowcount > 0
+
+    def set_expiry_finalized(self, session_id: str) -> None:
+        """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""
+        d = dialect_of(self.conn)
+        self.conn.execute(f"UPDATE sessions SET expiry_finalized = 1 WHERE id = {d.p}", (session_id,))
+
+    def find_recoverable(self, peer: ChatPeer) -> tuple[str, float | None, str | None] | None:
+        """``find_latest_gateway_session_for_peer``: the newest live (or accidentally closed) row with
+        messages for this key, else for the same peer tuple; ``(id, started_at, session_key)``."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT id, started_at, session_key FROM sessions WHERE session_key = {d.p} AND source = {d.p} "
+            f"AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
+            (peer.session_key, peer.source),
+        ).fetchone()
+        if row is None and peer.chat_id is not None and peer.chat_type is not None:
+            row = self.conn.execute(
+                f"SELECT id, started_at, session_key FROM sessions WHERE source = {d.p} AND COALESCE(user_id,"
+                f" '') = COALESCE({d.p}, '') AND COALESCE(chat_id, '') = COALESCE({d.p}, '') AND"
+                f" COALESCE(chat_type, '') = COALESCE({d.p}, '') AND COALESCE(thread_id, '') ="
+                f" COALESCE({d.p}, '') AND {_RECOVERABLE} ORDER BY started_at DESC LIMIT 1",
+                (peer.source, peer.user_id, peer.chat_id, peer.chat_type, peer.thread_id),
+            ).fetchone()
+        if row is None:
+            return None
+        return str(row[0]), row[1], row[2]
+
+    def user_message_count(self, session_id: str) -> int:
+        """How many user messages a session holds (the count ``/resume`` reports)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT COUNT(*) FROM messages WHERE session_id = {d.p} AND role = 'user'", (session_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def title_of(self, session_id: str) -> str | None:
+        """A session's title."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(f"SELECT title FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def entry_for_session(self, scope: str, session_id: str) -> str | None:
+        """The first-stored entry (``entry_json``) routing to ``session_id`` (``lookup_by_session_id``)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT entry_json FROM gateway_routing WHERE scope = {d.p} "
+            # A hand-edited malformed row must not fail the lookup (reading a member raises on it).
+            f"AND CASE WHEN {d.json_is_valid('entry_json')} THEN {d.json_text('entry_json', '$.session_id')}"
+            f" END = {d.p} ORDER BY rowid LIMIT 1",
+            (scope, session_id),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def owner_columns(self, session_id: str) -> dict[str, Any]:
+        """The columns ``/resume`` proves ownership with: ``source``, ``user_id``, ``chat_id``, ``thread_id``
+        (empty when the row is missing)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT source, user_id, chat_id, thread_id FROM sessions WHERE id = {d.p}", (session_id,)
+        ).fetchone()
+        if row is None:
+            return {}
+        return dict(zip(("source", "user_id", "chat_id", "thread_id"), row, strict=True))
+
+    def put_processes(self, scope: str, session_key: str, started_at: list[float]) -> None:
+        """Store the start times of a chat's live background processes; an empty list forgets them."""
+        d = dialect_of(self.conn)
+        if not started_at:
+            self.conn.execute(
+                f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
+                (scope, session_key),
+            )
+            return
+        self.conn.execute(
+            "INSERT INTO hs_gateway_processes (scope, session_key, started_at_json, updated_at) "
+            f"VALUES ({d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(scope, session_key) DO UPDATE SET "
+            "started_at_json = excluded.started_at_json, updated_at = excluded.updated_at",
+            (scope, session_key, json.dumps(started_at), time.time()),
+        )
+
+    def processes_of(self, scope: str, session_key: str) -> list[float]:
+        """The start times last stored for one chat (empty when none)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT started_at_json FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
+            (scope, session_key),
+        ).fetchone()
+        return [] if row is None else _times(str(row[0]))
+
+    def all_processes(self, scope: str) -> dict[str, list[float]]:
+        """Every chat of a scope with stored processes, and their start times."""
+        d = dialect_of(self.conn)
+        rows = self.conn.execute(
+            f"SELECT session_key, started_at_json FROM hs_gateway_processes WHERE scope = {d.p}", (scope,)
+        ).fetchall()
+        return {str(key): _times(str(raw)) for key, raw in rows}
+
+    def delete_processes(self, scope: str, session_keys: list[str]) -> None:
+        """Forget the stored processes of these chats."""
+        d = dialect_of(self.conn)
+        self.conn.executemany(
+            f"DELETE FROM hs_gateway_processes WHERE scope = {d.p} AND session_key = {d.p}",
+            [(scope, key) for key in session_keys],
+        )
 
     def claim_entry(self, scope: str, session_key: str) -> str | None:
         """The stored ``entry_json`` of one key, or ``None``, with the key held by this transaction until it
         commits: a concurrent writer of the same key (another lane, another replica) waits, then reads what
         this one wrote. Every routing decision reads its entry through this."""
         # The writer is the file's only one (BEGIN IMMEDIATE), so reading is holding.
-        return get_entry(self.conn, scope, session_key)
+        return self.get_entry(scope, session_key)
 
-    put_entry = recorded(put_entry)
-    delete_entries = recorded(delete_entries)
-    page_entries = bound(page_entries)
-    iter_entries = bound(iter_entries)
-    changed_since = bound(changed_since)
-    last_change = bound(last_change)
-    keys = bound(keys)
-    end_reason = bound(end_reason)
-    create_session = bound(create_session)
-    record_peer = bound(record_peer)
-    promote_to_reset = bound(promote_to_reset)
-    reopen = bound(sessions.reopen_session)
-    set_expiry_finalized = bound(set_expiry_finalized)
-    find_recoverable = bound(find_recoverable)
-    user_message_count = bound(user_message_count)
-    title_of = bound(title_of)
-    entry_for_session = bound(entry_for_session)
-    owner_columns = bound(owner_columns)
-    put_processes = bound(put_processes)
-    processes_of = bound(processes_of)
-    all_processes = bound(all_processes)
-    delete_processes = bound(delete_processes)
+    def reopen(self, session_id: str) -> bool:
+        """Reopen an ended session row (the sessions aggregate's ``reopen_session``)."""
+        return Sessions(self.conn, self.changes).reopen_session(session_id)

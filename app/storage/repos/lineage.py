@@ -12,7 +12,7 @@ from enum import StrEnum
 from functools import cache
 
 from app.storage.dialect import Dialect, dialect_of
-from app.storage.sqlite.driver import sqlite3
+from app.storage.repos.repository import Repository
 
 # Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
 MAX_CHAIN_DEPTH = 100
@@ -47,24 +47,29 @@ def branch_child_sql(d: Dialect, alias: str = "s") -> str:
     )
 
 
+def _all_of(*predicates: str) -> str:
+    """The predicates joined with AND, as one parenthesised predicate."""
+    return f"({' AND '.join(predicates)})"
+
+
 @cache
 def compression_child_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate: the row continues a compression-ended parent (not a branch, delegate or tool run)."""
-    return (
-        f"(EXISTS (SELECT 1 FROM sessions cp WHERE cp.id = {alias}.parent_session_id"
-        f" AND cp.end_reason = 'compression')"
-        f" AND NOT {branch_child_sql(d, alias)}"
-        f" AND {delegate_marker_sql(d, alias)} IS NULL"
-        f" AND COALESCE({alias}.source, '') != 'tool')"
+    return _all_of(
+        f"EXISTS (SELECT 1 FROM sessions cp WHERE cp.id = {alias}.parent_session_id"
+        " AND cp.end_reason = 'compression')",
+        f"NOT {branch_child_sql(d, alias)}",
+        f"{delegate_marker_sql(d, alias)} IS NULL",
+        f"COALESCE({alias}.source, '') != 'tool'",
     )
 
 
 @cache
 def listable_sql(d: Dialect, alias: str = "s") -> str:
     """SQL predicate for default listings: roots and branch children; no delegates, no continuations."""
-    return (
-        f"(({alias}.parent_session_id IS NULL OR {branch_child_sql(d, alias)})"
-        f" AND {delegate_marker_sql(d, alias)} IS NULL)"
+    return _all_of(
+        f"({alias}.parent_session_id IS NULL OR {branch_child_sql(d, alias)})",
+        f"{delegate_marker_sql(d, alias)} IS NULL",
     )
 
 
@@ -78,94 +83,8 @@ class ChildKind(StrEnum):
     other = "other"
 
 
-def child_kind(conn: sqlite3.Connection, session_id: str) -> ChildKind | None:
-    """Classify a session like the agent does; ``None`` when the session does not exist."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT s.parent_session_id AS parent, {branch_child_sql(d)} AS is_branch,"
-        f" {delegate_marker_sql(d)} IS NOT NULL AS is_delegate,"
-        f" {compression_child_sql(d)} AS is_compression"
-        f" FROM sessions s WHERE s.id = {d.p}",
-        (session_id,),
-    ).fetchone()
-    if row is None:
-        return None
-    if row["parent"] is None:
-        return ChildKind.root
-    if row["is_branch"]:
-        return ChildKind.branch
-    if row["is_delegate"]:
-        return ChildKind.delegate
-    if row["is_compression"]:
-        return ChildKind.compression
-    return ChildKind.other
-
-
 # A page shows at most this many branch and delegate children of one session.
 MAX_SIDE_CHILDREN = 100
-
-
-def side_children(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, str]]:
-    """The branch and delegate children of a session (not its compression continuation), oldest first,
-    each with its kind (``branch`` or ``delegate``)."""
-    d = dialect_of(conn)
-    rows = conn.execute(
-        f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s WHERE s.parent_session_id = {d.p}"
-        f" AND ({branch_child_sql(d)} OR {delegate_marker_sql(d)} IS NOT NULL)"
-        f" ORDER BY s.started_at, s.id LIMIT {MAX_SIDE_CHILDREN}",
-        (session_id,),
-    ).fetchall()
-    return [(str(row[0]), (ChildKind.branch if row[1] else ChildKind.delegate).value) for row in rows]
-
-
-def children_newest_first(conn: sqlite3.Connection, session_id: str) -> list[str]:
-    """Every child of a session, of any kind, the most recently started first."""
-    d = dialect_of(conn)
-    rows = conn.execute(
-        f"SELECT id FROM sessions WHERE parent_session_id = {d.p} ORDER BY started_at DESC, id DESC",
-        (session_id,),
-    ).fetchall()
-    return [str(row[0]) for row in rows]
-
-
-def compression_parent(conn: sqlite3.Connection, session_id: str) -> str | None:
-    """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT s.parent_session_id FROM sessions s WHERE s.id = {d.p} AND s.parent_session_id IS NOT NULL"
-        f" AND {compression_child_sql(d)}",
-        (session_id,),
-    ).fetchone()
-    return None if row is None else str(row[0])
-
-
-def _walk(
-    conn: sqlite3.Connection, session_id: str, step: Callable[[sqlite3.Connection, str], str | None]
-) -> list[str]:
-    """The sessions ``step`` leads to from ``session_id``, one after another (excluding it): depth-limited,
-    and stopping where the walk would come back to a session it has seen."""
-    found: list[str] = []
-    seen = {session_id}
-    current = session_id
-    for _ in range(MAX_CHAIN_DEPTH):
-        following = step(conn, current)
-        if following is None or following in seen:
-            break
-        found.append(following)
-        seen.add(following)
-        current = following
-    return found
-
-
-def compression_ancestors(conn: sqlite3.Connection, session_id: str) -> list[str]:
-    """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
-    return _walk(conn, session_id, compression_parent)
-
-
-def lineage_root(conn: sqlite3.Connection, session_id: str) -> str:
-    """The first session of the conversation: walk up through compression parents (itself for a root)."""
-    ancestors = compression_ancestors(conn, session_id)
-    return ancestors[-1] if ancestors else session_id
 
 
 @cache
@@ -188,47 +107,127 @@ LIMIT 1
 """
 
 
-def next_continuation(conn: sqlite3.Connection, session_id: str) -> str | None:
-    """The continuation the agent would follow from this session (its preference order), or ``None``."""
-    row = conn.execute(_next_continuation_sql(dialect_of(conn)), (session_id,)).fetchone()
-    return None if row is None else str(row[0])
+class LineageWalks(Repository):
+    """How sessions relate: a session's kind of child, its children, and its compression chain."""
 
+    __slots__ = ()
 
-def _forward(conn: sqlite3.Connection, session_id: str) -> list[str]:
-    """Continuations after ``session_id`` in walking order (excluding it), depth-limited and loop-safe."""
-    return _walk(conn, session_id, next_continuation)
+    def child_kind(self, session_id: str) -> ChildKind | None:
+        """Classify a session like the agent does; ``None`` when the session does not exist."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT s.parent_session_id AS parent, {branch_child_sql(d)} AS is_branch,"
+            f" {delegate_marker_sql(d)} IS NOT NULL AS is_delegate,"
+            f" {compression_child_sql(d)} AS is_compression"
+            f" FROM sessions s WHERE s.id = {d.p}",
+            (session_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        if row["parent"] is None:
+            return ChildKind.root
+        if row["is_branch"]:
+            return ChildKind.branch
+        if row["is_delegate"]:
+            return ChildKind.delegate
+        if row["is_compression"]:
+            return ChildKind.compression
+        return ChildKind.other
 
+    def side_children(self, session_id: str) -> list[tuple[str, str]]:
+        """The branch and delegate children of a session (not its compression continuation), oldest first,
+        each with its kind (``branch`` or ``delegate``)."""
+        d = dialect_of(self.conn)
+        rows = self.conn.execute(
+            f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s WHERE s.parent_session_id ="
+            f" {d.p} AND ({branch_child_sql(d)} OR {delegate_marker_sql(d)} IS NOT NULL)"
+            f" ORDER BY s.started_at, s.id LIMIT {MAX_SIDE_CHILDREN}",
+            (session_id,),
+        ).fetchall()
+        return [(str(row[0]), (ChildKind.branch if row[1] else ChildKind.delegate).value) for row in rows]
 
-def compression_tip(conn: sqlite3.Connection, session_id: str) -> str:
-    """The live end of the compression chain starting at ``session_id`` (itself when nothing continues it).
+    def children_newest_first(self, session_id: str) -> list[str]:
+        """Every child of a session, of any kind, the most recently started first."""
+        d = dialect_of(self.conn)
+        rows = self.conn.execute(
+            f"SELECT id FROM sessions WHERE parent_session_id = {d.p} ORDER BY started_at DESC, id DESC",
+            (session_id,),
+        ).fetchall()
+        return [str(row[0]) for row in rows]
 
-    Same rules as the agent's ``get_compression_tip``: prefer a child that itself ended with
-    ``compression``, then an open child, then the most recently active; at most 100 steps.
-    """
-    forward = _forward(conn, session_id)
-    return forward[-1] if forward else session_id
+    def compression_parent(self, session_id: str) -> str | None:
+        """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT s.parent_session_id FROM sessions s WHERE s.id = {d.p}"
+            " AND s.parent_session_id IS NOT NULL"
+            f" AND {compression_child_sql(d)}",
+            (session_id,),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
+    def _walk(self, session_id: str, step: Callable[[str], str | None]) -> list[str]:
+        """The sessions ``step`` leads to from ``session_id``, one after another (excluding it):
+        depth-limited, and stopping where the walk would come back to a session it has seen."""
+        found: list[str] = []
+        seen = {session_id}
+        current = session_id
+        for _ in range(MAX_CHAIN_DEPTH):
+            following = step(current)
+            if following is None or following in seen:
+                break
+            found.append(following)
+            seen.add(following)
+            current = following
+        return found
 
-def compression_chain(conn: sqlite3.Connection, session_id: str) -> list[str]:
-    """The conversation through ``session_id``, root → tip: compression ancestors, itself, its tip walk."""
-    ancestors = compression_ancestors(conn, session_id)
-    chain = [*reversed(ancestors), session_id]
-    seen = set(chain)
-    chain.extend(sid for sid in _forward(conn, session_id) if sid not in seen)
-    return chain
+    def compression_ancestors(self, session_id: str) -> list[str]:
+        """Compression predecessors of a session, nearest first (empty for a root). Loop-safe."""
+        return self._walk(session_id, self.compression_parent)
 
+    def lineage_root(self, session_id: str) -> str:
+        """The first session of the conversation: walk up through compression parents (itself for a root)."""
+        ancestors = self.compression_ancestors(session_id)
+        return ancestors[-1] if ancestors else session_id
 
-def is_compression_ancestor(conn: sqlite3.Connection, ancestor_id: str, descendant_id: str) -> bool:
-    """True when ``ancestor_id`` is reached from ``descendant_id`` through compression-ended parents.
+    def next_continuation(self, session_id: str) -> str | None:
+        """The continuation the agent would follow from this session (its preference order), or ``None``."""
+        row = self.conn.execute(_next_continuation_sql(dialect_of(self.conn)), (session_id,)).fetchone()
+        return None if row is None else str(row[0])
 
-    This is the agent's ``_is_compression_ancestor`` edge (parent ended ``compression``), used for moving a
-    title from a hidden ancestor onto its continuation.
-    """
-    d = dialect_of(conn)
-    if not ancestor_id or not descendant_id or ancestor_id == descendant_id:
-        return False
-    row = conn.execute(
-        f"""
+    def _forward(self, session_id: str) -> list[str]:
+        """Continuations after ``session_id`` in walking order (excluding it), depth-limited and loop-safe."""
+        return self._walk(session_id, self.next_continuation)
+
+    def compression_tip(self, session_id: str) -> str:
+        """The live end of the compression chain starting at ``session_id`` (itself when nothing continues
+        it).
+
+        Same rules as the agent's ``get_compression_tip``: prefer a child that itself ended with
+        ``compression``, then an open child, then the most recently active; at most 100 steps.
+        """
+        forward = self._forward(session_id)
+        return forward[-1] if forward else session_id
+
+    def compression_chain(self, session_id: str) -> list[str]:
+        """The conversation through ``session_id``, root → tip: compression ancestors, itself, its tip
+        walk."""
+        ancestors = self.compression_ancestors(session_id)
+        chain = [*reversed(ancestors), session_id]
+        seen = set(chain)
+        chain.extend(sid for sid in self._forward(session_id) if sid not in seen)
+        return chain
+
+    def is_compression_ancestor(self, ancestor_id: str, descendant_id: str) -> bool:
+        """True when ``ancestor_id`` is reached from ``descendant_id`` through compression-ended parents.
+
+        This is the agent's ``_is_compression_ancestor`` edge (parent ended ``compression``), used for moving
+        a title from a hidden ancestor onto its continuation."""
+        d = dialect_of(self.conn)
+        if not ancestor_id or not descendant_id or ancestor_id == descendant_id:
+            return False
+        row = self.conn.execute(
+            f"""
         WITH RECURSIVE ancestors(id) AS (
             SELECT {d.p}
             UNION
@@ -241,29 +240,28 @@ def is_compression_ancestor(conn: sqlite3.Connection, ancestor_id: str, descenda
         )
         SELECT 1 FROM ancestors WHERE id = {d.p} AND id != {d.p} LIMIT 1
         """,
-        (descendant_id, ancestor_id, descendant_id),
-    ).fetchone()
-    return row is not None
+            (descendant_id, ancestor_id, descendant_id),
+        ).fetchone()
+        return row is not None
 
+    def delegate_descendants(self, parent_ids: list[str]) -> list[str]:
+        """Delegate (sub-agent) sessions to delete with ``parent_ids``, recursively (agent's collection rule).
 
-def delegate_descendants(conn: sqlite3.Connection, parent_ids: list[str]) -> list[str]:
-    """Delegate (sub-agent) sessions to delete with ``parent_ids``, recursively (agent's collection rule).
-
-    A row belongs when its ``_delegate_from`` marker names a doomed session, or it carries a marker and its
-    parent is doomed. The parents themselves are never returned, even when markers loop back onto them.
-    """
-    d = dialect_of(conn)
-    marker = delegate_marker_sql(d, "sessions")
-    seeds = {sid for sid in parent_ids if sid}
-    found = set(seeds)
-    frontier = list(seeds)
-    while frontier:
-        ph = ",".join([d.p] * len(frontier))
-        rows = conn.execute(
-            f"SELECT id FROM sessions WHERE {marker} IN ({ph})"
-            f" OR (parent_session_id IN ({ph}) AND {marker} IS NOT NULL)",
-            frontier + frontier,
-        ).fetchall()
-        frontier = [row[0] for row in rows if row[0] not in found]
-        found.update(frontier)
-    return sorted(found - seeds)
+        A row belongs when its ``_delegate_from`` marker names a doomed session, or it carries a marker and
+        its parent is doomed. The parents themselves are never returned, even when markers loop back onto
+        them."""
+        d = dialect_of(self.conn)
+        marker = delegate_marker_sql(d, "sessions")
+        seeds = {sid for sid in parent_ids if sid}
+        found = set(seeds)
+        frontier = list(seeds)
+        while frontier:
+            ph = ",".join([d.p] * len(frontier))
+            rows = self.conn.execute(
+                f"SELECT id FROM sessions WHERE {marker} IN ({ph})"
+                f" OR (parent_session_id IN ({ph}) AND {marker} IS NOT NULL)",
+                frontier + frontier,
+            ).fetchall()
+            frontier = [row[0] for row in rows if row[0] not in found]
+            found.update(frontier)
+        return sorted(found - seeds)

@@ -34,6 +34,7 @@ from app.domain.fts_query import quote_phrase
 from app.domain.titles import like_escape
 from app.storage.dialect import SQLITE, Dialect, dialect_of
 from app.storage.own_schema import LIST_SEARCH_TRIGGERS, list_search_sql
+from app.storage.repos.repository import Repository
 from app.storage.repos.sessions import preview_raw_sql
 from app.storage.sqlite.connection import split_statements
 from app.storage.sqlite.driver import sqlite3
@@ -153,11 +154,6 @@ def search_filter(conn: sqlite3.Connection, term: str, projecting: bool) -> Sear
     return SearchFilter(clause, [json.dumps(sorted(found))], indexed=True)
 
 
-def has_dirty(conn: sqlite3.Connection) -> bool:
-    """Whether any session awaits (re-)indexing."""
-    return conn.execute("SELECT 1 FROM hs_list_search_dirty LIMIT 1").fetchone() is not None
-
-
 def dirty_count(conn: sqlite3.Connection) -> int:
     """How many sessions await (re-)indexing."""
     (count,) = conn.execute("SELECT COUNT(*) FROM hs_list_search_dirty").fetchone()
@@ -208,24 +204,6 @@ def _reindex(conn: sqlite3.Connection, session_id: str) -> None:
     )
 
 
-def index_dirty(conn: sqlite3.Connection, max_sessions: int = SLICE_SESSIONS) -> int | None:
-    """Re-derive the documents of up to ``max_sessions`` dirty sessions in the caller's transaction.
-
-    Returns how many left the dirty set, ``None`` when it was empty.
-    """
-    d = dialect_of(conn)
-    dirty = [
-        r[0]
-        for r in conn.execute(f"SELECT session_id FROM hs_list_search_dirty LIMIT {d.p}", (max_sessions,))
-    ]
-    if not dirty:
-        return None
-    for session_id in dirty:
-        _reindex(conn, session_id)
-    conn.executemany(f"DELETE FROM hs_list_search_dirty WHERE session_id = {d.p}", [(sid,) for sid in dirty])
-    return len(dirty)
-
-
 def install(conn: sqlite3.Connection) -> None:
     """Create the index, its dirty set and its triggers, and queue every session (idempotent)."""
     for sql in list_search_sql():
@@ -243,3 +221,34 @@ def triggers_missing(conn: sqlite3.Connection) -> bool:
         LIST_SEARCH_TRIGGERS,
     ).fetchone()
     return int(found) < len(LIST_SEARCH_TRIGGERS)
+
+
+class ListIndex(Repository):
+    """The listing's search documents: the sessions waiting to be (re-)indexed and their indexing."""
+
+    __slots__ = ()
+
+    def has_dirty(self) -> bool:
+        """Whether any session awaits (re-)indexing."""
+        return self.conn.execute("SELECT 1 FROM hs_list_search_dirty LIMIT 1").fetchone() is not None
+
+    def index_dirty(self, max_sessions: int = SLICE_SESSIONS) -> int | None:
+        """Re-derive the documents of up to ``max_sessions`` dirty sessions in the caller's transaction.
+
+        Returns how many left the dirty set, ``None`` when it was empty.
+        """
+        d = dialect_of(self.conn)
+        dirty = [
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT session_id FROM hs_list_search_dirty LIMIT {d.p}", (max_sessions,)
+            )
+        ]
+        if not dirty:
+            return None
+        for session_id in dirty:
+            _reindex(self.conn, session_id)
+        self.conn.executemany(
+            f"DELETE FROM hs_list_search_dirty WHERE session_id = {d.p}", [(sid,) for sid in dirty]
+        )
+        return len(dirty)

@@ -8,11 +8,12 @@ from app.domain.session_filter import SessionFilter
 from app.storage.agent_shape import shape_of
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos import health
-from app.storage.repos.fts_backlog import existing_fts_tables, pending_messages
-from app.storage.repos.repository import Repository, bound
+from app.storage.repos.fts_backlog import existing_fts_tables
+from app.storage.repos.indexing import Indexing
+from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import filter_clauses, pinned_sql
 from app.storage.repos.sessions import set_archived
-from app.storage.rows import PageStats, PruneCandidate, UsageReport
+from app.storage.rows import Health, PageStats, PruneCandidate, UsageReport
 from app.storage.sqlite.driver import sqlite3
 
 
@@ -23,42 +24,7 @@ def _meta_table(conn: sqlite3.Connection) -> str:
     return "state_meta" if shape_of(conn).adoptable else "hs_meta"
 
 
-def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
-    """The bookkeeping value for ``key`` (the agent's ``get_meta``; on a newer agent's file, ours first)."""
-    d = dialect_of(conn)
-    for table in dict.fromkeys((_meta_table(conn), "state_meta")):
-        row = conn.execute(f"SELECT value FROM {table} WHERE key = {d.p}", (key,)).fetchone()
-        if row is not None:
-            return str(row[0]) if row[0] is not None else None
-    return None
-
-
-def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
-    """Upsert a bookkeeping value exactly as the agent's ``set_meta`` does."""
-    d = dialect_of(conn)
-    conn.execute(
-        f"INSERT INTO {_meta_table(conn)} (key, value) VALUES ({d.p}, {d.p}) "
-        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
-
-
-def delete_meta(conn: sqlite3.Connection, key: str) -> None:
-    """Remove one of our bookkeeping keys."""
-    d = dialect_of(conn)
-    conn.execute(f"DELETE FROM {_meta_table(conn)} WHERE key = {d.p}", (key,))
-
-
 # -- stats ------------------------------------------------------------------------------------------
-
-
-def page_stats(conn: sqlite3.Connection) -> PageStats:
-    """``page_size``, ``page_count`` and ``freelist_count`` of the main file."""
-    return PageStats(
-        page_size=conn.execute("PRAGMA page_size").fetchone()[0],
-        page_count=conn.execute("PRAGMA page_count").fetchone()[0],
-        freelist_count=conn.execute("PRAGMA freelist_count").fetchone()[0],
-    )
 
 
 def counts(conn: sqlite3.Connection) -> tuple[int, int, dict[str, int]]:
@@ -104,28 +70,6 @@ def _row_bytes(conn: sqlite3.Connection, table: str) -> int:
     lengths = " + ".join(f'COALESCE(length(CAST("{c}" AS BLOB)), 0)' for c in columns) or "0"
     (total,) = conn.execute(f'SELECT COALESCE(SUM({lengths}), 0) FROM "{table}"').fetchone()
     return int(total)
-
-
-def store_stats(conn: sqlite3.Connection, include_fts: bool) -> dict[str, Any]:
-    """Counts for every source, page accounting, the FTS size (on request: a page walk) and the backlog."""
-    return stats_record(
-        conn, page_stats(conn), fts_bytes(conn) if include_fts else None, pending_messages(conn)
-    )
-
-
-def stats_record(conn: sqlite3.Connection, pages: PageStats, fts: int | None, pending: int) -> dict[str, Any]:
-    """The statistics of ``conn``'s store: its counts with the given page accounting, FTS size and backlog."""
-    sessions, messages, by_source = counts(conn)
-    return {
-        "sessions": sessions,
-        "messages": messages,
-        "by_source": by_source,
-        "page_size": pages.page_size,
-        "page_count": pages.page_count,
-        "freelist_bytes": pages.freelist_count * pages.page_size,
-        "fts_bytes": fts,
-        "indexing": {"pending_messages": pending},
-    }
 
 
 # -- insights ---------------------------------------------------------------------------------------
@@ -194,18 +138,6 @@ def activity(conn: sqlite3.Connection, fmt: str, since: float, source: str | Non
     return {row[0]: row[1] for row in conn.execute(sql, [*params, since])}
 
 
-def usage_report(conn: sqlite3.Connection, since: float, source: str | None, top: int) -> UsageReport:
-    """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
-    return UsageReport(
-        by_day=usage_by(conn, "date(s.started_at, 'unixepoch')", since, source),
-        by_model=usage_by(conn, "s.model", since, source),
-        by_source=usage_by(conn, "s.source", since, source),
-        top_tools=top_tools(conn, since, source, top),
-        hours=activity(conn, "%H", since, source),
-        weekdays=activity(conn, "%w", since, source),
-    )
-
-
 # -- prune and archive ------------------------------------------------------------------------------
 
 
@@ -238,52 +170,6 @@ def _selection(conn: sqlite3.Connection, flt: SessionFilter, ids: list[str] | No
     return " AND ".join(clauses), params
 
 
-def candidates(
-    conn: sqlite3.Connection,
-    flt: SessionFilter,
-    *,
-    ids: list[str] | None = None,
-    payload: bool = False,
-    byte_length: str = SQLITE_BYTES,
-) -> list[PruneCandidate]:
-    """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
-    its row count and stored payload size (text sizes measured by ``byte_length``)."""
-    where, params = _selection(conn, flt, ids)
-    count = "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)" if payload else "s.message_count"
-    sql = (
-        "SELECT s.id, s.source, s.title, s.model, s.started_at, s.ended_at, "
-        f"{count} AS n, s.archived, {_payload_sql(byte_length) if payload else '0'} AS bytes "
-        f"FROM sessions s WHERE {where} ORDER BY s.started_at, s.id"
-    )
-    return [
-        PruneCandidate(
-            id=r[0],
-            source=r[1],
-            title=r[2],
-            model=r[3],
-            started_at=r[4],
-            ended_at=r[5],
-            message_count=int(r[6] or 0),
-            archived=bool(r[7]),
-            payload_bytes=int(r[8]),
-        )
-        for r in conn.execute(sql, params)
-    ]
-
-
-def kept(conn: sqlite3.Connection, flt: SessionFilter) -> tuple[int, int]:
-    """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
-    clauses, params = filter_clauses(dialect_of(conn), flt)
-    pinned = pinned_sql(shape_of(conn)).format(a="s")
-    row = conn.execute(
-        "SELECT COALESCE(SUM(CASE WHEN s.ended_at IS NULL THEN 1 ELSE 0 END), 0),"
-        f" COALESCE(SUM(CASE WHEN s.ended_at IS NOT NULL AND {pinned} THEN 1 ELSE 0 END), 0)"
-        f" FROM sessions s WHERE {' AND '.join(clauses) or '1 = 1'}",
-        params,
-    ).fetchone()
-    return int(row[0]), int(row[1])
-
-
 def still_matching(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
     """The ids that still qualify now (re-checked in the changing transaction: a reopened or pinned
     session stays), in the order of ``ids``."""
@@ -311,53 +197,150 @@ def delete_sessions(conn: sqlite3.Connection, ids: list[str]) -> int:
     return messages
 
 
-def prune_batch(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
-    """Delete those of ``ids`` that still qualify; the ids deleted and their message count."""
-    keep = still_matching(conn, ids, flt)
-    return keep, delete_sessions(conn, keep)
-
-
-def archive_batch(conn: sqlite3.Connection, ids: list[str], flt: SessionFilter) -> list[str]:
-    """Archive those of ``ids`` that still qualify, each with its compression lineage (the agent's
-    ``archive_sessions``), leaving pinned members of a lineage as they are; the ids archived."""
-    keep = still_matching(conn, ids, flt)
-    for session_id in keep:
-        set_archived(conn, session_id, True, keep_pinned=True)
-    return keep
-
-
-def optimize_fts(conn: sqlite3.Connection) -> list[str]:
-    """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done (none
-    on a newer agent's file: its indexes are its own to maintain)."""
-    if not shape_of(conn).own_fts_upkeep:
-        return []
-    done = existing_fts_tables(conn)
-    for table in done:
-        conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
-    return done
-
-
 class Maintenance(Repository):
     """Statistics, prune and archive batches, FTS upkeep, repairs, and ``state_meta`` markers."""
 
     __slots__ = ()
-    get_meta = bound(get_meta)
-    set_meta = bound(set_meta)
-    delete_meta = bound(delete_meta)
-    page_stats = bound(page_stats)
-    store_stats = bound(store_stats)
-    usage_report = bound(usage_report)
-    byte_length = SQLITE_BYTES
-    """How this engine measures a text value's stored bytes (``{}``: the expression)."""
-    prune_batch = bound(prune_batch)
-    kept = bound(kept)
-    archive_batch = bound(archive_batch)
-    optimize_fts = bound(optimize_fts)
-    repair = bound(health.repair)
+
+    def get_meta(self, key: str) -> str | None:
+        """The bookkeeping value for ``key`` (the agent's ``get_meta``; on a newer agent's file, ours
+        first)."""
+        d = dialect_of(self.conn)
+        for table in dict.fromkeys((_meta_table(self.conn), "state_meta")):
+            row = self.conn.execute(f"SELECT value FROM {table} WHERE key = {d.p}", (key,)).fetchone()
+            if row is not None:
+                return str(row[0]) if row[0] is not None else None
+        return None
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Upsert a bookkeeping value exactly as the agent's ``set_meta`` does."""
+        d = dialect_of(self.conn)
+        self.conn.execute(
+            f"INSERT INTO {_meta_table(self.conn)} (key, value) VALUES ({d.p}, {d.p}) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def delete_meta(self, key: str) -> None:
+        """Remove one of our bookkeeping keys."""
+        d = dialect_of(self.conn)
+        self.conn.execute(f"DELETE FROM {_meta_table(self.conn)} WHERE key = {d.p}", (key,))
+
+    def page_stats(self) -> PageStats:
+        """``page_size``, ``page_count`` and ``freelist_count`` of the main file."""
+        return PageStats(
+            page_size=self.conn.execute("PRAGMA page_size").fetchone()[0],
+            page_count=self.conn.execute("PRAGMA page_count").fetchone()[0],
+            freelist_count=self.conn.execute("PRAGMA freelist_count").fetchone()[0],
+        )
+
+    def store_stats(self, include_fts: bool) -> dict[str, Any]:
+        """Counts for every source, page accounting, the FTS size (on request: a page walk) and the
+        backlog."""
+        return self.stats_record(
+            self.page_stats(),
+            fts_bytes(self.conn) if include_fts else None,
+            Indexing(self.conn, self.changes).pending_messages(),
+        )
+
+    def usage_report(self, since: float, source: str | None, top: int) -> UsageReport:
+        """Tokens and cost by day, model and source, the top tools and activity by UTC hour and weekday."""
+        return UsageReport(
+            by_day=usage_by(self.conn, "date(s.started_at, 'unixepoch')", since, source),
+            by_model=usage_by(self.conn, "s.model", since, source),
+            by_source=usage_by(self.conn, "s.source", since, source),
+            top_tools=top_tools(self.conn, since, source, top),
+            hours=activity(self.conn, "%H", since, source),
+            weekdays=activity(self.conn, "%w", since, source),
+        )
 
     def candidates(
-        self, flt: SessionFilter, *, ids: list[str] | None = None, payload: bool = False
+        self,
+        flt: SessionFilter,
+        *,
+        ids: list[str] | None = None,
+        payload: bool = False,
     ) -> list[PruneCandidate]:
         """Every session ``flt`` selects (of ``ids`` when given), oldest first; with ``payload``, each with
-        its row count and stored payload size."""
-        return candidates(self.conn, flt, ids=ids, payload=payload, byte_length=self.byte_length)
+        its row count and stored payload size (text sizes measured by :attr:`byte_length`)."""
+        where, params = _selection(self.conn, flt, ids)
+        count = (
+            "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)" if payload else "s.message_count"
+        )
+        sql = (
+            "SELECT s.id, s.source, s.title, s.model, s.started_at, s.ended_at, "
+            f"{count} AS n, s.archived, {_payload_sql(self.byte_length) if payload else '0'} AS bytes "
+            f"FROM sessions s WHERE {where} ORDER BY s.started_at, s.id"
+        )
+        return [
+            PruneCandidate(
+                id=r[0],
+                source=r[1],
+                title=r[2],
+                model=r[3],
+                started_at=r[4],
+                ended_at=r[5],
+                message_count=int(r[6] or 0),
+                archived=bool(r[7]),
+                payload_bytes=int(r[8]),
+            )
+            for r in self.conn.execute(sql, params)
+        ]
+
+    def prune_batch(self, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
+        """Delete those of ``ids`` that still qualify; the ids deleted and their message count."""
+        keep = still_matching(self.conn, ids, flt)
+        return keep, delete_sessions(self.conn, keep)
+
+    def kept(self, flt: SessionFilter) -> tuple[int, int]:
+        """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
+        clauses, params = filter_clauses(dialect_of(self.conn), flt)
+        pinned = pinned_sql(shape_of(self.conn)).format(a="s")
+        row = self.conn.execute(
+            "SELECT COALESCE(SUM(CASE WHEN s.ended_at IS NULL THEN 1 ELSE 0 END), 0),"
+            f" COALESCE(SUM(CASE WHEN s.ended_at IS NOT NULL AND {pinned} THEN 1 ELSE 0 END), 0)"
+            f" FROM sessions s WHERE {' AND '.join(clauses) or '1 = 1'}",
+            params,
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def archive_batch(self, ids: list[str], flt: SessionFilter) -> list[str]:
+        """Archive those of ``ids`` that still qualify, each with its compression lineage (the agent's
+        ``archive_sessions``), leaving pinned members of a lineage as they are; the ids archived."""
+        keep = still_matching(self.conn, ids, flt)
+        for session_id in keep:
+            set_archived(self.conn, session_id, True, keep_pinned=True)
+        return keep
+
+    def optimize_fts(self) -> list[str]:
+        """Merge each FTS index into one segment (the agent's ``optimize_fts``); returns the tables done (none
+        on a newer agent's file: its indexes are its own to maintain)."""
+        if not shape_of(self.conn).own_fts_upkeep:
+            return []
+        done = existing_fts_tables(self.conn)
+        for table in done:
+            self.conn.execute(f"INSERT INTO {table}({table}) VALUES('optimize')")
+        return done
+
+    byte_length = SQLITE_BYTES
+    """How this engine measures a text value's stored bytes (``{}``: the expression)."""
+
+    def repair(self, found: Health) -> list[str]:
+        """Fix what the health check found, in this write transaction; the steps taken (see
+        :func:`app.storage.repos.health.repair`)."""
+        return health.repair(self.conn, found)
+
+    def stats_record(self, pages: PageStats, fts: int | None, pending: int) -> dict[str, Any]:
+        """The statistics of ``conn``'s store: its counts with the given page accounting, FTS size and
+        backlog."""
+        sessions, messages, by_source = counts(self.conn)
+        return {
+            "sessions": sessions,
+            "messages": messages,
+            "by_source": by_source,
+            "page_size": pages.page_size,
+            "page_count": pages.page_count,
+            "freelist_bytes": pages.freelist_count * pages.page_size,
+            "fts_bytes": fts,
+            "indexing": {"pending_messages": pending},
+        }

@@ -24,10 +24,9 @@ from app.domain.messages import (
     tool_call_count,
 )
 from app.storage.agent_shape import shape_of
-from app.storage.commit_notice import Changes
 from app.storage.dialect import Dialect, dialect_of
-from app.storage.repos import attachments as attachments_repo
-from app.storage.repos.repository import Repository, bound, recorded
+from app.storage.repos.attachments import Attachments
+from app.storage.repos.repository import Repository
 from app.storage.repos.usage import saturating_add_sql
 from app.storage.rows import AttachmentRef, MessageQuery, MessageRow
 from app.storage.sqlite.driver import sqlite3
@@ -96,43 +95,6 @@ def write_rows(
     return ids
 
 
-def insert_messages(
-    conn: sqlite3.Connection,
-    changes: Changes,
-    session_id: str,
-    messages: list[dict[str, Any]],
-    *,
-    write: RowWriter = write_rows,
-) -> list[MessageRow]:
-    """Append ``messages`` to an existing session inside the caller's transaction; the stored messages.
-
-    Each message is a dict with ``role`` and optionally ``content`` (text, or a list/dict of multimodal
-    parts), ``tool_call_id``, ``tool_calls`` (list), ``tool_name``, ``timestamp`` (float epoch; default now,
-    kept strictly increasing across the batch), ``token_count``, ``finish_reason``, ``reasoning``,
-    ``reasoning_content``, ``reasoning_details`` (the last three assistant-only, empty values not stored)
-    and ``attachments`` (attachment ids; 422 ``unknown_attachment`` when one does not exist).
-
-    Bumps ``sessions.message_count`` by the number of rows and ``tool_call_count`` by the tool calls of
-    assistant rows. Text must already be validated (no NUL, no lone surrogate). The returned dicts have
-    the public message shape (see :func:`row_to_message`), built from the values written, in order.
-    ``write`` stores the rows (a backend where each statement is a round trip writes them in one);
-    ``changes`` is the record the session goes in (see :mod:`app.storage.commit_notice`).
-    """
-    wanted = [a for m in messages for a in (m.get("attachments") or ())]
-    refs = attachments_repo.refs_for_ids(conn, wanted) if wanted else {}
-    prepared = prepare_append(session_id, messages)
-    ids = write(conn, session_id, prepared.rows, prepared.tool_calls)
-    for message, row, message_id in zip(messages, prepared.stored, ids, strict=True):
-        row["id"] = message_id
-        linked = list(dict.fromkeys(message.get("attachments") or ()))
-        if linked:
-            attachments_repo.link(conn, message_id, linked)
-            row["attachments"] = [refs[a] for a in linked]
-    if prepared.stored:
-        changes.note_messages(session_id)
-    return prepared.stored
-
-
 @dataclass
 class PreparedAppend:
     """An append's rows before they are written: the values of ``INSERT_COLUMNS`` after ``session_id``, in
@@ -144,7 +106,7 @@ class PreparedAppend:
 
 
 def prepare_append(session_id: str, messages: list[dict[str, Any]]) -> PreparedAppend:
-    """The rows :func:`insert_messages` writes for ``messages`` (timestamps drawn now), attachments aside."""
+    """The rows :meth:`insert_messages` writes for ``messages`` (timestamps drawn now), attachments aside."""
     stamps = batch_timestamps([m.get("timestamp") for m in messages], time.time())
     stored: list[MessageRow] = []
     rows: list[tuple[Any, ...]] = []
@@ -196,22 +158,6 @@ def prepare_append(session_id: str, messages: list[dict[str, Any]]) -> PreparedA
     return PreparedAppend(rows, stored, sum(tool_call_count(m) for m in messages))
 
 
-def append_if_open(
-    conn: sqlite3.Connection,
-    changes: Changes,
-    session_id: str,
-    messages: list[dict[str, Any]],
-    *,
-    write: RowWriter = write_rows,
-) -> list[MessageRow] | None:
-    """:func:`insert_messages` when the session exists and has not ended; ``None`` (nothing written)
-    otherwise."""
-    exists, ended = session_end_state(conn, session_id)
-    if not exists or ended:
-        return None
-    return insert_messages(conn, changes, session_id, messages, write=write)
-
-
 def row_to_message(row: sqlite3.Row, attachments: list[AttachmentRef] | None = None) -> MessageRow:
     """The public message of a stored row: content and JSON columns decoded, flags as booleans."""
     return {
@@ -234,12 +180,6 @@ def row_to_message(row: sqlite3.Row, attachments: list[AttachmentRef] | None = N
     }
 
 
-def to_messages(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[MessageRow]:
-    """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
-    refs = attachments_repo.refs_for_messages(conn, [row["id"] for row in rows])
-    return [row_to_message(row, refs.get(row["id"])) for row in rows]
-
-
 def _filters(d: Dialect, roles: Sequence[str], include_inactive: bool) -> tuple[str, list[Any]]:
     sql = "" if include_inactive else " AND active = 1"
     params: list[Any] = []
@@ -249,108 +189,150 @@ def _filters(d: Dialect, roles: Sequence[str], include_inactive: bool) -> tuple[
     return sql, params
 
 
-def page(conn: sqlite3.Connection, query: MessageQuery) -> list[sqlite3.Row]:
-    """Up to ``limit + 1`` rows of the query in id order: after ``after``, or the newest ones before
-    ``before``, or from the start. The extra row tells the caller there is more (in the paging direction)."""
-    d = dialect_of(conn)
-    session_id, limit, after, before = query.session_id, query.limit, query.after, query.before
-    where, params = _filters(d, query.roles, query.include_inactive)
-    if before is not None:
-        rows = conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
-            f" LIMIT {d.p}",
-            [session_id, before, *params, limit + 1],
-        ).fetchall()
-        rows.reverse()
-        return rows
-    return conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
-        f" {d.p}",
-        [session_id, after or 0, *params, limit + 1],
-    ).fetchall()
-
-
-def around(
-    conn: sqlite3.Connection, query: MessageQuery, anchor_id: int
-) -> tuple[list[sqlite3.Row], sqlite3.Row, list[sqlite3.Row]] | None:
-    """``query.window`` rows before the anchor, the anchor, ``query.window`` rows after (like the agent's
-    ``get_messages_around``); the query's filters apply to the neighbours, the anchor is always kept.
-    ``None`` when the anchor is not a message of the session."""
-    d = dialect_of(conn)
-    session_id, window = query.session_id, query.window
-    anchor = fetch(conn, session_id, anchor_id)
-    if anchor is None:
-        return None
-    where, params = _filters(d, query.roles, query.include_inactive)
-    before = conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
-        f" LIMIT {d.p}",
-        [session_id, anchor_id, *params, window],
-    ).fetchall()
-    before.reverse()
-    after = conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
-        f" {d.p}",
-        [session_id, anchor_id, *params, window],
-    ).fetchall()
-    return before, anchor, after
-
-
-def fetch(conn: sqlite3.Connection, session_id: str, message_id: int) -> sqlite3.Row | None:
-    """One message row of a session (active or not), or ``None``."""
-    d = dialect_of(conn)
-    row: sqlite3.Row | None = conn.execute(
-        f"SELECT {COLUMNS} FROM messages WHERE id = {d.p} AND session_id = {d.p}", (message_id, session_id)
-    ).fetchone()
-    return row
-
-
-def rewind(conn: sqlite3.Connection, session_id: str, target_id: int) -> tuple[int, int | None]:
-    """Deactivate the target and every later active message of the session and bump ``rewind_count``,
-    as ``SessionDB.rewind_to_message`` does (``message_count`` is left alone, like the agent). Returns
-    ``(rewound_count, new_head_id)``; the caller has checked that the target is a user message."""
-    d = dialect_of(conn)
-    cursor = conn.execute(
-        f"UPDATE messages SET active = 0 WHERE session_id = {d.p} AND id >= {d.p} AND active = 1",
-        (session_id, target_id),
-    )
-    conn.execute(
-        f"UPDATE sessions SET rewind_count = {saturating_add_sql(d, 'rewind_count', 'one')} WHERE id ="
-        f" {d.named('id')}",
-        {"one": 1, "id": session_id},
-    )
-    head = conn.execute(
-        f"SELECT MAX(id) FROM messages WHERE session_id = {d.p} AND active = 1", (session_id,)
-    ).fetchone()
-    return cursor.rowcount, head[0]
-
-
-def session_end_state(conn: sqlite3.Connection, session_id: str) -> tuple[bool, bool]:
-    """``(exists, ended)`` for a session, in one indexed lookup (the append hot path)."""
-    d = dialect_of(conn)
-    row = conn.execute(f"SELECT ended_at FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
-    return (False, False) if row is None else (True, row[0] is not None)
-
-
-def session_counters(conn: sqlite3.Connection, session_id: str) -> dict[str, int]:
-    """A session's ``message_count`` and ``rewind_count``."""
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT message_count, rewind_count FROM sessions WHERE id = {d.p}", (session_id,)
-    ).fetchone()
-    return {"message_count": row["message_count"], "rewind_count": row["rewind_count"]}
-
-
 class Messages(Repository):
     """A session's messages: append, pages, windows, rewind and the counters kept on the session."""
 
     __slots__ = ()
-    insert_messages = recorded(insert_messages)
-    append_if_open = recorded(append_if_open)
-    to_messages = bound(to_messages)
-    page = bound(page)
-    around = bound(around)
-    fetch = bound(fetch)
-    rewind = bound(rewind)
-    session_end_state = bound(session_end_state)
-    session_counters = bound(session_counters)
+
+    def insert_messages(
+        self,
+        session_id: str,
+        messages: list[dict[str, Any]],
+        *,
+        write: RowWriter = write_rows,
+    ) -> list[MessageRow]:
+        """Append ``messages`` to an existing session inside the caller's transaction; the stored messages.
+
+        Each message is a dict with ``role`` and optionally ``content`` (text, or a list/dict of multimodal
+        parts), ``tool_call_id``, ``tool_calls`` (list), ``tool_name``, ``timestamp`` (float epoch; default
+        now, kept strictly increasing across the batch), ``token_count``, ``finish_reason``, ``reasoning``,
+        ``reasoning_content``, ``reasoning_details`` (the last three assistant-only, empty values not stored)
+        and ``attachments`` (attachment ids; 422 ``unknown_attachment`` when one does not exist).
+
+        Bumps ``sessions.message_count`` by the number of rows and ``tool_call_count`` by the tool calls of
+        assistant rows. Text must already be validated (no NUL, no lone surrogate). The returned dicts have
+        the public message shape (see :func:`row_to_message`), built from the values written, in order.
+        ``write`` stores the rows (a backend where each statement is a round trip writes them in one);
+        ``changes`` is the record the session goes in (see :mod:`app.storage.commit_notice`).
+        """
+        wanted = [a for m in messages for a in (m.get("attachments") or ())]
+        attachments = Attachments(self.conn, self.changes)
+        refs = attachments.refs_for_ids(wanted) if wanted else {}
+        prepared = prepare_append(session_id, messages)
+        ids = write(self.conn, session_id, prepared.rows, prepared.tool_calls)
+        for message, row, message_id in zip(messages, prepared.stored, ids, strict=True):
+            row["id"] = message_id
+            linked = list(dict.fromkeys(message.get("attachments") or ()))
+            if linked:
+                attachments.link(message_id, linked)
+                row["attachments"] = [refs[a] for a in linked]
+        if prepared.stored:
+            self.changes.note_messages(session_id)
+        return prepared.stored
+
+    def append_if_open(
+        self,
+        session_id: str,
+        messages: list[dict[str, Any]],
+        *,
+        write: RowWriter = write_rows,
+    ) -> list[MessageRow] | None:
+        """:meth:`insert_messages` when the session exists and has not ended; ``None`` (nothing written)
+        otherwise."""
+        exists, ended = self.session_end_state(session_id)
+        if not exists or ended:
+            return None
+        return self.insert_messages(session_id, messages, write=write)
+
+    def to_messages(self, rows: Sequence[sqlite3.Row]) -> list[MessageRow]:
+        """Public messages of ``rows`` with their attachment refs (one extra query for the whole page)."""
+        refs = Attachments(self.conn, self.changes).refs_for_messages([row["id"] for row in rows])
+        return [row_to_message(row, refs.get(row["id"])) for row in rows]
+
+    def page(self, query: MessageQuery) -> list[sqlite3.Row]:
+        """Up to ``limit + 1`` rows of the query in id order: after ``after``, or the newest ones before
+        ``before``, or from the start. The extra row tells the caller there is more (in the paging
+        direction)."""
+        d = dialect_of(self.conn)
+        session_id, limit, after, before = query.session_id, query.limit, query.after, query.before
+        where, params = _filters(d, query.roles, query.include_inactive)
+        if before is not None:
+            rows = self.conn.execute(
+                f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id"
+                f" DESC LIMIT {d.p}",
+                [session_id, before, *params, limit + 1],
+            ).fetchall()
+            rows.reverse()
+            return rows
+        return self.conn.execute(
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
+            f" {d.p}",
+            [session_id, after or 0, *params, limit + 1],
+        ).fetchall()
+
+    def around(
+        self, query: MessageQuery, anchor_id: int
+    ) -> tuple[list[sqlite3.Row], sqlite3.Row, list[sqlite3.Row]] | None:
+        """``query.window`` rows before the anchor, the anchor, ``query.window`` rows after (like the agent's
+        ``get_messages_around``); the query's filters apply to the neighbours, the anchor is always kept.
+        ``None`` when the anchor is not a message of the session."""
+        d = dialect_of(self.conn)
+        session_id, window = query.session_id, query.window
+        anchor = self.fetch(session_id, anchor_id)
+        if anchor is None:
+            return None
+        where, params = _filters(d, query.roles, query.include_inactive)
+        before = self.conn.execute(
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
+            f" LIMIT {d.p}",
+            [session_id, anchor_id, *params, window],
+        ).fetchall()
+        before.reverse()
+        after = self.conn.execute(
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
+            f" {d.p}",
+            [session_id, anchor_id, *params, window],
+        ).fetchall()
+        return before, anchor, after
+
+    def fetch(self, session_id: str, message_id: int) -> sqlite3.Row | None:
+        """One message row of a session (active or not), or ``None``."""
+        d = dialect_of(self.conn)
+        row: sqlite3.Row | None = self.conn.execute(
+            f"SELECT {COLUMNS} FROM messages WHERE id = {d.p} AND session_id = {d.p}",
+            (message_id, session_id),
+        ).fetchone()
+        return row
+
+    def rewind(self, session_id: str, target_id: int) -> tuple[int, int | None]:
+        """Deactivate the target and every later active message of the session and bump ``rewind_count``,
+        as ``SessionDB.rewind_to_message`` does (``message_count`` is left alone, like the agent). Returns
+        ``(rewound_count, new_head_id)``; the caller has checked that the target is a user message."""
+        d = dialect_of(self.conn)
+        cursor = self.conn.execute(
+            f"UPDATE messages SET active = 0 WHERE session_id = {d.p} AND id >= {d.p} AND active = 1",
+            (session_id, target_id),
+        )
+        self.conn.execute(
+            f"UPDATE sessions SET rewind_count = {saturating_add_sql(d, 'rewind_count', 'one')} WHERE id ="
+            f" {d.named('id')}",
+            {"one": 1, "id": session_id},
+        )
+        head = self.conn.execute(
+            f"SELECT MAX(id) FROM messages WHERE session_id = {d.p} AND active = 1", (session_id,)
+        ).fetchone()
+        return cursor.rowcount, head[0]
+
+    def session_end_state(self, session_id: str) -> tuple[bool, bool]:
+        """``(exists, ended)`` for a session, in one indexed lookup (the append hot path)."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(f"SELECT ended_at FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
+        return (False, False) if row is None else (True, row[0] is not None)
+
+    def session_counters(self, session_id: str) -> dict[str, int]:
+        """A session's ``message_count`` and ``rewind_count``."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT message_count, rewind_count FROM sessions WHERE id = {d.p}", (session_id,)
+        ).fetchone()
+        return {"message_count": row["message_count"], "rewind_count": row["rewind_count"]}

@@ -12,6 +12,7 @@ import time
 
 from app.storage.agent_shape import agent_pins, shape_of
 from app.storage.dialect import dialect_of
+from app.storage.repos.repository import Repository
 from app.storage.repos.sessions import set_lineage_flag
 from app.storage.sqlite.driver import sqlite3
 
@@ -36,3 +37,17 @@ def unpin(conn: sqlite3.Connection, session_id: str) -> None:
         set_lineage_flag(conn, session_id, "pinned", False)
         return
     conn.execute(f"DELETE FROM hs_session_pins WHERE session_id = {d.p}", (session_id,))
+
+
+class Pins(Repository):
+    """A session's pin; :func:`pin` and :func:`unpin` serve code that holds only a connection."""
+
+    __slots__ = ()
+
+    def pin(self, session_id: str) -> None:
+        """Pin a session (:func:`pin`)."""
+        pin(self.conn, session_id)
+
+    def unpin(self, session_id: str) -> None:
+        """Remove a session's pin (:func:`unpin`)."""
+        unpin(self.conn, session_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.storage.dialect import dialect_of
-from app.storage.repos.repository import Repository, bound
+from app.storage.repos.repository import Repository
 from app.storage.sqlite.driver import sqlite3
 
 _COLUMNS = "platform, enabled, home_chat_id, home_name, threads, updated_at"
@@ -23,45 +23,41 @@ def _public(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def fetch(conn: sqlite3.Connection, platform: str) -> dict[str, Any] | None:
-    """One platform's stored settings, or ``None`` if it was never configured."""
-    d = dialect_of(conn)
-    row = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = {d.p}", (platform,)).fetchone()
-    return None if row is None else _public(row)
-
-
-def fetch_all(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
-    """Every configured platform, by name."""
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms").fetchall()
-    return {str(row[0]): _public(row) for row in rows}
-
-
-def upsert(
-    conn: sqlite3.Connection,
-    platform: str,
-    *,
-    enabled: bool,
-    home_channel: dict[str, str] | None,
-    threads: bool,
-    now: float,
-) -> None:
-    """Replace a platform's settings."""
-    d = dialect_of(conn)
-    chat_id = None if home_channel is None else home_channel["chat_id"]
-    name = None if home_channel is None else home_channel.get("name")
-    conn.execute(
-        "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at) VALUES"
-        f" ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(platform) DO UPDATE SET enabled ="
-        " excluded.enabled, home_chat_id = excluded.home_chat_id, home_name = excluded.home_name, threads ="
-        " excluded.threads, updated_at = excluded.updated_at",
-        (platform, int(enabled), chat_id, name, int(threads), now),
-    )
-
-
 class Platforms(Repository):
     """Per-platform gateway settings."""
 
     __slots__ = ()
-    fetch = bound(fetch)
-    fetch_all = bound(fetch_all)
-    upsert = bound(upsert)
+
+    def fetch(self, platform: str) -> dict[str, Any] | None:
+        """One platform's stored settings, or ``None`` if it was never configured."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = {d.p}", (platform,)
+        ).fetchone()
+        return None if row is None else _public(row)
+
+    def fetch_all(self) -> dict[str, dict[str, Any]]:
+        """Every configured platform, by name."""
+        rows = self.conn.execute(f"SELECT {_COLUMNS} FROM hs_platforms").fetchall()
+        return {str(row[0]): _public(row) for row in rows}
+
+    def upsert(
+        self,
+        platform: str,
+        *,
+        enabled: bool,
+        home_channel: dict[str, str] | None,
+        threads: bool,
+        now: float,
+    ) -> None:
+        """Replace a platform's settings."""
+        d = dialect_of(self.conn)
+        chat_id = None if home_channel is None else home_channel["chat_id"]
+        name = None if home_channel is None else home_channel.get("name")
+        self.conn.execute(
+            "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at)"
+            f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(platform) DO UPDATE SET enabled"
+            " = excluded.enabled, home_chat_id = excluded.home_chat_id, home_name = excluded.home_name,"
+            " threads = excluded.threads, updated_at = excluded.updated_at",
+            (platform, int(enabled), chat_id, name, int(threads), now),
+        )

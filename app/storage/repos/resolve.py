@@ -4,50 +4,51 @@ from __future__ import annotations
 
 from app.domain.titles import like_escape
 from app.storage.dialect import dialect_of
+from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import source_clauses
 from app.storage.repos.sessions import LAST_ACTIVE_SQL
 from app.storage.rows import Candidate
-from app.storage.sqlite.driver import sqlite3
 
 
-def exact_id(conn: sqlite3.Connection, ref: str) -> str | None:
-    """``ref`` when a session has exactly that id."""
-    d = dialect_of(conn)
-    row = conn.execute(f"SELECT id FROM sessions WHERE id = {d.p}", (ref,)).fetchone()
-    return None if row is None else str(row[0])
+class SessionRefs(Repository):
+    """Finding a session from what a user types."""
 
+    __slots__ = ()
 
-def ids_with_prefix(conn: sqlite3.Connection, prefix: str, limit: int) -> list[Candidate]:
-    """Sessions whose id starts with ``prefix`` (``\\``, ``%``, ``_`` taken literally), newest first.
+    def exact_id(self, ref: str) -> str | None:
+        """``ref`` when a session has exactly that id."""
+        d = dialect_of(self.conn)
+        row = self.conn.execute(f"SELECT id FROM sessions WHERE id = {d.p}", (ref,)).fetchone()
+        return None if row is None else str(row[0])
 
-    The agent's ``resolve_session_id`` uses ``id LIKE ?`` with ``ESCAPE '\\'``; ``lower`` on both sides
-    changes nothing on SQLite (both fold ASCII only) and on PostgreSQL is what its trigram index of ids
-    holds. ``limit`` bounds the scan because only "one" versus "several" (and a few candidates to show)
-    matters.
-    """
-    d = dialect_of(conn)
-    if not prefix:
-        return []
-    rows = conn.execute(
-        f"SELECT id, title FROM sessions WHERE lower(id) {d.casefold_like} lower({d.p}) ESCAPE '\\'"
-        f" ORDER BY started_at DESC, id DESC LIMIT {d.p}",
-        (f"{like_escape(prefix)}%", limit),
-    ).fetchall()
-    return [Candidate(str(row[0]), row[1]) for row in rows]
+    def ids_with_prefix(self, prefix: str, limit: int) -> list[Candidate]:
+        """Sessions whose id starts with ``prefix`` (``\\``, ``%``, ``_`` taken literally), newest first.
 
+        The agent's ``resolve_session_id`` uses ``id LIKE ?`` with ``ESCAPE '\\'``; ``lower`` on both sides
+        changes nothing on SQLite (both fold ASCII only) and on PostgreSQL is what its trigram index of ids
+        holds. ``limit`` bounds the scan because only "one" versus "several" (and a few candidates to show)
+        matters.
+        """
+        d = dialect_of(self.conn)
+        if not prefix:
+            return []
+        rows = self.conn.execute(
+            f"SELECT id, title FROM sessions WHERE lower(id) {d.casefold_like} lower({d.p}) ESCAPE '\\'"
+            f" ORDER BY started_at DESC, id DESC LIMIT {d.p}",
+            (f"{like_escape(prefix)}%", limit),
+        ).fetchall()
+        return [Candidate(str(row[0]), row[1]) for row in rows]
 
-def latest_session(
-    conn: sqlite3.Connection, sources: tuple[str, ...], exclude_sources: tuple[str, ...]
-) -> str | None:
-    """The most recently active session (newest message, else ``started_at``) among ``sources``.
+    def latest_session(self, sources: tuple[str, ...], exclude_sources: tuple[str, ...]) -> str | None:
+        """The most recently active session (newest message, else ``started_at``) among ``sources``.
 
-    An empty ``sources`` means every source except ``exclude_sources``.
-    """
-    where, params = source_clauses(dialect_of(conn), sources or None, exclude_sources)
-    clause = f"WHERE {' AND '.join(where)}" if where else ""
-    row = conn.execute(
-        f"SELECT s.id FROM sessions s {clause}"
-        f" ORDER BY {LAST_ACTIVE_SQL.format(a='s')} DESC, s.started_at DESC, s.id DESC LIMIT 1",
-        params,
-    ).fetchone()
-    return None if row is None else str(row[0])
+        An empty ``sources`` means every source except ``exclude_sources``.
+        """
+        where, params = source_clauses(dialect_of(self.conn), sources or None, exclude_sources)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        row = self.conn.execute(
+            f"SELECT s.id FROM sessions s {clause}"
+            f" ORDER BY {LAST_ACTIVE_SQL.format(a='s')} DESC, s.started_at DESC, s.id DESC LIMIT 1",
+            params,
+        ).fetchone()
+        return None if row is None else str(row[0])

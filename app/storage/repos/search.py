@@ -12,8 +12,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from app.domain.fts_query import Clause
-from app.storage.dialect import SQLITE
+from app.storage.dialect import SQLITE, Dialect
 from app.storage.hermes_ddl import FTS_TABLES
+from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import (
     cwd_params,
     cwd_sql,
@@ -49,6 +50,23 @@ def cron_clauses(cron: bool | None) -> list[str]:
     return ["s.source = 'cron'" if cron else "COALESCE(s.source, '') <> 'cron'"]
 
 
+def place_clauses(d: Dialect, filt: HitFilter) -> tuple[list[str], list[Any]]:
+    """The hit filter's conditions on where session ``s`` ran (home, directory, workspace), in that order,
+    and their parameters."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if filt.home is not None:
+        parts.append(in_home_sql(d).format(a="s"))
+        params.append(filt.home)
+    if filt.cwd is not None:
+        parts.append(cwd_sql(d).format(a="s"))
+        params.extend(cwd_params(filt.cwd))
+    if filt.workspace is not None:
+        parts.append(workspace_sql(d).format(a="s"))
+        params.append(workspace_pattern(filt.workspace))
+    return parts, params
+
+
 def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     """The WHERE fragment (starting with AND) of a hit filter, and its parameters."""
     parts = [_VISIBLE]
@@ -60,15 +78,9 @@ def _filter_sql(filt: HitFilter) -> tuple[str, list[Any]]:
     parts.extend(by_source)
     params.extend(source_params)
     parts.extend(cron_clauses(filt.cron))
-    if filt.home is not None:
-        parts.append(in_home_sql(SQLITE).format(a="s"))
-        params.append(filt.home)
-    if filt.cwd is not None:
-        parts.append(cwd_sql(SQLITE).format(a="s"))
-        params.extend(cwd_params(filt.cwd))
-    if filt.workspace is not None:
-        parts.append(workspace_sql(SQLITE).format(a="s"))
-        params.append(workspace_pattern(filt.workspace))
+    by_place, place_params = place_clauses(SQLITE, filt)
+    parts.extend(by_place)
+    params.extend(place_params)
     return " AND " + " AND ".join(parts), params
 
 
@@ -249,95 +261,6 @@ def message_text(conn: sqlite3.Connection, message_id: int) -> tuple[str, str, s
     return tuple(str(v) if v is not None else "" for v in row)  # type: ignore[return-value]
 
 
-def parent_of(conn: sqlite3.Connection, session_id: str) -> str | None:
-    """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
-    row = conn.execute("SELECT parent_session_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
-    return None if row is None or not row[0] else str(row[0])
-
-
-def session_meta(conn: sqlite3.Connection, session_id: str) -> SessionMetaRow | None:
-    """The session fields search shows, or ``None`` when the session does not exist."""
-    row = conn.execute(
-        "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ?",
-        (session_id,),
-    ).fetchone()
-    return None if row is None else cast(SessionMetaRow, dict(row))
-
-
-def session_metas(conn: sqlite3.Connection, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
-    """:func:`session_meta` of each session that exists, by id."""
-    return {sid: meta for sid in dict.fromkeys(session_ids) if (meta := session_meta(conn, sid)) is not None}
-
-
-def session_of_message(conn: sqlite3.Connection, message_id: int) -> str | None:
-    """The session owning a message id, or ``None``."""
-    row = conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
-    return None if row is None else str(row[0])
-
-
-def around(
-    conn: sqlite3.Connection, session_id: str, anchor: int, window: int
-) -> tuple[list[sqlite3.Row], int, int]:
-    """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
-    plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
-    before = conn.execute(
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id <= ?"
-        f" AND (id = ? OR {_VISIBLE}) ORDER BY id DESC LIMIT +?",
-        (session_id, anchor, anchor, window + 1),
-    ).fetchall()
-    after = conn.execute(
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id > ? AND {_VISIBLE}"
-        " ORDER BY id ASC LIMIT +?",
-        (session_id, anchor, window),
-    ).fetchall()
-    return [*reversed(before), *after], max(0, len(before) - 1), len(after)
-
-
-def context(conn: sqlite3.Connection, session_id: str, anchor: int, window: int, count: int) -> HitContext:
-    """:func:`around` the anchor, and the first and last ``count`` user/assistant messages with content
-    outside that window, never compaction summaries (both in id order)."""
-    rows, before, after = around(conn, session_id, anchor, window)
-    summary = " AND ".join(f"substr(content, 1, {len(p)}) != ?" for p in _SUMMARY_PREFIXES)
-    base = (
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND role IN ('user', 'assistant')"
-        f" AND length(content) > 0 AND {_VISIBLE} AND {summary}"
-    )
-    start = conn.execute(
-        f"{base} AND id < ? ORDER BY id ASC LIMIT +?", (session_id, *_SUMMARY_PREFIXES, rows[0]["id"], count)
-    ).fetchall()
-    end = conn.execute(
-        f"{base} AND id > ? ORDER BY id DESC LIMIT +?",
-        (session_id, *_SUMMARY_PREFIXES, rows[-1]["id"], count),
-    ).fetchall()
-    return HitContext(rows, before, after, start, list(reversed(end)))
-
-
-def contexts(
-    conn: sqlite3.Connection, anchors: Sequence[tuple[str, int]], window: int, count: int
-) -> list[HitContext]:
-    """:func:`context` of each ``(session id, anchor)`` (in-process: one call each costs nothing more)."""
-    return [context(conn, session_id, anchor, window, count) for session_id, anchor in anchors]
-
-
-def head_and_tail(
-    conn: sqlite3.Connection, session_id: str, head: int, tail: int
-) -> tuple[int, list[sqlite3.Row]]:
-    """How many active messages a session has, and all of them when at most ``head + tail``, else the
-    first ``head`` and the last ``tail`` (id order; the agent's ``get_messages`` rows), without loading the
-    middle of a long session."""
-    base = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND active = 1"
-    total = int(
-        conn.execute(
-            "SELECT COUNT(*) FROM messages WHERE session_id = ? AND active = 1", (session_id,)
-        ).fetchone()[0]
-    )
-    if total <= head + tail:
-        return total, conn.execute(f"{base} ORDER BY id", (session_id,)).fetchall()
-    first = conn.execute(f"{base} ORDER BY id LIMIT +?", (session_id, head)).fetchall()
-    last = conn.execute(f"{base} ORDER BY id DESC LIMIT +?", (session_id, tail)).fetchall()
-    return total, [*first, *reversed(last)]
-
-
 # Order and limit first (last activity only), then build previews for the few rows returned.
 _BROWSE_SQL = (
     "SELECT s.id, s.title, s.source, s.started_at, t.last_active, s.message_count, {preview} AS preview_raw"
@@ -348,24 +271,104 @@ _BROWSE_SQL = (
 )
 
 
-def browse(conn: sqlite3.Connection, limit: int, skip: Sequence[str], filt: HitFilter) -> list[sqlite3.Row]:
-    """Most recently active root sessions (children are never browsed), minus ``skip``."""
-    where_parts, params = source_clauses(SQLITE, filt.sources, filt.exclude_sources)
-    if filt.home is not None:
-        where_parts.append(in_home_sql(SQLITE).format(a="s"))
-        params.append(filt.home)
-    if filt.cwd is not None:
-        where_parts.append(cwd_sql(SQLITE).format(a="s"))
-        params.extend(cwd_params(filt.cwd))
-    if filt.workspace is not None:
-        where_parts.append(workspace_sql(SQLITE).format(a="s"))
-        params.append(workspace_pattern(filt.workspace))
-    skip_ids = list(skip) or [""]
-    where = "".join(f" AND {p}" for p in where_parts)
-    sql = _BROWSE_SQL.format(
-        last_active=LAST_ACTIVE_SQL.format(a="s"),
-        preview=preview_raw_sql(SQLITE).format(a="s"),
-        skip=",".join("?" * len(skip_ids)),
-        where=where,
-    )
-    return conn.execute(sql, (*skip_ids, *params, limit)).fetchall()
+class SearchRows(Repository):
+    """What search shows around its hits on SQLite: sessions' fields, windows and bookends of messages,
+    and the browse of recent sessions."""
+
+    __slots__ = ()
+
+    def parent_of(self, session_id: str) -> str | None:
+        """``parent_session_id`` of a session (``None`` for a root or a missing session)."""
+        row = self.conn.execute(
+            "SELECT parent_session_id FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return None if row is None or not row[0] else str(row[0])
+
+    def session_meta(self, session_id: str) -> SessionMetaRow | None:
+        """The session fields search shows, or ``None`` when the session does not exist."""
+        row = self.conn.execute(
+            "SELECT id, title, source, model, started_at, parent_session_id FROM sessions WHERE id = ?",
+            (session_id,),
+        ).fetchone()
+        return None if row is None else cast(SessionMetaRow, dict(row))
+
+    def session_metas(self, session_ids: Sequence[str]) -> dict[str, SessionMetaRow]:
+        """:meth:`session_meta` of each session that exists, by id."""
+        return {
+            sid: meta for sid in dict.fromkeys(session_ids) if (meta := self.session_meta(sid)) is not None
+        }
+
+    def session_of_message(self, message_id: int) -> str | None:
+        """The session owning a message id, or ``None``."""
+        row = self.conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def around(self, session_id: str, anchor: int, window: int) -> tuple[list[sqlite3.Row], int, int]:
+        """Up to ``window`` visible messages before the anchor, the anchor, up to ``window`` after (id order),
+        plus how many of those windows' neighbours exist beyond it on each side (the agent's counts)."""
+        before = self.conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id <= ?"
+            f" AND (id = ? OR {_VISIBLE}) ORDER BY id DESC LIMIT +?",
+            (session_id, anchor, anchor, window + 1),
+        ).fetchall()
+        after = self.conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND id > ? AND {_VISIBLE}"
+            " ORDER BY id ASC LIMIT +?",
+            (session_id, anchor, window),
+        ).fetchall()
+        return [*reversed(before), *after], max(0, len(before) - 1), len(after)
+
+    def context(self, session_id: str, anchor: int, window: int, count: int) -> HitContext:
+        """:meth:`around` the anchor, and the first and last ``count`` user/assistant messages with content
+        outside that window, never compaction summaries (both in id order)."""
+        rows, before, after = self.around(session_id, anchor, window)
+        summary = " AND ".join(f"substr(content, 1, {len(p)}) != ?" for p in _SUMMARY_PREFIXES)
+        base = (
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE session_id = ? AND role IN ('user',"
+            f" 'assistant') AND length(content) > 0 AND {_VISIBLE} AND {summary}"
+        )
+        start = self.conn.execute(
+            f"{base} AND id < ? ORDER BY id ASC LIMIT +?",
+            (session_id, *_SUMMARY_PREFIXES, rows[0]["id"], count),
+        ).fetchall()
+        end = self.conn.execute(
+            f"{base} AND id > ? ORDER BY id DESC LIMIT +?",
+            (session_id, *_SUMMARY_PREFIXES, rows[-1]["id"], count),
+        ).fetchall()
+        return HitContext(rows, before, after, start, list(reversed(end)))
+
+    def contexts(self, anchors: Sequence[tuple[str, int]], window: int, count: int) -> list[HitContext]:
+        """:meth:`context` of each ``(session id, anchor)`` (in-process: one call each costs nothing more)."""
+        return [self.context(session_id, anchor, window, count) for session_id, anchor in anchors]
+
+    def head_and_tail(self, session_id: str, head: int, tail: int) -> tuple[int, list[sqlite3.Row]]:
+        """How many active messages a session has, and all of them when at most ``head + tail``, else the
+        first ``head`` and the last ``tail`` (id order; the agent's ``get_messages`` rows), without loading
+        the middle of a long session."""
+        base = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND active = 1"
+        total = int(
+            self.conn.execute(
+                "SELECT COUNT(*) FROM messages WHERE session_id = ? AND active = 1", (session_id,)
+            ).fetchone()[0]
+        )
+        if total <= head + tail:
+            return total, self.conn.execute(f"{base} ORDER BY id", (session_id,)).fetchall()
+        first = self.conn.execute(f"{base} ORDER BY id LIMIT +?", (session_id, head)).fetchall()
+        last = self.conn.execute(f"{base} ORDER BY id DESC LIMIT +?", (session_id, tail)).fetchall()
+        return total, [*first, *reversed(last)]
+
+    def browse(self, limit: int, skip: Sequence[str], filt: HitFilter) -> list[sqlite3.Row]:
+        """Most recently active root sessions (children are never browsed), minus ``skip``."""
+        where_parts, params = source_clauses(SQLITE, filt.sources, filt.exclude_sources)
+        by_place, place_params = place_clauses(SQLITE, filt)
+        where_parts.extend(by_place)
+        params.extend(place_params)
+        skip_ids = list(skip) or [""]
+        where = "".join(f" AND {p}" for p in where_parts)
+        sql = _BROWSE_SQL.format(
+            last_active=LAST_ACTIVE_SQL.format(a="s"),
+            preview=preview_raw_sql(SQLITE).format(a="s"),
+            skip=",".join("?" * len(skip_ids)),
+            where=where,
+        )
+        return self.conn.execute(sql, (*skip_ids, *params, limit)).fetchall()

@@ -12,19 +12,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields, replace
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from app.domain.session_filter import SessionFilter
 from app.storage.agent_shape import shape_of
+from app.storage.commit_notice import Changes
 from app.storage.dialect import Dialect, dialect_of
-from app.storage.repos.lineage import (
-    branched_marker_sql,
-    compression_tip,
-    delegate_marker_sql,
-    lineage_root,
-    listable_sql,
-)
+from app.storage.repos.lineage import LineageWalks, branched_marker_sql, delegate_marker_sql, listable_sql
 from app.storage.repos.list_index import SearchFilter, ascii_lower, search_filter
+from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import Clauses, attribute_clauses, pinned_sql, time_clauses
 from app.storage.repos.sessions import (
     LAST_ACTIVE_SQL,
@@ -137,40 +133,39 @@ def _status_ok(item: SessionRow, status: Status) -> bool:
     return True
 
 
+class _Window(NamedTuple):
+    """The rows a fetch asks for: ``batch`` rows after the position ``after`` (the start when ``None``),
+    passing over ``offset`` first."""
+
+    after: dict[str, Any] | None
+    batch: int
+    offset: int
+
+
 def _fetch_started(
-    conn: sqlite3.Connection,
-    q: ListQuery,
-    filters: Clauses,
-    after: dict[str, Any] | None,
-    batch: int,
-    offset: int = 0,
+    conn: sqlite3.Connection, q: ListQuery, filters: Clauses, at: _Window
 ) -> list[sqlite3.Row]:
     d = dialect_of(conn)
     clauses, params = list(filters[0]), list(filters[1])
-    if after is not None:
+    if at.after is not None:
         clauses.append(f"(s.started_at, s.id) < ({d.p}, {d.p})")
-        params.extend([after["s"], after["i"]])
+        params.extend([at.after["s"], at.after["i"]])
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     select = f"SELECT {public_select_sql(conn)}, s.started_at AS sort_started FROM sessions s"
     rest = f"{where} ORDER BY s.started_at DESC, s.id DESC LIMIT {d.p} OFFSET {d.p}"
     try:
         return conn.execute(
-            f"{select}{d.index_hint('idx_hs_sessions_started_id')} {rest}", [*params, batch, offset]
+            f"{select}{d.index_hint('idx_hs_sessions_started_id')} {rest}", [*params, at.batch, at.offset]
         ).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such index" not in str(exc):
             raise
         # A file a newer agent migrated before we ever adopted it is served read-only, without our indexes.
-        return conn.execute(f"{select} {rest}", [*params, batch, offset]).fetchall()
+        return conn.execute(f"{select} {rest}", [*params, at.batch, at.offset]).fetchall()
 
 
 def _fetch_last_active(
-    conn: sqlite3.Connection,
-    q: ListQuery,
-    filters: Clauses,
-    after: dict[str, Any] | None,
-    batch: int,
-    offset: int = 0,
+    conn: sqlite3.Connection, q: ListQuery, filters: Clauses, at: _Window
 ) -> list[sqlite3.Row]:
     d = dialect_of(conn)
     clauses, params = filters
@@ -193,9 +188,9 @@ def _fetch_last_active(
     )
     keyset = ""
     key_params: list[Any] = []
-    if after is not None:
+    if at.after is not None:
         keyset = f"WHERE (r.eff, s.started_at, s.id) < ({d.p}, {d.p}, {d.p})"
-        key_params = [after["a"], after["s"], after["i"]]
+        key_params = [at.after["a"], at.after["s"], at.after["i"]]
     sql = f"""
         WITH RECURSIVE chain(root_id, cur_id) AS (
             SELECT s.id, s.id FROM sessions s {where}{recurse}
@@ -211,7 +206,7 @@ def _fetch_last_active(
         ORDER BY r.eff DESC, s.started_at DESC, s.id DESC
         LIMIT {d.p} OFFSET {d.p}
     """
-    return conn.execute(sql, [*params, *key_params, batch, offset]).fetchall()
+    return conn.execute(sql, [*params, *key_params, at.batch, at.offset]).fetchall()
 
 
 def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
@@ -221,15 +216,16 @@ def _position(row: sqlite3.Row, order: Order) -> dict[str, Any]:
     return position
 
 
-def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> SessionRow:
+def _present(walks: LineageWalks, row: sqlite3.Row, project: bool) -> SessionRow:
     """The list item for a row: raw, or (for a compression root) projected onto its tip."""
+    conn = walks.conn
     d = dialect_of(conn)
     # Roots are their own lineage root; only children need the walk up.
-    root = row["id"] if row["parent_session_id"] is None else lineage_root(conn, row["id"])
+    root = row["id"] if row["parent_session_id"] is None else walks.lineage_root(row["id"])
     item = row_to_public(row, root)
     if not project or row["end_reason"] != "compression":
         return item
-    tip_id = compression_tip(conn, row["id"])
+    tip_id = walks.compression_tip(row["id"])
     if tip_id == row["id"]:
         return item
     tip_row = conn.execute(
@@ -246,77 +242,6 @@ def _present(conn: sqlite3.Connection, row: sqlite3.Row, project: bool) -> Sessi
 
 # The most rows a listing fetches at once, however many the filters drop.
 _MOST_BATCH = 400
-
-
-def list_sessions(conn: sqlite3.Connection, q: ListQuery, *, searcher: Searcher = search_filter) -> ListPage:
-    """One page: at most ``q.limit`` items, and the position to continue from when more exist.
-
-    Reads ``limit + 1`` matching rows so ``has_more`` is exact; never uses OFFSET or COUNT(*). ``searcher``
-    narrows the rows for ``q.search`` (a backend without this file's search index passes its own).
-    """
-    fetch = _fetch_started if q.order == "started" else _fetch_last_active
-    project = not q.include_children
-    # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
-    # one batch suffices.
-    refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
-    needle = None if q.search is None else ascii_lower(q.search)
-    search = None if q.search is None else searcher(conn, q.search, project)
-    shape = shape_of(conn)
-    hides = shape.has_session_column("hidden")
-    pinned = pinned_sql(shape)
-    d = dialect_of(conn)
-    filters = _filters(d, q, search, hidden=hides, pinned=pinned)
-    settle = None if search is None else search.settle
-    batch = q.limit + 1
-    collected: list[tuple[SessionRow, dict[str, Any]]] = []
-    after = q.after
-    # Without a filter applied after SQL the offset goes to SQL; else shown rows are passed over here.
-    sql_offset, skip = (0, q.offset) if refilter else (q.offset, 0)
-    while len(collected) <= q.limit:
-        rows = fetch(conn, q, filters, after, batch, sql_offset)
-        sql_offset = 0
-        if settle is not None:
-            # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
-            if not rows:
-                search = settle()
-                settle, filters = search.settle, _filters(d, q, search, hidden=hides, pinned=pinned)
-                continue
-            settle = None
-        for row in rows:
-            item = _present(conn, row, project)
-            if refilter and not (
-                _status_ok(item, q.status)
-                and _search_ok(item, needle)
-                and (not project or _shown_row_matches(conn, row, item, q))
-            ):
-                continue
-            if skip:
-                skip -= 1
-                continue
-            collected.append((item, _position(row, q.order)))
-            if len(collected) > q.limit:
-                break
-        if len(rows) < batch or not rows:
-            break
-        after = _position(rows[-1], q.order)
-        # Rows were dropped: fetch more at a time, since each fetch also repeats the search's narrowing.
-        batch = max(batch, min(batch * 2, _MOST_BATCH))
-    page = ListPage(items=[item for item, _ in collected[: q.limit]])
-    if len(collected) > q.limit:
-        page.next_position = collected[q.limit - 1][1]
-    return page
-
-
-def count_listed(conn: sqlite3.Connection, q: ListQuery) -> int:
-    """How many rows the listing's SQL admits, each judged by its own columns (the agent's
-    ``session_count(exclude_children=True)``): no search, a compression chain counted once, as its root."""
-    shape = shape_of(conn)
-    hidden, pinned = shape.has_session_column("hidden"), pinned_sql(shape)
-    clauses, params = _filters(
-        dialect_of(conn), replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False
-    )
-    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    return int(conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])
 
 
 _CACHE_SIZE = 32
@@ -338,27 +263,6 @@ class ListingMemo:
         self.pages: OrderedDict[tuple[Any, ...], ListPage] = OrderedDict()
 
 
-def list_sessions_cached(conn: sqlite3.Connection, memo: ListingMemo, q: ListQuery) -> ListPage:
-    """:func:`list_sessions`, memoised in ``memo`` (``conn``'s own) until the database changes. Callers must
-    not mutate the page.
-
-    Run it inside a read transaction: ``PRAGMA data_version`` then names the snapshot the query reads.
-    """
-    version = conn.execute("PRAGMA data_version").fetchone()[0]
-    if memo.version != version:
-        memo.version = version
-        memo.pages = OrderedDict()
-    cache = memo.pages
-    key = (_query_key(q), tuple(sorted((q.after or {}).items())))
-    page = cache.get(key)
-    if page is None:
-        page = list_sessions(conn, q)
-        cache[key] = page
-        if len(cache) > _CACHE_SIZE:
-            cache.popitem(last=False)
-    return page
-
-
 # A total counts every session, far dearer than a page. Another program's commits (the agent appending a
 # message) change the file on every message, so a total is reused for up to COUNT_REUSE_S whatever they did;
 # every commit of our own writer (each change made through this server) drops all totals at once.
@@ -369,28 +273,135 @@ _counts_lock = threading.Lock()
 _counts_generation = 0
 
 
-def count_listed_cached(conn: sqlite3.Connection, q: ListQuery) -> int:
-    """:func:`count_listed`, reused for :data:`COUNT_REUSE_S` unless this server wrote meanwhile."""
-    # One process may serve (or test) several files: the file is part of the key.
-    key = (conn.execute("PRAGMA database_list").fetchone()[2], _query_key(replace(q, limit=0, offset=0)))
-    now = time.monotonic()
-    with _counts_lock:
-        found = _counts.get(key)
-        if found is not None and now - found[1] < COUNT_REUSE_S:
-            return found[0]
-        generation = _counts_generation
-    count = count_listed(conn, q)
-    with _counts_lock:
-        if generation == _counts_generation:  # no write of ours landed while counting
-            if len(_counts) >= _COUNTS_MAX:
-                _counts.clear()
-            _counts[key] = (count, now)
-    return count
-
-
 def forget_counts() -> None:
     """Drop every reused total: the writer calls it after each commit."""
     global _counts_generation
     with _counts_lock:
         _counts_generation += 1
         _counts.clear()
+
+
+class SessionListing(Repository):
+    """Listing pages and totals, with this connection's memo of pages."""
+
+    __slots__ = ("listings",)
+
+    def __init__(self, conn: sqlite3.Connection, changes: Changes) -> None:
+        super().__init__(conn, changes)
+        self.listings = ListingMemo()
+
+    def list_sessions(self, q: ListQuery, *, searcher: Searcher = search_filter) -> ListPage:
+        """One page: at most ``q.limit`` items, and the position to continue from when more exist.
+
+        Reads ``limit + 1`` matching rows so ``has_more`` is exact; never uses OFFSET or COUNT(*).
+        ``searcher`` narrows the rows for ``q.search`` (a backend without this file's search index passes
+        its own).
+        """
+        conn = self.conn
+        walks = LineageWalks(conn, self.changes)
+        fetch = _fetch_started if q.order == "started" else _fetch_last_active
+        project = not q.include_children
+        # A status filter or the filter set under projection, and any search, can drop rows after SQL; else
+        # one batch suffices.
+        refilter = (project and (q.status != "all" or q.filter != SessionFilter())) or q.search is not None
+        needle = None if q.search is None else ascii_lower(q.search)
+        search = None if q.search is None else searcher(conn, q.search, project)
+        shape = shape_of(conn)
+        hides = shape.has_session_column("hidden")
+        pinned = pinned_sql(shape)
+        d = dialect_of(conn)
+        filters = _filters(d, q, search, hidden=hides, pinned=pinned)
+        settle = None if search is None else search.settle
+        batch = q.limit + 1
+        collected: list[tuple[SessionRow, dict[str, Any]]] = []
+        after = q.after
+        # Without a filter applied after SQL the offset goes to SQL; else shown rows are passed over here.
+        sql_offset, skip = (0, q.offset) if refilter else (q.offset, 0)
+        while len(collected) <= q.limit:
+            rows = fetch(conn, q, filters, _Window(after, batch, sql_offset))
+            sql_offset = 0
+            if settle is not None:
+                # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
+                if not rows:
+                    search = settle()
+                    settle, filters = search.settle, _filters(d, q, search, hidden=hides, pinned=pinned)
+                    continue
+                settle = None
+            for row in rows:
+                item = _present(walks, row, project)
+                if refilter and not (
+                    _status_ok(item, q.status)
+                    and _search_ok(item, needle)
+                    and (not project or _shown_row_matches(conn, row, item, q))
+                ):
+                    continue
+                if skip:
+                    skip -= 1
+                    continue
+                collected.append((item, _position(row, q.order)))
+                if len(collected) > q.limit:
+                    break
+            if len(rows) < batch or not rows:
+                break
+            after = _position(rows[-1], q.order)
+            # Rows were dropped: fetch more at a time, since each fetch also repeats the search's narrowing.
+            batch = max(batch, min(batch * 2, _MOST_BATCH))
+        page = ListPage(items=[item for item, _ in collected[: q.limit]])
+        if len(collected) > q.limit:
+            page.next_position = collected[q.limit - 1][1]
+        return page
+
+    def count_listed_uncached(self, q: ListQuery) -> int:
+        """How many rows the listing's SQL admits, each judged by its own columns (the agent's
+        ``session_count(exclude_children=True)``): no search, a compression chain counted once, as its
+        root."""
+        shape = shape_of(self.conn)
+        hidden, pinned = shape.has_session_column("hidden"), pinned_sql(shape)
+        clauses, params = _filters(
+            dialect_of(self.conn), replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False
+        )
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])
+
+    def list_sessions_cached(self, q: ListQuery) -> ListPage:
+        """:meth:`list_sessions`, memoised in ``listings`` (this connection's own) until the database
+        changes. Callers must not mutate the page.
+
+        Run it inside a read transaction: ``PRAGMA data_version`` then names the snapshot the query reads.
+        """
+        memo = self.listings
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if memo.version != version:
+            memo.version = version
+            memo.pages = OrderedDict()
+        cache = memo.pages
+        key = (_query_key(q), tuple(sorted((q.after or {}).items())))
+        page = cache.get(key)
+        if page is None:
+            page = self.list_sessions(q)
+            cache[key] = page
+            if len(cache) > _CACHE_SIZE:
+                cache.popitem(last=False)
+        return page
+
+    def count_listed(self, q: ListQuery) -> int:
+        """:meth:`count_listed_uncached`, reused for :data:`COUNT_REUSE_S` unless this server wrote
+        meanwhile."""
+        # One process may serve (or test) several files: the file is part of the key.
+        key = (
+            self.conn.execute("PRAGMA database_list").fetchone()[2],
+            _query_key(replace(q, limit=0, offset=0)),
+        )
+        now = time.monotonic()
+        with _counts_lock:
+            found = _counts.get(key)
+            if found is not None and now - found[1] < COUNT_REUSE_S:
+                return found[0]
+            generation = _counts_generation
+        count = self.count_listed_uncached(q)
+        with _counts_lock:
+            if generation == _counts_generation:  # no write of ours landed while counting
+                if len(_counts) >= _COUNTS_MAX:
+                    _counts.clear()
+                _counts[key] = (count, now)
+        return count

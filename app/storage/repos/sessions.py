@@ -15,12 +15,14 @@ from app.domain.stored_json import load_stored, stored_counter
 from app.errors import ParentNotFound, SessionExists
 from app.storage.agent_shape import AgentShape, shape_of, system_prompt_sql
 from app.storage.dialect import Dialect, dialect_of
-from app.storage.repos.lineage import delegate_descendants, lineage_root
+from app.storage.repos.lineage import LineageWalks
+from app.storage.repos.own_fields import OWN_MEMBERS, OWN_MEMBERS_SQL
+from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import HOME_LABEL_SQL, pinned_sql
-from app.storage.repos.title_sources import TITLE_SOURCE_SQL, record_title_source
-from app.storage.repos.titles import set_title
+from app.storage.repos.title_sources import TITLE_SOURCE_SQL
+from app.storage.repos.titles_repo import Titles
 from app.storage.repos.trigram_membership import keep_membership
-from app.storage.rows import TOKEN_COUNTERS, USAGE_FIELDS, SessionRow
+from app.storage.rows import TOKEN_COUNTERS, SessionRow
 from app.storage.sqlite.driver import sqlite3
 
 
@@ -40,31 +42,19 @@ LAST_ACTIVE_SQL = (
     "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
 )
 
-# Every public column except the system prompt, which list queries must never copy out of the B-tree.
-_COLUMNS = (
-    "id",
-    "title",
-    "source",
-    "user_id",
-    "model",
-    "model_config",
-    "parent_session_id",
-    "started_at",
-    "ended_at",
-    "end_reason",
-    *USAGE_FIELDS,
-    "archived",
-    "session_key",
-    "chat_id",
-    "chat_type",
-    "thread_id",
-    "cwd",
-    "git_branch",
-    "git_repo_root",
-    "profile_name",
-    "handoff_state",
-    "handoff_platform",
-    "handoff_error",
+# The members computed rather than read from the agent's row (:func:`_public_select_sql`,
+# :func:`row_to_public`), and the columns the handoff is made of.
+_COMPUTED = frozenset(
+    ("has_system_prompt", "preview", "last_active", "lineage_root_id", "title_source", "pinned", "home")
+)
+_HANDOFF_COLUMNS = ("handoff_state", "handoff_platform", "handoff_error")
+# Every public column of the agent's row, in the row type's order; not the system prompt, which list queries
+# must never copy out of the B-tree.
+_COLUMNS = tuple(
+    column
+    for member in SessionRow.__annotations__
+    if member not in _COMPUTED and member not in OWN_MEMBERS and member != "system_prompt"
+    for column in (_HANDOFF_COLUMNS if member == "handoff" else (member,))
 )
 _COUNTERS = ("message_count", "tool_call_count", *TOKEN_COUNTERS, "api_call_count")
 
@@ -88,7 +78,7 @@ def _public_select_sql(d: Dialect, shape: AgentShape, alias: str) -> str:
         f" {LAST_ACTIVE_SQL.format(a=alias)} AS last_active,"
         f" {TITLE_SOURCE_SQL.format(a=alias)} AS title_source,"
         f" {pinned_sql(shape).format(a=alias)} AS pinned,"
-        f" {HOME_LABEL_SQL.format(a=alias)} AS home"
+        f" {HOME_LABEL_SQL.format(a=alias)} AS home{OWN_MEMBERS_SQL.format(a=alias)}"
     )
 
 
@@ -128,6 +118,8 @@ def row_to_public(row: sqlite3.Row, lineage_root_id: str) -> SessionRow:
     data["title_source"] = title_source
     data["pinned"] = bool(pinned)
     data["home"] = home
+    if OWN_MEMBERS:
+        data.update(zip(OWN_MEMBERS, row[_DERIVED_AT + 6 :], strict=False))
     return cast(SessionRow, data)
 
 
@@ -151,86 +143,9 @@ def store_system_prompt(conn: sqlite3.Connection, prompt: str | None) -> tuple[s
     return "system_prompt_hash", digest
 
 
-def fetch_session(
-    conn: sqlite3.Connection, session_id: str, *, include_system_prompt: bool = False
-) -> SessionRow | None:
-    """The public Session representation, or ``None`` when there is no such session.
-
-    With ``include_system_prompt`` the ``system_prompt`` member is added.
-    """
-    d = dialect_of(conn)
-    row = conn.execute(
-        f"SELECT {public_select_sql(conn)} FROM sessions s WHERE s.id = {d.p}", (session_id,)
-    ).fetchone()
-    if row is None:
-        return None
-    public = row_to_public(row, lineage_root(conn, session_id))
-    if include_system_prompt:
-        prompt = conn.execute(
-            f"SELECT {system_prompt_sql(shape_of(conn), 's')} FROM sessions s WHERE s.id = {d.p}",
-            (session_id,),
-        ).fetchone()
-        public["system_prompt"] = prompt[0]
-    return public
-
-
 def encode_model_config(model_config: dict[str, Any] | None) -> str | None:
     """Store ``model_config`` as the agent does: JSON text, NULL when empty."""
     return json.dumps(model_config) if model_config else None
-
-
-def insert_session(conn: sqlite3.Connection, session_id: str, new: NewSession) -> None:
-    """Insert a new session row in the agent's format (``new.id`` is ignored: ``session_id`` is the one
-    chosen), then apply ``new.title`` with the title rules.
-
-    409 ``session_exists`` when the id is taken (the row is left unchanged); 422 ``parent_not_found``
-    for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
-    """
-    d = dialect_of(conn)
-    if session_exists(conn, session_id):
-        raise SessionExists(session_id)
-    parent_id = new.parent_session_id
-    if parent_id is not None and not session_exists(conn, parent_id):
-        raise ParentNotFound(parent_id)
-    prompt_column, prompt = store_system_prompt(conn, new.system_prompt)
-    conn.execute(
-        "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
-        f" model, model_config, {prompt_column}, parent_session_id, started_at,"
-        " cwd, git_branch, git_repo_root, profile_name)"
-        f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p},"
-        f" {d.p}, {d.p}, {d.p}, {d.p})",
-        (
-            session_id,
-            new.source,
-            new.user_id,
-            new.session_key,
-            new.chat_id,
-            new.chat_type,
-            new.thread_id,
-            new.model,
-            encode_model_config(new.model_config),
-            prompt,
-            parent_id,
-            time.time(),
-            new.cwd,
-            new.git_branch,
-            new.git_repo_root,
-            new.profile_name,
-        ),
-    )
-    if new.title is not None:
-        set_title(conn, session_id, new.title)
-        record_title_source(conn, session_id, "user")
-
-
-def end_session(conn: sqlite3.Connection, session_id: str, end_reason: str) -> bool:
-    """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
-    d = dialect_of(conn)
-    cursor = conn.execute(
-        f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND ended_at IS NULL",
-        (time.time(), end_reason, session_id),
-    )
-    return cursor.rowcount > 0
 
 
 def reopen_session(conn: sqlite3.Connection, session_id: str) -> bool:
@@ -240,44 +155,6 @@ def reopen_session(conn: sqlite3.Connection, session_id: str) -> bool:
         f"UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = {d.p}", (session_id,)
     )
     return cursor.rowcount > 0
-
-
-def set_model(conn: sqlite3.Connection, session_id: str, model: str | None) -> None:
-    """Replace the session's model."""
-    d = dialect_of(conn)
-    conn.execute(f"UPDATE sessions SET model = {d.p} WHERE id = {d.p}", (model, session_id))
-
-
-def set_workspace(conn: sqlite3.Connection, session_id: str, values: Mapping[str, str | None]) -> None:
-    """Replace the workspace columns ``values`` names (of ``WORKSPACE_FIELDS``; ``None`` clears one)."""
-    d = dialect_of(conn)
-    names = [name for name in WORKSPACE_FIELDS if name in values]
-    if names:
-        assignments = ", ".join(f"{name} = {d.p}" for name in names)
-        conn.execute(
-            f"UPDATE sessions SET {assignments} WHERE id = {d.p}", (*(values[n] for n in names), session_id)
-        )
-
-
-def set_model_config(conn: sqlite3.Connection, session_id: str, model_config: dict[str, Any] | None) -> None:
-    """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
-    d = dialect_of(conn)
-    encoded = encode_model_config(model_config)
-    keep_membership(conn, session_id, model_config=encoded)
-    conn.execute(f"UPDATE sessions SET model_config = {d.p} WHERE id = {d.p}", (encoded, session_id))
-
-
-def copy_model_config_as_branch(conn: sqlite3.Connection, parent_id: str, child_id: str) -> None:
-    """Give ``child_id`` the parent's stored ``model_config`` text without decoding it in Python (it may
-    hold what Python cannot re-encode faithfully), minus ``_delegate_from``, plus ``_branched_from``."""
-    d = dialect_of(conn)
-    conn.execute(
-        "UPDATE sessions SET model_config = (SELECT CASE"
-        " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
-        " THEN json_set(json_remove(p.model_config, '$._delegate_from'), '$._branched_from', p.id)"
-        f" ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = {d.p}) WHERE id = {d.p}",
-        (parent_id, child_id),
-    )
 
 
 def _compression_walk(d: Dialect, name: str, member: str, reached: str) -> str:
@@ -324,22 +201,150 @@ def set_lineage_flag(
     )
 
 
-def delete_session(conn: sqlite3.Connection, session_id: str) -> list[str] | None:
-    """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing.
+class SessionRows(Repository):
+    """The ``sessions`` rows: existence, the public shape, creation, ending, settings, deletion."""
 
-    Delegate (sub-agent) children go with it, recursively, messages included; compression and branch
-    children survive with ``parent_session_id = NULL``. FTS rows go through the agent's delete triggers;
-    ``session_model_usage`` rows are removed explicitly (also covered by its FK cascade).
-    """
-    d = dialect_of(conn)
-    if not session_exists(conn, session_id):
-        return None
-    delegates = delegate_descendants(conn, [session_id])
-    doomed = [*delegates, session_id]
-    ph = ",".join([d.p] * len(doomed))
-    conn.execute(f"DELETE FROM messages WHERE session_id IN ({ph})", doomed)
-    conn.execute(f"DELETE FROM session_model_usage WHERE session_id IN ({ph})", doomed)
-    # FK safety: anything else pointing at a doomed row (branches, continuations, untagged) is orphaned.
-    conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({ph})", doomed)
-    conn.execute(f"DELETE FROM sessions WHERE id IN ({ph})", doomed)
-    return doomed
+    __slots__ = ()
+
+    def session_exists(self, session_id: str) -> bool:
+        """Whether a session row exists (:func:`session_exists`)."""
+        return session_exists(self.conn, session_id)
+
+    def fetch_session(self, session_id: str, *, include_system_prompt: bool = False) -> SessionRow | None:
+        """The public Session representation, or ``None`` when there is no such session.
+
+        With ``include_system_prompt`` the ``system_prompt`` member is added.
+        """
+        d = dialect_of(self.conn)
+        row = self.conn.execute(
+            f"SELECT {public_select_sql(self.conn)} FROM sessions s WHERE s.id = {d.p}", (session_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        public = row_to_public(row, LineageWalks(self.conn, self.changes).lineage_root(session_id))
+        if include_system_prompt:
+            prompt = self.conn.execute(
+                f"SELECT {system_prompt_sql(shape_of(self.conn), 's')} FROM sessions s WHERE s.id = {d.p}",
+                (session_id,),
+            ).fetchone()
+            public["system_prompt"] = prompt[0]
+        return public
+
+    def insert_session(self, session_id: str, new: NewSession) -> None:
+        """Insert a new session row in the agent's format (``new.id`` is ignored: ``session_id`` is the one
+        chosen), then apply ``new.title`` with the title rules.
+
+        409 ``session_exists`` when the id is taken (the row is left unchanged); 422 ``parent_not_found``
+        for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
+        """
+        d = dialect_of(self.conn)
+        if session_exists(self.conn, session_id):
+            raise SessionExists(session_id)
+        parent_id = new.parent_session_id
+        if parent_id is not None and not session_exists(self.conn, parent_id):
+            raise ParentNotFound(parent_id)
+        prompt_column, prompt = store_system_prompt(self.conn, new.system_prompt)
+        self.conn.execute(
+            "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
+            f" model, model_config, {prompt_column}, parent_session_id, started_at,"
+            " cwd, git_branch, git_repo_root, profile_name)"
+            f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p},"
+            f" {d.p}, {d.p}, {d.p}, {d.p})",
+            (
+                session_id,
+                new.source,
+                new.user_id,
+                new.session_key,
+                new.chat_id,
+                new.chat_type,
+                new.thread_id,
+                new.model,
+                encode_model_config(new.model_config),
+                prompt,
+                parent_id,
+                time.time(),
+                new.cwd,
+                new.git_branch,
+                new.git_repo_root,
+                new.profile_name,
+            ),
+        )
+        if new.title is not None:
+            titles = Titles(self.conn, self.changes)
+            titles.set_title(session_id, new.title)
+            titles.record_title_source(session_id, "user")
+
+    def end_session(self, session_id: str, end_reason: str) -> bool:
+        """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
+        d = dialect_of(self.conn)
+        cursor = self.conn.execute(
+            f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND ended_at IS NULL",
+            (time.time(), end_reason, session_id),
+        )
+        return cursor.rowcount > 0
+
+    def reopen_session(self, session_id: str) -> bool:
+        """Clear ``ended_at`` and ``end_reason`` (:func:`reopen_session`)."""
+        return reopen_session(self.conn, session_id)
+
+    def set_model(self, session_id: str, model: str | None) -> None:
+        """Replace the session's model."""
+        d = dialect_of(self.conn)
+        self.conn.execute(f"UPDATE sessions SET model = {d.p} WHERE id = {d.p}", (model, session_id))
+
+    def set_workspace(self, session_id: str, values: Mapping[str, str | None]) -> None:
+        """Replace the workspace columns ``values`` names (of ``WORKSPACE_FIELDS``; ``None`` clears one)."""
+        d = dialect_of(self.conn)
+        names = [name for name in WORKSPACE_FIELDS if name in values]
+        if names:
+            assignments = ", ".join(f"{name} = {d.p}" for name in names)
+            self.conn.execute(
+                f"UPDATE sessions SET {assignments} WHERE id = {d.p}",
+                (*(values[n] for n in names), session_id),
+            )
+
+    def set_model_config(self, session_id: str, model_config: dict[str, Any] | None) -> None:
+        """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
+        d = dialect_of(self.conn)
+        encoded = encode_model_config(model_config)
+        keep_membership(self.conn, session_id, model_config=encoded)
+        self.conn.execute(f"UPDATE sessions SET model_config = {d.p} WHERE id = {d.p}", (encoded, session_id))
+
+    def copy_model_config_as_branch(self, parent_id: str, child_id: str) -> None:
+        """Give ``child_id`` the parent's stored ``model_config`` text without decoding it in Python (it may
+        hold what Python cannot re-encode faithfully), minus ``_delegate_from``, plus ``_branched_from``."""
+        d = dialect_of(self.conn)
+        self.conn.execute(
+            "UPDATE sessions SET model_config = (SELECT CASE"
+            " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
+            " THEN json_set(json_remove(p.model_config, '$._delegate_from'), '$._branched_from', p.id)"
+            f" ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = {d.p})"
+            f" WHERE id = {d.p}",
+            (parent_id, child_id),
+        )
+
+    def set_archived(self, session_id: str, archived: bool, *, keep_pinned: bool = False) -> None:
+        """Archive or unarchive the whole compression lineage (:func:`set_archived`)."""
+        set_archived(self.conn, session_id, archived, keep_pinned=keep_pinned)
+
+    def delete_session(self, session_id: str) -> list[str] | None:
+        """Delete a session like the agent's ``delete_session``; the deleted ids, or ``None`` when missing.
+
+        Delegate (sub-agent) children go with it, recursively, messages included; compression and branch
+        children survive with ``parent_session_id = NULL``. FTS rows go through the agent's delete triggers;
+        ``session_model_usage`` rows are removed explicitly (also covered by its FK cascade).
+        """
+        d = dialect_of(self.conn)
+        if not session_exists(self.conn, session_id):
+            return None
+        delegates = LineageWalks(self.conn, self.changes).delegate_descendants([session_id])
+        doomed = [*delegates, session_id]
+        ph = ",".join([d.p] * len(doomed))
+        self.conn.execute(f"DELETE FROM messages WHERE session_id IN ({ph})", doomed)
+        self.conn.execute(f"DELETE FROM session_model_usage WHERE session_id IN ({ph})", doomed)
+        # FK safety: anything else pointing at a doomed row (branches, continuations, untagged) is orphaned.
+        self.conn.execute(
+            f"UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN ({ph})", doomed
+        )
+        self.conn.execute(f"DELETE FROM sessions WHERE id IN ({ph})", doomed)
+        return doomed

@@ -16,12 +16,13 @@ from typing import Any
 from app.storage.commit_notice import Changes
 from app.storage.dialect import dialect_of
 from app.storage.multirow import insert_rows
-from app.storage.repos.fts_backlog import index_range, queue_runs
-from app.storage.repos.repository import Repository, bound, recorded
+from app.storage.repos.fts_backlog import index_range
+from app.storage.repos.indexing import Indexing
+from app.storage.repos.repository import Repository
+from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.transfer import (
     SessionRowWrite,
-    fts_triggers_suspended,
-    link_parent,
+    Transfer,
     row_rules,
     session_row_params,
     session_row_sql,
@@ -30,54 +31,6 @@ from app.storage.rows import KnownOrigin, SessionPut, SyncedRows
 from app.storage.sqlite.driver import sqlite3
 
 _CHUNK = 500
-
-
-def home_id(conn: sqlite3.Connection, label: str) -> int:
-    """The number of the home labelled ``label``, registering it on first use."""
-    d = dialect_of(conn)
-    conn.execute(
-        f"INSERT INTO hs_sync_homes (label, created_at) VALUES ({d.p}, {d.p}) ON CONFLICT (label) DO NOTHING",
-        (label, time.time()),
-    )
-    (number,) = conn.execute(f"SELECT id FROM hs_sync_homes WHERE label = {d.p}", (label,)).fetchone()
-    return int(number)
-
-
-def session_homes(conn: sqlite3.Connection, session_ids: Sequence[str]) -> dict[str, int | None]:
-    """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
-    d = dialect_of(conn)
-    found: dict[str, int | None] = {}
-    for start in range(0, len(session_ids), _CHUNK):
-        part = list(session_ids[start : start + _CHUNK])
-        marks = ",".join([d.p] * len(part))
-        found.update(
-            conn.execute(
-                "SELECT s.id, h.home_id FROM sessions s LEFT JOIN hs_sync_sessions h ON h.session_id = s.id"
-                f" WHERE s.id IN ({marks})",
-                part,
-            ).fetchall()
-        )
-    return found
-
-
-def titles_held(
-    conn: sqlite3.Connection, titles: Sequence[str], session_ids: Sequence[str]
-) -> dict[str, str]:
-    """Title → the session holding it (the agent's unique title index), for each of ``titles`` held and
-    each title one of ``session_ids`` holds."""
-    d = dialect_of(conn)
-    held: dict[str, str] = {}
-    for column, values in (("title", titles), ("id", session_ids)):
-        for start in range(0, len(values), _CHUNK):
-            part = list(values[start : start + _CHUNK])
-            marks = ",".join([d.p] * len(part))
-            held.update(
-                (str(title), str(sid))
-                for title, sid in conn.execute(
-                    f"SELECT title, id FROM sessions WHERE {column} IN ({marks}) AND title IS NOT NULL", part
-                )
-            )
-    return held
 
 
 def _columns(values: dict[str, Any]) -> tuple[str, ...]:
@@ -92,55 +45,6 @@ SYNCED_SESSION_UPSERT = (
 home names now."""
 
 
-def put_sessions(conn: sqlite3.Connection, home: int, puts: Sequence[SessionPut]) -> None:
-    """Write the session rows of ``puts``, each inserted or (``update``) overwriting the stored row's
-    columns it names, and record each one's home and the parent its home names.
-
-    The updates go first, then the inserts, each in the given order (see :func:`write_session_rows`).
-    The caller chose the titles in that order; updates first keeps the unique title index satisfied, since
-    an insert never gives up a title another row of the batch takes, while an update may."""
-    d = dialect_of(conn)
-    puts, writes = ruled_puts(conn, puts)
-    write_session_rows(conn, puts, update=True)
-    write_session_rows(conn, puts, update=False)
-    for write in writes:
-        write.pin(conn)
-    now = time.time()
-    conn.executemany(
-        f"INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES ({d.p},"
-        f" {d.p}, {d.p}, {d.p}) {SYNCED_SESSION_UPSERT}",
-        [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
-    )
-
-
-def ruled_puts(
-    conn: sqlite3.Connection, puts: Sequence[SessionPut]
-) -> tuple[list[SessionPut], list[SessionRowWrite]]:
-    """``puts`` with each row as :func:`~app.storage.repos.transfer.row_rules` leaves it; the writes, whose
-    pins the caller sets once the rows are in."""
-    writes = [row_rules(conn, put.values, update=put.update) for put in puts]
-    ruled = [
-        SessionPut(write.values, put.origin_parent_id, put.update)
-        for put, write in zip(puts, writes, strict=True)
-    ]
-    return ruled, writes
-
-
-def write_session_rows(conn: sqlite3.Connection, puts: Sequence[SessionPut], *, update: bool) -> None:
-    """The updates (or the inserts) of ``puts``, in order, with one statement per run of rows of the same
-    shape (PostgreSQL sends a run's rows without waiting for each answer; SQLite inserts a run with a few
-    multi-row statements, :mod:`app.storage.multirow`)."""
-    for columns, run in session_runs(puts, update=update):
-        params = [session_row_params(values, update=update) for values in run]
-        if not update:
-            names = ", ".join(f'"{c}"' for c in columns)
-            insert_rows(conn, f"INSERT INTO sessions ({names})", params)
-            continue
-        sql = session_row_sql(dialect_of(conn), columns, update=update)
-        if sql is not None:
-            conn.executemany(sql, params)
-
-
 def session_runs(
     puts: Sequence[SessionPut], *, update: bool
 ) -> Iterator[tuple[tuple[str, ...], list[dict[str, Any]]]]:
@@ -148,59 +52,6 @@ def session_runs(
     rows = [put.values for put in puts if put.update is update]
     for columns, run in itertools.groupby(rows, key=_columns):
         yield columns, list(run)
-
-
-def link_waiting_parents(conn: sqlite3.Connection, home: int, session_ids: Sequence[str]) -> int:
-    """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the parent
-    its home names, when that parent is stored and no cycle results; how many links were made."""
-    d = dialect_of(conn)
-    linked = 0
-    for start in range(0, len(session_ids), _CHUNK):
-        part = list(session_ids[start : start + _CHUNK])
-        marks = ",".join([d.p] * len(part))
-        waiting = conn.execute(
-            "SELECT h.session_id, h.origin_parent_id"
-            " FROM hs_sync_sessions h JOIN sessions s ON s.id = h.session_id"
-            f" WHERE h.home_id = {d.p} AND h.origin_parent_id IS NOT NULL"
-            " AND (s.parent_session_id IS NULL OR s.parent_session_id <> h.origin_parent_id)"
-            f" AND (h.session_id IN ({marks}) OR h.origin_parent_id IN ({marks}))",
-            [home, *part, *part],
-        ).fetchall()
-        for child, parent in waiting:
-            linked += link_parent(conn, child, parent)
-    return linked
-
-
-def file_id(conn: sqlite3.Connection, home: int, token: str) -> int:
-    """The generation of ``home`` whose file the client calls ``token``, registering it on first use."""
-    d = dialect_of(conn)
-    conn.execute(
-        f"INSERT INTO hs_sync_files (home_id, token, created_at) VALUES ({d.p}, {d.p}, {d.p})"
-        " ON CONFLICT (home_id, token) DO NOTHING",
-        (home, token, time.time()),
-    )
-    (number,) = conn.execute(
-        f"SELECT id FROM hs_sync_files WHERE home_id = {d.p} AND token = {d.p}", (home, token)
-    ).fetchone()
-    return int(number)
-
-
-def known_origins(conn: sqlite3.Connection, home: int, file: int, low: int, high: int) -> list[KnownOrigin]:
-    """The messages of ``home`` stored here at origin ids between ``low`` and ``high``, of any generation
-    (one deleted here since, with its session, counts as not stored: a later full sync brings it back);
-    what each says only when another generation than ``file`` delivered it."""
-    d = dialect_of(conn)
-    rows = conn.execute(
-        f"SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.session_id END, m.role,"
-        f" CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.content END, m.timestamp"
-        " FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
-        f" WHERE o.home_id = {d.p} AND o.origin_id BETWEEN {d.p} AND {d.p}",
-        (file, file, home, low, high),
-    )
-    return [
-        KnownOrigin(int(origin), int(generation), None if generation == file else (sid, role, content, stamp))
-        for origin, generation, sid, role, content, stamp in rows
-    ]
 
 
 def _next_message_id(conn: sqlite3.Connection) -> int:
@@ -233,35 +84,169 @@ def _store_messages(
     changes.note_messages(*{str(row[0]) for row in batch.rows})
 
 
-def insert_messages(
-    conn: sqlite3.Connection, changes: Changes, home: int, batch: SyncedRows, *, index_inline: bool
-) -> list[int]:
-    """Store the batch's rows under consecutive new ids, recording each one's origin id; the new ids.
-    Indexed for search in this transaction with ``index_inline``, else queued for the background indexer
-    (several times cheaper for a big batch, and searchable moments later)."""
-    if not batch.rows:
-        return []
-    first = _next_message_id(conn)
-    ids = range(first, first + len(batch.rows))
-    with fts_triggers_suspended(conn) as unindexed:
-        _store_messages(conn, changes, home, batch, ids)
-    # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
-    if unindexed and index_inline:
-        index_range(conn, unindexed, ids[0], ids[-1])
-    elif unindexed:
-        queue_runs(conn, changes, [(ids[0], ids[-1])])
-    return list(ids)
-
-
 class Sync(Repository):
     """``hermes sessions sync``: homes, sessions upserted from a home's file, messages stored once each."""
 
     __slots__ = ()
-    home_id = bound(home_id)
-    session_homes = bound(session_homes)
-    titles_held = bound(titles_held)
-    put_sessions = bound(put_sessions)
-    link_waiting_parents = bound(link_waiting_parents)
-    file_id = bound(file_id)
-    known_origins = bound(known_origins)
-    insert_messages = recorded(insert_messages)
+
+    def home_id(self, label: str) -> int:
+        """The number of the home labelled ``label``, registering it on first use."""
+        d = dialect_of(self.conn)
+        self.conn.execute(
+            f"INSERT INTO hs_sync_homes (label, created_at) VALUES ({d.p}, {d.p}) ON CONFLICT (label) DO"
+            " NOTHING",
+            (label, time.time()),
+        )
+        (number,) = self.conn.execute(
+            f"SELECT id FROM hs_sync_homes WHERE label = {d.p}", (label,)
+        ).fetchone()
+        return int(number)
+
+    def session_homes(self, session_ids: Sequence[str]) -> dict[str, int | None]:
+        """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
+        d = dialect_of(self.conn)
+        found: dict[str, int | None] = {}
+        for start in range(0, len(session_ids), _CHUNK):
+            part = list(session_ids[start : start + _CHUNK])
+            marks = ",".join([d.p] * len(part))
+            found.update(
+                self.conn.execute(
+                    "SELECT s.id, h.home_id FROM sessions s LEFT JOIN hs_sync_sessions h ON h.session_id ="
+                    f" s.id WHERE s.id IN ({marks})",
+                    part,
+                ).fetchall()
+            )
+        return found
+
+    def titles_held(self, titles: Sequence[str], session_ids: Sequence[str]) -> dict[str, str]:
+        """Title → the session holding it (the agent's unique title index), for each of ``titles`` held and
+        each title one of ``session_ids`` holds."""
+        d = dialect_of(self.conn)
+        held: dict[str, str] = {}
+        for column, values in (("title", titles), ("id", session_ids)):
+            for start in range(0, len(values), _CHUNK):
+                part = list(values[start : start + _CHUNK])
+                marks = ",".join([d.p] * len(part))
+                held.update(
+                    (str(title), str(sid))
+                    for title, sid in self.conn.execute(
+                        f"SELECT title, id FROM sessions WHERE {column} IN ({marks}) AND title IS NOT NULL",
+                        part,
+                    )
+                )
+        return held
+
+    def put_sessions(self, home: int, puts: Sequence[SessionPut]) -> None:
+        """Write the session rows of ``puts``, each inserted or (``update``) overwriting the stored row's
+        columns it names, and record each one's home and the parent its home names.
+
+        The updates go first, then the inserts, each in the given order (see :meth:`write_session_rows`).
+        The caller chose the titles in that order; updates first keeps the unique title index satisfied, since
+        an insert never gives up a title another row of the batch takes, while an update may."""
+        d = dialect_of(self.conn)
+        puts, writes = self.ruled_puts(puts)
+        self.write_session_rows(puts, update=True)
+        self.write_session_rows(puts, update=False)
+        sessions = Sessions(self.conn, self.changes)
+        for write in writes:
+            write.pin(sessions)
+        now = time.time()
+        self.conn.executemany(
+            f"INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES ({d.p},"
+            f" {d.p}, {d.p}, {d.p}) {SYNCED_SESSION_UPSERT}",
+            [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
+        )
+
+    def ruled_puts(self, puts: Sequence[SessionPut]) -> tuple[list[SessionPut], list[SessionRowWrite]]:
+        """``puts`` with each row as :func:`~app.storage.repos.transfer.row_rules` leaves it; the writes,
+        whose pins the caller sets once the rows are in."""
+        writes = [row_rules(self.conn, put.values, update=put.update) for put in puts]
+        ruled = [
+            SessionPut(write.values, put.origin_parent_id, put.update)
+            for put, write in zip(puts, writes, strict=True)
+        ]
+        return ruled, writes
+
+    def write_session_rows(self, puts: Sequence[SessionPut], *, update: bool) -> None:
+        """The updates (or the inserts) of ``puts``, in order, with one statement per run of rows of the same
+        shape (PostgreSQL sends a run's rows without waiting for each answer; SQLite inserts a run with a few
+        multi-row statements, :mod:`app.storage.multirow`)."""
+        for columns, run in session_runs(puts, update=update):
+            params = [session_row_params(values, update=update) for values in run]
+            if not update:
+                names = ", ".join(f'"{c}"' for c in columns)
+                insert_rows(self.conn, f"INSERT INTO sessions ({names})", params)
+                continue
+            sql = session_row_sql(dialect_of(self.conn), columns, update=update)
+            if sql is not None:
+                self.conn.executemany(sql, params)
+
+    def link_waiting_parents(self, home: int, session_ids: Sequence[str]) -> int:
+        """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the
+        parent its home names, when that parent is stored and no cycle results; how many links were made."""
+        d = dialect_of(self.conn)
+        transfer = Transfer(self.conn, self.changes)
+        linked = 0
+        for start in range(0, len(session_ids), _CHUNK):
+            part = list(session_ids[start : start + _CHUNK])
+            marks = ",".join([d.p] * len(part))
+            waiting = self.conn.execute(
+                "SELECT h.session_id, h.origin_parent_id"
+                " FROM hs_sync_sessions h JOIN sessions s ON s.id = h.session_id"
+                f" WHERE h.home_id = {d.p} AND h.origin_parent_id IS NOT NULL"
+                " AND (s.parent_session_id IS NULL OR s.parent_session_id <> h.origin_parent_id)"
+                f" AND (h.session_id IN ({marks}) OR h.origin_parent_id IN ({marks}))",
+                [home, *part, *part],
+            ).fetchall()
+            for child, parent in waiting:
+                linked += transfer.link_parent(child, parent)
+        return linked
+
+    def file_id(self, home: int, token: str) -> int:
+        """The generation of ``home`` whose file the client calls ``token``, registering it on first use."""
+        d = dialect_of(self.conn)
+        self.conn.execute(
+            f"INSERT INTO hs_sync_files (home_id, token, created_at) VALUES ({d.p}, {d.p}, {d.p})"
+            " ON CONFLICT (home_id, token) DO NOTHING",
+            (home, token, time.time()),
+        )
+        (number,) = self.conn.execute(
+            f"SELECT id FROM hs_sync_files WHERE home_id = {d.p} AND token = {d.p}", (home, token)
+        ).fetchone()
+        return int(number)
+
+    def known_origins(self, home: int, file: int, low: int, high: int) -> list[KnownOrigin]:
+        """The messages of ``home`` stored here at origin ids between ``low`` and ``high``, of any generation
+        (one deleted here since, with its session, counts as not stored: a later full sync brings it back);
+        what each says only when another generation than ``file`` delivered it."""
+        d = dialect_of(self.conn)
+        rows = self.conn.execute(
+            f"SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.session_id END,"
+            f" m.role, CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.content END, m.timestamp"
+            " FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
+            f" WHERE o.home_id = {d.p} AND o.origin_id BETWEEN {d.p} AND {d.p}",
+            (file, file, home, low, high),
+        )
+        return [
+            KnownOrigin(
+                int(origin), int(generation), None if generation == file else (sid, role, content, stamp)
+            )
+            for origin, generation, sid, role, content, stamp in rows
+        ]
+
+    def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
+        """Store the batch's rows under consecutive new ids, recording each one's origin id; the new ids.
+        Indexed for search in this transaction with ``index_inline``, else queued for the background indexer
+        (several times cheaper for a big batch, and searchable moments later)."""
+        if not batch.rows:
+            return []
+        first = _next_message_id(self.conn)
+        ids = range(first, first + len(batch.rows))
+        with Transfer(self.conn, self.changes).fts_triggers_suspended() as unindexed:
+            _store_messages(self.conn, self.changes, home, batch, ids)
+        # A table whose trigger was not suspended (not the agent's text) indexed the rows as they went in.
+        if unindexed and index_inline:
+            index_range(self.conn, unindexed, ids[0], ids[-1])
+        elif unindexed:
+            Indexing(self.conn, self.changes).queue_runs([(ids[0], ids[-1])])
+        return list(ids)

@@ -7,75 +7,81 @@ from app.domain.titles import like_escape, lineage_base, next_in_lineage, saniti
 from app.errors import InvalidTitle, TitleTaken, TitleTooLong
 from app.storage.agent_shape import shape_of
 from app.storage.dialect import dialect_of
-from app.storage.repos.lineage import is_compression_ancestor
-from app.storage.sqlite.driver import sqlite3
+from app.storage.repos.lineage import LineageWalks
+from app.storage.repos.repository import Repository
 
 
-def clean_title(title: str | None) -> str | None:
-    """Sanitise a requested title; ``None``/``""`` mean "no title".
+class TitleRows(Repository):
+    """Session titles: unique, sanitised like the agent, numbered within a lineage."""
 
-    Raises 422 ``title_too_long`` past 100 characters and 422 ``invalid_title`` when a non-empty input
-    is left with nothing printable (the agent would silently clear the title instead).
-    """
-    try:
-        cleaned = sanitize_title(title)
-    except title_rules.TitleTooLong as exc:
-        raise TitleTooLong(exc.length) from exc
-    if cleaned is None and title:
-        raise InvalidTitle()
-    return cleaned
+    __slots__ = ()
 
+    @staticmethod
+    def clean_title(title: str | None) -> str | None:
+        """Sanitise a requested title; ``None``/``""`` mean "no title".
 
-def set_title(conn: sqlite3.Connection, session_id: str, title: str | None) -> bool:
-    """Set (or with ``None`` clear) a session's title; ``False`` when the session does not exist.
+        Raises 422 ``title_too_long`` past 100 characters and 422 ``invalid_title`` when a non-empty input
+        is left with nothing printable (the agent would silently clear the title instead).
+        """
+        try:
+            cleaned = sanitize_title(title)
+        except title_rules.TitleTooLong as exc:
+            raise TitleTooLong(exc.length) from exc
+        if cleaned is None and title:
+            raise InvalidTitle()
+        return cleaned
 
-    A title held by a compression ancestor of this session moves here (the ancestor's is cleared); one
-    held by any other session is 409 ``title_in_use`` naming the ``holder`` and a free
-    ``suggested_title``. Re-setting a session's own title is a no-op success.
-    """
-    d = dialect_of(conn)
-    cleaned = clean_title(title)
-    if cleaned is not None:
-        holder = conn.execute(
-            f"SELECT id FROM sessions WHERE title = {d.p} AND id != {d.p}", (cleaned, session_id)
+    def set_title(self, session_id: str, title: str | None) -> bool:
+        """Set (or with ``None`` clear) a session's title; ``False`` when the session does not exist.
+
+        A title held by a compression ancestor of this session moves here (the ancestor's is cleared); one
+        held by any other session is 409 ``title_in_use`` naming the ``holder`` and a free
+        ``suggested_title``. Re-setting a session's own title is a no-op success.
+        """
+        d = dialect_of(self.conn)
+        cleaned = self.clean_title(title)
+        if cleaned is not None:
+            holder = self.conn.execute(
+                f"SELECT id FROM sessions WHERE title = {d.p} AND id != {d.p}", (cleaned, session_id)
+            ).fetchone()
+            if holder is not None:
+                holder_id = str(holder[0])
+                if LineageWalks(self.conn, self.changes).is_compression_ancestor(holder_id, session_id):
+                    self.conn.execute(f"UPDATE sessions SET title = NULL WHERE id = {d.p}", (holder_id,))
+                else:
+                    # The base rule: a subclass that takes a lock for the titles holds it already.
+                    raise TitleTaken(cleaned, holder_id, TitleRows.next_title_in_lineage(self, cleaned))
+        if shape_of(self.conn).has_session_column("title_source"):
+            # The agent ranks a 'user' title above any generated one and never overwrites it.
+            cursor = self.conn.execute(
+                f"UPDATE sessions SET title = {d.p}, title_source = 'user' WHERE id = {d.p}",
+                (cleaned, session_id),
+            )
+        else:
+            cursor = self.conn.execute(
+                f"UPDATE sessions SET title = {d.p} WHERE id = {d.p}", (cleaned, session_id)
+            )
+        return cursor.rowcount > 0
+
+    def next_title_in_lineage(self, base_title: str) -> str:
+        """The next free title of a lineage: ``"T"`` if free, else ``"T #<max+1>"`` (agent's rule)."""
+        d = dialect_of(self.conn)
+        base = lineage_base(base_title)
+        rows = self.conn.execute(
+            f"SELECT title FROM sessions WHERE title = {d.p} OR title {d.casefold_like} {d.p} ESCAPE '\\'",
+            (base, f"{like_escape(base)} #%"),
+        ).fetchall()
+        return next_in_lineage(base, [str(row[0]) for row in rows])
+
+    def resolve_by_title(self, title: str) -> str | None:
+        """The session a title names: the newest (by ``started_at``) ``"title #N"``, else the exact title."""
+        d = dialect_of(self.conn)
+        numbered = self.conn.execute(
+            f"SELECT id FROM sessions WHERE title {d.casefold_like} {d.p} ESCAPE '\\'"
+            " ORDER BY started_at DESC LIMIT 1",
+            (f"{like_escape(title)} #%",),
         ).fetchone()
-        if holder is not None:
-            holder_id = str(holder[0])
-            if is_compression_ancestor(conn, holder_id, session_id):
-                conn.execute(f"UPDATE sessions SET title = NULL WHERE id = {d.p}", (holder_id,))
-            else:
-                raise TitleTaken(cleaned, holder_id, next_title_in_lineage(conn, cleaned))
-    if shape_of(conn).has_session_column("title_source"):
-        # The agent ranks a 'user' title above any generated one and never overwrites it.
-        cursor = conn.execute(
-            f"UPDATE sessions SET title = {d.p}, title_source = 'user' WHERE id = {d.p}",
-            (cleaned, session_id),
-        )
-    else:
-        cursor = conn.execute(f"UPDATE sessions SET title = {d.p} WHERE id = {d.p}", (cleaned, session_id))
-    return cursor.rowcount > 0
-
-
-def next_title_in_lineage(conn: sqlite3.Connection, base_title: str) -> str:
-    """The next free title of a lineage: ``"T"`` if free, else ``"T #<max+1>"`` (agent's rule)."""
-    d = dialect_of(conn)
-    base = lineage_base(base_title)
-    rows = conn.execute(
-        f"SELECT title FROM sessions WHERE title = {d.p} OR title {d.casefold_like} {d.p} ESCAPE '\\'",
-        (base, f"{like_escape(base)} #%"),
-    ).fetchall()
-    return next_in_lineage(base, [str(row[0]) for row in rows])
-
-
-def resolve_by_title(conn: sqlite3.Connection, title: str) -> str | None:
-    """The session a title names: the newest (by ``started_at``) ``"title #N"``, else the exact title."""
-    d = dialect_of(conn)
-    numbered = conn.execute(
-        f"SELECT id FROM sessions WHERE title {d.casefold_like} {d.p} ESCAPE '\\' ORDER BY started_at DESC"
-        " LIMIT 1",
-        (f"{like_escape(title)} #%",),
-    ).fetchone()
-    if numbered is not None:
-        return str(numbered[0])
-    exact = conn.execute(f"SELECT id FROM sessions WHERE title = {d.p}", (title,)).fetchone()
-    return None if exact is None else str(exact[0])
+        if numbered is not None:
+            return str(numbered[0])
+        exact = self.conn.execute(f"SELECT id FROM sessions WHERE title = {d.p}", (title,)).fetchone()
+        return None if exact is None else str(exact[0])

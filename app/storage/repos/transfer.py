@@ -16,9 +16,9 @@ from app.storage.agent_shape import agent_pins, shape_of
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.hermes_ddl import FTS_DOCUMENT_SQL
 from app.storage.hermes_schema import declared_columns
-from app.storage.repos import pins
-from app.storage.repos.repository import Repository, bound
-from app.storage.repos.sessions import session_exists, store_system_prompt
+from app.storage.repos.repository import Repository
+from app.storage.repos.sessions import store_system_prompt
+from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.trigram_membership import keep_membership
 from app.storage.sqlite.driver import sqlite3
 
@@ -28,34 +28,6 @@ shape: PostgreSQL keeps two of them out of its rows' ``SELECT *``), with their d
 mean something in our API. Every other newer column is left to the store's default: some are the agent's
 own bookkeeping (``tool_names``, ``title_source``, compression state), some depend on the file they were
 computed in (``display_order``, ``system_prompt_hash``: the prompt itself is carried instead)."""
-
-
-def table_columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
-    """Column name → declared type (upper case) of the columns import and sync write in one of the agent's
-    tables: schema 22's, and those of :data:`CARRIED_NEWER_COLUMNS` the store has."""
-    declared = declared_columns()[table]
-    columns = {
-        column.name: column.declared_type.upper()
-        for column in dialect_of(conn).table_columns(conn, table)
-        if column.name in declared
-    }
-    if table == "sessions":
-        shape = shape_of(conn)
-        newer = CARRIED_NEWER_COLUMNS[table].items()
-        columns.update({name: kind for name, kind in newer if shape.has_session_column(name)})
-    return columns
-
-
-def existing_ids(conn: sqlite3.Connection, session_ids: Iterable[str]) -> set[str]:
-    """The subset of ``session_ids`` already stored."""
-    d = dialect_of(conn)
-    ids = list(session_ids)
-    found: set[str] = set()
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
-        marks = ",".join([d.p] * len(part))
-        found.update(r[0] for r in conn.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", part))
-    return found
 
 
 def _ids_free(conn: sqlite3.Connection, ids: list[int]) -> bool:
@@ -123,64 +95,12 @@ class SessionRowWrite:
     values: dict[str, Any]
     pinned: bool | None
 
-    def pin(self, conn: sqlite3.Connection) -> None:
+    def pin(self, sessions: Sessions) -> None:
         """Set or clear our pin, when the row carried one the store keeps in ``hs_session_pins``."""
         if self.pinned is True:
-            pins.pin(conn, self.values["id"])
+            sessions.pin(self.values["id"])
         elif self.pinned is False:
-            pins.unpin(conn, self.values["id"])
-
-
-def write_session_row(conn: sqlite3.Connection, values: dict[str, Any], *, update: bool) -> None:
-    """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``, overwrite
-    those columns of the stored row (its children keep pointing at it), by :func:`row_rules`."""
-    write = row_rules(conn, values, update=update)
-    sql = session_row_sql(dialect_of(conn), list(write.values), update=update)
-    if sql is not None:
-        conn.execute(sql, session_row_params(write.values, update=update))
-    write.pin(conn)
-
-
-def insert_session(
-    conn: sqlite3.Connection, item: Prepared, message_columns: list[str], *, replace: bool
-) -> bool:
-    """Write one session and its messages (caller holds a SAVEPOINT); returns whether ids were kept.
-
-    ``item.rows`` hold ``session_id`` then ``message_columns`` (see :class:`MessageLayout`), preceded by the
-    line's message id when ``item.message_ids`` is set; those ids are kept when none is taken, otherwise the
-    messages get new ones. With ``replace`` the existing row is updated in place (its children keep
-    pointing at it) and its messages are swapped.
-    """
-    d = dialect_of(conn)
-    session, rows, message_ids = item.session, item.rows, item.message_ids
-    sid = session["id"]
-    if replace:
-        conn.execute(f"DELETE FROM messages WHERE session_id = {d.p}", (sid,))
-    write_session_row(conn, session, update=replace)
-    keep_ids = message_ids is not None and _ids_free(conn, message_ids)
-    if not rows:
-        return keep_ids
-    cols = ["session_id", *message_columns]
-    if keep_ids:
-        cols.insert(0, "id")
-    elif message_ids is not None:
-        rows = [row[1:] for row in rows]
-    names = ", ".join(f'"{c}"' for c in cols)
-    marks = ", ".join([d.p] * len(cols))
-    # Not noted for the auto-titler: imported history keeps the titles it came with (a title is asked for
-    # explicitly, app.services.transfer).
-    conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
-    return keep_ids
-
-
-def message_defaults(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Declared defaults of the messages columns, evaluated by SQLite (literals and constant expressions)."""
-    out: dict[str, Any] = {}
-    for column in dialect_of(conn).table_columns(conn, "messages"):
-        raw = column.default
-        # The text is the schema's own DEFAULT clause, so the database evaluates it as an INSERT would.
-        out[column.name] = None if raw is None else conn.execute(f"SELECT {raw}").fetchone()[0]
-    return out
+            sessions.unpin(self.values["id"])
 
 
 def parent_chain_contains(conn: sqlite3.Connection, start: str, target: str) -> bool:
@@ -195,21 +115,6 @@ def parent_chain_contains(conn: sqlite3.Connection, start: str, target: str) -> 
         row = conn.execute(f"SELECT parent_session_id FROM sessions WHERE id = {d.p}", (current,)).fetchone()
         current = row[0] if row else None
     return False
-
-
-def link_parent(conn: sqlite3.Connection, child_id: str, parent_id: str) -> bool:
-    """Point ``child_id`` at ``parent_id`` when the parent exists and no cycle results."""
-    d = dialect_of(conn)
-    if not session_exists(conn, parent_id) or parent_chain_contains(conn, parent_id, child_id):
-        return False
-    conn.execute(f"UPDATE sessions SET parent_session_id = {d.p} WHERE id = {d.p}", (parent_id, child_id))
-    return True
-
-
-def detach_parent(conn: sqlite3.Connection, session_id: str) -> None:
-    """Clear the session's parent link (a replaced session whose line names no parent)."""
-    d = dialect_of(conn)
-    conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE id = {d.p}", (session_id,))
 
 
 # -- bulk FTS indexing during import ----------------------------------------------------------------
@@ -259,45 +164,129 @@ def restore_fts_insert_triggers(conn: sqlite3.Connection, suspended: list[tuple[
         conn.execute(sql)
 
 
-@contextmanager
-def fts_triggers_suspended(conn: sqlite3.Connection) -> Iterator[list[str]]:
-    """The block runs with the agent's FTS insert triggers suspended; yields the FTS tables whose trigger
-    was suspended (those the caller must index itself, :func:`index_sessions`).
-
-    The triggers come back when the block ends, unless SQLite aborted the transaction, which has already
-    put them back.
-    """
-    suspended = suspend_fts_insert_triggers(conn)
-    try:
-        yield [table for _, table, _ in suspended]
-    finally:
-        if conn.in_transaction:
-            restore_fts_insert_triggers(conn, suspended)
-
-
-def index_sessions(conn: sqlite3.Connection, tables: list[str], session_ids: list[str]) -> None:
-    """Index the messages of ``session_ids`` in ``tables`` with one ``INSERT … SELECT`` per 500 sessions."""
-    d = dialect_of(conn)
-    for table in tables:
-        for start in range(0, len(session_ids), 500):
-            part = session_ids[start : start + 500]
-            marks = ",".join([d.p] * len(part))
-            conn.execute(
-                f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_DOCUMENT_SQL} FROM messages "
-                f"WHERE session_id IN ({marks}) ORDER BY id",
-                part,
-            )
-
-
 class Transfer(Repository):
     """Import: the stored layout, whole sessions with their messages, parent links, bulk indexing."""
 
     __slots__ = ()
-    table_columns = bound(table_columns)
-    message_defaults = bound(message_defaults)
-    existing_ids = bound(existing_ids)
-    insert_session = bound(insert_session)
-    link_parent = bound(link_parent)
-    detach_parent = bound(detach_parent)
-    fts_triggers_suspended = bound(fts_triggers_suspended)
-    index_sessions = bound(index_sessions)
+
+    def table_columns(self, table: str) -> dict[str, str]:
+        """Column name → declared type (upper case) of the columns import and sync write in one of the agent's
+        tables: schema 22's, and those of :data:`CARRIED_NEWER_COLUMNS` the store has."""
+        declared = declared_columns()[table]
+        columns = {
+            column.name: column.declared_type.upper()
+            for column in dialect_of(self.conn).table_columns(self.conn, table)
+            if column.name in declared
+        }
+        if table == "sessions":
+            shape = shape_of(self.conn)
+            newer = CARRIED_NEWER_COLUMNS[table].items()
+            columns.update({name: kind for name, kind in newer if shape.has_session_column(name)})
+        return columns
+
+    def message_defaults(self) -> dict[str, Any]:
+        """Declared defaults of the messages columns, evaluated by SQLite (literals and constant
+        expressions)."""
+        out: dict[str, Any] = {}
+        for column in dialect_of(self.conn).table_columns(self.conn, "messages"):
+            raw = column.default
+            # The text is the schema's own DEFAULT clause, so the database evaluates it as an INSERT would.
+            out[column.name] = None if raw is None else self.conn.execute(f"SELECT {raw}").fetchone()[0]
+        return out
+
+    def existing_ids(self, session_ids: Iterable[str]) -> set[str]:
+        """The subset of ``session_ids`` already stored."""
+        d = dialect_of(self.conn)
+        ids = list(session_ids)
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join([d.p] * len(part))
+            found.update(
+                r[0] for r in self.conn.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", part)
+            )
+        return found
+
+    def write_session_row(self, values: dict[str, Any], *, update: bool) -> None:
+        """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``,
+        overwrite those columns of the stored row (its children keep pointing at it), by :func:`row_rules`."""
+        write = row_rules(self.conn, values, update=update)
+        sql = session_row_sql(dialect_of(self.conn), list(write.values), update=update)
+        if sql is not None:
+            self.conn.execute(sql, session_row_params(write.values, update=update))
+        write.pin(Sessions(self.conn, self.changes))
+
+    def insert_session(self, item: Prepared, message_columns: list[str], *, replace: bool) -> bool:
+        """Write one session and its messages (caller holds a SAVEPOINT); returns whether ids were kept.
+
+        ``item.rows`` hold ``session_id`` then ``message_columns`` (see :class:`MessageLayout`), preceded by
+        the line's message id when ``item.message_ids`` is set; those ids are kept when none is taken,
+        otherwise the messages get new ones. With ``replace`` the existing row is updated in place (its
+        children keep pointing at it) and its messages are swapped.
+        """
+        d = dialect_of(self.conn)
+        session, rows, message_ids = item.session, item.rows, item.message_ids
+        sid = session["id"]
+        if replace:
+            self.conn.execute(f"DELETE FROM messages WHERE session_id = {d.p}", (sid,))
+        self.write_session_row(session, update=replace)
+        keep_ids = message_ids is not None and _ids_free(self.conn, message_ids)
+        if not rows:
+            return keep_ids
+        cols = ["session_id", *message_columns]
+        if keep_ids:
+            cols.insert(0, "id")
+        elif message_ids is not None:
+            rows = [row[1:] for row in rows]
+        names = ", ".join(f'"{c}"' for c in cols)
+        marks = ", ".join([d.p] * len(cols))
+        # Not noted for the auto-titler: imported history keeps the titles it came with (a title is asked for
+        # explicitly, app.services.transfer).
+        self.conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
+        return keep_ids
+
+    def link_parent(self, child_id: str, parent_id: str) -> bool:
+        """Point ``child_id`` at ``parent_id`` when the parent exists and no cycle results."""
+        d = dialect_of(self.conn)
+        if not Sessions(self.conn, self.changes).session_exists(parent_id) or parent_chain_contains(
+            self.conn, parent_id, child_id
+        ):
+            return False
+        self.conn.execute(
+            f"UPDATE sessions SET parent_session_id = {d.p} WHERE id = {d.p}", (parent_id, child_id)
+        )
+        return True
+
+    def detach_parent(self, session_id: str) -> None:
+        """Clear the session's parent link (a replaced session whose line names no parent)."""
+        d = dialect_of(self.conn)
+        self.conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE id = {d.p}", (session_id,))
+
+    @contextmanager
+    def fts_triggers_suspended(self) -> Iterator[list[str]]:
+        """The block runs with the agent's FTS insert triggers suspended; yields the FTS tables whose trigger
+        was suspended (those the caller must index itself, :meth:`index_sessions`).
+
+        The triggers come back when the block ends, unless SQLite aborted the transaction, which has already
+        put them back.
+        """
+        suspended = suspend_fts_insert_triggers(self.conn)
+        try:
+            yield [table for _, table, _ in suspended]
+        finally:
+            if self.conn.in_transaction:
+                restore_fts_insert_triggers(self.conn, suspended)
+
+    def index_sessions(self, tables: list[str], session_ids: list[str]) -> None:
+        """Index the messages of ``session_ids`` in ``tables`` with one ``INSERT … SELECT`` per 500
+        sessions."""
+        d = dialect_of(self.conn)
+        for table in tables:
+            for start in range(0, len(session_ids), 500):
+                part = session_ids[start : start + 500]
+                marks = ",".join([d.p] * len(part))
+                self.conn.execute(
+                    f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_DOCUMENT_SQL} FROM messages "
+                    f"WHERE session_id IN ({marks}) ORDER BY id",
+                    part,
+                )

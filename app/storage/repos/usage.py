@@ -8,8 +8,8 @@ from typing import Any
 
 from app.domain.stored_json import MAX_COUNTER
 from app.storage.dialect import Dialect, dialect_of
+from app.storage.repos.repository import Repository
 from app.storage.rows import TOKEN_COUNTERS, Usage
-from app.storage.sqlite.driver import sqlite3
 
 # Counters saturate at int64's maximum (MAX_COUNTER): ``c + n`` past it would make SQLite store a REAL in
 # the agent's INTEGER column (and a REAL already there, from an older build or the agent, is brought back).
@@ -96,39 +96,44 @@ ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode,
     last_seen = excluded.last_seen"""
 
 
-def record_usage(conn: sqlite3.Connection, session_id: str, usage: Usage) -> None:
-    """Apply a usage report to an existing session, as ``SessionDB.update_token_counts`` would.
+class UsageCounters(Repository):
+    """A session's token and cost counters."""
 
-    The model (and billing route) is only filled while still NULL; incremental reports are also rolled up
-    per model into ``session_model_usage`` (absolute totals cannot be split, so they are not).
-    """
-    accounted = usage.accounted
-    params: dict[str, Any] = {
-        "session_id": session_id,
-        # Larger values cannot even be bound; they saturate like the sums do.
-        **{c: min(getattr(usage, c), MAX_COUNTER) for c in ("api_call_count", *TOKEN_COUNTERS)},
-        "estimated_cost_usd": usage.estimated_cost_usd,
-        "actual_cost_usd": usage.actual_cost_usd,
-        "billing_provider": usage.billing_provider if accounted else None,
-        "billing_base_url": usage.billing_base_url if accounted else None,
-        "billing_mode": usage.billing_mode if accounted else None,
-        "model": usage.model if accounted else None,
-    }
-    d = dialect_of(conn)
-    conn.execute(_absolute_sql(d) if usage.absolute else _increment_sql(d), params)
-    if usage.absolute or not accounted:
-        return
-    row = conn.execute(
-        f"SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions WHERE id = {d.p}",
-        (session_id,),
-    ).fetchone()
-    params.update(
-        model=usage.model or row["model"] or "unknown",
-        billing_provider=usage.billing_provider or row["billing_provider"] or "",
-        billing_base_url=usage.billing_base_url or row["billing_base_url"] or "",
-        billing_mode=usage.billing_mode or row["billing_mode"] or "",
-        estimated_cost_usd=float(usage.estimated_cost_usd or 0.0),
-        actual_cost_usd=float(usage.actual_cost_usd or 0.0),
-        now=time.time(),
-    )
-    conn.execute(_model_usage_sql(d), params)
+    __slots__ = ()
+
+    def record_usage(self, session_id: str, usage: Usage) -> None:
+        """Apply a usage report to an existing session, as ``SessionDB.update_token_counts`` would.
+
+        The model (and billing route) is only filled while still NULL; incremental reports are also rolled up
+        per model into ``session_model_usage`` (absolute totals cannot be split, so they are not).
+        """
+        accounted = usage.accounted
+        params: dict[str, Any] = {
+            "session_id": session_id,
+            # Larger values cannot even be bound; they saturate like the sums do.
+            **{c: min(getattr(usage, c), MAX_COUNTER) for c in ("api_call_count", *TOKEN_COUNTERS)},
+            "estimated_cost_usd": usage.estimated_cost_usd,
+            "actual_cost_usd": usage.actual_cost_usd,
+            "billing_provider": usage.billing_provider if accounted else None,
+            "billing_base_url": usage.billing_base_url if accounted else None,
+            "billing_mode": usage.billing_mode if accounted else None,
+            "model": usage.model if accounted else None,
+        }
+        d = dialect_of(self.conn)
+        self.conn.execute(_absolute_sql(d) if usage.absolute else _increment_sql(d), params)
+        if usage.absolute or not accounted:
+            return
+        row = self.conn.execute(
+            f"SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions WHERE id = {d.p}",
+            (session_id,),
+        ).fetchone()
+        params.update(
+            model=usage.model or row["model"] or "unknown",
+            billing_provider=usage.billing_provider or row["billing_provider"] or "",
+            billing_base_url=usage.billing_base_url or row["billing_base_url"] or "",
+            billing_mode=usage.billing_mode or row["billing_mode"] or "",
+            estimated_cost_usd=float(usage.estimated_cost_usd or 0.0),
+            actual_cost_usd=float(usage.actual_cost_usd or 0.0),
+            now=time.time(),
+        )
+        self.conn.execute(_model_usage_sql(d), params)

@@ -53,6 +53,22 @@ class WatchedConnection(sqlite3.Connection):
         return statement
 
 
+def connect(database: str, *, busy_timeout_ms: int, uri: bool = False) -> sqlite3.Connection:
+    """A bare :class:`WatchedConnection` to ``database`` (a path, or a ``file:`` URI with ``uri``) in
+    autocommit mode, shareable between threads, with rows by name and the busy timeout set."""
+    conn = sqlite3.connect(
+        database,
+        uri=uri,
+        timeout=busy_timeout_ms / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=WatchedConnection,
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    return conn
+
+
 def open_connection(
     path: Path,
     *,
@@ -69,15 +85,7 @@ def open_connection(
     """
     if sqlite3.sqlite_version_info < MIN_SQLITE_VERSION:
         raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old; need >= 3.35 for RETURNING")
-    conn = sqlite3.connect(
-        str(path),
-        timeout=busy_timeout_ms / 1000,
-        isolation_level=None,
-        check_same_thread=False,
-        factory=WatchedConnection,
-    )
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    conn = connect(str(path), busy_timeout_ms=busy_timeout_ms)
     conn.execute("PRAGMA foreign_keys=ON")
     # The bundled library turns recursive triggers on by default; the agent's triggers are written for
     # (and its own connections run with) them off.

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.storage.errors import StorageError
+
 if TYPE_CHECKING:
     import sqlite3
 else:
     from pysqlite3 import dbapi2 as sqlite3
+
+StorageError.register(sqlite3.Error)
 
 WAL_RESET_FIXED = (3, 51, 3)
 """The first SQLite release without the WAL-reset bug."""

@@ -11,7 +11,7 @@ from sqlalchemy.pool import StaticPool
 from app.storage.agent_shape import AgentShape, inspect
 from app.storage.hermes_schema import adopt, needs_adoption
 from app.storage.migrate import history_config, upgrade_to_head
-from app.storage.own_triggers import cleanup_triggers_sql
+from app.storage.own_schema import cleanup_triggers_sql
 from app.storage.repos import list_index
 from app.storage.sqlite.connection import split_statements
 from app.storage.sqlite.driver import sqlite3

@@ -18,23 +18,13 @@ from app.errors import AgentFileReadOnly
 from app.storage import hermes_ddl as ddl
 from app.storage import own_schema
 from app.storage.agent_shape import AgentShape, inspect
-from app.storage.sqlite.connection import WatchedConnection
+from app.storage.sqlite.connection import connect
 from app.storage.sqlite.driver import sqlite3
 
 
 def open_read_only(path: Path, *, busy_timeout_ms: int) -> sqlite3.Connection:
     """A connection SQLite will not let write to ``path`` (``mode=ro``), in autocommit mode."""
-    conn = sqlite3.connect(
-        f"{path.resolve().as_uri()}?mode=ro",
-        uri=True,
-        timeout=busy_timeout_ms / 1000,
-        isolation_level=None,
-        check_same_thread=False,
-        factory=WatchedConnection,
-    )
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-    return conn
+    return connect(f"{path.resolve().as_uri()}?mode=ro", busy_timeout_ms=busy_timeout_ms, uri=True)
 
 
 def probe_shape(path: Path, *, busy_timeout_ms: int) -> AgentShape | None:

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from app.storage.repos import export as repo
+from app.storage.commit_notice import Changes
+from app.storage.repos.export import ExportChunks
 from app.storage.sqlite.connection import open_connection
 
 HEADER = struct.Struct("!I")
@@ -42,14 +43,15 @@ def write_frame(stream: IO[bytes], data: bytes) -> None:
 def serve(path: Path, requests: IO[bytes], answers: IO[bytes]) -> None:
     """Render chunks until ``requests`` ends."""
     conn = open_connection(path, query_only=True)
+    export = ExportChunks(conn, Changes())
     try:
         while (frame := read_frame(requests)) is not None:
             flt, plan = pickle.loads(frame)
             try:
                 conn.execute("BEGIN")
                 try:
-                    with repo.small_page_cache(conn):
-                        result: object = repo.render_chunk(conn, flt, plan)
+                    with export.small_page_cache():
+                        result: object = export.render_chunk(flt, plan)
                 finally:
                     conn.execute("COMMIT")
             except Exception as exc:  # the server re-raises it for the export that asked

@@ -18,9 +18,8 @@ from app.domain.fts_query import Engine, Plan, expand_short_terms, message_snipp
 from app.storage.agent_shape import shape_of
 from app.storage.hermes_ddl import FTS_TABLE, FTS_TRIGRAM_TABLE
 from app.storage.repos import search
-from app.storage.repos.fts_backlog import pending_messages
-from app.storage.repos.repository import Repository, bound
-from app.storage.repos.search import scan_windows
+from app.storage.repos.indexing import Indexing
+from app.storage.repos.search import SearchRows, scan_windows
 from app.storage.rows import Hit, HitBudget, HitDetails, HitFilter
 from app.storage.sqlite.driver import sqlite3
 
@@ -54,11 +53,12 @@ def _index_plan(conn: sqlite3.Connection, scan: Plan, budget: HitBudget) -> Plan
 class SqliteHits:
     """The hits of one query, produced lazily in bounded chunks (see the module docstring)."""
 
-    def __init__(self, conn: sqlite3.Connection, query: str, order: str, budget: HitBudget) -> None:
-        self.conn = conn
+    def __init__(self, rows: SearchRows, query: str, order: str, budget: HitBudget) -> None:
+        self.rows = rows
+        self.conn = rows.conn
         self.order = order
         self.budget = budget
-        self.plan = _index_plan(conn, plan(query), budget)
+        self.plan = _index_plan(self.conn, plan(query), budget)
         self.table = FTS_TRIGRAM_TABLE if self.plan.engine is Engine.trigram else FTS_TABLE
         self.match = ""
         self.broken = False
@@ -78,10 +78,10 @@ class SqliteHits:
         """The sessions' fields, each hit's context and text around the match (marked ``>>>``/``<<<``), and
         the indexer's backlog; in process, so one lookup after another."""
         return HitDetails(
-            search.session_metas(self.conn, session_ids),
-            search.contexts(self.conn, [(hit.session_id, hit.id) for hit in hits], window, count),
+            self.rows.session_metas(session_ids),
+            self.rows.contexts([(hit.session_id, hit.id) for hit in hits], window, count),
             [self._snippet(hit) for hit in hits],
-            pending_messages(self.conn),
+            Indexing(self.conn, self.rows.changes).pending_messages(),
         )
 
     def _snippet(self, hit: Hit) -> str:
@@ -131,20 +131,11 @@ class SqliteHits:
             yield from search.scan_chunk(self.conn, self.plan.clauses, *window, newest, filt)
 
 
-class SqliteSearch(Repository):
+class SqliteSearch(SearchRows):
     """The search repository (``SearchRepo``) on SQLite: the hits planned onto the agent's FTS5 tables."""
 
     __slots__ = ()
 
-    parent_of = bound(search.parent_of)
-    session_meta = bound(search.session_meta)
-    session_metas = bound(search.session_metas)
-    session_of_message = bound(search.session_of_message)
-    around = bound(search.around)
-    contexts = bound(search.contexts)
-    head_and_tail = bound(search.head_and_tail)
-    browse = bound(search.browse)
-
     def message_hits(self, query: str, order: str, budget: HitBudget) -> SqliteHits:
         """The hits of a user query, planned onto the FTS5 tables (:class:`SqliteHits`)."""
-        return SqliteHits(self.conn, query, order, budget)
+        return SqliteHits(self, query, order, budget)

@@ -28,11 +28,11 @@ from app.storage.files import file_size
 from app.storage.repos.session_list import forget_counts
 from app.storage.sqlite.connection import is_busy, translate
 from app.storage.sqlite.driver import sqlite3
+from app.storage.write_queue import STOP, take_batch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[sqlite3.Connection], Any]
-_STOP = object()
 # Checkpoints run on their own thread (app/storage/sqlite/checkpointer.py). Under a write load that never
 # pauses, those can never copy the last frames, so the WAL could not restart from its beginning and would keep
 # growing: past this size the writer checkpoints between two transactions itself (cheap, since the
@@ -116,7 +116,7 @@ class Writer(NoticeBoard):
     def stop(self) -> None:
         """Drain everything queued, checkpoint, and stop the thread."""
         if self._thread.is_alive():
-            self._queue.put(_STOP)
+            self._queue.put(STOP)
             self._thread.join()
 
     # -- writer thread -------------------------------------------------------------------------
@@ -124,19 +124,9 @@ class Writer(NoticeBoard):
     def _run(self) -> None:
         while True:
             item = self._queue.get()
-            if item is _STOP:
+            if item is STOP:
                 break
-            batch: list[_Job] = [item]
-            stop_after = False
-            while len(batch) < self._batch_max:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is _STOP:
-                    stop_after = True
-                    break
-                batch.append(nxt)
+            batch, stop_after = take_batch(self._queue, item, self._batch_max)
             self._run_batch(batch)
             if self._after_batch is not None:
                 self._housekeeping(self._after_batch)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from app.storage.repos import export
 from app.storage.repos.export_repo import Export
 from app.storage.rows import ChunkPlan, ExportFilter, MessageJsonPage, RenderedChunk
 
@@ -23,10 +22,10 @@ class PgExport(Export):
 
     def render_chunk(self, flt: ExportFilter, plan: ChunkPlan, *, sql_render: bool = False) -> RenderedChunk:
         """The bytes of one planned chunk, always encoded in Python."""
-        return export.render_chunk(self.conn, flt, plan, sql_render=False)
+        return super().render_chunk(flt, plan, sql_render=False)
 
     def message_page(
         self, session_id: str, after_id: int, limit: int, *, sql_render: bool = False
     ) -> MessageJsonPage:
         """A page of a session's active messages, always encoded in Python."""
-        return export.message_page(self.conn, session_id, after_id, limit, sql_render=False)
+        return super().message_page(session_id, after_id, limit, sql_render=False)

@@ -10,7 +10,7 @@ from app.domain.session_filter import SessionFilter
 from app.errors import NotSupportedOnBackend
 from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
-from app.storage.repos import fts_backlog, maintenance
+from app.storage.repos.indexing import Indexing
 from app.storage.repos.maintenance import Maintenance
 from app.storage.rows import PageStats, UsageReport
 
@@ -68,7 +68,7 @@ class PgMaintenance(Maintenance):
             sql = f"SELECT COALESCE(SUM(pg_relation_size(oid)), 0) FROM pg_class WHERE relname IN ({marks})"
             row = self.conn.execute(sql, _SEARCH_INDEXES).fetchone()
             fts = int(row[0])
-        stats = maintenance.stats_record(self.conn, pages, fts, fts_backlog.pending_messages(self.conn))
+        stats = self.stats_record(pages, fts, Indexing(self.conn, self.changes).pending_messages())
         stats.update(database_bytes=pages.page_size * pages.page_count, wal_bytes=0)
         return stats
 
@@ -115,13 +115,13 @@ class PgMaintenance(Maintenance):
     def prune_batch(self, ids: list[str], flt: SessionFilter) -> tuple[list[str], int]:
         """Lock ``ids``, then delete those that still qualify; the ids deleted and their message count."""
         self._lock(ids)
-        return maintenance.prune_batch(self.conn, ids, flt)
+        return super().prune_batch(ids, flt)
 
     def archive_batch(self, ids: list[str], flt: SessionFilter) -> list[str]:
         """Lock ``ids``, then archive those that still qualify, each with its compression lineage; the ids
         archived."""
         self._lock(ids)
-        return maintenance.archive_batch(self.conn, ids, flt)
+        return super().archive_batch(ids, flt)
 
     def _lock(self, ids: list[str]) -> None:
         """Lock the sessions ``ids`` until commit, so the batch's re-check sees every pin and reopen committed

@@ -17,9 +17,7 @@ from app.storage.repos.messages import (
     INSERT_COLUMNS,
     Messages,
     RowWriter,
-    append_if_open,
     counters_sql,
-    insert_messages,
     prepare_append,
 )
 from app.storage.repos.usage import saturating_add_expr
@@ -117,9 +115,9 @@ class PgMessages(Messages):
     def insert_messages(
         self, session_id: str, messages: list[dict[str, Any]], *, write: RowWriter = write_rows
     ) -> list[MessageRow]:
-        """Append ``messages`` to a session (see :func:`app.storage.repos.messages.insert_messages`), by
-        default in one statement."""
-        return insert_messages(self.conn, self.changes, session_id, messages, write=write)
+        """Append ``messages`` to a session (see :meth:`app.storage.repos.messages.Messages.insert_messages`),
+        by default in one statement."""
+        return super().insert_messages(session_id, messages, write=write)
 
     def append_if_open(
         self, session_id: str, messages: list[dict[str, Any]], *, write: RowWriter = write_rows
@@ -135,9 +133,9 @@ class PgMessages(Messages):
                 self.changes.note_messages(session_id)
             return made.stored
         if not messages or any(m.get("attachments") for m in messages):
-            return append_if_open(self.conn, self.changes, session_id, messages, write=write)
+            return super().append_if_open(session_id, messages, write=write)
         try:
-            return insert_messages(self.conn, self.changes, session_id, messages, write=_write_open_rows)
+            return super().insert_messages(session_id, messages, write=_write_open_rows)
         except _NotOpen:
             return None
 

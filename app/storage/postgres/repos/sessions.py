@@ -5,9 +5,8 @@ from __future__ import annotations
 from app.domain.records import NewSession
 from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
-from app.storage.postgres.repos.titles import insert_session_titled
+from app.storage.postgres.repos.titles import lock_titles
 from app.storage.postgres.search import list_search_filter
-from app.storage.repos import session_list
 from app.storage.repos.list_index import SearchFilter
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListPage, ListQuery
@@ -39,13 +38,16 @@ class PgSessions(Sessions):
         )
 
     def insert_session(self, session_id: str, new: NewSession) -> None:
-        """Insert a new session row in the agent's format, then apply ``title`` with the title rules."""
-        insert_session_titled(self, session_id, new)
+        """Insert a new session row in the agent's format, then apply ``title`` with the title rules (one
+        created with a title takes the title lock first)."""
+        if new.title is not None:
+            lock_titles(self)
+        super().insert_session(session_id, new)
 
     def list_sessions_cached(self, q: ListQuery) -> ListPage:
         """One listing page (no memo: other replicas commit without this process seeing a version)."""
-        return session_list.list_sessions(self.conn, q, searcher=_search)
+        return self.list_sessions(q, searcher=_search)
 
     def count_listed(self, q: ListQuery) -> int:
         """How many rows the listing's SQL admits (no memo, as for the listing)."""
-        return session_list.count_listed(self.conn, q)
+        return self.count_listed_uncached(q)

@@ -12,13 +12,12 @@ import orjson
 
 from app.storage.postgres.repos.base import pg_of
 from app.storage.postgres.repos.indexing import queue_ids
+from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.sync import (
     SYNCED_SESSION_UPSERT,
     Sync,
     message_column_names,
-    ruled_puts,
     session_runs,
-    write_session_rows,
 )
 from app.storage.rows import SessionPut, SyncedRows
 
@@ -64,12 +63,12 @@ class PgSync(Sync):
         return {str(title): str(sid) for title, sid in rows}
 
     def put_sessions(self, home: int, puts: Sequence[SessionPut]) -> None:
-        """:func:`app.storage.repos.sync.put_sessions` with each run of inserts in one statement (the rows
-        as one JSON document, typed by the table's own row type) and the homes in another: a statement per
-        row cost more than the rest of a sync batch's sessions."""
+        """:meth:`app.storage.repos.sync.Sync.put_sessions` with each run of inserts in one statement (the
+        rows as one JSON document, typed by the table's own row type) and the homes in another: a statement
+        per row cost more than the rest of a sync batch's sessions."""
         ids = [put.values["id"] for put in puts]
-        puts, writes = ruled_puts(self.conn, puts)
-        write_session_rows(self.conn, puts, update=True)
+        puts, writes = self.ruled_puts(puts)
+        self.write_session_rows(puts, update=True)
         pg = pg_of(self.conn)
         for columns, run in session_runs(puts, update=False):
             names = ", ".join(f'"{c}"' for c in columns)
@@ -79,8 +78,9 @@ class PgSync(Sync):
                 (json_rows(run),),
             )
         pg.execute(_RECORD_HOMES, (home, time.time(), ids, [put.origin_parent_id for put in puts]))
+        sessions = Sessions(self.conn, self.changes)
         for write in writes:
-            write.pin(self.conn)
+            write.pin(sessions)
 
     def insert_messages(self, home: int, batch: SyncedRows, *, index_inline: bool) -> list[int]:
         """Store the batch's rows under ids drawn from the sequence appends use (ascending, not necessarily

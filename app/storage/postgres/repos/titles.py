@@ -8,9 +8,7 @@ first takes :data:`TITLES_LOCK_KEY` (held until it commits): the next one then r
 
 from __future__ import annotations
 
-from app.domain.records import NewSession
 from app.storage.postgres.repos.base import pg_of
-from app.storage.repos import sessions, title_sources, titles
 from app.storage.repos.repository import Repository
 from app.storage.repos.titles_repo import Titles
 
@@ -30,21 +28,14 @@ class PgTitles(Titles):
     def set_title(self, session_id: str, title: str | None) -> bool:
         """Set (or with ``None`` clear) a session's title; ``False`` when the session does not exist."""
         lock_titles(self)
-        return titles.set_title(self.conn, session_id, title)
+        return super().set_title(session_id, title)
 
     def next_title_in_lineage(self, base_title: str) -> str:
         """The next free title of a lineage (this transaction then holds the title lock)."""
         lock_titles(self)
-        return titles.next_title_in_lineage(self.conn, base_title)
+        return super().next_title_in_lineage(base_title)
 
     def apply_auto_title(self, session_id: str, title: str, generator: str) -> str | None:
         """Set a generated title if the session is still untitled and was never titled."""
         lock_titles(self)
-        return title_sources.apply_auto_title(self.conn, session_id, title, generator)
-
-
-def insert_session_titled(repo: Repository, session_id: str, new: NewSession) -> None:
-    """Insert a session row; one created with a title takes the title lock first."""
-    if new.title is not None:
-        lock_titles(repo)
-    sessions.insert_session(repo.conn, session_id, new)
+        return super().apply_auto_title(session_id, title, generator)
