@@ -40,7 +40,7 @@ from app.api.routes import (
 )
 from app.config_file import load_auto_prune_config, load_titles_auto
 from app.mcp import route as mcp_route
-from app.mcp import server as mcp_server
+from app.mcp import transport as mcp_transport
 from app.services.auto_prune import AutoPruner
 from app.services.events import EventHub, EventPruner
 from app.services.fts_indexer import FtsIndexer
@@ -105,7 +105,7 @@ def create_app(
             state.gateway = await stack.enter_async_context(
                 _running(Gateway(db, settings.home, leadership=leadership))
             )
-            state.mcp = await stack.enter_async_context(mcp_server.serving(db, settings))
+            state.mcp = await stack.enter_async_context(mcp_transport.serving(db, settings))
             if announce is not None:
                 await announce(db)
             yield

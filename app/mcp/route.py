@@ -4,12 +4,12 @@ documented in the OpenAPI document like them; the SDK's transport reads the requ
 from __future__ import annotations
 
 from fastapi import Request
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from app.api.error_docs import READ
 from app.api.operations import api_router, operation
+from app.mcp.transport import McpTransport
 
 router = api_router("MCP")
 
@@ -54,12 +54,12 @@ _RESULT = {
 class _Transported(Response):
     """The request handed, unread, to the MCP transport, which writes the answer itself."""
 
-    def __init__(self, manager: StreamableHTTPSessionManager) -> None:
+    def __init__(self, transport: McpTransport) -> None:
         super().__init__()
-        self._manager = manager
+        self._transport = transport
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self._manager.handle_request(scope, receive, send)
+        await self._transport.handle_request(scope, receive, send)
 
 
 @router.post(

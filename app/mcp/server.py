@@ -10,8 +10,8 @@ than an event stream, which is all a request-response tool call needs.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -57,9 +57,8 @@ def build_server(db: Store, *, writes: bool) -> MCPServer:
     return server
 
 
-@asynccontextmanager
-async def serving(db: Store, settings: Settings) -> AsyncIterator[StreamableHTTPSessionManager]:
-    """The transport of ``POST /mcp`` for one run of the app (the SDK's session manager runs once only)."""
+def session_manager(db: Store, settings: Settings) -> StreamableHTTPSessionManager:
+    """The transport of ``POST /mcp`` for one run of the app, not yet running (it runs once only)."""
     server = build_server(db, writes=settings.mcp_write)
     server.streamable_http_app(
         stateless_http=True,
@@ -69,6 +68,4 @@ async def serving(db: Store, settings: Settings) -> AsyncIterator[StreamableHTTP
         max_request_body_size=settings.max_body_bytes,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    manager = server.session_manager
-    async with manager.run():
-        yield manager
+    return server.session_manager

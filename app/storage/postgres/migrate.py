@@ -6,12 +6,10 @@ from collections.abc import Iterable
 from typing import cast
 
 import psycopg
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.pool import NullPool
 
-from app.storage.migrate import MIGRATIONS_DIR
+from app.storage.migrate import history_config, upgrade_to_head
 
 # pg_advisory_xact_lock key of the schema upgrade: replicas starting together on one empty database take
 # turns, and the later ones find the schema at head.
@@ -29,13 +27,12 @@ def sqlalchemy_url(url: str) -> str:
 def upgrade(url: str) -> None:
     """Migrate the database at ``url`` to head in one transaction, under an advisory lock."""
     engine = create_engine(sqlalchemy_url(url), poolclass=NullPool)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg = history_config()
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+            upgrade_to_head(cfg)
             conn.commit()
     finally:
         engine.dispose()

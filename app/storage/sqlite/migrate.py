@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
 
 from app.storage.agent_shape import AgentShape, inspect
 from app.storage.hermes_schema import adopt, needs_adoption
-from app.storage.migrate import history_config
+from app.storage.migrate import history_config, upgrade_to_head
 from app.storage.own_schema import cleanup_triggers_sql
 from app.storage.repos import list_index
 from app.storage.sqlite.connection import split_statements
@@ -53,7 +52,7 @@ def upgrade(conn: sqlite3.Connection, db_path: Path) -> AgentShape:
             raise refusal(found)
         with engine.connect() as sa_conn:
             cfg.attributes["connection"] = sa_conn
-            command.upgrade(cfg, "head")
+            upgrade_to_head(cfg)
         # A file stamped at head can still lack agent columns if it was swapped or written by an older
         # agent since; adoption is idempotent, so check and repair on every start.
         if found.adoptable and needs_adoption(conn):
