@@ -349,7 +349,7 @@ def _print_round(phase: str, a: Sample, b: Sample) -> None:
     _print_pair("wall median", 1000, "ms", a.wall_s, b.wall_s)
     if "msgs_per_s" in a.extra:
         _print_pair("msgs/s", 1, "", a.extra["msgs_per_s"], b.extra["msgs_per_s"])
-    if "workers_cpu_ms" in a.extra:
+    if a.extra.get("workers_cpu_ms") and b.extra.get("workers_cpu_ms"):
         _print_pair(
             "render workers CPU per req", 1, "ms", a.extra["workers_cpu_ms"], b.extra["workers_cpu_ms"]
         )
@@ -373,7 +373,7 @@ def _print_summary(results: dict[str, dict[str, list[Sample]]], before: str, aft
             ("CPU ms", lambda s: s.cpu_s * 1000),
             ("wall median ms", lambda s: s.wall_s * 1000),
         ]
-        if phase == "export":
+        if phase == "export" and all(s.extra["workers_cpu_ms"] for s in (*a, *b)):
             picks.append(("+ workers CPU ms", lambda s: s.cpu_s * 1000 + s.extra["workers_cpu_ms"]))
         for name, pick in picks:
             ratios = [pick(y) / pick(x) for x, y in zip(a, b, strict=True)]
