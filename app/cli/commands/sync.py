@@ -15,6 +15,7 @@ from __future__ import annotations
 import socket
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -44,54 +45,46 @@ DEFAULT_BATCH = 4000
 request), which bigger batches spread thinner; the server takes up to 5,000."""
 
 
-@dataclass
-class Totals:
-    """What the server reported over one run (or a whole ``--watch``)."""
+# A batch's answer counts under these keys: a number, or a list whose length counts.
+_COUNTED = (
+    "sessions_inserted",
+    "sessions_updated",
+    "messages_inserted",
+    "messages_skipped",
+    "messages_orphaned",
+)
+_LISTED = ("sessions_conflicting", "refused")
 
-    sessions_inserted: int = 0
-    sessions_updated: int = 0
-    sessions_conflicting: int = 0
-    messages_inserted: int = 0
-    messages_skipped: int = 0
-    messages_orphaned: int = 0
-    refused: int = 0
-    batches: int = 0
+
+class Totals(Counter[str]):
+    """What the server reported over one run (or a whole ``--watch``): the answers' counts by key, and
+    ``batches``."""
 
     def add(self, answer: dict[str, Any]) -> None:
         """Count one batch's answer."""
-        self.batches += 1
-        self.sessions_inserted += int(answer.get("sessions_inserted", 0))
-        self.sessions_updated += int(answer.get("sessions_updated", 0))
-        self.sessions_conflicting += len(answer.get("sessions_conflicting") or [])
-        self.messages_inserted += int(answer.get("messages_inserted", 0))
-        self.messages_skipped += int(answer.get("messages_skipped", 0))
-        self.messages_orphaned += int(answer.get("messages_orphaned", 0))
-        self.refused += len(answer.get("refused") or [])
-
-    def absorb(self, other: Totals) -> None:
-        """Add another run's totals."""
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self["batches"] += 1
+        self.update({key: int(answer.get(key, 0)) for key in _COUNTED})
+        self.update({key: len(answer.get(key) or []) for key in _LISTED})
 
     def sent_anything(self) -> bool:
         """Whether the run sent a batch."""
-        return self.batches > 0
+        return self["batches"] > 0
 
     def line(self, home: str, url: str, seconds: float) -> str:
         """The summary line."""
         parts = [
-            f"{self.sessions_inserted} new and {self.sessions_updated} updated sessions",
-            f"{self.messages_inserted} new messages",
+            f"{self['sessions_inserted']} new and {self['sessions_updated']} updated sessions",
+            f"{self['messages_inserted']} new messages",
         ]
-        if self.messages_skipped:
-            parts.append(f"{self.messages_skipped} already there")
-        if self.messages_orphaned or self.sessions_conflicting:
+        if self["messages_skipped"]:
+            parts.append(f"{self['messages_skipped']} already there")
+        if self["messages_orphaned"] or self["sessions_conflicting"]:
             parts.append(
-                f"{self.sessions_conflicting} sessions and {self.messages_orphaned} messages not taken "
+                f"{self['sessions_conflicting']} sessions and {self['messages_orphaned']} messages not taken "
                 "(their id belongs to another home or a session created there)"
             )
-        if self.refused:
-            parts.append(f"{self.refused} rows set aside (`hermes sessions sync --report` says why)")
+        if self["refused"]:
+            parts.append(f"{self['refused']} rows set aside (`hermes sessions sync --report` says why)")
         return f"Synced {home} to {url}: {', '.join(parts)} in {seconds:.1f}s."
 
 
@@ -489,7 +482,7 @@ def _run(syncer: Syncer, label: str, url: str, watch: bool, interval: float) -> 
                     raise
                 note(f"{exc.message} (retrying in {interval:g}s)")
             else:
-                overall.absorb(totals)
+                overall.update(totals)
                 if totals.sent_anything():
                     say(totals.line(label, url, time.monotonic() - round_started))
             time.sleep(interval)
