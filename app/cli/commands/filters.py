@@ -32,6 +32,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _TIME_FLAGS = ("older_than", "newer_than", "before", "after")
 
+# The agent's numeric ranges: a ``min_`` criterion (>=) and a ``max_`` one (<=) over the same quantity.
+_BOUNDS = (("min", ">="), ("max", "<="))
+
+
+def _bounds(quantity: str, kind: type, help_text: str) -> tuple[tuple[str, type, None, str], ...]:
+    """The two flags of a range; ``help_text`` takes the comparison."""
+    return tuple((f"{end}_{quantity}", kind, None, help_text.format(op)) for end, op in _BOUNDS)
+
+
+def _bounds_words(quantity: str, words: str) -> tuple[tuple[str, str], ...]:
+    """The two describe_filters phrases of a range; ``words`` keeps its ``{}`` for the value."""
+    return tuple((f"{end}_{quantity}", f"{op} {words}") for end, op in _BOUNDS)
+
+
 # (name, type, metavar, help) in the agent's order and words; ``older_than``'s help is per command.
 _FLAGS: tuple[tuple[str, type, str | None, str], ...] = (
     ("older_than", str, "AGE", ""),
@@ -58,8 +72,7 @@ _FLAGS: tuple[tuple[str, type, str | None, str], ...] = (
     ("title", str, None, "Only match sessions whose title contains this substring"),
     ("end_reason", str, None, "Only match sessions with this end reason"),
     ("cwd", str, None, "Only match sessions whose working directory is under this path"),
-    ("min_messages", int, None, "Only match sessions with >= N messages"),
-    ("max_messages", int, None, "Only match sessions with <= N messages"),
+    *_bounds("messages", int, "Only match sessions with {} N messages"),
     (
         "model",
         str,
@@ -76,12 +89,9 @@ _FLAGS: tuple[tuple[str, type, str | None, str], ...] = (
     ("chat_id", str, None, "Only match sessions from this chat/channel ID"),
     ("chat_type", str, None, "Only match sessions with this chat type (e.g. dm, group)"),
     ("branch", str, None, "Only match sessions whose git branch contains this substring"),
-    ("min_tokens", int, None, "Only match sessions with >= N total tokens (input+output)"),
-    ("max_tokens", int, None, "Only match sessions with <= N total tokens (input+output)"),
-    ("min_cost", float, None, "Only match sessions costing >= N USD (actual or estimated)"),
-    ("max_cost", float, None, "Only match sessions costing <= N USD (actual or estimated)"),
-    ("min_tool_calls", int, None, "Only match sessions with >= N tool calls"),
-    ("max_tool_calls", int, None, "Only match sessions with <= N tool calls"),
+    *_bounds("tokens", int, "Only match sessions with {} N total tokens (input+output)"),
+    *_bounds("cost", float, "Only match sessions costing {} N USD (actual or estimated)"),
+    *_bounds("tool_calls", int, "Only match sessions with {} N tool calls"),
 )
 
 # The agent's describe_filters words, in its order, for the criteria (time bounds come first).
@@ -90,20 +100,16 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ("title", "title contains '{}'"),
     ("end_reason", "end reason '{}'"),
     ("cwd", "cwd under '{}'"),
-    ("min_messages", ">= {} messages"),
-    ("max_messages", "<= {} messages"),
+    *_bounds_words("messages", "{} messages"),
     ("model", "model contains '{}'"),
     ("provider", "provider '{}'"),
     ("user", "user '{}'"),
     ("chat_id", "chat '{}'"),
     ("chat_type", "chat type '{}'"),
     ("branch", "git branch contains '{}'"),
-    ("min_tokens", ">= {} tokens"),
-    ("max_tokens", "<= {} tokens"),
-    ("min_cost", ">= ${}"),
-    ("max_cost", "<= ${}"),
-    ("min_tool_calls", ">= {} tool calls"),
-    ("max_tool_calls", "<= {} tool calls"),
+    *_bounds_words("tokens", "{} tokens"),
+    *_bounds_words("cost", "${}"),
+    *_bounds_words("tool_calls", "{} tool calls"),
 )
 
 
