@@ -7,9 +7,10 @@ from collections.abc import Iterable
 
 MAX_TITLE_LENGTH = 100
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffc\ufff9-\ufffb]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Control characters (tab, newline and CR aside: whitespace), invisible format characters, surrogates.
+_DROPPED = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffc\ufff9-\ufffb\ud800-\udfff]"
+)
 _WHITESPACE = re.compile(r"\s+")
 _NUMBERED = re.compile(r"^(.*?) #(\d+)$")
 _ANY_NUMBER = re.compile(r"^.* #(\d+)$")
@@ -32,10 +33,7 @@ def sanitize_title(title: str | None) -> str | None:
     """
     if not title:
         return None
-    cleaned = _SURROGATE.sub("", title)
-    cleaned = _CONTROL.sub("", cleaned)
-    cleaned = _INVISIBLE.sub("", cleaned)
-    cleaned = _WHITESPACE.sub(" ", cleaned).strip()
+    cleaned = _WHITESPACE.sub(" ", _DROPPED.sub("", title)).strip()
     if not cleaned:
         return None
     if len(cleaned) > MAX_TITLE_LENGTH:
