@@ -38,9 +38,12 @@ class Script(StrEnum):
     japanese = "japanese"
 
 
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# Kana and Han code point ranges; a CJK character is either.
+_KANA_RANGES = r"\u3040-\u30ff"
+_HAN_RANGES = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_KANA = re.compile(f"[{_KANA_RANGES}]")
+_HAN = re.compile(f"[{_HAN_RANGES}]")
+_CJK_CHAR = re.compile(f"[{_KANA_RANGES}{_HAN_RANGES}]")
 _VIETNAMESE = re.compile(
     r"[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]|\b(?:chào|tôi|bạn|không)\b", re.IGNORECASE
 )
