@@ -17,8 +17,6 @@ class HandoffState(StrEnum):
     failed = "failed"
 
 
-# request_handoff re-arms only these (NULL counts too): a settled handoff can be requested again.
-SETTLED_STATES = frozenset({HandoffState.completed, HandoffState.failed})
 # fail_handoff may only move a handoff that is still in flight.
 IN_FLIGHT_STATES = frozenset({HandoffState.pending, HandoffState.running})
 
