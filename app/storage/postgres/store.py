@@ -311,7 +311,7 @@ def _run_jobs(
             except Exception as exc:
                 raise JobFailed(index, exc) from exc
             changes.absorb(tx.changes)
-            events.extend(tx.events.pending)
+            events.extend(tx.pending_events())
         if events:
             ids = insert_events_and_commit(conn, events, lift_lock_timeout=lock_timeout is not None)
             changes.absorb(Changes(first_event_id=ids.start, last_event_id=ids[-1]))

@@ -28,55 +28,37 @@ from app.storage.repos.transfer import Transfer
 from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.search import SqliteSearch
 from app.storage.sqlite.transactions import rejectable
+from app.storage.tx_repos import repository
 
 
 class SqliteTx:
     """The :class:`app.storage.protocols.Tx` of one SQLite connection.
 
     ``conn`` is for storage code only; services see the protocol, which has no connection. ``changes`` is
-    the record of what the running job wrote (:mod:`app.storage.commit_notice`).
+    the record of what the running job wrote (:mod:`app.storage.commit_notice`). Each repository is built
+    on its first use (:mod:`app.storage.tx_repos`).
     """
-
-    __slots__ = (
-        "attachments",
-        "changes",
-        "conn",
-        "events",
-        "export",
-        "gateway",
-        "handoff",
-        "idempotency",
-        "indexing",
-        "lineage",
-        "maintenance",
-        "messages",
-        "platforms",
-        "search",
-        "sessions",
-        "sync",
-        "titles",
-        "transfer",
-    )
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.changes = changes = Changes()
-        self.sessions = Sessions(conn, changes)
-        self.titles = Titles(conn, changes)
-        self.lineage = Lineage(conn, changes)
-        self.messages = Messages(conn, changes)
-        self.events = Events(conn, changes)
-        self.handoff = Handoff(conn, changes)
-        self.platforms = Platforms(conn, changes)
-        self.attachments = Attachments(conn, changes)
-        self.search = SqliteSearch(conn, changes)
-        self.indexing = Indexing(conn, changes)
-        self.gateway = Gateway(conn, changes)
-        self.transfer = Transfer(conn, changes)
-        self.sync = Sync(conn, changes)
-        self.export = Export(conn, changes)
-        self.idempotency = Idempotency(conn, changes)
-        self.maintenance = Maintenance(conn, changes)
+        self.changes = Changes()
+
+    sessions = repository(Sessions)
+    titles = repository(Titles)
+    lineage = repository(Lineage)
+    messages = repository(Messages)
+    events = repository(Events)
+    handoff = repository(Handoff)
+    platforms = repository(Platforms)
+    attachments = repository(Attachments)
+    search = repository(SqliteSearch)
+    indexing = repository(Indexing)
+    gateway = repository(Gateway)
+    transfer = repository(Transfer)
+    sync = repository(Sync)
+    export = repository(Export)
+    idempotency = repository(Idempotency)
+    maintenance = repository(Maintenance)
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose storage failures (the transaction alive) raise ``WriteRejected``."""
