@@ -218,7 +218,7 @@ class PgStore:
         has its append made with those of the jobs grouped with it (:func:`_run_jobs`)."""
         if bulk:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
-        return await asyncio.wrap_future(self._lanes.submit(fn, _lead(fn)))
+        return await self._lanes.write(fn, _lead(fn))
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
