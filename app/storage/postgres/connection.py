@@ -125,11 +125,12 @@ def pg_row(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
 
 
 def kept_cursor(pg: psycopg.Connection[Any], sql: str) -> psycopg.Cursor[Any]:
-    """The cursor ``pg`` keeps for the statement ``sql`` (a module constant run on every write, such as an
-    append's insert), with plain tuple rows. psycopg keeps a cursor's adapters while it runs the same
-    statement object again: a fresh cursor would choose every parameter's dumper anew (for each array, by
-    looking for its element type), which cost more than the rest of the statement's Python work. The
-    cursors live on the connection and end with it."""
+    """The cursor ``pg`` keeps for the statement ``sql`` (one of the few run on every write: an append's
+    insert, its events, ``BEGIN``, ``COMMIT``), with plain tuple rows. Making a cursor copies the
+    connection's adapters, and psycopg keeps a cursor's choice of dumpers while it runs the same statement
+    object again: a fresh cursor chose every parameter's dumper anew (for each array, by looking for its
+    element type), which cost more than the rest of the statement's Python work. The cursors live on the
+    connection and end with it."""
     kept: dict[str, psycopg.Cursor[Any]] = vars(pg).setdefault("_hermes_kept_cursors", {})
     cur = kept.get(sql)
     if cur is None:

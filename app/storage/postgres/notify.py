@@ -95,7 +95,7 @@ def insert_events_and_commit(
         if lift_lock_timeout:
             conn.execute("SET LOCAL lock_timeout = 0")
         cur.execute(_INSERT, _insert_params(rows))
-        conn.execute("COMMIT")
+        kept_cursor(conn, "COMMIT").execute("COMMIT")
     return _ids(cur.fetchone())
 
 
