@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import queue
+from collections.abc import Iterable
+from concurrent.futures import Future
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -70,3 +72,28 @@ def _settle(waiter: asyncio.Future[Any], result: Any, error: BaseException | Non
         waiter.set_exception(error)
     else:
         waiter.set_result(result)
+
+
+Answered = tuple[Future[Any] | LoopAnswer[Any], Any, BaseException | None]
+"""A job's future or :class:`LoopAnswer`, its result, and its error (``None``: it succeeded)."""
+
+
+def answer_all(answers: Iterable[Answered]) -> None:
+    """Answer the callers of a commit's jobs, in order; those waiting on one event loop in a single hop to
+    it, so a group of appends wakes the loop once rather than once per append."""
+    hops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, BaseException | None]]] = {}
+    for future, result, error in answers:
+        if isinstance(future, LoopAnswer):
+            hops.setdefault(future.loop, []).append((future.waiter, result, error))
+        elif error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+    for loop, settled in hops.items():
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(_settle_each, settled)
+
+
+def _settle_each(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for waiter, result, error in settled:
+        _settle(waiter, result, error)

@@ -28,7 +28,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from app.storage.write_queue import STOP, LoopAnswer, take_batch
+from app.storage.write_queue import STOP, LoopAnswer, answer_all, take_batch
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -141,8 +141,7 @@ class GroupCommitter:
             except BaseException:
                 log.debug("a group commit failed; its jobs run one by one", exc_info=True)
                 break
-            for job, result in zip(group, results, strict=True):
-                job.future.set_result(result)
+            answer_all((job.future, result, None) for job, result in zip(group, results, strict=True))
             return
         for job in group:
             self._alone(job)

@@ -27,7 +27,7 @@ from app.storage.files import file_size
 from app.storage.repos.session_list import forget_counts
 from app.storage.sqlite.connection import is_busy, translate
 from app.storage.sqlite.driver import sqlite3
-from app.storage.write_queue import STOP, LoopAnswer, take_batch
+from app.storage.write_queue import STOP, LoopAnswer, answer_all, take_batch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -230,11 +230,9 @@ class Writer(NoticeBoard):
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")
-        for job in done:
-            if job.error is not None:
-                job.future.set_exception(_public(job.error))
-            else:
-                job.future.set_result(job.result)
+        answer_all(
+            (job.future, job.result, None if job.error is None else _public(job.error)) for job in done
+        )
         return []
 
     @staticmethod
