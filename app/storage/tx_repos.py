@@ -11,6 +11,10 @@ from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar, overload
 
 from app.storage.commit_notice import Changes
+from app.storage.repos.attachments import Attachments
+from app.storage.repos.handoff import Handoff
+from app.storage.repos.idempotency import Idempotency
+from app.storage.repos.platforms import Platforms
 
 H = TypeVar("H")
 R = TypeVar("R")
@@ -60,3 +64,13 @@ class _Handle(Protocol):
 def repository(cls: Callable[[Any, Changes], R]) -> PerTx[_Handle, R]:
     """The handle's repository of class ``cls``, over its connection and change record."""
     return PerTx(lambda handle: cls(handle.conn, handle.changes))
+
+
+class SharedRepositories:
+    """The repositories of a handle whose class is the same on both backends (their SQL differs in the
+    dialect's hooks only)."""
+
+    handoff = repository(Handoff)
+    platforms = repository(Platforms)
+    attachments = repository(Attachments)
+    idempotency = repository(Idempotency)

@@ -26,12 +26,8 @@ from app.storage.postgres.repos.titles import PgTitles
 from app.storage.postgres.repos.transfer import PgTransfer
 from app.storage.postgres.search import PgSearch
 from app.storage.protocols import WriteRejected
-from app.storage.repos.attachments import Attachments
-from app.storage.repos.handoff import Handoff
-from app.storage.repos.idempotency import Idempotency
-from app.storage.repos.platforms import Platforms
 from app.storage.rows import NewEvent
-from app.storage.tx_repos import PerTx, repository
+from app.storage.tx_repos import PerTx, SharedRepositories, repository
 
 BACKEND = "postgresql"
 
@@ -53,7 +49,7 @@ def _search(tx: PgTx) -> PgSearch:
     return PgSearch(tx.pg)
 
 
-class PgTx:
+class PgTx(SharedRepositories):
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
     Repair and the FTS upkeep are SQLite-file operations (:class:`PgMaintenance`): they answer
@@ -74,10 +70,6 @@ class PgTx:
     lineage = repository(PgLineage)
     messages = PerTx(_messages)
     events = PerTx(_events)
-    handoff = repository(Handoff)
-    platforms = repository(Platforms)
-    attachments = repository(Attachments)
-    idempotency = repository(Idempotency)
     gateway = repository(PgGateway)
     search = PerTx(_search)
     indexing = repository(PgIndexing)

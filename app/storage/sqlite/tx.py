@@ -10,17 +10,13 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from app.storage.commit_notice import Changes
-from app.storage.repos.attachments import Attachments
 from app.storage.repos.events import Events
 from app.storage.repos.export_repo import Export
 from app.storage.repos.gateway import Gateway
-from app.storage.repos.handoff import Handoff
-from app.storage.repos.idempotency import Idempotency
 from app.storage.repos.indexing import Indexing
 from app.storage.repos.lineage_repo import Lineage
 from app.storage.repos.maintenance import Maintenance
 from app.storage.repos.messages import Messages
-from app.storage.repos.platforms import Platforms
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.sync import Sync
 from app.storage.repos.titles_repo import Titles
@@ -28,10 +24,10 @@ from app.storage.repos.transfer import Transfer
 from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.search import SqliteSearch
 from app.storage.sqlite.transactions import rejectable
-from app.storage.tx_repos import repository
+from app.storage.tx_repos import SharedRepositories, repository
 
 
-class SqliteTx:
+class SqliteTx(SharedRepositories):
     """The :class:`app.storage.protocols.Tx` of one SQLite connection.
 
     ``conn`` is for storage code only; services see the protocol, which has no connection. ``changes`` is
@@ -48,16 +44,12 @@ class SqliteTx:
     lineage = repository(Lineage)
     messages = repository(Messages)
     events = repository(Events)
-    handoff = repository(Handoff)
-    platforms = repository(Platforms)
-    attachments = repository(Attachments)
     search = repository(SqliteSearch)
     indexing = repository(Indexing)
     gateway = repository(Gateway)
     transfer = repository(Transfer)
     sync = repository(Sync)
     export = repository(Export)
-    idempotency = repository(Idempotency)
     maintenance = repository(Maintenance)
 
     def savepoint(self) -> AbstractContextManager[None]:
