@@ -160,6 +160,74 @@ def test_a_job_given_up_before_it_started_is_not_run(model: tuple[ModelDatabase,
     assert db.committed == ["kept"]
 
 
+def test_an_awaited_job_whose_caller_was_cancelled_before_it_started_is_not_run(
+    model: tuple[ModelDatabase, GroupCommitter],
+) -> None:
+    db, lanes = model
+    release = threading.Event()
+    started = threading.Event()
+
+    def blocker(scratch: list[Any]) -> None:
+        started.set()
+        release.wait(10)
+
+    async def scenario() -> None:
+        first = asyncio.ensure_future(lanes.write(blocker))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        abandoned = asyncio.ensure_future(lanes.write(_append("abandoned")))
+        kept = asyncio.ensure_future(lanes.write(_append("kept")))
+        await asyncio.sleep(0.01)  # both queued behind the blocker
+        abandoned.cancel()
+        await asyncio.sleep(0.01)
+        release.set()
+        await first
+        assert await asyncio.wait_for(kept, 10) == "kept"
+        with pytest.raises(asyncio.CancelledError):
+            await abandoned
+
+    asyncio.run(scenario())
+    assert db.committed == ["kept"]
+
+
+def test_an_awaited_job_answers_its_error_on_the_loop(model: tuple[ModelDatabase, GroupCommitter]) -> None:
+    _db, lanes = model
+
+    async def scenario() -> None:
+        with pytest.raises(ValueError, match="refused"):
+            await lanes.write(_fail)
+        assert await lanes.write(_append("after")) == "after"
+
+    asyncio.run(scenario())
+
+
+def test_awaited_jobs_committed_together_each_get_their_own_answer(
+    model: tuple[ModelDatabase, GroupCommitter],
+) -> None:
+    db, lanes = model
+    release = threading.Event()
+    started = threading.Event()
+
+    def blocker(scratch: list[Any]) -> None:
+        started.set()
+        release.wait(10)
+
+    async def scenario() -> list[Any]:
+        first = asyncio.ensure_future(lanes.write(blocker))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        queued = [asyncio.ensure_future(lanes.write(_fail if i == 3 else _append(i))) for i in range(6)]
+        await asyncio.sleep(0.01)  # all queued behind the blocker: one group
+        release.set()
+        await first
+        return await asyncio.gather(*queued, return_exceptions=True)
+
+    answers = asyncio.run(scenario())
+    assert [a if not isinstance(a, ValueError) else "refused" for a in answers] == [0, 1, 2, "refused", 4, 5]
+    assert sorted(db.committed) == [0, 1, 2, 4, 5]
+    assert db.groups == [1, 5]  # the blocker, then the five that succeeded in one commit
+
+
 def test_stopping_runs_what_was_queued_and_refuses_more(model: tuple[ModelDatabase, GroupCommitter]) -> None:
     _db, lanes = model
     futures = [lanes.submit(_append(i)) for i in range(20)]

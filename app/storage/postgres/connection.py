@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg import pq
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg.rows import RowMaker
+from psycopg.rows import RowMaker, tuple_row
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextLoader
 
 from app.storage.dialect import Dialect
@@ -122,6 +122,20 @@ def pg_row(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
         return cls(values)
 
     return make
+
+
+def kept_cursor(pg: psycopg.Connection[Any], sql: str) -> psycopg.Cursor[Any]:
+    """The cursor ``pg`` keeps for the statement ``sql`` (one of the few run on every write: an append's
+    insert, its events, ``BEGIN``, ``COMMIT``), with plain tuple rows. Making a cursor copies the
+    connection's adapters, and psycopg keeps a cursor's choice of dumpers while it runs the same statement
+    object again: a fresh cursor chose every parameter's dumper anew (for each array, by looking for its
+    element type), which cost more than the rest of the statement's Python work. The cursors live on the
+    connection and end with it."""
+    kept: dict[str, psycopg.Cursor[Any]] = vars(pg).setdefault("_hermes_kept_cursors", {})
+    cur = kept.get(sql)
+    if cur is None:
+        cur = kept[sql] = pg.cursor(row_factory=tuple_row)
+    return cur
 
 
 class PgCursor:

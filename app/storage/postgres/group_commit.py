@@ -28,7 +28,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from app.storage.write_queue import STOP, take_batch
+from app.storage.write_queue import STOP, LoopAnswer, answer_all, take_batch
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ class Job(Generic[T]):
 
     fn: Callable[[Any], T]
     lead: Any = None
-    future: Future[T] = field(default_factory=Future)
+    future: Future[T] | LoopAnswer[T] = field(default_factory=Future)
 
 
 class JobFailed(Exception):
@@ -92,12 +92,21 @@ class GroupCommitter:
     def submit(self, fn: Callable[[Any], T], lead: Any = None) -> Future[T]:
         """Queue ``fn(tx)``; the future resolves after the COMMIT that includes it (or with its error).
         ``lead`` goes to the group runner with it (a job run alone needs none)."""
-        job: Job[T] = Job(fn, lead)
+        future: Future[T] = Future()
+        self._put(Job(fn, lead, future))
+        return future
+
+    async def write(self, fn: Callable[[Any], T], lead: Any = None) -> T:
+        """:meth:`submit` from the event loop: the committed result."""
+        answer: LoopAnswer[T] = LoopAnswer()
+        self._put(Job(fn, lead, answer))
+        return await answer.waiter
+
+    def _put(self, job: Job[Any]) -> None:
         with self._accepting:
             if self._stopped:
                 raise RuntimeError("the store is closed")
             self._queue.put(job)
-        return job.future
 
     def stop(self) -> None:
         """Run everything queued, then stop the lanes."""
@@ -132,8 +141,7 @@ class GroupCommitter:
             except BaseException:
                 log.debug("a group commit failed; its jobs run one by one", exc_info=True)
                 break
-            for job, result in zip(group, results, strict=True):
-                job.future.set_result(result)
+            answer_all((job.future, result, None) for job, result in zip(group, results, strict=True))
             return
         for job in group:
             self._alone(job)

@@ -29,9 +29,9 @@ from typing import Any, Final
 
 import psycopg
 from psycopg.pq import TransactionStatus
-from psycopg.rows import tuple_row
 
 from app.storage.commit_notice import CommitNotice
+from app.storage.postgres.connection import kept_cursor
 from app.storage.postgres.dedicated import advisory_key, close_quietly, connect_dedicated
 from app.storage.rows import NewEvent
 
@@ -90,13 +90,13 @@ def insert_events_and_commit(
     waiting for the ordering lock cannot deadlock (its holder is committing and waits on nothing), so that
     wait has none."""
     _require_transaction(conn)
-    with conn.cursor(row_factory=tuple_row) as cur:
-        with conn.pipeline():
-            if lift_lock_timeout:
-                conn.execute("SET LOCAL lock_timeout = 0")
-            cur.execute(_INSERT, _insert_params(rows))
-            conn.execute("COMMIT")
-        return _ids(cur.fetchone())
+    cur = kept_cursor(conn, _INSERT)
+    with conn.pipeline():
+        if lift_lock_timeout:
+            conn.execute("SET LOCAL lock_timeout = 0")
+        cur.execute(_INSERT, _insert_params(rows))
+        kept_cursor(conn, "COMMIT").execute("COMMIT")
+    return _ids(cur.fetchone())
 
 
 def parse_payload(payload: str) -> range | None:

@@ -31,7 +31,7 @@ from app.settings import Settings
 from app.storage.commit_notice import Changes, CommitNotice, NoticeBoard, Subscriber
 from app.storage.hermes_ddl import SCHEMA_VERSION
 from app.storage.postgres import migrate
-from app.storage.postgres.connection import POOL_SETTINGS, configure, with_options
+from app.storage.postgres.connection import POOL_SETTINGS, configure, kept_cursor, with_options
 from app.storage.postgres.group_commit import LANES, GroupCommitter, JobFailed
 from app.storage.postgres.leader import AdvisoryLeader
 from app.storage.postgres.notify import EventListener, insert_events_and_commit, relay_to_loop
@@ -218,7 +218,7 @@ class PgStore:
         has its append made with those of the jobs grouped with it (:func:`_run_jobs`)."""
         if bulk:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
-        return await asyncio.wrap_future(self._lanes.submit(fn, _lead(fn)))
+        return await self._lanes.write(fn, _lead(fn))
 
     def write_sync(self, fn: Callable[[Tx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
@@ -292,7 +292,8 @@ def _run_jobs(
     the append must meet what it would have met in turn.
 
     ``lock_timeout`` bounds every lock wait of the jobs (not the events' ordering lock)."""
-    conn.execute("BEGIN" if lock_timeout is None else f"BEGIN; SET LOCAL lock_timeout = '{lock_timeout}'")
+    begin = "BEGIN" if lock_timeout is None else f"BEGIN; SET LOCAL lock_timeout = '{lock_timeout}'"
+    kept_cursor(conn, begin).execute(begin)
     changes = Changes()
     events: list[NewEvent] = []
     results: list[Any] = []
@@ -311,12 +312,12 @@ def _run_jobs(
             except Exception as exc:
                 raise JobFailed(index, exc) from exc
             changes.absorb(tx.changes)
-            events.extend(tx.events.pending)
+            events.extend(tx.pending_events())
         if events:
             ids = insert_events_and_commit(conn, events, lift_lock_timeout=lock_timeout is not None)
             changes.absorb(Changes(first_event_id=ids.start, last_event_id=ids[-1]))
         else:
-            conn.execute("COMMIT")
+            kept_cursor(conn, "COMMIT").execute("COMMIT")
     except BaseException:
         _roll_back(conn)
         raise

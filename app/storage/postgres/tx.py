@@ -26,10 +26,8 @@ from app.storage.postgres.repos.titles import PgTitles
 from app.storage.postgres.repos.transfer import PgTransfer
 from app.storage.postgres.search import PgSearch
 from app.storage.protocols import WriteRejected
-from app.storage.repos.attachments import Attachments
-from app.storage.repos.handoff import Handoff
-from app.storage.repos.idempotency import Idempotency
-from app.storage.repos.platforms import Platforms
+from app.storage.rows import NewEvent
+from app.storage.tx_repos import PerTx, SharedRepositories, repository
 
 BACKEND = "postgresql"
 
@@ -39,40 +37,60 @@ def is_title_conflict(exc: BaseException) -> bool:
     return isinstance(exc, pg_errors.UniqueViolation) and "title" in str(exc)
 
 
-class PgTx:
+def _messages(tx: PgTx) -> PgMessages:
+    return PgMessages(tx.conn, tx.changes, tx.made)
+
+
+def _events(tx: PgTx) -> PgEvents:
+    return PgEvents(tx.conn, tx.changes)
+
+
+def _search(tx: PgTx) -> PgSearch:
+    return PgSearch(tx.pg)
+
+
+class PgTx(SharedRepositories):
     """The :class:`app.storage.protocols.Tx` of one PostgreSQL connection in one transaction.
 
     Repair and the FTS upkeep are SQLite-file operations (:class:`PgMaintenance`): they answer
     ``NotSupportedOnBackend`` (501) when a job reaches them. ``changes`` is the record of what the job
-    wrote (:mod:`app.storage.commit_notice`): a handle serves one job.
+    wrote (:mod:`app.storage.commit_notice`): a handle serves one job. Each repository is built on its
+    first use (:mod:`app.storage.tx_repos`).
     """
 
     def __init__(self, pg: psycopg.Connection[Any], made: MadeAppend | None = None) -> None:
         self.pg = pg
-        self.conn = conn = as_repo_connection(PgConnection(pg))
-        self.changes = changes = Changes()
-        self.sessions = PgSessions(conn, changes)
-        self.titles = PgTitles(conn, changes)
-        self.lineage = PgLineage(conn, changes)
-        self.messages = PgMessages(conn, changes, made)
-        self.events = PgEvents(conn, changes)
-        self.handoff = Handoff(conn, changes)
-        self.platforms = Platforms(conn, changes)
-        self.attachments = Attachments(conn, changes)
-        self.idempotency = Idempotency(conn, changes)
-        self.gateway = PgGateway(conn, changes)
-        self.search = PgSearch(pg)
-        self.indexing = PgIndexing(conn, changes)
-        self.transfer = PgTransfer(conn, changes)
-        self.export = PgExport(conn, changes)
-        self.maintenance = PgMaintenance(conn, changes)
-        self.sync = PgSync(conn, changes)
+        self.conn = as_repo_connection(PgConnection(pg))
+        self.changes = Changes()
+        self.made = made
+        """The job's leading append made ahead of it (the messages repository takes it when built)."""
+
+    sessions = repository(PgSessions)
+    titles = repository(PgTitles)
+    lineage = repository(PgLineage)
+    messages = PerTx(_messages)
+    events = PerTx(_events)
+    gateway = repository(PgGateway)
+    search = PerTx(_search)
+    indexing = repository(PgIndexing)
+    transfer = repository(PgTransfer)
+    export = repository(PgExport)
+    maintenance = repository(PgMaintenance)
+    sync = repository(PgSync)
+
+    def pending_events(self) -> list[NewEvent]:
+        """The events the job emitted, which go in with the COMMIT."""
+        events = PgTx.events.built(self)
+        return [] if events is None else events.pending
 
     def require_leading_append_made(self) -> None:
         """Raise :class:`LeadingAppendNotMade` when the job's leading append, made ahead of it, was never
         taken by its call (the job was not the append it was taken for)."""
-        if self.messages.made is not None:
-            raise LeadingAppendNotMade(f"the job never appended to {self.messages.made.lead.session_id}")
+        if self.made is None:
+            return
+        messages = PgTx.messages.built(self)
+        if messages is None or messages.made is not None:
+            raise LeadingAppendNotMade(f"the job never appended to {self.made.lead.session_id}")
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose database failures raise ``WriteRejected`` (the transaction goes on)."""
@@ -80,12 +98,13 @@ class PgTx:
 
     @contextmanager
     def _savepoint(self) -> Iterator[None]:
-        mark = len(self.events.pending)
+        pending = self.events.pending
+        mark = len(pending)
         try:
             with _rejectable(self.pg):
                 yield
         except BaseException:
-            del self.events.pending[mark:]  # what the rolled-back part emitted never happened
+            del pending[mark:]  # what the rolled-back part emitted never happened
             raise
 
 

@@ -216,12 +216,15 @@ class Messages(Repository):
         ``changes`` is the record the session goes in (see :mod:`app.storage.commit_notice`).
         """
         wanted = [a for m in messages for a in (m.get("attachments") or ())]
-        attachments = Attachments(self.conn, self.changes)
-        refs = attachments.refs_for_ids(wanted) if wanted else {}
+        # Most appends link nothing: the attachments repository is built only for those that do.
+        attachments = Attachments(self.conn, self.changes) if wanted else None
+        refs = attachments.refs_for_ids(wanted) if attachments is not None else {}
         prepared = prepare_append(session_id, messages)
         ids = write(self.conn, session_id, prepared.rows, prepared.tool_calls)
         for message, row, message_id in zip(messages, prepared.stored, ids, strict=True):
             row["id"] = message_id
+            if attachments is None:
+                continue
             linked = list(dict.fromkeys(message.get("attachments") or ()))
             if linked:
                 attachments.link(message_id, linked)

@@ -10,17 +10,13 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from app.storage.commit_notice import Changes
-from app.storage.repos.attachments import Attachments
 from app.storage.repos.events import Events
 from app.storage.repos.export_repo import Export
 from app.storage.repos.gateway import Gateway
-from app.storage.repos.handoff import Handoff
-from app.storage.repos.idempotency import Idempotency
 from app.storage.repos.indexing import Indexing
 from app.storage.repos.lineage_repo import Lineage
 from app.storage.repos.maintenance import Maintenance
 from app.storage.repos.messages import Messages
-from app.storage.repos.platforms import Platforms
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.repos.sync import Sync
 from app.storage.repos.titles_repo import Titles
@@ -28,55 +24,33 @@ from app.storage.repos.transfer import Transfer
 from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.search import SqliteSearch
 from app.storage.sqlite.transactions import rejectable
+from app.storage.tx_repos import SharedRepositories, repository
 
 
-class SqliteTx:
+class SqliteTx(SharedRepositories):
     """The :class:`app.storage.protocols.Tx` of one SQLite connection.
 
     ``conn`` is for storage code only; services see the protocol, which has no connection. ``changes`` is
-    the record of what the running job wrote (:mod:`app.storage.commit_notice`).
+    the record of what the running job wrote (:mod:`app.storage.commit_notice`). Each repository is built
+    on its first use (:mod:`app.storage.tx_repos`).
     """
-
-    __slots__ = (
-        "attachments",
-        "changes",
-        "conn",
-        "events",
-        "export",
-        "gateway",
-        "handoff",
-        "idempotency",
-        "indexing",
-        "lineage",
-        "maintenance",
-        "messages",
-        "platforms",
-        "search",
-        "sessions",
-        "sync",
-        "titles",
-        "transfer",
-    )
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.changes = changes = Changes()
-        self.sessions = Sessions(conn, changes)
-        self.titles = Titles(conn, changes)
-        self.lineage = Lineage(conn, changes)
-        self.messages = Messages(conn, changes)
-        self.events = Events(conn, changes)
-        self.handoff = Handoff(conn, changes)
-        self.platforms = Platforms(conn, changes)
-        self.attachments = Attachments(conn, changes)
-        self.search = SqliteSearch(conn, changes)
-        self.indexing = Indexing(conn, changes)
-        self.gateway = Gateway(conn, changes)
-        self.transfer = Transfer(conn, changes)
-        self.sync = Sync(conn, changes)
-        self.export = Export(conn, changes)
-        self.idempotency = Idempotency(conn, changes)
-        self.maintenance = Maintenance(conn, changes)
+        self.changes = Changes()
+
+    sessions = repository(Sessions)
+    titles = repository(Titles)
+    lineage = repository(Lineage)
+    messages = repository(Messages)
+    events = repository(Events)
+    search = repository(SqliteSearch)
+    indexing = repository(Indexing)
+    gateway = repository(Gateway)
+    transfer = repository(Transfer)
+    sync = repository(Sync)
+    export = repository(Export)
+    maintenance = repository(Maintenance)
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A savepoint whose storage failures (the transaction alive) raise ``WriteRejected``."""

@@ -11,7 +11,6 @@ number of subscribers). Whatever must follow a write (streams, auto-titles, inde
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import threading
@@ -28,7 +27,7 @@ from app.storage.files import file_size
 from app.storage.repos.session_list import forget_counts
 from app.storage.sqlite.connection import is_busy, translate
 from app.storage.sqlite.driver import sqlite3
-from app.storage.write_queue import STOP, take_batch
+from app.storage.write_queue import STOP, LoopAnswer, answer_all, take_batch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,7 +43,7 @@ _WAL_CHECK_EVERY_COMMITS = 32
 @dataclass
 class _Job:
     fn: WriteFn
-    future: Future[Any] = field(default_factory=Future)
+    future: Future[Any] | LoopAnswer[Any] = field(default_factory=Future)
     result: Any = None
     error: BaseException | None = None
     on_handle: bool = False
@@ -99,15 +98,20 @@ class Writer(NoticeBoard):
     def submit(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> Future[T]:
         """Queue ``fn(conn)`` (``fn(handle)`` with ``on_handle``); the future resolves after the COMMIT that
         includes it."""
-        if not self._thread.is_alive():
-            raise RuntimeError("writer is not running")
-        job = _Job(fn, on_handle=on_handle)
-        self._queue.put(job)
-        return job.future
+        future: Future[T] = Future()
+        self._put(_Job(fn, future, on_handle=on_handle))
+        return future
 
     async def write(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> T:
         """Run ``fn`` on the writer thread and await its committed result."""
-        return await asyncio.wrap_future(self.submit(fn, on_handle=on_handle))
+        answer: LoopAnswer[T] = LoopAnswer()
+        self._put(_Job(fn, answer, on_handle=on_handle))
+        return await answer.waiter
+
+    def _put(self, job: _Job) -> None:
+        if not self._thread.is_alive():
+            raise RuntimeError("writer is not running")
+        self._queue.put(job)
 
     def write_sync(self, fn: Callable[[Any], T], *, on_handle: bool = False) -> T:
         """Blocking variant for code that is not on the event loop."""
@@ -226,11 +230,9 @@ class Writer(NoticeBoard):
         wal_due = self.commits % _WAL_CHECK_EVERY_COMMITS == 0
         if wal_due and file_size(self._wal_path) > WAL_INLINE_CHECKPOINT_BYTES:
             self._checkpoint("PASSIVE")
-        for job in done:
-            if job.error is not None:
-                job.future.set_exception(_public(job.error))
-            else:
-                job.future.set_result(job.result)
+        answer_all(
+            (job.future, job.result, None if job.error is None else _public(job.error)) for job in done
+        )
         return []
 
     @staticmethod

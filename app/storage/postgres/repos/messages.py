@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 
 from app.storage.commit_notice import Changes
+from app.storage.postgres.connection import kept_cursor
 from app.storage.postgres.dialect import POSTGRES
 from app.storage.postgres.repos.base import pg_of
 from app.storage.protocols import AppendJob
@@ -99,7 +100,7 @@ def _written(
     params: dict[str, Any] = {name: list(values) for (name, _), values in zip(_ARRAYS, columns, strict=True)}
     params.update(id=session_id, n=len(rows), calls=calls)
     # A binary array holds values of one type: the rows' values are typed per column by insert_messages.
-    return [int(r[0]) for r in pg_of(conn).execute(sql, params).fetchall()]
+    return [int(r[0]) for r in kept_cursor(pg_of(conn), sql).execute(sql, params).fetchall()]
 
 
 class PgMessages(Messages):
@@ -190,7 +191,7 @@ def make_leading_appends(pg: psycopg.Connection[Any], leads: Sequence[AppendJob[
         job_rows=[len(p.rows) for p in prepared],
         job_calls=[p.tool_calls for p in prepared],
     )
-    row = pg.execute(_LEADING_SQL, params).fetchone()
+    row = kept_cursor(pg, _LEADING_SQL).execute(_LEADING_SQL, params).fetchone()
     ids = [] if row is None or row[0] is None else [int(i) for i in row[0]]
     open_sessions = set([] if row is None or row[1] is None else row[1])
     made = []
