@@ -16,7 +16,6 @@ from functools import cache
 from app.storage import agent_objects
 from app.storage.hermes_ddl import FTS_TABLES, FTS_TRIGGERS, SCHEMA_VERSION
 from app.storage.hermes_schema import declared_columns
-from app.storage.own_schema import LIST_SEARCH_INDEX_SQL, cleanup_triggers_sql
 from app.storage.sqlite.connection import split_statements
 from app.storage.sqlite.driver import sqlite3
 
@@ -83,6 +82,10 @@ V22_SHAPE = AgentShape(
 @cache
 def _own_objects() -> frozenset[tuple[str, str]]:
     """Our own triggers on the agent's tables, normalized as :func:`agent_objects.normalize` does."""
+    # Imported here: own_schema loads SQLAlchemy and SQLModel, which a process that never reads a file's
+    # shape (an export render worker) should not pay for at start.
+    from app.storage.own_schema import LIST_SEARCH_INDEX_SQL, cleanup_triggers_sql
+
     found: set[tuple[str, str]] = set()
     for script in (LIST_SEARCH_INDEX_SQL, cleanup_triggers_sql()):
         for sql in split_statements(script):

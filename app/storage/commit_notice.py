@@ -12,11 +12,14 @@ subscribers treat the notice as a hint and read the state they act on.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger(__name__)
 Subscriber = Callable[["CommitNotice"], None]
@@ -113,6 +116,9 @@ class NoticeBoard:
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(notice)`` on the running event loop after each COMMIT that carried something;
         returns the function that unsubscribes it. Every subscriber lives on one loop."""
+        # Imported here: a render worker imports this module for Changes alone and never runs an event loop.
+        import asyncio
+
         loop = asyncio.get_running_loop()
         if self._loop is not None and self._loop is not loop and self._subscribers:
             raise RuntimeError("commit notices go to one event loop")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from typing import TYPE_CHECKING
 
 from app.web.timefmt import utc_time
 from app.web.urls import query
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -17,6 +19,9 @@ STATIC = Path(__file__).parent / "static"
 @cache
 def environment() -> Environment:
     """The one environment, built on first use."""
+    # Imported here: the server starts (and most processes that import the app run) without rendering a page.
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(["html"], default_for_string=True),

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.services import export
 from app.settings import Settings
-from tests.conftest import TOKEN, LiveServer
+from tests.conftest import ROOT, TOKEN, LiveServer
 from tests.lifecycle.test_export_render import _build_store
 
 
@@ -45,6 +47,21 @@ def _gone(pid: int) -> bool:
         return True
     with open(f"/proc/{pid}/status") as fh:  # a zombie not yet reaped is gone too
         return "zombie" in fh.read()
+
+
+def test_a_worker_starts_without_the_web_stack_sqlalchemy_or_an_event_loop() -> None:
+    # Every store starts its own workers on its first export (the test suite starts over a hundred): each
+    # should load the storage code it renders with, not SQLAlchemy and SQLModel (the schema's classes),
+    # pydantic, the web framework or asyncio.
+    code = (
+        "import sys, app.storage.sqlite.render_worker\n"
+        "heavy = ('sqlalchemy', 'sqlmodel', 'pydantic', 'pydantic_core', 'fastapi', 'starlette', 'asyncio',"
+        " 'uvicorn', 'httpx')\n"
+        "ours = ('app.main', 'app.api', 'app.services', 'app.storage.own_schema')\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in heavy or m.startswith(ours))\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
 @pytest.mark.parametrize(("sessions", "messages"), [(64, 2000), (1, 2)])

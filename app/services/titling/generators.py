@@ -7,8 +7,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import httpx
-
 from app.domain.auto_title import MAX_TITLE_CHARS, local_title, sanitize_or_none
 from app.domain.titles import TitleTooLong
 from app.settings import Settings
@@ -86,6 +84,9 @@ class EndpointTitleGenerator:
 
     async def generate(self, user: str, assistant: str) -> Proposal:
         """The endpoint's title, else the fallback's (HTTP error, timeout, bad JSON or a reply unfit)."""
+        # Imported here, as in _ask: a server without a title endpoint starts without httpx.
+        import httpx
+
         try:
             title = await self._ask(user, assistant)
         except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
@@ -108,6 +109,8 @@ class EndpointTitleGenerator:
             "max_tokens": 32,
             "temperature": 0.2,
         }
+        import httpx
+
         async with httpx.AsyncClient(timeout=self._timeout) as client:
             response = await client.post(self._url, json=payload, headers=self._headers)
             response.raise_for_status()

@@ -25,8 +25,7 @@ from app.domain.stored_json import is_unrenderable, load_stored, may_be_unrender
 from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.export_render import RenderSelect, fill_floats, message_render, session_render
 from app.storage.repos.repository import Repository
-from app.storage.repos.session_filter import filter_clauses
-from app.storage.repos.sessions import LAST_ACTIVE_SQL
+from app.storage.repos.session_filter import LAST_ACTIVE_SQL, filter_clauses
 from app.storage.rows import (
     LINE_CLOSED,
     LINE_EMPTY,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from app.domain.titles import like_escape
 from app.storage.dialect import dialect_of
 from app.storage.repos.repository import Repository
-from app.storage.repos.session_filter import source_clauses
-from app.storage.repos.sessions import LAST_ACTIVE_SQL
+from app.storage.repos.session_filter import LAST_ACTIVE_SQL, source_clauses
 from app.storage.rows import Candidate
 
 

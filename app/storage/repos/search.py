@@ -16,6 +16,7 @@ from app.storage.dialect import SQLITE, Dialect, dialect_of
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import (
+    LAST_ACTIVE_SQL,
     cwd_params,
     cwd_sql,
     in_home_sql,
@@ -23,7 +24,7 @@ from app.storage.repos.session_filter import (
     workspace_pattern,
     workspace_sql,
 )
-from app.storage.repos.sessions import LAST_ACTIVE_SQL, preview_raw_sql
+from app.storage.repos.sessions import preview_raw_sql
 from app.storage.rows import Hit, HitBudget, HitContext, HitFilter, SessionMetaRow
 from app.storage.sqlite.driver import sqlite3
 

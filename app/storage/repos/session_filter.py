@@ -37,6 +37,12 @@ HOME_LABEL_SQL = (
 )
 """The home label of the row under alias ``{a}`` (NULL for a session not created by sync)."""
 
+LAST_ACTIVE_SQL = (
+    "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
+)
+"""When the row under alias ``{a}`` was last active: its latest message, else its start (what export's
+``since`` and the listing's order by activity compare)."""
+
 
 @cache
 def in_home_sql(d: Dialect) -> str:

@@ -21,9 +21,14 @@ from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.lineage import LineageWalks, branched_marker_sql, delegate_marker_sql, listable_sql
 from app.storage.repos.list_index import SearchFilter, ascii_lower, search_filter
 from app.storage.repos.repository import Repository
-from app.storage.repos.session_filter import Clauses, attribute_clauses, pinned_sql, time_clauses
-from app.storage.repos.sessions import (
+from app.storage.repos.session_filter import (
     LAST_ACTIVE_SQL,
+    Clauses,
+    attribute_clauses,
+    pinned_sql,
+    time_clauses,
+)
+from app.storage.repos.sessions import (
     public_select_sql,
     row_to_public,
 )

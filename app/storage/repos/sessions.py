@@ -18,7 +18,7 @@ from app.storage.dialect import Dialect, dialect_of
 from app.storage.repos.lineage import LineageWalks
 from app.storage.repos.own_fields import OWN_MEMBERS, OWN_MEMBERS_SQL
 from app.storage.repos.repository import Repository
-from app.storage.repos.session_filter import HOME_LABEL_SQL, pinned_sql
+from app.storage.repos.session_filter import HOME_LABEL_SQL, LAST_ACTIVE_SQL, pinned_sql
 from app.storage.repos.title_sources import TITLE_SOURCE_SQL
 from app.storage.repos.titles_repo import Titles
 from app.storage.repos.trigram_membership import keep_membership
@@ -37,10 +37,6 @@ def preview_raw_sql(d: Dialect) -> str:
         " AND m.content IS NOT NULL ORDER BY m.timestamp, m.id LIMIT 1), '')"
     )
 
-
-LAST_ACTIVE_SQL = (
-    "COALESCE((SELECT MAX(m2.timestamp) FROM messages m2 WHERE m2.session_id = {a}.id), {a}.started_at)"
-)
 
 # The members computed rather than read from the agent's row (:func:`_public_select_sql`,
 # :func:`row_to_public`), and the columns the handoff is made of.

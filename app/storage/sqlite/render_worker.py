@@ -2,8 +2,10 @@
 
 Reads length-prefixed pickled ``(ExportFilter, ChunkPlan)`` requests on stdin and answers each with a
 length-prefixed pickled ``RenderedChunk`` (or the exception it raised) on stdout, one short read transaction
-per chunk, until stdin closes. It imports only the storage code it needs (~9 MB resident at start), not the
-web application. The pipes carry only what our own server process wrote, so pickle is safe here.
+per chunk, until stdin closes. Every store starts its own workers, so it imports only the storage code it
+needs: not the web application, and not SQLAlchemy, SQLModel or asyncio
+(``tests/lifecycle/test_export_workers.py`` holds it). The pipes carry only what our own server process wrote,
+so pickle is safe here.
 """
 
 from __future__ import annotations
