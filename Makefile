@@ -22,8 +22,9 @@ $(BIN)/python:
 
 # The real agent is a test oracle only; its hermes_state module needs just the standard library. It ships a
 # `hermes` console script too, so it goes in first and ours (installed after) wins.
-# The oracle folders are filled in the background while the venv itself is installed: neither touches the
-# other, and one pip keeps about one core busy. The recipe waits for each and fails if any install failed.
+# The oracle folders, and the client generator's own venv (which its staleness test would otherwise build),
+# are filled in the background while the venv itself is installed: none touches another, and one pip keeps
+# about one core busy. The recipe waits for each and fails if any install failed.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
 	rm -rf $(ORACLES)
@@ -31,6 +32,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/axisrow $(ORACLE_AXISROW) & pids="$$pids $$!"; \
 	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/nastech $(ORACLE_NASTECH) & pids="$$pids $$!"; \
 	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/async $(ORACLE_ASYNC) & pids="$$pids $$!"; \
+	$(BIN)/python -c 'from openapi.generate_client import ensure_generator; ensure_generator()' \
+		& pids="$$pids $$!"; \
 	rc=0; \
 	$(BIN)/pip install -q --no-deps $(HERMES_AGENT) && $(BIN)/pip install -q -e '.[dev]' || rc=1; \
 	for pid in $$pids; do wait $$pid || rc=1; done; \
