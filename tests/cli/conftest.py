@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from app.cli.context import CliEnv
 from app.cli.main import app
 from app.settings import Settings
 from tests import agent_mirror
-from tests.conftest import ROOT, TOKEN, RawDatabase
+from tests.conftest import ROOT, TOKEN, LiveServer, RawDatabase, start_live_server
 
 Run = Callable[..., Result]
 
@@ -118,3 +118,27 @@ def snapshot_rows(settings: Settings) -> list[tuple[Any, ...]]:
         sessions = [tuple(r) for r in raw.execute("SELECT * FROM sessions ORDER BY id").fetchall()]
         messages = [tuple(r) for r in raw.execute("SELECT * FROM messages ORDER BY id").fetchall()]
     return [*sessions, ("messages", *messages)]
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One real server for a module whose tests each need an empty one: a start costs more than most of
+    those tests. A module opts in by defining ``live_server`` as :func:`emptied_server`."""
+    server = start_live_server(tmp_path_factory.mktemp("hermes-home"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def emptied_server(module_server: LiveServer) -> LiveServer:
+    """The module's server with no session left from an earlier test (each deleted through the API)."""
+    settings = Settings(home=module_server.home, api_token=TOKEN)
+    with RawDatabase(settings) as raw:
+        left = [str(r[0]) for r in raw.execute("SELECT id FROM sessions").fetchall()]
+    with module_server.client() as http:
+        for sid in left:
+            assert http.delete(f"/sessions/{sid}").status_code == 204
+    assert snapshot_rows(settings) == [("messages",)]
+    return module_server

@@ -14,7 +14,7 @@ import pytest
 
 from app.settings import Settings
 from tests.cli.conftest import snapshot_rows
-from tests.conftest import TOKEN, LiveServer, RawDatabase, start_live_server
+from tests.conftest import TOKEN, LiveServer
 
 HERMES = str(Path(sys.executable).with_name("hermes"))
 DOWN = "\x1bOB"  # xterm in keypad-transmit mode, which curses turns on
@@ -42,27 +42,10 @@ def _spawn(server: LiveServer, *args: str) -> pexpect.spawn:
     )
 
 
-@pytest.fixture(scope="module")
-def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One server for the module: a start costs more than most of these tests."""
-    server = start_live_server(tmp_path_factory.mktemp("hermes-home"))
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
-def live_server(module_server: LiveServer) -> LiveServer:
-    """The module's server with no session left from an earlier test (each deleted through the API)."""
-    settings = _settings(module_server)
-    with RawDatabase(settings) as raw:
-        left = [str(r[0]) for r in raw.execute("SELECT id FROM sessions").fetchall()]
-    with module_server.client() as http:
-        for sid in left:
-            assert http.delete(f"/sessions/{sid}").status_code == 204
-    assert snapshot_rows(settings) == [("messages",)]
-    return module_server
+def live_server(emptied_server: LiveServer) -> LiveServer:
+    """These tests share one server, emptied before each (tests/cli/conftest.py)."""
+    return emptied_server
 
 
 @pytest.fixture
