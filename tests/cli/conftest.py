@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from app.cli.context import CliEnv
 from app.cli.main import app
 from app.settings import Settings
 from tests import agent_mirror
-from tests.conftest import ROOT, TOKEN, LiveServer, RawDatabase, start_live_server
+from tests.conftest import ROOT, TOKEN, LiveServer, RawDatabase
 
 Run = Callable[..., Result]
 
@@ -118,17 +118,6 @@ def snapshot_rows(settings: Settings) -> list[tuple[Any, ...]]:
         sessions = [tuple(r) for r in raw.execute("SELECT * FROM sessions ORDER BY id").fetchall()]
         messages = [tuple(r) for r in raw.execute("SELECT * FROM messages ORDER BY id").fetchall()]
     return [*sessions, ("messages", *messages)]
-
-
-@pytest.fixture(scope="module")
-def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One real server for a module whose tests each need an empty one: a start costs more than most of
-    those tests. A module opts in by defining ``live_server`` as :func:`emptied_server`."""
-    server = start_live_server(tmp_path_factory.mktemp("hermes-home"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
