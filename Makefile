@@ -20,16 +20,24 @@ ORACLE_ASYNC := async-hermes-agent==0.20.4.1 aiofiles==25.1.0 aiosqlite==0.22.1
 $(BIN)/python:
 	$(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 
+# The real agent is a test oracle only; its hermes_state module needs just the standard library. It ships a
+# `hermes` console script too, so it goes in first and ours (installed after) wins.
+# The oracle folders, and the client generator's own venv (which its staleness test would otherwise build),
+# are filled in the background while the venv itself is installed: none touches another, and one pip keeps
+# about one core busy. The recipe waits for each and fails if any install failed.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
-	# The real agent is a test oracle only; its hermes_state module needs just the standard library.
-	# It ships a `hermes` console script too, so it goes in first and ours (installed after) wins.
-	$(BIN)/pip install -q --no-deps $(HERMES_AGENT)
-	$(BIN)/pip install -q -e '.[dev]'
 	rm -rf $(ORACLES)
-	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/axisrow $(ORACLE_AXISROW)
-	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/nastech $(ORACLE_NASTECH)
-	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/async $(ORACLE_ASYNC)
+	pids=; \
+	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/axisrow $(ORACLE_AXISROW) & pids="$$pids $$!"; \
+	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/nastech $(ORACLE_NASTECH) & pids="$$pids $$!"; \
+	$(BIN)/pip install -qq --no-deps --target $(ORACLES)/async $(ORACLE_ASYNC) & pids="$$pids $$!"; \
+	$(BIN)/python -c 'from openapi.generate_client import ensure_generator; ensure_generator()' \
+		& pids="$$pids $$!"; \
+	rc=0; \
+	$(BIN)/pip install -q --no-deps $(HERMES_AGENT) && $(BIN)/pip install -q -e '.[dev]' || rc=1; \
+	for pid in $$pids; do wait $$pid || rc=1; done; \
+	exit $$rc
 	touch $(STAMP)
 
 # -qq: pip's per-package "Location ... is ignored" warnings about a machine's extra indexes are noise.
@@ -58,11 +66,20 @@ typecheck: $(STAMP)
 # run does not end on one worker finishing a queue behind a long test while the other idles.
 # The app is byte-compiled first: where PYTHONDONTWRITEBYTECODE is set, every server, CLI and render worker
 # process the tests start would otherwise compile it again from source.
+PYTEST := $(BIN)/pytest -n 2 --dist worksteal -q --durations=25
 pytest: $(STAMP)
 	$(BIN)/python -m compileall -q app migrations
-	$(BIN)/pytest -n 2 --dist worksteal -q --durations=25
+	$(PYTEST)
 
-test: lint typecheck pytest
+# mypy runs while pytest does (the suite leaves part of the second core idle); its output is printed after
+# pytest's, and the target fails if either failed.
+test: lint
+	$(BIN)/python -m compileall -q app migrations
+	@$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & mypy_pid=$$!; \
+	echo "$(PYTEST)"; $(PYTEST); pytest_rc=$$?; \
+	wait $$mypy_pid; mypy_rc=$$?; \
+	echo "$(BIN)/mypy (exit $$mypy_rc):"; cat $(VENV)/mypy.log; \
+	test $$pytest_rc -eq 0 -a $$mypy_rc -eq 0
 
 # The reliability suites at their large sizes (many more kill -9 cycles, longer load, more model examples),
 # the API fuzzing on both backends at 200 examples per operation, and the property tests against the

@@ -170,6 +170,18 @@ def live_server(home: Path) -> Iterator[LiveServer]:
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One real server for a whole module, for tests that leave nothing the next one would trip on (or that
+    empty it first, as tests/cli/conftest.py's ``emptied_server`` does): a start costs more than most of
+    those tests. A module opts in by defining its own ``live_server`` fixture that returns it."""
+    server = start_live_server(tmp_path_factory.mktemp("hermes-home"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[Any]:
     """One throwaway PostgreSQL server per test worker (see tests/pg_cluster.py); skipped without binaries,

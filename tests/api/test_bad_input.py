@@ -183,6 +183,12 @@ def test_unauthorized(anon_client: TestClient, settings: Settings) -> None:
     _nothing_stored(settings)
 
 
+@pytest.fixture
+def live_server(module_server: LiveServer) -> LiveServer:
+    """Its live tests store nothing: one server serves the module."""
+    return module_server
+
+
 def test_unauthorized_live(live_server: LiveServer) -> None:
     resp = httpx.get(f"{live_server.base_url}/sessions", timeout=10)
     assert_problem(resp, 401, "unauthorized")

@@ -20,7 +20,7 @@ from app.cli.context import CliEnv
 from app.cli.main import app
 from app.settings import Settings
 from tests import agent_mirror
-from tests.conftest import ROOT, TOKEN, RawDatabase
+from tests.conftest import ROOT, TOKEN, LiveServer, RawDatabase
 
 Run = Callable[..., Result]
 
@@ -118,3 +118,16 @@ def snapshot_rows(settings: Settings) -> list[tuple[Any, ...]]:
         sessions = [tuple(r) for r in raw.execute("SELECT * FROM sessions ORDER BY id").fetchall()]
         messages = [tuple(r) for r in raw.execute("SELECT * FROM messages ORDER BY id").fetchall()]
     return [*sessions, ("messages", *messages)]
+
+
+@pytest.fixture
+def emptied_server(module_server: LiveServer) -> LiveServer:
+    """The module's server with no session left from an earlier test (each deleted through the API)."""
+    settings = Settings(home=module_server.home, api_token=TOKEN)
+    with RawDatabase(settings) as raw:
+        left = [str(r[0]) for r in raw.execute("SELECT id FROM sessions").fetchall()]
+    with module_server.client() as http:
+        for sid in left:
+            assert http.delete(f"/sessions/{sid}").status_code == 204
+    assert snapshot_rows(settings) == [("messages",)]
+    return module_server

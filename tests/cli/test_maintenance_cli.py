@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cli.conftest import Run, Seeder
 from tests.conftest import TOKEN, LiveServer
 
@@ -52,6 +54,12 @@ def test_optimize_vacuum_and_backup(sqlite_file_operation: None, run: Run, seed:
     (copy,) = (home / "backups").iterdir()
     assert backed.stdout.startswith(f"Backed up state.db to {copy} (")
     assert oct(copy.stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.fixture
+def live_server(emptied_server: LiveServer) -> LiveServer:
+    """These tests share one server, emptied before each (tests/cli/conftest.py)."""
+    return emptied_server
 
 
 def _env(server: LiveServer) -> dict[str, str]:

@@ -31,6 +31,12 @@ def test_cli_never_imports_storage_services_or_sqlite() -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
+@pytest.fixture
+def live_server(emptied_server: LiveServer) -> LiveServer:
+    """These tests share one server, emptied before each (tests/cli/conftest.py)."""
+    return emptied_server
+
+
 def _hermes(*args: str, url: str, token: str = TOKEN, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HERMES_URL": url, "HERMES_API_TOKEN": token, "HERMES_HOME": str(home)}
     return subprocess.run(

@@ -43,6 +43,12 @@ def _spawn(server: LiveServer, *args: str) -> pexpect.spawn:
 
 
 @pytest.fixture
+def live_server(emptied_server: LiveServer) -> LiveServer:
+    """These tests share one server, emptied before each (tests/cli/conftest.py)."""
+    return emptied_server
+
+
+@pytest.fixture
 def cron(live_server: LiveServer) -> list[str]:
     """Three ended cron sessions with a message each, and one open cli session."""
     ids = []

@@ -15,6 +15,12 @@ from tests.conftest import LiveServer
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+@pytest.fixture
+def live_server(module_server: LiveServer) -> LiveServer:
+    """The doc pages are only read: one server serves the module."""
+    return module_server
+
+
 @pytest.mark.parametrize("page", ["/docs", "/redoc"])
 def test_doc_pages_load_nothing_from_elsewhere(live_server: LiveServer, page: str) -> None:
     html = httpx.get(live_server.base_url + page, timeout=10).text
