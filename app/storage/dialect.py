@@ -1,10 +1,10 @@
 """What differs between the SQL the two backends take, as named hooks.
 
-Repository SQL is written once, as an f-string over the hooks of its connection's dialect
-(``d = dialect_of(conn)``, then ``f"... WHERE id = {d.p}"``): each backend receives its own text, built where
-the statement is, and nothing rewrites a statement on its way to the driver. Text hooks are attributes (a
-statement reads several per call); hooks that wrap an expression are methods over a template the backend
-gives.
+Repository SQL is written once, as an f-string over the hooks of its connection's dialect (a repository
+holds it as ``self.d``, a function over a connection calls ``d = dialect_of(conn)``; then
+``f"... WHERE id = {d.p}"``): each backend receives its own text, built where the statement is, and nothing
+rewrites a statement on its way to the driver. Text hooks are attributes (a statement reads several per
+call); hooks that wrap an expression are methods over a template the backend gives.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ from typing import Any
 
 from app.domain.records import NewAttachment
 from app.errors import UnknownAttachment
-from app.storage.dialect import dialect_of
 from app.storage.repos.repository import Repository
 from app.storage.rows import AttachmentRef
 from app.storage.sqlite.driver import sqlite3
@@ -32,12 +31,11 @@ class Attachments(Repository):
 
     def upsert_attachment(self, new: NewAttachment) -> dict[str, Any]:
         """Insert an attachment unless the same bytes (same SHA-256) are already stored; the stored row."""
-        d = dialect_of(self.conn)
         self.conn.execute(
             "INSERT INTO hs_attachments"
             " (id, sha256, size, media_type, filename, path, extracted_text, created_at)"
-            f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p})"
-            " ON CONFLICT(sha256) DO NOTHING",
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p},"
+            f" {self.d.p}) ON CONFLICT(sha256) DO NOTHING",
             (
                 new.attachment_id,
                 new.sha256,
@@ -51,25 +49,23 @@ class Attachments(Repository):
         )
         row = self.conn.execute(
             "SELECT id, sha256, size, media_type, filename, path, extracted_text FROM hs_attachments WHERE"
-            f" sha256 = {d.p}",
+            f" sha256 = {self.d.p}",
             (new.sha256,),
         ).fetchone()
         return dict(row)
 
     def get_attachment(self, attachment_id: str) -> dict[str, Any] | None:
         """One attachment row (without its extracted text), or ``None``."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT id, sha256, size, media_type, filename, path FROM hs_attachments WHERE id = {d.p}",
+            f"SELECT id, sha256, size, media_type, filename, path FROM hs_attachments WHERE id = {self.d.p}",
             (attachment_id,),
         ).fetchone()
         return None if row is None else dict(row)
 
     def refs_for_ids(self, attachment_ids: Sequence[str]) -> dict[str, AttachmentRef]:
         """Attachment refs by id; 422 ``unknown_attachment`` naming the ids that do not exist."""
-        d = dialect_of(self.conn)
         wanted = list(dict.fromkeys(attachment_ids))
-        marks = ",".join([d.p] * len(wanted))
+        marks = ",".join([self.d.p] * len(wanted))
         rows = self.conn.execute(
             f"SELECT {_REF_COLUMNS} FROM hs_attachments a WHERE a.id IN ({marks})", wanted
         )
@@ -81,23 +77,21 @@ class Attachments(Repository):
 
     def link(self, message_id: int, attachment_ids: Sequence[str]) -> None:
         """Link a message to attachments, in the order given (duplicates collapse to the first)."""
-        d = dialect_of(self.conn)
         self.conn.executemany(
-            f"INSERT INTO hs_message_attachments (message_id, attachment_id, position) VALUES ({d.p}, {d.p},"
-            f" {d.p}) ON CONFLICT DO NOTHING",
+            "INSERT INTO hs_message_attachments (message_id, attachment_id, position)"
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}) ON CONFLICT DO NOTHING",
             [(message_id, a, pos) for pos, a in enumerate(dict.fromkeys(attachment_ids))],
         )
 
     def refs_for_messages(self, message_ids: Sequence[int]) -> dict[int, list[AttachmentRef]]:
         """Attachment refs of each message (only messages that have some), in link order."""
-        d = dialect_of(self.conn)
         if not message_ids:
             return {}
         out: dict[int, list[AttachmentRef]] = {}
         # Chunked to stay under SQLite's bound-parameter limit on 1000-message pages.
         for start in range(0, len(message_ids), 500):
             chunk = list(message_ids[start : start + 500])
-            marks = ",".join([d.p] * len(chunk))
+            marks = ",".join([self.d.p] * len(chunk))
             rows = self.conn.execute(
                 f"SELECT l.message_id, {_REF_COLUMNS} FROM hs_message_attachments l"
                 f" JOIN hs_attachments a ON a.id = l.attachment_id WHERE l.message_id IN ({marks})"

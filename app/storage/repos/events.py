@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.storage.dialect import dialect_of
 from app.storage.repos.repository import Repository
 from app.storage.rows import EventRow, NewEvent
 
@@ -23,9 +22,9 @@ class Events(Repository):
         ``changes``)."""
         if not rows:
             return
-        d = dialect_of(self.conn)
         sql = (
-            f"INSERT INTO hs_events (type, session_id, data, created_at) VALUES ({d.p}, {d.p}, {d.p}, {d.p})"
+            "INSERT INTO hs_events (type, session_id, data, created_at)"
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p})"
         )
         if len(rows) == 1:
             last = self.conn.execute(sql, rows[0]).lastrowid
@@ -37,16 +36,15 @@ class Events(Repository):
 
     def after(self, last_id: int, session_id: str | None, limit: int) -> list[EventRow]:
         """Events with ``id > last_id`` in id order, of one session or of all."""
-        d = dialect_of(self.conn)
         if session_id is None:
             rows = self.conn.execute(
-                f"SELECT id, type, data FROM hs_events WHERE id > {d.p} ORDER BY id LIMIT {d.p}",
+                f"SELECT id, type, data FROM hs_events WHERE id > {self.d.p} ORDER BY id LIMIT {self.d.p}",
                 (last_id, limit),
             ).fetchall()
         else:
             rows = self.conn.execute(
-                f"SELECT id, type, data FROM hs_events WHERE session_id = {d.p} AND id > {d.p} ORDER BY id"
-                f" LIMIT {d.p}",
+                f"SELECT id, type, data FROM hs_events WHERE session_id = {self.d.p} AND id > {self.d.p}"
+                f" ORDER BY id LIMIT {self.d.p}",
                 (session_id, last_id, limit),
             ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
@@ -54,9 +52,9 @@ class Events(Repository):
     def tail(self, last_id: int, limit: int) -> list[tuple[int, str, str, str | None]]:
         """Every session's events with ``id > last_id`` in id order, with their session: ``(id, type, data,
         session_id)`` (what the event hub reads once for all its streams)."""
-        d = dialect_of(self.conn)
         rows = self.conn.execute(
-            f"SELECT id, type, data, session_id FROM hs_events WHERE id > {d.p} ORDER BY id LIMIT {d.p}",
+            f"SELECT id, type, data, session_id FROM hs_events WHERE id > {self.d.p} ORDER BY id"
+            f" LIMIT {self.d.p}",
             (last_id, limit),
         ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else str(r[3])) for r in rows]
@@ -73,16 +71,16 @@ class Events(Repository):
         Ids grow with time, so the age cut is "below the first young id": found by walking the chunk's id
         range from its oldest row, with no index on ``created_at`` to maintain on the append path.
         """
-        d = dialect_of(self.conn)
         oldest, newest = self.conn.execute("SELECT MIN(id), MAX(id) FROM hs_events").fetchone()
         if oldest is None:
             return 0
         window_end = int(oldest) + chunk
         young = self.conn.execute(
-            f"SELECT id FROM hs_events WHERE id < {d.p} AND created_at >= {d.p} ORDER BY id LIMIT 1",
+            f"SELECT id FROM hs_events WHERE id < {self.d.p} AND created_at >= {self.d.p} ORDER BY id"
+            " LIMIT 1",
             (window_end, older_than),
         ).fetchone()
         age_cut = window_end if young is None else int(young[0])
         cap_cut = int(newest) - max_rows + 1
         cut = min(window_end, max(age_cut, cap_cut))
-        return self.conn.execute(f"DELETE FROM hs_events WHERE id < {d.p}", (cut,)).rowcount
+        return self.conn.execute(f"DELETE FROM hs_events WHERE id < {self.d.p}", (cut,)).rowcount

@@ -444,16 +444,15 @@ class ExportChunks(Repository):
     ) -> ChunkPlan:
         """Where the chunk beginning at ``start`` ends: at most ``max_sessions`` new sessions and (give or
         take the empty sessions) ``max_messages`` messages, a big session being cut into several chunks."""
-        d = dialect_of(self.conn)
         budget = max_messages
         after = start.after_session_id
         if start.open_session_id is not None:
             sid = start.open_session_id
             (left,) = self.conn.execute(
-                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = {d.p} AND active = 1"
-                f" AND id > {d.p} "
+                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE session_id = {self.d.p} AND active = 1"
+                f" AND id > {self.d.p} "
                 # named: PostgreSQL before 16 refuses a subquery without one
-                f"LIMIT {d.p}) AS left_in_session",
+                f"LIMIT {self.d.p}) AS left_in_session",
                 (sid, start.after_message_id, budget + 1),
             ).fetchone()
             if left > budget:
@@ -493,7 +492,6 @@ class ExportChunks(Repository):
         """The bytes of one planned chunk. ``sql_render=False`` encodes every row in Python (the reference the
         SQL rendering must equal, and the fallback when a stored value collides with its float marker or holds
         bytes that are not UTF-8)."""
-        d = dialect_of(self.conn)
         render = message_render(self.conn) if sql_render else None
         continuation = b""
         closes = False
@@ -504,8 +502,8 @@ class ExportChunks(Repository):
         if plan.start.open_session_id is not None:
             sid = plan.start.open_session_id
             cut = plan.cut_message_id if plan.upto_session_id is None else None
-            where = f"session_id = {d.p} AND active = 1 AND id > {d.p}" + (
-                f" AND id <= {d.p}" if cut is not None else ""
+            where = f"session_id = {self.d.p} AND active = 1 AND id > {self.d.p}" + (
+                f" AND id <= {self.d.p}" if cut is not None else ""
             )
             params: list[Any] = [sid, plan.start.after_message_id] + ([cut] if cut is not None else [])
             msgs = _Messages(self.conn, render, where, params)
@@ -543,7 +541,7 @@ class ExportChunks(Repository):
         out."""
         cur = self.conn.cursor()
         cur.row_factory = None
-        marks = ",".join([dialect_of(self.conn).p] * len(session_ids))
+        marks = ",".join([self.d.p] * len(session_ids))
         cur.execute(f"SELECT * FROM sessions WHERE id IN ({marks})", session_ids)
         cols = [d[0] for d in cur.description]
         found = {(d := dict(zip(cols, row, strict=True)))["id"]: d for row in cur.fetchall()}
@@ -557,12 +555,11 @@ class ExportChunks(Repository):
         self, session_id: str, after_id: int, limit: int, *, sql_render: bool = True
     ) -> MessageJsonPage:
         """Up to ``limit`` active messages of a session after ``after_id``."""
-        d = dialect_of(self.conn)
         render = message_render(self.conn) if sql_render else None
         msgs = _Messages(
             self.conn,
             render,
-            f"session_id = {d.p} AND active = 1 AND id > {d.p}",
+            f"session_id = {self.d.p} AND active = 1 AND id > {self.d.p}",
             [session_id, after_id],
             limit,
         )

@@ -67,21 +67,19 @@ class ExportPages(Repository):
     ) -> list[dict[str, Any]]:
         """``columns`` (of alias ``s``) of up to ``limit`` sessions after ``after_id`` that pass the
         filter."""
-        d = dialect_of(self.conn)
-        where, params = filter_where(d, flt, since=True)
+        where, params = filter_where(self.d, flt, since=True)
         cols, rows = read_rows(
             self.conn,
-            f"SELECT {columns} FROM sessions s WHERE s.id > {d.p}{where} ORDER BY s.id LIMIT {d.p}",
+            f"SELECT {columns} FROM sessions s WHERE s.id > {self.d.p}{where} ORDER BY s.id LIMIT {self.d.p}",
             [after_id, *params, limit],
         )
         return _dicts(cols, rows)
 
     def sessions_by_id(self, session_ids: list[str]) -> list[dict[str, Any]]:
         """These sessions' columns and ``last_active`` in the order given (missing ones left out)."""
-        d = dialect_of(self.conn)
         if not session_ids:
             return []
-        marks = ",".join([d.p] * len(session_ids))
+        marks = ",".join([self.d.p] * len(session_ids))
         cols, rows = read_rows(
             self.conn,
             f"SELECT s.*, {LAST_ACTIVE} AS last_active FROM sessions s WHERE s.id IN ({marks})",
@@ -92,22 +90,21 @@ class ExportPages(Repository):
 
     def count_sessions(self, flt: ExportFilter, up_to: int) -> int:
         """How many sessions pass the filter, counting no further than ``up_to``."""
-        d = dialect_of(self.conn)
-        where, params = filter_where(dialect_of(self.conn), flt, since=True)
+        where, params = filter_where(self.d, flt, since=True)
         (count,) = self.conn.execute(
-            f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT {d.p}) AS passing",
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM sessions s WHERE TRUE{where} LIMIT {self.d.p}) AS passing",
             [*params, up_to],
         ).fetchone()
         return int(count)
 
     def message_dicts(self, part: MessageSlice) -> list[dict[str, Any]]:
         """The messages of ``part``, decoded as the agent's ``get_messages`` decodes them."""
-        d = dialect_of(self.conn)
-        bound = "" if part.upto_id is None else f" AND id <= {d.p}"
+        bound = "" if part.upto_id is None else f" AND id <= {self.d.p}"
         cols, rows = read_rows(
             self.conn,
             f"SELECT {_select(self.conn, part.columns)} FROM messages "
-            f"WHERE session_id = {d.p} AND active = 1 AND id > {d.p}{bound} ORDER BY id LIMIT {d.p}",
+            f"WHERE session_id = {self.d.p} AND active = 1 AND id > {self.d.p}{bound} ORDER BY id"
+            f" LIMIT {self.d.p}",
             [part.session_id, part.after_id, *([] if part.upto_id is None else [part.upto_id]), part.limit],
         )
         return _decoded(cols, rows)
@@ -116,22 +113,20 @@ class ExportPages(Repository):
         self, session_ids: list[str], limit: int, columns: tuple[str, ...] | None = None
     ) -> list[dict[str, Any]]:
         """The first ``limit`` active messages of these sessions, in (session id, id) order, decoded."""
-        d = dialect_of(self.conn)
-        marks = ",".join([d.p] * len(session_ids))
+        marks = ",".join([self.d.p] * len(session_ids))
         cols, rows = read_rows(
             self.conn,
             f"SELECT {_select(self.conn, columns)} FROM messages"
-            f" WHERE session_id IN ({marks}) AND active = 1 ORDER BY session_id, id LIMIT {d.p}",
+            f" WHERE session_id IN ({marks}) AND active = 1 ORDER BY session_id, id LIMIT {self.d.p}",
             [*session_ids, limit],
         )
         return _decoded(cols, rows)
 
     def message_snapshot(self, session_ids: list[str]) -> tuple[dict[str, int], int]:
         """Active messages per session now, and the highest message id now (what a file covers)."""
-        d = dialect_of(self.conn)
         counts: dict[str, int] = {}
         if session_ids:
-            marks = ",".join([d.p] * len(session_ids))
+            marks = ",".join([self.d.p] * len(session_ids))
             counts = dict(
                 self.conn.execute(
                     f"SELECT session_id, COUNT(*) FROM messages WHERE session_id IN ({marks}) AND active = 1"

@@ -61,11 +61,10 @@ class FtsBacklog(Repository):
 
     def imported_runs(self, session_ids: list[str]) -> list[Run]:
         """The message ids of ``session_ids`` as runs of consecutive ids (gaps-and-islands in SQL)."""
-        d = dialect_of(self.conn)
         runs: list[Run] = []
         for start in range(0, len(session_ids), 500):
             part = session_ids[start : start + 500]
-            marks = ",".join([d.p] * len(part))
+            marks = ",".join([self.d.p] * len(part))
             runs.extend(
                 (first, last)
                 for first, last in self.conn.execute(
@@ -89,11 +88,11 @@ class FtsBacklog(Repository):
 
     def queued_runs(self, up_to: int) -> list[Run]:
         """The queued runs that start at or below message id ``up_to``."""
-        d = dialect_of(self.conn)
         return [
             (first, last)
             for first, last in self.conn.execute(
-                f"SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= {d.p} ORDER BY first_id",
+                f"SELECT first_id, last_id FROM hs_fts_backlog WHERE first_id <= {self.d.p}"
+                " ORDER BY first_id",
                 (up_to,),
             )
         ]
@@ -106,9 +105,9 @@ class FtsBacklog(Repository):
         it needs: an agent export keeps its ids, so its runs are short (one per stretch of a session's
         messages).
         """
-        d = dialect_of(self.conn)
         runs = self.conn.execute(
-            f"SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT {d.p}", (max_messages,)
+            f"SELECT first_id, last_id FROM hs_fts_backlog ORDER BY first_id LIMIT {self.d.p}",
+            (max_messages,),
         ).fetchall()
         if not runs:
             return None
@@ -117,18 +116,19 @@ class FtsBacklog(Repository):
         for first, last in runs:
             # The slice ends at the budget-th stored message of the run (deleted ids cost nothing).
             end = self.conn.execute(
-                f"SELECT id FROM messages WHERE id BETWEEN {d.p} AND {d.p} ORDER BY id LIMIT 1 OFFSET {d.p}",
+                f"SELECT id FROM messages WHERE id BETWEEN {self.d.p} AND {self.d.p} ORDER BY id LIMIT 1"
+                f" OFFSET {self.d.p}",
                 (first, last, budget - 1),
             ).fetchone()
             hi = int(end[0]) if end is not None else last
             index_range(self.conn, tables, first, hi)
-            self.conn.execute(f"DELETE FROM hs_fts_backlog WHERE first_id = {d.p}", (first,))
+            self.conn.execute(f"DELETE FROM hs_fts_backlog WHERE first_id = {self.d.p}", (first,))
             covered += hi - first + 1
             if hi < last:
                 _insert_runs(self.conn, [(hi + 1, last)])
                 break
             (stored,) = self.conn.execute(
-                f"SELECT COUNT(*) FROM messages WHERE id BETWEEN {d.p} AND {d.p}", (first, hi)
+                f"SELECT COUNT(*) FROM messages WHERE id BETWEEN {self.d.p} AND {self.d.p}", (first, hi)
             ).fetchone()
             budget -= stored
             if budget <= 0:
@@ -137,8 +137,7 @@ class FtsBacklog(Repository):
 
     def has_queued(self, up_to: int) -> bool:
         """Whether any queued run starts at or below message id ``up_to``."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT 1 FROM hs_fts_backlog WHERE first_id <= {d.p} LIMIT 1", (up_to,)
+            f"SELECT 1 FROM hs_fts_backlog WHERE first_id <= {self.d.p} LIMIT 1", (up_to,)
         ).fetchone()
         return row is not None

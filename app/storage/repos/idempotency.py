@@ -6,7 +6,6 @@ import time
 
 import orjson
 
-from app.storage.dialect import dialect_of
 from app.storage.repos.repository import Repository
 from app.storage.rows import StoredAnswer
 
@@ -18,10 +17,9 @@ class Idempotency(Repository):
 
     def find(self, key: str, method: str, path: str) -> StoredAnswer | None:
         """The answer stored for ``(key, method, path)``, if any."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
             "SELECT body_sha256, status, response, headers FROM hs_idempotency_keys "
-            f"WHERE key = {d.p} AND method = {d.p} AND path = {d.p}",
+            f"WHERE key = {self.d.p} AND method = {self.d.p} AND path = {self.d.p}",
             (key, method, path),
         ).fetchone()
         if row is None:
@@ -30,11 +28,11 @@ class Idempotency(Repository):
 
     def store(self, key: str, method: str, path: str, answer: StoredAnswer) -> None:
         """Record the first answer to ``(key, method, path)`` in the caller's transaction."""
-        d = dialect_of(self.conn)
         self.conn.execute(
             "INSERT INTO hs_idempotency_keys "
             "(key, method, path, body_sha256, status, response, headers, created_at) "
-            f"VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p})",
+            f"VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p},"
+            f" {self.d.p})",
             (
                 key,
                 method,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from functools import cache
 
-from app.storage.dialect import Dialect, dialect_of
+from app.storage.dialect import Dialect
 from app.storage.repos.repository import Repository
 
 # Walks stop here, like the agent's tip walk, so a cycle or a pathological chain never hangs a request.
@@ -114,12 +114,11 @@ class LineageWalks(Repository):
 
     def child_kind(self, session_id: str) -> ChildKind | None:
         """Classify a session like the agent does; ``None`` when the session does not exist."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT s.parent_session_id AS parent, {branch_child_sql(d)} AS is_branch,"
-            f" {delegate_marker_sql(d)} IS NOT NULL AS is_delegate,"
-            f" {compression_child_sql(d)} AS is_compression"
-            f" FROM sessions s WHERE s.id = {d.p}",
+            f"SELECT s.parent_session_id AS parent, {branch_child_sql(self.d)} AS is_branch,"
+            f" {delegate_marker_sql(self.d)} IS NOT NULL AS is_delegate,"
+            f" {compression_child_sql(self.d)} AS is_compression"
+            f" FROM sessions s WHERE s.id = {self.d.p}",
             (session_id,),
         ).fetchone()
         if row is None:
@@ -137,10 +136,10 @@ class LineageWalks(Repository):
     def side_children(self, session_id: str) -> list[tuple[str, str]]:
         """The branch and delegate children of a session (not its compression continuation), oldest first,
         each with its kind (``branch`` or ``delegate``)."""
-        d = dialect_of(self.conn)
         rows = self.conn.execute(
-            f"SELECT s.id, {branch_child_sql(d)} AS is_branch FROM sessions s WHERE s.parent_session_id ="
-            f" {d.p} AND ({branch_child_sql(d)} OR {delegate_marker_sql(d)} IS NOT NULL)"
+            f"SELECT s.id, {branch_child_sql(self.d)} AS is_branch FROM sessions s"
+            f" WHERE s.parent_session_id = {self.d.p}"
+            f" AND ({branch_child_sql(self.d)} OR {delegate_marker_sql(self.d)} IS NOT NULL)"
             f" ORDER BY s.started_at, s.id LIMIT {MAX_SIDE_CHILDREN}",
             (session_id,),
         ).fetchall()
@@ -148,20 +147,18 @@ class LineageWalks(Repository):
 
     def children_newest_first(self, session_id: str) -> list[str]:
         """Every child of a session, of any kind, the most recently started first."""
-        d = dialect_of(self.conn)
         rows = self.conn.execute(
-            f"SELECT id FROM sessions WHERE parent_session_id = {d.p} ORDER BY started_at DESC, id DESC",
+            f"SELECT id FROM sessions WHERE parent_session_id = {self.d.p} ORDER BY started_at DESC, id DESC",
             (session_id,),
         ).fetchall()
         return [str(row[0]) for row in rows]
 
     def compression_parent(self, session_id: str) -> str | None:
         """The parent this session continues by compression, or ``None`` (root, branch, delegate, missing)."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT s.parent_session_id FROM sessions s WHERE s.id = {d.p}"
+            f"SELECT s.parent_session_id FROM sessions s WHERE s.id = {self.d.p}"
             " AND s.parent_session_id IS NOT NULL"
-            f" AND {compression_child_sql(d)}",
+            f" AND {compression_child_sql(self.d)}",
             (session_id,),
         ).fetchone()
         return None if row is None else str(row[0])
@@ -192,7 +189,7 @@ class LineageWalks(Repository):
 
     def next_continuation(self, session_id: str) -> str | None:
         """The continuation the agent would follow from this session (its preference order), or ``None``."""
-        row = self.conn.execute(_next_continuation_sql(dialect_of(self.conn)), (session_id,)).fetchone()
+        row = self.conn.execute(_next_continuation_sql(self.d), (session_id,)).fetchone()
         return None if row is None else str(row[0])
 
     def _forward(self, session_id: str) -> list[str]:
@@ -223,13 +220,12 @@ class LineageWalks(Repository):
 
         This is the agent's ``_is_compression_ancestor`` edge (parent ended ``compression``), used for moving
         a title from a hidden ancestor onto its continuation."""
-        d = dialect_of(self.conn)
         if not ancestor_id or not descendant_id or ancestor_id == descendant_id:
             return False
         row = self.conn.execute(
             f"""
         WITH RECURSIVE ancestors(id) AS (
-            SELECT {d.p}
+            SELECT {self.d.p}
             UNION
             SELECT parent.id
             FROM ancestors a
@@ -238,7 +234,7 @@ class LineageWalks(Repository):
             WHERE EXISTS (SELECT 1 FROM sessions p WHERE p.id = child.parent_session_id
                           AND p.end_reason = 'compression')
         )
-        SELECT 1 FROM ancestors WHERE id = {d.p} AND id != {d.p} LIMIT 1
+        SELECT 1 FROM ancestors WHERE id = {self.d.p} AND id != {self.d.p} LIMIT 1
         """,
             (descendant_id, ancestor_id, descendant_id),
         ).fetchone()
@@ -250,13 +246,12 @@ class LineageWalks(Repository):
         A row belongs when its ``_delegate_from`` marker names a doomed session, or it carries a marker and
         its parent is doomed. The parents themselves are never returned, even when markers loop back onto
         them."""
-        d = dialect_of(self.conn)
-        marker = delegate_marker_sql(d, "sessions")
+        marker = delegate_marker_sql(self.d, "sessions")
         seeds = {sid for sid in parent_ids if sid}
         found = set(seeds)
         frontier = list(seeds)
         while frontier:
-            ph = ",".join([d.p] * len(frontier))
+            ph = ",".join([self.d.p] * len(frontier))
             rows = self.conn.execute(
                 f"SELECT id FROM sessions WHERE {marker} IN ({ph})"
                 f" OR (parent_session_id IN ({ph}) AND {marker} IS NOT NULL)",

@@ -36,9 +36,8 @@ class LineageMessages(Repository):
 
     def is_active_message(self, session_id: str, message_id: int) -> bool:
         """Whether ``message_id`` is an active (not rewound) message of the session."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT 1 FROM messages WHERE id = {d.p} AND session_id = {d.p} AND active = 1",
+            f"SELECT 1 FROM messages WHERE id = {self.d.p} AND session_id = {self.d.p} AND active = 1",
             (message_id, session_id),
         ).fetchone()
         return row is not None
@@ -49,38 +48,39 @@ class LineageMessages(Repository):
 
         Rows keep every column, timestamps included: the branch repeats the same conversation.
         """
-        d = dialect_of(self.conn)
         columns = ", ".join(f'"{name}"' for name in _message_columns(self.conn))
-        bound = "" if up_to_id is None else f" AND id <= {d.p}"
+        bound = "" if up_to_id is None else f" AND id <= {self.d.p}"
         params: tuple[Any, ...] = (source_id,) if up_to_id is None else (source_id, up_to_id)
         old_ids = [
             int(row[0])
             for row in self.conn.execute(
-                f"SELECT id FROM messages WHERE session_id = {d.p} AND active = 1{bound} ORDER BY id", params
+                f"SELECT id FROM messages WHERE session_id = {self.d.p} AND active = 1{bound} ORDER BY id",
+                params,
             )
         ]
         self.conn.execute(
             f"INSERT INTO messages (session_id, {columns})"
-            f" SELECT {d.p}, {columns} FROM messages"
-            f" WHERE session_id = {d.p} AND active = 1{bound} ORDER BY id",
+            f" SELECT {self.d.p}, {columns} FROM messages"
+            f" WHERE session_id = {self.d.p} AND active = 1{bound} ORDER BY id",
             (target_id, *params),
         )
         new_ids = [
             int(row[0])
             for row in self.conn.execute(
-                f"SELECT id FROM messages WHERE session_id = {d.p} ORDER BY id", (target_id,)
+                f"SELECT id FROM messages WHERE session_id = {self.d.p} ORDER BY id", (target_id,)
             )
         ]
         # The target was empty, so its rows in id order are the copies of the source rows in id order.
         self.conn.executemany(
             "INSERT INTO hs_message_attachments (message_id, attachment_id, position)"
-            f" SELECT {d.p}, attachment_id, position FROM hs_message_attachments WHERE message_id = {d.p}",
+            f" SELECT {self.d.p}, attachment_id, position FROM hs_message_attachments"
+            f" WHERE message_id = {self.d.p}",
             zip(new_ids, old_ids, strict=True),
         )
         self.conn.execute(
             "UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id ="
-            f" {d.named('t')}), tool_call_count = (SELECT COALESCE(SUM({tool_calls_of_row_sql(d)}), 0) FROM"
-            f" messages WHERE session_id = {d.named('t')}) WHERE id = {d.named('t')}",
+            f" {self.d.named('t')}), tool_call_count = (SELECT COALESCE(SUM({tool_calls_of_row_sql(self.d)}),"
+            f" 0) FROM messages WHERE session_id = {self.d.named('t')}) WHERE id = {self.d.named('t')}",
             {"t": target_id},
         )
         if new_ids:
@@ -89,10 +89,9 @@ class LineageMessages(Repository):
 
     def conversation_for_recap(self, session_id: str) -> list[dict[str, Any]]:
         """The active user and assistant messages of a session in conversation order (id), decoded."""
-        d = dialect_of(self.conn)
         rows = self.conn.execute(
             "SELECT role, content, tool_calls FROM messages"
-            f" WHERE session_id = {d.p} AND active = 1 AND role IN ('user', 'assistant') ORDER BY id",
+            f" WHERE session_id = {self.d.p} AND active = 1 AND role IN ('user', 'assistant') ORDER BY id",
             (session_id,),
         ).fetchall()
         return [

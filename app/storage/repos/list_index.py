@@ -237,11 +237,10 @@ class ListIndex(Repository):
 
         Returns how many left the dirty set, ``None`` when it was empty.
         """
-        d = dialect_of(self.conn)
         dirty = [
             r[0]
             for r in self.conn.execute(
-                f"SELECT session_id FROM hs_list_search_dirty LIMIT {d.p}", (max_sessions,)
+                f"SELECT session_id FROM hs_list_search_dirty LIMIT {self.d.p}", (max_sessions,)
             )
         ]
         if not dirty:
@@ -249,6 +248,6 @@ class ListIndex(Repository):
         for session_id in dirty:
             _reindex(self.conn, session_id)
         self.conn.executemany(
-            f"DELETE FROM hs_list_search_dirty WHERE session_id = {d.p}", [(sid,) for sid in dirty]
+            f"DELETE FROM hs_list_search_dirty WHERE session_id = {self.d.p}", [(sid,) for sid in dirty]
         )
         return len(dirty)

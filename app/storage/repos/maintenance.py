@@ -205,26 +205,23 @@ class Maintenance(Repository):
     def get_meta(self, key: str) -> str | None:
         """The bookkeeping value for ``key`` (the agent's ``get_meta``; on a newer agent's file, ours
         first)."""
-        d = dialect_of(self.conn)
         for table in dict.fromkeys((_meta_table(self.conn), "state_meta")):
-            row = self.conn.execute(f"SELECT value FROM {table} WHERE key = {d.p}", (key,)).fetchone()
+            row = self.conn.execute(f"SELECT value FROM {table} WHERE key = {self.d.p}", (key,)).fetchone()
             if row is not None:
                 return str(row[0]) if row[0] is not None else None
         return None
 
     def set_meta(self, key: str, value: str) -> None:
         """Upsert a bookkeeping value exactly as the agent's ``set_meta`` does."""
-        d = dialect_of(self.conn)
         self.conn.execute(
-            f"INSERT INTO {_meta_table(self.conn)} (key, value) VALUES ({d.p}, {d.p}) "
+            f"INSERT INTO {_meta_table(self.conn)} (key, value) VALUES ({self.d.p}, {self.d.p}) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
 
     def delete_meta(self, key: str) -> None:
         """Remove one of our bookkeeping keys."""
-        d = dialect_of(self.conn)
-        self.conn.execute(f"DELETE FROM {_meta_table(self.conn)} WHERE key = {d.p}", (key,))
+        self.conn.execute(f"DELETE FROM {_meta_table(self.conn)} WHERE key = {self.d.p}", (key,))
 
     def page_stats(self) -> PageStats:
         """``page_size``, ``page_count`` and ``freelist_count`` of the main file."""
@@ -294,7 +291,7 @@ class Maintenance(Repository):
 
     def kept(self, flt: SessionFilter) -> tuple[int, int]:
         """How many sessions ``flt``'s criteria match that a prune leaves alone: (open, pinned and ended)."""
-        clauses, params = filter_clauses(dialect_of(self.conn), flt)
+        clauses, params = filter_clauses(self.d, flt)
         pinned = pinned_sql(shape_of(self.conn)).format(a="s")
         row = self.conn.execute(
             "SELECT COALESCE(SUM(CASE WHEN s.ended_at IS NULL THEN 1 ELSE 0 END), 0),"

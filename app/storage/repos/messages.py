@@ -256,20 +256,19 @@ class Messages(Repository):
         """Up to ``limit + 1`` rows of the query in id order: after ``after``, or the newest ones before
         ``before``, or from the start. The extra row tells the caller there is more (in the paging
         direction)."""
-        d = dialect_of(self.conn)
         session_id, limit, after, before = query.session_id, query.limit, query.after, query.before
-        where, params = _filters(d, query.roles, query.include_inactive)
+        where, params = _filters(self.d, query.roles, query.include_inactive)
         if before is not None:
             rows = self.conn.execute(
-                f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id"
-                f" DESC LIMIT {d.p}",
+                f"SELECT {COLUMNS} FROM messages WHERE session_id = {self.d.p} AND id < {self.d.p}{where}"
+                f" ORDER BY id DESC LIMIT {self.d.p}",
                 [session_id, before, *params, limit + 1],
             ).fetchall()
             rows.reverse()
             return rows
         return self.conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
-            f" {d.p}",
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {self.d.p} AND id > {self.d.p}{where}"
+            f" ORDER BY id LIMIT {self.d.p}",
             [session_id, after or 0, *params, limit + 1],
         ).fetchall()
 
@@ -279,30 +278,28 @@ class Messages(Repository):
         """``query.window`` rows before the anchor, the anchor, ``query.window`` rows after (like the agent's
         ``get_messages_around``); the query's filters apply to the neighbours, the anchor is always kept.
         ``None`` when the anchor is not a message of the session."""
-        d = dialect_of(self.conn)
         session_id, window = query.session_id, query.window
         anchor = self.fetch(session_id, anchor_id)
         if anchor is None:
             return None
-        where, params = _filters(d, query.roles, query.include_inactive)
+        where, params = _filters(self.d, query.roles, query.include_inactive)
         before = self.conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id < {d.p}{where} ORDER BY id DESC"
-            f" LIMIT {d.p}",
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {self.d.p} AND id < {self.d.p}{where}"
+            f" ORDER BY id DESC LIMIT {self.d.p}",
             [session_id, anchor_id, *params, window],
         ).fetchall()
         before.reverse()
         after = self.conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE session_id = {d.p} AND id > {d.p}{where} ORDER BY id LIMIT"
-            f" {d.p}",
+            f"SELECT {COLUMNS} FROM messages WHERE session_id = {self.d.p} AND id > {self.d.p}{where}"
+            f" ORDER BY id LIMIT {self.d.p}",
             [session_id, anchor_id, *params, window],
         ).fetchall()
         return before, anchor, after
 
     def fetch(self, session_id: str, message_id: int) -> sqlite3.Row | None:
         """One message row of a session (active or not), or ``None``."""
-        d = dialect_of(self.conn)
         row: sqlite3.Row | None = self.conn.execute(
-            f"SELECT {COLUMNS} FROM messages WHERE id = {d.p} AND session_id = {d.p}",
+            f"SELECT {COLUMNS} FROM messages WHERE id = {self.d.p} AND session_id = {self.d.p}",
             (message_id, session_id),
         ).fetchone()
         return row
@@ -311,31 +308,31 @@ class Messages(Repository):
         """Deactivate the target and every later active message of the session and bump ``rewind_count``,
         as ``SessionDB.rewind_to_message`` does (``message_count`` is left alone, like the agent). Returns
         ``(rewound_count, new_head_id)``; the caller has checked that the target is a user message."""
-        d = dialect_of(self.conn)
         cursor = self.conn.execute(
-            f"UPDATE messages SET active = 0 WHERE session_id = {d.p} AND id >= {d.p} AND active = 1",
+            f"UPDATE messages SET active = 0 WHERE session_id = {self.d.p} AND id >= {self.d.p}"
+            " AND active = 1",
             (session_id, target_id),
         )
         self.conn.execute(
-            f"UPDATE sessions SET rewind_count = {saturating_add_sql(d, 'rewind_count', 'one')} WHERE id ="
-            f" {d.named('id')}",
+            f"UPDATE sessions SET rewind_count = {saturating_add_sql(self.d, 'rewind_count', 'one')}"
+            f" WHERE id = {self.d.named('id')}",
             {"one": 1, "id": session_id},
         )
         head = self.conn.execute(
-            f"SELECT MAX(id) FROM messages WHERE session_id = {d.p} AND active = 1", (session_id,)
+            f"SELECT MAX(id) FROM messages WHERE session_id = {self.d.p} AND active = 1", (session_id,)
         ).fetchone()
         return cursor.rowcount, head[0]
 
     def session_end_state(self, session_id: str) -> tuple[bool, bool]:
         """``(exists, ended)`` for a session, in one indexed lookup (the append hot path)."""
-        d = dialect_of(self.conn)
-        row = self.conn.execute(f"SELECT ended_at FROM sessions WHERE id = {d.p}", (session_id,)).fetchone()
+        row = self.conn.execute(
+            f"SELECT ended_at FROM sessions WHERE id = {self.d.p}", (session_id,)
+        ).fetchone()
         return (False, False) if row is None else (True, row[0] is not None)
 
     def session_counters(self, session_id: str) -> dict[str, int]:
         """A session's ``message_count`` and ``rewind_count``."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT message_count, rewind_count FROM sessions WHERE id = {d.p}", (session_id,)
+            f"SELECT message_count, rewind_count FROM sessions WHERE id = {self.d.p}", (session_id,)
         ).fetchone()
         return {"message_count": row["message_count"], "rewind_count": row["rewind_count"]}

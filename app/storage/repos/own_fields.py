@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.storage.dialect import dialect_of
 from app.storage.own_schema import session_member_columns, session_member_tables
 from app.storage.repos.repository import Repository
 
@@ -28,13 +27,12 @@ class OwnFields(Repository):
     def set_own_fields(self, session_id: str, values: Mapping[str, Any]) -> None:
         """Store the members of ours that ``values`` names (``None`` clears one); other names are left to
         their own setters."""
-        d = dialect_of(self.conn)
         for table in session_member_tables():
             names = [c.name for c in table.columns if c.name != "session_id" and c.name in values]
             if names:
                 self.conn.execute(
                     f"INSERT INTO {table.name} (session_id, {', '.join(names)})"
-                    f" VALUES ({', '.join([d.p] * (len(names) + 1))}) ON CONFLICT(session_id) DO UPDATE SET "
-                    + ", ".join(f"{n} = excluded.{n}" for n in names),
+                    f" VALUES ({', '.join([self.d.p] * (len(names) + 1))}) ON CONFLICT(session_id) DO UPDATE"
+                    " SET " + ", ".join(f"{n} = excluded.{n}" for n in names),
                     (session_id, *(values[n] for n in names)),
                 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.storage.dialect import dialect_of
 from app.storage.repos.repository import Repository
 from app.storage.sqlite.driver import sqlite3
 
@@ -30,9 +29,8 @@ class Platforms(Repository):
 
     def fetch(self, platform: str) -> dict[str, Any] | None:
         """One platform's stored settings, or ``None`` if it was never configured."""
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = {d.p}", (platform,)
+            f"SELECT {_COLUMNS} FROM hs_platforms WHERE platform = {self.d.p}", (platform,)
         ).fetchone()
         return None if row is None else _public(row)
 
@@ -51,12 +49,12 @@ class Platforms(Repository):
         now: float,
     ) -> None:
         """Replace a platform's settings."""
-        d = dialect_of(self.conn)
         chat_id = None if home_channel is None else home_channel["chat_id"]
         name = None if home_channel is None else home_channel.get("name")
         self.conn.execute(
             "INSERT INTO hs_platforms (platform, enabled, home_chat_id, home_name, threads, updated_at)"
-            f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}) ON CONFLICT(platform) DO UPDATE SET enabled"
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p})"
+            " ON CONFLICT(platform) DO UPDATE SET enabled"
             " = excluded.enabled, home_chat_id = excluded.home_chat_id, home_name = excluded.home_name,"
             " threads = excluded.threads, updated_at = excluded.updated_at",
             (platform, int(enabled), chat_id, name, int(threads), now),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from app.domain.titles import like_escape
-from app.storage.dialect import dialect_of
 from app.storage.repos.repository import Repository
 from app.storage.repos.session_filter import LAST_ACTIVE_SQL, source_clauses
 from app.storage.rows import Candidate
@@ -16,8 +15,7 @@ class SessionRefs(Repository):
 
     def exact_id(self, ref: str) -> str | None:
         """``ref`` when a session has exactly that id."""
-        d = dialect_of(self.conn)
-        row = self.conn.execute(f"SELECT id FROM sessions WHERE id = {d.p}", (ref,)).fetchone()
+        row = self.conn.execute(f"SELECT id FROM sessions WHERE id = {self.d.p}", (ref,)).fetchone()
         return None if row is None else str(row[0])
 
     def ids_with_prefix(self, prefix: str, limit: int) -> list[Candidate]:
@@ -28,12 +26,11 @@ class SessionRefs(Repository):
         holds. ``limit`` bounds the scan because only "one" versus "several" (and a few candidates to show)
         matters.
         """
-        d = dialect_of(self.conn)
         if not prefix:
             return []
         rows = self.conn.execute(
-            f"SELECT id, title FROM sessions WHERE lower(id) {d.casefold_like} lower({d.p}) ESCAPE '\\'"
-            f" ORDER BY started_at DESC, id DESC LIMIT {d.p}",
+            f"SELECT id, title FROM sessions WHERE lower(id) {self.d.casefold_like} lower({self.d.p})"
+            f" ESCAPE '\\' ORDER BY started_at DESC, id DESC LIMIT {self.d.p}",
             (f"{like_escape(prefix)}%", limit),
         ).fetchall()
         return [Candidate(str(row[0]), row[1]) for row in rows]
@@ -43,7 +40,7 @@ class SessionRefs(Repository):
 
         An empty ``sources`` means every source except ``exclude_sources``.
         """
-        where, params = source_clauses(dialect_of(self.conn), sources or None, exclude_sources)
+        where, params = source_clauses(self.d, sources or None, exclude_sources)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         row = self.conn.execute(
             f"SELECT s.id FROM sessions s {clause}"

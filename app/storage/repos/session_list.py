@@ -314,8 +314,7 @@ class SessionListing(Repository):
         shape = shape_of(conn)
         hides = shape.has_session_column("hidden")
         pinned = pinned_sql(shape)
-        d = dialect_of(conn)
-        filters = _filters(d, q, search, hidden=hides, pinned=pinned)
+        filters = _filters(self.d, q, search, hidden=hides, pinned=pinned)
         settle = None if search is None else search.settle
         batch = q.limit + 1
         collected: list[tuple[SessionRow, dict[str, Any]]] = []
@@ -329,7 +328,7 @@ class SessionListing(Repository):
                 # The first fetch says whether the search's own narrowing applied (see SearchFilter.settle).
                 if not rows:
                     search = settle()
-                    settle, filters = search.settle, _filters(d, q, search, hidden=hides, pinned=pinned)
+                    settle, filters = search.settle, _filters(self.d, q, search, hidden=hides, pinned=pinned)
                     continue
                 settle = None
             for row in rows:
@@ -363,7 +362,7 @@ class SessionListing(Repository):
         shape = shape_of(self.conn)
         hidden, pinned = shape.has_session_column("hidden"), pinned_sql(shape)
         clauses, params = _filters(
-            dialect_of(self.conn), replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False
+            self.d, replace(q, search=None), None, hidden=hidden, pinned=pinned, shown=False
         )
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         return int(self.conn.execute(f"SELECT COUNT(*) FROM sessions s {where}", params).fetchone()[0])

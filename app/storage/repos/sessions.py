@@ -211,16 +211,16 @@ class SessionRows(Repository):
 
         With ``include_system_prompt`` the ``system_prompt`` member is added.
         """
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT {public_select_sql(self.conn)} FROM sessions s WHERE s.id = {d.p}", (session_id,)
+            f"SELECT {public_select_sql(self.conn)} FROM sessions s WHERE s.id = {self.d.p}", (session_id,)
         ).fetchone()
         if row is None:
             return None
         public = row_to_public(row, LineageWalks(self.conn, self.changes).lineage_root(session_id))
         if include_system_prompt:
             prompt = self.conn.execute(
-                f"SELECT {system_prompt_sql(shape_of(self.conn), 's')} FROM sessions s WHERE s.id = {d.p}",
+                f"SELECT {system_prompt_sql(shape_of(self.conn), 's')} FROM sessions s"
+                f" WHERE s.id = {self.d.p}",
                 (session_id,),
             ).fetchone()
             public["system_prompt"] = prompt[0]
@@ -233,7 +233,6 @@ class SessionRows(Repository):
         409 ``session_exists`` when the id is taken (the row is left unchanged); 422 ``parent_not_found``
         for an unknown parent. Run inside one writer savepoint so a refused title leaves no row behind.
         """
-        d = dialect_of(self.conn)
         if session_exists(self.conn, session_id):
             raise SessionExists(session_id)
         parent_id = new.parent_session_id
@@ -244,8 +243,9 @@ class SessionRows(Repository):
             "INSERT INTO sessions (id, source, user_id, session_key, chat_id, chat_type, thread_id,"
             f" model, model_config, {prompt_column}, parent_session_id, started_at,"
             " cwd, git_branch, git_repo_root, profile_name)"
-            f" VALUES ({d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p}, {d.p},"
-            f" {d.p}, {d.p}, {d.p}, {d.p})",
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p},"
+            f" {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p},"
+            f" {self.d.p}, {self.d.p}, {self.d.p}, {self.d.p})",
             (
                 session_id,
                 new.source,
@@ -272,9 +272,9 @@ class SessionRows(Repository):
 
     def end_session(self, session_id: str, end_reason: str) -> bool:
         """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
-        d = dialect_of(self.conn)
         cursor = self.conn.execute(
-            f"UPDATE sessions SET ended_at = {d.p}, end_reason = {d.p} WHERE id = {d.p} AND ended_at IS NULL",
+            f"UPDATE sessions SET ended_at = {self.d.p}, end_reason = {self.d.p} WHERE id = {self.d.p}"
+            " AND ended_at IS NULL",
             (time.time(), end_reason, session_id),
         )
         return cursor.rowcount > 0
@@ -285,37 +285,37 @@ class SessionRows(Repository):
 
     def set_model(self, session_id: str, model: str | None) -> None:
         """Replace the session's model."""
-        d = dialect_of(self.conn)
-        self.conn.execute(f"UPDATE sessions SET model = {d.p} WHERE id = {d.p}", (model, session_id))
+        self.conn.execute(
+            f"UPDATE sessions SET model = {self.d.p} WHERE id = {self.d.p}", (model, session_id)
+        )
 
     def set_workspace(self, session_id: str, values: Mapping[str, str | None]) -> None:
         """Replace the workspace columns ``values`` names (of ``WORKSPACE_FIELDS``; ``None`` clears one)."""
-        d = dialect_of(self.conn)
         names = [name for name in WORKSPACE_FIELDS if name in values]
         if names:
-            assignments = ", ".join(f"{name} = {d.p}" for name in names)
+            assignments = ", ".join(f"{name} = {self.d.p}" for name in names)
             self.conn.execute(
-                f"UPDATE sessions SET {assignments} WHERE id = {d.p}",
+                f"UPDATE sessions SET {assignments} WHERE id = {self.d.p}",
                 (*(values[n] for n in names), session_id),
             )
 
     def set_model_config(self, session_id: str, model_config: dict[str, Any] | None) -> None:
         """Replace the session's ``model_config`` (stored as JSON text like the agent; NULL when empty)."""
-        d = dialect_of(self.conn)
         encoded = encode_model_config(model_config)
         keep_membership(self.conn, session_id, model_config=encoded)
-        self.conn.execute(f"UPDATE sessions SET model_config = {d.p} WHERE id = {d.p}", (encoded, session_id))
+        self.conn.execute(
+            f"UPDATE sessions SET model_config = {self.d.p} WHERE id = {self.d.p}", (encoded, session_id)
+        )
 
     def copy_model_config_as_branch(self, parent_id: str, child_id: str) -> None:
         """Give ``child_id`` the parent's stored ``model_config`` text without decoding it in Python (it may
         hold what Python cannot re-encode faithfully), minus ``_delegate_from``, plus ``_branched_from``."""
-        d = dialect_of(self.conn)
         self.conn.execute(
             "UPDATE sessions SET model_config = (SELECT CASE"
             " WHEN json_valid(p.model_config) AND json_type(p.model_config) = 'object'"
             " THEN json_set(json_remove(p.model_config, '$._delegate_from'), '$._branched_from', p.id)"
-            f" ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = {d.p})"
-            f" WHERE id = {d.p}",
+            f" ELSE json_object('_branched_from', p.id) END FROM sessions p WHERE p.id = {self.d.p})"
+            f" WHERE id = {self.d.p}",
             (parent_id, child_id),
         )
 
@@ -330,12 +330,11 @@ class SessionRows(Repository):
         children survive with ``parent_session_id = NULL``. FTS rows go through the agent's delete triggers;
         ``session_model_usage`` rows are removed explicitly (also covered by its FK cascade).
         """
-        d = dialect_of(self.conn)
         if not session_exists(self.conn, session_id):
             return None
         delegates = LineageWalks(self.conn, self.changes).delegate_descendants([session_id])
         doomed = [*delegates, session_id]
-        ph = ",".join([d.p] * len(doomed))
+        ph = ",".join([self.d.p] * len(doomed))
         self.conn.execute(f"DELETE FROM messages WHERE session_id IN ({ph})", doomed)
         self.conn.execute(f"DELETE FROM session_model_usage WHERE session_id IN ({ph})", doomed)
         # FK safety: anything else pointing at a doomed row (branches, continuations, untagged) is orphaned.

@@ -14,7 +14,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from app.storage.commit_notice import Changes
-from app.storage.dialect import dialect_of
 from app.storage.multirow import insert_rows
 from app.storage.repos.fts_backlog import index_range
 from app.storage.repos.indexing import Indexing
@@ -91,24 +90,22 @@ class Sync(Repository):
 
     def home_id(self, label: str) -> int:
         """The number of the home labelled ``label``, registering it on first use."""
-        d = dialect_of(self.conn)
         self.conn.execute(
-            f"INSERT INTO hs_sync_homes (label, created_at) VALUES ({d.p}, {d.p}) ON CONFLICT (label) DO"
-            " NOTHING",
+            f"INSERT INTO hs_sync_homes (label, created_at) VALUES ({self.d.p}, {self.d.p})"
+            " ON CONFLICT (label) DO NOTHING",
             (label, time.time()),
         )
         (number,) = self.conn.execute(
-            f"SELECT id FROM hs_sync_homes WHERE label = {d.p}", (label,)
+            f"SELECT id FROM hs_sync_homes WHERE label = {self.d.p}", (label,)
         ).fetchone()
         return int(number)
 
     def session_homes(self, session_ids: Sequence[str]) -> dict[str, int | None]:
         """The stored sessions among ``session_ids`` and the home each came from (``None``: not synced)."""
-        d = dialect_of(self.conn)
         found: dict[str, int | None] = {}
         for start in range(0, len(session_ids), _CHUNK):
             part = list(session_ids[start : start + _CHUNK])
-            marks = ",".join([d.p] * len(part))
+            marks = ",".join([self.d.p] * len(part))
             found.update(
                 self.conn.execute(
                     "SELECT s.id, h.home_id FROM sessions s LEFT JOIN hs_sync_sessions h ON h.session_id ="
@@ -121,12 +118,11 @@ class Sync(Repository):
     def titles_held(self, titles: Sequence[str], session_ids: Sequence[str]) -> dict[str, str]:
         """Title → the session holding it (the agent's unique title index), for each of ``titles`` held and
         each title one of ``session_ids`` holds."""
-        d = dialect_of(self.conn)
         held: dict[str, str] = {}
         for column, values in (("title", titles), ("id", session_ids)):
             for start in range(0, len(values), _CHUNK):
                 part = list(values[start : start + _CHUNK])
-                marks = ",".join([d.p] * len(part))
+                marks = ",".join([self.d.p] * len(part))
                 held.update(
                     (str(title), str(sid))
                     for title, sid in self.conn.execute(
@@ -143,7 +139,6 @@ class Sync(Repository):
         The updates go first, then the inserts, each in the given order (see :meth:`write_session_rows`).
         The caller chose the titles in that order; updates first keeps the unique title index satisfied, since
         an insert never gives up a title another row of the batch takes, while an update may."""
-        d = dialect_of(self.conn)
         puts, writes = self.ruled_puts(puts)
         self.write_session_rows(puts, update=True)
         self.write_session_rows(puts, update=False)
@@ -152,8 +147,8 @@ class Sync(Repository):
             write.pin(sessions)
         now = time.time()
         self.conn.executemany(
-            f"INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at) VALUES ({d.p},"
-            f" {d.p}, {d.p}, {d.p}) {SYNCED_SESSION_UPSERT}",
+            "INSERT INTO hs_sync_sessions (session_id, home_id, origin_parent_id, synced_at)"
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}) {SYNCED_SESSION_UPSERT}",
             [(put.values["id"], home, put.origin_parent_id, now) for put in puts],
         )
 
@@ -177,23 +172,22 @@ class Sync(Repository):
                 names = ", ".join(f'"{c}"' for c in columns)
                 insert_rows(self.conn, f"INSERT INTO sessions ({names})", params)
                 continue
-            sql = session_row_sql(dialect_of(self.conn), columns, update=update)
+            sql = session_row_sql(self.d, columns, update=update)
             if sql is not None:
                 self.conn.executemany(sql, params)
 
     def link_waiting_parents(self, home: int, session_ids: Sequence[str]) -> int:
         """Link each synced session of ``home`` that is, or names as parent, one of ``session_ids`` to the
         parent its home names, when that parent is stored and no cycle results; how many links were made."""
-        d = dialect_of(self.conn)
         transfer = Transfer(self.conn, self.changes)
         linked = 0
         for start in range(0, len(session_ids), _CHUNK):
             part = list(session_ids[start : start + _CHUNK])
-            marks = ",".join([d.p] * len(part))
+            marks = ",".join([self.d.p] * len(part))
             waiting = self.conn.execute(
                 "SELECT h.session_id, h.origin_parent_id"
                 " FROM hs_sync_sessions h JOIN sessions s ON s.id = h.session_id"
-                f" WHERE h.home_id = {d.p} AND h.origin_parent_id IS NOT NULL"
+                f" WHERE h.home_id = {self.d.p} AND h.origin_parent_id IS NOT NULL"
                 " AND (s.parent_session_id IS NULL OR s.parent_session_id <> h.origin_parent_id)"
                 f" AND (h.session_id IN ({marks}) OR h.origin_parent_id IN ({marks}))",
                 [home, *part, *part],
@@ -204,14 +198,13 @@ class Sync(Repository):
 
     def file_id(self, home: int, token: str) -> int:
         """The generation of ``home`` whose file the client calls ``token``, registering it on first use."""
-        d = dialect_of(self.conn)
         self.conn.execute(
-            f"INSERT INTO hs_sync_files (home_id, token, created_at) VALUES ({d.p}, {d.p}, {d.p})"
-            " ON CONFLICT (home_id, token) DO NOTHING",
+            "INSERT INTO hs_sync_files (home_id, token, created_at)"
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}) ON CONFLICT (home_id, token) DO NOTHING",
             (home, token, time.time()),
         )
         (number,) = self.conn.execute(
-            f"SELECT id FROM hs_sync_files WHERE home_id = {d.p} AND token = {d.p}", (home, token)
+            f"SELECT id FROM hs_sync_files WHERE home_id = {self.d.p} AND token = {self.d.p}", (home, token)
         ).fetchone()
         return int(number)
 
@@ -219,12 +212,11 @@ class Sync(Repository):
         """The messages of ``home`` stored here at origin ids between ``low`` and ``high``, of any generation
         (one deleted here since, with its session, counts as not stored: a later full sync brings it back);
         what each says only when another generation than ``file`` delivered it."""
-        d = dialect_of(self.conn)
         rows = self.conn.execute(
-            f"SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.session_id END,"
-            f" m.role, CASE WHEN o.file_id = {d.p} THEN NULL ELSE m.content END, m.timestamp"
+            f"SELECT o.origin_id, o.file_id, CASE WHEN o.file_id = {self.d.p} THEN NULL ELSE m.session_id"
+            f" END, m.role, CASE WHEN o.file_id = {self.d.p} THEN NULL ELSE m.content END, m.timestamp"
             " FROM hs_sync_messages o JOIN messages m ON m.id = o.message_id"
-            f" WHERE o.home_id = {d.p} AND o.origin_id BETWEEN {d.p} AND {d.p}",
+            f" WHERE o.home_id = {self.d.p} AND o.origin_id BETWEEN {self.d.p} AND {self.d.p}",
             (file, file, home, low, high),
         )
         return [

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 from app.storage.agent_shape import shape_of
-from app.storage.dialect import dialect_of
 from app.storage.repos.titles import TitleRows
 from app.storage.rows import FirstExchange
 
@@ -28,19 +27,17 @@ class TitleSources(TitleRows):
 
     def record_title_source(self, session_id: str, source: str, generator: str | None = None) -> None:
         """Remember who set the title (``user`` or ``auto``); a row also stops any later auto-title."""
-        d = dialect_of(self.conn)
         self.conn.execute(
-            f"INSERT INTO hs_session_titles (session_id, title_source, generator, created_at) VALUES ({d.p},"
-            f" {d.p}, {d.p}, {d.p}) ON CONFLICT(session_id) DO UPDATE SET"
+            "INSERT INTO hs_session_titles (session_id, title_source, generator, created_at)"
+            f" VALUES ({self.d.p}, {self.d.p}, {self.d.p}, {self.d.p}) ON CONFLICT(session_id) DO UPDATE SET"
             " title_source = excluded.title_source,"
             " generator = excluded.generator, created_at = excluded.created_at",
             (session_id, source, generator, time.time()),
         )
 
     def _first_text(self, session_id: str, role: str) -> str | None:
-        d = dialect_of(self.conn)
         row = self.conn.execute(
-            f"SELECT content FROM messages WHERE session_id = {d.p} AND role = {d.p} AND active = 1"
+            f"SELECT content FROM messages WHERE session_id = {self.d.p} AND role = {self.d.p} AND active = 1"
             " AND content IS NOT NULL AND TRIM(content) != '' ORDER BY timestamp, id LIMIT 1",
             (session_id, role),
         ).fetchone()
@@ -48,8 +45,9 @@ class TitleSources(TitleRows):
 
     def _session_test(self, session_id: str, test: str) -> bool | None:
         """The SQL condition ``test`` on the session's row (alias ``s``); ``None`` when there is no row."""
-        d = dialect_of(self.conn)
-        row = self.conn.execute(f"SELECT {test} FROM sessions s WHERE s.id = {d.p}", (session_id,)).fetchone()
+        row = self.conn.execute(
+            f"SELECT {test} FROM sessions s WHERE s.id = {self.d.p}", (session_id,)
+        ).fetchone()
         return None if row is None else bool(row[0])
 
     def title_due(self, session_id: str) -> FirstExchange | bool:
@@ -71,7 +69,6 @@ class TitleSources(TitleRows):
         Re-checked inside the writer job, so a title a person set while the generator ran wins. A taken title
         gets the next free `` #N`` of its lineage instead of failing.
         """
-        d = dialect_of(self.conn)
         # Gone, titled, titled before, or synced: it never needs an auto-title.
         if self._session_test(session_id, _SETTLED) is not False:
             return None
@@ -89,12 +86,14 @@ class TitleSources(TitleRows):
             # The agent's names: 'llm' for a model's proposal, 'derived' for one cut from the text.
             source = "llm" if generator == "endpoint" else "derived"
             self.conn.execute(
-                f"UPDATE sessions SET title = {d.p}, title_source = {d.p} WHERE id = {d.p} AND title IS NULL",
+                f"UPDATE sessions SET title = {self.d.p}, title_source = {self.d.p} WHERE id = {self.d.p}"
+                " AND title IS NULL",
                 (final, source, session_id),
             )
         else:
             self.conn.execute(
-                f"UPDATE sessions SET title = {d.p} WHERE id = {d.p} AND title IS NULL", (final, session_id)
+                f"UPDATE sessions SET title = {self.d.p} WHERE id = {self.d.p} AND title IS NULL",
+                (final, session_id),
             )
         self.record_title_source(session_id, "auto", generator)
         return final

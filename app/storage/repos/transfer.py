@@ -175,7 +175,7 @@ class Transfer(Repository):
         declared = declared_columns()[table]
         columns = {
             column.name: column.declared_type.upper()
-            for column in dialect_of(self.conn).table_columns(self.conn, table)
+            for column in self.d.table_columns(self.conn, table)
             if column.name in declared
         }
         if table == "sessions":
@@ -188,7 +188,7 @@ class Transfer(Repository):
         """Declared defaults of the messages columns, evaluated by SQLite (literals and constant
         expressions)."""
         out: dict[str, Any] = {}
-        for column in dialect_of(self.conn).table_columns(self.conn, "messages"):
+        for column in self.d.table_columns(self.conn, "messages"):
             raw = column.default
             # The text is the schema's own DEFAULT clause, so the database evaluates it as an INSERT would.
             out[column.name] = None if raw is None else self.conn.execute(f"SELECT {raw}").fetchone()[0]
@@ -196,12 +196,11 @@ class Transfer(Repository):
 
     def existing_ids(self, session_ids: Iterable[str]) -> set[str]:
         """The subset of ``session_ids`` already stored."""
-        d = dialect_of(self.conn)
         ids = list(session_ids)
         found: set[str] = set()
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
-            marks = ",".join([d.p] * len(part))
+            marks = ",".join([self.d.p] * len(part))
             found.update(
                 r[0] for r in self.conn.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", part)
             )
@@ -211,7 +210,7 @@ class Transfer(Repository):
         """Insert the session row ``values`` (column → value, ``id`` among them) or, with ``update``,
         overwrite those columns of the stored row (its children keep pointing at it), by :func:`row_rules`."""
         write = row_rules(self.conn, values, update=update)
-        sql = session_row_sql(dialect_of(self.conn), list(write.values), update=update)
+        sql = session_row_sql(self.d, list(write.values), update=update)
         if sql is not None:
             self.conn.execute(sql, session_row_params(write.values, update=update))
         write.pin(Sessions(self.conn, self.changes))
@@ -224,11 +223,10 @@ class Transfer(Repository):
         otherwise the messages get new ones. With ``replace`` the existing row is updated in place (its
         children keep pointing at it) and its messages are swapped.
         """
-        d = dialect_of(self.conn)
         session, rows, message_ids = item.session, item.rows, item.message_ids
         sid = session["id"]
         if replace:
-            self.conn.execute(f"DELETE FROM messages WHERE session_id = {d.p}", (sid,))
+            self.conn.execute(f"DELETE FROM messages WHERE session_id = {self.d.p}", (sid,))
         self.write_session_row(session, update=replace)
         keep_ids = message_ids is not None and _ids_free(self.conn, message_ids)
         if not rows:
@@ -239,7 +237,7 @@ class Transfer(Repository):
         elif message_ids is not None:
             rows = [row[1:] for row in rows]
         names = ", ".join(f'"{c}"' for c in cols)
-        marks = ", ".join([d.p] * len(cols))
+        marks = ", ".join([self.d.p] * len(cols))
         # Not noted for the auto-titler: imported history keeps the titles it came with (a title is asked for
         # explicitly, app.services.transfer).
         self.conn.executemany(f"INSERT INTO messages ({names}) VALUES ({marks})", rows)
@@ -247,20 +245,20 @@ class Transfer(Repository):
 
     def link_parent(self, child_id: str, parent_id: str) -> bool:
         """Point ``child_id`` at ``parent_id`` when the parent exists and no cycle results."""
-        d = dialect_of(self.conn)
         if not Sessions(self.conn, self.changes).session_exists(parent_id) or parent_chain_contains(
             self.conn, parent_id, child_id
         ):
             return False
         self.conn.execute(
-            f"UPDATE sessions SET parent_session_id = {d.p} WHERE id = {d.p}", (parent_id, child_id)
+            f"UPDATE sessions SET parent_session_id = {self.d.p} WHERE id = {self.d.p}", (parent_id, child_id)
         )
         return True
 
     def detach_parent(self, session_id: str) -> None:
         """Clear the session's parent link (a replaced session whose line names no parent)."""
-        d = dialect_of(self.conn)
-        self.conn.execute(f"UPDATE sessions SET parent_session_id = NULL WHERE id = {d.p}", (session_id,))
+        self.conn.execute(
+            f"UPDATE sessions SET parent_session_id = NULL WHERE id = {self.d.p}", (session_id,)
+        )
 
     @contextmanager
     def fts_triggers_suspended(self) -> Iterator[list[str]]:
@@ -280,11 +278,10 @@ class Transfer(Repository):
     def index_sessions(self, tables: list[str], session_ids: list[str]) -> None:
         """Index the messages of ``session_ids`` in ``tables`` with one ``INSERT … SELECT`` per 500
         sessions."""
-        d = dialect_of(self.conn)
         for table in tables:
             for start in range(0, len(session_ids), 500):
                 part = session_ids[start : start + 500]
-                marks = ",".join([d.p] * len(part))
+                marks = ",".join([self.d.p] * len(part))
                 self.conn.execute(
                     f"INSERT INTO {table}(rowid, content) SELECT id, {FTS_DOCUMENT_SQL} FROM messages "
                     f"WHERE session_id IN ({marks}) ORDER BY id",

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from app.domain.stored_json import MAX_COUNTER
-from app.storage.dialect import Dialect, dialect_of
+from app.storage.dialect import Dialect
 from app.storage.repos.repository import Repository
 from app.storage.rows import TOKEN_COUNTERS, Usage
 
@@ -119,12 +119,12 @@ class UsageCounters(Repository):
             "billing_mode": usage.billing_mode if accounted else None,
             "model": usage.model if accounted else None,
         }
-        d = dialect_of(self.conn)
-        self.conn.execute(_absolute_sql(d) if usage.absolute else _increment_sql(d), params)
+        self.conn.execute(_absolute_sql(self.d) if usage.absolute else _increment_sql(self.d), params)
         if usage.absolute or not accounted:
             return
         row = self.conn.execute(
-            f"SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions WHERE id = {d.p}",
+            "SELECT model, billing_provider, billing_base_url, billing_mode FROM sessions"
+            f" WHERE id = {self.d.p}",
             (session_id,),
         ).fetchone()
         params.update(
@@ -136,4 +136,4 @@ class UsageCounters(Repository):
             actual_cost_usd=float(usage.actual_cost_usd or 0.0),
             now=time.time(),
         )
-        self.conn.execute(_model_usage_sql(d), params)
+        self.conn.execute(_model_usage_sql(self.d), params)
