@@ -7,7 +7,6 @@ import os
 import re
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import app.main
 from app.main import create_app
 from app.settings import Settings
 from app.storage.dialect import SQLITE, Dialect, dialect_of
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 
 
@@ -283,6 +283,8 @@ class RawDatabase:
             self._closers.append(pg.close)
             self.conn: Any = PgConnection(pg)
         else:
+            # The server's own SQLite library: a second copy in this process would not see the server's POSIX
+            # locks and could reset the WAL index its connections have mapped.
             conn = sqlite3.connect(settings.db_path, isolation_level=None, timeout=10)
             if named_rows:
                 conn.row_factory = sqlite3.Row

@@ -53,9 +53,12 @@ def test_a_session_shows_the_row_type(client: TestClient) -> None:
 # A table of session members declared before the app is imported, as own_schema would declare one: nothing
 # else names the member, yet the session shows it, the write path stores it and its row goes with the
 # session.
+# The trial opens the file beside the server through the server's own SQLite library: two SQLite copies in one
+# process do not see each other's POSIX locks, so one may reset the WAL index the other has mapped (SIGBUS).
 _TRIAL = """
-import json, sqlite3, sys
+import json, sys
 from pathlib import Path
+from app.storage.sqlite.driver import sqlite3
 from sqlalchemy import REAL, Text
 from sqlmodel import Field, SQLModel
 from app.storage.own_schema import SESSION_MEMBERS, create_table_sql
