@@ -83,20 +83,26 @@ def model() -> Iterator[tuple[ModelDatabase, GroupCommitter]]:
         lanes.stop()
 
 
-def _behind_a_blocker(lanes: GroupCommitter, jobs: list[Callable[[Any], Any]]) -> list[Future[Any]]:
-    """Queue ``jobs`` while the only lane is busy, so they are all waiting when it comes back."""
-    release = threading.Event()
-    started = threading.Event()
+class _Blocker:
+    """A job that holds the only lane until :attr:`release` is set; :attr:`started` is set once it runs."""
 
-    def blocker(scratch: list[Any]) -> str:
-        started.set()
-        release.wait(10)
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, scratch: list[Any]) -> str:
+        self.started.set()
+        self.release.wait(10)
         return "blocker"
 
+
+def _behind_a_blocker(lanes: GroupCommitter, jobs: list[Callable[[Any], Any]]) -> list[Future[Any]]:
+    """Queue ``jobs`` while the only lane is busy, so they are all waiting when it comes back."""
+    blocker = _Blocker()
     first = lanes.submit(blocker)
-    assert started.wait(10)
+    assert blocker.started.wait(10)
     futures = [lanes.submit(job) for job in jobs]
-    release.set()
+    blocker.release.set()
     assert first.result(10) == "blocker"
     return futures
 
@@ -142,19 +148,13 @@ def test_many_failing_jobs_cost_linear_work(model: tuple[ModelDatabase, GroupCom
 
 def test_a_job_given_up_before_it_started_is_not_run(model: tuple[ModelDatabase, GroupCommitter]) -> None:
     db, lanes = model
-    release = threading.Event()
-    started = threading.Event()
-
-    def blocker(scratch: list[Any]) -> None:
-        started.set()
-        release.wait(10)
-
+    blocker = _Blocker()
     first = lanes.submit(blocker)
-    assert started.wait(10)
+    assert blocker.started.wait(10)
     abandoned = lanes.submit(_append("abandoned"))
     kept = lanes.submit(_append("kept"))
     assert abandoned.cancel()
-    release.set()
+    blocker.release.set()
     first.result(10)
     assert kept.result(10) == "kept"
     assert db.committed == ["kept"]
@@ -164,23 +164,18 @@ def test_an_awaited_job_whose_caller_was_cancelled_before_it_started_is_not_run(
     model: tuple[ModelDatabase, GroupCommitter],
 ) -> None:
     db, lanes = model
-    release = threading.Event()
-    started = threading.Event()
-
-    def blocker(scratch: list[Any]) -> None:
-        started.set()
-        release.wait(10)
+    blocker = _Blocker()
 
     async def scenario() -> None:
         first = asyncio.ensure_future(lanes.write(blocker))
-        while not started.is_set():
+        while not blocker.started.is_set():
             await asyncio.sleep(0.01)
         abandoned = asyncio.ensure_future(lanes.write(_append("abandoned")))
         kept = asyncio.ensure_future(lanes.write(_append("kept")))
         await asyncio.sleep(0.01)  # both queued behind the blocker
         abandoned.cancel()
         await asyncio.sleep(0.01)
-        release.set()
+        blocker.release.set()
         await first
         assert await asyncio.wait_for(kept, 10) == "kept"
         with pytest.raises(asyncio.CancelledError):
@@ -205,20 +200,15 @@ def test_awaited_jobs_committed_together_each_get_their_own_answer(
     model: tuple[ModelDatabase, GroupCommitter],
 ) -> None:
     db, lanes = model
-    release = threading.Event()
-    started = threading.Event()
-
-    def blocker(scratch: list[Any]) -> None:
-        started.set()
-        release.wait(10)
+    blocker = _Blocker()
 
     async def scenario() -> list[Any]:
         first = asyncio.ensure_future(lanes.write(blocker))
-        while not started.is_set():
+        while not blocker.started.is_set():
             await asyncio.sleep(0.01)
         queued = [asyncio.ensure_future(lanes.write(_fail if i == 3 else _append(i))) for i in range(6)]
         await asyncio.sleep(0.01)  # all queued behind the blocker: one group
-        release.set()
+        blocker.release.set()
         await first
         return await asyncio.gather(*queued, return_exceptions=True)
 
