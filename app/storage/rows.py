@@ -52,14 +52,18 @@ class SessionRow(TypedDict):
 
     id: str
     title: str | None
+    title_source: str | None
     source: str
     user_id: str | None
     model: str | None
     model_config: dict[str, Any] | None
     parent_session_id: str | None
+    lineage_root_id: str
     started_at: float
     ended_at: float | None
     end_reason: str | None
+    last_active: float
+    preview: str
     message_count: int
     tool_call_count: int
     input_tokens: int
@@ -71,6 +75,9 @@ class SessionRow(TypedDict):
     actual_cost_usd: float | None
     api_call_count: int
     archived: bool
+    pinned: bool
+    home: str | None
+    """The label of the home ``hermes sessions sync`` brought the session from (``None``: created here)."""
     session_key: str | None
     chat_id: str | None
     chat_type: str | None
@@ -81,13 +88,6 @@ class SessionRow(TypedDict):
     profile_name: str | None
     handoff: HandoffState | None
     has_system_prompt: bool
-    preview: str
-    last_active: float
-    lineage_root_id: str
-    title_source: str | None
-    pinned: bool
-    home: str | None
-    """The label of the home ``hermes sessions sync`` brought the session from (``None``: created here)."""
     system_prompt: NotRequired[str | None]
     """Only when asked for (``include=system_prompt``): list queries never read the body."""
 

@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.schemas import examples as ex
 from app.api.schemas.common import FilterText, RequestModel
 from app.api.schemas.filters import SessionFilterFields
+from app.api.schemas.row_models import from_row
 from app.api.schemas.transfer import IndexingStatus
+from app.storage.rows import PruneCandidate
 
 
 class StatsOut(BaseModel):
@@ -124,17 +126,9 @@ class PruneIn(RequestModel, BulkSelection):
     )
 
 
+@from_row(PruneCandidate, omit={"payload_bytes"})
 class SelectedSession(BaseModel):
     """A session a prune or an archive selects (the agent's ``list_prune_candidates`` row)."""
-
-    id: str
-    source: str
-    title: str | None
-    model: str | None
-    started_at: float
-    ended_at: float | None
-    message_count: int
-    archived: bool
 
 
 class PruneOut(BaseModel):

@@ -15,7 +15,9 @@ from app.api.schemas.common import (
     SafeText,
     check_text_tree,
 )
+from app.api.schemas.row_models import from_row
 from app.domain.json_policy import INT64_MAX
+from app.storage import rows
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -88,14 +90,9 @@ def appended_messages(body: MessageCreate | MessageBatch) -> list[dict[str, Any]
     return [m.model_dump(exclude_none=True) for m in batch]
 
 
+@from_row(rows.AttachmentRef)
 class AttachmentRef(BaseModel):
     """An attachment referenced by a message."""
-
-    id: str
-    media_type: str
-    size: int
-    sha256: str
-    filename: str | None
 
 
 class UnrenderableDetail(BaseModel):
@@ -115,23 +112,14 @@ class Unrenderable(BaseModel):
 _UNRENDERABLE_NOTE = "; the unrenderable marker when the stored value cannot be rendered"
 
 
+@from_row(rows.MessageRow)
 class MessagePublic(BaseModel):
     """A stored message."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.MESSAGE]})
 
-    id: int
-    session_id: str
-    role: str
     content: Any = Field(description="Text, multimodal parts, or null" + _UNRENDERABLE_NOTE)
-    tool_call_id: str | None
     tool_calls: list[Any] | Unrenderable | None = Field(description="Tool calls" + _UNRENDERABLE_NOTE)
-    tool_name: str | None
-    timestamp: float
-    token_count: int | None
-    finish_reason: str | None
-    reasoning: str | None
-    reasoning_content: str | None
     reasoning_details: Any = Field(default=None, description="Any JSON" + _UNRENDERABLE_NOTE)
     attachments: list[AttachmentRef]
     active: bool = Field(description="False once rewound or compacted away")

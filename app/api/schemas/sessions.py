@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.schemas import examples as ex
 from app.api.schemas.common import RequestModel, RuledCount, SafeJSON, SafeText, Title, model_examples
 from app.api.schemas.filters import SessionFilterFields
+from app.api.schemas.row_models import from_row
 from app.domain.sources import Source
+from app.storage.rows import SessionRow, Usage
 
 
 class Handoff(BaseModel):
@@ -21,40 +23,25 @@ class Handoff(BaseModel):
     error: str | None
 
 
+@from_row(SessionRow)
 class SessionPublic(BaseModel):
     """A session as the API shows it (``system_prompt`` only with ``include=system_prompt``)."""
 
-    id: str
-    title: str | None
+    model_config = ConfigDict(
+        populate_by_name=True, protected_namespaces=(), json_schema_extra=model_examples(ex.SESSION)
+    )
+
     title_source: Literal["user", "auto"] | None = Field(
         default=None, description="Who set the title: a person, the automatic titler, or unknown/none"
     )
-    source: str
-    user_id: str | None
-    model: str | None
     model_config_: dict[str, Any] | None = Field(
         alias="model_config",
         description="Provider settings snapshot; the unrenderable marker (see Message.tool_calls) when the "
         "stored value cannot be rendered",
     )
-    parent_session_id: str | None
     lineage_root_id: str = Field(description="First session of the compression lineage")
-    started_at: float
-    ended_at: float | None
-    end_reason: str | None
     last_active: float = Field(description="Newest message time, else started_at")
     preview: str = Field(description="First user message, newlines folded, 60 chars + '...'")
-    message_count: int
-    tool_call_count: int
-    input_tokens: int
-    output_tokens: int
-    cache_read_tokens: int
-    cache_write_tokens: int
-    reasoning_tokens: int
-    estimated_cost_usd: float | None
-    actual_cost_usd: float | None
-    api_call_count: int
-    archived: bool
     pinned: bool = Field(
         default=False, description="Kept from prune, auto-prune and archive (PUT/DELETE /sessions/{id}/pin)"
     )
@@ -63,10 +50,6 @@ class SessionPublic(BaseModel):
         description="The home `hermes sessions sync` brought the session from (its label); null for a "
         "session created here",
     )
-    session_key: str | None
-    chat_id: str | None
-    chat_type: str | None
-    thread_id: str | None
     cwd: str | None = Field(default=None, description="Working directory the agent ran in (workspace)")
     git_branch: str | None = Field(default=None, description="Git branch of the workspace")
     git_repo_root: str | None = Field(
@@ -74,12 +57,7 @@ class SessionPublic(BaseModel):
     )
     profile_name: str | None = Field(default=None, description="The agent profile the session ran under")
     handoff: Handoff | None
-    has_system_prompt: bool
     system_prompt: str | None = Field(default=None, description="Only with include=system_prompt")
-
-    model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra=model_examples(ex.SESSION)
-    )
 
 
 class SessionPage(BaseModel):
@@ -190,6 +168,7 @@ class UsageMode(StrEnum):
     absolute = "absolute"
 
 
+@from_row(Usage, omit={"absolute"}, ruled={int: RuledCount, str: SafeText})
 class UsageUpdate(RequestModel):
     """Body of ``POST /sessions/{id}/usage`` (the agent's ``update_token_counts``)."""
 
@@ -197,12 +176,6 @@ class UsageUpdate(RequestModel):
 
     # Not strict: a JSON string names the enum member (strict wants the member itself).
     mode: UsageMode = Field(default=UsageMode.increment, strict=False)
-    input_tokens: RuledCount = 0
-    output_tokens: RuledCount = 0
-    cache_read_tokens: RuledCount = 0
-    cache_write_tokens: RuledCount = 0
-    reasoning_tokens: RuledCount = 0
-    api_call_count: RuledCount = 0
     estimated_cost_usd: float | None = Field(
         default=None, ge=0, le=MAX_COST_USD, allow_inf_nan=False, description="USD, at most 10^12"
     )
@@ -210,6 +183,3 @@ class UsageUpdate(RequestModel):
         default=None, ge=0, le=MAX_COST_USD, allow_inf_nan=False, description="USD, at most 10^12"
     )
     model: SafeText | None = Field(default=None, description="Recorded only when the session has none")
-    billing_provider: SafeText | None = None
-    billing_base_url: SafeText | None = None
-    billing_mode: SafeText | None = None
