@@ -7,9 +7,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.schemas.row_models import from_row
-from app.domain.session_filter import SessionFilter
-
 
 class BulkDelete(BaseModel):
     """``POST /api/sessions/bulk-delete``."""
@@ -66,6 +63,40 @@ class SessionChange(BaseModel):
     profile: str | None = None
 
 
+class SessionPrune(BaseModel):
+    """``POST /api/sessions/prune``: every criterion given must hold; ``older_than_days`` (90 by default)
+    applies to a bare prune or when sent."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"older_than_days": 30, "source": "telegram", "dry_run": True}]}
+    )
+
+    older_than_days: float | None = 90
+    source: str | None = None
+    profile: str | None = None
+    started_before: float | None = None
+    started_after: float | None = None
+    title_like: str | None = None
+    end_reason: str | None = None
+    cwd_prefix: str | None = None
+    min_messages: int | None = None
+    max_messages: int | None = None
+    model_like: str | None = None
+    provider: str | None = None
+    user_id: str | None = None
+    chat_id: str | None = None
+    chat_type: str | None = None
+    branch_like: str | None = None
+    min_tokens: int | None = None
+    max_tokens: int | None = None
+    min_cost: float | None = None
+    max_cost: float | None = None
+    min_tool_calls: int | None = None
+    max_tool_calls: int | None = None
+    include_archived: bool = False
+    dry_run: bool = False
+
+
 # Prune body fields and the filter-set fields they fill.
 PRUNE_CRITERIA = {
     "source": "source",
@@ -87,20 +118,3 @@ PRUNE_CRITERIA = {
     "min_tool_calls": "min_tool_calls",
     "max_tool_calls": "max_tool_calls",
 }
-
-
-@from_row(SessionFilter, names=PRUNE_CRITERIA)
-class SessionPrune(BaseModel):
-    """``POST /api/sessions/prune``: every criterion given must hold; ``older_than_days`` (90 by default)
-    applies to a bare prune or when sent."""
-
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"older_than_days": 30, "source": "telegram", "dry_run": True}]}
-    )
-
-    older_than_days: float | None = 90
-    profile: str | None = None
-    started_before: float | None = None
-    started_after: float | None = None
-    include_archived: bool = False
-    dry_run: bool = False

@@ -2,10 +2,11 @@
 
 A model that presents a record (a row of ``app.storage.rows``, a ``SessionFilter``) or takes one in a body
 would otherwise list the record's members a second time. :func:`from_row` builds the model from the record
-type instead: the record's members in the record's order (the order of ``required`` in the OpenAPI
-document), typed and defaulted as the record types them; a member the decorated class declares takes the
-class's declaration (its type, default and description), and the class's own members that the record does
-not have follow. The class body therefore holds only what the API adds to the record.
+type instead: the class's own members (those the record does not have) first, then the record's members in
+the record's order (the order of ``required`` in the OpenAPI document and of validation errors), typed and
+defaulted as the record types them (a member a TypedDict may leave out is optional, ``None`` by default); a
+member the class declares takes the class's declaration (its type, default and description). The class body
+therefore holds only what the API adds to the record.
 """
 
 from __future__ import annotations
@@ -24,48 +25,47 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def from_row(
-    row: type,
-    *,
-    omit: Collection[str] = (),
-    names: Mapping[str, str] | None = None,
-    ruled: Mapping[type, Any] | None = None,
+    row: type, *, omit: Collection[str] = (), ruled: Mapping[type, Any] | None = None
 ) -> Callable[[type[M]], type[M]]:
     """Decorate a model to carry the members of ``row`` (a TypedDict or a dataclass).
 
-    ``omit``: members left out. ``names``: only these members, each under the field name it is keyed by
-    (``{"title_like": "title"}``). ``ruled``: the API's type for a type the record uses
-    (``{int: RuledCount}``), also inside an optional. A declared field matches a member by its alias when it
-    has one (``model_config_`` aliased ``model_config``). Validators are not carried over, so the class may
-    not have any.
+    ``omit``: members left out. ``ruled``: the API's type for a type the record uses (``{int: RuledCount}``),
+    also inside an optional. A declared field matches a member by its alias when it has one
+    (``model_config_`` aliased ``model_config``). Validators are not carried over, so the class may not have
+    any.
     """
-    field_of = {member: name for name, member in names.items()} if names is not None else None
 
     def build(declared: type[M]) -> type[M]:
         checks = declared.__pydantic_decorators__
         if checks.field_validators or checks.model_validators:
             raise TypeError(f"{declared.__name__}: a model built by from_row() cannot carry validators")
-        by_field = {info.alias or name: name for name, info in declared.model_fields.items()}
+        hints = {m: h for m, h in typing.get_type_hints(row, include_extras=True).items() if m not in omit}
+        defaults = _defaults(row)
+        by_member = {info.alias or name: name for name, info in declared.model_fields.items()}
         annotations: dict[str, Any] = {}
         namespace: dict[str, Any] = {}
 
-        def take(name: str) -> None:
+        def declare(name: str) -> None:
             info = declared.model_fields[name]
             annotations[name] = info.annotation
             namespace[name] = info
 
-        defaults = _defaults(row)
-        for member, hint in typing.get_type_hints(row).items():
-            field = member if field_of is None else field_of.get(member)
-            if field is None or member in omit:
+        for member, name in by_member.items():
+            if member not in hints:
+                declare(name)
+        for member, hint in hints.items():
+            if member in by_member:
+                declare(by_member[member])
                 continue
-            if field in by_field:
-                take(by_field.pop(field))
-                continue
-            annotations[field] = _ruled(hint, ruled or {})
-            if member in defaults:
-                namespace[field] = defaults[member]
-        for name in by_field.values():
-            take(name)
+            # Read from the hint: under postponed annotations a TypedDict's __optional_keys__ misses it.
+            if typing.get_origin(hint) is typing.NotRequired:
+                (hint,) = typing.get_args(hint)
+                annotations[member] = _ruled(hint, ruled or {}) | None
+                namespace[member] = None
+            else:
+                annotations[member] = _ruled(hint, ruled or {})
+                if member in defaults:
+                    namespace[member] = defaults[member]
         namespace |= {
             "__module__": declared.__module__,
             "__qualname__": declared.__qualname__,

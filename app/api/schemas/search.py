@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.schemas import examples as ex
 from app.api.schemas.common import FilterText, Int64, RequestModel, SafeText
 from app.api.schemas.messages import Unrenderable
+from app.api.schemas.row_models import from_row
 from app.api.schemas.transfer import IndexingStatus
+from app.services import search as search_svc
 
 Names = SafeText | list[SafeText]
 
@@ -64,31 +66,22 @@ class SearchBody(RequestModel, SearchArgs[Names]):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.SEARCH_BODY]})
 
 
+@from_row(search_svc.SearchMessage)
 class SearchMessage(BaseModel):
     """A message inside a search result (tool fields only when set)."""
 
-    id: int
-    role: str
     content: Any = Field(description="Text (or multimodal parts); may be empty, never absent")
-    timestamp: float
-    tool_name: str | None = None
     tool_calls: list[Any] | Unrenderable | None = Field(
         default=None,
         description="Tool calls; the unrenderable marker when the stored value cannot be rendered",
     )
-    tool_call_id: str | None = None
     anchor: bool | None = Field(default=None, description="True on the anchor / matching message")
     content_truncated: bool | None = Field(default=None, description="detail=adaptive cut the content")
-    original_content_chars: int | None = None
 
 
+@from_row(search_svc.SessionMeta)
 class SessionMeta(BaseModel):
     """The session a scroll or read shows."""
-
-    title: str | None
-    source: str | None
-    model: str | None
-    started_at: float | None
 
 
 class DiscoverResult(BaseModel):

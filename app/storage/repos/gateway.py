@@ -25,8 +25,11 @@ def _peer_columns(peer: ChatPeer) -> tuple[str, str | None, str, str | None, str
     return (peer.source, peer.user_id, peer.session_key, peer.chat_id, peer.chat_type, peer.thread_id)
 
 
+# The ends a gateway takes back: the agent closing its process, the orphan reaper (not a person's choice).
+_TAKEN_BACK = ("agent_close", "ws_orphan_reap")
+_TAKEN_BACK_SQL = ", ".join(f"'{reason}'" for reason in _TAKEN_BACK)
 _RECOVERABLE = (
-    "(ended_at IS NULL OR end_reason IN ('agent_close', 'ws_orphan_reap')) AND "
+    f"(ended_at IS NULL OR end_reason IN ({_TAKEN_BACK_SQL})) AND "
     "(COALESCE(message_count, 0) > 0 OR EXISTS (SELECT 1 FROM messages "
     "WHERE messages.session_id = sessions.id LIMIT 1))"
 )
@@ -185,12 +188,7 @@ class Gateway(Repository):
     def promote_to_reset(self, session_id: str, reason: str) -> bool:
         """``promote_to_session_reset``: end a live row, or one ended by ``agent_close``/``ws_orphan_reap``,
         with ``reason``; an explicit earlier end wins."""
-        cursor = self.conn.execute(
-            f"UPDATE sessions SET ended_at = {self.d.p}, end_reason = {self.d.p} WHERE id = {self.d.p}"
-            " AND (ended_at IS NULL OR end_reason IN ('agent_close', 'ws_orphan_reap'))",
-            (time.time(), reason, session_id),
-        )
-        return cursor.rowcount > 0
+        return Sessions(self.conn, self.changes).end_session(session_id, reason, over=_TAKEN_BACK)
 
     def set_expiry_finalized(self, session_id: str) -> None:
         """The row's ``expiry_finalized`` flag (the expiry watcher's mark)."""

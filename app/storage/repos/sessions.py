@@ -270,12 +270,14 @@ class SessionRows(Repository):
             titles.set_title(session_id, new.title)
             titles.record_title_source(session_id, "user")
 
-    def end_session(self, session_id: str, end_reason: str) -> bool:
-        """End an open session; the first end wins (``False`` when it was already ended or is missing)."""
+    def end_session(self, session_id: str, end_reason: str, *, over: tuple[str, ...] = ()) -> bool:
+        """End an open session; the first end wins (``False`` when it was already ended or is missing),
+        except an end for one of the reasons in ``over``, which this end replaces."""
+        replaceable = f" OR end_reason IN ({', '.join([self.d.p] * len(over))})" if over else ""
         cursor = self.conn.execute(
             f"UPDATE sessions SET ended_at = {self.d.p}, end_reason = {self.d.p} WHERE id = {self.d.p}"
-            " AND ended_at IS NULL",
-            (time.time(), end_reason, session_id),
+            f" AND (ended_at IS NULL{replaceable})",
+            (time.time(), end_reason, session_id, *over),
         )
         return cursor.rowcount > 0
 
