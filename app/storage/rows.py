@@ -3,8 +3,9 @@
 Neutral ground: the protocols (``app.storage.protocols``), the SQLite repositories and any other backend
 import these, and none of them holds SQL. The public rows are plain dicts at run time (the hot paths build
 them positionally and the API serialises them with orjson as they are), typed here so services and routes
-know their members; the API's pydantic models (``app.api.schemas``) document the same shapes for OpenAPI and
-schemathesis (``tests/api/test_schemathesis.py``) checks every response against them.
+know their members. The API's pydantic models of these rows are built from them
+(``app.api.schemas.row_models.from_row``), adding only their documentation, for OpenAPI; schemathesis
+(``tests/api/test_schemathesis.py``) checks every response against them.
 """
 
 from __future__ import annotations
