@@ -1,6 +1,6 @@
 """API models written once: a storage or domain record's members, with what the API says more.
 
-A model that presents a record (a row of ``app.storage.rows``, a ``SessionFilter``) or takes one in a body
+A model that presents a record (a row of ``app.storage.rows``, a search service record) or takes one in a body
 would otherwise list the record's members a second time. :func:`from_row` builds the model from the record
 type instead: the class's own members (those the record does not have) first, then the record's members in
 the record's order (the order of ``required`` in the OpenAPI document and of validation errors), typed and
