@@ -8,7 +8,6 @@ mirror."""
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from app.storage.postgres.connection import configure
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import BACKENDS, TOKEN, backend_settings
 
 _TABLES = ("sessions", "messages")

@@ -2,9 +2,10 @@
 
 Two copies of SQLite in one process must never open the same file: each keeps its own table of the POSIX
 locks it holds, so one copy closing a descriptor drops the other's locks, and the file corrupts. The server
-runs on ``pysqlite3``'s SQLite; tests that open the same files through ``import sqlite3`` (their own checks,
-and the real agent's ``hermes_state``, imported in-process) get that library too. Newer agents used as
-oracles run in processes of their own, on the interpreter's SQLite, like a real agent beside the server.
+runs on ``pysqlite3``'s SQLite; the tests' own checks name it (``from app.storage.sqlite.driver import
+sqlite3``), and code that says ``import sqlite3`` in this process (the real agent's ``hermes_state``) gets it
+from here. Newer agents used as oracles run in processes of their own, on the interpreter's SQLite, like a
+real agent beside the server.
 Loaded by ``-p tests.one_sqlite`` before any test module imports ``sqlite3``.
 """
 

@@ -3,12 +3,11 @@ here changes every statement a backend receives."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from app.storage.dialect import SQLITE, Dialect, TableColumn
 from app.storage.postgres.dialect import POSTGRES
+from app.storage.sqlite.driver import sqlite3
 
 _HOOKS = [
     (lambda d: d.p, "?", "%s"),

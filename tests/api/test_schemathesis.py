@@ -10,12 +10,12 @@ written into the spec. ``HERMES_SOAK=1`` runs many more examples.
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from pathlib import Path
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.api.fuzzing import (
     AUTH,
     CHECKS,

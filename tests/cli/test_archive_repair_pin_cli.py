@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
 
+from app.storage.sqlite.driver import sqlite3
 from tests.cli.conftest import Run, Seeder
 
 

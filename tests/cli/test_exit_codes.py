@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import hermes_state
 
 from app.cli.errors import EXIT_CODES_HELP, ExitCode
 from app.domain.handoff import CANCELLED_ERROR
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import ROOT, TOKEN, LiveServer, free_port, start_live_server
 from tests.handoff.conftest import configure, new_session
 

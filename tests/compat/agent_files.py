@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.oracles import columns, oracle, run_oracle
 from tests.compat.schema30 import build_v30, fill_v30
 from tests.conftest import TOKEN

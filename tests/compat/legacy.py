@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 
 # sqlite_stat*: the planner statistics our PRAGMA optimize leaves (STAT4 where the library has it).

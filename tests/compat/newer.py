@@ -13,12 +13,12 @@ upstream ``hermes_state_common.py`` (``SCHEMA_VERSION = 30``; not copied, re-sta
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from pathlib import Path
 
 import hermes_state
 
 from app.storage.sqlite.connection import split_statements
+from app.storage.sqlite.driver import sqlite3
 
 NEWER_VERSION = 30
 

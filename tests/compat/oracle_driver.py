@@ -21,6 +21,7 @@ import time
 import traceback
 from collections.abc import Callable, Coroutine
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 MARK = "@@oracle@@ "
@@ -162,9 +163,12 @@ async def integrity(db: Any, cmd: Command) -> dict[str, Any]:
     return {"checks": fts_integrity(Path(cmd["db"]))}
 
 
-def fts_integrity(path: Path) -> dict[str, str]:
-    """``{"messages_fts": "ok", "messages_fts_trigram": "ok", "quick_check": "ok"}`` or the errors."""
-    conn = sqlite3.connect(path, timeout=30)
+def fts_integrity(path: Path, dbapi: ModuleType = sqlite3) -> dict[str, str]:
+    """``{"messages_fts": "ok", "messages_fts_trigram": "ok", "quick_check": "ok"}`` or the errors, read
+    through ``dbapi``: the agent's own ``sqlite3`` here, the server's SQLite library when the test process
+    checks a file its server may hold open (two SQLite copies in one process do not see each other's
+    locks)."""
+    conn = dbapi.connect(path, timeout=30)
     try:
         out: dict[str, str] = {}
         names = [
@@ -174,7 +178,7 @@ def fts_integrity(path: Path) -> dict[str, str]:
             try:
                 conn.execute(f"INSERT INTO {table}({table}, rank) VALUES('integrity-check', 1)")
                 out[table] = "ok"
-            except sqlite3.DatabaseError as exc:
+            except dbapi.DatabaseError as exc:
                 out[table] = str(exc)
         out["quick_check"] = "; ".join(r[0] for r in conn.execute("PRAGMA quick_check"))
         return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.oracle_driver import FTS_TABLES, MARK, fts_integrity
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,7 +122,7 @@ def run_oracle(name: str, op: str, db_path: Path, **kwargs: Any) -> dict[str, An
 
 def assert_fts_ok(path: Path) -> None:
     """Every FTS table of the file passes its integrity-check (rank 1), and the file its quick_check."""
-    checks = fts_integrity(path)
+    checks = fts_integrity(path, sqlite3)
     assert set(checks) >= {"quick_check", *FTS_TABLES}, checks
     assert all(v == "ok" for v in checks.values()), checks
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from app.storage.sqlite.driver import sqlite3
 
 SCHEMA_VERSION = 30
 FTS_STORAGE_VERSION = 3

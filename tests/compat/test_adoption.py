@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from pathlib import Path
 
 import hermes_state
 import pytest
 
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.legacy import adopt_file, build_v10, fts_ok, open_db, schema_objects, table_rows
 
 

@@ -3,7 +3,6 @@ repositories, and the SQLite library under all of it."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import hermes_state
@@ -15,7 +14,7 @@ from app.main import create_app
 from app.settings import Settings
 from app.storage import agent_objects
 from app.storage.agent_shape import AgentShape, inspect
-from app.storage.sqlite.driver import WAL_RESET_FIXED, has_wal_reset_bug, library_version
+from app.storage.sqlite.driver import WAL_RESET_FIXED, has_wal_reset_bug, library_version, sqlite3
 from tests.compat.legacy import adopt_file, open_db
 from tests.conftest import TOKEN
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 import textwrap
 from pathlib import Path
 
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.legacy import fts_ok
 from tests.conftest import LiveServer
 from tests.reliability.appenders import Appenders, start_agent_writer

@@ -4,7 +4,6 @@ every write refused with 503 ``agent_file_read_only``, and the file left byte-id
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from app.services.events import EventPruner
 from app.settings import Settings
 from app.storage.sqlite import migrate
 from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from tests.compat.newer import NEWER_VERSION, file_digest, migrate_to_newer, write_with_agent
 from tests.conftest import TOKEN

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateIndex
 
 from app.storage import own_schema
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.read_only import shadow_missing_own_tables
 from tests.compat.legacy import adopt_file
 

@@ -5,9 +5,9 @@ trigram index leaves out), and an unknown shape beyond it left read-only and byt
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.agent_files import (
     AgentFiles,
     assert_agent_semantics,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import sqlite3
 import tempfile
 import textwrap
 import types
@@ -22,6 +21,7 @@ from app.errors import HermesError, concrete_errors
 from app.main import create_app
 from app.openapi_export import generate
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.tx import SqliteTx
 
 ERRORS = concrete_errors()

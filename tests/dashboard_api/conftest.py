@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 
 TOKEN = "dashboard-test-token"
 AGENT_TOKEN = "agent-dashboard-token"

@@ -3,7 +3,6 @@ commit (the agent's), reused for at most ``COUNT_REUSE_S``, since that program c
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from app.storage.commit_notice import Changes
 from app.storage.repos import session_list
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListQuery
+from app.storage.sqlite.driver import sqlite3
 from tests.dashboard_api.conftest import Pair, copy_store
 
 

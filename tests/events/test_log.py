@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from app.services.events import EventPruner
 from app.settings import Settings
 from app.storage.commit_notice import Changes
 from app.storage.repos.events import Events
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from tests.conftest import RawDatabase
 

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from hermes_cli import session_export, session_export_html, session_export_md
 
 from app.services import export_readable
+from app.storage.sqlite.driver import sqlite3
 from tests.exports.agent_oracle import EXPORTED_AT, agent_session_markdown, agent_trace, page_body
 from tests.lifecycle.helpers import agent_db, make_session
 
@@ -240,8 +241,6 @@ def test_trace_uses_the_sessions_workspace(home: Path, client: TestClient) -> No
     db = agent_db(home)
     make_session(db, "w1", messages=2)
     db.close()
-    import sqlite3
-
     with sqlite3.connect(home / "state.db") as conn:
         conn.execute("UPDATE sessions SET cwd = '/src/app', git_branch = 'main' WHERE id = 'w1'")
     line = json.loads(_get(client, format="trace", session_id="w1").text.splitlines()[0])

@@ -5,7 +5,6 @@ path writes the line: SQLite's ``json()`` in rendered rows, :func:`minified` in 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import hermes_state
@@ -17,6 +16,7 @@ from app.domain.stored_json import minified
 from app.storage.commit_notice import Changes
 from app.storage.repos.export_repo import Export
 from app.storage.rows import ExportCursor, ExportFilter, join_chunk
+from app.storage.sqlite.driver import sqlite3
 
 _SCALARS = (
     st.none()

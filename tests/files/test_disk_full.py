@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.conftest import TOKEN
 from tests.files.conftest import fill

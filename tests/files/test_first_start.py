@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 
 from app.errors import StorageFull
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.first_contact import BACKUP_INFIX
 from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from app.services.gateway import Gateway
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.cli.conftest import run  # noqa: F401  (the CLI fixture, for test_cli.py)
 from tests.conftest import BACKENDS, RawDatabase, backend_settings
 

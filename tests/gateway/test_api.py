@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 import time
 from contextlib import closing
 from datetime import datetime, timedelta
@@ -24,6 +23,7 @@ from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage import gateway_files as files
 from app.storage.backends import open_store
+from app.storage.sqlite.driver import sqlite3
 from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, session_row
 
 KEY = "agent:main:telegram:dm:99"

@@ -4,7 +4,6 @@ routed message in that thread, ours or the agent's store's, lands in the handed-
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from fastapi.testclient import TestClient
 from gateway.config import GatewayConfig, Platform
 from gateway.session import SessionSource, SessionStore
 
+from app.storage.sqlite.driver import sqlite3
 from tests.gateway.conftest import route, session_row
 from tests.handoff.conftest import configure, new_session
 

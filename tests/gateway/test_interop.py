@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import ROOT, LiveServer
 from tests.gateway.conftest import agent_scope
 

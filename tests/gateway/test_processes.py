@@ -3,7 +3,6 @@ honour them."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -13,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import TOKEN, RawDatabase
 from tests.gateway.conftest import edit_entry, gateway_of, put_config, route, scope, session_row
 

@@ -8,13 +8,13 @@ entry as the router left it: the new session and its entry stay.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.gateway.conftest import gateway_of, route
 
 LIVE = "20990101_000000_00c0ffee"

@@ -4,7 +4,6 @@ differential against hermes-agent 0.19.0's own ``/resume`` handler, and over the
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.domain.gateway_resume import NOT_OWNER, resume_refusal
+from app.storage.sqlite.driver import sqlite3
 from tests.gateway.conftest import route, session_row
 
 NAME = "sess-1"

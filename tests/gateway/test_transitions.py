@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -25,6 +24,7 @@ from hypothesis import strategies as st
 import app.services.gateway as our_gateway
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import TOKEN
 from tests.gateway.conftest import agent_scope
 from tests.sizes import sized

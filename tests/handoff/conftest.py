@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -12,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import BACKENDS, RawDatabase, backend_settings
 
 HOME = {"chat_id": "-100123", "name": "Ops room"}

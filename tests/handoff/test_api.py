@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from fastapi.testclient import TestClient
 
 from app.domain.handoff import KNOWN_PLATFORMS
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.handoff.conftest import HOME, configure, new_session, request
 

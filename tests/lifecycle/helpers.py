@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import hermes_state
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import RawDatabase
 
 DAY = 86400.0

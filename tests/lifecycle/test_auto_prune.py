@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ import app.main
 from app.main import create_app
 from app.services import maintenance
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN, FilelessStore
 from tests.lifecycle.helpers import agent_db, make_session, rows

@@ -6,7 +6,6 @@ reports. The export imports back into a fresh home (ours and the agent's) withou
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.services import export
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import TOKEN
 from tests.lifecycle.helpers import agent_db, make_session
 

@@ -7,7 +7,6 @@ floats of every shape, and rows SQLite must not render itself (they take the Pyt
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from app.settings import Settings
 from app.storage.commit_notice import Changes
 from app.storage.repos.export_repo import Export
 from app.storage.rows import ExportCursor, ExportFilter, join_chunk
+from app.storage.sqlite.driver import sqlite3
 from tests.lifecycle.helpers import agent_db, make_session
 
 MARKER = "\x01hs-export-float\x02"

@@ -11,7 +11,6 @@ sessions too (the agent's prune and archive select ended ones only).
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +22,7 @@ from fastapi.testclient import TestClient
 from hermes_cli.session_filters import build_prune_filters
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.lifecycle.helpers import DAY, agent_db, make_session, stored_rows
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from app.services.fts_indexer import FtsIndexer
 from app.settings import Settings
 from app.storage.backends import open_store
 from app.storage.repos.fts_backlog import FtsBacklog
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from tests.conftest import TOKEN, count_rows
 from tests.lifecycle.helpers import agent_db

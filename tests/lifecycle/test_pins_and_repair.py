@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.lifecycle.helpers import agent_db, make_session, rows, stored_ids, stored_rows
 

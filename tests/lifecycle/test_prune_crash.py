@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.legacy import fts_ok
 from tests.conftest import TOKEN, count_rows, start_live_server
 from tests.lifecycle.helpers import agent_db

@@ -5,7 +5,6 @@ Every filtered prune is compared with the agent's own ``prune_sessions(**filters
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +16,7 @@ from fastapi.testclient import TestClient
 from app.domain.retention import DAY_S, HOUR_S
 from app.domain.session_filter import SessionFilter, TimeBounds, parse_point_in_time, prune_window
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.lifecycle.helpers import agent_db, make_session, rows, stored_ids
 

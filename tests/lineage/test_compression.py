@@ -4,11 +4,11 @@ checks 66–71, 74), verified against the real agent's SessionDB on the same fil
 from __future__ import annotations
 
 import re
-import sqlite3
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.storage.sqlite.driver import sqlite3
 from tests.lineage.conftest import compress, create, resolve
 
 CLI_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")

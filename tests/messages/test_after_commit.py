@@ -4,7 +4,6 @@ request; counters the routes bump saturate at int64 instead of turning REAL."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +18,7 @@ from app.api import responses
 from app.domain.stored_json import MAX_COUNTER
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
+from app.storage.sqlite.driver import sqlite3
 
 
 class _FailsOnce:

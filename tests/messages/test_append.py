@@ -3,7 +3,6 @@ all-or-nothing batches, ended sessions, bad text, idempotent retries (reference 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -13,6 +12,7 @@ from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import LiveServer, count_rows
 
 Raw = Callable[..., list[sqlite3.Row]]

@@ -4,7 +4,6 @@ and messages that reference attachments."""
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import TOKEN
 
 Raw = Callable[..., list[sqlite3.Row]]

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 
 
 def _fill(client: TestClient, sid: str, n: int) -> list[int]:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -11,6 +10,7 @@ from fastapi.testclient import TestClient
 from hermes_state import SessionDB
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 
 Raw = Callable[..., list[sqlite3.Row]]
 

@@ -5,7 +5,6 @@ the page, the session list, search and fork around them keep answering."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.domain.stored_json import MAX_COUNTER
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 
 HUGE = 123456789012345678901234567890
 

@@ -4,7 +4,6 @@ into a PostgreSQL database migrated to head (the server's own schema, search col
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import psycopg
 
 from app.storage.postgres import migrate
 from app.storage.postgres.connection import configure
+from app.storage.sqlite.driver import sqlite3
 
 _SESSION_COLUMNS = (
     "id",

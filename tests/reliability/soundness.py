@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
+
+from app.storage.sqlite.driver import sqlite3
 
 FTS_TABLES = ("messages_fts", "messages_fts_trigram")
 # What the agent's FTS triggers index for a message (hermes_state 0.19.0), written out here on purpose:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import signal
-import sqlite3
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from app.storage.sqlite.driver import sqlite3
 from tests.compat.legacy import fts_ok
 from tests.conftest import TOKEN, start_live_server
 from tests.reliability.appenders import Appenders

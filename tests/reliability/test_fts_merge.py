@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from hermes_state import SessionDB
@@ -10,6 +9,7 @@ from hermes_state import SessionDB
 from app.storage.hermes_ddl import FTS_TABLES
 from app.storage.sqlite import migrate
 from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.fts_merge import merge_quantum
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from app.storage.sqlite.connection import set_journal_mode
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.compat.legacy import adopt_file, fts_ok
 from tests.conftest import TOKEN, LiveServer, start_live_server

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from app.settings import Settings
 from app.storage.sqlite import migrate, writer
 from app.storage.sqlite import store as database
 from app.storage.sqlite.connection import open_connection
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from pathlib import Path
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 
 

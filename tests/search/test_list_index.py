@@ -9,7 +9,6 @@ everything is still dirty, once indexed, after edits the triggers catch, and onc
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from app.storage.repos import list_index
 from app.storage.repos.list_index import ListIndex
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListPage, ListQuery
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from tests.search.conftest import add_session
 

@@ -4,7 +4,6 @@ same documents under the tree as under FTS5 itself, and the tree refuses exactly
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 
 from app.domain.fts_query import word_snippet
 from app.domain.query_tree import AllOf, AnyOf, Node, Phrase, Without, parse, wanted_words, words
+from app.storage.sqlite.driver import sqlite3
 
 _DOCS = [" ".join(combo) for n in range(4) for combo in itertools.combinations("abcd", n)] + [
     "a_b",

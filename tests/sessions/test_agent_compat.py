@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.storage.sqlite.driver import sqlite3
 from tests.sessions.conftest import create, set_started
 
 

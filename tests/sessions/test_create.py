@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.storage.sqlite.driver import sqlite3
 from tests.sessions.conftest import create
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.storage.commit_notice import Changes
 from app.storage.repos.lineage import MAX_CHAIN_DEPTH, ChildKind, LineageWalks
+from app.storage.sqlite.driver import sqlite3
 from tests.sessions.conftest import create, set_started
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from app.domain.session_filter import SessionFilter
 from app.storage.commit_notice import Changes
 from app.storage.repos.sessions_repo import Sessions
 from app.storage.rows import ListQuery
+from app.storage.sqlite.driver import sqlite3
 from tests.sessions.conftest import create, set_started
 
 

@@ -4,7 +4,6 @@ the first page: the cursor carries the instant it resolved to, so paging is stab
 from __future__ import annotations
 
 import base64
-import sqlite3
 import time
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.schemas import filters as filter_schema
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.sessions.conftest import create, set_started
 

@@ -3,13 +3,13 @@ order, projection and keyset pagination."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+from app.storage.sqlite.driver import sqlite3
 from tests.api.problem_assert import assert_problem
 from tests.api.test_fast_paths import AUTH, _call
 from tests.sessions.conftest import create, set_started

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ from fastapi.testclient import TestClient
 from app.errors import Conflict
 from app.storage.commit_notice import Changes
 from app.storage.repos.titles_repo import Titles
+from app.storage.sqlite.driver import sqlite3
 from tests.sessions.conftest import create, set_started
 
 

@@ -4,7 +4,6 @@ and what a file and a server hold, in comparable form."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import httpx
 import pytest
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import BACKENDS, ROOT, TOKEN, backend_settings
 
 Contents = dict[str, dict[str, Any]]

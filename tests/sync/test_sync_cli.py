@@ -4,7 +4,6 @@ homes in one server, conflicts, search and events, and files refused before anyt
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from app.cli.config import CliConfig
 from app.cli.context import CliEnv
 from app.cli.errors import ExitCode
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from tests.cli.conftest import invoke
 from tests.conftest import TOKEN, RawDatabase
 from tests.sync.conftest import agent_file, bulk_fill, file_contents, server_contents, without_home

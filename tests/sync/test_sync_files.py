@@ -5,7 +5,6 @@ no source file gives a traceback; runs of one cursor take turns."""
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ from app.cli.config import CliConfig
 from app.cli.context import CliEnv
 from app.cli.errors import ExitCode
 from app.cli.sync_cursor import cursor_lock, cursor_path
+from app.storage.sqlite.driver import sqlite3
 from tests.cli.conftest import invoke
 from tests.conftest import TOKEN
 from tests.sync.conftest import agent_file, file_contents, server_contents

@@ -3,7 +3,6 @@ downgrade keeps one origin per home and id (and the same on PostgreSQL)."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import psycopg
@@ -16,6 +15,7 @@ from sqlalchemy.pool import StaticPool
 
 from app.settings import Settings
 from app.storage.migrate import MIGRATIONS_DIR
+from app.storage.sqlite.driver import sqlite3
 from tests.postgres import revisions
 
 

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.cli.config import CliConfig
 from app.cli.context import CliEnv
+from app.storage.sqlite.driver import sqlite3
 from tests.cli.conftest import invoke
 from tests.compat.agent_files import AgentFiles
 from tests.conftest import TOKEN

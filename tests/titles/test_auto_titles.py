@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -19,6 +18,7 @@ from app.services.titling import worker
 from app.settings import Settings
 from app.storage.protocols import Tx
 from app.storage.rows import FirstExchange
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import TOKEN
 from tests.titles.chat_server import Behaviour, chat_server
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 import shutil
-import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Route, sync_playwright
 
+from app.storage.sqlite.driver import sqlite3
 from tests.conftest import LiveServer, start_live_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
