@@ -10,10 +10,10 @@ private copy to write into.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shutil
-import sqlite3
 import sys
 import time
 from dataclasses import dataclass
@@ -23,6 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.settings import Settings
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from bench.corpus import DATA_DIR, Corpus
 
@@ -156,7 +157,7 @@ def _flush(
 def ensure(spec: StoreSpec) -> Path:
     """The cached store, built first when missing or incomplete."""
     if spec.path.exists():
-        with sqlite3.connect(spec.path) as conn:
+        with contextlib.closing(sqlite3.connect(spec.path)) as conn:
             (n,) = conn.execute("SELECT COUNT(*) FROM messages").fetchone()
         if n == spec.messages:
             # Bring a store cached by an older build to the current migration head once, here, rather

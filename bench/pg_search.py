@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import subprocess
 import sys
 import time
@@ -42,6 +41,7 @@ from app.storage.postgres.store import PgStore
 from app.storage.protocols import Tx
 from app.storage.repos.list_index import ListIndex
 from app.storage.rows import ListQuery
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
 from bench.common import bench_home, median, print_figures

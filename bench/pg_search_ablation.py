@@ -29,7 +29,6 @@ list p50 within 1.5x. Figures are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import statistics
 import sys
 import time
@@ -54,6 +53,7 @@ from app.storage.postgres.search_tricks import SearchTricks, switched_off
 from app.storage.postgres.store import PgStore
 from app.storage.repos.list_index import ListIndex
 from app.storage.rows import ListQuery
+from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from bench.build_store import MEDIUM, STORES, StoreSpec, copy_store
 from bench.common import bench_home, median, percentile
