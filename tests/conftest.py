@@ -10,10 +10,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import hermes_state
 import httpx
@@ -36,6 +36,49 @@ def _python_sigint_handler() -> None:
     starts: each test runs with Python's own handler, which its children get back at exec."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+Param = str | int | float | bool | None
+QueryParams = Mapping[str, Param | Sequence[Param]]
+"""Query parameters as both clients take them."""
+
+
+class HttpResponse(Protocol):
+    """A response as the tests read it: an ``httpx.Response`` from a live server, or the ``httpx2.Response``
+    starlette's ``TestClient`` (built on httpx2, not httpx) returns from the app in-process."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def content(self) -> bytes: ...
+
+    def json(self) -> Any: ...
+
+
+class HttpClient(Protocol):
+    """A client the tests drive through the API: ``httpx.Client`` on a live server or ``TestClient`` on the
+    app in-process, so one helper serves both."""
+
+    def get(self, url: str, *, params: QueryParams | None = None) -> HttpResponse: ...
+
+    def delete(self, url: str, *, params: QueryParams | None = None) -> HttpResponse: ...
+
+    def post(self, url: str, *, json: Any = None, params: QueryParams | None = None) -> HttpResponse: ...
+
+    def put(self, url: str, *, json: Any = None, params: QueryParams | None = None) -> HttpResponse: ...
+
+    def patch(self, url: str, *, json: Any = None, params: QueryParams | None = None) -> HttpResponse: ...
+
+    def request(
+        self, method: str, url: str, *, json: Any = None, params: QueryParams | None = None
+    ) -> HttpResponse: ...
 
 
 TOKEN = "test-token"
@@ -103,11 +146,13 @@ class LiveServer:
     home: Path
     process: subprocess.Popen[bytes]
 
-    def client(self, **kwargs: object) -> httpx.Client:
-        """An authenticated httpx client for this server."""
-        return httpx.Client(
-            base_url=self.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30, **kwargs
-        )
+    def client(self, limits: httpx.Limits | None = None) -> httpx.Client:
+        """An authenticated httpx client for this server (``limits``: its connection pool's, httpx's own
+        default without)."""
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        if limits is None:
+            return httpx.Client(base_url=self.base_url, headers=headers, timeout=30)
+        return httpx.Client(base_url=self.base_url, headers=headers, timeout=30, limits=limits)
 
     def stop(self, sig: int = 15) -> None:
         """Stop the server (SIGTERM by default, SIGKILL with ``sig=9``)."""

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from app.settings import Settings
-from tests.conftest import count_rows
+from tests.conftest import HttpResponse, count_rows
 
 PROBLEM_MEMBERS = {"type", "title", "status", "detail", "code", "request_id"}
 
 
 def assert_problem(
-    resp: httpx.Response, status: int, code: str | None = None, *, extra: tuple[str, ...] = ()
+    resp: HttpResponse, status: int, code: str | None = None, *, extra: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     """Assert ``resp`` is a problem+json error with ``status`` and ``code``; return the body.
 

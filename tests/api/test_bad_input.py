@@ -127,7 +127,7 @@ def test_body_too_large_chunked(fresh: TestClient, settings: Settings) -> None:
 
 
 @pytest.mark.parametrize("params", [{"limit": 0}, {"limit": -1}, {"limit": "ten"}, {"status": "bogus"}])
-def test_list_parameters_out_of_range(fresh: TestClient, params: dict[str, object]) -> None:
+def test_list_parameters_out_of_range(fresh: TestClient, params: dict[str, str | int]) -> None:
     assert_problem(fresh.get("/sessions", params=params), 422, "validation_error")
 
 
@@ -285,7 +285,7 @@ def test_message_body_not_object(fresh: TestClient, settings: Settings, session_
     ids=["limit-0", "limit-1001", "limit-neg", "after-text", "window-neg"],
 )
 def test_message_list_parameters_out_of_range(
-    fresh: TestClient, session_id: str, params: dict[str, object]
+    fresh: TestClient, session_id: str, params: dict[str, str | int]
 ) -> None:
     assert_problem(fresh.get(f"/sessions/{session_id}/messages", params=params), 422)
 

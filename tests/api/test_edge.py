@@ -24,7 +24,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.problem_assert import assert_problem
 from tests.api.raw_http import connect, exchange, parse, read_until_closed
-from tests.conftest import TOKEN, LiveServer, free_port, start_live_server
+from tests.conftest import TOKEN, HttpResponse, LiveServer, free_port, start_live_server
 
 AUTH = f"Authorization: Bearer {TOKEN}\r\n".encode()
 SECURITY_HEADERS = ("x-content-type-options", "referrer-policy", "x-frame-options", "cache-control")
@@ -50,7 +50,7 @@ def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         server.stop()
 
 
-def assert_edge_problem(resp: httpx.Response, status: int, code: str) -> dict[str, object]:
+def assert_edge_problem(resp: HttpResponse, status: int, code: str) -> dict[str, object]:
     """A refusal made at the edge: problem+json, request id, security headers, connection closed."""
     body = assert_problem(resp, status, code)
     assert resp.headers["connection"] == "close"

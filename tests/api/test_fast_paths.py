@@ -16,18 +16,16 @@ from starlette.types import Message
 from app.api.dashboard import routes as dashboard
 from app.api.fast_paths import FastPaths, _Memo
 from app.api.routes import messages, sessions
-from app.main import create_app
+from app.main import _route_named, create_app
 from app.settings import Settings
 from tests.api.problem_assert import assert_problem
 from tests.conftest import TOKEN
 
 AUTH = (b"authorization", f"Bearer {TOKEN}".encode())
 JSON = (b"content-type", b"application/json")
-APPEND = next(r for r in messages.router.routes if getattr(r, "name", "") == "messages-append")
-LIST = next(r for r in sessions.router.routes if getattr(r, "name", "") == "sessions-list")
-DASHBOARD_LIST = next(
-    r for r in dashboard.router.routes if getattr(r, "name", "") == "dashboard-sessions-list"
-)
+APPEND = _route_named(messages.router, "messages-append")
+LIST = _route_named(sessions.router, "sessions-list")
+DASHBOARD_LIST = _route_named(dashboard.router, "dashboard-sessions-list")
 
 
 @pytest.fixture

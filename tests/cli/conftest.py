@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner, Result
@@ -39,13 +40,20 @@ def invoke(env: CliEnv, *args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(app, list(args), obj=env, input=input, env={"COLUMNS": "400"})
 
 
+def in_process_env(config: CliConfig, client: TestClient) -> CliEnv:
+    """A :class:`CliEnv` whose requests go to the app in-process through ``client``."""
+    # The CLI is typed for the httpx.Client it makes; starlette builds TestClient on httpx2's Client, which
+    # has the same request and stream the CLI calls.
+    return CliEnv(config=config, http=cast(httpx.Client, client))
+
+
 @pytest.fixture
 def run(client: TestClient, home: Path) -> Run:
     """``run("sessions", "list")`` → the CliRunner result, against the app through ``client``."""
 
     def _run(*args: str, input: str | None = None, resume_display: str = "full") -> Result:
         config = CliConfig(url="http://testserver", token=TOKEN, home=home, resume_display=resume_display)
-        return invoke(CliEnv(config=config, http=client), *args, input=input)
+        return invoke(in_process_env(config, client), *args, input=input)
 
     return _run
 

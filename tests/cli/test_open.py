@@ -9,8 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.cli.config import CliConfig
-from app.cli.context import CliEnv
-from tests.cli.conftest import Run, invoke
+from tests.cli.conftest import Run, in_process_env, invoke
 from tests.conftest import TOKEN
 
 
@@ -29,7 +28,12 @@ def test_open_prints_a_link_that_signs_in_once(run: Run, client: TestClient) -> 
 
 def test_open_hands_the_link_to_the_browser(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[str] = []
-    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+
+    def browser(url: str) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(webbrowser, "open", browser)
     done = run("open")
     assert done.exit_code == 0 and done.output == ""
     assert len(opened) == 1 and opened[0].startswith("http://testserver/login?code=")
@@ -38,5 +42,5 @@ def test_open_hands_the_link_to_the_browser(run: Run, monkeypatch: pytest.Monkey
 def test_open_with_a_wrong_token_is_refused(client: TestClient, home: Path) -> None:
     config = CliConfig(url="http://testserver", token="wrong", home=home, resume_display="full")
     anon = TestClient(client.app, base_url="http://testserver", headers={"Authorization": "Bearer wrong"})
-    done = invoke(CliEnv(config=config, http=anon), "open", "--print")
+    done = invoke(in_process_env(config, anon), "open", "--print")
     assert done.exit_code != 0 and "login?code=" not in done.output

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -126,7 +127,7 @@ def test_browse_empty(run: Run) -> None:
 def test_picker_filters_moves_selects_and_escapes() -> None:
     from app.cli.commands.browse import Picker
 
-    sessions = [
+    sessions: list[dict[str, Any]] = [
         {"id": "s1", "title": "Docker setup", "preview": "", "source": "cli"},
         {"id": "s2", "title": None, "preview": "kubernetes pods", "source": "telegram"},
         {"id": "s3", "title": "Dockerfile lint", "preview": "", "source": "cli"},

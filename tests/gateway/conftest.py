@@ -8,17 +8,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-import httpx
 import pytest
 
 from app.services.gateway import Gateway
 from app.settings import Settings
 from app.storage.sqlite.driver import sqlite3
 from tests.cli.conftest import run  # noqa: F401  (the CLI fixture, for test_cli.py)
-from tests.conftest import BACKENDS, RawDatabase, backend_settings
+from tests.conftest import BACKENDS, HttpClient, RawDatabase, backend_settings
 
 
-def route(http: httpx.Client, **source: Any) -> dict[str, Any]:
+def route(http: HttpClient, **source: Any) -> dict[str, Any]:
     """POST /gateway/route (telegram dm by default) and return the answer."""
     body = {"platform": "telegram", "chat_type": "dm", **source}
     response = http.post("/gateway/route", json=body)
@@ -27,7 +26,7 @@ def route(http: httpx.Client, **source: Any) -> dict[str, Any]:
     return result
 
 
-def put_config(http: httpx.Client, **body: Any) -> dict[str, Any]:
+def put_config(http: HttpClient, **body: Any) -> dict[str, Any]:
     """PUT /gateway/config."""
     response = http.put("/gateway/config", json=body)
     assert response.status_code == 200, response.text

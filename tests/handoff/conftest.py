@@ -6,18 +6,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
 from app.storage.sqlite.driver import sqlite3
-from tests.conftest import BACKENDS, RawDatabase, backend_settings
+from tests.conftest import BACKENDS, HttpClient, HttpResponse, RawDatabase, backend_settings
 
 HOME = {"chat_id": "-100123", "name": "Ops room"}
 
 
-def configure(http: httpx.Client, platform: str = "telegram", **body: Any) -> dict[str, Any]:
+def configure(http: HttpClient, platform: str = "telegram", **body: Any) -> dict[str, Any]:
     """PUT a platform's settings (default: enabled with a home channel) and return them."""
     settings = {"enabled": True, "home_channel": HOME, "threads": False, **body}
     response = http.put(f"/platforms/{platform}", json=settings)
@@ -26,14 +25,14 @@ def configure(http: httpx.Client, platform: str = "telegram", **body: Any) -> di
     return result
 
 
-def new_session(http: httpx.Client, **body: Any) -> str:
+def new_session(http: HttpClient, **body: Any) -> str:
     """A new CLI session's id."""
     response = http.post("/sessions", json={"source": "cli", **body})
     assert response.status_code == 201, response.text
     return str(response.json()["id"])
 
 
-def request(http: httpx.Client, session_id: str, platform: str = "telegram", **extra: Any) -> httpx.Response:
+def request(http: HttpClient, session_id: str, platform: str = "telegram", **extra: Any) -> HttpResponse:
     """POST /handoff."""
     return http.post("/handoff", json={"session_id": session_id, "platform": platform, **extra})
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
 import orjson
 import pytest
 from fastapi.testclient import TestClient
@@ -19,6 +18,7 @@ from app.domain.stored_json import MAX_COUNTER
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
 from app.storage.sqlite.driver import sqlite3
+from tests.conftest import HttpResponse
 
 
 class _FailsOnce:
@@ -44,7 +44,7 @@ def fails_once(monkeypatch: pytest.MonkeyPatch) -> _FailsOnce:
     return fake
 
 
-WRITES: dict[str, Callable[[TestClient, str], httpx.Response]] = {
+WRITES: dict[str, Callable[[TestClient, str], HttpResponse]] = {
     "create": lambda c, sid: c.post("/sessions", json={"source": "cli", "id": "created-after"}),
     "create with key": lambda c, sid: c.post(
         "/sessions", json={"source": "cli", "id": "created-after"}, headers={"Idempotency-Key": "k1"}

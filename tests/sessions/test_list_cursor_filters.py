@@ -42,7 +42,7 @@ def _store(client: TestClient, raw: sqlite3.Connection) -> float:
     return now
 
 
-FIRST = {"title": "deploy", "newer_than": "2h", "limit": 2}
+FIRST: dict[str, str | int] = {"title": "deploy", "newer_than": "2h", "limit": 2}
 
 
 @pytest.mark.parametrize(

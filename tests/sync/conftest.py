@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import hermes_state
-import httpx
 import pytest
 
 from app.settings import Settings
 from app.storage.sqlite.driver import sqlite3
-from tests.conftest import BACKENDS, ROOT, TOKEN, backend_settings
+from tests.conftest import BACKENDS, ROOT, TOKEN, HttpClient, backend_settings
 
 Contents = dict[str, dict[str, Any]]
 """Session id → its compared columns and its messages ``(role, content, timestamp)`` in order."""
@@ -95,7 +94,7 @@ def file_contents(path: Path) -> Contents:
         conn.close()
 
 
-def server_contents(http: httpx.Client, home: str | None = None) -> Contents:
+def server_contents(http: HttpClient, home: str | None = None) -> Contents:
     """What a server holds (of one home), read through the API."""
     out: Contents = {}
     params: dict[str, Any] = {"limit": 200, "include_children": True, "include_archived": True}

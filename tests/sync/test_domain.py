@@ -18,7 +18,8 @@ def test_home_labels() -> None:
 def test_a_digest_changes_with_any_value_and_only_then() -> None:
     row = ("s1", "cli", "Title", 1.5, None, 3, b"\x00\x01")
     assert row_digest(row) == row_digest(list(row))
-    for i, other in enumerate(("s2", "tui", "Title2", 1.25, 0, 4, b"\x00\x02")):
+    others: tuple[bytes | float | str | None, ...] = ("s2", "tui", "Title2", 1.25, 0, 4, b"\x00\x02")
+    for i, other in enumerate(others):
         changed = list(row)
         changed[i] = other
         assert row_digest(changed) != row_digest(row), i

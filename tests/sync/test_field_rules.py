@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import orjson
 import pytest
 from fastapi.testclient import TestClient
+
+from tests.conftest import HttpResponse
 
 Answer = tuple[str, str]
 COLUMNS = ["id", "session_id", "role", "content", "timestamp", "token_count", "active"]
@@ -39,7 +40,7 @@ def _import(client: TestClient, session: dict[str, Any], message: dict[str, Any]
     return issue["code"], issue["detail"]
 
 
-def _api(answer: httpx.Response) -> Answer:
+def _api(answer: HttpResponse) -> Answer:
     assert answer.status_code == 422, answer.text
     problem = answer.json()
     if problem.get("errors"):

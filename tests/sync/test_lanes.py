@@ -78,9 +78,16 @@ def test_every_row_once_in_order_per_lane_with_its_session_first(
     recorder = Recorder(rows, seed)
     lanes = _lanes(recorder, count, size, key)
     waiting = set("abcdefg")
+
+    def due(sid: str) -> bool:
+        if sid not in waiting:
+            return False
+        waiting.remove(sid)
+        return True
+
     try:
         for start in range(0, len(rows), page):
-            lanes.deal(rows[start : start + page], lambda sid: sid in waiting and not waiting.remove(sid))
+            lanes.deal(rows[start : start + page], due)
         lanes.finish()
     finally:
         lanes.close()

@@ -17,11 +17,10 @@ from fastapi.testclient import TestClient
 from typer.testing import Result
 
 from app.cli.config import CliConfig
-from app.cli.context import CliEnv
 from app.cli.errors import ExitCode
 from app.settings import Settings
 from app.storage.sqlite.driver import sqlite3
-from tests.cli.conftest import invoke
+from tests.cli.conftest import in_process_env, invoke
 from tests.conftest import TOKEN, RawDatabase
 from tests.sync.conftest import agent_file, bulk_fill, file_contents, server_contents, without_home
 
@@ -34,7 +33,7 @@ def sync(client: TestClient, home: Path) -> Sync:
 
     def _run(*args: str) -> Result:
         config = CliConfig(url="http://testserver", token=TOKEN, home=home)
-        return invoke(CliEnv(config=config, http=client), "sessions", "sync", *args)
+        return invoke(in_process_env(config, client), "sessions", "sync", *args)
 
     return _run
 

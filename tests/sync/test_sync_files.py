@@ -16,11 +16,10 @@ from fastapi.testclient import TestClient
 from typer.testing import Result
 
 from app.cli.config import CliConfig
-from app.cli.context import CliEnv
 from app.cli.errors import ExitCode
 from app.cli.sync_cursor import cursor_lock, cursor_path
 from app.storage.sqlite.driver import sqlite3
-from tests.cli.conftest import invoke
+from tests.cli.conftest import in_process_env, invoke
 from tests.conftest import TOKEN
 from tests.sync.conftest import agent_file, file_contents, server_contents
 
@@ -31,7 +30,7 @@ Messages = dict[str, list[tuple[Any, ...]]]
 def _syncer(client: TestClient, cursor_home: Path) -> Sync:
     def run(*args: str) -> Result:
         config = CliConfig(url="http://testserver", token=TOKEN, home=cursor_home)
-        return invoke(CliEnv(config=config, http=client), "sessions", "sync", *args)
+        return invoke(in_process_env(config, client), "sessions", "sync", *args)
 
     return run
 

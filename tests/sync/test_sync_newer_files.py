@@ -10,9 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.cli.config import CliConfig
-from app.cli.context import CliEnv
 from app.storage.sqlite.driver import sqlite3
-from tests.cli.conftest import invoke
+from tests.cli.conftest import in_process_env, invoke
 from tests.compat.agent_files import AgentFiles
 from tests.conftest import TOKEN
 
@@ -56,16 +55,17 @@ def test_a_newer_agents_file_syncs_with_its_flags_and_prompts(
         if "hidden" in columns:  # the async 0.20 build and schema 30 have it; nastech's 0.20 does not
             conn.execute("UPDATE sessions SET hidden = 1 WHERE id = ?", (hidden,))
     conn.close()
-    prompts = dict(
-        _file(
+    prompts = {
+        sid: prompt
+        for sid, prompt in _file(
             newer_file,
             "SELECT s.id, COALESCE(sp.prompt, s.system_prompt) FROM sessions s"
             " LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash",
         )
-    )
+    }
     messages = _file(newer_file, "SELECT session_id, role, content FROM messages ORDER BY id")
     config = CliConfig(url="http://testserver", token=TOKEN, home=home)
-    result = invoke(CliEnv(config=config, http=client), "sessions", "sync", "--from", str(newer_file))
+    result = invoke(in_process_env(config, client), "sessions", "sync", "--from", str(newer_file))
     assert result.exit_code == 0, result.output
 
     listed = {s["id"] for s in client.get("/sessions", params={"limit": 100}).json()["items"]}

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
 from tests.web.conftest import HOSTILE, NEEDLE, WebServer
 
@@ -44,7 +44,12 @@ def test_a_hit_on_the_third_page_of_the_list_is_found(web: Page, web_server: Web
 
 def test_hostile_text_shows_as_text_and_runs_nothing(web: Page, web_server: WebServer) -> None:
     dialogs: list[str] = []
-    web.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    web.on("dialog", dismiss)
     web.goto("/?preset=all&source=telegram")
     expect(web.locator("#row-hostile a.open")).to_have_text(HOSTILE["title"])
     expect(web.locator("#row-hostile .model")).to_have_text(HOSTILE["model"])
@@ -112,7 +117,7 @@ def test_a_filter_in_the_url_applies_on_load(web: Page, web_server: WebServer) -
     rows = web.locator("li.row")
     expect(rows.first).to_be_visible()
     with web_server.api() as api:
-        params = {"source": "discord", "workspace": "repo1", "limit": 50}
+        params: dict[str, str | int] = {"source": "discord", "workspace": "repo1", "limit": 50}
         expected = api.get("/sessions", params=params).json()
     assert [r.get_attribute("data-id") for r in rows.all()] == [s["id"] for s in expected["items"]]
     expect(web.locator("li.row .badge")).to_have_text(["discord"] * len(expected["items"]))
