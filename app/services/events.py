@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -355,7 +355,7 @@ async def stream(
     last_id: int | None,
     keepalive_s: float,
     batch: int = 500,
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """SSE frames: events after ``last_id`` (or only new ones when ``None``), then live ones as they
     commit, with a ``: keepalive`` comment after ``keepalive_s`` of silence. Replay (and catching up after
     falling behind) reads the log in short read transactions; live events come from the hub's queue, so an

@@ -123,7 +123,7 @@ def test_background_jobs_are_refused(newer_home: tuple[Path, str], settings: Set
     try:
         assert db.read_only and db.writer is None and db.checkpointer is None
         with pytest.raises(AgentFileReadOnly):
-            db.write_sync(lambda conn: conn.execute("SELECT 1"))
+            db.write_sync(lambda tx: tx.conn.execute("SELECT 1"))
         pruner = EventPruner(db, retention_days=0.0, max_rows=1, interval_s=60)
         with pytest.raises(AgentFileReadOnly):
             asyncio.run(pruner.run_once())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from app.storage.sqlite.driver import sqlite3
 from tests.compat.agent_files import (
@@ -243,7 +244,7 @@ def test_a_session_with_messages_never_leaves_or_joins_the_trigram_index(
             headers={"content-type": "application/jsonl"},
         )
         assert imported.status_code == 200, imported.text
-        batch = {
+        batch: dict[str, Any] = {
             "home": "laptop",
             "sessions": [{"id": "synced_kind", "source": "cli", "started_at": 1.0}],
             "messages": {

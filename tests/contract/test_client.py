@@ -62,7 +62,7 @@ def test_generated_client_drives_a_live_server(live_server: LiveServer) -> None:
 
         if "messages-append" in operations:
             from openapi.client.api.messages import messages_append
-            from openapi.client.models import MessageBatch
+            from openapi.client.models import MessageBatch, MessageItems
 
             batch = MessageBatch.from_dict(
                 {
@@ -73,7 +73,8 @@ def test_generated_client_drives_a_live_server(live_server: LiveServer) -> None:
                 }
             )
             appended = messages_append.sync(created.id, client=client, body=batch)
-            assert appended is not None and [m.role for m in appended.items] == ["user", "assistant"]
+            assert isinstance(appended, MessageItems)
+            assert [m.role for m in appended.items] == ["user", "assistant"]
             expected_messages = 2
 
         page = sessions_list.sync(client=client, limit=5)
@@ -83,9 +84,10 @@ def test_generated_client_drives_a_live_server(live_server: LiveServer) -> None:
 
         if "search-run" in operations and expected_messages:
             from openapi.client.api.search import search_run
+            from openapi.client.models import DiscoverResponse
 
             found = search_run.sync(client=client, q="docker")
-            assert found is not None and found.mode == "discover"
+            assert isinstance(found, DiscoverResponse) and found.mode == "discover"
             assert [r.session_id for r in found.results] == [created.id]
 
         if "export-sessions" in operations:

@@ -127,7 +127,7 @@ def test_every_other_body_has_an_example_or_says_what_it_is(spec: dict[str, Any]
 
 
 def test_media_type_examples_are_valid(spec: dict[str, Any]) -> None:
-    bad = []
+    bad: list[str] = []
     for where, _, op in _operations(spec):
         for body_where, media_type, media, _ in _bodies(op):
             if not _is_json(media_type) or "schema" not in media:
@@ -139,7 +139,7 @@ def test_media_type_examples_are_valid(spec: dict[str, Any]) -> None:
 
 
 def test_schema_examples_are_valid(spec: dict[str, Any]) -> None:
-    bad = []
+    bad: list[str] = []
     for name, schema in spec["components"]["schemas"].items():
         validator = _validator(spec, {"$ref": f"#/components/schemas/{name}"})
         for example in schema.get("examples", []):

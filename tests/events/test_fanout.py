@@ -44,7 +44,8 @@ async def _frames(gen: AsyncIterator[bytes], count: int) -> list[int]:
 
 def test_many_streams_cost_one_read_per_look(settings: Settings) -> None:
     async def scenario() -> tuple[int, list[list[int]]]:
-        db = CountingDatabase(settings).open()
+        db = CountingDatabase(settings)
+        db.open()
         hub = svc.EventHub(db, poll_s=60)
         await hub.start()
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
@@ -93,7 +93,7 @@ def test_failed_patch_leaves_no_event(client: TestClient, raw: sqlite3.Connectio
     assert _events(raw) == []
 
 
-def _fill(log: Events, ages_days: list[float]) -> None:
+def _fill(log: Events, ages_days: Sequence[float]) -> None:
     now = time.time()
     for age in ages_days:
         log.insert("message.created", "s", "{}", now - age * 86400)

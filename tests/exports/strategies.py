@@ -21,7 +21,7 @@ _parts = st.one_of(
     st.fixed_dictionaries({"type": st.just("input_audio"), "data": text}),
 )
 contents = st.one_of(st.none(), text, st.lists(_parts, max_size=4))
-tool_calls = st.one_of(
+tool_calls: st.SearchStrategy[list[dict[str, Any]] | None] = st.one_of(
     st.none(),
     st.just([]),
     st.lists(

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from app.domain.stored_json import minified
 from app.storage.commit_notice import Changes
 from app.storage.repos.export_repo import Export
-from app.storage.rows import ExportCursor, ExportFilter, join_chunk
+from app.storage.rows import LINE_CLOSED, ExportCursor, ExportFilter, join_chunk
 from app.storage.sqlite.driver import sqlite3
 
 _SCALARS = (
@@ -80,13 +80,11 @@ def _export(path: Path, *, sql_render: bool) -> bytes:
     export = Export(conn, Changes())
     out = bytearray()
     cursor: ExportCursor | None = ExportCursor()
-    line_open = False
+    line = LINE_CLOSED
     try:
         while cursor is not None:
             plan = export.plan_chunk(ExportFilter(), cursor, max_sessions=8, max_messages=100)
-            data, line_open = join_chunk(
-                line_open, export.render_chunk(ExportFilter(), plan, sql_render=sql_render)
-            )
+            data, line = join_chunk(line, export.render_chunk(ExportFilter(), plan, sql_render=sql_render))
             out += data
             cursor = plan.next
     finally:

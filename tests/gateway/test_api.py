@@ -683,7 +683,7 @@ def test_the_expiry_watcher_outlives_a_failed_pass(settings: Settings) -> None:
     async def passes_seen() -> int:
         passes: list[int] = []
 
-        async def expire_once() -> int:
+        async def expire_once(grace_s: float | None = None) -> int:
             passes.append(len(passes))
             if len(passes) == 1:
                 raise RuntimeError("a bug in one pass")

@@ -67,7 +67,7 @@ def agent_refusal(
 ) -> str | None:
     """The agent's ``/resume <NAME>`` reply when it refuses, ``None`` when it lets the caller through."""
     event = SimpleNamespace(source=SessionSource.from_dict(caller), get_command_args=lambda: NAME)
-    reply = asyncio.run(_Runner(live, row, group, thread)._handle_resume_command(event))  # type: ignore[arg-type]
+    reply = asyncio.run(_Runner(live, row, group, thread)._handle_resume_command(event))
     return None if reply == f"📌 Already on session **{NAME}**." else reply
 
 

@@ -68,7 +68,7 @@ class Clock:
 
         class Fake(datetime):
             @classmethod
-            def now(cls, tz: Any = None) -> Fake:  # type: ignore[override]
+            def now(cls, tz: Any = None) -> Fake:
                 return clock.now  # type: ignore[return-value]
 
         return Fake

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from app.settings import Settings
 from app.storage.commit_notice import Changes
 from app.storage.repos.export_repo import Export
-from app.storage.rows import ExportCursor, ExportFilter, join_chunk
+from app.storage.rows import LINE_CLOSED, ExportCursor, ExportFilter, join_chunk
 from app.storage.sqlite.driver import sqlite3
 from tests.lifecycle.helpers import agent_db, make_session
 
@@ -90,10 +90,10 @@ def _export(conn: sqlite3.Connection, *, sql_render: bool, sessions: int, messag
     out = bytearray()
     cursor: ExportCursor | None = ExportCursor()
     flt = ExportFilter()
-    line_open = False
+    line = LINE_CLOSED
     while cursor is not None:
         plan = export.plan_chunk(flt, cursor, max_sessions=sessions, max_messages=messages)
-        data, line_open = join_chunk(line_open, export.render_chunk(flt, plan, sql_render=sql_render))
+        data, line = join_chunk(line, export.render_chunk(flt, plan, sql_render=sql_render))
         out += data
         cursor = plan.next
     return bytes(out)

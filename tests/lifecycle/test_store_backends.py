@@ -41,7 +41,12 @@ def test_a_postgresql_url_loads_the_postgres_package(
 ) -> None:
     opened: list[Settings] = []
     fake = types.ModuleType("tests_fake_postgres")
-    fake.open_postgres_store = lambda s: opened.append(s) or "the store"  # type: ignore[attr-defined]
+
+    def open_postgres_store(s: Settings) -> str:
+        opened.append(s)
+        return "the store"
+
+    fake.open_postgres_store = open_postgres_store  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "tests_fake_postgres", fake)
     monkeypatch.setattr(backends, "POSTGRES_PACKAGE", "tests_fake_postgres")
     url_settings = settings.model_copy(update={"database_url": "postgresql://hermes@db.example/hermes"})
@@ -138,7 +143,7 @@ def test_stats_leave_the_sizes_to_a_store_without_files(home: Path, settings: Se
     db.close()
     store = Database(settings).open()
     try:
-        fileless: Store = FilelessStore(store)  # type: ignore[assignment]
+        fileless: Store = FilelessStore(store)
         out = asyncio.run(maintenance.stats(fileless))
         assert out["sessions"] == 1 and "database_bytes" not in out
         sized = asyncio.run(maintenance.stats(store))

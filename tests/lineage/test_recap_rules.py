@@ -61,7 +61,7 @@ def test_tool_call_summary() -> None:
 
 
 def test_skips_system_tool_and_empty_assistant_and_shows_images() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "You are Hermes."},
         {
             "role": "user",

@@ -38,7 +38,7 @@ def live(pg_cluster: Any, pg_template: str, tmp_path_factory: pytest.TempPathFac
 def test_search_and_list_tools_on_postgresql(live: LiveServer) -> None:
     base = live.base_url
     filled = fill(base)
-    searches = [
+    searches: list[tuple[dict[str, Any], dict[str, Any]]] = [
         ({"query": "nginx"}, {"q": "nginx"}),
         ({"query": "nginx", "sort": "oldest", "limit": 1}, {"q": "nginx", "sort": "oldest", "limit": 1}),
         ({"query": "logrotate", "role_filter": "tool"}, {"q": "logrotate", "role": "tool"}),
@@ -54,7 +54,13 @@ def test_search_and_list_tools_on_postgresql(live: LiveServer) -> None:
     for result, (_, params) in zip(found, searches, strict=True):
         assert _without_success(body(result)) == http_get(base, "/search", **params)
 
-    listings = [{}, {"limit": 2}, {"source": ["telegram"]}, {"q": "vacuum"}, {"min_messages": 5}]
+    listings: list[dict[str, Any]] = [
+        {},
+        {"limit": 2},
+        {"source": ["telegram"]},
+        {"q": "vacuum"},
+        {"min_messages": 5},
+    ]
     for result, params in zip(calls(base, "sessions_list", listings), listings, strict=True):
         assert body(result) == http_get(base, "/sessions", **params)
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
+from mcp_types import INVALID_PARAMS, TextResourceContents
 
 from tests.conftest import TOKEN, LiveServer, start_live_server
 from tests.mcp.client import body, call, calls, connected, http_get, refusal, refusal_code, with_session
@@ -161,7 +161,7 @@ def test_the_transcript_resource_is_the_markdown_export(server: LiveServer, fill
     uri = f"hermes://sessions/{filled.nginx}/transcript.md"
     read = with_session(server.base_url, lambda s: s.read_resource(uri))
     (content,) = read.contents
-    assert content.mime_type == "text/markdown"
+    assert isinstance(content, TextResourceContents) and content.mime_type == "text/markdown"
     with httpx.Client(base_url=server.base_url, headers={"Authorization": f"Bearer {TOKEN}"}) as c:
         export = c.get("/export", params={"format": "md", "session_id": filled.nginx})
     assert content.text == export.text

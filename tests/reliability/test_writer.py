@@ -19,10 +19,17 @@ from app.storage.sqlite import store as database
 from app.storage.sqlite.connection import open_connection
 from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
+from app.storage.sqlite.writer import Writer
 
 
 def _open(home: Path, **overrides: object) -> Database:
     return Database(Settings(home=home, api_token="t", **overrides)).open()  # type: ignore[arg-type]
+
+
+def _writer(db: Database) -> Writer:
+    """The group-commit writer of a store opened read-write (a read-only one has none)."""
+    assert db.writer is not None
+    return db.writer
 
 
 def _put(key: str, value: str = "v") -> Callable[[sqlite3.Connection], int]:
@@ -73,12 +80,12 @@ def test_disk_full_is_storage_full_and_file_stays_sound(home: Path) -> None:
     try:
         pages = db.write_sync(lambda tx: tx.conn.execute("PRAGMA page_count").fetchone()[0])
         db.write_sync(lambda tx: tx.conn.execute(f"PRAGMA max_page_count={pages + 2}").fetchone())
-        db.writer.write_sync(_put("t-small"))
+        _writer(db).write_sync(_put("t-small"))
         with pytest.raises(StorageFull) as info:
-            db.writer.write_sync(_put("t-huge", "x" * 2_000_000))
+            _writer(db).write_sync(_put("t-huge", "x" * 2_000_000))
         assert info.value.status == 507
         db.write_sync(lambda tx: tx.conn.execute("PRAGMA max_page_count=1073741823").fetchone())
-        db.writer.write_sync(_put("t-after"))
+        _writer(db).write_sync(_put("t-after"))
     finally:
         db.close()
     conn = sqlite3.connect(home / "state.db")
@@ -107,12 +114,12 @@ def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         started = time.monotonic()
         with pytest.raises(DatabaseBusy) as info:
-            db.writer.write_sync(_put("t-blocked"))
+            _writer(db).write_sync(_put("t-blocked"))
         assert info.value.status == 503
         assert time.monotonic() - started < 2.5
         holder.communicate("release\n", timeout=10)
         assert holder.returncode == 0
-        assert db.writer.write_sync(_put("t-later")) == 1
+        assert _writer(db).write_sync(_put("t-later")) == 1
     finally:
         if holder.poll() is None:
             holder.kill()
@@ -123,7 +130,7 @@ def test_lock_held_by_other_process_is_database_busy(home: Path) -> None:
 def test_shutdown_leaves_truncated_wal(home: Path) -> None:
     db = _open(home)
     for i in range(50):
-        db.writer.write_sync(_put(f"t-{i}", "y" * 1000))
+        _writer(db).write_sync(_put(f"t-{i}", "y" * 1000))
     db.close()
     wal = home / "state.db-wal"
     assert not wal.exists() or wal.stat().st_size == 0
@@ -136,7 +143,7 @@ def test_commits_never_checkpoint_the_checkpointer_does(home: Path, monkeypatch:
     try:
         size_before = db.path.stat().st_size
         for i in range(300):  # ~1.2 MB: past SQLite's automatic checkpoint (1000 pages) had it been on
-            db.writer.write_sync(_put(f"t-{i}", "z" * 4000))
+            _writer(db).write_sync(_put(f"t-{i}", "z" * 4000))
         assert db.path.stat().st_size < size_before + 150_000, "a commit copied pages into the main file"
         assert db.checkpointer is not None
         db.checkpointer.nudge()
@@ -158,7 +165,7 @@ def test_writer_checkpoints_itself_when_the_wal_outgrows_the_checkpointer(
     try:
         size_before = db.path.stat().st_size
         for i in range(100):
-            db.writer.write_sync(_put(f"t-{i}", "z" * 4000))
+            _writer(db).write_sync(_put(f"t-{i}", "z" * 4000))
         assert db.path.stat().st_size >= size_before + 300_000
         assert db.wal_path.stat().st_size < 2_000_000
     finally:

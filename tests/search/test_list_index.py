@@ -24,7 +24,7 @@ from app.storage.dialect import dialect_of
 from app.storage.repos import list_index
 from app.storage.repos.list_index import ListIndex
 from app.storage.repos.sessions_repo import Sessions
-from app.storage.rows import ListPage, ListQuery
+from app.storage.rows import ListPage, ListQuery, SessionRow
 from app.storage.sqlite.driver import sqlite3
 from app.storage.sqlite.store import Database
 from tests.search.conftest import add_session
@@ -58,7 +58,7 @@ def _fold(value: str) -> str:
     return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in value)
 
 
-def _shown_contains(item: dict[str, Any], term: str) -> bool:
+def _shown_contains(item: SessionRow, term: str) -> bool:
     preview = item["preview"]
     if preview.endswith("...") and len(preview) > 60:
         preview = preview[:-3]

@@ -203,7 +203,7 @@ def test_a_forks_copied_exchange_gets_a_title(home: Path) -> None:
         assert _session(client, parent)["title"] is None  # nothing new was stored in the parent
 
 
-_IMPORTED = {
+_IMPORTED: dict[str, Any] = {
     "id": "20260101_000000_abcdef",
     "source": "cli",
     "started_at": 1_767_225_600.0,
@@ -244,7 +244,7 @@ def test_an_import_asked_to_title_its_untitled_sessions(home: Path) -> None:
 def test_sessions_queued_together_are_all_titled(home: Path) -> None:
     # One import queues more sessions than the titler looks at in one read: every one is titled, and the
     # titled and settled ones among them are left as they are.
-    lines = [
+    lines: list[dict[str, Any]] = [
         {
             "id": f"20260101_000000_{n:06x}",
             "source": "cli",
