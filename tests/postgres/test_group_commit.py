@@ -26,6 +26,7 @@ from app.storage.postgres.notify import EVENT_ORDER_LOCK_KEY
 from app.storage.postgres.store import PgStore
 from app.storage.protocols import Tx
 from app.storage.rows import MessageQuery
+from tests.postgres.conftest import new_session
 
 
 class ModelDatabase:
@@ -263,7 +264,7 @@ def _append_job(session_id: str, content: str) -> Callable[[Tx], Any]:
 def test_concurrent_appends_commit_in_groups_and_a_missing_session_fails_alone(store: PgStore) -> None:
     sessions = [f"g{i}" for i in range(24)]
     for sid in sessions:
-        store.write_sync(lambda tx, sid=sid: tx.sessions.insert_session(sid, NewSession(source="cli")))
+        new_session(store, sid)
     targets = [*sessions, "missing", *sessions[:8]]
     # The appends queue up behind both lanes and go in as groups.
     with ThreadPoolExecutor(max_workers=40) as pool:
@@ -312,7 +313,7 @@ def test_two_groups_wanting_each_others_rows_do_not_deadlock(store: PgStore, pg_
     """Each group holds a session row the other then wants: PostgreSQL would break that deadlock only after
     its ``deadlock_timeout`` (1 s). A job in a group waits for a lock briefly, then fails and runs alone."""
     for sid in ("d1", "d2"):
-        store.write_sync(lambda tx, sid=sid: tx.sessions.insert_session(sid, NewSession(source="cli")))
+        new_session(store, sid)
     both_hold_one = threading.Barrier(2, timeout=10)
 
     def take(sid: str, then_wait: bool) -> Callable[[Tx], None]:

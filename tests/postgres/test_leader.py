@@ -228,7 +228,7 @@ class _Stallable(psycopg.Connection[Any]):
     stalled = threading.Event()
     released = threading.Event()
 
-    def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
         if query == "SELECT 1" and self.stalled.is_set():
             self.released.wait(30)
         return super().execute(query, *args, **kwargs)

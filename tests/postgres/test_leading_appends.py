@@ -9,12 +9,12 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import pytest
 from psycopg import errors as pg_errors
 
-from app.domain.records import NewSession
 from app.errors import SessionEnded
 from app.services import messages as message_service
 from app.storage.postgres import store as store_module
@@ -23,8 +23,10 @@ from app.storage.postgres.group_commit import JobFailed
 from app.storage.postgres.repos import messages as pg_messages
 from app.storage.postgres.repos.messages import LeadingAppendNotMade
 from app.storage.postgres.store import PgStore
+from app.storage.postgres.tx import PgTx
 from app.storage.protocols import AppendJob, Tx
 from app.storage.rows import MessageQuery
+from tests.postgres.conftest import new_session
 
 Job = tuple[Callable[[Tx], Any], AppendJob[Any] | None]
 
@@ -39,9 +41,13 @@ def _append(session_id: str, messages: list[dict[str, Any]], *, reopen: bool = F
 
 def _sessions(store: PgStore, *ids: str, ended: tuple[str, ...] = ()) -> None:
     for sid in ids:
-        store.write_sync(lambda tx, sid=sid: tx.sessions.insert_session(sid, NewSession(source="cli")))
+        new_session(store, sid)
     for sid in ended:
-        store.write_sync(lambda tx, sid=sid: tx.sessions.end_session(sid, "user_exit"))
+        store.write_sync(partial(_end_session, sid))
+
+
+def _end_session(sid: str, tx: PgTx) -> None:
+    tx.sessions.end_session(sid, "user_exit")
 
 
 def _group(store: PgStore, jobs: list[Job], *, ahead: bool = True) -> list[Any]:
@@ -49,15 +55,15 @@ def _group(store: PgStore, jobs: list[Job], *, ahead: bool = True) -> list[Any]:
     return store._run_group(fns, [lead for _, lead in jobs] if ahead else [])
 
 
-def _state(store: PgStore, sid: str) -> tuple[int, int, str | None, list[tuple[str, Any, Any]]]:
-    def read(tx: Tx) -> tuple[int, int, str | None, list[tuple[str, Any, Any]]]:
+def _state(store: PgStore, sid: str) -> tuple[int, int, float | None, list[tuple[str, Any, Any]]]:
+    def read(tx: Tx) -> tuple[int, int, float | None, list[tuple[str, Any, Any]]]:
         row = tx.sessions.fetch_session(sid)
         assert row is not None
         page = tx.messages.to_messages(tx.messages.page(MessageQuery(sid)))
         shown = [(m["role"], m["content"], m["tool_calls"]) for m in page]
         return row["message_count"], row["tool_call_count"], row["ended_at"], shown
 
-    result: tuple[int, int, str | None, list[tuple[str, Any, Any]]] = store.read_sync(read)
+    result: tuple[int, int, float | None, list[tuple[str, Any, Any]]] = store.read_sync(read)
     return result
 
 
@@ -170,7 +176,8 @@ def test_a_job_that_does_not_make_its_declared_append_gets_none_of_it(store: PgS
     # Through the lanes the job then runs alone, without the append made for it, and the rest regroup.
     store._lanes._commit([GroupJob(fn, lead) for fn, lead in jobs])
     assert _state(store, "p")[3] == [("user", "fine", None)] and _state(store, "q")[0] == 0
-    assert store.read_sync(lambda tx: tx.sessions.fetch_session("q"))["model"] == "changed"
+    q = store.read_sync(lambda tx: tx.sessions.fetch_session("q"))
+    assert q is not None and q["model"] == "changed"
 
 
 def test_appends_queued_through_the_lanes_are_made_together(
@@ -238,7 +245,7 @@ def test_a_failing_leading_statement_leaves_the_jobs_to_run_again(
     sessions = ["f1", "f2", "f3", "f4"]
     _sessions(store, *sessions)
     made = store_module.make_leading_appends
-    failures = []
+    failures: list[tuple[Any, ...]] = []
 
     def once(*args: Any) -> Any:
         if not failures:

@@ -32,7 +32,7 @@ from app.storage.postgres.search_schema import (
 from app.storage.postgres.tx import PgTx
 from app.storage.repos.list_index import MIN_TERM
 from app.storage.repos.sessions import preview_raw_sql
-from app.storage.rows import ListQuery
+from app.storage.rows import ListQuery, SessionRow
 from tests.postgres import revisions
 from tests.search.test_list_index import _edit, _insert, _shown_contains, stores
 
@@ -47,9 +47,9 @@ def pg(pg_migrated_url: str) -> Iterator[psycopg.Connection[Any]]:
         yield conn
 
 
-def _ids(pg: psycopg.Connection[Any], **kwargs: Any) -> list[dict[str, Any]]:
+def _ids(pg: psycopg.Connection[Any], **kwargs: Any) -> list[SessionRow]:
     with pg.transaction():
-        return list(PgTx(pg).sessions.list_sessions_cached(ListQuery(limit=500, **kwargs)).items)  # type: ignore[arg-type]
+        return list(PgTx(pg).sessions.list_sessions_cached(ListQuery(limit=500, **kwargs)).items)
 
 
 def _check(pg: psycopg.Connection[Any], terms: list[str]) -> None:
@@ -271,7 +271,12 @@ def test_a_term_the_statistics_call_broad_skips_the_candidates(
     assert stats is not None and stats.matches(["broad"]) > 4000
     asked: list[str] = []
     real = search.list_candidates
-    monkeypatch.setattr(search, "list_candidates", lambda c, t, p: asked.append(t) or real(c, t, p))
+
+    def candidates(conn: psycopg.Connection[Any], term: str, projecting: bool) -> list[str] | None:
+        asked.append(term)
+        return real(conn, term, projecting)
+
+    monkeypatch.setattr(search, "list_candidates", candidates)
     assert list_search_filter(pg, "BROAD TITLE", projecting=True) == search._scan("BROAD TITLE", True)
     assert list_search_filter(pg, "of a kind", projecting=True).settle is not None
     assert [item["id"] for item in _ids(pg, search="broad title 4999")] == ["b4999"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 import pytest
@@ -31,11 +31,13 @@ def _append_rows(url: str, count: int) -> None:
 
 def _still_pending(url: str) -> dict[str, int]:
     """Each index's pending-list pages, merged by this very call (so it answers once)."""
+    pending: dict[str, int] = {}
     with psycopg.connect(url, autocommit=True) as conn:
-        return {
-            index: int(conn.execute("SELECT gin_clean_pending_list(%s::regclass)", (index,)).fetchone()[0])
-            for index in PENDING_LIST_INDEXES
-        }
+        for index in PENDING_LIST_INDEXES:
+            row = conn.execute("SELECT gin_clean_pending_list(%s::regclass)", (index,)).fetchone()
+            assert row is not None  # the function answers one row
+            pending[index] = int(row[0])
+    return pending
 
 
 def _wait_for(condition: Any, timeout: float = 20.0) -> None:
@@ -106,7 +108,9 @@ class _NotOwner:
 
 def test_without_the_privilege_the_cleaner_says_so_and_stops(caplog: pytest.LogCaptureFixture) -> None:
     connection = _NotOwner()
-    cleaner = PendingListCleaner("postgresql://unused", lambda: True, busy_s=0.01, connect=lambda: connection)
+    # A stand-in with only what the loop calls on its connection (execute, close).
+    stand_in = cast(psycopg.Connection[tuple[Any, ...]], connection)
+    cleaner = PendingListCleaner("postgresql://unused", lambda: True, busy_s=0.01, connect=lambda: stand_in)
     with caplog.at_level(logging.WARNING, logger=leader_loop.__name__):
         cleaner.start()
         _wait_for(lambda: not cleaner.running)

@@ -12,18 +12,18 @@ from typing import Any
 
 import pytest
 
-from app.domain.records import NewSession
 from app.errors import TitleTaken
 from app.settings import Settings
 from app.storage.commit_notice import CommitNotice
 from app.storage.dialect import dialect_of
 from app.storage.migrate import head_revision
-from app.storage.postgres import migrate, open_postgres_store
+from app.storage.postgres import migrate
 from app.storage.postgres.dialect import POSTGRES
-from app.storage.postgres.store import PgStore
+from app.storage.postgres.store import PgStore, open_store
 from app.storage.postgres.tx import PgTx
 from app.storage.protocols import WriteRejected
 from app.storage.rows import MessageQuery
+from tests.postgres.conftest import new_session
 
 THREADS = 8
 
@@ -40,14 +40,10 @@ def _in_parallel(count: int, job: Callable[[int], Any]) -> list[Any]:
         return list(pool.map(run, range(count)))
 
 
-def _new_session(store: PgStore, session_id: str, **fields: Any) -> None:
-    store.write_sync(lambda tx: tx.sessions.insert_session(session_id, NewSession(source="cli", **fields)))
-
-
 def test_concurrent_lineage_numbering_gives_every_session_its_own_number(store: PgStore) -> None:
     ids = [f"s{i}" for i in range(THREADS * 2)]
     for sid in ids:
-        _new_session(store, sid)
+        new_session(store, sid)
 
     def take_next(i: int) -> str:
         def job(tx: PgTx) -> str:
@@ -68,7 +64,7 @@ def test_concurrent_lineage_numbering_gives_every_session_its_own_number(store: 
 def test_concurrent_creates_with_one_title_have_one_winner(store: PgStore) -> None:
     def create(i: int) -> str:
         try:
-            _new_session(store, f"t{i}", title="Same title")
+            new_session(store, f"t{i}", title="Same title")
         except TitleTaken as exc:
             return f"taken:{exc.extra['holder']}"
         return "created"
@@ -81,7 +77,7 @@ def test_concurrent_creates_with_one_title_have_one_winner(store: PgStore) -> No
 
 
 def test_one_claim_winner_among_many_claimers(store: PgStore) -> None:
-    _new_session(store, "h1")
+    new_session(store, "h1")
     assert store.write_sync(lambda tx: tx.handoff.request("h1", "telegram"))
     wins = _in_parallel(THREADS, lambda _: store.write_sync(lambda tx: tx.handoff.claim("h1")))
     assert wins.count(True) == 1
@@ -89,7 +85,7 @@ def test_one_claim_winner_among_many_claimers(store: PgStore) -> None:
 
 
 def test_a_commit_notice_follows_each_write_that_changed_something(store: PgStore) -> None:
-    _new_session(store, "n1")
+    new_session(store, "n1")
 
     async def scenario() -> list[CommitNotice]:
         seen: list[CommitNotice] = []
@@ -120,7 +116,7 @@ def test_a_commit_notice_follows_each_write_that_changed_something(store: PgStor
 
 
 def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
-    _new_session(store, "j1")
+    new_session(store, "j1")
     parts = [{"type": "text", "text": "look ü"}]
     store.write_sync(lambda tx: tx.messages.insert_messages("j1", [{"role": "user", "content": parts}]))
     rows = store.read_sync(lambda tx: tx.messages.page(MessageQuery("j1", limit=10)))
@@ -131,9 +127,9 @@ def test_nul_in_stored_text_round_trips(store: PgStore) -> None:
 def test_every_text_column_of_an_append_is_stored_exactly(store: PgStore) -> None:
     # The column arrays bind in binary: NUL (through the store's stand-in), quotes, backslashes, braces,
     # commas and non-ASCII text in each text column come back as given, in a batch with a missing value.
-    _new_session(store, "x1")
+    new_session(store, "x1")
     text = 'a\x00b "q" \\ {x,y} NULL 数'
-    batch = [
+    batch: list[dict[str, Any]] = [
         {
             "role": "assistant",
             "content": text,
@@ -154,7 +150,7 @@ def test_every_text_column_of_an_append_is_stored_exactly(store: PgStore) -> Non
 
 
 def test_a_batch_goes_in_as_typed_arrays_whatever_its_callers_numbers(store: PgStore) -> None:
-    _new_session(store, "t1")
+    new_session(store, "t1")
     batch = [
         {"role": "user", "content": "a", "timestamp": 1_700_000_000, "token_count": 3},
         {"role": "assistant", "content": "b", "timestamp": 1_700_000_000.5},
@@ -173,7 +169,7 @@ def test_a_batch_goes_in_as_typed_arrays_whatever_its_callers_numbers(store: PgS
 def test_a_read_job_cannot_write_and_leaves_its_connection_clean(store: PgStore) -> None:
     import psycopg
 
-    _new_session(store, "r1")
+    new_session(store, "r1")
 
     def sneaky(tx: Any) -> None:
         tx.conn.execute("UPDATE sessions SET title = 'changed' WHERE id = 'r1'")
@@ -191,7 +187,7 @@ def test_pooled_connections_run_without_jit_and_keep_the_urls_own_options(
 ) -> None:
     # JIT compilation cost the listing's search tens of milliseconds a call (connection.POOL_SETTINGS).
     url = f"{pg_migrated_url}?options=-c%20statement_timeout%3D4321"
-    opened = open_postgres_store(Settings(home=tmp_path / "home", database_url=url))
+    opened = open_store(Settings(home=tmp_path / "home", database_url=url))
     try:
 
         def settings(tx: PgTx) -> Any:
@@ -230,7 +226,7 @@ def test_percent_signs_and_placeholders_in_shared_sql_reach_postgresql_intact(st
 def test_usage_reports_add_up_and_roll_up_per_model(store: PgStore) -> None:
     from app.storage.rows import Usage
 
-    _new_session(store, "u1")
+    new_session(store, "u1")
     report = Usage(input_tokens=5, output_tokens=2, api_call_count=1, estimated_cost_usd=0.5, model="m1")
     store.write_sync(lambda tx: tx.sessions.record_usage("u1", report))
     store.write_sync(lambda tx: tx.sessions.record_usage("u1", report))
@@ -280,7 +276,7 @@ def test_concurrent_forks_start_in_the_order_they_are_numbered(store: PgStore) -
     its number before its row is stamped, so the newest is the highest number however the forks race."""
     from app.services.lineage import Fork, _fork
 
-    _new_session(store, "root", title="proj")
+    new_session(store, "root", title="proj")
     children = _in_parallel(THREADS * 2, lambda _: store.write_sync(lambda tx: _fork(tx, "root", Fork())))
     by_start = sorted(children, key=lambda child: (child["started_at"], child["id"]))
     numbers = [int(str(child["title"]).split("#")[1]) for child in by_start]

@@ -39,7 +39,7 @@ from app.storage.postgres.pending_lists import PendingListCleaner
 from app.storage.postgres.repos.messages import MadeAppend, make_leading_appends
 from app.storage.postgres.statistics import StatisticsKeeper
 from app.storage.postgres.tx import BACKEND, PgTx
-from app.storage.protocols import AppendJob, Tx
+from app.storage.protocols import AppendJob
 from app.storage.rows import NewEvent, Opened, WriterStatus
 
 T = TypeVar("T")
@@ -211,7 +211,7 @@ class PgStore:
 
     # -- jobs -----------------------------------------------------------------------------------------
 
-    async def write(self, fn: Callable[[Tx], T], *, bulk: bool = False) -> T:
+    async def write(self, fn: Callable[[PgTx], T], *, bulk: bool = False) -> T:
         """Run ``fn(tx)`` in a lane's next transaction; returns after its COMMIT. A ``bulk`` job runs in a
         transaction of its own on a worker thread instead, beside the lanes: grouped, the writes that
         queued with it would wait for it (appends during a sync waited a sync batch). An :class:`AppendJob`
@@ -220,12 +220,12 @@ class PgStore:
             return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_alone, fn)
         return await self._lanes.write(fn, _lead(fn))
 
-    def write_sync(self, fn: Callable[[Tx], T]) -> T:
+    def write_sync(self, fn: Callable[[PgTx], T]) -> T:
         """Blocking ``write`` (for code off the event loop)."""
         return self._lanes.submit(fn, _lead(fn)).result()
 
     def _run_group(
-        self, fns: Sequence[Callable[[Tx], Any]], leads: Sequence[AppendJob[Any] | None] = ()
+        self, fns: Sequence[Callable[[PgTx], Any]], leads: Sequence[AppendJob[Any] | None] = ()
     ) -> list[Any]:
         """The functions in one transaction, committed (see :mod:`group_commit`), given the append each
         makes first (:func:`_lead`); :class:`JobFailed` names the one that failed, and nothing was written."""
@@ -234,7 +234,7 @@ class PgStore:
         self.writer.committed(changes, len(fns))
         return results
 
-    def _run_alone(self, fn: Callable[[Tx], T]) -> T:
+    def _run_alone(self, fn: Callable[[PgTx], T]) -> T:
         """``fn`` in a transaction of its own, run again after a conflict (a serialization failure, a
         deadlock, a unique violation) with a growing, jittered wait."""
         for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -255,18 +255,18 @@ class PgStore:
             return result
         raise AssertionError("unreachable")
 
-    async def read(self, fn: Callable[[Tx], T]) -> T:
+    async def read(self, fn: Callable[[PgTx], T]) -> T:
         """Run ``fn(tx)`` on a read-only connection on a worker thread (each statement on its own)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.read_sync, fn)
 
-    def read_sync(self, fn: Callable[[Tx], T]) -> T:
+    def read_sync(self, fn: Callable[[PgTx], T]) -> T:
         """Blocking ``read``."""
         with _translated(), self.read_pool.connection() as conn:
             return fn(PgTx(conn))
 
 
-def _lead(fn: Callable[[Tx], Any]) -> AppendJob[Any] | None:
+def _lead(fn: Callable[[PgTx], Any]) -> AppendJob[Any] | None:
     """The append ``fn`` makes first, when it can be made ahead with others: an :class:`AppendJob`'s, unless
     it links attachments (which its own call links as it stores the rows)."""
     if isinstance(fn, AppendJob) and not any(m.get("attachments") for m in fn.messages):
@@ -276,7 +276,7 @@ def _lead(fn: Callable[[Tx], Any]) -> AppendJob[Any] | None:
 
 def _run_jobs(
     conn: psycopg.Connection[Any],
-    fns: Sequence[Callable[[Tx], Any]],
+    fns: Sequence[Callable[[PgTx], Any]],
     leads: Sequence[AppendJob[Any] | None] = (),
     *,
     lock_timeout: str | None = None,
