@@ -38,8 +38,8 @@ def _python_sigint_handler() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-Param = str | int | float | bool | None
-QueryParams = Mapping[str, Param | Sequence[Param]]
+QueryValue = str | int | float | bool | None
+QueryParams = Mapping[str, QueryValue | Sequence[QueryValue]]
 """Query parameters as both clients take them."""
 
 
@@ -56,9 +56,6 @@ class HttpResponse(Protocol):
     @property
     def text(self) -> str: ...
 
-    @property
-    def content(self) -> bytes: ...
-
     def json(self) -> Any: ...
 
 
@@ -68,17 +65,9 @@ class HttpClient(Protocol):
 
     def get(self, url: str, *, params: QueryParams | None = None) -> HttpResponse: ...
 
-    def delete(self, url: str, *, params: QueryParams | None = None) -> HttpResponse: ...
+    def post(self, url: str, *, json: Any = None) -> HttpResponse: ...
 
-    def post(self, url: str, *, json: Any = None, params: QueryParams | None = None) -> HttpResponse: ...
-
-    def put(self, url: str, *, json: Any = None, params: QueryParams | None = None) -> HttpResponse: ...
-
-    def patch(self, url: str, *, json: Any = None, params: QueryParams | None = None) -> HttpResponse: ...
-
-    def request(
-        self, method: str, url: str, *, json: Any = None, params: QueryParams | None = None
-    ) -> HttpResponse: ...
+    def put(self, url: str, *, json: Any = None) -> HttpResponse: ...
 
 
 TOKEN = "test-token"
