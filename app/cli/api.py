@@ -1,7 +1,7 @@
 """A thin layer over an injected ``httpx.Client``: error mapping to exit codes, nothing else.
 
-Tests inject ``fastapi.testclient.TestClient`` (a subclass of ``httpx.Client``) so the CLI drives the app
-in-process; in real use the client points at ``HERMES_URL``.
+Tests inject ``fastapi.testclient.TestClient`` (a subclass of ``httpx2.Client``, with the same ``request`` and
+``stream``) so the CLI drives the app in-process; in real use the client points at ``HERMES_URL``.
 """
 
 from __future__ import annotations
