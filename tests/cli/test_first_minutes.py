@@ -43,5 +43,26 @@ def test_ambiguous_prefix_says_there_are_more(run: Run, seed: Seeder) -> None:
     ids = [seed.session(id=f"20991231_000000_{i:06x}")["id"] for i in range(12)]
     result = run("sessions", "show", "20991231_000000_0")
     assert result.exit_code == 5
-    assert "and more (give more of the id)" in result.stderr
+    assert "and more; give more of the id." in result.stderr
     assert sum(i in result.stderr for i in ids) == 10
+
+
+def test_ambiguous_prefix_says_what_to_do_when_every_candidate_is_listed(run: Run, seed: Seeder) -> None:
+    ids = [seed.session(id=f"20991231_000000_{i:06x}")["id"] for i in range(2)]
+    result = run("sessions", "show", "20991231_000000_0")
+    assert result.exit_code == 5
+    listed = result.stderr.strip().removeprefix("Session '20991231_000000_0' is ambiguous: ")
+    assert listed.removesuffix("; give more of the id.").split(", ") == ids[::-1]  # newest first
+
+
+def test_a_title_where_an_id_is_needed_says_so(run: Run, seed: Seeder) -> None:
+    sid = seed.session(title="deploy notes")["id"]
+    for args in (["sessions", "rename", "deploy notes", "x"], ["sessions", "pin", "deploy notes"]):
+        result = run(*args)
+        assert result.exit_code == 3, result.output
+        assert result.stderr.strip() == (
+            f"Session 'deploy notes' not found. It is the title of session {sid}: this command takes a "
+            "session id or a unique id prefix, not a title."
+        )
+    assert run("sessions", "show", "deploy notes").exit_code == 0
+    assert run("sessions", "pin", "nothing like it").stderr.strip() == "Session 'nothing like it' not found."

@@ -17,33 +17,45 @@ def ambiguous(error: ApiError, ref: str) -> CliError:
     names = ", ".join(str(c.get("id", c)) if isinstance(c, dict) else str(c) for c in listed)
     suffix = f": {names}" if names else ""
     if error.body.get("more") is True:
-        suffix += " and more (give more of the id)"
-    return CliError(f"Session '{ref}' is ambiguous{suffix}", ExitCode.CONFLICT)
+        suffix += " and more"
+    return CliError(f"Session '{ref}' is ambiguous{suffix}; give more of the id.", ExitCode.CONFLICT)
 
 
-def resolve_exact_or_prefix(api: Api, ref: str) -> str | None:
-    """The session ``ref`` names by exact id or unique id prefix (like the agent's
-    ``resolve_session_id``); ``None`` when nothing matches. Titles are not accepted here, so a command
-    that deletes or renames never acts on a session the user did not name by id."""
+def _resolve(api: Api, ref: str) -> dict[str, Any] | None:
+    """The server's resolution of ``ref`` (by id, prefix or title); ``None`` when nothing matches."""
     try:
-        resolved = api.get("/sessions/resolve", feature="session lookup", params={"ref": ref})
+        return dict(api.get("/sessions/resolve", feature="session lookup", params={"ref": ref}))
     except ApiError as exc:
         if exc.code == "ambiguous_session_ref":
             raise ambiguous(exc, ref) from exc
         if exc.status == 404 and exc.code == "session_not_found":
             return None
         raise
-    if resolved.get("matched_by") not in ("id", "prefix"):
+
+
+def resolve_exact_or_prefix(api: Api, ref: str) -> str | None:
+    """The session ``ref`` names by exact id or unique id prefix (like the agent's
+    ``resolve_session_id``); ``None`` when nothing matches. Titles are not accepted here, so a command
+    that deletes or renames never acts on a session the user did not name by id."""
+    resolved = _resolve(api, ref)
+    if resolved is None or resolved.get("matched_by") not in ("id", "prefix"):
         return None
     return str(resolved["requested"])
 
 
 def require_session(api: Api, ref: str) -> str:
-    """Like :func:`resolve_exact_or_prefix`, leaving with ``Session '<ref>' not found.`` (exit 3)."""
-    session_id = resolve_exact_or_prefix(api, ref)
-    if session_id is None:
-        raise CliError(f"Session '{ref}' not found.", ExitCode.NOT_FOUND)
-    return session_id
+    """Like :func:`resolve_exact_or_prefix`, leaving with ``Session '<ref>' not found.`` (exit 3); when
+    ``ref`` is a title, the message says so and gives its id, as ``show`` would have found it."""
+    resolved = _resolve(api, ref)
+    if resolved is not None and resolved.get("matched_by") in ("id", "prefix"):
+        return str(resolved["requested"])
+    message = f"Session '{ref}' not found."
+    if resolved is not None:
+        message += (
+            f" It is the title of session {resolved['requested']}: this command takes a session id or a"
+            " unique id prefix, not a title."
+        )
+    raise CliError(message, ExitCode.NOT_FOUND)
 
 
 def active_messages(api: Api, session_id: str) -> list[dict[str, Any]]:
