@@ -111,6 +111,19 @@ def _has_bad_text(value: Any) -> str | None:
     return None
 
 
+_EXPECTED = "an export is UTF-8 JSON, one session per line"
+
+
+def _not_json(line: bytes, exc: orjson.JSONDecodeError) -> str:
+    """Why ``line`` is not JSON; orjson calls any byte that is not UTF-8 a surrogate, which misleads."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        where = f"byte {line[bad.start]:#04x} at column {bad.start + 1}"
+        return f"not valid JSON: the line is not UTF-8 text ({where}); {_EXPECTED}"
+    return f"not valid JSON: {exc}"
+
+
 def iter_jsonl(stream: IO[bytes]) -> Iterator[Record]:
     """One record per non-blank line of a JSONL file (the agent's export or ours)."""
     for number, line in enumerate(stream, start=1):
@@ -120,7 +133,7 @@ def iter_jsonl(stream: IO[bytes]) -> Iterator[Record]:
         try:
             raw = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            yield Record(ref, issue=ImportIssue("invalid_json", f"not valid JSON: {exc}", line=number))
+            yield Record(ref, issue=ImportIssue("invalid_json", _not_json(line, exc), line=number))
             continue
         if not isinstance(raw, dict):
             yield Record(
@@ -207,7 +220,7 @@ def _transcript(path: Path, fh: IO[bytes]) -> Record:
             msg = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
             return Record(
-                ref, issue=ImportIssue("invalid_json", f"not valid JSON: {exc}", number, path.name, path.stem)
+                ref, issue=ImportIssue("invalid_json", _not_json(line, exc), number, path.name, path.stem)
             )
         if not isinstance(msg, dict):
             return Record(

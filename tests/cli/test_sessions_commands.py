@@ -168,6 +168,25 @@ def test_import_reports_bad_lines(run: Run, tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
 
 
+def test_import_of_an_empty_or_non_utf8_file_says_what_is_wrong(run: Run, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"\n  \n")
+    result = run("sessions", "import", str(empty))
+    assert (result.exit_code, result.stdout) == (2, "")
+    advice = "Give a JSONL export, one session per line.\n"
+    assert result.stderr == f"Nothing to import: {empty} is empty. {advice}"
+    piped = run("sessions", "import", "-", input="")
+    assert piped.stderr == f"Nothing to import: standard input is empty. {advice}"
+    latin1 = tmp_path / "latin1.jsonl"
+    latin1.write_bytes(b'{"id": "caf\xe9"}\n')
+    result = run("sessions", "import", str(latin1))
+    assert result.exit_code == 1
+    assert (
+        "line 1: invalid_json: not valid JSON: the line is not UTF-8 text (byte 0xe9 at column 12); "
+        "an export is UTF-8 JSON, one session per line"
+    ) in result.stderr
+
+
 def _old_session(session_id: str, source: str, days: float, ended: bool) -> str:
     started = time.time() - days * 86400
     record = {

@@ -582,6 +582,13 @@ def import_(
             shutil.copyfileobj(sys.stdin.buffer, stream)
             stream.seek(0)
         lines = import_plan.plan(stream)
+        if not lines:
+            # As the server's empty_body: an empty file is a mistake (a wrong path, an export that failed).
+            name = "standard input" if file == "-" else file
+            raise CliError(
+                f"Nothing to import: {name} is empty. Give a JSONL export, one session per line.",
+                ExitCode.USAGE,
+            )
         if file != "-" and not dry_run:
             cursor = ImportCursor.load(env.config.home, Path(file), env.config.url, on_conflict)
             if cursor.done:
