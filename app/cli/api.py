@@ -81,7 +81,7 @@ class Api:
     def _unreachable(self, exc: httpx.TransportError) -> CliError:
         return CliError(
             f"Cannot reach the hermes-sessions server at {self.base_url} ({exc}). "
-            "Start it with `hermes serve` or set HERMES_URL.",
+            "Start it with `hermes-sessions serve` or set HERMES_URL.",
             ExitCode.UNREACHABLE,
         )
 

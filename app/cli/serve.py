@@ -64,7 +64,7 @@ def _banner(settings: Settings, mint_code: Callable[[], str]) -> Callable[[Store
             f"hermes-sessions on {base}",
             f"  {found_line(settings, store, int(counts['sessions']))}",
             f"  token:    {token}",
-            f"  web page: {page}  (one-time link; later: hermes open)",
+            f"  web page: {page}  (one-time link; later: hermes-sessions open)",
         ]
         if store.files is not None:
             lines.append(f"  sqlite:   {store.engine_version} (bundled with hermes-sessions)")

@@ -60,7 +60,10 @@ def test_third_party_style_subprocess_list(live_server: LiveServer) -> None:
 def test_unreachable_server_exit_code_and_hint(tmp_path: Path) -> None:
     result = _hermes("sessions", "list", url=f"http://127.0.0.1:{free_port()}", home=tmp_path)
     assert result.returncode == 6
-    assert "hermes serve" in result.stderr and result.stdout == ""
+    # The agent's own CLI is also ``hermes`` and has no ``serve``: the hint names the command that has one.
+    assert "Start it with `hermes-sessions serve`" in result.stderr and result.stdout == ""
+    table = _hermes("exit-codes", url="http://x", home=tmp_path).stdout
+    assert "start it with `hermes-sessions serve`" in table
 
 
 def _mock(status: int, body: dict[str, object], home: Path, *args: str) -> tuple[int, str]:
