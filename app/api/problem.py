@@ -176,7 +176,9 @@ def install_handlers(app: FastAPI) -> None:
             detail = f"No such endpoint: {request.method} {request.url.path}"
         headers = dict(exc.headers) if exc.headers else None
         if exc.status_code == 405:
-            headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
+            allowed = ", ".join(_allowed_methods(request))
+            headers = {**(headers or {}), "Allow": allowed}
+            detail = f"{request.method} is not allowed on {request.url.path}; it allows {allowed}."
         return problem_response(exc.status_code, code, title, detail, request, headers=headers)
 
 

@@ -482,3 +482,5 @@ def test_405_allow_lists_every_method_of_the_path(client: TestClient) -> None:
         assert_problem(resp, 405, "method_not_allowed")
         allowed = {m.strip() for m in resp.headers["allow"].split(",")}
         assert documented <= allowed, (template, allowed)
+        method, path, allow = resp.request.method, resp.request.url.path, resp.headers["allow"]
+        assert resp.json()["detail"] == f"{method} is not allowed on {path}; it allows {allow}."
