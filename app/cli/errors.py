@@ -5,17 +5,17 @@ from __future__ import annotations
 from enum import IntEnum
 
 EXIT_CODES_HELP = """Exit codes:
-  0  success
-  1  server error, unexpected error, or no session to act on (bare -c, -r latest)
-  2  usage error (bad arguments or options)
-  3  not found (unknown session id, prefix or title)
-  4  authentication failed (give the server's token: --token, HERMES_API_TOKEN or $HERMES_HOME/api_token)
-  5  conflict (title in use, ambiguous prefix, changed concurrently)
-  6  server unreachable (start it with `hermes-sessions serve`)
-  7  handoff failed or timed out (the session stays here)
-  8  sync source unusable (not SQLite, damaged, not an agent file, or objects this build does not know)
-  9  hermes-sessions serve: the PostgreSQL database cannot be reached (host, port, role, password or database)
-  10  the server serves its agent file read-only (objects this build does not know): reads still work
+    0  success
+    1  server error, unexpected error, or no session to act on (bare -c, -r latest)
+    2  usage error (bad arguments or options)
+    3  not found (unknown session id, prefix or title)
+    4  authentication failed (give the server's token: --token, HERMES_API_TOKEN or $HERMES_HOME/api_token)
+    5  conflict (title in use, ambiguous prefix, changed concurrently)
+    6  server unreachable (start it with `hermes-sessions serve`)
+    7  handoff failed or timed out (the session stays here)
+    8  sync source unusable (not SQLite, damaged, not an agent file, or objects this build does not know)
+    9  serve: the PostgreSQL database cannot be reached (host, port, role, password or database)
+   10  the server serves its agent file read-only (objects this build does not know): reads still work
   130  interrupted (Ctrl-C)"""
 
 

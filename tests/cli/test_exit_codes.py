@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import hermes_state
 from app.cli.errors import EXIT_CODES_HELP, ExitCode
 from app.domain.handoff import CANCELLED_ERROR
 from app.storage.sqlite.driver import sqlite3
+from tests.cli.conftest import Run
 from tests.conftest import ROOT, TOKEN, LiveServer, free_port, start_live_server
 from tests.handoff.conftest import configure, new_session
 
@@ -118,3 +120,11 @@ def test_every_documented_exit_code_comes_from_a_real_command(
         assert http.post("/handoff", json={"session_id": taken, "platform": "telegram"}).status_code == 202
     documented = {int(line.split()[0]) for line in EXIT_CODES_HELP.splitlines()[1:]}
     assert documented == {int(code) for code in ExitCode}
+
+
+def test_the_exit_code_table_lines_up(run: Run) -> None:
+    rows = run("exit-codes").stdout.splitlines()[1:]
+    assert len(rows) == len(ExitCode)
+    # Numbers right-aligned, so every meaning starts in the same column (1, 2 and 3 digits alike).
+    starts = [re.match(r"\s*\d+\s+", row) for row in rows]
+    assert {len(m.group()) if m else None for m in starts} == {7}
