@@ -6,6 +6,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from app.cli.errors import CliError, ExitCode
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = "8643"
@@ -72,11 +75,35 @@ def load_config(env: Mapping[str, str] | None = None) -> CliConfig:
     """
     environ = os.environ if env is None else env
     home = Path(environ.get("HERMES_HOME") or Path.home() / ".hermes").expanduser()
-    default_url = f"http://{DEFAULT_HOST}:{environ.get('HERMES_PORT') or DEFAULT_PORT}"
-    url = (environ.get("HERMES_URL") or default_url).rstrip("/")
+    if environ.get("HERMES_URL"):
+        url = _checked_url(environ["HERMES_URL"])
+    else:
+        url = f"http://{DEFAULT_HOST}:{_checked_port(environ.get('HERMES_PORT') or DEFAULT_PORT)}"
     token, source = environ.get("HERMES_API_TOKEN") or None, "HERMES_API_TOKEN"
     if token is None:
         token, source = _read_token(home), str(home / "api_token")
     return CliConfig(
         url=url, token=token, home=home, resume_display=_resume_display(home), token_source=source
     )
+
+
+def _checked_url(url: str) -> str:
+    """``HERMES_URL`` without its trailing slash; one httpx cannot dial is a usage error, said in a sentence
+    (httpx's own complaint would come as a traceback, or as an unreachable server)."""
+    parts = urlsplit(url.strip())
+    try:
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a port that is not a number, or out of range
+        valid = False
+    if not valid:
+        raise CliError(
+            f"HERMES_URL must be the server's URL, such as http://127.0.0.1:{DEFAULT_PORT}, not '{url}'.",
+            ExitCode.USAGE,
+        )
+    return url.strip().rstrip("/")
+
+
+def _checked_port(port: str) -> int:
+    if not port.strip().isdigit() or not 1 <= int(port) <= 65535:
+        raise CliError(f"HERMES_PORT must be a port number (1 to 65535), not '{port}'.", ExitCode.USAGE)
+    return int(port)

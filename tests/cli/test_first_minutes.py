@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import orjson
+import pytest
 
 from app import __version__
 from tests.cli.conftest import Run, Seeder
+from tests.conftest import ROOT
 
 
 def test_version(run: Run) -> None:
@@ -66,3 +72,34 @@ def test_a_title_where_an_id_is_needed_says_so(run: Run, seed: Seeder) -> None:
         )
     assert run("sessions", "show", "deploy notes").exit_code == 0
     assert run("sessions", "pin", "nothing like it").stderr.strip() == "Session 'nothing like it' not found."
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"HERMES_PORT": "abc"}, "HERMES_PORT must be a port number (1 to 65535), not 'abc'."),
+        ({"HERMES_PORT": "70000"}, "HERMES_PORT must be a port number (1 to 65535), not '70000'."),
+        (
+            {"HERMES_URL": "127.0.0.1:8643"},
+            "HERMES_URL must be the server's URL, such as http://127.0.0.1:8643, not '127.0.0.1:8643'.",
+        ),
+        (
+            {"HERMES_URL": "http://127.0.0.1:port"},
+            "HERMES_URL must be the server's URL, such as http://127.0.0.1:8643, not 'http://127.0.0.1:port'.",
+        ),
+    ],
+)
+def test_a_mistyped_server_address_is_a_sentence_not_a_traceback(
+    variables: dict[str, str], message: str, tmp_path: Path
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("HERMES_URL", "HERMES_PORT")}
+    env |= {"HERMES_HOME": str(tmp_path), **variables}
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "sessions", "list"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", message + "\n")
