@@ -12,6 +12,8 @@ import typer
 from app.cli.errors import ExitCode
 
 if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
     from app.settings import Settings
     from app.storage.protocols import Store
 
@@ -24,6 +26,21 @@ def _stopped(signum: int, frame: FrameType | None) -> None:
 def _refuse(message: str, code: ExitCode) -> typer.Exit:
     typer.echo(f"hermes serve: {message}", err=True)
     return typer.Exit(code)
+
+
+# Their values may carry a password: a refusal names the variable, never what it holds.
+_SECRET_SETTINGS = frozenset({"api_token", "database_url"})
+
+
+def _setting_problem(error: ErrorDetails) -> str:
+    """One sentence naming the environment variable, instead of pydantic's report on ``Settings`` fields
+    (its field names, its documentation link)."""
+    message = error["msg"].removeprefix("Value error, ").rstrip(".") + "."
+    if error["type"] == "value_error" or not error["loc"]:  # our own checks name the variable themselves
+        return message
+    field = str(error["loc"][0])
+    shown = "" if field in _SECRET_SETTINGS else f"={error['input']!r}"
+    return f"HERMES_{field.upper()}{shown}: {message}"
 
 
 def found_line(settings: Settings, store: Store, sessions: int) -> str:
@@ -88,6 +105,7 @@ def serve(
 ) -> None:
     """Start the server on $HERMES_HOME/state.db (or the PostgreSQL database HERMES_DATABASE_URL names)."""
     import uvicorn
+    from pydantic import ValidationError
 
     from app.api.server import listening_socket, server_config
     from app.main import create_app
@@ -104,8 +122,8 @@ def serve(
         overrides["port"] = port
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
-    except ValueError as exc:
-        raise _refuse(str(exc), ExitCode.USAGE) from exc
+    except ValidationError as exc:
+        raise _refuse(" ".join(_setting_problem(error) for error in exc.errors()), ExitCode.USAGE) from exc
     try:
         check_reachable(settings)
     except BackendUnavailable as exc:

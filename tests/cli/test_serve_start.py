@@ -144,3 +144,30 @@ def test_a_wrong_port_is_one_line_and_exit_9(tmp_path: Path) -> None:
         9,
         f"hermes serve: cannot connect to PostgreSQL at 127.0.0.1:{port}: Connection refused\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("variables", "line"),
+    [
+        (
+            {"HERMES_PORT": "abc"},
+            "HERMES_PORT='abc': Input should be a valid integer, unable to parse string as an integer.",
+        ),
+        (
+            {"HERMES_HOST": "0.0.0.0", "HERMES_AUTH_DISABLED": "1"},
+            "Refusing to bind 0.0.0.0 with authentication disabled: anyone on the network could read and "
+            "change every session. Bind 127.0.0.1 or enable auth (unset HERMES_AUTH_DISABLED).",
+        ),
+        (  # the value stays out: it may hold a password
+            {"HERMES_DATABASE_URL": "mysql://hermes:s3cret@db.example/hermes"},
+            "HERMES_DATABASE_URL must be a postgresql:// URL (unset it to use $HERMES_HOME/state.db).",
+        ),
+    ],
+)
+def test_a_bad_setting_is_one_sentence_naming_the_variable(
+    variables: dict[str, str], line: str, tmp_path: Path
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    done = serve_until_exit({**env, "HERMES_HOME": str(tmp_path / "home"), **variables})
+    assert (done.returncode, done.stderr) == (2, f"hermes serve: {line}\n")
+    assert not (tmp_path / "home").exists()
