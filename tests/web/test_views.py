@@ -136,3 +136,10 @@ def test_bad_input_is_a_problem_never_a_500(signed_in: TestClient, api: TestClie
     # A bulk delete skips ids that are gone and deletes the rest.
     gone = signed_in.post("/bulk", data={"action": "delete", "ids": [sid, "no-such-id"]}, headers=hx)
     assert gone.status_code == 204 and api.get(f"/sessions/{sid}").status_code == 404
+
+
+def test_the_sign_in_page_names_the_commands_of_this_cli(signed_in: TestClient) -> None:
+    # The agent's own CLI is also ``hermes``, with neither ``serve`` nor ``open``.
+    page = TestClient(signed_in.app).get("/login").text  # a browser not signed in
+    assert "<code>hermes-sessions serve</code> printed" in page
+    assert "<code>hermes-sessions open</code> makes" in page
