@@ -54,9 +54,12 @@ def test_bulk_qmd_needs_a_filter_and_writes_one_file_per_session(
     run: Run, home: Path, tmp_path: Path
 ) -> None:
     _store(home)
-    refused = run("sessions", "export", str(tmp_path), "--format", "qmd")
+    refused = run("sessions", "export", str(tmp_path / "nothing"), "--format", "qmd")
     assert refused.exit_code == 2
     assert "Refusing bulk export without a filter." in refused.output
+    assert not (tmp_path / "nothing").exists()  # a refused export leaves no directory behind
+    assert run("sessions", "export", "--format", "md").exit_code == 2
+    assert not (home / "session-exports").exists()
     result = run("sessions", "export", str(tmp_path / "q"), "--format", "qmd", "--source", "telegram")
     assert result.exit_code == 0, result.output
     assert result.stdout == f"Exported 2 session(s) to {tmp_path / 'q'}\n"

@@ -430,8 +430,8 @@ def _export_files(
     delete: bool,
 ) -> None:
     params = params | {"layout": "files", "lineage": lineage}
-    out_dir.mkdir(parents=True, exist_ok=True)
     if "session_id" in params:
+        out_dir.mkdir(parents=True, exist_ok=True)
         sid = params["session_id"]
         written = _export_one_file(api, params, out_dir, force=force)
         if written.existed:
@@ -450,6 +450,7 @@ def _export_files(
             "Refusing bulk export without a filter. Pass --session-id or at least one filter "
             "(e.g. --older-than 90, --source telegram)."
         )
+    out_dir.mkdir(parents=True, exist_ok=True)  # only once the export is going ahead
     exported = 0
     with _count_progress("Exporting", len(targets)) as bar:
         task = bar.add_task("export", total=len(targets))
