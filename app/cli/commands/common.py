@@ -33,24 +33,29 @@ def _resolve(api: Api, ref: str) -> dict[str, Any] | None:
         raise
 
 
+def _by_id(resolved: dict[str, Any] | None) -> str | None:
+    """The session id of a resolution made by exact id or unique id prefix, else ``None``."""
+    if resolved is None or resolved.get("matched_by") not in ("id", "prefix"):
+        return None
+    return str(resolved["requested"])
+
+
 def resolve_exact_or_prefix(api: Api, ref: str) -> str | None:
     """The session ``ref`` names by exact id or unique id prefix (like the agent's
     ``resolve_session_id``); ``None`` when nothing matches. Titles are not accepted here, so a command
     that deletes or renames never acts on a session the user did not name by id."""
-    resolved = _resolve(api, ref)
-    if resolved is None or resolved.get("matched_by") not in ("id", "prefix"):
-        return None
-    return str(resolved["requested"])
+    return _by_id(_resolve(api, ref))
 
 
 def require_session(api: Api, ref: str) -> str:
     """Like :func:`resolve_exact_or_prefix`, leaving with ``Session '<ref>' not found.`` (exit 3); when
     ``ref`` is a title, the message says so and gives its id, as ``show`` would have found it."""
     resolved = _resolve(api, ref)
-    if resolved is not None and resolved.get("matched_by") in ("id", "prefix"):
-        return str(resolved["requested"])
+    session_id = _by_id(resolved)
+    if session_id is not None:
+        return session_id
     message = f"Session '{ref}' not found."
-    if resolved is not None:
+    if resolved is not None and resolved.get("matched_by") == "title":
         message += (
             f" It is the title of session {resolved['requested']}: this command takes a session id or a"
             " unique id prefix, not a title."
